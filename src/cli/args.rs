@@ -1,0 +1,281 @@
+//! Command-line arguments, and turning them into a `Target`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::error::{LensError, Result};
+use crate::mcp::{ConnectOptions, HttpTarget, StdioTarget, Target, config};
+
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  0  done
+  1  the tool reported an error (isError, or a JSON-RPC error reply)
+  2  bad usage, arguments or config (including a server command that cannot be found)
+  3  the connection or protocol failed (server did not start, died, timed out, broke the protocol)
+
+Targets (for the TUI and every command):
+  mcplens [OPTIONS] -- <command> [args...]      a server started as a child process (stdio)
+  mcplens --url http://127.0.0.1:3000/mcp       a streamable HTTP server
+  mcplens --config .mcp.json [--server NAME]    an entry of an mcpServers / VS Code servers file
+  mcplens                                       the embedded demo server";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mcplens",
+    version,
+    about = "A terminal explorer for MCP servers: tools with their full schemas, forms, normalized results, paging.",
+    after_help = EXIT_CODES,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub ui: UiArgs,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct UiArgs {
+    /// Theme: a built-in name (dark, light, high-contrast) or a path to a theme TOML file.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub theme: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List every tool (all pages) with its input and output schemas.
+    #[command(after_help = EXIT_CODES)]
+    Tools {
+        /// Print the tool descriptors as a JSON array, exactly as the server sent them.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// Call one tool and print its result.
+    #[command(after_help = EXIT_CODES)]
+    Call(CallArgs),
+    /// Print a JSON Schema mcplens defines (e.g. `envelope`).
+    Schema {
+        #[arg(value_enum)]
+        which: SchemaName,
+    },
+    /// Serve the embedded demo MCP server over stdio.
+    DemoServer,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum SchemaName {
+    Envelope,
+}
+
+#[derive(Args, Debug)]
+pub struct CallArgs {
+    /// The tool's name.
+    pub tool: String,
+    /// All arguments as one JSON object.
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// One argument, typed by the tool's input schema (integer, number, boolean; JSON for objects
+    /// and arrays). Repeatable; wins over the same key in --args.
+    #[arg(long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
+    /// Print the normalized envelope as JSON.
+    #[arg(long, conflicts_with = "raw")]
+    pub json: bool,
+    /// Print the result exactly as the server sent it.
+    #[arg(long)]
+    pub raw: bool,
+    /// Follow every page of a paged result and print one envelope holding every item.
+    #[arg(long)]
+    pub all_pages: bool,
+    /// With --all-pages: stop after this many pages.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub max_pages: usize,
+    /// Send the arguments even if they break the input schema (to test the server's own checks).
+    #[arg(long)]
+    pub no_validate: bool,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct TargetArgs {
+    /// A streamable HTTP endpoint.
+    #[arg(long, value_name = "URL", conflicts_with = "config")]
+    pub url: Option<String>,
+    /// An HTTP header for --url (or a config's HTTP server). Repeatable.
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+    /// An mcpServers config file (Claude Desktop, Cursor, .mcp.json) or VS Code's servers file.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Which server of the --config file (optional when it has only one).
+    #[arg(long, value_name = "NAME", requires = "config")]
+    pub server: Option<String>,
+    /// An environment variable for the server process. Repeatable.
+    #[arg(short = 'e', long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// Working directory for the server process.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Seconds to wait for the handshake and for each request; progress notifications reset it.
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    pub timeout: f64,
+    /// Largest single message accepted from the server, in MiB.
+    #[arg(long, default_value_t = 512, value_name = "MIB")]
+    pub max_message_mb: usize,
+    /// The server command and its arguments, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+fn split_pair(s: &str, sep: char, what: &str) -> Result<(String, String)> {
+    match s.split_once(sep) {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim_start().to_string())),
+        _ => Err(LensError::usage(format!(
+            "{what} {s:?}: expected {}",
+            if sep == '=' { "KEY=VALUE" } else { "\"Name: value\"" }
+        ))),
+    }
+}
+
+impl TargetArgs {
+    pub fn connect_options(&self) -> Result<ConnectOptions> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+            return Err(LensError::usage("--timeout must be a positive number of seconds"));
+        }
+        if self.max_message_mb == 0 {
+            return Err(LensError::usage("--max-message-mb must be at least 1"));
+        }
+        Ok(ConnectOptions {
+            timeout: Duration::from_secs_f64(self.timeout.min(1e9)),
+            max_message: self.max_message_mb.saturating_mul(1 << 20),
+            ..ConnectOptions::default()
+        })
+    }
+
+    /// The server these arguments name; the demo server when they name none.
+    pub fn target(&self) -> Result<Target> {
+        let env = self.env.iter().map(|e| split_pair(e, '=', "-e")).collect::<Result<Vec<_>>>()?;
+        let headers = self.headers.iter().map(|h| split_pair(h, ':', "--header")).collect::<Result<Vec<_>>>()?;
+        let stdio_only = |t: &str| {
+            if !env.is_empty() || self.cwd.is_some() {
+                Err(LensError::usage(format!("-e and --cwd apply to servers started as a command, not to {t}")))
+            } else {
+                Ok(())
+            }
+        };
+        if let Some(url) = &self.url {
+            if !self.command.is_empty() {
+                return Err(LensError::usage("give either --url or a command after --, not both"));
+            }
+            stdio_only("--url")?;
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(LensError::usage(format!("--url {url}: must start with http:// or https://")));
+            }
+            return Ok(Target::Http(HttpTarget { url: url.clone(), headers }));
+        }
+        if let Some(path) = &self.config {
+            if !self.command.is_empty() {
+                return Err(LensError::usage("give either --config or a command after --, not both"));
+            }
+            let (_, target) = config::load(path, self.server.as_deref())?;
+            return Ok(match target {
+                Target::Stdio(mut s) => {
+                    if !headers.is_empty() {
+                        return Err(LensError::usage(
+                            "--header applies to HTTP servers; this config entry is a command",
+                        ));
+                    }
+                    s.env.extend(env);
+                    if let Some(cwd) = &self.cwd {
+                        s.cwd = Some(cwd.clone());
+                    }
+                    Target::Stdio(s)
+                }
+                Target::Http(mut h) => {
+                    stdio_only("an HTTP server")?;
+                    h.headers.extend(headers);
+                    Target::Http(h)
+                }
+            });
+        }
+        if !headers.is_empty() {
+            return Err(LensError::usage("--header needs --url (or a --config entry with a url)"));
+        }
+        match self.command.split_first() {
+            Some((command, args)) => Ok(Target::Stdio(StdioTarget {
+                command: command.clone(),
+                args: args.to_vec(),
+                env,
+                cwd: self.cwd.clone(),
+            })),
+            None => {
+                stdio_only("the demo server")?;
+                Ok(Target::demo())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> std::result::Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("mcplens").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn targets_from_arguments() {
+        let cli = parse(&["tools", "-e", "A=1", "--cwd", "/tmp", "--", "node", "s.js", "--flag"])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
+        assert_eq!(
+            target.target().ok(),
+            Some(Target::Stdio(StdioTarget {
+                command: "node".into(),
+                args: vec!["s.js".into(), "--flag".into()],
+                env: vec![("A".into(), "1".into())],
+                cwd: Some("/tmp".into())
+            }))
+        );
+        let cli = parse(&[
+            "call",
+            "echo",
+            "--url",
+            "http://127.0.0.1:1/mcp",
+            "-H",
+            "Authorization: Bearer x",
+            "--arg",
+            "a=1",
+        ])
+        .unwrap_or_else(|e| panic!("{e}"));
+        let Some(Command::Call(c)) = cli.command else { panic!("expected call") };
+        assert_eq!(
+            c.target.target().ok(),
+            Some(Target::Http(HttpTarget {
+                url: "http://127.0.0.1:1/mcp".into(),
+                headers: vec![("Authorization".into(), "Bearer x".into())]
+            }))
+        );
+        let cli = parse(&[]).unwrap_or_else(|e| panic!("{e}"));
+        assert!(cli.command.is_none());
+        assert!(matches!(cli.target.target(), Ok(Target::Stdio(s)) if s.args == ["demo-server"]));
+    }
+
+    #[test]
+    fn conflicting_targets_are_usage_errors() {
+        let cli = parse(&["tools", "--url", "http://x/mcp", "--", "node"]).unwrap_or_else(|e| panic!("{e}"));
+        let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
+        assert!(target.target().is_err());
+        let cli = parse(&["tools", "-e", "NOEQUALS", "--", "node"]).unwrap_or_else(|e| panic!("{e}"));
+        let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
+        assert!(target.target().err().is_some_and(|e| e.message.contains("KEY=VALUE")));
+    }
+}

@@ -1,0 +1,206 @@
+//! The headless commands (`tools`, `call`, `schema`, `demo-server`) on top of the core.
+
+pub mod args;
+pub mod render;
+
+use std::io::{IsTerminal, Write};
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+use tokio_util::sync::CancellationToken;
+
+pub use args::{CallArgs, Cli, Command, TargetArgs};
+
+use crate::error::{ErrorKind, LensError, Result};
+use crate::mcp::{CallOptions, Progress, Reply, ReplyBody, Session, ToolList};
+use crate::sanitize;
+
+fn out(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    // A closed pipe (e.g. `| head`) is not an error worth a message.
+    let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+    Ok(())
+}
+
+/// `mcplens tools`
+pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
+    let session = Session::connect(&target.target()?, target.connect_options()?).await?;
+    let listed = session.list_tools().await;
+    session.close().await;
+    let list = listed?;
+    if json {
+        out(&tools_json(&list))?;
+    } else {
+        let mut text =
+            format!("{} tools ({} page{})\n", list.tools.len(), list.pages, if list.pages == 1 { "" } else { "s" });
+        for w in &list.warnings {
+            text.push_str(&format!("warning: {}\n", sanitize::line(w)));
+        }
+        for t in &list.tools {
+            text.push('\n');
+            text.push_str(&render::tool(t));
+        }
+        out(&text)?;
+    }
+    Ok(0)
+}
+
+/// The descriptors as one JSON array, each element byte for byte as the server sent it (only
+/// characters that could act as terminal controls are written as `\u` escapes).
+pub fn tools_json(list: &ToolList) -> String {
+    let mut s = String::from("[");
+    for (i, t) in list.tools.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&sanitize::json(t.raw.get()));
+    }
+    s.push_str("]\n");
+    s
+}
+
+/// The `result` (or `error`) member of a reply, exactly as sent.
+pub fn raw_member(reply: &Reply) -> String {
+    #[derive(serde::Deserialize)]
+    struct Members<'a> {
+        #[serde(borrow, default)]
+        result: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        error: Option<&'a RawValue>,
+    }
+    match serde_json::from_str::<Members>(&reply.raw) {
+        Ok(Members { error: Some(e), .. }) => sanitize::json(e.get()).into_owned(),
+        Ok(Members { result: Some(r), .. }) => sanitize::json(r.get()).into_owned(),
+        _ => sanitize::json(&reply.raw).into_owned(),
+    }
+}
+
+fn suggest(list: &ToolList, name: &str) -> String {
+    let lower = name.to_lowercase();
+    let mut close: Vec<&str> = list
+        .tools
+        .iter()
+        .map(|t| t.name())
+        .filter(|n| {
+            let n = n.to_lowercase();
+            n.contains(&lower) || lower.contains(&n) || n.split('_').any(|p| p.len() > 2 && lower.contains(p))
+        })
+        .take(5)
+        .collect();
+    if close.is_empty() {
+        close = list.tools.iter().map(|t| t.name()).take(10).collect();
+        format!("the server has: {}", close.join(", "))
+    } else {
+        format!("did you mean: {}", close.join(", "))
+    }
+}
+
+/// `mcplens call`
+pub async fn call(a: &CallArgs) -> Result<i32> {
+    let target = a.target.target()?;
+    let session = Session::connect(&target, a.target.connect_options()?).await?;
+    let result = call_in(&session, a).await;
+    session.close().await;
+    result
+}
+
+async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
+    let list = session.list_tools().await?;
+    let tool = list.find(&a.tool);
+    if tool.is_none() && !a.no_validate {
+        return Err(LensError::usage(format!(
+            "no tool named {:?} on this server; {} (--no-validate sends the call anyway)",
+            sanitize::line(&a.tool).into_owned(),
+            sanitize::line(&suggest(&list, &a.tool))
+        )));
+    }
+    let schema = tool.and_then(|t| t.input_schema());
+    let arguments = crate::schema::args::build(schema, a.args.as_deref(), &a.arg)?;
+    if !a.no_validate
+        && let Some(schema) = schema
+    {
+        let instance = Value::Object(arguments.clone().unwrap_or_default());
+        match crate::schema::validate::validate(schema, &instance) {
+            Ok(v) if v.is_empty() => {}
+            Ok(v) => {
+                let mut msg = format!("the arguments break {}'s input schema:", sanitize::line(&a.tool));
+                for x in v {
+                    msg.push_str(&format!("\n  {x}"));
+                }
+                msg.push_str("\n(--no-validate sends them anyway)");
+                return Err(LensError::usage(msg));
+            }
+            Err(e) => eprintln!("warning: not validated: {}", sanitize::line(&e)),
+        }
+    }
+    let cancel = CancellationToken::new();
+    let ctrl_c = cancel.clone();
+    let watcher = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            ctrl_c.cancel();
+        }
+    });
+    let tty = std::io::stderr().is_terminal();
+    let mut on_progress = |p: &Progress| {
+        let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
+        let msg = p.message.as_deref().map(|m| format!(" {}", sanitize::line(m))).unwrap_or_default();
+        if tty {
+            eprint!("\r\x1b[2Kprogress {}{total}{msg}", p.progress);
+        } else {
+            eprintln!("progress {}{total}{msg}", p.progress);
+        }
+    };
+    let opts = CallOptions { timeout: None, cancel: Some(cancel) };
+    let reply = session.call_tool(&a.tool, arguments, &opts, &mut on_progress).await;
+    watcher.abort();
+    if tty {
+        eprint!("\r\x1b[2K");
+    }
+    let reply = reply?;
+    let code = match &reply.body {
+        ReplyBody::Error(_) => 1,
+        ReplyBody::Result(r) if r.get("isError").and_then(Value::as_bool) == Some(true) => 1,
+        ReplyBody::Result(_) => 0,
+    };
+    if a.raw || a.json {
+        out(&(raw_member(&reply) + "\n"))?;
+    } else {
+        match &reply.body {
+            ReplyBody::Result(r) => out(&render::call_result(r))?,
+            ReplyBody::Error(e) => {
+                eprintln!("{}", sanitize::line(&Reply::error_summary(e)));
+                if let Some(d) = e.get("data") {
+                    eprintln!("data: {}", sanitize::line(&d.to_string()));
+                }
+            }
+        }
+    }
+    Ok(code)
+}
+
+/// Runs a parsed command line (not the TUI) and returns the process exit code.
+pub async fn run(cli: Cli) -> i32 {
+    let result = match &cli.command {
+        Some(Command::Tools { target, json }) => tools(target, *json).await,
+        Some(Command::Call(a)) => call(a).await,
+        Some(Command::Schema { .. }) => Err(LensError::usage("not available yet")),
+        Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
+            Ok(()) => Ok(0),
+            Err(e) => Err(LensError::connection(format!("demo server: {e}"))),
+        },
+        None => Err(LensError::usage("the TUI is started by main")),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            let prefix = match e.kind {
+                ErrorKind::Usage => "error",
+                ErrorKind::Connection => "connection failed",
+                ErrorKind::Tool => "tool error",
+                ErrorKind::Cancelled => "cancelled",
+            };
+            eprintln!("mcplens: {prefix}: {}", sanitize::text(&e.message));
+            e.exit_code()
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Human-readable output of the headless commands. Every server string is sanitized here.
+
+use serde_json::Value;
+
+use crate::mcp::ToolDescriptor;
+use crate::sanitize;
+use crate::schema::{text, tree};
+
+/// A tool as readable text: name, title, description, input schema tree, output schema tree.
+pub fn tool(t: &ToolDescriptor) -> String {
+    let mut out = String::new();
+    out.push_str(&sanitize::line(if t.name().is_empty() { "(no name)" } else { t.name() }));
+    if let Some(title) = t.title() {
+        out.push_str(&format!(" — {}", sanitize::line(title)));
+    }
+    let mut marks = vec![];
+    if t.read_only() {
+        marks.push("read-only");
+    }
+    if t.destructive() {
+        marks.push("destructive");
+    }
+    if !marks.is_empty() {
+        out.push_str(&format!("  [{}]", marks.join(", ")));
+    }
+    out.push('\n');
+    if let Some(problem) = t.problem() {
+        out.push_str(&format!("  ! malformed: {problem}\n"));
+    }
+    if let Some(d) = t.description() {
+        for line in sanitize::text(d).lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    for (label, schema) in [("input", t.input_schema()), ("output", t.output_schema())] {
+        let Some(schema) = schema else { continue };
+        let root = tree::build(schema);
+        let mut head = format!("  {label}: {}", sanitize::line(&root.types));
+        for (k, v) in &root.facts {
+            head.push_str(&format!("  {}={}", sanitize::line(k), sanitize::line(v)));
+        }
+        out.push_str(&head);
+        out.push('\n');
+        let lines = text::lines(&root, 2);
+        if lines.is_empty() && label == "input" {
+            out.push_str("    (no arguments)\n");
+        }
+        for line in lines {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    if let Some(obj) = t.value.as_object() {
+        let known = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"];
+        for (k, v) in obj.iter().filter(|(k, _)| !known.contains(&k.as_str())) {
+            out.push_str(&format!("  {}: {}\n", sanitize::line(k), sanitize::line(&tree::compact(v))));
+        }
+    }
+    out
+}
+
+fn pretty(v: &Value) -> String {
+    sanitize::text(&serde_json::to_string_pretty(v).unwrap_or_default()).into_owned()
+}
+
+fn indent(s: &str, by: &str) -> String {
+    s.lines().map(|l| format!("{by}{l}\n")).collect()
+}
+
+/// One content block, readable.
+pub fn content_block(block: &Value) -> String {
+    let kind = block.get("type").and_then(Value::as_str).unwrap_or("(no type)");
+    let str_of = |k: &str| block.get(k).and_then(Value::as_str);
+    match kind {
+        "text" => match block.get("text") {
+            Some(Value::String(t)) => match serde_json::from_str::<Value>(t) {
+                Ok(v @ (Value::Object(_) | Value::Array(_))) => pretty(&v) + "\n",
+                _ => {
+                    let mut s = sanitize::text(t).into_owned();
+                    s.push('\n');
+                    s
+                }
+            },
+            Some(other) => format!("[text block whose text is not a string]\n{}\n", pretty(other)),
+            None => "[text block with no text]\n".into(),
+        },
+        "image" | "audio" => {
+            let bytes = str_of("data").map(|d| d.len() / 4 * 3).unwrap_or(0);
+            format!("[{kind} {} · about {bytes} bytes]\n", sanitize::line(str_of("mimeType").unwrap_or("?")))
+        }
+        "resource_link" => format!(
+            "[resource link {} {}{}]\n",
+            sanitize::line(str_of("uri").unwrap_or("?")),
+            sanitize::line(str_of("name").unwrap_or("")),
+            str_of("mimeType").map(|m| format!(" ({})", sanitize::line(m))).unwrap_or_default()
+        ),
+        "resource" => {
+            let r = block.get("resource").cloned().unwrap_or(Value::Null);
+            let uri = r.get("uri").and_then(Value::as_str).unwrap_or("?");
+            let mime = r.get("mimeType").and_then(Value::as_str).unwrap_or("?");
+            let mut s = format!("[embedded resource {} ({})]\n", sanitize::line(uri), sanitize::line(mime));
+            if let Some(t) = r.get("text").and_then(Value::as_str) {
+                s.push_str(&indent(&sanitize::text(t), "  "));
+            } else if let Some(b) = r.get("blob").and_then(Value::as_str) {
+                s.push_str(&format!("  (binary, about {} bytes)\n", b.len() / 4 * 3));
+            }
+            s
+        }
+        other => {
+            format!("[content block of unknown type {:?}]\n{}\n", sanitize::line(other).into_owned(), pretty(block))
+        }
+    }
+}
+
+/// A `tools/call` result, readable: content blocks, then structuredContent, then what else is there.
+pub fn call_result(result: &Value) -> String {
+    let mut out = String::new();
+    if result.get("isError").and_then(Value::as_bool) == Some(true) {
+        out.push_str("The tool reported an error (isError: true):\n");
+    }
+    match result.get("content") {
+        Some(Value::Array(blocks)) => {
+            for b in blocks {
+                out.push_str(&content_block(b));
+            }
+        }
+        Some(other) => out.push_str(&format!("[content is not an array]\n{}\n", pretty(other))),
+        None => {}
+    }
+    if let Some(sc) = result.get("structuredContent") {
+        out.push_str("structuredContent:\n");
+        out.push_str(&indent(&pretty(sc), "  "));
+    }
+    if let Some(obj) = result.as_object() {
+        for (k, v) in obj.iter().filter(|(k, _)| !["content", "structuredContent", "isError"].contains(&k.as_str())) {
+            let summary = match v {
+                Value::Object(m) => format!(
+                    "object with {} keys: {}",
+                    m.len(),
+                    m.keys().take(8).map(|k| sanitize::line(k).into_owned()).collect::<Vec<_>>().join(", ")
+                ),
+                other => tree::compact(other),
+            };
+            out.push_str(&format!("{}: {}\n", sanitize::line(k), sanitize::line(&summary)));
+        }
+    }
+    out
+}

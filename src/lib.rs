@@ -1,0 +1,12 @@
+//! mcplens: a terminal explorer for MCP servers.
+//!
+//! The core (`mcp`, `schema`, `envelope`) knows nothing of the terminal; the TUI (`ui`) and the
+//! headless commands (`cli`) both sit on top of it.
+
+pub mod cli;
+pub mod demo;
+pub mod error;
+pub mod mcp;
+pub mod sanitize;
+pub mod schema;
+pub mod ui;

@@ -1,0 +1,223 @@
+//! `mcpServers` config files (Claude Desktop, Cursor, `.mcp.json`) and VS Code's `servers` form.
+//!
+//! The file is the user's but still untrusted input: every shape problem is a clear error naming
+//! the server and the field, never a panic.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::target::{HttpTarget, StdioTarget, Target};
+use crate::error::{LensError, Result};
+
+/// Reads `path` and picks `server` (or the only server in the file).
+pub fn load(path: &Path, server: Option<&str>) -> Result<(String, Target)> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LensError::usage(format!("cannot read config file {}: {e}", path.display())))?;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    parse(&text, server, dir).map_err(|e| LensError::usage(format!("config file {}: {}", path.display(), e.message)))
+}
+
+/// Parses config text; `dir` is where relative `cwd` values are resolved from.
+pub fn parse(text: &str, server: Option<&str>, dir: Option<&Path>) -> Result<(String, Target)> {
+    let root: Value = serde_json::from_str(text).map_err(|e| LensError::usage(format!("not valid JSON: {e}")))?;
+    let servers = root
+        .get("mcpServers")
+        .or_else(|| root.get("servers"))
+        .or_else(|| root.get("mcp").and_then(|m| m.get("servers")))
+        .ok_or_else(|| LensError::usage("no \"mcpServers\" (or VS Code \"servers\") object found"))?;
+    let servers = servers
+        .as_object()
+        .ok_or_else(|| LensError::usage("\"mcpServers\" must be an object mapping names to servers"))?;
+    let names = || servers.keys().cloned().collect::<Vec<_>>().join(", ");
+    let (name, entry) = match server {
+        Some(name) => match servers.get(name) {
+            Some(entry) => (name.to_string(), entry),
+            None => {
+                return Err(LensError::usage(format!(
+                    "no server named \"{name}\"; the file has: {}",
+                    if servers.is_empty() { "no servers".to_string() } else { names() }
+                )));
+            }
+        },
+        None => match servers.len() {
+            1 => match servers.iter().next() {
+                Some((n, e)) => (n.clone(), e),
+                None => return Err(LensError::usage("the file lists no servers")),
+            },
+            0 => return Err(LensError::usage("the file lists no servers")),
+            _ => {
+                return Err(LensError::usage(format!(
+                    "the file has several servers; pick one with --server NAME: {}",
+                    names()
+                )));
+            }
+        },
+    };
+    let entry = entry.as_object().ok_or_else(|| LensError::usage(format!("server \"{name}\" must be an object")))?;
+    let target = entry_target(&name, entry, dir)?;
+    Ok((name, target))
+}
+
+fn string_field(name: &str, entry: &Map<String, Value>, key: &str) -> Result<Option<String>> {
+    match entry.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(expand_env(s))),
+        Some(_) => Err(LensError::usage(format!("server \"{name}\": \"{key}\" must be a string"))),
+    }
+}
+
+fn string_map(name: &str, entry: &Map<String, Value>, key: &str) -> Result<Vec<(String, String)>> {
+    match entry.get(key) {
+        None | Some(Value::Null) => Ok(vec![]),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => Ok((k.clone(), expand_env(s))),
+                Value::Number(n) => Ok((k.clone(), n.to_string())),
+                Value::Bool(b) => Ok((k.clone(), b.to_string())),
+                _ => Err(LensError::usage(format!("server \"{name}\": \"{key}.{k}\" must be a string"))),
+            })
+            .collect(),
+        Some(_) => Err(LensError::usage(format!("server \"{name}\": \"{key}\" must be an object of strings"))),
+    }
+}
+
+fn entry_target(name: &str, entry: &Map<String, Value>, dir: Option<&Path>) -> Result<Target> {
+    let kind = string_field(name, entry, "type")?;
+    let url = string_field(name, entry, "url")?.or(string_field(name, entry, "serverUrl")?);
+    if let Some(kind) = kind.as_deref()
+        && kind.eq_ignore_ascii_case("sse")
+    {
+        return Err(LensError::usage(format!(
+            "server \"{name}\" uses the legacy SSE transport, which mcplens does not speak; \
+             most servers also serve streamable HTTP (often at /mcp): set \"type\": \"http\" and that URL"
+        )));
+    }
+    if let Some(url) = url {
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(LensError::usage(format!("server \"{name}\": url must start with http:// or https://")));
+        }
+        let headers = string_map(name, entry, "headers")?;
+        return Ok(Target::Http(HttpTarget { url, headers }));
+    }
+    let command = string_field(name, entry, "command")?
+        .ok_or_else(|| LensError::usage(format!("server \"{name}\" has neither \"command\" nor \"url\"")))?;
+    let args = match entry.get("args") {
+        None | Some(Value::Null) => vec![],
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => Ok(expand_env(s)),
+                Value::Number(n) => Ok(n.to_string()),
+                _ => Err(LensError::usage(format!("server \"{name}\": every entry of \"args\" must be a string"))),
+            })
+            .collect::<Result<_>>()?,
+        Some(_) => return Err(LensError::usage(format!("server \"{name}\": \"args\" must be an array"))),
+    };
+    let env = string_map(name, entry, "env")?;
+    let cwd = string_field(name, entry, "cwd")?.map(|c| {
+        let p = std::path::PathBuf::from(c);
+        match dir {
+            Some(d) if p.is_relative() => d.join(p),
+            _ => p,
+        }
+    });
+    Ok(Target::Stdio(StdioTarget { command, args, env, cwd }))
+}
+
+/// Expands `${VAR}` and `${VAR:-default}` the way Claude Code's `.mcp.json` does; anything else
+/// (including VS Code's `${input:...}`) is left as written.
+pub fn expand_env(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return out;
+        };
+        let inner = &after[..end];
+        let (var, default) = match inner.split_once(":-") {
+            Some((v, d)) => (v, Some(d)),
+            None => (inner, None),
+        };
+        let is_name = !var.is_empty() && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        match (is_name, std::env::var(var).ok(), default) {
+            (true, Some(v), _) => out.push_str(&v),
+            (true, None, Some(d)) => out.push_str(d),
+            _ => {
+                out.push_str("${");
+                out.push_str(inner);
+                out.push('}');
+            }
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_desktop_form() {
+        let text = r#"{"mcpServers":{"fs":{"command":"npx","args":["-y","server-fs","/tmp"],"env":{"TOKEN":"abc"}}}}"#;
+        let (name, t) = parse(text, None, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(name, "fs");
+        match t {
+            Target::Stdio(s) => {
+                assert_eq!(s.command, "npx");
+                assert_eq!(s.args, vec!["-y", "server-fs", "/tmp"]);
+                assert_eq!(s.env, vec![("TOKEN".to_string(), "abc".to_string())]);
+            }
+            other => panic!("expected stdio, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn vscode_http_form() {
+        let text = r#"{"servers":{"gh":{"type":"http","url":"https://x.example/mcp","headers":{"Authorization":"Bearer t"}}}}"#;
+        let (_, t) = parse(text, Some("gh"), None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            t,
+            Target::Http(HttpTarget {
+                url: "https://x.example/mcp".into(),
+                headers: vec![("Authorization".into(), "Bearer t".into())]
+            })
+        );
+    }
+
+    #[test]
+    fn several_servers_need_a_name() {
+        let text = r#"{"mcpServers":{"a":{"command":"x"},"b":{"command":"y"}}}"#;
+        let err = parse(text, None, None).err().map(|e| e.message).unwrap_or_default();
+        assert!(err.contains("--server") && err.contains("a, b"), "{err}");
+        let err = parse(text, Some("c"), None).err().map(|e| e.message).unwrap_or_default();
+        assert!(err.contains("no server named \"c\"") && err.contains("a, b"), "{err}");
+    }
+
+    #[test]
+    fn bad_shapes_are_clear_errors() {
+        for (text, want) in [
+            ("[1,2", "not valid JSON"),
+            ("{}", "no \"mcpServers\""),
+            (r#"{"mcpServers":{"a":{"args":["x"]}}}"#, "neither \"command\" nor \"url\""),
+            (r#"{"mcpServers":{"a":{"command":"x","args":"y"}}}"#, "\"args\" must be an array"),
+            (r#"{"mcpServers":{"a":{"type":"sse","url":"http://h/sse"}}}"#, "legacy SSE"),
+        ] {
+            let err = parse(text, None, None).err().map(|e| e.message).unwrap_or_default();
+            assert!(err.contains(want), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn expands_env_with_defaults() {
+        assert_eq!(expand_env("${MCPLENS_SURELY_UNSET:-fallback}/x"), "fallback/x");
+        assert_eq!(expand_env("${input:token}"), "${input:token}");
+        assert_eq!(expand_env("plain"), "plain");
+    }
+}

@@ -1,0 +1,229 @@
+//! Streamable HTTP with the wire tap inside.
+//!
+//! rmcp's own reqwest client parses JSON bodies straight into its typed model, which would lose
+//! what the server sent. This client does the HTTP itself, shows every body and SSE event to the
+//! tap as raw text, and gives rmcp only what the tap forwards.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use http::{HeaderName, HeaderValue};
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_client::{
+    AuthRequiredError, SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+};
+use sse_stream::{Sse, SseStream};
+
+use super::log::LogKind;
+use super::wire::WireTap;
+
+const SESSION_ID: &str = "Mcp-Session-Id";
+const LAST_EVENT_ID: &str = "Last-Event-Id";
+const EVENT_STREAM: &str = "text/event-stream";
+const JSON: &str = "application/json";
+
+#[derive(Clone)]
+pub struct TappedHttpClient {
+    http: reqwest::Client,
+    tap: Arc<WireTap>,
+    max_message: usize,
+}
+
+type HttpResult<T> = Result<T, StreamableHttpError<reqwest::Error>>;
+
+impl TappedHttpClient {
+    pub fn new(tap: Arc<WireTap>, max_message: usize) -> Self {
+        TappedHttpClient { http: reqwest::Client::new(), tap, max_message }
+    }
+
+    fn with_headers(
+        &self,
+        mut req: reqwest::RequestBuilder,
+        session_id: Option<&str>,
+        auth: Option<String>,
+        custom: HashMap<HeaderName, HeaderValue>,
+    ) -> reqwest::RequestBuilder {
+        req = req.header(reqwest::header::ACCEPT, format!("{EVENT_STREAM}, {JSON}"));
+        if let Some(token) = auth {
+            req = req.bearer_auth(token);
+        }
+        for (k, v) in custom {
+            req = req.header(k, v);
+        }
+        if let Some(sid) = session_id {
+            req = req.header(SESSION_ID, sid);
+        }
+        req
+    }
+
+    /// Feeds SSE events through the tap; events the tap drops keep their id (for resumption)
+    /// but lose their data, which rmcp skips.
+    fn tapped_events(&self, resp: reqwest::Response) -> BoxStream<'static, Result<Sse, SseError>> {
+        let tap = self.tap.clone();
+        let max = self.max_message;
+        SseStream::from_bytes_stream(resp.bytes_stream())
+            .map(move |ev| {
+                ev.map(|mut sse| {
+                    if let Some(data) = sse.data.take() {
+                        if data.len() > max {
+                            tap.log().push(
+                                LogKind::Warning,
+                                &format!("server sent a {}-byte event, over the {max}-byte limit; skipped", data.len()),
+                            );
+                        } else {
+                            sse.data = tap.inbound(&data);
+                        }
+                    }
+                    sse
+                })
+            })
+            .boxed()
+    }
+
+    async fn read_body(&self, resp: reqwest::Response) -> HttpResult<String> {
+        let mut body = Vec::new();
+        let mut stream = resp.bytes_stream();
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(StreamableHttpError::Client)?;
+            if body.len() + chunk.len() > self.max_message {
+                return Err(StreamableHttpError::ResponseBodyTooLarge { max_size: self.max_message });
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(String::from_utf8_lossy(&body).into_owned())
+    }
+}
+
+fn content_type(resp: &reqwest::Response) -> String {
+    resp.headers().get(reqwest::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_ascii_lowercase()
+}
+
+fn excerpt(body: &str) -> String {
+    crate::sanitize::truncate(body.trim(), 300).into_owned()
+}
+
+impl StreamableHttpClient for TappedHttpClient {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> HttpResult<StreamableHttpPostResponse> {
+        let body = serde_json::to_string(&message)?;
+        self.tap.outbound(&body);
+        let expects_reply = matches!(message, ClientJsonRpcMessage::Request(_));
+        let req = self.with_headers(self.http.post(uri.as_ref()), session_id.as_deref(), auth_header, custom_headers);
+        let resp = req
+            .header(reqwest::header::CONTENT_TYPE, JSON)
+            .body(body)
+            .send()
+            .await
+            .map_err(StreamableHttpError::Client)?;
+        let status = resp.status();
+        let new_session = resp.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()).map(str::to_string);
+        if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        if status == reqwest::StatusCode::NOT_FOUND && session_id.is_some() {
+            return Err(StreamableHttpError::SessionExpired);
+        }
+        if status == reqwest::StatusCode::UNAUTHORIZED {
+            let header = resp
+                .headers()
+                .get(reqwest::header::WWW_AUTHENTICATE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            if !header.is_empty() {
+                return Err(StreamableHttpError::AuthRequired(AuthRequiredError::new(header)));
+            }
+        }
+        let ctype = content_type(&resp);
+        if !status.is_success() {
+            let body = self.read_body(resp).await.unwrap_or_default();
+            if ctype.starts_with(JSON)
+                && let Some(fwd) = self.tap.inbound(&body)
+                && let Ok(msg @ ServerJsonRpcMessage::Error(_)) = serde_json::from_str::<ServerJsonRpcMessage>(&fwd)
+            {
+                return Ok(StreamableHttpPostResponse::Json(msg, new_session));
+            }
+            self.tap.log().push(LogKind::Warning, &format!("HTTP {status}: {}", excerpt(&body)));
+            return Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
+                "HTTP {status}: {}",
+                excerpt(&body)
+            ))));
+        }
+        if ctype.starts_with(EVENT_STREAM) {
+            return Ok(StreamableHttpPostResponse::Sse(self.tapped_events(resp), new_session));
+        }
+        let body = self.read_body(resp).await?;
+        if body.trim().is_empty() && !expects_reply {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        if !ctype.starts_with(JSON) {
+            return Err(StreamableHttpError::UnexpectedContentType(Some(ctype)));
+        }
+        match self.tap.inbound(&body) {
+            Some(fwd) => match serde_json::from_str::<ServerJsonRpcMessage>(&fwd) {
+                Ok(msg) => Ok(StreamableHttpPostResponse::Json(msg, new_session)),
+                Err(_) if !expects_reply => Ok(StreamableHttpPostResponse::Accepted),
+                Err(e) => Err(StreamableHttpError::Deserialize(e)),
+            },
+            None if !expects_reply => Ok(StreamableHttpPostResponse::Accepted),
+            None => Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
+                "the reply is not a JSON-RPC message: {}",
+                excerpt(&body)
+            )))),
+        }
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> HttpResult<()> {
+        let req = self.with_headers(self.http.delete(uri.as_ref()), Some(&session_id), auth_header, custom_headers);
+        // Servers may not support DELETE; a session left to expire is harmless.
+        let _ = req.send().await;
+        Ok(())
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> HttpResult<BoxStream<'static, Result<Sse, SseError>>> {
+        let mut req =
+            self.with_headers(self.http.get(uri.as_ref()), session_id.as_deref(), auth_header, custom_headers);
+        if let Some(id) = last_event_id {
+            req = req.header(LAST_EVENT_ID, id);
+        }
+        let resp = req.send().await.map_err(StreamableHttpError::Client)?;
+        if resp.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED {
+            return Err(StreamableHttpError::ServerDoesNotSupportSse);
+        }
+        if !resp.status().is_success() {
+            return Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
+                "HTTP {} on the event stream",
+                resp.status()
+            ))));
+        }
+        let ctype = content_type(&resp);
+        if !ctype.starts_with(EVENT_STREAM) {
+            return Err(StreamableHttpError::UnexpectedContentType(Some(ctype)));
+        }
+        Ok(self.tapped_events(resp))
+    }
+}

@@ -1,0 +1,473 @@
+//! A live MCP session: connect, list every tool, call tools with timeout, progress and cancel.
+//!
+//! rmcp does the protocol (ids, initialize, notifications, cancellation); what the user sees is
+//! read from the wire tap's raw copy of each reply.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use http::{HeaderName, HeaderValue};
+use rmcp::model::{
+    CallToolRequestParams, CancelledNotificationParam, ClientConfig, ClientNotification, ClientRequest, Notification,
+    PaginatedRequestParams, Request, RequestOptionalParam,
+};
+use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use tokio::sync::broadcast::error::RecvError;
+use tokio_util::sync::CancellationToken;
+
+use super::http::TappedHttpClient;
+use super::log::{LogKind, LogLimits, Redactor, SessionLog};
+use super::stdio::{self, ChildWatch, describe_status};
+use super::target::Target;
+use super::tools::{ToolDescriptor, ToolList};
+use super::wire::{ServerEvent, WireTap, id_key};
+use crate::error::{LensError, Result};
+
+/// How mcplens introduces itself; everything else is rmcp's default client.
+#[derive(Clone)]
+pub struct LensClient {
+    info: ClientConfig,
+}
+
+impl Default for LensClient {
+    fn default() -> Self {
+        let mut info = ClientConfig::default();
+        info.client_info.name = "mcplens".into();
+        info.client_info.version = env!("CARGO_PKG_VERSION").into();
+        info.client_info.title = Some("mcplens".into());
+        LensClient { info }
+    }
+}
+
+impl ClientHandler for LensClient {
+    fn get_info(&self) -> ClientConfig {
+        self.info.clone()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ConnectOptions {
+    /// For the handshake and for each request (reset by progress notifications).
+    pub timeout: Duration,
+    /// Largest single message accepted from the server.
+    pub max_message: usize,
+    pub log_limits: LogLimits,
+    /// Most `tools/list` pages followed before stopping.
+    pub max_list_pages: usize,
+}
+
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        ConnectOptions {
+            timeout: Duration::from_secs(60),
+            max_message: 512 << 20,
+            log_limits: LogLimits::default(),
+            max_list_pages: 10_000,
+        }
+    }
+}
+
+/// What the server said about itself in its `initialize` reply, kept verbatim.
+#[derive(Debug, Clone, Default)]
+pub struct ServerInfo {
+    pub raw: Option<Arc<str>>,
+    /// The `result` object of the initialize reply.
+    pub result: Value,
+}
+
+impl ServerInfo {
+    fn from_raw(raw: Option<Arc<str>>) -> Self {
+        let result = raw
+            .as_deref()
+            .and_then(|r| serde_json::from_str::<Value>(r).ok())
+            .and_then(|mut v| v.get_mut("result").map(Value::take))
+            .unwrap_or(Value::Null);
+        ServerInfo { raw, result }
+    }
+    fn info_str(&self, key: &str) -> Option<&str> {
+        self.result.get("serverInfo").and_then(|s| s.get(key)).and_then(Value::as_str)
+    }
+    pub fn name(&self) -> &str {
+        self.info_str("name").unwrap_or("(unnamed server)")
+    }
+    pub fn title(&self) -> Option<&str> {
+        self.info_str("title")
+    }
+    pub fn version(&self) -> &str {
+        self.info_str("version").unwrap_or("")
+    }
+    pub fn protocol_version(&self) -> &str {
+        self.result.get("protocolVersion").and_then(Value::as_str).unwrap_or("")
+    }
+    pub fn capabilities(&self) -> Vec<String> {
+        self.result
+            .get("capabilities")
+            .and_then(Value::as_object)
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+    pub fn instructions(&self) -> Option<&str> {
+        self.result.get("instructions").and_then(Value::as_str)
+    }
+}
+
+/// A progress notification for one request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct CallOptions {
+    /// Overrides the session's timeout for this call.
+    pub timeout: Option<Duration>,
+    pub cancel: Option<CancellationToken>,
+}
+
+/// A reply exactly as received, plus its parsed result or error object.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// The whole JSON-RPC message, verbatim.
+    pub raw: Arc<str>,
+    pub elapsed: Duration,
+    pub body: ReplyBody,
+}
+
+#[derive(Debug, Clone)]
+pub enum ReplyBody {
+    /// The `result` member.
+    Result(Value),
+    /// The `error` member of a JSON-RPC error reply.
+    Error(Value),
+}
+
+impl Reply {
+    fn parse(raw: Arc<str>, elapsed: Duration) -> Result<Reply> {
+        #[derive(Deserialize)]
+        struct Parts {
+            #[serde(default)]
+            result: Option<Value>,
+            #[serde(default)]
+            error: Option<Value>,
+        }
+        let parts: Parts = serde_json::from_str(&raw)
+            .map_err(|e| LensError::connection(format!("the server's reply is not valid JSON: {e}")))?;
+        let body = match (parts.result, parts.error) {
+            (_, Some(err)) => ReplyBody::Error(err),
+            (Some(res), None) => ReplyBody::Result(res),
+            (None, None) => return Err(LensError::connection("the server's reply has neither result nor error")),
+        };
+        Ok(Reply { raw, elapsed, body })
+    }
+
+    /// `code: message` of a JSON-RPC error reply.
+    pub fn error_summary(err: &Value) -> String {
+        let code = err.get("code").map(|c| c.to_string()).unwrap_or_else(|| "?".into());
+        let msg = err.get("message").and_then(Value::as_str).unwrap_or("(no message)");
+        format!("JSON-RPC error {code}: {msg}")
+    }
+}
+
+pub struct Session {
+    service: RunningService<RoleClient, LensClient>,
+    tap: Arc<WireTap>,
+    child: Option<ChildWatch>,
+    pub server: ServerInfo,
+    pub target: Target,
+    options: ConnectOptions,
+}
+
+impl Session {
+    pub async fn connect(target: &Target, options: ConnectOptions) -> Result<Session> {
+        let log = SessionLog::new(options.log_limits, Redactor::new(target.secrets()));
+        let tap = WireTap::new(log.clone());
+        let client = LensClient::default();
+        let (served, child) = match target {
+            Target::Stdio(s) => {
+                let (io, child) = stdio::spawn(s, tap.clone(), options.max_message)?;
+                (tokio::time::timeout(options.timeout, client.serve(io)).await, Some(child))
+            }
+            Target::Http(h) => {
+                let mut config = StreamableHttpClientTransportConfig::with_uri(h.url.clone());
+                config.custom_headers = parse_headers(&h.headers)?;
+                let transport = StreamableHttpClientTransport::with_client(
+                    TappedHttpClient::new(tap.clone(), options.max_message),
+                    config,
+                );
+                (tokio::time::timeout(options.timeout, client.serve(transport)).await, None)
+            }
+        };
+        let failed = |what: String| Self::failure_message(&log, child.as_ref(), what);
+        let service = match served {
+            Err(_) => {
+                if let Some(c) = &child {
+                    c.kill();
+                }
+                let what = format!("did not finish initializing within {}s (--timeout)", options.timeout.as_secs());
+                return Err(LensError::connection(failed(what).await));
+            }
+            Ok(Err(e)) => {
+                let what = match target {
+                    Target::Http(h) => {
+                        format!("at {} could not be initialized: {}", h.url, log.redactor().redact(&e.to_string()))
+                    }
+                    Target::Stdio(_) => format!("failed during initialize: {}", log.redactor().redact(&e.to_string())),
+                };
+                return Err(LensError::connection(failed(what).await));
+            }
+            Ok(Ok(service)) => service,
+        };
+        let server = ServerInfo::from_raw(tap.initialize_reply());
+        log.push(
+            LogKind::Info,
+            &format!("connected to {} {} (protocol {})", server.name(), server.version(), server.protocol_version()),
+        );
+        Ok(Session { service, tap, child, server, target: target.clone(), options })
+    }
+
+    /// "the server exited (exit status 1)" plus its last stderr lines, for any failure.
+    async fn failure_message(log: &SessionLog, child: Option<&ChildWatch>, what: String) -> String {
+        let mut msg = format!("the server {what}");
+        if let Some(c) = child
+            && let Some(status) = c.wait_exit(Duration::from_millis(500)).await
+        {
+            msg.push_str(&format!("; it exited with {}", describe_status(&status)));
+        }
+        let tail = log.tail(LogKind::Stderr, 10);
+        if !tail.is_empty() {
+            msg.push_str("\nlast lines of its stderr:");
+            for line in tail {
+                msg.push_str("\n  ");
+                msg.push_str(&crate::sanitize::line(&line));
+            }
+        }
+        msg
+    }
+
+    pub fn log(&self) -> &SessionLog {
+        self.tap.log()
+    }
+
+    pub fn events(&self) -> tokio::sync::broadcast::Receiver<ServerEvent> {
+        self.tap.subscribe()
+    }
+
+    pub fn child(&self) -> Option<&ChildWatch> {
+        self.child.as_ref()
+    }
+
+    /// True once the transport is gone (the server exited or the connection dropped).
+    pub fn is_closed(&self) -> bool {
+        self.service.is_transport_closed() || self.child.as_ref().is_some_and(|c| c.status().is_some())
+    }
+
+    async fn service_error(&self, e: ServiceError, what: &str) -> LensError {
+        match e {
+            ServiceError::Timeout { timeout } => LensError::connection(format!(
+                "{what} timed out after {}s with no reply (notifications/cancelled was sent); \
+                 raise --timeout if the tool is just slow",
+                timeout.as_secs_f64()
+            )),
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                let msg = Self::failure_message(
+                    self.log(),
+                    self.child.as_ref(),
+                    format!("closed the connection during {what}"),
+                )
+                .await;
+                LensError::connection(msg)
+            }
+            other => {
+                LensError::connection(format!("{what} failed: {}", self.log().redactor().redact(&other.to_string())))
+            }
+        }
+    }
+
+    /// Sends `request` and waits for its raw reply, forwarding progress and honouring cancel.
+    async fn request(
+        &self,
+        request: ClientRequest,
+        what: &str,
+        opts: &CallOptions,
+        on_progress: &mut (dyn FnMut(&Progress) + Send),
+    ) -> Result<Reply> {
+        let mut events = self.tap.subscribe();
+        let timeout = opts.timeout.unwrap_or(self.options.timeout);
+        let started = Instant::now();
+        let handle = self
+            .service
+            .peer()
+            .send_cancellable_request(request, PeerRequestOptions::with_timeout(timeout).reset_timeout_on_progress())
+            .await;
+        let handle = match handle {
+            Ok(h) => h,
+            Err(e) => return Err(self.service_error(e, what).await),
+        };
+        let id = id_key(&serde_json::to_string(&handle.id).unwrap_or_default());
+        let token = id_key(&serde_json::to_string(&handle.progress_token.0).unwrap_or_default());
+        let request_id = handle.id.clone();
+        let peer = handle.peer.clone();
+        let response = handle.await_response();
+        tokio::pin!(response);
+        let cancel = opts.cancel.clone().unwrap_or_default();
+        loop {
+            tokio::select! {
+                r = &mut response => {
+                    return match r {
+                        Ok(_) => match self.tap.take_reply(&id) {
+                            Some(raw) => Reply::parse(raw, started.elapsed()),
+                            None => Err(LensError::connection(format!("{what}: the reply was not captured"))),
+                        },
+                        Err(ServiceError::McpError(_)) if self.tap.peek_reply(&id).is_some() => {
+                            match self.tap.take_reply(&id) {
+                                Some(raw) => Reply::parse(raw, started.elapsed()),
+                                None => Err(LensError::connection(format!("{what}: the reply was not captured"))),
+                            }
+                        }
+                        Err(e) => {
+                            self.tap.forget(&id);
+                            Err(self.service_error(e, what).await)
+                        }
+                    };
+                }
+                ev = events.recv() => match ev {
+                    Ok(ServerEvent::Progress { token: t, progress, total, message }) if t == token => {
+                        on_progress(&Progress { progress, total, message });
+                    }
+                    Ok(_) | Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => {}
+                },
+                _ = cancel.cancelled() => {
+                    self.tap.forget(&id);
+                    let note = Notification::new(CancelledNotificationParam::new(
+                        Some(request_id),
+                        Some("cancelled by the user".into()),
+                    ));
+                    let _ = peer.send_notification(ClientNotification::CancelledNotification(note)).await;
+                    self.log().push(LogKind::Info, &format!("{what} cancelled by the user"));
+                    return Err(LensError::cancelled());
+                }
+            }
+        }
+    }
+
+    /// Every tool, following `nextCursor` to the end; a repeated cursor stops the walk.
+    pub async fn list_tools(&self) -> Result<ToolList> {
+        #[derive(Deserialize)]
+        struct Page<'a> {
+            #[serde(borrow, default)]
+            tools: Option<Vec<&'a RawValue>>,
+            #[serde(rename = "nextCursor", default)]
+            next_cursor: Option<Value>,
+        }
+        let mut list = ToolList::default();
+        let mut seen = HashSet::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
+            let request = ClientRequest::ListToolsRequest(RequestOptionalParam::with_param(params));
+            let what = format!("tools/list (page {})", list.pages + 1);
+            let reply = self.request(request, &what, &CallOptions::default(), &mut |_| {}).await?;
+            list.pages += 1;
+            if let ReplyBody::Error(err) = &reply.body {
+                return Err(LensError::connection(format!(
+                    "{what}: the server answered {}",
+                    Reply::error_summary(err)
+                )));
+            }
+            // Parse the page again from the raw text so each descriptor keeps its exact bytes.
+            #[derive(Deserialize)]
+            struct Envelope<'a> {
+                #[serde(borrow)]
+                result: Page<'a>,
+            }
+            let page: Envelope = serde_json::from_str(&reply.raw)
+                .map_err(|e| LensError::connection(format!("{what}: the result is not a tools/list result: {e}")))?;
+            let Some(tools) = page.result.tools else {
+                return Err(LensError::connection(format!("{what}: the result has no \"tools\" array")));
+            };
+            for raw in tools {
+                let tool = ToolDescriptor::from_raw(raw);
+                if let Some(problem) = tool.problem() {
+                    let msg =
+                        format!("tool #{} ({}): {problem}", list.tools.len() + 1, crate::sanitize::line(tool.name()));
+                    self.log().push(LogKind::Warning, &msg);
+                    list.warnings.push(msg);
+                }
+                list.tools.push(tool);
+            }
+            cursor = match page.result.next_cursor {
+                None | Some(Value::Null) => break,
+                Some(Value::String(s)) if s.is_empty() => break,
+                Some(Value::String(s)) => Some(s),
+                Some(other) => {
+                    let msg = format!("{what}: nextCursor is not a string ({other}); sent back as text");
+                    list.warnings.push(msg.clone());
+                    self.log().push(LogKind::Warning, &msg);
+                    Some(other.to_string())
+                }
+            };
+            if let Some(c) = &cursor
+                && !seen.insert(c.clone())
+            {
+                let msg = format!("tools/list repeated the cursor {c:?}; stopped after {} pages", list.pages);
+                self.log().push(LogKind::Warning, &msg);
+                list.warnings.push(msg);
+                break;
+            }
+            if list.pages >= self.options.max_list_pages {
+                let msg = format!("tools/list stopped after {} pages (the page limit)", list.pages);
+                self.log().push(LogKind::Warning, &msg);
+                list.warnings.push(msg);
+                break;
+            }
+        }
+        Ok(list)
+    }
+
+    /// Calls a tool; arguments are sent as given. A JSON-RPC error reply is a `Reply` too.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        opts: &CallOptions,
+        on_progress: &mut (dyn FnMut(&Progress) + Send),
+    ) -> Result<Reply> {
+        let mut params = CallToolRequestParams::new(name.to_string());
+        if let Some(args) = arguments {
+            params = params.with_arguments(args);
+        }
+        let request = ClientRequest::CallToolRequest(Request::new(params));
+        self.request(request, &format!("tools/call {name}"), opts, on_progress).await
+    }
+
+    /// Ends the session and stops the server.
+    pub async fn close(self) {
+        if let Some(c) = &self.child {
+            c.kill();
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.service.cancel()).await;
+    }
+}
+
+fn parse_headers(headers: &[(String, String)]) -> Result<std::collections::HashMap<HeaderName, HeaderValue>> {
+    headers
+        .iter()
+        .map(|(k, v)| {
+            let name = HeaderName::try_from(k.as_str())
+                .map_err(|_| LensError::usage(format!("invalid HTTP header name {k:?}")))?;
+            let value = HeaderValue::try_from(v.as_str())
+                .map_err(|_| LensError::usage(format!("invalid value for HTTP header {k}")))?;
+            Ok((name, value))
+        })
+        .collect()
+}

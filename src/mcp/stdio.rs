@@ -1,0 +1,258 @@
+//! A server as a child process: stdin/stdout carry the protocol through the wire tap, stderr goes
+//! to the session log (never to the terminal, where it would write over the TUI).
+
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::process::Command;
+use tokio::sync::watch;
+
+use super::log::LogKind;
+use super::target::StdioTarget;
+use super::wire::WireTap;
+use crate::error::{LensError, Result};
+
+/// What is known about the child after it was started.
+#[derive(Clone)]
+pub struct ChildWatch {
+    status: watch::Receiver<Option<ExitStatus>>,
+    pid: Option<u32>,
+    kill: Arc<Mutex<Option<tokio::sync::oneshot::Sender<()>>>>,
+}
+
+impl ChildWatch {
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// The exit status, if the child has exited.
+    pub fn status(&self) -> Option<ExitStatus> {
+        *self.status.borrow()
+    }
+
+    /// Waits up to `within` for the child to exit, e.g. after its stdout closed.
+    pub async fn wait_exit(&self, within: Duration) -> Option<ExitStatus> {
+        let mut rx = self.status.clone();
+        let _ = tokio::time::timeout(within, rx.wait_for(|s| s.is_some())).await;
+        self.status()
+    }
+
+    /// Kills the child (it is also killed when the session is dropped).
+    pub fn kill(&self) {
+        if let Some(tx) = self.kill.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// Reads one line of at most `max` bytes. A longer line is consumed to its end and reported as
+/// `Err(len)`, so one oversized message cannot exhaust memory or desynchronise the stream.
+pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<std::result::Result<(), usize>>> {
+    buf.clear();
+    let mut total = 0usize;
+    let mut overflow = false;
+    loop {
+        let chunk = reader.fill_buf().await?;
+        if chunk.is_empty() {
+            return Ok(if total == 0 {
+                None
+            } else if overflow {
+                Some(Err(total))
+            } else {
+                Some(Ok(()))
+            });
+        }
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let n = part.len();
+        total += n;
+        if !overflow {
+            if buf.len() + n > max {
+                overflow = true;
+                buf.clear();
+                buf.shrink_to(64 << 10);
+            } else {
+                buf.extend_from_slice(part);
+            }
+        }
+        reader.consume(n);
+        if done {
+            return Ok(Some(if overflow { Err(total) } else { Ok(()) }));
+        }
+    }
+}
+
+/// Starts the child and returns the end of a duplex pipe that rmcp should be served over.
+pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Result<(DuplexStream, ChildWatch)> {
+    let mut cmd = Command::new(&target.command);
+    cmd.args(&target.args)
+        .envs(target.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    if let Some(dir) = &target.cwd {
+        cmd.current_dir(dir);
+    }
+    let mut child = cmd.spawn().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            if target.cwd.as_ref().is_some_and(|d| !d.is_dir()) {
+                LensError::usage(format!(
+                    "cannot start the server: working directory {} does not exist",
+                    target.cwd.as_ref().map(|d| d.display().to_string()).unwrap_or_default()
+                ))
+            } else {
+                LensError::usage(format!(
+                    "cannot start the server: command \"{}\" not found (is it installed and on PATH?)",
+                    target.command
+                ))
+            }
+        }
+        std::io::ErrorKind::PermissionDenied => LensError::usage(format!(
+            "cannot start the server: permission denied running \"{}\" (is it executable?)",
+            target.command
+        )),
+        _ => LensError::connection(format!("cannot start the server \"{}\": {e}", target.command)),
+    })?;
+    let log = tap.log().clone();
+    log.push(LogKind::Info, &format!("started {} (pid {})", target.command, child.id().unwrap_or(0)));
+
+    let (stdin, stdout, stderr) = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+        (Some(i), Some(o), Some(e)) => (i, o, e),
+        _ => return Err(LensError::connection("the server's stdio pipes could not be opened")),
+    };
+    let (rmcp_side, our_side) = tokio::io::duplex(1 << 16);
+    let (from_rmcp, to_rmcp) = tokio::io::split(our_side);
+
+    // Server stdout -> tap -> rmcp.
+    let tap_in = tap.clone();
+    tokio::spawn(async move {
+        let mut reader = BufReader::with_capacity(1 << 16, stdout);
+        let mut to_rmcp = to_rmcp;
+        let mut buf = Vec::new();
+        loop {
+            match read_bounded_line(&mut reader, &mut buf, max_message).await {
+                Ok(None) | Err(_) => break,
+                Ok(Some(Err(len))) => tap_in.log().push(
+                    LogKind::Warning,
+                    &format!(
+                        "server sent a {len}-byte message, over the {max_message}-byte limit \
+                         (--max-message-mb); it was skipped"
+                    ),
+                ),
+                Ok(Some(Ok(()))) => {
+                    let line = String::from_utf8_lossy(&buf);
+                    if let Some(fwd) = tap_in.inbound(&line)
+                        && (to_rmcp.write_all(fwd.as_bytes()).await.is_err() || to_rmcp.write_all(b"\n").await.is_err())
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        let _ = to_rmcp.shutdown().await;
+    });
+
+    // rmcp -> tap -> server stdin.
+    let tap_out = tap.clone();
+    tokio::spawn(async move {
+        let mut reader = BufReader::new(from_rmcp);
+        let mut stdin = stdin;
+        let mut buf = Vec::new();
+        while let Ok(Some(Ok(()))) = read_bounded_line(&mut reader, &mut buf, usize::MAX).await {
+            let line = String::from_utf8_lossy(&buf);
+            tap_out.outbound(&line);
+            if write_line(&mut stdin, line.as_bytes()).await.is_err() {
+                break;
+            }
+        }
+    });
+
+    // Server stderr -> log, line by line, so the pipe never fills and blocks the server.
+    let stderr_log = log.clone();
+    tokio::spawn(async move {
+        let mut reader = BufReader::new(stderr);
+        let mut buf = Vec::new();
+        loop {
+            match read_bounded_line(&mut reader, &mut buf, 64 << 10).await {
+                Ok(None) | Err(_) => break,
+                Ok(Some(Err(len))) => stderr_log.push(LogKind::Stderr, &format!("({len}-byte stderr line skipped)")),
+                Ok(Some(Ok(()))) => {
+                    let line = String::from_utf8_lossy(&buf);
+                    stderr_log.push(LogKind::Stderr, line.trim_end_matches(['\n', '\r']));
+                }
+            }
+        }
+    });
+
+    let (status_tx, status_rx) = watch::channel(None);
+    let (kill_tx, kill_rx) = tokio::sync::oneshot::channel::<()>();
+    let pid = child.id();
+    let exit_log = log;
+    tokio::spawn(async move {
+        let status = tokio::select! {
+            s = child.wait() => s.ok(),
+            _ = kill_rx => {
+                let _ = child.start_kill();
+                child.wait().await.ok()
+            }
+        };
+        if let Some(s) = status {
+            exit_log.push(LogKind::Info, &format!("server exited: {}", describe_status(&s)));
+        }
+        let _ = status_tx.send(status);
+    });
+
+    Ok((rmcp_side, ChildWatch { status: status_rx, pid, kill: Arc::new(Mutex::new(Some(kill_tx))) }))
+}
+
+async fn write_line<W: AsyncWrite + Unpin>(w: &mut W, line: &[u8]) -> std::io::Result<()> {
+    w.write_all(line).await?;
+    if !line.ends_with(b"\n") {
+        w.write_all(b"\n").await?;
+    }
+    w.flush().await
+}
+
+/// "exit status 1", "killed by signal 9", in words a user can act on.
+pub fn describe_status(s: &ExitStatus) -> String {
+    if let Some(code) = s.code() {
+        return format!("exit status {code}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = s.signal() {
+            return format!("killed by signal {sig}");
+        }
+    }
+    s.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn bounded_lines() {
+        let data = b"short\nthis line is far too long\nok\nlast".to_vec();
+        let mut r = BufReader::with_capacity(4, &data[..]);
+        let mut buf = Vec::new();
+        assert!(matches!(read_bounded_line(&mut r, &mut buf, 10).await, Ok(Some(Ok(())))));
+        assert_eq!(buf, b"short\n");
+        assert!(matches!(read_bounded_line(&mut r, &mut buf, 10).await, Ok(Some(Err(26)))));
+        assert!(matches!(read_bounded_line(&mut r, &mut buf, 10).await, Ok(Some(Ok(())))));
+        assert_eq!(buf, b"ok\n");
+        assert!(matches!(read_bounded_line(&mut r, &mut buf, 10).await, Ok(Some(Ok(())))));
+        assert_eq!(buf, b"last");
+        assert!(matches!(read_bounded_line(&mut r, &mut buf, 10).await, Ok(None)));
+    }
+}

@@ -1,0 +1,262 @@
+//! The wire tap: sits between the transport and rmcp and sees every JSON-RPC message as raw text.
+//!
+//! rmcp's typed model drops what it does not know (unknown tool fields, extra result fields) and a
+//! result with an unknown content type fails the whole call. So for the methods whose answers
+//! mcplens shows (`tools/list`, `tools/call`) the tap keeps the server's reply verbatim and hands
+//! rmcp a minimal stub in its place: rmcp still does ids, timeouts, progress and cancellation,
+//! while every byte the user sees comes from what the server really sent.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use tokio::sync::broadcast;
+
+use super::log::{LogKind, SessionLog};
+
+/// Something the server told us outside a reply.
+#[derive(Debug, Clone)]
+pub enum ServerEvent {
+    Progress {
+        token: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
+    ToolListChanged,
+    /// Any other notification, by method.
+    Notification {
+        method: String,
+    },
+}
+
+/// The methods whose replies are kept raw and stubbed for rmcp.
+const STUBBED: &[(&str, &str)] = &[("tools/list", r#"{"tools":[]}"#), ("tools/call", r#"{"content":[]}"#)];
+
+#[derive(Deserialize)]
+struct Probe<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    method: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    params: Option<&'a RawValue>,
+}
+
+/// A JSON-RPC id as a map key: `1` and `"1"` are the same request (rmcp correlates them too).
+pub fn id_key(raw: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(raw) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(serde_json::Value::Number(n)) => n.to_string(),
+        _ => raw.to_string(),
+    }
+}
+
+#[derive(Default)]
+struct TapState {
+    /// Requests we sent and are waiting on: id key to method.
+    pending: HashMap<String, String>,
+    /// Raw replies kept for the caller, by id key.
+    kept: HashMap<String, Arc<str>>,
+    /// The server's reply to `initialize`, verbatim.
+    initialize: Option<Arc<str>>,
+}
+
+pub struct WireTap {
+    log: SessionLog,
+    state: Mutex<TapState>,
+    events: broadcast::Sender<ServerEvent>,
+}
+
+impl WireTap {
+    pub fn new(log: SessionLog) -> Arc<Self> {
+        let (events, _) = broadcast::channel(1024);
+        Arc::new(WireTap { log, state: Mutex::default(), events })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, TapState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn log(&self) -> &SessionLog {
+        &self.log
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
+        self.events.subscribe()
+    }
+
+    /// The raw reply to request `id`, once it arrived. Taking it frees it.
+    pub fn take_reply(&self, id: &str) -> Option<Arc<str>> {
+        self.lock().kept.remove(id)
+    }
+
+    /// The server's reply to `initialize`, verbatim.
+    pub fn initialize_reply(&self) -> Option<Arc<str>> {
+        self.lock().initialize.clone()
+    }
+
+    /// The raw reply to `id` without taking it.
+    pub fn peek_reply(&self, id: &str) -> Option<Arc<str>> {
+        self.lock().kept.get(id).cloned()
+    }
+
+    /// Stop waiting on `id` (timed out or cancelled): a late reply is then logged, not kept.
+    pub fn forget(&self, id: &str) {
+        let mut st = self.lock();
+        st.pending.remove(id);
+        st.kept.remove(id);
+    }
+
+    /// A message mcplens is about to send.
+    pub fn outbound(&self, line: &str) {
+        self.log.push(LogKind::Sent, line.trim_end());
+        if let Ok(p) = serde_json::from_str::<Probe>(line)
+            && let (Some(id), Some(method)) = (p.id, p.method)
+        {
+            self.lock().pending.insert(id_key(id.get()), method.into_owned());
+        }
+    }
+
+    /// A message from the server. Returns what rmcp should see, or None to drop it.
+    pub fn inbound(&self, line: &str) -> Option<String> {
+        let line = line.trim();
+        if line.is_empty() {
+            return None;
+        }
+        if line.starts_with('[') {
+            self.log.push(LogKind::Received, line);
+            self.log.push(LogKind::Warning, "server sent a JSON-RPC batch; MCP no longer allows batches");
+            return Some(line.to_string());
+        }
+        let probe = match serde_json::from_str::<Probe>(line) {
+            Ok(p) => p,
+            Err(e) => {
+                self.log.push(
+                    LogKind::Warning,
+                    &format!("server wrote a line that is not a JSON-RPC message ({e}), skipped: {line}"),
+                );
+                return None;
+            }
+        };
+        self.log.push(LogKind::Received, line);
+        if let Some(method) = probe.method.as_deref() {
+            if probe.id.is_none() {
+                self.notification(method, probe.params);
+            }
+            return Some(line.to_string());
+        }
+        let Some(id) = probe.id else {
+            self.log.push(LogKind::Warning, "server sent a message with neither method nor id");
+            return None;
+        };
+        if probe.result.is_none() && probe.error.is_none() {
+            self.log.push(LogKind::Warning, "server sent a reply with neither result nor error");
+        }
+        let key = id_key(id.get());
+        let mut st = self.lock();
+        let Some(method) = st.pending.remove(&key) else {
+            drop(st);
+            self.log.push(LogKind::Warning, &format!("server replied to id {key}, which no request is waiting on"));
+            return Some(line.to_string());
+        };
+        let raw: Arc<str> = Arc::from(line);
+        if let Some((_, stub)) = STUBBED.iter().find(|(m, _)| *m == method) {
+            st.kept.insert(key, raw);
+            return Some(format!(r#"{{"jsonrpc":"2.0","id":{},"result":{stub}}}"#, id.get()));
+        }
+        if method == "initialize" {
+            st.initialize = Some(raw);
+        }
+        Some(line.to_string())
+    }
+
+    fn notification(&self, method: &str, params: Option<&RawValue>) {
+        let params: serde_json::Value =
+            params.and_then(|p| serde_json::from_str(p.get()).ok()).unwrap_or(serde_json::Value::Null);
+        let event = match method {
+            "notifications/progress" => {
+                let token = match params.get("progressToken") {
+                    Some(serde_json::Value::String(s)) => s.clone(),
+                    Some(v) => v.to_string(),
+                    None => String::new(),
+                };
+                ServerEvent::Progress {
+                    token,
+                    progress: params.get("progress").and_then(|v| v.as_f64()).unwrap_or(0.0),
+                    total: params.get("total").and_then(|v| v.as_f64()),
+                    message: params.get("message").and_then(|v| v.as_str()).map(str::to_string),
+                }
+            }
+            "notifications/tools/list_changed" => ServerEvent::ToolListChanged,
+            other => ServerEvent::Notification { method: other.to_string() },
+        };
+        // No subscriber is fine: events are also in the log.
+        let _ = self.events.send(event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::log::{LogLimits, Redactor};
+
+    fn tap() -> Arc<WireTap> {
+        WireTap::new(SessionLog::new(LogLimits::default(), Redactor::default()))
+    }
+
+    #[test]
+    fn stubs_tool_results_and_keeps_raw() {
+        let t = tap();
+        t.outbound(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x"}}"#);
+        let raw = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"hologram","x":1}],"extra":true}}"#;
+        let fwd = t.inbound(raw).unwrap_or_default();
+        assert_eq!(fwd, r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#);
+        assert_eq!(t.take_reply("3").as_deref(), Some(raw));
+        assert!(t.take_reply("3").is_none());
+    }
+
+    #[test]
+    fn string_and_number_ids_match() {
+        let t = tap();
+        t.outbound(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#);
+        assert!(t.inbound(r#"{"jsonrpc":"2.0","id":"7","result":{"tools":[]}}"#).is_some());
+        assert!(t.take_reply("7").is_some());
+    }
+
+    #[test]
+    fn junk_is_dropped_and_logged() {
+        let t = tap();
+        assert!(t.inbound("Server starting on stdio...").is_none());
+        let log = t.log().entries();
+        assert!(log.iter().any(|e| e.kind == LogKind::Warning && e.text.contains("Server starting")));
+    }
+
+    #[test]
+    fn unknown_ids_are_warned_about() {
+        let t = tap();
+        assert!(t.inbound(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#).is_some());
+        assert!(t.log().entries().iter().any(|e| e.kind == LogKind::Warning && e.text.contains("id 99")));
+    }
+
+    #[test]
+    fn progress_becomes_an_event() {
+        let t = tap();
+        let mut rx = t.subscribe();
+        t.inbound(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2,"total":4}}"#);
+        match rx.try_recv() {
+            Ok(ServerEvent::Progress { token, progress, total, .. }) => {
+                assert_eq!(token, "1");
+                assert_eq!(progress, 2.0);
+                assert_eq!(total, Some(4.0));
+            }
+            other => panic!("expected progress, got {other:?}"),
+        }
+    }
+}

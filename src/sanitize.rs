@@ -1,0 +1,152 @@
+//! Makes text that came from a server safe to put on a terminal.
+//!
+//! Every byte a server sends is untrusted: an escape sequence in a tool description could clear the
+//! screen, retitle the window or write the clipboard (OSC 52). Nothing is dropped silently: each
+//! control character is shown as a visible escape (`\x1b`, `\u{202e}`), so what the server sent
+//! stays readable and debuggable.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// True for characters that must never reach a terminal as themselves.
+fn is_unsafe(c: char) -> bool {
+    match c {
+        // C0 controls and DEL; newline and tab are handled by the caller's choice of function.
+        '\u{0}'..='\u{1f}' | '\u{7f}' => true,
+        // C1 controls (8-bit CSI, OSC, ...).
+        '\u{80}'..='\u{9f}' => true,
+        // Bidirectional overrides and isolates (Trojan Source), plus line/paragraph separators.
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}' => true,
+        // Zero-width characters that can hide text, and the BOM.
+        '\u{200b}'..='\u{200f}' | '\u{feff}' => true,
+        _ => false,
+    }
+}
+
+fn escape_char(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if (c as u32) < 0x100 => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+}
+
+/// One line of text: every control character, including newlines and tabs, is escaped.
+pub fn line(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_unsafe) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_unsafe(c) {
+            escape_char(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Multi-line text: newlines are kept, tabs become spaces, every other control is escaped.
+pub fn text(s: &str) -> Cow<'_, str> {
+    let keep = |c: char| c == '\n' || c == '\t';
+    if !s.chars().any(|c| is_unsafe(c) && !keep(c)) {
+        if s.contains('\t') {
+            return Cow::Owned(s.replace('\t', "    "));
+        }
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push('\n'),
+            '\t' => out.push_str("    "),
+            c if is_unsafe(c) => escape_char(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// JSON text made safe for a terminal without changing its meaning: characters that could act as
+/// terminal controls (which valid JSON can only hold inside strings) become `\uXXXX` escapes, and
+/// carriage returns between tokens are dropped. The result parses to the same value.
+pub fn json(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| c == '\r' || (is_unsafe(c) && c != '\n' && c != '\t')) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '\r' => {}
+            '\n' | '\t' => out.push(c),
+            c if is_unsafe(c) => {
+                let mut buf = [0u16; 2];
+                for unit in c.encode_utf16(&mut buf) {
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Cuts `s` to at most `max` characters, marking the cut with an ellipsis.
+pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => Cow::Borrowed(s),
+        Some((at, _)) => {
+            let keep = s[..at].char_indices().nth(max.saturating_sub(1)).map_or(at, |(i, _)| i);
+            Cow::Owned(format!("{}…", &s[..keep]))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_csi_osc_and_bidi() {
+        assert_eq!(line("a\x1b[2Jb"), "a\\x1b[2Jb");
+        assert_eq!(line("\x1b]52;c;SGVsbG8=\x07"), "\\x1b]52;c;SGVsbG8=\\x07");
+        assert_eq!(line("x\u{202e}y"), "x\\u{202e}y");
+        assert_eq!(line("\u{9b}31m"), "\\x9b31m");
+        assert_eq!(line("two\nlines"), "two\\nlines");
+    }
+
+    #[test]
+    fn text_keeps_newlines() {
+        assert_eq!(text("a\nb\x07"), "a\nb\\x07");
+        assert_eq!(text("a\tb"), "a    b");
+    }
+
+    #[test]
+    fn plain_text_is_borrowed() {
+        assert!(matches!(line("héllo wörld"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn json_stays_equal_but_safe() {
+        let raw = "{\"a\":\"x\u{9b}2J\u{202e}y\u{7f}\"}\r\n";
+        let safe = json(raw);
+        assert!(!safe.chars().any(|c| is_unsafe(c) && c != '\n'));
+        let a: serde_json::Value = serde_json::from_str(raw).unwrap_or_default();
+        let b: serde_json::Value = serde_json::from_str(&safe).unwrap_or_default();
+        assert_eq!(a, b);
+        assert!(a.is_object());
+    }
+
+    #[test]
+    fn truncates_on_char_boundaries() {
+        assert_eq!(truncate("héllo", 3), "hé…");
+        assert_eq!(truncate("hi", 3), "hi");
+    }
+}

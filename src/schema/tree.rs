@@ -1,0 +1,470 @@
+//! A JSON Schema as a tree of nodes for display, built from the schema exactly as the server sent
+//! it.
+//!
+//! Every keyword ends up somewhere: structural keywords become children (properties, items,
+//! variants, ...), `type`/`$ref`/`title`/`description`/`required` become the node's header, and
+//! every other keyword, known or custom (`x-...`), is listed as a fact. So nothing in the schema is
+//! missing from what the tree can show. `$ref` cycles are cut and marked, and depth and size are
+//! bounded, so a hostile schema cannot exhaust the stack or memory.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::resolve::{ref_name, resolve};
+
+/// Deeper than this, a branch is cut (with a marker node).
+pub const MAX_DEPTH: usize = 96;
+/// More nodes than this in one tree, and the rest is cut (with a marker node).
+pub const MAX_NODES: usize = 20_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeRole {
+    Root,
+    Property,
+    Items,
+    Additional,
+    Pattern,
+    Variant,
+    Conditional,
+    Defs,
+    /// A marker where the tree was cut (too deep, too large).
+    Cut,
+}
+
+#[derive(Debug, Clone)]
+pub struct SchemaNode {
+    pub label: String,
+    pub role: NodeRole,
+    pub types: String,
+    pub required: bool,
+    /// The `$ref` that was followed to reach this schema.
+    pub reference: Option<String>,
+    /// The `$ref` points back at a schema being expanded: not expanded again.
+    pub cycle: bool,
+    /// The `$ref` could not be resolved locally.
+    pub unresolved: bool,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    /// Every other keyword, in the schema's order, as `(keyword, compact JSON)`.
+    pub facts: Vec<(String, String)>,
+    pub children: Vec<SchemaNode>,
+    /// JSON pointer of this schema inside the root it was built from.
+    pub pointer: String,
+}
+
+impl SchemaNode {
+    fn new(label: impl Into<String>, role: NodeRole, pointer: String) -> Self {
+        SchemaNode {
+            label: label.into(),
+            role,
+            types: String::new(),
+            required: false,
+            reference: None,
+            cycle: false,
+            unresolved: false,
+            title: None,
+            description: None,
+            facts: Vec::new(),
+            children: Vec::new(),
+            pointer,
+        }
+    }
+
+    /// Number of nodes in this subtree.
+    pub fn count(&self) -> usize {
+        1 + self.children.iter().map(SchemaNode::count).sum::<usize>()
+    }
+
+    pub fn fact(&self, key: &str) -> Option<&str> {
+        self.facts.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Keywords turned into children or header fields rather than facts.
+const STRUCTURAL: &[&str] = &[
+    "type",
+    "$ref",
+    "title",
+    "description",
+    "required",
+    "properties",
+    "items",
+    "prefixItems",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "contains",
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "$defs",
+    "definitions",
+];
+
+struct Builder<'a> {
+    root: &'a Value,
+    nodes: usize,
+    refs: Vec<String>,
+}
+
+/// Builds the tree of `schema`, resolving `$ref`s against `schema` itself.
+pub fn build(schema: &Value) -> SchemaNode {
+    build_labeled(schema, "(root)")
+}
+
+pub fn build_labeled(schema: &Value, label: &str) -> SchemaNode {
+    let mut b = Builder { root: schema, nodes: 0, refs: Vec::new() };
+    let mut node = b.node(schema, label, NodeRole::Root, String::new(), 0);
+    for key in ["$defs", "definitions"] {
+        if let Some(Value::Object(defs)) = schema.get(key) {
+            let mut group = SchemaNode::new(key, NodeRole::Defs, format!("/{key}"));
+            group.types = format!("{} definitions", defs.len());
+            for (name, def) in defs {
+                let ptr = format!("/{key}/{}", escape_token(name));
+                let r = format!("#{ptr}");
+                b.refs.push(r);
+                let child = b.node(def, name, NodeRole::Property, ptr, 1);
+                b.refs.pop();
+                group.children.push(child);
+            }
+            node.children.push(group);
+        }
+    }
+    node
+}
+
+fn escape_token(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
+/// Compact JSON for a fact, cut at a length that suits one line.
+pub fn compact(v: &Value) -> String {
+    let s = match v {
+        Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    };
+    crate::sanitize::truncate(&s, 120).into_owned()
+}
+
+fn type_of(schema: &Map<String, Value>) -> String {
+    match schema.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(ts)) => ts.iter().map(|t| t.as_str().unwrap_or("?")).collect::<Vec<_>>().join("|"),
+        Some(other) => format!("invalid type {}", compact(other)),
+        None => {
+            if schema.contains_key("properties") || schema.contains_key("additionalProperties") {
+                "object".into()
+            } else if schema.contains_key("items") || schema.contains_key("prefixItems") {
+                "array".into()
+            } else if schema.contains_key("enum") {
+                "enum".into()
+            } else if schema.contains_key("const") {
+                "const".into()
+            } else if schema.contains_key("oneOf") {
+                "oneOf".into()
+            } else if schema.contains_key("anyOf") {
+                "anyOf".into()
+            } else if schema.contains_key("allOf") {
+                "allOf".into()
+            } else {
+                "any".into()
+            }
+        }
+    }
+}
+
+fn variant_label(kind: &str, i: usize, v: &Value) -> String {
+    match v.get("title").and_then(Value::as_str) {
+        Some(t) => format!("{kind}[{i}] {t}"),
+        None => format!("{kind}[{i}]"),
+    }
+}
+
+impl Builder<'_> {
+    fn cut(&mut self, why: &str, pointer: String) -> SchemaNode {
+        let mut n = SchemaNode::new(why, NodeRole::Cut, pointer);
+        n.types = "…".into();
+        n
+    }
+
+    fn node(&mut self, schema: &Value, label: &str, role: NodeRole, pointer: String, depth: usize) -> SchemaNode {
+        self.nodes += 1;
+        let mut node = SchemaNode::new(label, role, pointer.clone());
+        let map = match schema {
+            Value::Object(m) => m,
+            Value::Bool(true) => {
+                node.types = "any".into();
+                return node;
+            }
+            Value::Bool(false) => {
+                node.types = "never".into();
+                return node;
+            }
+            other => {
+                node.types = "invalid schema".into();
+                node.facts.push(("value".into(), compact(other)));
+                return node;
+            }
+        };
+        node.title = map.get("title").and_then(Value::as_str).map(str::to_string);
+        node.description = map.get("description").and_then(Value::as_str).map(str::to_string);
+        node.types = type_of(map);
+
+        // Follow $ref, expanding the target in place, unless that would loop.
+        if let Some(r) = map.get("$ref").and_then(Value::as_str) {
+            node.reference = Some(r.to_string());
+            if self.refs.iter().any(|seen| seen == r) {
+                node.cycle = true;
+                node.types = ref_name(r).to_string();
+            } else if depth >= MAX_DEPTH {
+                node.children.push(self.cut("… nested too deep, not shown (see the raw schema)", pointer.clone()));
+                node.types = ref_name(r).to_string();
+            } else if let Some(target) = resolve(self.root, r) {
+                self.refs.push(r.to_string());
+                let inner_ptr = r.strip_prefix('#').unwrap_or("").to_string();
+                let inner = self.node(target, label, role, inner_ptr, depth + 1);
+                self.refs.pop();
+                if !map.contains_key("type") {
+                    node.types = inner.types;
+                }
+                node.title = node.title.or(inner.title);
+                node.description = node.description.or(inner.description);
+                node.facts = inner.facts;
+                node.children = inner.children;
+                node.cycle = inner.cycle;
+                node.unresolved = inner.unresolved;
+            } else {
+                node.unresolved = true;
+                node.types = ref_name(r).to_string();
+            }
+        }
+
+        for (k, v) in map {
+            if !STRUCTURAL.contains(&k.as_str()) {
+                node.facts.push((k.clone(), compact(v)));
+            }
+        }
+        if let Some(Value::Bool(false)) = map.get("additionalProperties") {
+            node.facts.push(("additionalProperties".into(), "false".into()));
+        }
+        if let Some(Value::Bool(false)) = map.get("unevaluatedProperties") {
+            node.facts.push(("unevaluatedProperties".into(), "false".into()));
+        }
+
+        if depth >= MAX_DEPTH {
+            if has_children(map) {
+                node.children.push(self.cut("… nested too deep, not shown (see the raw schema)", pointer));
+            }
+            return node;
+        }
+        let required: HashSet<&str> = match map.get("required") {
+            Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
+            _ => HashSet::new(),
+        };
+        let add = |b: &mut Self, node: &mut SchemaNode, child: &Value, label: String, role: NodeRole, ptr: String| {
+            if b.nodes >= MAX_NODES {
+                if node.children.last().is_none_or(|c| c.role != NodeRole::Cut) {
+                    let cut = b.cut("… schema too large, the rest is not shown (see the raw schema)", ptr);
+                    node.children.push(cut);
+                }
+                return;
+            }
+            let c = b.node(child, &label, role, ptr, depth + 1);
+            node.children.push(c);
+        };
+
+        if let Some(Value::Object(props)) = map.get("properties") {
+            for (name, prop) in props {
+                let ptr = format!("{pointer}/properties/{}", escape_token(name));
+                add(self, &mut node, prop, name.clone(), NodeRole::Property, ptr);
+                if let Some(last) = node.children.last_mut()
+                    && last.role == NodeRole::Property
+                {
+                    last.required = required.contains(name.as_str());
+                }
+            }
+        }
+        if let Some(Value::Array(r)) = map.get("required") {
+            let props = map.get("properties").and_then(Value::as_object);
+            let missing: Vec<&str> =
+                r.iter().filter_map(Value::as_str).filter(|n| props.is_none_or(|p| !p.contains_key(*n))).collect();
+            if !missing.is_empty() {
+                node.facts.push(("required (no property schema)".into(), missing.join(", ")));
+            }
+        }
+        if let Some(Value::Object(pats)) = map.get("patternProperties") {
+            for (pat, s) in pats {
+                let ptr = format!("{pointer}/patternProperties/{}", escape_token(pat));
+                add(self, &mut node, s, format!("/{pat}/"), NodeRole::Pattern, ptr);
+            }
+        }
+        if let Some(s @ Value::Object(_)) = map.get("additionalProperties") {
+            add(
+                self,
+                &mut node,
+                s,
+                "[additional]".into(),
+                NodeRole::Additional,
+                format!("{pointer}/additionalProperties"),
+            );
+        }
+        for key in ["propertyNames", "unevaluatedProperties", "contains", "unevaluatedItems"] {
+            if let Some(s @ Value::Object(_)) = map.get(key) {
+                add(self, &mut node, s, format!("[{key}]"), NodeRole::Items, format!("{pointer}/{key}"));
+            }
+        }
+        match map.get("items") {
+            Some(Value::Array(tuple)) => {
+                for (i, s) in tuple.iter().enumerate() {
+                    add(self, &mut node, s, format!("[{i}]"), NodeRole::Items, format!("{pointer}/items/{i}"));
+                }
+            }
+            Some(s @ (Value::Object(_) | Value::Bool(_))) => {
+                add(self, &mut node, s, "[items]".into(), NodeRole::Items, format!("{pointer}/items"));
+                if node.types == "array"
+                    && let Some(item) = node.children.last()
+                {
+                    let inner = match &item.reference {
+                        Some(r) => ref_name(r).to_string(),
+                        None => item.types.clone(),
+                    };
+                    node.types = format!("array<{inner}>");
+                }
+            }
+            _ => {}
+        }
+        if let Some(Value::Array(tuple)) = map.get("prefixItems") {
+            for (i, s) in tuple.iter().enumerate() {
+                add(self, &mut node, s, format!("[{i}]"), NodeRole::Items, format!("{pointer}/prefixItems/{i}"));
+            }
+        }
+        for kind in ["oneOf", "anyOf", "allOf"] {
+            if let Some(Value::Array(vs)) = map.get(kind) {
+                for (i, v) in vs.iter().enumerate() {
+                    add(
+                        self,
+                        &mut node,
+                        v,
+                        variant_label(kind, i, v),
+                        NodeRole::Variant,
+                        format!("{pointer}/{kind}/{i}"),
+                    );
+                }
+            }
+        }
+        for kind in ["not", "if", "then", "else"] {
+            if let Some(s) = map.get(kind)
+                && (s.is_object() || s.is_boolean())
+            {
+                add(self, &mut node, s, format!("[{kind}]"), NodeRole::Conditional, format!("{pointer}/{kind}"));
+            }
+        }
+        if let Some(Value::Object(deps)) = map.get("dependentSchemas") {
+            for (name, s) in deps {
+                let ptr = format!("{pointer}/dependentSchemas/{}", escape_token(name));
+                add(self, &mut node, s, format!("[if {name}]"), NodeRole::Conditional, ptr);
+            }
+        }
+        node
+    }
+}
+
+fn has_children(map: &Map<String, Value>) -> bool {
+    STRUCTURAL[5..].iter().any(|k| map.contains_key(*k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn find<'a>(n: &'a SchemaNode, path: &[&str]) -> &'a SchemaNode {
+        let mut cur = n;
+        for p in path {
+            cur = cur
+                .children
+                .iter()
+                .find(|c| c.label == *p)
+                .unwrap_or_else(|| panic!("no child {p} under {}", cur.label));
+        }
+        cur
+    }
+
+    #[test]
+    fn seed_003_person_finder_is_fully_shown() {
+        let tool = crate::demo::catalog::tools().into_iter().find(|t| t["name"] == "fg_findPersons");
+        let schema = tool.map(|t| t["inputSchema"].clone()).unwrap_or_default();
+        let tree = build(&schema);
+        let queries = find(&tree, &["queries"]);
+        assert!(queries.required);
+        assert_eq!(queries.types, "array<PersonQuery>");
+        assert_eq!(queries.fact("minItems"), Some("1"));
+        let item = find(queries, &["[items]"]);
+        assert_eq!(item.reference.as_deref(), Some("#/$defs/PersonQuery"));
+        assert_eq!(item.fact("additionalProperties"), Some("false"));
+        assert_eq!(item.fact("x-searchable"), Some("true"));
+        let fg = find(item, &["fg_id"]);
+        assert!(fg.required);
+        assert_eq!(fg.fact("format"), Some("\"uuid\""));
+        assert_eq!(find(item, &["role"]).fact("enum"), Some(r#"["engineer","manager","designer","analyst"]"#));
+        assert_eq!(find(item, &["address", "country"]).fact("pattern"), Some("\"^[A-Z]{2}$\""));
+        let m = find(item, &["match"]);
+        assert_eq!(m.children.len(), 2);
+        assert_eq!(find(m, &["oneOf[1] Fuzzy", "fuzziness"]).fact("default"), Some("0.3"));
+        let rec = find(item, &["reports_to"]);
+        assert!(rec.cycle, "recursive $ref must be cut");
+        assert_eq!(find(&tree, &["limit"]).fact("default"), Some("10"));
+        assert_eq!(tree.fact("x-fg-version"), Some("\"2.1\""));
+        assert!(find(&tree, &["$defs", "Address"]).children.len() == 2);
+    }
+
+    #[test]
+    fn hostile_schemas_are_bounded() {
+        // 500 levels deep (deeper than serde_json will parse): no stack overflow, cut with a marker.
+        let mut deep = json!({"type": "string"});
+        for _ in 0..500 {
+            deep = json!({"type": "object", "properties": {"a": deep}});
+        }
+        let tree = build(&deep);
+        let mut n = &tree;
+        let mut depth = 0;
+        while let Some(c) = n.children.first() {
+            n = c;
+            depth += 1;
+        }
+        assert_eq!(n.role, NodeRole::Cut);
+        assert!(depth <= MAX_DEPTH + 1);
+        // A DAG of refs that doubles at every level: bounded by MAX_NODES.
+        let mut defs = serde_json::Map::new();
+        for i in 0..40 {
+            defs.insert(format!("D{i}"), json!({"properties": {"l": {"$ref": format!("#/$defs/D{}", i + 1)}, "r": {"$ref": format!("#/$defs/D{}", i + 1)}}}));
+        }
+        let dag = json!({"$ref": "#/$defs/D0", "$defs": defs});
+        assert!(build(&dag).count() <= MAX_NODES + 200);
+    }
+
+    #[test]
+    fn odd_values_do_not_panic() {
+        for s in [
+            json!(null),
+            json!(42),
+            json!("x"),
+            json!(true),
+            json!({"type": 7}),
+            json!({"properties": 1}),
+            json!({"$ref": 5}),
+            json!({"$ref": "#/nope"}),
+        ] {
+            let _ = build(&s);
+        }
+        assert!(build(&json!({"$ref": "#/nope"})).unresolved);
+    }
+}
