@@ -102,7 +102,18 @@ fn content_type(resp: &reqwest::Response) -> String {
 }
 
 fn excerpt(body: &str) -> String {
-    crate::sanitize::truncate(body.trim(), 300).into_owned()
+    let one_line: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    crate::sanitize::truncate(&one_line, 200).into_owned()
+}
+
+/// A request that never got an answer, described by its innermost cause
+/// ("Connection refused (os error 111)"), which is what a user can act on.
+fn unreachable(e: reqwest::Error) -> StreamableHttpError<reqwest::Error> {
+    let mut cause: &dyn std::error::Error = &e;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!("could not connect: {cause}")))
 }
 
 impl StreamableHttpClient for TappedHttpClient {
@@ -120,12 +131,7 @@ impl StreamableHttpClient for TappedHttpClient {
         self.tap.outbound(&body);
         let expects_reply = matches!(message, ClientJsonRpcMessage::Request(_));
         let req = self.with_headers(self.http.post(uri.as_ref()), session_id.as_deref(), auth_header, custom_headers);
-        let resp = req
-            .header(reqwest::header::CONTENT_TYPE, JSON)
-            .body(body)
-            .send()
-            .await
-            .map_err(StreamableHttpError::Client)?;
+        let resp = req.header(reqwest::header::CONTENT_TYPE, JSON).body(body).send().await.map_err(unreachable)?;
         let status = resp.status();
         let new_session = resp.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()).map(str::to_string);
         if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
@@ -210,7 +216,7 @@ impl StreamableHttpClient for TappedHttpClient {
         if let Some(id) = last_event_id {
             req = req.header(LAST_EVENT_ID, id);
         }
-        let resp = req.send().await.map_err(StreamableHttpError::Client)?;
+        let resp = req.send().await.map_err(unreachable)?;
         if resp.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED {
             return Err(StreamableHttpError::ServerDoesNotSupportSse);
         }

@@ -218,7 +218,7 @@ impl Session {
             Ok(Err(e)) => {
                 let what = match target {
                     Target::Http(h) => {
-                        format!("at {} could not be initialized: {}", h.url, log.redactor().redact(&e.to_string()))
+                        format!("at {} could not be reached: {}", h.url, log.redactor().redact(&root_cause(&e)))
                     }
                     Target::Stdio(_) => format!("failed during initialize: {}", log.redactor().redact(&e.to_string())),
                 };
@@ -456,6 +456,22 @@ impl Session {
             c.kill();
         }
         let _ = tokio::time::timeout(Duration::from_secs(2), self.service.cancel()).await;
+    }
+}
+
+/// The innermost cause of an error chain: "Connection refused (os error 111)" rather than the
+/// transport's type names wrapped around it.
+fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
+    let text = e.to_string();
+    let text = match text.find("unexpected server response: ") {
+        Some(i) => &text[i + "unexpected server response: ".len()..],
+        None => text.as_str(),
+    };
+    let text = text.split(", when send").next().unwrap_or(text);
+    if text.starts_with("could not connect") {
+        format!("{text} (is the server running, and is the URL right?)")
+    } else {
+        text.to_string()
     }
 }
 

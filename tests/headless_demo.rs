@@ -1,0 +1,127 @@
+//! The headless commands against the embedded demo server, over a real stdio transport.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+#[test]
+fn tools_json_is_exactly_what_the_demo_server_sent() {
+    let o = mcplens(&["tools", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let listed = json_out(&o);
+    // The bare client is the reference for what went over the wire.
+    let mut bare = Bare::start(std::path::Path::new(bin()), &["demo-server"]);
+    let sent = bare.all_tools();
+    assert!(sent.len() > 8, "the demo pages tools/list, so several pages must have been followed");
+    assert_eq!(listed, Value::Array(sent));
+    // Key order is kept as sent (preserve_order): compare the first tool's keys in order.
+    let keys: Vec<&str> = listed[0].as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+    assert_eq!(keys, ["name", "title", "description", "inputSchema", "annotations"]);
+}
+
+#[test]
+fn tools_text_shows_every_nested_property_of_the_person_finder() {
+    let o = mcplens(&["tools"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    let section: String =
+        text.split("\nfg_findPersons").nth(1).unwrap_or_default().split("\n\n").next().unwrap_or_default().to_string();
+    for needle in [
+        "queries*: array<PersonQuery>  minItems=1  maxItems=20",
+        "[items]: object → #/$defs/PersonQuery  x-searchable=true  additionalProperties=false",
+        "fg_id*: string  format=\"uuid\"",
+        "role: string  enum=[\"engineer\",\"manager\",\"designer\",\"analyst\"]",
+        "country: string  pattern=\"^[A-Z]{2}$\"",
+        "oneOf[1] Fuzzy: object",
+        "fuzziness*: number  minimum=0  maximum=1  default=0.3",
+        "reports_to: PersonQuery → #/$defs/PersonQuery (cycle: not expanded again)",
+        "limit: integer  minimum=1  maximum=100  default=10",
+        "x-fg-version=\"2.1\"",
+    ] {
+        assert!(section.contains(needle), "missing {needle:?} in:\n{section}");
+    }
+}
+
+#[test]
+fn call_types_arguments_by_schema_and_validates_them() {
+    let o =
+        mcplens(&["call", "echo", "--arg", "message=hi", "--arg", "repeat=2", "--arg", "extra={\"k\":\"v\"}", "--raw"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = json_out(&o);
+    assert_eq!(r["structuredContent"]["arguments"], json!({"message": "hi", "repeat": 2, "extra": {"k": "v"}}));
+    assert_eq!(r["content"][0]["text"], "hi hi");
+
+    let o = mcplens(&["call", "fg_findPersons", "--args", r#"{"queries":[{"fg_id":"nope","role":"boss"}],"limit":0}"#]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    for needle in ["/queries/0/fg_id", "/queries/0/role", "/limit", "--no-validate"] {
+        assert!(err.contains(needle), "{needle} not in {err}");
+    }
+    // --no-validate sends them anyway, and the server answers.
+    let o =
+        mcplens(&["call", "fg_findPersons", "--no-validate", "--raw", "--args", r#"{"queries":[{"fg_id":"nope"}]}"#]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json_out(&o)["structuredContent"]["queriesReceived"], json!([{"fg_id": "nope"}]));
+}
+
+#[test]
+fn exit_codes_are_as_documented() {
+    // 1: the tool reported an error.
+    let o = mcplens(&["call", "discord_send_message", "--arg", "channel_id=announcements", "--arg", "content=hi"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("PERMISSION_DENIED"));
+    // 1: a JSON-RPC error reply (unknown tool, sent anyway).
+    let o = mcplens(&["call", "no_such_tool", "--no-validate"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("-32602"), "{}", stderr(&o));
+    // 2: unknown tool, bad arguments, missing command, bad config.
+    let o = mcplens(&["call", "no_such_tool"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no tool named"));
+    assert_eq!(mcplens(&["call", "echo", "--args", "{oops"]).status.code(), Some(2));
+    let o = mcplens(&["tools", "--", "/definitely/not/a/server"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not found"));
+    assert_eq!(mcplens(&["tools", "--config", "/definitely/missing.json"]).status.code(), Some(2));
+    // 3: the server died at start; its exit status and stderr are quoted.
+    let o = mcplens(&["tools", "--", "sh", "-c", "echo 'fatal: no API key' >&2; exit 7"]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.contains("exit status 7") && err.contains("fatal: no API key"), "{err}");
+    // 3: the server never answers.
+    let o = mcplens(&["tools", "--timeout", "1", "--", "sleep", "30"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("within 1s"), "{}", stderr(&o));
+}
+
+#[test]
+fn config_files_pick_a_server() {
+    let dir = std::env::temp_dir().join(format!("mcplens-cfg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_default();
+    let path = dir.join("mcp.json");
+    let cfg = json!({"mcpServers": {
+        "demo": {"command": bin(), "args": ["demo-server"], "env": {"DEMO_TOKEN": "secret-value-123"}},
+        "other": {"url": "http://127.0.0.1:9/mcp"}
+    }});
+    std::fs::write(&path, cfg.to_string()).unwrap_or_default();
+    let p = path.to_string_lossy().to_string();
+    let o = mcplens(&["tools", "--config", &p]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("demo, other"), "{}", stderr(&o));
+    let o = mcplens(&["tools", "--config", &p, "--server", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = mcplens(&["call", "server_status", "--config", &p, "--server", "demo", "--raw"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json_out(&o)["structuredContent"]["status"], "ok");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn progress_is_reported_on_stderr() {
+    let o = mcplens(&["call", "slow_task", "--arg", "steps=3", "--arg", "delay_ms=50"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("progress 1/3 step 1 of 3") && err.contains("progress 3/3"), "{err}");
+    assert!(stdout(&o).contains("Finished 3 steps."));
+}
