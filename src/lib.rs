@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod demo;
+pub mod envelope;
 pub mod error;
 pub mod mcp;
 pub mod sanitize;

@@ -88,7 +88,7 @@ pub struct CallArgs {
     #[arg(long, conflicts_with = "raw")]
     pub json: bool,
     /// Print the result exactly as the server sent it.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "all_pages")]
     pub raw: bool,
     /// Follow every page of a paged result and print one envelope holding every item.
     #[arg(long)]

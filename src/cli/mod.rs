@@ -151,28 +151,46 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
         }
     };
     let opts = CallOptions { timeout: None, cancel: Some(cancel) };
+    let arguments_sent = arguments.clone();
     let reply = session.call_tool(&a.tool, arguments, &opts, &mut on_progress).await;
     watcher.abort();
     if tty {
         eprint!("\r\x1b[2K");
     }
     let reply = reply?;
+    let descriptor = tool.map(|t| &t.value);
+    let mut envelope = crate::envelope::normalize(&a.tool, descriptor, &reply.body);
+    if a.all_pages && envelope.has_more() {
+        let mut on_page = |pages: usize, items: usize, total: Option<u64>| {
+            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+            if tty {
+                eprint!("\r\x1b[2Kpage {pages}: {items}{of} items");
+            } else {
+                eprintln!("page {pages}: {items}{of} items");
+            }
+        };
+        let args = arguments_sent.unwrap_or_default();
+        let call = crate::envelope::pager::PagedCall { tool: &a.tool, schema, descriptor, args: &args };
+        envelope = crate::envelope::pager::all_pages(session, &call, envelope, a.max_pages, &opts, &mut on_page).await;
+        if tty {
+            eprint!("\r\x1b[2K");
+        }
+    }
     let code = match &reply.body {
         ReplyBody::Error(_) => 1,
         ReplyBody::Result(r) if r.get("isError").and_then(Value::as_bool) == Some(true) => 1,
+        ReplyBody::Result(_) if envelope.response_type == crate::envelope::ResponseType::Error => 1,
         ReplyBody::Result(_) => 0,
     };
-    if a.raw || a.json {
+    if a.raw {
         out(&(raw_member(&reply) + "\n"))?;
+    } else if a.json {
+        let text = serde_json::to_string_pretty(&envelope.to_json()).unwrap_or_default();
+        out(&(sanitize::json(&text).into_owned() + "\n"))?;
     } else {
-        match &reply.body {
-            ReplyBody::Result(r) => out(&render::call_result(r))?,
-            ReplyBody::Error(e) => {
-                eprintln!("{}", sanitize::line(&Reply::error_summary(e)));
-                if let Some(d) = e.get("data") {
-                    eprintln!("data: {}", sanitize::line(&d.to_string()));
-                }
-            }
+        out(&render::envelope(&envelope))?;
+        if let ReplyBody::Error(e) = &reply.body {
+            eprintln!("{}", sanitize::line(&Reply::error_summary(e)));
         }
     }
     Ok(code)
@@ -183,7 +201,7 @@ pub async fn run(cli: Cli) -> i32 {
     let result = match &cli.command {
         Some(Command::Tools { target, json }) => tools(target, *json).await,
         Some(Command::Call(a)) => call(a).await,
-        Some(Command::Schema { .. }) => Err(LensError::usage("not available yet")),
+        Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
             Ok(()) => Ok(0),
             Err(e) => Err(LensError::connection(format!("demo server: {e}"))),

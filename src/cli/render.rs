@@ -146,3 +146,67 @@ pub fn call_result(result: &Value) -> String {
     }
     out
 }
+
+/// An envelope, readable: a header (type, status, counts, paging), message, error, then the data.
+pub fn envelope(e: &crate::envelope::Envelope) -> String {
+    use crate::envelope::ResponseType;
+    let mut head = vec![e.response_type.as_str().to_string()];
+    if let Some(s) = e.status {
+        head.push(serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default());
+    }
+    if let Some(s) = &e.summary {
+        match (s.returned, s.total) {
+            (Some(r), Some(t)) => head.push(format!("{r} of {t} items")),
+            (Some(r), None) => head.push(format!("{r} items")),
+            (None, Some(t)) => head.push(format!("{t} in all")),
+            _ => {}
+        }
+    }
+    if let Some(p) = &e.pagination {
+        match (p.has_more, &p.next_offset) {
+            (Some(true), Some(next)) => head.push(format!(
+                "more: next {} {}",
+                p.kind.map(|k| format!("{k:?}").to_lowercase()).unwrap_or_default(),
+                tree::compact(next)
+            )),
+            (Some(true), None) => head.push("more available".into()),
+            _ => head.push("no more pages".into()),
+        }
+    }
+    let mut out = format!("{}\n", head.join(" · "));
+    if let Some(src) = e.metadata.as_ref().and_then(|m| m.get("source")).and_then(Value::as_str) {
+        out.push_str(&format!("from: {}\n", sanitize::line(src)));
+    }
+    if let Some(err) = &e.error {
+        out.push_str(&format!(
+            "error {}: {}\n",
+            if err.code.is_null() {
+                "(no code)".to_string()
+            } else {
+                sanitize::line(&tree::compact(&err.code)).into_owned()
+            },
+            sanitize::line(err.message.as_deref().unwrap_or("(no message)"))
+        ));
+        if !err.details.is_null() {
+            out.push_str(&indent(&pretty(&err.details), "  "));
+        }
+    }
+    if let Some(m) = &e.message
+        && e.response_type != ResponseType::Error
+    {
+        out.push_str(&sanitize::text(m));
+        out.push('\n');
+    }
+    if !e.data.is_null() {
+        out.push_str(&pretty(&e.data));
+        out.push('\n');
+    }
+    if let Some(meta) = &e.metadata {
+        let keys: Vec<String> =
+            meta.keys().filter(|k| *k != "source").map(|k| sanitize::line(k).into_owned()).collect();
+        if !keys.is_empty() {
+            out.push_str(&format!("metadata: {} (see --json)\n", keys.join(", ")));
+        }
+    }
+    out
+}

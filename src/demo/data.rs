@@ -104,7 +104,7 @@ pub fn channel(i: u64) -> Value {
 }
 
 pub fn user(i: u64) -> Value {
-    let first = pick(FIRST, 3, i);
+    let first = FIRST[(i % FIRST.len() as u64) as usize];
     let last = pick(LAST, 4, i);
     json!({
         "id": format!("{}", 900_000_000_000_000_000u64 + i * 104_729),

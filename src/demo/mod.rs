@@ -99,29 +99,40 @@ impl ServerHandler for DemoServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let value = match request.name.as_ref() {
-            "discord_list_channels" => answers::list_channels(&args),
-            "discord_read_channel" => answers::read_channel(&args),
-            "discord_send_message" => answers::send_message(&args),
-            "discord_edit_message" => answers::edit_message(&args),
-            "discord_delete_message" => answers::delete_message(&args),
-            "discord_get_user_info" => answers::get_user(&args),
-            "yourls_shorten_url" => answers::shorten_url(&args),
-            "shop_search_products" => answers::search_products(&args),
-            "web_search" => answers::web_search(&args),
-            "get_weather" => answers::get_weather(&args),
-            "mcp_list_tools" => answers::list_tools_catalog(&self.tools),
-            "server_status" => answers::server_status(self.tools.len(), self.started.elapsed().as_secs_f64()),
-            "fg_findPersons" => answers::find_persons(&args),
-            "list_issues" => answers::list_issues(&args),
-            "get_image" => answers::get_image(&args),
-            "get_resources" => answers::get_resources(),
             "slow_task" => self.slow_task(&args, &ctx).await?,
-            "generate_records" => answers::generate_records(&args),
-            "echo" => answers::echo(&args),
+            "server_status" => answers::server_status(self.tools.len(), self.started.elapsed().as_secs_f64()),
+            name if self.tools.iter().any(|t| t["name"] == name) => answer(name, &Value::Object(args)),
             other => return Err(ErrorData::invalid_params(format!("Unknown tool: {other}"), None)),
         };
         let result: CallToolResult = serde_json::from_value(value).map_err(internal)?;
         Ok(CallToolResponse::Complete(result))
+    }
+}
+
+/// The answer (a `tools/call` result as JSON) of every demo tool that answers at once.
+pub fn answer(name: &str, args: &Value) -> Value {
+    let empty = answers::Args::new();
+    let args = args.as_object().unwrap_or(&empty);
+    match name {
+        "discord_list_channels" => answers::list_channels(args),
+        "discord_read_channel" => answers::read_channel(args),
+        "discord_send_message" => answers::send_message(args),
+        "discord_edit_message" => answers::edit_message(args),
+        "discord_delete_message" => answers::delete_message(args),
+        "discord_get_user_info" => answers::get_user(args),
+        "yourls_shorten_url" => answers::shorten_url(args),
+        "shop_search_products" => answers::search_products(args),
+        "web_search" => answers::web_search(args),
+        "get_weather" => answers::get_weather(args),
+        "mcp_list_tools" => answers::list_tools_catalog(&catalog::tools()),
+        "server_status" => answers::server_status(catalog::tools().len(), 0.0),
+        "fg_findPersons" => answers::find_persons(args),
+        "list_issues" => answers::list_issues(args),
+        "get_image" => answers::get_image(args),
+        "get_resources" => answers::get_resources(),
+        "generate_records" => answers::generate_records(args),
+        "echo" => answers::echo(args),
+        other => json!({"content": [{"type": "text", "text": format!("Unknown tool: {other}")}], "isError": true}),
     }
 }
 

@@ -1,0 +1,95 @@
+//! Any tool's answer as one normalized envelope (seed 000), whatever shape it came in, and the
+//! pager that calls a tool again for its next page.
+//!
+//! Nothing the server sent is lost: what is not mapped into an envelope field is kept under
+//! `metadata` (the result's `_meta`, `uiType`/`uiMetadata`, prose, content items, wrapper fields).
+
+mod normalize;
+pub mod pager;
+pub mod pagination;
+pub mod text;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub use normalize::normalize;
+pub use pagination::{PageKind, Pagination};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResponseType {
+    List,
+    Single,
+    Action,
+    ToolCatalog,
+    Error,
+}
+
+impl ResponseType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResponseType::List => "list",
+            ResponseType::Single => "single",
+            ResponseType::Action => "action",
+            ResponseType::ToolCatalog => "tool_catalog",
+            ResponseType::Error => "error",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Success,
+    Error,
+    Partial,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub total: Option<u64>,
+    pub returned: Option<u64>,
+    pub has_more: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ErrorInfo {
+    /// A string or a number, as the server gave it.
+    pub code: Value,
+    pub message: Option<String>,
+    pub details: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Envelope {
+    pub tool_name: String,
+    pub response_type: ResponseType,
+    /// An array for list and tool_catalog, an object for single and action, else null.
+    pub data: Value,
+    pub pagination: Option<Pagination>,
+    pub summary: Option<Summary>,
+    pub status: Option<Status>,
+    pub message: Option<String>,
+    pub error: Option<ErrorInfo>,
+    pub metadata: Option<Map<String, Value>>,
+}
+
+impl Envelope {
+    /// The items of a list (or catalog) envelope.
+    pub fn items(&self) -> &[Value] {
+        self.data.as_array().map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub fn has_more(&self) -> bool {
+        self.pagination.as_ref().and_then(|p| p.has_more).unwrap_or(false)
+    }
+
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// The envelope's JSON Schema (`mcplens schema envelope`).
+pub const SCHEMA: &str = include_str!("envelope.schema.json");

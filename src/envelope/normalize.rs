@@ -1,0 +1,846 @@
+//! Raw `tools/call` answer to envelope: find the payload, unwrap wrappers, choose the primary
+//! array, classify, lift status/message/error, detect pagination. Iterative and bounded.
+
+use serde_json::{Map, Value, json};
+
+use super::pagination::Found;
+use super::text;
+use super::{Envelope, ErrorInfo, ResponseType, Status, Summary};
+use crate::mcp::ReplyBody;
+
+/// Wrapper levels unwrapped at most (`{id, result: {weather: {data: ...}}}` is three).
+const MAX_UNWRAP: usize = 8;
+
+/// Keys whose arrays are the records of a list wrapper.
+const LIST_KEYS: &[&str] = &[
+    "items",
+    "results",
+    "data",
+    "records",
+    "rows",
+    "entries",
+    "nodes",
+    "edges",
+    "hits",
+    "list",
+    "values",
+    "objects",
+    "elements",
+    "documents",
+    "docs",
+    "files",
+    "messages",
+    "channels",
+    "users",
+    "members",
+    "repos",
+    "repositories",
+    "issues",
+    "pulls",
+    "comments",
+    "products",
+    "orders",
+    "events",
+    "tasks",
+    "tools",
+    "resources",
+    "prompts",
+    "pages",
+    "posts",
+    "contacts",
+    "people",
+    "persons",
+    "accounts",
+    "projects",
+    "teams",
+    "databases",
+    "tables",
+    "collections",
+    "matches",
+    "guilds",
+    "threads",
+    "notes",
+    "commits",
+    "branches",
+    "tickets",
+    "customers",
+    "invoices",
+    "charges",
+    "emails",
+    "videos",
+    "tracks",
+    "playlists",
+    "articles",
+    "stories",
+    "jobs",
+    "workflows",
+    "runs",
+    "alerts",
+    "incidents",
+    "logs",
+    "entities",
+    "organic",
+    "search_results",
+    "searchresults",
+    "response",
+];
+
+/// Keys that echo the request rather than carry results.
+const ECHO_KEYS: &[&str] = &[
+    "query",
+    "queries",
+    "queriesreceived",
+    "params",
+    "parameters",
+    "arguments",
+    "args",
+    "request",
+    "input",
+    "filters",
+    "filter",
+    "sort",
+    "sortoptions",
+    "fields",
+    "columns",
+    "categories",
+    "facets",
+    "suggestions",
+    "errors",
+    "warnings",
+];
+
+/// Keys that describe a response rather than carry its data.
+const META_KEYS: &[&str] = &[
+    "id",
+    "jsonrpc",
+    "success",
+    "ok",
+    "status",
+    "message",
+    "timestamp",
+    "source",
+    "meta",
+    "metadata",
+    "pagination",
+    "pageinfo",
+    "paging",
+    "links",
+    "summary",
+    "count",
+    "total",
+    "totalcount",
+    "totalresults",
+    "totalitems",
+    "hasmore",
+    "nextcursor",
+    "cursor",
+    "nextoffset",
+    "offset",
+    "limit",
+    "page",
+    "pagesize",
+    "perpage",
+    "totalpages",
+    "object",
+    "kind",
+    "type",
+    "responsemetadata",
+    "requestid",
+    "took",
+    "timedout",
+    "incompleteresults",
+    "partial",
+    "version",
+    "apiversion",
+    "before",
+    "after",
+    "nextpagetoken",
+    "next",
+    "previous",
+    "prev",
+    "url",
+    "tookms",
+    "elapsed",
+    "duration",
+    "warnings",
+    "errors",
+    "shards",
+];
+
+const ACTION_VERBS: &[&str] = &[
+    "send",
+    "create",
+    "update",
+    "delete",
+    "remove",
+    "edit",
+    "reply",
+    "post",
+    "add",
+    "set",
+    "write",
+    "put",
+    "patch",
+    "insert",
+    "upload",
+    "move",
+    "rename",
+    "shorten",
+    "cancel",
+    "archive",
+    "publish",
+    "merge",
+    "close",
+    "approve",
+    "assign",
+    "invite",
+    "kick",
+    "ban",
+    "pin",
+    "unpin",
+    "react",
+    "mark",
+    "submit",
+    "save",
+    "store",
+    "upsert",
+    "destroy",
+    "revoke",
+    "grant",
+    "comment",
+    "star",
+    "unstar",
+    "fork",
+    "follow",
+    "unfollow",
+    "subscribe",
+    "unsubscribe",
+    "enable",
+    "disable",
+    "trigger",
+    "deploy",
+    "restart",
+    "stop",
+    "start",
+    "schedule",
+    "book",
+    "transfer",
+    "refund",
+    "charge",
+];
+
+fn norm(key: &str) -> String {
+    key.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase()
+}
+
+fn is_meta_key(k: &str) -> bool {
+    META_KEYS.contains(&norm(k).as_str())
+}
+
+/// The words of a tool name: `discord_send_message`, `sendMessage`, `send-message`.
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = vec![];
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+fn is_action_tool(name: &str, descriptor: Option<&Value>) -> bool {
+    let read_only =
+        descriptor.and_then(|d| d.get("annotations")).and_then(|a| a.get("readOnlyHint")).and_then(Value::as_bool);
+    match read_only {
+        Some(true) => false,
+        Some(false) => true,
+        None => name_words(name).iter().any(|w| ACTION_VERBS.contains(&w.as_str())),
+    }
+}
+
+fn is_catalog_tool(name: &str) -> bool {
+    let w = name_words(name);
+    w.windows(2).any(|p| (p[0] == "list" || p[0] == "get") && p[1] == "tools") || w.iter().any(|x| x == "listtools")
+}
+
+fn looks_like_tool(v: &Value) -> bool {
+    v.get("name").is_some_and(Value::is_string)
+        && ["inputSchema", "input_schema", "schema", "parameters", "inputschema"].iter().any(|k| v.get(*k).is_some())
+}
+
+fn is_record_array(a: &[Value]) -> bool {
+    !a.is_empty() && a.iter().filter(|v| v.is_object()).count() * 2 >= a.len()
+}
+
+/// The key of the array that holds `obj`'s records, if `obj` is a list wrapper.
+fn primary_array(obj: &Map<String, Value>) -> Option<String> {
+    let mut best: Option<(i64, usize, &String)> = None;
+    for (k, v) in obj {
+        let Value::Array(a) = v else { continue };
+        let nk = norm(k);
+        if ECHO_KEYS.contains(&nk.as_str()) {
+            continue;
+        }
+        let mut score = 0i64;
+        if LIST_KEYS.contains(&nk.as_str()) || LIST_KEYS.contains(&k.to_ascii_lowercase().as_str()) {
+            score += 3;
+        }
+        if is_record_array(a) {
+            score += 2;
+        }
+        if nk.ends_with('s') {
+            score += 1;
+        }
+        if a.is_empty() && score < 3 {
+            score -= 1;
+        }
+        if score <= 0 {
+            continue;
+        }
+        if best.is_none_or(|(s, n, _)| (score, a.len()) > (s, n)) {
+            best = Some((score, a.len(), k));
+        }
+    }
+    let (score, _, key) = best?;
+    // Other keys that are not response metadata are fields of an entity: many of them, and the
+    // object is one record that happens to hold an array, not a list.
+    let entity_fields = obj.iter().filter(|(k, v)| *k != key && !is_meta_key(k) && !v.is_array()).count();
+    (score >= 3 || entity_fields <= 3).then(|| key.clone())
+}
+
+/// Text blocks and the rest of `content`, in order.
+struct Content {
+    texts: Vec<String>,
+    others: Vec<Value>,
+}
+
+fn split_content(result: &Map<String, Value>, meta: &mut Map<String, Value>) -> Content {
+    let mut c = Content { texts: vec![], others: vec![] };
+    match result.get("content") {
+        Some(Value::Array(blocks)) => {
+            for b in blocks {
+                match (b.get("type").and_then(Value::as_str), b.get("text")) {
+                    (Some("text"), Some(Value::String(t))) => c.texts.push(t.clone()),
+                    _ => c.others.push(b.clone()),
+                }
+            }
+        }
+        Some(other) => {
+            meta.insert("content".into(), other.clone());
+        }
+        None => {}
+    }
+    c
+}
+
+/// Parses text as a JSON object or array.
+fn json_doc(t: &str) -> Option<Value> {
+    let t = t.trim();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    serde_json::from_str(t).ok().filter(|v: &Value| v.is_object() || v.is_array())
+}
+
+/// A primitive or a JSON string wrapped as `{"result": ...}` (a common way to satisfy the rule
+/// that structuredContent be an object).
+fn unwrap_result_primitive(sc: &Value) -> Value {
+    if let Value::Object(m) = sc
+        && m.len() == 1
+        && let Some(inner) = m.get("result")
+    {
+        return match inner {
+            Value::String(s) => json_doc(s).unwrap_or_else(|| inner.clone()),
+            Value::Object(_) | Value::Array(_) => sc.clone(),
+            other => other.clone(),
+        };
+    }
+    sc.clone()
+}
+
+struct Work {
+    meta: Map<String, Value>,
+    status: Option<Status>,
+    message: Option<String>,
+    error: Option<ErrorInfo>,
+    /// Objects to read pagination from, closest first.
+    scopes: Vec<Map<String, Value>>,
+    source: String,
+}
+
+fn status_of(v: &Value) -> Option<Status> {
+    match v.as_str().map(str::to_ascii_lowercase).as_deref() {
+        Some("success" | "ok" | "succeeded" | "completed" | "done") => Some(Status::Success),
+        Some("error" | "failed" | "failure" | "fail") => Some(Status::Error),
+        Some("partial" | "partial_success" | "incomplete") => Some(Status::Partial),
+        _ => None,
+    }
+}
+
+fn error_from(v: &Value) -> ErrorInfo {
+    match v {
+        Value::Object(m) => {
+            let code =
+                m.get("code").or_else(|| m.get("error_code")).or_else(|| m.get("type")).cloned().unwrap_or(Value::Null);
+            let message = m
+                .get("message")
+                .or_else(|| m.get("msg"))
+                .or_else(|| m.get("detail"))
+                .or_else(|| m.get("error_description"));
+            let mut details = m.clone();
+            for k in ["code", "error_code", "message", "msg"] {
+                details.remove(k);
+            }
+            let details = match details.remove("details").or_else(|| details.remove("data")) {
+                Some(d) if details.is_empty() => d,
+                Some(d) => {
+                    details.insert("details".into(), d);
+                    Value::Object(details)
+                }
+                None if details.is_empty() => Value::Null,
+                None => Value::Object(details),
+            };
+            ErrorInfo {
+                code,
+                message: message.map(|m| m.as_str().map(str::to_string).unwrap_or_else(|| m.to_string())),
+                details,
+            }
+        }
+        Value::String(s) => ErrorInfo { code: Value::Null, message: Some(s.clone()), details: Value::Null },
+        other => ErrorInfo { code: Value::Null, message: Some(other.to_string()), details: Value::Null },
+    }
+}
+
+impl Work {
+    /// Reads status, success, ok, message, error and incompleteness off one wrapper level.
+    /// Returns true when the level is an error with no data.
+    fn lift(&mut self, m: &mut Map<String, Value>, has_data: bool) -> bool {
+        let mut failed = false;
+        if let Some(s) = m.get("status").and_then(status_of) {
+            // "success"/"error"/"partial" is the envelope's own word and moves there; any other
+            // spelling ("ok", "healthy"...) stays in the data as the server wrote it.
+            if m.get("status").and_then(Value::as_str).is_some_and(|v| matches!(v, "success" | "error" | "partial")) {
+                m.remove("status");
+            }
+            failed |= s == Status::Error;
+            self.status = self.status.or(Some(s));
+        }
+        for key in ["success", "ok"] {
+            if let Some(b) = m.get(key).and_then(Value::as_bool) {
+                m.remove(key);
+                failed |= !b;
+                self.status = self.status.or(Some(if b { Status::Success } else { Status::Error }));
+            }
+        }
+        for key in ["incomplete_results", "incompleteResults", "partial", "truncated"] {
+            if m.get(key).and_then(Value::as_bool) == Some(true) && self.status != Some(Status::Error) {
+                self.status = Some(Status::Partial);
+            }
+        }
+        let err_val = m.get("error").filter(|e| !e.is_null() && *e != &Value::Bool(false)).cloned();
+        let errors =
+            m.get("errors").and_then(Value::as_array).filter(|a| !a.is_empty()).and_then(|a| a.first()).cloned();
+        if let Some(e) = err_val.or_else(|| if has_data { None } else { errors }) {
+            m.remove("error");
+            if !has_data || failed {
+                self.error = Some(error_from(&e));
+                failed = true;
+            } else {
+                self.meta.insert("error".into(), e);
+            }
+        }
+        if failed {
+            if self.error.is_none() {
+                let mut info = ErrorInfo {
+                    code: m.remove("code").or_else(|| m.remove("error_code")).unwrap_or(Value::Null),
+                    message: None,
+                    details: Value::Null,
+                };
+                if let Some(msg) = m.remove("message").or_else(|| m.remove("error_message")) {
+                    info.message = Some(msg.as_str().map(str::to_string).unwrap_or_else(|| msg.to_string()));
+                }
+                self.error = Some(info);
+            }
+            if let Some(e) = &mut self.error
+                && e.message.is_none()
+                && let Some(msg) = m.remove("message")
+            {
+                e.message = msg.as_str().map(str::to_string);
+            }
+        }
+        if self.status.is_some()
+            && self.message.is_none()
+            && let Some(Value::String(msg)) = m.get("message")
+        {
+            self.message = Some(msg.clone());
+            m.remove("message");
+        }
+        failed
+    }
+}
+
+/// Unwraps JSON-RPC-like and single-payload wrappers; returns the innermost payload.
+fn unwrap(mut cur: Value, w: &mut Work) -> Value {
+    for _ in 0..MAX_UNWRAP {
+        let Value::Object(mut m) = cur else { return cur };
+        let has_result = m.get("result").is_some_and(|r| !r.is_null());
+        let has_data = has_result || m.get("data").is_some_and(|d| !d.is_null());
+        let has_records = primary_array(&m).is_some();
+        let failed = w.lift(&mut m, has_data || has_records);
+        if failed && !has_data {
+            w.scopes.push(m.clone());
+            // What is left of an error object is detail worth keeping.
+            if let Some(e) = &mut w.error
+                && e.details.is_null()
+            {
+                let rest: Map<String, Value> = m.into_iter().filter(|(k, _)| !is_meta_key(k)).collect();
+                if !rest.is_empty() {
+                    e.details = Value::Object(rest);
+                }
+            }
+            return Value::Null;
+        }
+        // {id, result: X} and {data: X, timestamp, source}: step into X, keep the rest.
+        let inner_key = ["result", "data"].into_iter().find(|k| {
+            m.get(*k).is_some_and(|v| v.is_object() || v.is_array())
+                && m.keys().filter(|o| o.as_str() != *k).all(|o| {
+                    is_meta_key(o) || m.get(o).is_some_and(|v| !v.is_object() && !v.is_array()) && m.len() <= 4
+                })
+        });
+        // {searchResults: {...}}: exactly one key that is not response metadata, holding an object.
+        let single_key = || {
+            let sig: Vec<&String> = m.keys().filter(|k| !is_meta_key(k)).collect();
+            match sig.as_slice() {
+                [k] if m.get(*k).is_some_and(Value::is_object) && primary_array(&m).is_none() => Some((*k).clone()),
+                _ => None,
+            }
+        };
+        // {nameWithOwner, issues: {nodes, pageInfo}}: a few scalars beside one object that is a
+        // list wrapper: step toward the list (an entity with a nested object is left alone).
+        let toward_list = || {
+            if primary_array(&m).is_some() {
+                return None;
+            }
+            let objects: Vec<&String> = m.iter().filter(|(_, v)| v.is_object()).map(|(k, _)| k).collect();
+            let scalars = m.values().filter(|v| !v.is_object() && !v.is_array()).count();
+            match objects.as_slice() {
+                [k] if scalars <= 3 && m.len() == scalars + 1 => {
+                    m.get(*k).and_then(Value::as_object).and_then(primary_array).map(|_| (*k).clone())
+                }
+                _ => None,
+            }
+        };
+        let Some(key) = inner_key.map(str::to_string).or_else(single_key).or_else(toward_list) else {
+            return Value::Object(m);
+        };
+        let inner = m.remove(&key).unwrap_or(Value::Null);
+        w.source.push_str(&format!(" → {key}"));
+        for (k, v) in &m {
+            w.meta.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        w.scopes.push(m);
+        cur = inner;
+    }
+    cur
+}
+
+/// Normalizes one `tools/call` answer. `descriptor` is the tool's descriptor, when known.
+pub fn normalize(tool_name: &str, descriptor: Option<&Value>, body: &ReplyBody) -> Envelope {
+    let result = match body {
+        ReplyBody::Error(err) => return rpc_error(tool_name, err),
+        ReplyBody::Result(r) => r,
+    };
+    let mut w =
+        Work { meta: Map::new(), status: None, message: None, error: None, scopes: vec![], source: String::new() };
+    let empty = Map::new();
+    let result_obj = result.as_object().unwrap_or(&empty);
+    if !result.is_object() {
+        w.meta.insert("result".into(), result.clone());
+    }
+    let is_error_flag = result_obj.get("isError").and_then(Value::as_bool) == Some(true);
+    for (k, v) in result_obj {
+        match k.as_str() {
+            "content" | "structuredContent" | "isError" => {}
+            "_meta" => {
+                if let Some(m) = v.as_object() {
+                    for key in ["uiType", "uiMetadata"] {
+                        if let Some(x) = m.get(key) {
+                            w.meta.insert(key.into(), x.clone());
+                        }
+                    }
+                }
+                w.meta.insert("_meta".into(), v.clone());
+            }
+            other => {
+                w.meta.insert(other.to_string(), v.clone());
+            }
+        }
+    }
+    let content = split_content(result_obj, &mut w.meta);
+    let mut prose: Vec<String> = vec![];
+
+    // 1. Where is the payload?
+    let structured = result_obj.get("structuredContent").filter(|v| !v.is_null());
+    let mut payload: Option<Value> = None;
+    let mut from_text_records = false;
+    if let Some(sc) = structured {
+        payload = Some(unwrap_result_primitive(sc));
+        w.source = "structuredContent".into();
+        for t in &content.texts {
+            // The spec asks servers to repeat structuredContent as JSON text: that is no prose.
+            match json_doc(t) {
+                Some(v) if &v == sc || Some(&v) == payload.as_ref() => {}
+                Some(v) => w
+                    .meta
+                    .entry("textPayloads")
+                    .or_insert_with(|| json!([]))
+                    .as_array_mut()
+                    .into_iter()
+                    .for_each(|a| a.push(v.clone())),
+                None => prose.push(t.clone()),
+            }
+        }
+    } else {
+        let docs: Vec<(usize, Value)> =
+            content.texts.iter().enumerate().filter_map(|(i, t)| json_doc(t).map(|v| (i, v))).collect();
+        for (i, t) in content.texts.iter().enumerate() {
+            if !docs.iter().any(|(j, _)| *j == i) {
+                prose.push(t.clone());
+            }
+        }
+        match docs.len() {
+            0 => {}
+            1 => {
+                let (i, v) = docs.into_iter().next().unwrap_or((0, Value::Null));
+                w.source = format!("content[{i}].text");
+                payload = Some(v);
+            }
+            n => {
+                w.source = format!("{n} JSON text blocks");
+                let mut all = vec![];
+                for (_, v) in docs {
+                    match v {
+                        Value::Array(a) => all.extend(a),
+                        other => all.push(other),
+                    }
+                }
+                payload = Some(Value::Array(all));
+            }
+        }
+        if payload.is_none() && !prose.is_empty() {
+            if let Some((list, rest)) = records_from_prose(&prose) {
+                from_text_records = true;
+                w.source = "text records".into();
+                payload = Some(Value::Array(list));
+                prose = if rest.is_empty() { vec![] } else { vec![rest] };
+            } else if prose.len() == 1
+                && let Some((v, rest)) = text::fenced_json(&prose[0])
+            {
+                w.source = "JSON fenced in text".into();
+                payload = Some(v);
+                prose = if rest.is_empty() { vec![] } else { vec![rest] };
+            }
+        }
+    }
+    let prose_text = (!prose.is_empty()).then(|| prose.join("\n\n"));
+
+    // 2. Unwrap wrappers and read status, errors and the rest.
+    let mut data = match payload {
+        Some(p) => unwrap(p, &mut w),
+        None => Value::Null,
+    };
+
+    // 3. Choose the records of a list; an Agentman-style _meta may hold the full list.
+    let mut list_scope: Option<Map<String, Value>> = None;
+    let mut is_list = data.is_array();
+    if let Value::Object(m) = &data
+        && !from_text_records
+        && let Some(key) = primary_array(m)
+    {
+        let mut m = m.clone();
+        let mut items = m.remove(&key).unwrap_or(Value::Null);
+        w.source.push_str(&format!(" → {key}"));
+        if key == "edges"
+            && let Value::Array(edges) = &items
+            && edges.iter().all(|e| e.get("node").is_some())
+        {
+            items = Value::Array(edges.iter().filter_map(|e| e.get("node").cloned()).collect());
+        }
+        for (k, v) in &m {
+            if !is_meta_key(k) {
+                w.meta.entry(k.clone()).or_insert_with(|| v.clone());
+            } else if !matches!(norm(k).as_str(), "pagination" | "pageinfo" | "summary") {
+                w.meta.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        list_scope = Some(m);
+        data = items;
+        is_list = true;
+    }
+    if let (Some(meta_obj), true) = (result_obj.get("_meta").and_then(Value::as_object), structured.is_some())
+        && let Some(key) = primary_array(meta_obj)
+        && let Some(Value::Array(full)) = meta_obj.get(&key)
+        && full.len() > data.as_array().map_or(0, Vec::len)
+        && is_record_array(full)
+    {
+        if !data.is_null() {
+            w.meta.insert("structuredContentData".into(), data.clone());
+        }
+        w.source = format!("_meta → {key} (larger than structuredContent's)");
+        data = Value::Array(full.clone());
+        is_list = true;
+    }
+
+    // 4. Content items that are not text, and prose.
+    if !content.others.is_empty() {
+        if data.is_null() && w.error.is_none() {
+            w.source = "content items".into();
+            data = if content.others.len() == 1 {
+                content.others[0].clone()
+            } else {
+                Value::Array(content.others.clone())
+            };
+            is_list = data.is_array();
+        } else {
+            w.meta.insert("content".into(), Value::Array(content.others.clone()));
+        }
+    }
+    if let Some(p) = &prose_text {
+        if w.message.is_none() {
+            w.message = Some(p.clone());
+        } else {
+            w.meta.insert("text".into(), Value::String(p.clone()));
+        }
+    }
+
+    // 5. Classify.
+    let failure_text = data.is_null() && prose_text.as_deref().is_some_and(text::is_failure_text);
+    let response_type = if is_error_flag || w.error.is_some() || w.status == Some(Status::Error) || failure_text {
+        ResponseType::Error
+    } else if is_list {
+        let items = data.as_array().map(Vec::as_slice).unwrap_or(&[]);
+        let tools = items.iter().filter(|v| looks_like_tool(v)).count();
+        if (!items.is_empty() && tools * 5 >= items.len() * 4) || (is_catalog_tool(tool_name) && tools > 0) {
+            ResponseType::ToolCatalog
+        } else {
+            ResponseType::List
+        }
+    } else if is_action_tool(tool_name, descriptor) {
+        ResponseType::Action
+    } else {
+        ResponseType::Single
+    };
+
+    if response_type == ResponseType::Error {
+        w.status = Some(Status::Error);
+        let mut e = w.error.take().unwrap_or_default();
+        if e.message.is_none() {
+            e.message = w.message.clone().or_else(|| prose_text.clone());
+        }
+        if e.details.is_null() && !data.is_null() {
+            e.details = data.clone();
+        }
+        if w.message.is_none() {
+            w.message = e.message.clone();
+        }
+        w.error = Some(e);
+        if !data.is_null() {
+            w.meta.insert("errorPayload".into(), data.clone());
+        }
+        data = Value::Null;
+    } else if response_type == ResponseType::Action && w.status.is_none() {
+        w.status = Some(Status::Success);
+    }
+    if matches!(response_type, ResponseType::Single | ResponseType::Action) && !data.is_object() && !data.is_null() {
+        // A primitive or a lone string: keep it under a key so data stays an object.
+        data = json!({"value": data});
+    }
+
+    // 6. Pagination and totals: the list wrapper first, then wrappers, structuredContent, _meta.
+    let mut found = Found::default();
+    if let Some(s) = &list_scope {
+        found.scan(s);
+    }
+    for s in w.scopes.iter().rev() {
+        found.scan(s);
+    }
+    if let Some(Value::Object(sc)) = structured {
+        found.scan(sc);
+    }
+    if let Some(Value::Object(m)) = result_obj.get("_meta") {
+        found.scan(m);
+    }
+    let returned = data.as_array().map(|a| a.len() as u64);
+    let (pagination, total) = found.finish(returned);
+    let summary = match (returned, total, &pagination) {
+        (None, None, None) => None,
+        _ => Some(Summary { total, returned, has_more: pagination.as_ref().and_then(|p| p.has_more) }),
+    };
+
+    if !w.source.is_empty() {
+        w.meta.insert("source".into(), Value::String(w.source.trim_start_matches(" → ").to_string()));
+    }
+    Envelope {
+        tool_name: tool_name.to_string(),
+        response_type,
+        data,
+        pagination,
+        summary,
+        status: w.status,
+        message: w.message,
+        error: w.error,
+        metadata: (!w.meta.is_empty()).then_some(w.meta),
+    }
+}
+
+/// Records in prose: a markdown table, CSV, a bullet list, or several `Key: value` blocks.
+fn records_from_prose(prose: &[String]) -> Option<(Vec<Value>, String)> {
+    if prose.len() > 1 {
+        let blocks: Option<Vec<Value>> = prose.iter().map(|p| text::key_value_block(p).map(Value::Object)).collect();
+        if let Some(b) = blocks {
+            return Some((b, String::new()));
+        }
+    }
+    let all = prose.join("\n\n");
+    if let Some(t) = text::markdown_table(&all) {
+        return Some(t);
+    }
+    if let Some(rows) = text::csv(&all) {
+        return Some((rows, String::new()));
+    }
+    text::bullet_list(&all)
+}
+
+fn rpc_error(tool_name: &str, err: &Value) -> Envelope {
+    let info = error_from(err);
+    let mut meta = Map::new();
+    meta.insert("source".into(), json!("JSON-RPC error reply"));
+    Envelope {
+        tool_name: tool_name.to_string(),
+        response_type: ResponseType::Error,
+        data: Value::Null,
+        pagination: None,
+        summary: None,
+        status: Some(Status::Error),
+        message: info.message.clone(),
+        error: Some(info),
+        metadata: Some(meta),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,277 @@
+//! The pager: finds the input argument that carries the position, calls the tool again with the
+//! same other arguments, and gathers every page into one envelope.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value, json};
+
+use super::pagination::PageKind;
+use super::{Envelope, ResponseType, Status, Summary, normalize};
+use crate::mcp::{CallOptions, Session};
+use crate::schema::args::property_schema;
+
+fn norm(key: &str) -> String {
+    key.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase()
+}
+
+/// Argument names that carry each kind of position, best first.
+fn candidates(kind: PageKind) -> &'static [&'static str] {
+    match kind {
+        PageKind::Offset => &["offset", "start", "skip", "from", "startindex", "index", "position"],
+        PageKind::Cursor => &[
+            "cursor",
+            "nextcursor",
+            "pagetoken",
+            "nextpagetoken",
+            "continuation",
+            "continuationtoken",
+            "after",
+            "startingafter",
+            "token",
+            "next",
+        ],
+        PageKind::After => &["after", "cursor", "endcursor", "aftercursor", "startingafter", "pagetoken"],
+        PageKind::Before => &["before", "beforeid", "beforecursor", "until", "maxid", "endingbefore", "olderthan"],
+        PageKind::Page => &["page", "pagenumber", "pageindex", "p", "pageno"],
+    }
+}
+
+/// The input argument that carries a position of `kind`, per the tool's input schema.
+pub fn position_argument(schema: Option<&Value>, kind: PageKind, current: &Map<String, Value>) -> Option<String> {
+    let props: Vec<String> = schema
+        .and_then(|s| {
+            let mut s = s;
+            if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+                s = crate::schema::resolve::resolve(s, r)?;
+            }
+            s.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect())
+        })
+        .unwrap_or_else(|| current.keys().cloned().collect());
+    candidates(kind).iter().find_map(|c| props.iter().find(|p| norm(p) == *c).cloned())
+}
+
+/// The value to send, shaped to the argument's declared type.
+fn shaped(schema: Option<&Value>, arg: &str, v: &Value) -> Value {
+    let ty = schema.and_then(|s| property_schema(s, arg)).and_then(|p| p.get("type")).and_then(Value::as_str);
+    match (ty, v) {
+        (Some("integer" | "number"), Value::String(s)) => {
+            s.parse::<u64>().map(Value::from).unwrap_or_else(|_| v.clone())
+        }
+        (Some("string"), Value::Number(n)) => Value::String(n.to_string()),
+        _ => v.clone(),
+    }
+}
+
+/// The arguments for the next page, and the position they carry.
+pub type NextPage = (Map<String, Value>, Value);
+
+/// The arguments for the page after `env`, or why there is none.
+pub fn next_arguments(
+    schema: Option<&Value>,
+    args: &Map<String, Value>,
+    env: &Envelope,
+) -> Result<Option<NextPage>, String> {
+    let Some(p) = env.pagination.as_ref().filter(|p| p.has_more == Some(true)) else { return Ok(None) };
+    let Some(kind) = p.kind else {
+        return Err("the result says there is more, but not how to ask for it (no offset, cursor or page)".into());
+    };
+    let position = match (&p.next_offset, kind) {
+        (Some(v), _) => v.clone(),
+        (None, PageKind::Offset) => json!(p.offset.unwrap_or(0) + env.items().len() as u64),
+        (None, _) => return Err("the result says there is more, but gives no next position".into()),
+    };
+    let Some(arg) = position_argument(schema, kind, args) else {
+        let kind_name =
+            serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        return Err(format!(
+            "the result pages by {kind_name}, but the tool has no input argument for it (looked for: {})",
+            candidates(kind).join(", ")
+        ));
+    };
+    let mut next = args.clone();
+    next.insert(arg.clone(), shaped(schema, &arg, &position));
+    Ok(Some((next, position)))
+}
+
+/// A stable identity for an item, to keep each exactly once across pages.
+fn identity(item: &Value, by_id: bool) -> String {
+    match (by_id, item.get("id")) {
+        (true, Some(id)) => format!("id:{id}"),
+        _ => item.to_string(),
+    }
+}
+
+/// The call being paged: the tool, its input schema and descriptor, and the first page's arguments.
+#[derive(Clone, Copy)]
+pub struct PagedCall<'a> {
+    pub tool: &'a str,
+    pub schema: Option<&'a Value>,
+    pub descriptor: Option<&'a Value>,
+    pub args: &'a Map<String, Value>,
+}
+
+/// Progress of `all_pages`: pages fetched, items so far, total if known.
+pub type OnPage<'a> = dyn FnMut(usize, usize, Option<u64>) + Send + 'a;
+
+/// Follows every page after `first` (up to `max_pages` pages in all) and returns one envelope
+/// whose data holds every item exactly once. Stops on a repeated position, an empty page, an
+/// error (the envelope is then `partial`, with the reason in metadata.pager).
+pub async fn all_pages(
+    session: &Session,
+    call: &PagedCall<'_>,
+    first: Envelope,
+    max_pages: usize,
+    opts: &CallOptions,
+    on_page: &mut OnPage<'_>,
+) -> Envelope {
+    let PagedCall { tool, schema, descriptor, args } = *call;
+    let mut pages = vec![first];
+    let mut notes: Vec<String> = vec![];
+    let mut seen = HashSet::new();
+    let mut args = args.clone();
+    let mut complete = true;
+    loop {
+        let last = pages.last().cloned();
+        let Some(last) = last else { break };
+        let (next, position) = match next_arguments(schema, &args, &last) {
+            Ok(Some(n)) => n,
+            Ok(None) => break,
+            Err(why) => {
+                notes.push(why);
+                complete = false;
+                break;
+            }
+        };
+        if pages.len() >= max_pages.max(1) {
+            notes.push(format!("stopped after {} pages (--max-pages)", pages.len()));
+            complete = false;
+            break;
+        }
+        if !seen.insert(position.to_string()) {
+            notes.push(format!("the server gave the position {position} twice; stopped there"));
+            break;
+        }
+        let reply = session.call_tool(tool, Some(next.clone()), opts, &mut |_| {}).await;
+        let env = match reply {
+            Ok(r) => normalize(tool, descriptor, &r.body),
+            Err(e) => {
+                notes.push(format!("page {} failed: {}", pages.len() + 1, e.message));
+                complete = false;
+                break;
+            }
+        };
+        if env.response_type == ResponseType::Error {
+            let msg = env.error.as_ref().and_then(|e| e.message.clone()).unwrap_or_default();
+            notes.push(format!("page {} answered an error: {msg}", pages.len() + 1));
+            complete = false;
+            break;
+        }
+        let empty = env.items().is_empty();
+        pages.push(env);
+        args = next;
+        let count: usize = pages.iter().map(|p| p.items().len()).sum();
+        on_page(pages.len(), count, pages.last().and_then(|p| p.summary.as_ref()).and_then(|s| s.total));
+        if empty {
+            break;
+        }
+    }
+    merge(pages, notes, complete)
+}
+
+/// One envelope from several pages of the same list.
+pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelope {
+    let page_count = pages.len();
+    let mut iter = pages.into_iter();
+    let Some(mut out) = iter.next() else {
+        return Envelope {
+            tool_name: String::new(),
+            response_type: ResponseType::List,
+            data: json!([]),
+            pagination: None,
+            summary: None,
+            status: None,
+            message: None,
+            error: None,
+            metadata: None,
+        };
+    };
+    let mut items: Vec<Value> = out.items().to_vec();
+    let mut last_pagination = out.pagination.clone();
+    let mut total = out.summary.as_ref().and_then(|s| s.total);
+    for p in iter {
+        items.extend(p.items().iter().cloned());
+        last_pagination = p.pagination.clone();
+        total = p.summary.as_ref().and_then(|s| s.total).or(total);
+    }
+    let by_id = items.iter().all(|i| i.get("id").is_some_and(|v| !v.is_null()));
+    let mut seen = HashSet::new();
+    let before = items.len();
+    items.retain(|i| seen.insert(identity(i, by_id)));
+    let dropped = before - items.len();
+    let has_more = last_pagination.as_ref().and_then(|p| p.has_more).unwrap_or(false) && !complete;
+    if let Some(p) = &mut out.pagination {
+        p.has_more = Some(has_more);
+        p.next_offset = if has_more { last_pagination.and_then(|l| l.next_offset) } else { None };
+        p.limit = p.limit.map(|_| items.len() as u64);
+    }
+    out.summary = Some(Summary { total, returned: Some(items.len() as u64), has_more: Some(has_more) });
+    if !complete {
+        out.status = Some(Status::Partial);
+    }
+    out.data = Value::Array(items);
+    let meta = out.metadata.get_or_insert_with(Map::new);
+    let mut pager = json!({"pages": page_count, "complete": complete});
+    if dropped > 0 {
+        pager["duplicatesDropped"] = json!(dropped);
+    }
+    if !notes.is_empty() {
+        pager["notes"] = json!(notes);
+    }
+    meta.insert("pager".into(), pager);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::ReplyBody;
+
+    fn env(result: Value) -> Envelope {
+        normalize("t", None, &ReplyBody::Result(result))
+    }
+
+    #[test]
+    fn finds_the_position_argument_by_name_and_type() {
+        let schema = json!({"properties": {"channel_id": {"type": "string"}, "offset": {"type": "integer"}, "limit": {"type": "integer"}}});
+        let first = env(
+            json!({"structuredContent": {"items": [{"id": 1}, {"id": 2}], "offset": 0, "nextOffset": "2", "hasMore": true}}),
+        );
+        let args = json!({"channel_id": "c", "limit": 2}).as_object().cloned().unwrap_or_default();
+        let (next, _) = next_arguments(Some(&schema), &args, &first).ok().flatten().unwrap_or_default();
+        assert_eq!(Value::Object(next), json!({"channel_id": "c", "limit": 2, "offset": 2}));
+
+        let schema = json!({"properties": {"after": {"type": "string"}, "first": {"type": "integer"}}});
+        let first = env(
+            json!({"structuredContent": {"nodes": [{"id": 1}], "pageInfo": {"hasNextPage": true, "endCursor": "X"}}}),
+        );
+        let (next, _) = next_arguments(Some(&schema), &Map::new(), &first).ok().flatten().unwrap_or_default();
+        assert_eq!(Value::Object(next), json!({"after": "X"}));
+
+        let schema = json!({"properties": {"q": {"type": "string"}}});
+        assert!(next_arguments(Some(&schema), &Map::new(), &first).is_err());
+    }
+
+    #[test]
+    fn merge_keeps_every_item_once() {
+        let a = env(
+            json!({"structuredContent": {"items": [{"id": 1}, {"id": 2}], "offset": 0, "hasMore": true, "total": 3}}),
+        );
+        let b = env(
+            json!({"structuredContent": {"items": [{"id": 2}, {"id": 3}], "offset": 2, "hasMore": false, "total": 3}}),
+        );
+        let m = merge(vec![a, b], vec![], true);
+        assert_eq!(m.data, json!([{"id": 1}, {"id": 2}, {"id": 3}]));
+        assert_eq!(m.summary.map(|s| (s.returned, s.total, s.has_more)), Some((Some(3), Some(3), Some(false))));
+        assert_eq!(m.metadata.map(|x| x["pager"]["duplicatesDropped"].clone()), Some(json!(1)));
+    }
+}

@@ -1,0 +1,361 @@
+//! Finding the next position in every common paging convention: offset/limit/nextOffset,
+//! cursor/nextCursor/next_page_token, GraphQL pageInfo, before/after, page/totalPages, hasMore,
+//! links.next; and totals (negative sentinels mean unknown).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// How the next page is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PageKind {
+    /// An offset (or start/skip) argument.
+    Offset,
+    /// An opaque next-page cursor or token.
+    Cursor,
+    /// A page number.
+    Page,
+    /// A `before` cursor (older items).
+    Before,
+    /// An `after` cursor (GraphQL endCursor and friends).
+    After,
+}
+
+/// The envelope's `pagination`: the six fields of seed 000, plus how to get the next page.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pagination {
+    pub offset: Option<u64>,
+    pub limit: Option<u64>,
+    pub has_more: Option<bool>,
+    /// The next position: an offset, a cursor, or a page number, per `kind`.
+    pub next_offset: Option<Value>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<PageKind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_pages: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_url: Option<String>,
+}
+
+/// What the scopes say, before it is turned into `Pagination`.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub has_more: Option<bool>,
+    pub cursor: Option<String>,
+    pub end_cursor: Option<String>,
+    pub graphql: bool,
+    pub offset: Option<u64>,
+    pub limit: Option<u64>,
+    pub next_offset: Option<u64>,
+    pub page: Option<u64>,
+    pub total_pages: Option<u64>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    pub next_url: Option<String>,
+    pub total: Option<u64>,
+    /// A total was given but was a negative sentinel ("unknown").
+    pub total_unknown: bool,
+}
+
+fn norm(key: &str) -> String {
+    key.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase()
+}
+
+fn as_u64(v: &Value) -> Option<u64> {
+    match v {
+        Value::Number(n) => {
+            n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64))
+        }
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn as_cursor(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn as_bool(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) if s == "true" || s == "false" => Some(s == "true"),
+        _ => None,
+    }
+}
+
+/// Objects under these keys are searched too (one level).
+const CONTAINERS: &[&str] =
+    &["pagination", "pageinfo", "paging", "page", "meta", "responsemetadata", "links", "cursor", "summary", "pager"];
+
+impl Found {
+    /// Reads one scope; fields already found in an earlier (closer) scope are kept.
+    pub fn scan(&mut self, scope: &Map<String, Value>) {
+        self.scan_level(scope, 0);
+    }
+
+    fn scan_level(&mut self, scope: &Map<String, Value>, level: usize) {
+        for (key, v) in scope {
+            let k = norm(key);
+            match k.as_str() {
+                "hasmore" | "hasnext" | "more" | "moreavailable" | "hasmoreitems" | "hasmoreresults" => {
+                    self.has_more = self.has_more.or(as_bool(v));
+                }
+                "hasnextpage" => {
+                    self.graphql = true;
+                    self.has_more = self.has_more.or(as_bool(v));
+                }
+                "endcursor" => {
+                    self.graphql = true;
+                    self.end_cursor = self.end_cursor.take().or(as_cursor(v));
+                }
+                "nextcursor" | "nextpagetoken" | "continuationtoken" | "continuation" | "nexttoken" | "pagetoken"
+                | "nextpagecursor" => {
+                    self.cursor = self.cursor.take().or_else(|| as_cursor(v));
+                }
+                "cursor" if level > 0 || !v.is_object() => {
+                    self.cursor = self.cursor.take().or_else(|| as_cursor(v));
+                }
+                "offset" | "start" | "skip" | "startindex" | "from" => self.offset = self.offset.or(as_u64(v)),
+                "limit" | "pagesize" | "perpage" | "size" | "maxresults" => self.limit = self.limit.or(as_u64(v)),
+                "nextoffset" | "nextstart" | "nextindex" | "nextskip" => {
+                    self.next_offset = self.next_offset.or(as_u64(v));
+                    if v.is_string() && as_u64(v).is_none() && self.cursor.is_none() {
+                        // Seed 000 allows "Offset/cursor for next page": a non-numeric one is a cursor.
+                        self.cursor = as_cursor(v);
+                    }
+                }
+                "page" | "pagenumber" | "currentpage" | "pageindex" if !v.is_object() => {
+                    self.page = self.page.or(as_u64(v));
+                }
+                "totalpages" | "pagecount" | "numpages" | "lastpage" => {
+                    self.total_pages = self.total_pages.or(as_u64(v))
+                }
+                "before" | "beforecursor" | "beforeid" => self.before = self.before.take().or(as_cursor(v)),
+                "after" | "aftercursor" | "afterid" => self.after = self.after.take().or(as_cursor(v)),
+                "next" | "nexturl" | "nextlink" | "nextpage" | "nextpageurl" => match v {
+                    Value::String(s) if s.contains("://") || s.starts_with('/') || s.starts_with('?') => {
+                        self.next_url = self.next_url.take().or(Some(s.clone()));
+                    }
+                    Value::Object(o) => {
+                        if let Some(href) = o.get("href").and_then(Value::as_str) {
+                            self.next_url = self.next_url.take().or(Some(href.to_string()));
+                        }
+                    }
+                    Value::Number(_) if k == "nextpage" => {
+                        self.page = self.page.or(as_u64(v).map(|p| p.saturating_sub(1)))
+                    }
+                    other => {
+                        if self.cursor.is_none() {
+                            self.cursor = as_cursor(other);
+                        }
+                    }
+                },
+                "total" | "totalcount" | "totalresults" | "totalitems" | "totalhits" | "totalrecords" | "totalsize"
+                | "totalentries" | "estimatedtotal" => {
+                    let v = match v {
+                        Value::Object(o) => o.get("value").unwrap_or(v),
+                        _ => v,
+                    };
+                    if self.total.is_none() && !self.total_unknown {
+                        match v {
+                            Value::Number(n) if n.as_i64().is_some_and(|i| i < 0) => self.total_unknown = true,
+                            other => self.total = as_u64(other),
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if level == 0
+                && CONTAINERS.contains(&k.as_str())
+                && let Value::Object(inner) = v
+            {
+                self.scan_level(inner, 1);
+            }
+        }
+    }
+
+    /// Reads what a `links.next`-style URL's query says (page, offset, cursor).
+    fn read_next_url(&mut self) {
+        let Some(url) = self.next_url.clone() else { return };
+        let Some((_, query)) = url.split_once('?') else { return };
+        let mut inner = Map::new();
+        for pair in query.split('&') {
+            if let Some((k, v)) = pair.split_once('=') {
+                inner.insert(k.to_string(), Value::String(v.to_string()));
+            }
+        }
+        let mut from = Found::default();
+        from.scan(&inner);
+        if self.cursor.is_none() && self.end_cursor.is_none() && self.next_offset.is_none() && self.page.is_none() {
+            if let Some(p) = from.page {
+                self.page = Some(p.saturating_sub(1));
+                self.total_pages = self.total_pages.or(Some(p));
+            } else if let Some(o) = from.offset {
+                self.next_offset = Some(o);
+            } else if let Some(c) = from.cursor.or(from.after) {
+                self.cursor = Some(c);
+            }
+        }
+    }
+
+    /// The envelope's pagination (None when no paging convention was found) and the total.
+    pub fn finish(mut self, returned: Option<u64>) -> (Option<Pagination>, Option<u64>) {
+        self.read_next_url();
+        let total = self.total;
+        let mut p = Pagination {
+            offset: self.offset,
+            limit: self.limit,
+            before: self.before.clone(),
+            after: self.after.clone(),
+            page: self.page,
+            total_pages: self.total_pages,
+            next_url: self.next_url.clone(),
+            ..Pagination::default()
+        };
+        let beyond = |start: u64| match (returned, total) {
+            (Some(r), Some(t)) => Some(start + r < t),
+            _ => None,
+        };
+        if self.graphql {
+            p.kind = Some(PageKind::After);
+            p.has_more = self.has_more;
+            if let Some(c) = self.end_cursor.or(self.cursor.clone()) {
+                p.after = Some(c.clone());
+                if p.has_more != Some(false) {
+                    p.next_offset = Some(Value::String(c));
+                }
+            }
+            p.has_more = p.has_more.or(Some(p.next_offset.is_some()));
+        } else if let Some(c) = self.cursor {
+            p.kind = Some(PageKind::Cursor);
+            p.next_offset = Some(Value::String(c));
+            p.has_more = Some(self.has_more.unwrap_or(true));
+            if p.has_more == Some(false) {
+                p.next_offset = None;
+            }
+        } else if self.next_offset.is_some() || self.offset.is_some() {
+            p.kind = Some(PageKind::Offset);
+            let start = self.offset.unwrap_or(0);
+            let next = self.next_offset.or_else(|| returned.map(|r| start + r));
+            p.has_more = self.has_more.or(self.next_offset.map(|_| true)).or_else(|| beyond(start));
+            if p.has_more != Some(false) {
+                p.next_offset = next.map(Value::from);
+            }
+        } else if let Some(page) = self.page {
+            p.kind = Some(PageKind::Page);
+            p.has_more = self.has_more.or(self.total_pages.map(|t| page < t)).or_else(|| {
+                let size = self.limit?;
+                Some(page.saturating_mul(size) < total?)
+            });
+            if p.has_more == Some(true) {
+                p.next_offset = Some(Value::from(page + 1));
+            }
+        } else if let Some(b) = self.before.clone() {
+            p.kind = Some(PageKind::Before);
+            p.has_more = Some(self.has_more.unwrap_or(true));
+            if p.has_more == Some(true) {
+                p.next_offset = Some(Value::String(b));
+            }
+        } else if let Some(a) = self.after.clone() {
+            p.kind = Some(PageKind::After);
+            p.has_more = Some(self.has_more.unwrap_or(true));
+            if p.has_more == Some(true) {
+                p.next_offset = Some(Value::String(a));
+            }
+        } else if self.has_more.is_some() || self.next_url.is_some() {
+            p.has_more = self.has_more.or(Some(true));
+        } else {
+            return (None, total);
+        }
+        (Some(p), total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn detect(v: Value, returned: u64) -> (Option<Pagination>, Option<u64>) {
+        let mut f = Found::default();
+        if let Value::Object(m) = v {
+            f.scan(&m);
+        }
+        f.finish(Some(returned))
+    }
+
+    #[test]
+    fn seed_000_offset_paging() {
+        let (p, total) = detect(
+            json!({"pagination": {"offset": 0, "limit": 50, "hasMore": true, "nextOffset": 50}, "summary": {"total": 150, "returned": 50, "hasMore": true}}),
+            50,
+        );
+        let p = p.unwrap_or_default();
+        assert_eq!(
+            (p.kind, p.offset, p.limit, p.has_more, p.next_offset),
+            (Some(PageKind::Offset), Some(0), Some(50), Some(true), Some(json!(50)))
+        );
+        assert_eq!(total, Some(150));
+    }
+
+    #[test]
+    fn cursors_in_their_many_spellings() {
+        for v in [
+            json!({"nextCursor": "abc"}),
+            json!({"next_cursor": "abc", "has_more": true}),
+            json!({"next_page_token": "abc"}),
+            json!({"response_metadata": {"next_cursor": "abc"}}),
+            json!({"meta": {"cursor": "abc"}}),
+        ] {
+            let p = detect(v.clone(), 3).0.unwrap_or_default();
+            assert_eq!((p.kind, p.next_offset), (Some(PageKind::Cursor), Some(json!("abc"))), "{v}");
+        }
+        let p = detect(json!({"next_cursor": null, "has_more": false}), 3).0.unwrap_or_default();
+        assert_eq!(p.has_more, Some(false));
+    }
+
+    #[test]
+    fn graphql_page_info() {
+        let p = detect(json!({"pageInfo": {"hasNextPage": true, "endCursor": "Y3Vy"}, "totalCount": 64}), 20)
+            .0
+            .unwrap_or_default();
+        assert_eq!(
+            (p.kind, p.after.as_deref(), p.next_offset),
+            (Some(PageKind::After), Some("Y3Vy"), Some(json!("Y3Vy")))
+        );
+        let p = detect(json!({"pageInfo": {"hasNextPage": false, "endCursor": "Y3Vy"}}), 4).0.unwrap_or_default();
+        assert_eq!((p.has_more, p.next_offset), (Some(false), None));
+    }
+
+    #[test]
+    fn pages_and_links() {
+        let p = detect(json!({"page": 2, "per_page": 10, "total_pages": 9}), 10).0.unwrap_or_default();
+        assert_eq!((p.kind, p.next_offset, p.limit), (Some(PageKind::Page), Some(json!(3)), Some(10)));
+        let p = detect(json!({"page": 9, "totalPages": 9}), 10).0.unwrap_or_default();
+        assert_eq!(p.has_more, Some(false));
+        let p = detect(json!({"links": {"next": "https://api.example.com/items?page=4&per_page=30"}}), 30)
+            .0
+            .unwrap_or_default();
+        assert_eq!((p.kind, p.next_offset), (Some(PageKind::Page), Some(json!(4))));
+    }
+
+    #[test]
+    fn before_cursor_and_totals() {
+        let p = detect(json!({"hasMore": true, "before": "1200000000230000690"}), 50).0.unwrap_or_default();
+        assert_eq!((p.kind, p.next_offset), (Some(PageKind::Before), Some(json!("1200000000230000690"))));
+        let (_, total) = detect(json!({"total": -1, "offset": 0}), 5);
+        assert_eq!(total, None);
+        let (p, total) = detect(json!({"offset": 0, "total_count": 12}), 5);
+        assert_eq!((p.unwrap_or_default().next_offset, total), (Some(json!(5)), Some(12)));
+        assert!(detect(json!({"name": "x"}), 1).0.is_none());
+    }
+}

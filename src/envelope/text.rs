@@ -1,0 +1,259 @@
+//! Records carried in text: CSV/TSV, markdown tables, bullet lists, `Key: value` blocks, and JSON
+//! fenced inside prose. Everything here is bounded by the input's size; nothing recurses.
+
+use serde_json::{Map, Value};
+
+/// JSON inside a fenced code block (```json ... ``` or a bare ``` fence): the value and the prose
+/// around it.
+pub fn fenced_json(text: &str) -> Option<(Value, String)> {
+    let start = text.find("```")?;
+    let after = &text[start + 3..];
+    let body_start = after.find('\n')? + 1;
+    let lang = after[..body_start].trim();
+    if !(lang.is_empty() || lang.eq_ignore_ascii_case("json") || lang.eq_ignore_ascii_case("jsonc")) {
+        return None;
+    }
+    let body = &after[body_start..];
+    let end = body.find("```")?;
+    let value: Value = serde_json::from_str(body[..end].trim()).ok()?;
+    if !(value.is_object() || value.is_array()) {
+        return None;
+    }
+    let prose = format!("{}{}", &text[..start], &body[end + 3..]);
+    Some((value, prose.trim().to_string()))
+}
+
+fn split_csv_line(line: &str, sep: char) -> Vec<String> {
+    let mut out = vec![];
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            c if c == sep && !quoted => out.push(std::mem::take(&mut cur)),
+            c => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out.into_iter().map(|s| s.trim().to_string()).collect()
+}
+
+fn records(header: &[String], rows: &[Vec<String>]) -> Vec<Value> {
+    rows.iter()
+        .map(|row| {
+            let mut m = Map::new();
+            for (k, v) in header.iter().zip(row) {
+                m.insert(k.clone(), Value::String(v.clone()));
+            }
+            Value::Object(m)
+        })
+        .collect()
+}
+
+/// CSV or TSV with a header line: at least two columns and one row, every row the same width.
+pub fn csv(text: &str) -> Option<Vec<Value>> {
+    let lines: Vec<&str> = text.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect();
+    if lines.len() < 2 {
+        return None;
+    }
+    let sep = if lines[0].contains('\t') { '\t' } else { ',' };
+    let header = split_csv_line(lines[0], sep);
+    if header.len() < 2 || header.iter().any(|h| h.is_empty() || h.len() > 64) {
+        return None;
+    }
+    let rows: Vec<Vec<String>> = lines[1..].iter().map(|l| split_csv_line(l, sep)).collect();
+    if rows.iter().any(|r| r.len() != header.len()) {
+        return None;
+    }
+    Some(records(&header, &rows))
+}
+
+fn table_cells(line: &str) -> Vec<String> {
+    let t = line.trim().trim_start_matches('|').trim_end_matches('|');
+    t.split('|').map(|c| c.trim().to_string()).collect()
+}
+
+/// A markdown table (header, `|---|` separator, rows), anywhere in the text; returns the records
+/// and the prose around the table.
+pub fn markdown_table(text: &str) -> Option<(Vec<Value>, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let sep_at = lines.iter().position(|l| {
+        let t = l.trim();
+        t.starts_with('|') && t.contains("---") && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
+    })?;
+    if sep_at == 0 {
+        return None;
+    }
+    let header = table_cells(lines[sep_at - 1]);
+    let mut end = sep_at + 1;
+    while end < lines.len() && lines[end].trim().starts_with('|') {
+        end += 1;
+    }
+    let rows: Vec<Vec<String>> = lines[sep_at + 1..end].iter().map(|l| table_cells(l)).collect();
+    if header.is_empty() || rows.is_empty() {
+        return None;
+    }
+    let prose: Vec<&str> = lines[..sep_at - 1].iter().chain(lines[end..].iter()).copied().collect();
+    Some((records(&header, &rows), prose.join("\n").trim().to_string()))
+}
+
+/// `key: value` pairs of one bullet item ("name: a, size: 3" or "**Name**: a | Size: 3").
+fn pairs(item: &str) -> Option<Map<String, Value>> {
+    let parts: Vec<&str> = if item.contains(" | ") { item.split(" | ").collect() } else { item.split(", ").collect() };
+    let mut m = Map::new();
+    for p in parts {
+        let (k, v) = p.split_once(':')?;
+        let k = k.trim().trim_matches('*').trim_matches('`').trim();
+        if k.is_empty() || k.len() > 40 || k.contains(' ') && k.split(' ').count() > 3 {
+            return None;
+        }
+        m.insert(k.to_string(), Value::String(v.trim().trim_matches('`').to_string()));
+    }
+    (!m.is_empty()).then_some(m)
+}
+
+/// A bullet list (`-`, `*`, `•` or `1.`) of two or more items: records when every item is
+/// `key: value` pairs, strings otherwise. Returns the items and the prose outside the list.
+pub fn bullet_list(text: &str) -> Option<(Vec<Value>, String)> {
+    let mut items = vec![];
+    let mut prose = vec![];
+    for line in text.lines() {
+        let t = line.trim_start();
+        let item =
+            t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")).or_else(|| t.strip_prefix("• ")).or_else(|| {
+                let digits = t.chars().take_while(char::is_ascii_digit).count();
+                (digits > 0 && digits < 6).then(|| t[digits..].strip_prefix(". ")).flatten()
+            });
+        match item {
+            Some(i) if line.len() - t.len() < 2 => items.push(i.trim().to_string()),
+            Some(_) => {} // nested bullets belong to their parent item
+            None if t.is_empty() => {}
+            None => prose.push(line),
+        }
+    }
+    if items.len() < 2 {
+        return None;
+    }
+    let as_records: Option<Vec<Value>> = items.iter().map(|i| pairs(i).map(Value::Object)).collect();
+    let values = as_records.unwrap_or_else(|| items.into_iter().map(Value::String).collect());
+    Some((values, prose.join("\n").trim().to_string()))
+}
+
+/// A block of `Key: value` lines (two or more, every non-empty line), as one record.
+pub fn key_value_block(text: &str) -> Option<Map<String, Value>> {
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if lines.len() < 2 {
+        return None;
+    }
+    let mut m = Map::new();
+    for l in lines {
+        let (k, v) = l.split_once(": ")?;
+        let k = k.trim();
+        if k.is_empty() || k.len() > 40 || k.split(' ').count() > 3 || k.starts_with(['-', '*', '#']) {
+            return None;
+        }
+        m.insert(k.to_string(), Value::String(v.trim().to_string()));
+    }
+    Some(m)
+}
+
+/// Text that only reports a failure ("Error: ...", "Failed to ...").
+pub fn is_failure_text(text: &str) -> bool {
+    let first = text.trim_start().lines().next().unwrap_or("").trim().to_ascii_lowercase();
+    const PREFIXES: &[&str] = &[
+        "error:",
+        "error -",
+        "error executing",
+        "error calling",
+        "error occurred",
+        "an error occurred",
+        "failed to",
+        "failed:",
+        "failure:",
+        "could not",
+        "couldn't",
+        "cannot ",
+        "can't ",
+        "unable to",
+        "exception:",
+        "traceback (most recent call last)",
+        "permission denied",
+        "access denied",
+        "unauthorized",
+        "forbidden",
+        "invalid arguments",
+        "invalid argument",
+        "mcp error",
+    ];
+    PREFIXES.iter().any(|p| first.starts_with(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn csv_and_tsv() {
+        assert_eq!(
+            csv("id,name\n1,\"Lovelace, Ada\"\n2,Grace\n"),
+            Some(vec![json!({"id": "1", "name": "Lovelace, Ada"}), json!({"id": "2", "name": "Grace"})])
+        );
+        assert_eq!(csv("a\tb\n1\t2").map(|r| r.len()), Some(1));
+        assert_eq!(csv("Hello, world.\nHow are you, today, friend?"), None);
+    }
+
+    #[test]
+    fn markdown_tables_with_prose() {
+        let t = "Found 2 repos:\n\n| name | stars |\n|---|---:|\n| mcplens | 10 |\n| rmcp | 900 |\n\nDone.";
+        let (rows, prose) = markdown_table(t).unwrap_or_default();
+        assert_eq!(rows, vec![json!({"name": "mcplens", "stars": "10"}), json!({"name": "rmcp", "stars": "900"})]);
+        assert_eq!(prose, "Found 2 repos:\n\n\nDone.");
+    }
+
+    #[test]
+    fn bullets_of_records_and_of_strings() {
+        let (rows, prose) =
+            bullet_list("Issues:\n- number: 1, title: Crash\n- number: 2, title: Typo").unwrap_or_default();
+        assert_eq!(rows, vec![json!({"number": "1", "title": "Crash"}), json!({"number": "2", "title": "Typo"})]);
+        assert_eq!(prose, "Issues:");
+        let (rows, _) = bullet_list("* a.txt\n* b.txt\n* c/").unwrap_or_default();
+        assert_eq!(rows, vec![json!("a.txt"), json!("b.txt"), json!("c/")]);
+        assert!(bullet_list("- only one").is_none());
+    }
+
+    #[test]
+    fn fenced_json_in_prose() {
+        let (v, prose) = fenced_json("Here you go:\n```json\n{\"a\": [1]}\n```\nAnything else?").unwrap_or_default();
+        assert_eq!(v, json!({"a": [1]}));
+        assert_eq!(prose, "Here you go:\n\nAnything else?");
+        assert!(fenced_json("```python\nprint(1)\n```").is_none());
+    }
+
+    #[test]
+    fn failure_text_is_only_a_leading_report() {
+        assert!(is_failure_text("Error: repository not found"));
+        assert!(is_failure_text("Failed to fetch https://x: 404"));
+        assert!(!is_failure_text("Fetched 10 items. Note: the error log was truncated."));
+        assert!(!is_failure_text("Errors found: 0"));
+    }
+
+    #[test]
+    fn key_value_blocks() {
+        assert_eq!(
+            key_value_block("Title: Rust\nURL: https://rust-lang.org\nDescription: A language"),
+            Some(
+                json!({"Title": "Rust", "URL": "https://rust-lang.org", "Description": "A language"})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default()
+            )
+        );
+        assert!(key_value_block("Just a sentence: with a colon in it that goes on and on").is_none());
+    }
+}

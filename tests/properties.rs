@@ -1,0 +1,127 @@
+//! Property tests: everything that parses server data survives arbitrary JSON without panicking,
+//! stays bounded, and the sanitizer never lets a control character through.
+
+use mcplens::envelope::{SCHEMA, normalize};
+use mcplens::mcp::ReplyBody;
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| json!(f)),
+        "[a-zA-Z_]{0,8}".prop_map(Value::String),
+        // Keys and values the normalizer looks for.
+        prop::sample::select(vec![
+            "items",
+            "data",
+            "result",
+            "error",
+            "status",
+            "success",
+            "hasMore",
+            "nextCursor",
+            "offset",
+            "page",
+            "total",
+            "pageInfo",
+            "text",
+            "content",
+            "isError",
+            "\u{1b}[2J",
+            "Error: x",
+            "{\"a\":1}",
+            "[1,2]",
+            "a,b\n1,2"
+        ])
+        .prop_map(|s| Value::String(s.to_string())),
+    ];
+    leaf.prop_recursive(6, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec(
+                (
+                    prop::sample::select(vec![
+                        "items",
+                        "data",
+                        "result",
+                        "error",
+                        "status",
+                        "success",
+                        "message",
+                        "code",
+                        "hasMore",
+                        "nextCursor",
+                        "next_cursor",
+                        "offset",
+                        "limit",
+                        "page",
+                        "totalPages",
+                        "total",
+                        "pageInfo",
+                        "endCursor",
+                        "hasNextPage",
+                        "nodes",
+                        "id",
+                        "name",
+                        "inputSchema",
+                        "before",
+                        "after",
+                        "errors",
+                        "x"
+                    ]),
+                    inner
+                ),
+                0..6
+            )
+            .prop_map(|kv| Value::Object(
+                kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect::<Map<String, Value>>()
+            )),
+        ]
+    })
+}
+
+fn arb_result() -> impl Strategy<Value = Value> {
+    (arb_json(), arb_json(), any::<bool>(), prop::collection::vec(arb_json(), 0..3)).prop_map(
+        |(sc, meta, is_error, texts)| {
+            let content: Vec<Value> = texts.iter().map(|t| json!({"type": "text", "text": t.to_string()})).collect();
+            json!({"content": content, "structuredContent": sc, "_meta": meta, "isError": is_error})
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn normalizer_never_panics_and_keeps_its_schema(result in prop_oneof![arb_json(), arb_result()], name in "[a-z_]{1,20}") {
+        let schema: Value = serde_json::from_str(SCHEMA).unwrap_or_default();
+        let e = normalize(&name, None, &ReplyBody::Result(result.clone()));
+        let v = mcplens::schema::validate::validate(&schema, &e.to_json()).unwrap_or_default();
+        prop_assert!(v.is_empty(), "{:?}\n{}", v, e.to_json());
+        let e = normalize(&name, None, &ReplyBody::Error(result));
+        prop_assert_eq!(e.response_type.as_str(), "error");
+    }
+
+    #[test]
+    fn schema_tree_is_bounded(schema in arb_json()) {
+        let tree = mcplens::schema::tree::build(&schema);
+        prop_assert!(tree.count() <= mcplens::schema::tree::MAX_NODES + 500);
+        let _ = mcplens::schema::text::lines(&tree, 0);
+    }
+
+    #[test]
+    fn sanitizer_lets_no_control_through(s in any::<String>()) {
+        let out = mcplens::sanitize::line(&s);
+        let unsafe_char = |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        let leaked = out.chars().any(unsafe_char);
+        prop_assert!(!leaked, "{:?}", out);
+        let j = serde_json::to_string(&s).unwrap_or_default();
+        let safe = mcplens::sanitize::json(&j);
+        prop_assert!(!safe.chars().any(|c| c.is_control() && c != '\n' && c != '\t'));
+        let back: String = serde_json::from_str(&safe).unwrap_or_default();
+        prop_assert_eq!(back, s);
+    }
+}
