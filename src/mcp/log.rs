@@ -99,6 +99,12 @@ pub struct SessionLog {
     redactor: Arc<Redactor>,
 }
 
+impl std::fmt::Debug for SessionLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SessionLog({} entries)", self.lock().entries.len())
+    }
+}
+
 impl SessionLog {
     pub fn new(limits: LogLimits, redactor: Redactor) -> Self {
         SessionLog { state: Arc::default(), limits, redactor: Arc::new(redactor) }

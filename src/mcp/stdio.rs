@@ -39,6 +39,13 @@ impl ChildWatch {
         self.status()
     }
 
+    /// Resolves when the child exits (never, if the exit cannot be observed).
+    pub async fn exited(&self) -> Option<ExitStatus> {
+        let mut rx = self.status.clone();
+        let _ = rx.wait_for(|s| s.is_some()).await;
+        self.status()
+    }
+
     /// Kills the child (it is also killed when the session is dropped).
     pub fn kill(&self) {
         if let Some(tx) = self.kill.lock().unwrap_or_else(|e| e.into_inner()).take() {

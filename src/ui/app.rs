@@ -1,0 +1,563 @@
+//! The TUI's model and its update function. No I/O here: the update returns commands that the
+//! session worker carries out, and the worker's answers come back as messages.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+use tui_tree_widget::{TreeItem, TreeState};
+
+use super::fuzzy;
+use super::keymap::{self, Command, Scope};
+use super::schema_view;
+use super::theme::Theme;
+use crate::mcp::log::SessionLog;
+use crate::mcp::{ServerInfo, ToolDescriptor, ToolList};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Tools,
+    Schema,
+    Result,
+    Log,
+}
+
+#[derive(Debug, Clone)]
+pub enum Conn {
+    Connecting {
+        since: Instant,
+    },
+    Connected,
+    /// Could not connect, or the session ended; the message names the cause.
+    Down(String),
+}
+
+/// What the session worker reports.
+#[derive(Debug)]
+pub enum SessionMsg {
+    Connecting,
+    Connected { server: Box<ServerInfo>, tools: ToolList, log: SessionLog },
+    ToolsRefreshed(ToolList),
+    Failed { error: String, log: Option<SessionLog> },
+    Closed { reason: String },
+    Notice(String),
+}
+
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize,
+    Session(SessionMsg),
+    Tick,
+}
+
+/// Work for the session worker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cmd {
+    Quit,
+    Reconnect,
+}
+
+/// The schema pane of the selected tool, built once per selection.
+pub struct SchemaPane {
+    pub tool: usize,
+    /// The trees the items were built from (input, then output), for the detail of a node.
+    pub roots: Vec<crate::schema::tree::SchemaNode>,
+    pub items: Vec<TreeItem<'static, usize>>,
+    pub state: TreeState<usize>,
+    pub nodes: usize,
+    pub raw: Option<Vec<crate::json_pretty::Line>>,
+    pub raw_scroll: usize,
+}
+
+impl SchemaPane {
+    /// The schema node under the tree's selection.
+    pub fn selected_node(&self) -> Option<&crate::schema::tree::SchemaNode> {
+        let path = self.state.selected();
+        let (first, rest) = path.split_first()?;
+        let mut node = self.roots.get(*first)?;
+        for i in rest {
+            node = node.children.get(*i)?;
+        }
+        Some(node)
+    }
+}
+
+/// Where things were drawn last, for mouse hit-testing.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Areas {
+    pub tools: Rect,
+    pub schema: Rect,
+    pub result: Rect,
+    pub log: Rect,
+}
+
+pub struct App {
+    pub theme: Theme,
+    pub target_label: String,
+    pub conn: Conn,
+    pub server: Option<ServerInfo>,
+    pub tools: Vec<ToolDescriptor>,
+    pub list_pages: usize,
+    pub list_warnings: Vec<String>,
+    pub filter: String,
+    pub filtering: bool,
+    /// Indices into `tools`, filtered and ordered.
+    pub visible: Vec<usize>,
+    pub cursor: usize,
+    pub offset: usize,
+    pub focus: Pane,
+    pub show_help: bool,
+    pub help_scroll: usize,
+    pub show_log: bool,
+    pub log: Option<SessionLog>,
+    pub log_seen: u64,
+    /// Lines scrolled up from the newest entry.
+    pub log_scroll: usize,
+    pub schema: Option<SchemaPane>,
+    pub notice: Option<(String, bool)>,
+    pub areas: Areas,
+    pub dirty: bool,
+    pub quit: bool,
+    /// Height of the tool list's rows, from the last render.
+    pub list_height: usize,
+}
+
+impl App {
+    pub fn new(theme: Theme, target_label: String) -> Self {
+        App {
+            theme,
+            target_label,
+            conn: Conn::Connecting { since: Instant::now() },
+            server: None,
+            tools: vec![],
+            list_pages: 0,
+            list_warnings: vec![],
+            filter: String::new(),
+            filtering: false,
+            visible: vec![],
+            cursor: 0,
+            offset: 0,
+            focus: Pane::Tools,
+            show_help: false,
+            help_scroll: 0,
+            show_log: false,
+            log: None,
+            log_seen: 0,
+            log_scroll: 0,
+            schema: None,
+            notice: None,
+            areas: Areas::default(),
+            dirty: true,
+            quit: false,
+            list_height: 10,
+        }
+    }
+
+    /// How soon the app wants a `Tick` (a spinner, or a visible log that may grow).
+    pub fn tick_every(&self) -> Option<Duration> {
+        match self.conn {
+            Conn::Connecting { .. } => Some(Duration::from_millis(100)),
+            _ if self.show_log => Some(Duration::from_millis(250)),
+            _ => None,
+        }
+    }
+
+    pub fn selected_tool(&self) -> Option<&ToolDescriptor> {
+        self.visible.get(self.cursor).and_then(|&i| self.tools.get(i))
+    }
+
+    fn scope(&self) -> Scope {
+        match self.focus {
+            Pane::Tools => Scope::Tools,
+            Pane::Schema => Scope::Schema,
+            Pane::Log => Scope::Log,
+            Pane::Result => Scope::Any,
+        }
+    }
+
+    pub fn footer_scope(&self) -> Scope {
+        self.scope()
+    }
+
+    fn panes(&self) -> Vec<Pane> {
+        let mut p = vec![Pane::Tools, Pane::Schema, Pane::Result];
+        if self.show_log {
+            p.push(Pane::Log);
+        }
+        p
+    }
+
+    fn refilter(&mut self) {
+        let keep = self.selected_tool().map(|t| t.name().to_string());
+        let mut scored: Vec<(i64, usize)> = self
+            .tools
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| fuzzy::tool_score(&self.filter, t.name(), t.title(), t.description()).map(|s| (s, i)))
+            .collect();
+        if !self.filter.trim().is_empty() {
+            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        }
+        self.visible = scored.into_iter().map(|(_, i)| i).collect();
+        self.cursor = keep
+            .and_then(|name| self.visible.iter().position(|&i| self.tools[i].name() == name))
+            .filter(|_| self.filter.is_empty())
+            .unwrap_or(0);
+        self.offset = 0;
+        self.sync_schema();
+    }
+
+    /// Builds the schema pane when the selected tool changed.
+    fn sync_schema(&mut self) {
+        let Some(&idx) = self.visible.get(self.cursor) else {
+            self.schema = None;
+            return;
+        };
+        if self.schema.as_ref().is_some_and(|s| s.tool == idx) {
+            return;
+        }
+        let tool = &self.tools[idx];
+        let (roots, items, nodes, open) = schema_view::items(tool, &self.theme);
+        let mut state = TreeState::default();
+        for path in open {
+            state.open(path);
+        }
+        state.select(vec![0]);
+        self.schema = Some(SchemaPane { tool: idx, roots, items, state, nodes, raw: None, raw_scroll: 0 });
+    }
+
+    fn move_cursor(&mut self, to: isize) {
+        let n = self.visible.len();
+        if n == 0 {
+            return;
+        }
+        self.cursor = to.clamp(0, n as isize - 1) as usize;
+        if self.cursor < self.offset {
+            self.offset = self.cursor;
+        } else if self.cursor >= self.offset + self.list_height.max(1) {
+            self.offset = self.cursor + 1 - self.list_height.max(1);
+        }
+        self.sync_schema();
+    }
+
+    pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
+        self.dirty = true;
+        match msg {
+            Msg::Key(k) if k.kind == KeyEventKind::Release => {
+                self.dirty = false;
+                vec![]
+            }
+            Msg::Key(k) => self.key(k),
+            Msg::Mouse(m) => {
+                self.mouse(m);
+                vec![]
+            }
+            Msg::Resize => vec![],
+            Msg::Tick => {
+                if let Conn::Connecting { .. } = self.conn {
+                    return vec![];
+                }
+                let pushed = self.log.as_ref().map_or(0, |l| l.pushed());
+                self.dirty = pushed != self.log_seen;
+                self.log_seen = pushed;
+                vec![]
+            }
+            Msg::Session(s) => {
+                self.session(s);
+                vec![]
+            }
+        }
+    }
+
+    fn session(&mut self, s: SessionMsg) {
+        match s {
+            SessionMsg::Connecting => self.conn = Conn::Connecting { since: Instant::now() },
+            SessionMsg::Connected { server, tools, log } => {
+                self.conn = Conn::Connected;
+                self.server = Some(*server);
+                self.log = Some(log);
+                self.set_tools(tools);
+            }
+            SessionMsg::ToolsRefreshed(tools) => self.set_tools(tools),
+            SessionMsg::Failed { error, log } => {
+                if log.is_some() {
+                    self.log = log;
+                }
+                self.conn = Conn::Down(error);
+            }
+            SessionMsg::Closed { reason } => self.conn = Conn::Down(reason),
+            SessionMsg::Notice(n) => self.notice = Some((n, false)),
+        }
+    }
+
+    fn set_tools(&mut self, list: ToolList) {
+        self.tools = list.tools;
+        self.list_pages = list.pages;
+        self.list_warnings = list.warnings;
+        self.schema = None;
+        self.refilter();
+    }
+
+    fn key(&mut self, k: KeyEvent) -> Vec<Cmd> {
+        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+            self.quit = true;
+            return vec![Cmd::Quit];
+        }
+        if self.filtering {
+            match k.code {
+                KeyCode::Enter => self.filtering = false,
+                KeyCode::Esc => {
+                    self.filtering = false;
+                    self.filter.clear();
+                    self.refilter();
+                }
+                KeyCode::Backspace => {
+                    self.filter.pop();
+                    self.refilter();
+                }
+                KeyCode::Down => self.move_cursor(self.cursor as isize + 1),
+                KeyCode::Up => self.move_cursor(self.cursor as isize - 1),
+                KeyCode::Char(c) if !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
+                    if self.filter.len() < 200 {
+                        self.filter.push(c);
+                        self.refilter();
+                    }
+                }
+                _ => self.dirty = false,
+            }
+            return vec![];
+        }
+        let Some(cmd) = keymap::lookup(&k, self.scope()) else {
+            if self.show_help {
+                self.show_help = false;
+            } else {
+                self.dirty = false;
+            }
+            return vec![];
+        };
+        if self.show_help {
+            match cmd {
+                Command::Quit => {
+                    self.quit = true;
+                    return vec![Cmd::Quit];
+                }
+                Command::Down => self.help_scroll += 1,
+                Command::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
+                Command::PageDown => self.help_scroll += 10,
+                Command::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
+                Command::Top => self.help_scroll = 0,
+                _ => self.show_help = false,
+            }
+            return vec![];
+        }
+        self.command(cmd)
+    }
+
+    fn command(&mut self, cmd: Command) -> Vec<Cmd> {
+        self.notice = None;
+        match cmd {
+            Command::Quit => {
+                self.quit = true;
+                return vec![Cmd::Quit];
+            }
+            Command::Help => {
+                self.show_help = true;
+                self.help_scroll = 0;
+            }
+            Command::Reconnect => return vec![Cmd::Reconnect],
+            Command::ToggleLog => {
+                self.show_log = !self.show_log;
+                self.focus = if self.show_log { Pane::Log } else { Pane::Tools };
+                self.log_scroll = 0;
+            }
+            Command::NextPane | Command::PrevPane => {
+                let panes = self.panes();
+                let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+                let n = panes.len();
+                let next = if cmd == Command::NextPane { (at + 1) % n } else { (at + n - 1) % n };
+                self.focus = panes[next];
+            }
+            Command::Filter => {
+                self.focus = Pane::Tools;
+                self.filtering = true;
+            }
+            Command::Back => {
+                if !self.filter.is_empty() {
+                    self.filter.clear();
+                    self.refilter();
+                } else if self.schema.as_ref().is_some_and(|s| s.raw.is_some()) {
+                    if let Some(s) = &mut self.schema {
+                        s.raw = None;
+                    }
+                } else if self.focus != Pane::Tools {
+                    self.focus = Pane::Tools;
+                } else {
+                    self.dirty = false;
+                }
+            }
+            Command::Open => {
+                if self.selected_tool().is_some() {
+                    self.focus = Pane::Schema;
+                    self.notice =
+                        Some(("forms for running tools arrive with the forms issue; here is the schema".into(), false));
+                }
+            }
+            Command::ToggleRaw => {
+                if let (Some(s), Some(t)) =
+                    (&mut self.schema, self.visible.get(self.cursor).and_then(|&i| self.tools.get(i)))
+                {
+                    s.raw = match s.raw {
+                        Some(_) => None,
+                        None => Some(crate::json_pretty::lines(t.raw.get(), 200_000)),
+                    };
+                    s.raw_scroll = 0;
+                }
+            }
+            nav => self.navigate(nav),
+        }
+        vec![]
+    }
+
+    fn navigate(&mut self, cmd: Command) {
+        let page = self.list_height.max(1) as isize;
+        match self.focus {
+            Pane::Tools => match cmd {
+                Command::Down => self.move_cursor(self.cursor as isize + 1),
+                Command::Up => self.move_cursor(self.cursor as isize - 1),
+                Command::Top => self.move_cursor(0),
+                Command::Bottom => self.move_cursor(self.visible.len() as isize - 1),
+                Command::PageDown => self.move_cursor(self.cursor as isize + page),
+                Command::PageUp => self.move_cursor(self.cursor as isize - page),
+                Command::Expand => self.focus = Pane::Schema,
+                _ => self.dirty = false,
+            },
+            Pane::Schema => {
+                let Some(s) = &mut self.schema else { return };
+                let tree_page = self.areas.schema.height.saturating_sub(4).max(1) as usize;
+                if let Some(raw) = &s.raw {
+                    let max = raw.len().saturating_sub(1);
+                    s.raw_scroll = match cmd {
+                        Command::Down => s.raw_scroll + 1,
+                        Command::Up => s.raw_scroll.saturating_sub(1),
+                        Command::Top => 0,
+                        Command::Bottom => max,
+                        Command::PageDown => s.raw_scroll + tree_page,
+                        Command::PageUp => s.raw_scroll.saturating_sub(tree_page),
+                        _ => s.raw_scroll,
+                    }
+                    .min(max);
+                    return;
+                }
+                match cmd {
+                    Command::Down => {
+                        s.state.key_down();
+                    }
+                    Command::Up => {
+                        s.state.key_up();
+                    }
+                    Command::Expand => {
+                        s.state.key_right();
+                    }
+                    Command::Collapse => {
+                        if s.state.selected().len() <= 1 && !s.state.selected().is_empty() && !s.state.key_left() {
+                            self.focus = Pane::Tools;
+                        } else {
+                            s.state.key_left();
+                        }
+                    }
+                    Command::Top => {
+                        s.state.select_first();
+                    }
+                    Command::Bottom => {
+                        s.state.select_last();
+                    }
+                    Command::PageDown => {
+                        s.state.scroll_down(tree_page);
+                        for _ in 0..tree_page {
+                            s.state.key_down();
+                        }
+                    }
+                    Command::PageUp => {
+                        s.state.scroll_up(tree_page);
+                        for _ in 0..tree_page {
+                            s.state.key_up();
+                        }
+                    }
+                    Command::ExpandAll => {
+                        for path in schema_view::all_paths(&s.items) {
+                            s.state.open(path);
+                        }
+                    }
+                    Command::CollapseAll => {
+                        s.state.close_all();
+                        s.state.select(vec![0]);
+                    }
+                    _ => self.dirty = false,
+                }
+            }
+            Pane::Log => {
+                let n = self.log.as_ref().map_or(0, |l| l.entries().len());
+                let page = self.areas.log.height.saturating_sub(2).max(1) as usize;
+                self.log_scroll = match cmd {
+                    Command::Up => self.log_scroll + 1,
+                    Command::Down => self.log_scroll.saturating_sub(1),
+                    Command::PageUp => self.log_scroll + page,
+                    Command::PageDown => self.log_scroll.saturating_sub(page),
+                    Command::Top => n,
+                    Command::Bottom => 0,
+                    _ => self.log_scroll,
+                }
+                .min(n.saturating_sub(1));
+            }
+            Pane::Result => self.dirty = false,
+        }
+    }
+
+    fn mouse(&mut self, m: MouseEvent) {
+        let at = Position::new(m.column, m.row);
+        let pane = [
+            (Pane::Tools, self.areas.tools),
+            (Pane::Schema, self.areas.schema),
+            (Pane::Result, self.areas.result),
+            (Pane::Log, self.areas.log),
+        ]
+        .into_iter()
+        .find(|(_, r)| r.contains(at))
+        .map(|(p, _)| p);
+        let Some(pane) = pane else {
+            self.dirty = false;
+            return;
+        };
+        match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                self.focus = pane;
+                match pane {
+                    Pane::Tools => {
+                        let row = m.row.saturating_sub(self.areas.tools.y + 1) as usize;
+                        if m.row > self.areas.tools.y && self.offset + row < self.visible.len() {
+                            self.move_cursor((self.offset + row) as isize);
+                        }
+                    }
+                    Pane::Schema => {
+                        if let Some(s) = &mut self.schema {
+                            s.state.click_at(at);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+                let down = matches!(m.kind, MouseEventKind::ScrollDown);
+                let saved = self.focus;
+                self.focus = pane;
+                for _ in 0..3 {
+                    self.navigate(if down { Command::Down } else { Command::Up });
+                }
+                self.focus = saved;
+            }
+            _ => self.dirty = false,
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Driving the app without a terminal: a real session feeds the model, frames are rendered on
+//! ratatui's `TestBackend`. Used by the screen snapshot tests, the screenshot tool and benches.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+use super::app::{App, Msg, SessionMsg};
+use super::theme::Theme;
+use super::view;
+use crate::error::Result;
+use crate::mcp::{ConnectOptions, Session, Target};
+
+/// Connects to `target`, lists its tools, and returns an app that has been told so.
+pub async fn connected_app(target: &Target, theme: Theme, label: &str) -> Result<(App, Session)> {
+    let session = Session::connect(target, ConnectOptions::default()).await?;
+    let tools = session.list_tools().await?;
+    let mut app = App::new(theme, label.to_string());
+    app.update(Msg::Session(SessionMsg::Connected {
+        server: Box::new(session.server.clone()),
+        tools,
+        log: session.log().clone(),
+    }));
+    Ok((app, session))
+}
+
+pub struct Screen {
+    terminal: Terminal<TestBackend>,
+}
+
+impl Screen {
+    pub fn new(width: u16, height: u16) -> Self {
+        // TestBackend cannot fail to construct a terminal.
+        let terminal = Terminal::new(TestBackend::new(width, height)).unwrap_or_else(|e| match e {});
+        Screen { terminal }
+    }
+
+    pub fn render(&mut self, app: &mut App) -> &Buffer {
+        let _ = self.terminal.draw(|f| view::draw(f, app));
+        self.terminal.backend().buffer()
+    }
+
+    /// Renders (widgets such as the tree act on the last render), then presses the key.
+    pub fn press(&mut self, app: &mut App, code: KeyCode) {
+        self.render(app);
+        let mods = match code {
+            KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
+            _ => KeyModifiers::NONE,
+        };
+        app.update(Msg::Key(KeyEvent::new(code, mods)));
+    }
+
+    /// Types each character of `text` as a key press.
+    pub fn type_text(&mut self, app: &mut App, text: &str) {
+        for c in text.chars() {
+            self.press(app, KeyCode::Char(c));
+        }
+    }
+
+    /// The screen as text, one line per row, trailing spaces trimmed.
+    pub fn text(&mut self, app: &mut App) -> String {
+        buffer_text(self.render(app))
+    }
+}
+
+pub fn buffer_text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        let mut line = String::new();
+        for x in 0..area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,176 @@
+//! Whole-screen snapshots of the TUI on ratatui's TestBackend, driven by key events against the
+//! real demo server over stdio; a test per theme; mouse and navigation.
+
+mod common;
+
+use crossterm::event::KeyModifiers;
+use crossterm::event::{KeyCode, MouseButton, MouseEvent, MouseEventKind};
+use mcplens::mcp::{StdioTarget, Target};
+use mcplens::ui::app::{App, Msg, Pane};
+use mcplens::ui::headless::{Screen, connected_app};
+use mcplens::ui::theme::Theme;
+
+fn demo() -> Target {
+    Target::Stdio(StdioTarget {
+        command: common::bin().into(),
+        args: vec!["demo-server".into()],
+        env: vec![],
+        cwd: None,
+    })
+}
+
+async fn app_with(theme: Theme) -> (App, mcplens::mcp::Session) {
+    connected_app(&demo(), theme, "embedded demo server").await.unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn stable(text: &str) -> String {
+    // Versions change with releases; the rest of the screen is deterministic.
+    text.replace(env!("CARGO_PKG_VERSION"), "X.Y.Z")
+}
+
+#[tokio::test]
+async fn tool_list_with_schema_tree() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    insta::assert_snapshot!("start", stable(&screen.text(&mut app)));
+}
+
+#[tokio::test]
+async fn filter_finds_the_person_finder_and_shows_every_nested_property() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "findpers");
+    screen.press(&mut app, KeyCode::Enter);
+    assert_eq!(app.selected_tool().map(|t| t.name().to_string()).as_deref(), Some("fg_findPersons"));
+    screen.press(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Schema);
+    let text = screen.text(&mut app);
+    for needle in [
+        "queries* array<PersonQuery>",
+        "fg_id* string  format=\"uuid\"",
+        "role string  enum=[\"engineer\"",
+        "fuzziness* number",
+        "reports_to PersonQuery → #/$defs/PersonQuery ↻ cycle",
+        "country string  pattern=",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    insta::assert_snapshot!("person_finder", stable(&text));
+    // Navigation in the tree: down twice selects `[items]`, whose full line shows below the tree.
+    screen.press(&mut app, KeyCode::Char('j'));
+    screen.press(&mut app, KeyCode::Char('j'));
+    let text = screen.text(&mut app);
+    assert!(text.contains("[items] object → #/$defs/PersonQuery  x-searchable=true"), "{text}");
+    // Collapse all, then expand all.
+    screen.press(&mut app, KeyCode::Char('C'));
+    assert!(!screen.text(&mut app).contains("fg_id*"));
+    screen.press(&mut app, KeyCode::Char('E'));
+    assert!(screen.text(&mut app).contains("fg_id*"));
+}
+
+#[tokio::test]
+async fn help_lists_every_key() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Char('?'));
+    let text = screen.text(&mut app);
+    for b in mcplens::ui::keymap::BINDINGS {
+        assert!(text.contains(b.label) && text.contains(b.help), "help lacks {}", b.label);
+    }
+    insta::assert_snapshot!("help", stable(&text));
+    screen.press(&mut app, KeyCode::Char('x'));
+    assert!(!app.show_help, "any other key closes the help");
+}
+
+#[tokio::test]
+async fn raw_schema_is_the_json_the_server_sent() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Tab);
+    screen.press(&mut app, KeyCode::Char('r'));
+    insta::assert_snapshot!("raw", stable(&screen.text(&mut app)));
+}
+
+#[tokio::test]
+async fn log_shows_the_protocol_exchange() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Char('L'));
+    let text = screen.text(&mut app);
+    assert!(text.contains("Log ("), "{text}");
+    assert!(text.contains("sent") && text.contains("\"method\":\"tools/list\""), "{text}");
+    assert!(text.contains("recv") && text.contains("connected to mcplens-demo"), "{text}");
+}
+
+#[tokio::test]
+async fn keys_and_mouse_move_the_selection() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Char('G'));
+    assert_eq!(app.selected_tool().map(|t| t.name().to_string()).as_deref(), Some("echo"));
+    screen.press(&mut app, KeyCode::Char('g'));
+    screen.press(&mut app, KeyCode::Down);
+    assert_eq!(app.selected_tool().map(|t| t.name().to_string()).as_deref(), Some("discord_read_channel"));
+    // Click the fourth row of the tool list (rows start one below the border).
+    screen.render(&mut app);
+    let area = app.areas.tools;
+    app.update(Msg::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: area.x + 3,
+        row: area.y + 4,
+        modifiers: KeyModifiers::NONE,
+    }));
+    assert_eq!(app.selected_tool().map(|t| t.name().to_string()).as_deref(), Some("discord_edit_message"));
+    app.update(Msg::Mouse(MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: area.x + 3,
+        row: area.y + 4,
+        modifiers: KeyModifiers::NONE,
+    }));
+    assert_eq!(app.cursor, 6);
+    screen.press(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::Schema);
+    screen.press(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+}
+
+#[tokio::test]
+async fn every_theme_file_loads_and_colors_the_screen() {
+    let dir = common::root().join("themes");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{e}")).flatten() {
+        let path = entry.path();
+        let (theme, err) = Theme::load(path.to_str(), false);
+        assert!(err.is_none(), "{}: {err:?}", path.display());
+        let (mut app, _s) = app_with(theme.clone()).await;
+        let mut screen = Screen::new(120, 40);
+        let buf = screen.render(&mut app).clone();
+        // The focused pane's border (tool list, top-left corner) has the theme's focus color.
+        let corner = &buf[(app.areas.tools.x, app.areas.tools.y)];
+        assert_eq!(corner.fg, theme.color("border_focus"), "{}", path.display());
+        assert!(mcplens::ui::headless::buffer_text(&buf).contains("Tools (19)"));
+        seen += 1;
+    }
+    assert!(seen >= 3, "expected at least three themes in {}", dir.display());
+}
+
+#[tokio::test]
+async fn hostile_tool_text_is_escaped_on_screen() {
+    let py = common::python().to_string_lossy().into_owned();
+    let script = common::script("hostile_tools.py");
+    let target = Target::Stdio(StdioTarget { command: py, args: vec![script], env: vec![], cwd: None });
+    let (mut app, _s) = connected_app(&target, Theme::default(), "hostile").await.unwrap_or_else(|e| panic!("{e}"));
+    let mut screen = Screen::new(120, 40);
+    let buf = screen.render(&mut app).clone();
+    for cell in buf.content() {
+        assert!(
+            !cell.symbol().chars().any(|c| c.is_control()),
+            "a control character reached the screen: {:?}",
+            cell.symbol()
+        );
+    }
+    let text = mcplens::ui::headless::buffer_text(&buf);
+    assert!(text.contains("\\x1b[2J"), "{text}");
+    assert!(text.contains("\\x1b]52;c;"), "{text}");
+}

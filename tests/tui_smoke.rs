@@ -1,0 +1,50 @@
+//! The real binary in a real terminal (tmux): it starts on the demo server, lists the tools, and
+//! quits cleanly with the terminal restored.
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn tmux(args: &[&str]) -> String {
+    let o = Command::new("tmux").args(args).output().unwrap_or_else(|e| panic!("tmux is needed for this test: {e}"));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+struct Session(String);
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        tmux(&["kill-session", "-t", &self.0]);
+    }
+}
+
+fn wait_for(session: &str, needle: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let screen = tmux(&["capture-pane", "-p", "-t", session]);
+        if screen.contains(needle) {
+            return screen;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {needle:?}; screen:\n{screen}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn starts_lists_tools_and_quits_cleanly() {
+    let name = format!("mcplens-smoke-{}", std::process::id());
+    let cmd = format!("{}; echo EXITED=$?; sleep 30", common::bin());
+    tmux(&["new-session", "-d", "-s", &name, "-x", "120", "-y", "40", &cmd]);
+    let _guard = Session(name.clone());
+    let screen = wait_for(&name, "Tools (19)");
+    assert!(screen.contains("connected mcplens-demo"), "{screen}");
+    assert!(screen.contains("List channels"), "{screen}");
+    tmux(&["send-keys", "-t", &name, "/", "weather"]);
+    wait_for(&name, "Tools (1/19 match \"weather\")");
+    tmux(&["send-keys", "-t", &name, "Enter"]);
+    tmux(&["send-keys", "-t", &name, "q"]);
+    let screen = wait_for(&name, "EXITED=0");
+    // The alternate screen is gone: none of the TUI's frame is left on the terminal.
+    assert!(!screen.contains("Tools ("), "terminal not restored:\n{screen}");
+}
