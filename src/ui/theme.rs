@@ -58,7 +58,10 @@ fn parse_color(s: &str) -> Result<Color, String> {
 }
 
 fn parse(text: &str) -> Result<(Option<String>, HashMap<String, Color>), String> {
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.message().to_string())?;
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let line = e.span().map_or(1, |r| text[..r.start.min(text.len())].matches('\n').count() + 1);
+        format!("line {line}: {}", e.message())
+    })?;
     let mut colors = HashMap::new();
     let mut name = None;
     for (k, v) in table {
@@ -173,7 +176,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("mcplens-theme-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
         for (body, want) in [
-            ("text = ", "invalid"),
+            ("text = ", "line 1:"),
             ("txet = \"red\"", "unknown role"),
             ("text = \"not-a-color\"", "is not a color"),
             ("text = 5", "must be a string"),
