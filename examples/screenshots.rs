@@ -155,13 +155,17 @@ async fn main() -> std::io::Result<()> {
             s.press(a, KeyCode::Char('j'));
             s.press(a, KeyCode::Char('j'));
         }),
-        ("help", "dark", |s, a| s.press(a, KeyCode::Char('?'))),
+        ("help", "dark", |s, a| {
+            s.press(a, KeyCode::Char('?'));
+        }),
         ("raw-schema-light", "light", |s, a| {
             s.press(a, KeyCode::Char('G'));
             s.press(a, KeyCode::Tab);
             s.press(a, KeyCode::Char('r'));
         }),
-        ("log-high-contrast", "high-contrast", |s, a| s.press(a, KeyCode::Char('L'))),
+        ("log-high-contrast", "high-contrast", |s, a| {
+            s.press(a, KeyCode::Char('L'));
+        }),
     ];
     for (name, theme_name, drive) in scenes {
         let (theme, _) = Theme::load(Some(theme_name), false);

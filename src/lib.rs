@@ -7,6 +7,7 @@ pub mod cli;
 pub mod demo;
 pub mod envelope;
 pub mod error;
+pub mod history;
 pub mod json_pretty;
 pub mod mcp;
 pub mod sanitize;

@@ -258,7 +258,9 @@ pub fn find_persons(args: &Args) -> Value {
         .filter(|p| queries.iter().any(|q| matches(p, q)))
         .take(limit)
         .collect();
-    structured(json!({"persons": found.clone(), "count": found.len(), "queriesReceived": queries}))
+    structured(
+        json!({"persons": found.clone(), "count": found.len(), "queriesReceived": queries, "argumentsReceived": Value::Object(args.clone())}),
+    )
 }
 
 pub fn list_issues(args: &Args) -> Value {

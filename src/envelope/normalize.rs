@@ -391,11 +391,21 @@ fn status_of(v: &Value) -> Option<Status> {
     }
 }
 
+/// An error code as the envelope allows it: a string or a number; any other JSON the server used
+/// for a code is kept as its JSON text.
+fn code_value(v: Value) -> Value {
+    match v {
+        Value::String(_) | Value::Number(_) | Value::Null => v,
+        other => Value::String(other.to_string()),
+    }
+}
+
 fn error_from(v: &Value) -> ErrorInfo {
     match v {
         Value::Object(m) => {
-            let code =
-                m.get("code").or_else(|| m.get("error_code")).or_else(|| m.get("type")).cloned().unwrap_or(Value::Null);
+            let code = code_value(
+                m.get("code").or_else(|| m.get("error_code")).or_else(|| m.get("type")).cloned().unwrap_or(Value::Null),
+            );
             let message = m
                 .get("message")
                 .or_else(|| m.get("msg"))
@@ -466,7 +476,7 @@ impl Work {
         if failed {
             if self.error.is_none() {
                 let mut info = ErrorInfo {
-                    code: m.remove("code").or_else(|| m.remove("error_code")).unwrap_or(Value::Null),
+                    code: code_value(m.remove("code").or_else(|| m.remove("error_code")).unwrap_or(Value::Null)),
                     message: None,
                     details: Value::Null,
                 };

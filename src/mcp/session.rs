@@ -451,16 +451,17 @@ impl Session {
     }
 
     /// Ends the session and stops the server.
-    pub async fn close(self) {
+    pub async fn close(&self) {
         if let Some(c) = &self.child {
             c.kill();
         }
-        let _ = tokio::time::timeout(Duration::from_secs(2), self.service.cancel()).await;
+        self.service.cancellation_token().cancel();
+        if let Some(c) = &self.child {
+            let _ = c.wait_exit(Duration::from_secs(2)).await;
+        }
     }
 }
 
-/// The innermost cause of an error chain: "Connection refused (os error 111)" rather than the
-/// transport's type names wrapped around it.
 fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
     let text = e.to_string();
     let text = match text.find("unexpected server response: ") {

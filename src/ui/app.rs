@@ -1,23 +1,28 @@
 //! The TUI's model and its update function. No I/O here: the update returns commands that the
 //! session worker carries out, and the worker's answers come back as messages.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 use tui_tree_widget::{TreeItem, TreeState};
 
+use super::form::{FormOutcome, FormState};
 use super::fuzzy;
 use super::keymap::{self, Command, Scope};
 use super::schema_view;
 use super::theme::Theme;
+use crate::envelope::Envelope;
+use crate::history::{Entry, History};
 use crate::mcp::log::SessionLog;
-use crate::mcp::{ServerInfo, ToolDescriptor, ToolList};
+use crate::mcp::{Progress, Reply, ServerInfo, ToolDescriptor, ToolList};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
     Tools,
     Schema,
+    Form,
     Result,
     Log,
 }
@@ -41,6 +46,28 @@ pub enum SessionMsg {
     Failed { error: String, log: Option<SessionLog> },
     Closed { reason: String },
     Notice(String),
+    CallProgress(Progress),
+    CallDone(Box<CallResult>, Entry),
+}
+
+/// A finished call: what was sent, what came back (verbatim and normalized), how long it took.
+#[derive(Debug, Clone)]
+pub struct CallResult {
+    pub tool: String,
+    pub arguments: serde_json::Value,
+    pub reply: Option<Reply>,
+    pub envelope: Option<Envelope>,
+    /// Why there is no reply (timeout, cancel, server death).
+    pub error: Option<String>,
+    pub elapsed: Duration,
+}
+
+/// A call under way.
+#[derive(Debug, Clone)]
+pub struct Running {
+    pub tool: String,
+    pub started: Instant,
+    pub progress: Option<Progress>,
 }
 
 #[derive(Debug)]
@@ -57,6 +84,8 @@ pub enum Msg {
 pub enum Cmd {
     Quit,
     Reconnect,
+    Call { tool: String, arguments: serde_json::Value, descriptor: Option<serde_json::Value> },
+    Cancel,
 }
 
 /// The schema pane of the selected tool, built once per selection.
@@ -122,6 +151,17 @@ pub struct App {
     pub quit: bool,
     /// Height of the tool list's rows, from the last render.
     pub list_height: usize,
+    pub form: Option<FormState>,
+    /// Forms left with Esc, by tool name: reopening one keeps its values.
+    pub kept_forms: HashMap<String, FormState>,
+    pub history: History,
+    pub show_history: bool,
+    pub history_cursor: usize,
+    pub running: Option<Running>,
+    pub result: Option<CallResult>,
+    /// The result rendered as lines, once per result (never per frame).
+    pub result_lines: Vec<ratatui::text::Line<'static>>,
+    pub result_scroll: usize,
 }
 
 impl App {
@@ -152,6 +192,15 @@ impl App {
             dirty: true,
             quit: false,
             list_height: 10,
+            form: None,
+            kept_forms: HashMap::new(),
+            history: History::default(),
+            show_history: false,
+            history_cursor: 0,
+            running: None,
+            result: None,
+            result_lines: vec![],
+            result_scroll: 0,
         }
     }
 
@@ -159,6 +208,7 @@ impl App {
     pub fn tick_every(&self) -> Option<Duration> {
         match self.conn {
             Conn::Connecting { .. } => Some(Duration::from_millis(100)),
+            _ if self.running.is_some() => Some(Duration::from_millis(100)),
             _ if self.show_log => Some(Duration::from_millis(250)),
             _ => None,
         }
@@ -169,9 +219,13 @@ impl App {
     }
 
     fn scope(&self) -> Scope {
+        if self.show_history {
+            return Scope::History;
+        }
         match self.focus {
             Pane::Tools => Scope::Tools,
             Pane::Schema => Scope::Schema,
+            Pane::Form => Scope::Form,
             Pane::Log => Scope::Log,
             Pane::Result => Scope::Any,
         }
@@ -182,7 +236,7 @@ impl App {
     }
 
     fn panes(&self) -> Vec<Pane> {
-        let mut p = vec![Pane::Tools, Pane::Schema, Pane::Result];
+        let mut p = vec![Pane::Tools, if self.form.is_some() { Pane::Form } else { Pane::Schema }, Pane::Result];
         if self.show_log {
             p.push(Pane::Log);
         }
@@ -256,7 +310,7 @@ impl App {
             }
             Msg::Resize => vec![],
             Msg::Tick => {
-                if let Conn::Connecting { .. } = self.conn {
+                if matches!(self.conn, Conn::Connecting { .. }) || self.running.is_some() {
                     return vec![];
                 }
                 let pushed = self.log.as_ref().map_or(0, |l| l.pushed());
@@ -289,7 +343,126 @@ impl App {
             }
             SessionMsg::Closed { reason } => self.conn = Conn::Down(reason),
             SessionMsg::Notice(n) => self.notice = Some((n, false)),
+            SessionMsg::CallProgress(p) => {
+                if let Some(r) = &mut self.running {
+                    r.progress = Some(p);
+                }
+            }
+            SessionMsg::CallDone(result, entry) => {
+                self.running = None;
+                self.history.entries.push(entry);
+                self.result_lines = super::result::lines(&result, &self.theme);
+                self.result_scroll = 0;
+                self.result = Some(*result);
+                self.focus = Pane::Result;
+            }
         }
+    }
+
+    /// Opens the selected tool's form: the kept one, or one prefilled with `args`, the tool's last
+    /// arguments, or its defaults.
+    pub fn open_form(&mut self, args: Option<serde_json::Value>) {
+        let Some(tool) = self.selected_tool().cloned() else { return };
+        if let Some(old) = self.form.take() {
+            self.kept_forms.insert(old.tool.clone(), old);
+        }
+        let kept = self.kept_forms.remove(tool.name());
+        self.form = Some(match (args, kept) {
+            (Some(a), _) => FormState::new(&tool, Some(&a)),
+            (None, Some(f)) => f,
+            (None, None) => FormState::new(&tool, self.history.last_arguments(tool.name())),
+        });
+        self.focus = Pane::Form;
+    }
+
+    fn start_call(&mut self, tool_name: String, arguments: serde_json::Value) -> Vec<Cmd> {
+        if self.running.is_some() {
+            self.notice = Some(("a call is running; Ctrl-K cancels it".into(), true));
+            return vec![];
+        }
+        if !matches!(self.conn, Conn::Connected) {
+            self.notice = Some(("not connected: R reconnects".into(), true));
+            return vec![];
+        }
+        let descriptor = self.tools.iter().find(|t| t.name() == tool_name).map(|t| t.value.clone());
+        self.running = Some(Running { tool: tool_name.clone(), started: Instant::now(), progress: None });
+        self.notice = None;
+        vec![Cmd::Call { tool: tool_name, arguments, descriptor }]
+    }
+
+    fn form_key(&mut self, k: KeyEvent) -> Option<Vec<Cmd>> {
+        let form = self.form.as_mut()?;
+        let outcome = if form.captures() {
+            form.key(&k)
+        } else if let Some(cmd) = keymap::lookup_own(&k, Scope::Form) {
+            match form.command(cmd) {
+                FormOutcome::NotMine => form.key(&k),
+                other => other,
+            }
+        } else {
+            form.key(&k)
+        };
+        match outcome {
+            FormOutcome::Handled => Some(vec![]),
+            FormOutcome::Run => {
+                let tool = form.tool.clone();
+                match form.arguments() {
+                    Ok(args) => Some(self.start_call(tool, args)),
+                    Err(e) => {
+                        form.message = Some(e);
+                        Some(vec![])
+                    }
+                }
+            }
+            FormOutcome::Leave => {
+                if let Some(f) = self.form.take() {
+                    self.kept_forms.insert(f.tool.clone(), f);
+                }
+                self.focus = Pane::Tools;
+                Some(vec![])
+            }
+            // Not a form key: the global keys apply, except while typing into a field.
+            FormOutcome::NotMine if form.typing() && !k.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.dirty = false;
+                Some(vec![])
+            }
+            FormOutcome::NotMine => None,
+        }
+    }
+
+    fn history_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
+        let n = self.history.entries.len();
+        let cmd = keymap::lookup(&k, Scope::History);
+        let selected = n.checked_sub(1 + self.history_cursor).and_then(|i| self.history.entries.get(i)).cloned();
+        match cmd {
+            Some(Command::Down) => self.history_cursor = (self.history_cursor + 1).min(n.saturating_sub(1)),
+            Some(Command::Up) => self.history_cursor = self.history_cursor.saturating_sub(1),
+            Some(Command::Top) => self.history_cursor = 0,
+            Some(Command::Bottom) => self.history_cursor = n.saturating_sub(1),
+            Some(Command::Open) | Some(Command::Rerun) => {
+                let Some(e) = selected else { return vec![] };
+                self.show_history = false;
+                self.filter.clear();
+                self.refilter();
+                match self.visible.iter().position(|&i| self.tools[i].name() == e.tool) {
+                    Some(pos) => self.move_cursor(pos as isize),
+                    None => {
+                        self.notice = Some((format!("this server no longer lists {}", e.tool), true));
+                        return vec![];
+                    }
+                }
+                if cmd == Some(Command::Rerun) {
+                    return self.start_call(e.tool, e.arguments);
+                }
+                self.open_form(Some(e.arguments));
+            }
+            Some(Command::Quit) => {
+                self.quit = true;
+                return vec![Cmd::Quit];
+            }
+            _ => self.show_history = false,
+        }
+        vec![]
     }
 
     fn set_tools(&mut self, list: ToolList) {
@@ -329,6 +502,15 @@ impl App {
             }
             return vec![];
         }
+        if self.show_history && !self.show_help {
+            return self.history_key(k);
+        }
+        if self.focus == Pane::Form
+            && !self.show_help
+            && let Some(cmds) = self.form_key(k)
+        {
+            return cmds;
+        }
         let Some(cmd) = keymap::lookup(&k, self.scope()) else {
             if self.show_help {
                 self.show_help = false;
@@ -367,6 +549,16 @@ impl App {
                 self.help_scroll = 0;
             }
             Command::Reconnect => return vec![Cmd::Reconnect],
+            Command::CancelCall => {
+                if self.running.is_some() {
+                    return vec![Cmd::Cancel];
+                }
+                self.notice = Some(("no call is running".into(), false));
+            }
+            Command::History => {
+                self.show_history = true;
+                self.history_cursor = 0;
+            }
             Command::ToggleLog => {
                 self.show_log = !self.show_log;
                 self.focus = if self.show_log { Pane::Log } else { Pane::Tools };
@@ -384,26 +576,23 @@ impl App {
                 self.filtering = true;
             }
             Command::Back => {
-                if !self.filter.is_empty() {
-                    self.filter.clear();
-                    self.refilter();
-                } else if self.schema.as_ref().is_some_and(|s| s.raw.is_some()) {
+                let raw_schema = self.schema.as_ref().is_some_and(|s| s.raw.is_some());
+                if self.focus == Pane::Result && self.form.is_some() {
+                    self.focus = Pane::Form;
+                } else if self.focus == Pane::Schema && raw_schema {
                     if let Some(s) = &mut self.schema {
                         s.raw = None;
                     }
                 } else if self.focus != Pane::Tools {
                     self.focus = Pane::Tools;
+                } else if !self.filter.is_empty() {
+                    self.filter.clear();
+                    self.refilter();
                 } else {
                     self.dirty = false;
                 }
             }
-            Command::Open => {
-                if self.selected_tool().is_some() {
-                    self.focus = Pane::Schema;
-                    self.notice =
-                        Some(("forms for running tools arrive with the forms issue; here is the schema".into(), false));
-                }
-            }
+            Command::Open => self.open_form(None),
             Command::ToggleRaw => {
                 if let (Some(s), Some(t)) =
                     (&mut self.schema, self.visible.get(self.cursor).and_then(|&i| self.tools.get(i)))
@@ -511,7 +700,21 @@ impl App {
                 }
                 .min(n.saturating_sub(1));
             }
-            Pane::Result => self.dirty = false,
+            Pane::Result => {
+                let n = self.result_lines.len();
+                let page = self.areas.result.height.saturating_sub(2).max(1) as usize;
+                self.result_scroll = match cmd {
+                    Command::Down => self.result_scroll + 1,
+                    Command::Up => self.result_scroll.saturating_sub(1),
+                    Command::PageDown => self.result_scroll + page,
+                    Command::PageUp => self.result_scroll.saturating_sub(page),
+                    Command::Top => 0,
+                    Command::Bottom => n,
+                    _ => self.result_scroll,
+                }
+                .min(n.saturating_sub(page.min(n)));
+            }
+            Pane::Form => self.dirty = false,
         }
     }
 

@@ -25,6 +25,22 @@ pub async fn connected_app(target: &Target, theme: Theme, label: &str) -> Result
     Ok((app, session))
 }
 
+/// Carries out the app's commands the way the worker does (calls really go to the server), and
+/// feeds every resulting message back into the app. Returns once the calls are done.
+pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec<super::app::Cmd>) {
+    let history = std::sync::Arc::new(std::sync::Mutex::new(app.history.clone()));
+    for cmd in cmds {
+        if let super::app::Cmd::Call { tool, arguments, descriptor } = cmd {
+            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+            let cancel = tokio_util::sync::CancellationToken::new();
+            super::run_call(session.clone(), history.clone(), (tool, arguments, descriptor), cancel, tx).await;
+            while let Ok(msg) = rx.try_recv() {
+                app.update(msg);
+            }
+        }
+    }
+}
+
 pub struct Screen {
     terminal: Terminal<TestBackend>,
 }
@@ -41,14 +57,19 @@ impl Screen {
         self.terminal.backend().buffer()
     }
 
-    /// Renders (widgets such as the tree act on the last render), then presses the key.
-    pub fn press(&mut self, app: &mut App, code: KeyCode) {
-        self.render(app);
+    /// Renders (widgets such as the tree act on the last render), then presses the key; returns
+    /// the commands the app asked for.
+    pub fn press(&mut self, app: &mut App, code: KeyCode) -> Vec<super::app::Cmd> {
         let mods = match code {
             KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
             _ => KeyModifiers::NONE,
         };
-        app.update(Msg::Key(KeyEvent::new(code, mods)));
+        self.press_with(app, code, mods)
+    }
+
+    pub fn press_with(&mut self, app: &mut App, code: KeyCode, mods: KeyModifiers) -> Vec<super::app::Cmd> {
+        self.render(app);
+        app.update(Msg::Key(KeyEvent::new(code, mods)))
     }
 
     /// Types each character of `text` as a key press.

@@ -25,6 +25,25 @@ pub enum Command {
     ExpandAll,
     CollapseAll,
     Reconnect,
+    CancelCall,
+    History,
+    // In a form.
+    Run,
+    ToggleJson,
+    ToggleValidate,
+    SetNull,
+    SetEmpty,
+    ClearField,
+    RemoveItem,
+    MoveItemUp,
+    MoveItemDown,
+    NextField,
+    PrevField,
+    Activate,
+    Toggle,
+    Leave,
+    // In the history.
+    Rerun,
 }
 
 /// Where a binding applies. `Any` bindings apply everywhere, after the pane's own.
@@ -33,6 +52,8 @@ pub enum Scope {
     Any,
     Tools,
     Schema,
+    Form,
+    History,
     Log,
 }
 
@@ -42,6 +63,8 @@ impl Scope {
             Scope::Any => "Everywhere",
             Scope::Tools => "Tool list",
             Scope::Schema => "Schema tree",
+            Scope::Form => "Form (typing edits the focused field)",
+            Scope::History => "History (H)",
             Scope::Log => "Log",
         }
     }
@@ -70,10 +93,28 @@ macro_rules! bind {
 
 pub static BINDINGS: &[Binding] = &[
     bind!(Tools, "/", Filter, "filter tools as you type (fuzzy: name, title, description)", Some("filter"), [KeyCode::Char('/') => NONE]),
-    bind!(Tools, "Enter", Open, "open the tool (its schema; its form once forms land)", Some("open"), [KeyCode::Enter => NONE]),
+    bind!(Tools, "Enter", Open, "open the tool's form (prefilled with its last arguments)", Some("form"), [KeyCode::Enter => NONE]),
     bind!(Schema, "r", ToggleRaw, "show the schema as the raw JSON the server sent", Some("raw JSON"), [KeyCode::Char('r') => NONE]),
     bind!(Schema, "E", ExpandAll, "expand every node", None, [KeyCode::Char('E') => SHIFT, KeyCode::Char('E') => NONE]),
     bind!(Schema, "C", CollapseAll, "collapse every node", None, [KeyCode::Char('C') => SHIFT, KeyCode::Char('C') => NONE]),
+    bind!(Form, "Ctrl-R", Run, "run the tool with these arguments (destructive tools ask first)", Some("run"), [KeyCode::Char('r') => CTRL]),
+    bind!(Form, "Tab / ↓", NextField, "next field", None, [KeyCode::Tab => NONE, KeyCode::Down => NONE]),
+    bind!(Form, "Shift-Tab / ↑", PrevField, "previous field", None, [KeyCode::BackTab => SHIFT, KeyCode::BackTab => NONE, KeyCode::Up => NONE]),
+    bind!(Form, "Space", Toggle, "toggle a boolean, open a picker (enum, multi-select, oneOf)", None, [KeyCode::Char(' ') => NONE]),
+    bind!(Form, "Enter", Activate, "pick, add an array item, add a key, expand a recursive field", None, [KeyCode::Enter => NONE]),
+    bind!(Form, "Ctrl-T", ToggleJson, "raw JSON mode for the whole argument object (synced both ways)", Some("JSON"), [KeyCode::Char('t') => CTRL]),
+    bind!(Form, "Ctrl-V", ToggleValidate, "turn validation off (send arguments that break the schema) or on", None, [KeyCode::Char('v') => CTRL]),
+    bind!(Form, "Ctrl-N", SetNull, "set the field to an explicit null", None, [KeyCode::Char('n') => CTRL]),
+    bind!(Form, "Ctrl-E", SetEmpty, "set the field to an explicit empty value (\"\", [], {})", None, [KeyCode::Char('e') => CTRL]),
+    bind!(Form, "Ctrl-D", ClearField, "clear the field (it is then omitted)", None, [KeyCode::Char('d') => CTRL]),
+    bind!(Form, "Ctrl-X", RemoveItem, "remove the array item or added key", None, [KeyCode::Char('x') => CTRL]),
+    bind!(Form, "Ctrl-↑ / Ctrl-↓", MoveItemUp, "move the array item up (Ctrl-↓: down)", None, [KeyCode::Up => CTRL]),
+    bind!(Form, "Ctrl-↓", MoveItemDown, "move the array item down", None, [KeyCode::Down => CTRL]),
+    bind!(Form, "Esc", Leave, "leave the form (its values are kept)", Some("back"), [KeyCode::Esc => NONE]),
+    bind!(History, "Enter", Open, "reopen the call's form, prefilled", Some("reopen"), [KeyCode::Enter => NONE]),
+    bind!(History, "r", Rerun, "run the call again now", Some("re-run"), [KeyCode::Char('r') => NONE]),
+    bind!(Any, "Ctrl-K", CancelCall, "cancel the running call (the server is told)", None, [KeyCode::Char('k') => CTRL]),
+    bind!(Any, "H", History, "history of this server's calls", Some("history"), [KeyCode::Char('H') => SHIFT, KeyCode::Char('H') => NONE]),
     bind!(Any, "j / ↓", Down, "move down", None, [KeyCode::Char('j') => NONE, KeyCode::Down => NONE]),
     bind!(Any, "k / ↑", Up, "move up", None, [KeyCode::Char('k') => NONE, KeyCode::Up => NONE]),
     bind!(Any, "l / →", Expand, "expand the node (schema), or go to the schema (tools)", None, [KeyCode::Char('l') => NONE, KeyCode::Right => NONE]),
@@ -90,6 +131,15 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Any, "?", Help, "this help", Some("help"), [KeyCode::Char('?') => NONE, KeyCode::Char('?') => SHIFT, KeyCode::F(1) => NONE]),
     bind!(Any, "q", Quit, "quit (Ctrl-C always quits)", Some("quit"), [KeyCode::Char('q') => NONE, KeyCode::Char('c') => CTRL]),
 ];
+
+/// The command `key` means among `scope`'s own bindings only.
+pub fn lookup_own(key: &KeyEvent, scope: Scope) -> Option<Command> {
+    BINDINGS
+        .iter()
+        .filter(|b| b.scope == scope)
+        .find(|b| b.keys.iter().any(|(code, mods)| *code == key.code && *mods == key.modifiers))
+        .map(|b| b.command)
+}
 
 /// The command `key` means in `scope` (the scope's own bindings win over `Any`).
 pub fn lookup(key: &KeyEvent, scope: Scope) -> Option<Command> {
@@ -116,6 +166,8 @@ pub const EXTRA_HELP: &[(&str, &str)] = &[
     ("mouse click", "select a tool or a schema node, focus a pane"),
     ("mouse wheel", "scroll the pane under the pointer"),
     ("typing (filter)", "edit the filter; Backspace deletes, Enter accepts, Esc clears"),
+    ("typing (form)", "edit the focused text or number field; an emptied field is omitted"),
+    ("+ add key rows", "type the new key's name, then Enter"),
     ("Ctrl-C", "quit, from anywhere (also while filtering)"),
 ];
 

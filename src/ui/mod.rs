@@ -2,31 +2,97 @@
 //! the MCP session so the UI never waits on I/O.
 
 pub mod app;
+pub mod form;
 pub mod fuzzy;
 pub mod headless;
 pub mod keymap;
+pub mod result;
 pub mod schema_view;
+pub mod textarea;
 pub mod theme;
 pub mod view;
 
 use std::io::IsTerminal;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, EventStream};
 use crossterm::execute;
 use futures::StreamExt;
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use crate::cli::TargetArgs;
 use crate::cli::args::UiArgs;
+use crate::history::{Entry, History, now_secs};
 use crate::mcp::wire::ServerEvent;
-use crate::mcp::{ConnectOptions, Session, Target};
-use app::{App, Cmd, Msg, SessionMsg};
+use crate::mcp::{CallOptions, ConnectOptions, Session, Target};
+use app::{App, CallResult, Cmd, Msg, SessionMsg};
 
-/// Owns the session: connects, lists tools, follows list_changed, reports deaths, reconnects.
+/// Runs one call: progress and the outcome go to `out`, the history records it. Used by the
+/// worker and by the headless driver.
+pub async fn run_call(
+    session: Arc<Session>,
+    history: Arc<Mutex<History>>,
+    call: (String, serde_json::Value, Option<serde_json::Value>),
+    cancel: CancellationToken,
+    out: mpsc::UnboundedSender<Msg>,
+) {
+    let (tool, arguments, descriptor) = call;
+    let started = Instant::now();
+    let progress_out = out.clone();
+    let mut on_progress = move |p: &crate::mcp::Progress| {
+        let _ = progress_out.send(Msg::Session(SessionMsg::CallProgress(p.clone())));
+    };
+    let args = arguments.as_object().cloned();
+    let opts = CallOptions { timeout: None, cancel: Some(cancel) };
+    let reply = session.call_tool(&tool, args, &opts, &mut on_progress).await;
+    let elapsed = started.elapsed();
+    let (status, result) = match reply {
+        Ok(r) => {
+            let env = crate::envelope::normalize(&tool, descriptor.as_ref(), &r.body);
+            let status = match (&r.body, env.response_type) {
+                (crate::mcp::ReplyBody::Error(_), _) => "rpc error",
+                (_, crate::envelope::ResponseType::Error) => "tool error",
+                _ => "ok",
+            };
+            let result = CallResult {
+                tool: tool.clone(),
+                arguments: arguments.clone(),
+                reply: Some(r),
+                envelope: Some(env),
+                error: None,
+                elapsed,
+            };
+            (status, result)
+        }
+        Err(e) => {
+            let status = if e.kind == crate::error::ErrorKind::Cancelled { "cancelled" } else { "failed" };
+            let result = CallResult {
+                tool: tool.clone(),
+                arguments: arguments.clone(),
+                reply: None,
+                envelope: None,
+                error: Some(e.message),
+                elapsed,
+            };
+            (status, result)
+        }
+    };
+    let entry =
+        Entry { tool, arguments, at: now_secs(), duration_ms: elapsed.as_millis() as u64, status: status.into() };
+    if let Ok(mut h) = history.lock() {
+        h.append(entry.clone(), session.log().redactor());
+    }
+    let _ = out.send(Msg::Session(SessionMsg::CallDone(Box::new(result), entry)));
+}
+
+/// Owns the session: connects, lists tools, follows list_changed, runs calls, reports deaths,
+/// reconnects.
 async fn worker(
     target: Target,
     options: ConnectOptions,
+    history: Arc<Mutex<History>>,
     mut cmds: mpsc::UnboundedReceiver<Cmd>,
     out: mpsc::UnboundedSender<Msg>,
 ) {
@@ -36,15 +102,22 @@ async fn worker(
             return;
         }
         let session = match Session::connect(&target, options.clone()).await {
-            Ok(s) => s,
+            Ok(s) => Arc::new(s),
             Err(e) => {
                 if !send(SessionMsg::Failed { error: e.message, log: None }) {
                     return;
                 }
-                match cmds.recv().await {
-                    Some(Cmd::Reconnect) => continue,
-                    _ => return,
+                loop {
+                    match cmds.recv().await {
+                        Some(Cmd::Reconnect) => break,
+                        Some(Cmd::Call { .. }) => {
+                            send(SessionMsg::Notice("not connected: R reconnects".into()));
+                        }
+                        Some(Cmd::Cancel) => {}
+                        Some(Cmd::Quit) | None => return,
+                    }
                 }
+                continue;
             }
         };
         match session.list_tools().await {
@@ -64,11 +137,23 @@ async fn worker(
         }
         let mut events = session.events();
         let child = session.child().cloned();
+        let mut current: Option<CancellationToken> = None;
+        let mut dead = false;
         let reconnect = loop {
             tokio::select! {
                 cmd = cmds.recv() => match cmd {
                     Some(Cmd::Reconnect) => break true,
                     Some(Cmd::Quit) | None => break false,
+                    Some(Cmd::Call { tool, arguments, descriptor }) => {
+                        let cancel = CancellationToken::new();
+                        current = Some(cancel.clone());
+                        tokio::spawn(run_call(session.clone(), history.clone(), (tool, arguments, descriptor), cancel, out.clone()));
+                    }
+                    Some(Cmd::Cancel) => {
+                        if let Some(c) = current.take() {
+                            c.cancel();
+                        }
+                    }
                 },
                 ev = events.recv() => match ev {
                     Ok(ServerEvent::ToolListChanged) => {
@@ -84,7 +169,8 @@ async fn worker(
                         Some(c) => c.exited().await,
                         None => std::future::pending().await,
                     }
-                } => {
+                }, if !dead => {
+                    dead = true;
                     let tail = session.log().tail(crate::mcp::log::LogKind::Stderr, 8);
                     let mut reason = format!(
                         "the server exited ({})",
@@ -98,10 +184,6 @@ async fn worker(
                         }
                     }
                     send(SessionMsg::Closed { reason });
-                    match cmds.recv().await {
-                        Some(Cmd::Reconnect) => break true,
-                        _ => break false,
-                    }
                 }
             }
         };
@@ -139,6 +221,12 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
         other => other.label(),
     };
     let mut app = App::new(theme, label);
+    let history = History::open(&target.label());
+    if let Some(p) = &history.problem {
+        app.notice = Some((format!("history: {p}"), true));
+    }
+    app.history = history.clone();
+    let history = Arc::new(Mutex::new(history));
     if let Some(e) = theme_error {
         app.notice = Some((e, true));
     }
@@ -153,7 +241,7 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
 
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
-    let worker = tokio::spawn(worker(target, options, cmd_rx, msg_tx));
+    let worker = tokio::spawn(worker(target, options, history, cmd_rx, msg_tx));
     let mut events = EventStream::new();
     #[cfg(unix)]
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();

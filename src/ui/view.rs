@@ -40,21 +40,273 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         (main, None)
     };
     let [tools, right] = Layout::horizontal([Constraint::Percentage(34), Constraint::Percentage(66)]).areas(main);
-    let [schema, result] = Layout::vertical([Constraint::Min(6), Constraint::Length(6)]).areas(right);
+    let result_h = if app.result.is_some() || app.focus == Pane::Result {
+        Constraint::Percentage(50)
+    } else {
+        Constraint::Length(6)
+    };
+    let [schema, result] = Layout::vertical([Constraint::Min(6), result_h]).areas(right);
     app.areas.tools = tools;
     app.areas.schema = schema;
     app.areas.result = result;
     app.areas.log = log.unwrap_or_default();
     draw_tools(f, app, tools);
-    draw_schema(f, app, schema);
+    if app.form.is_some() {
+        draw_form(f, app, schema);
+    } else {
+        draw_schema(f, app, schema);
+    }
     draw_result(f, app, result);
     if let Some(l) = log {
         draw_log(f, app, l);
     }
     draw_footer(f, app, footer);
+    if app.show_history {
+        draw_history(f, app, area);
+    }
     if app.show_help {
         draw_help(f, app, area);
     }
+}
+
+fn kind_hint(f: &crate::schema::form::Field) -> String {
+    use crate::schema::form::Kind;
+    let base = match &f.kind {
+        Kind::Text => {
+            f.schema.get("format").and_then(|v| v.as_str()).map_or("string".to_string(), |fm| format!("string, {fm}"))
+        }
+        Kind::Integer => "integer".into(),
+        Kind::Number => "number".into(),
+        Kind::Boolean => "boolean: Space toggles".into(),
+        Kind::Enum(o) => format!("one of {}: Space picks", o.len()),
+        Kind::MultiEnum(o) => format!("any of {}: Space picks", o.len()),
+        Kind::Const(_) => "const".into(),
+        Kind::Object => "object".into(),
+        Kind::Array => format!("array, {} item(s)", f.children.len()),
+        Kind::Variant(v) => format!("one of {} variants: Space picks", v.len()),
+        Kind::Recursive => "recursive".into(),
+        Kind::Json => "JSON".into(),
+    };
+    if f.nullable { format!("{base} or null") } else { base }
+}
+
+fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
+    use super::form::RowKind;
+    let t = app.theme.clone();
+    let Some(form) = &mut app.form else { return };
+    let focused = app.focus == Pane::Form && !app.show_help && !app.show_history;
+    let mut title = format!(" Form: {} · Ctrl-R run · Ctrl-T JSON · Esc back ", sanitize::line(&form.tool));
+    if form.raw.is_some() {
+        title.push_str("· JSON mode ");
+    }
+    if form.no_validate {
+        title.push_str("· validation OFF ");
+    }
+    let b = Block::default()
+        .borders(Borders::ALL)
+        .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
+        .border_style(t.border(focused))
+        .title(Line::from(title).style(t.title(focused)));
+    let inner = b.inner(area);
+    f.render_widget(b, area);
+
+    // Bottom: the focused field's hints, its errors, and messages.
+    let mut info: Vec<Line> = vec![];
+    if form.confirm {
+        info.push(Line::styled(
+            format!("{} is marked destructive. Run it? y / N", sanitize::line(&form.tool)),
+            t.fg("error").add_modifier(Modifier::BOLD),
+        ));
+    }
+    if let Some(m) = &form.message {
+        info.push(Line::styled(sanitize::line(m).into_owned(), t.fg("warning")));
+    }
+    if let Some(p) = &form.schema_problem {
+        info.push(Line::styled(sanitize::line(p).into_owned(), t.fg("warning")));
+    }
+    if form.raw.is_none()
+        && let Some(field) = form.focused_field()
+    {
+        for h in field.hints() {
+            info.push(Line::styled(sanitize::line(&h).into_owned(), t.fg("dim")));
+        }
+    }
+    for e in form.loose_errors().into_iter().take(3) {
+        info.push(Line::styled(format!("✖ {}", sanitize::line(e)), t.fg("error")));
+    }
+    if form.errors.is_empty() && form.raw.is_none() {
+        info.push(Line::styled("✔ arguments valid", t.fg("ok")));
+    }
+    let info_h = (info.len() as u16 + 1).min(inner.height / 2).max(2);
+    let [rows_area, info_area] = Layout::vertical([Constraint::Min(1), Constraint::Length(info_h)]).areas(inner);
+    let sep = Block::default().borders(Borders::TOP).border_style(t.border(false));
+    f.render_widget(Paragraph::new(info).wrap(Wrap { trim: false }).block(sep), info_area);
+
+    let h = rows_area.height as usize;
+    if let Some(ta) = &mut form.raw {
+        ta.follow(h);
+        let lines: Vec<Line> = ta
+            .lines
+            .iter()
+            .enumerate()
+            .skip(ta.scroll)
+            .take(h)
+            .map(|(i, l)| {
+                if i == ta.row {
+                    let col = ta.col.min(l.chars().count());
+                    let (a, b): (String, String) = (l.chars().take(col).collect(), l.chars().skip(col).collect());
+                    let mut bs = b.chars();
+                    let cur = bs.next().map_or(" ".to_string(), |c| c.to_string());
+                    Line::from(vec![
+                        Span::raw(sanitize::line(&a).into_owned()),
+                        Span::styled(sanitize::line(&cur).into_owned(), t.selection()),
+                        Span::raw(sanitize::line(&bs.collect::<String>()).into_owned()),
+                    ])
+                } else {
+                    Line::raw(sanitize::line(l).into_owned())
+                }
+            })
+            .collect();
+        f.render_widget(Paragraph::new(lines), rows_area);
+        return;
+    }
+    if form.focus < form.scroll {
+        form.scroll = form.focus;
+    } else if form.focus >= form.scroll + h.max(1) {
+        form.scroll = form.focus + 1 - h.max(1);
+    }
+    let mut lines = vec![];
+    for (i, row) in form.rows.iter().enumerate().skip(form.scroll).take(h) {
+        let indent = "  ".repeat(row.depth.min(30));
+        let is_focus = i == form.focus;
+        let mut spans = vec![Span::raw(indent)];
+        match row.kind {
+            RowKind::AddItem => spans.push(Span::styled("+ add item (Enter)", t.fg("key"))),
+            RowKind::AddKey => {
+                spans.push(Span::styled("+ add key: ", t.fg("key")));
+                spans.push(Span::raw(sanitize::line(&form.new_key).into_owned()));
+                if is_focus {
+                    spans.push(Span::styled("▏", t.fg("match")));
+                }
+                spans.push(Span::styled("  (type a name, Enter)", t.fg("dim")));
+            }
+            RowKind::Field => {
+                let Some(field) = crate::schema::form::field_at(&form.form.root, &row.path) else { continue };
+                let key = if field.key.is_empty() {
+                    "(arguments)".to_string()
+                } else {
+                    sanitize::line(&field.key).into_owned()
+                };
+                spans.push(Span::styled(key, t.fg("text").add_modifier(Modifier::BOLD)));
+                if field.required {
+                    spans.push(Span::styled("*", t.fg("required")));
+                }
+                spans.push(Span::styled(": ", t.fg("dim")));
+                let (value, set) = super::form::FormState::display(field);
+                if set || !value.is_empty() {
+                    spans.push(Span::styled(
+                        sanitize::line(&value).into_owned(),
+                        t.fg(if set { "json_string" } else { "dim" }),
+                    ));
+                }
+                if is_focus && field.is_text() {
+                    spans.push(Span::styled("▏", t.fg("match")));
+                }
+                if !set && value.is_empty() {
+                    spans.push(Span::styled(format!(" ({}; omitted)", kind_hint(field)), t.fg("dim")));
+                }
+                for e in form.errors_at(&row.path).into_iter().take(1) {
+                    spans.push(Span::styled(
+                        format!("  ✖ {}", sanitize::truncate(&sanitize::line(e), 120)),
+                        t.fg("error"),
+                    ));
+                }
+            }
+        }
+        let line = Line::from(spans);
+        lines.push(if is_focus { line.style(t.selection()) } else { line });
+    }
+    if lines.is_empty() {
+        lines.push(Line::styled("This tool takes no arguments: Ctrl-R runs it.", t.fg("dim")));
+    }
+    f.render_widget(Paragraph::new(lines), rows_area);
+    if let Some(p) = &form.picker {
+        let w = (p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8).min(rows_area.width);
+        let hgt = (p.options.len() as u16 + 2).min(rows_area.height);
+        let r = Rect {
+            x: rows_area.x + rows_area.width.saturating_sub(w) / 2,
+            y: rows_area.y + rows_area.height.saturating_sub(hgt) / 2,
+            width: w,
+            height: hgt,
+        };
+        f.render_widget(Clear, r);
+        let skip = p.cursor.saturating_sub(hgt.saturating_sub(3) as usize);
+        let items: Vec<Line> = p
+            .options
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .map(|(i, o)| {
+                let mark = match &p.multi {
+                    Some(on) => {
+                        if on.get(i).copied().unwrap_or(false) {
+                            "[x] "
+                        } else {
+                            "[ ] "
+                        }
+                    }
+                    None => "",
+                };
+                let l = Line::raw(format!("{mark}{}", sanitize::line(o)));
+                if i == p.cursor { l.style(t.selection()) } else { l }
+            })
+            .collect();
+        let hint = if p.multi.is_some() { " Space toggles · Enter done " } else { " Enter picks · Esc cancels " };
+        let b = Block::default()
+            .borders(Borders::ALL)
+            .border_style(t.border(true))
+            .title(Line::from(hint).style(t.title(true)))
+            .style(t.base());
+        f.render_widget(Paragraph::new(items).block(b), r);
+    }
+}
+
+fn draw_history(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let w = area.width.saturating_sub(6).min(110);
+    let h = area.height.saturating_sub(6);
+    let r = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
+    f.render_widget(Clear, r);
+    let n = app.history.entries.len();
+    let mut lines: Vec<Line> = vec![];
+    if n == 0 {
+        lines.push(Line::styled("No calls yet for this server.", t.fg("dim")));
+    }
+    let rows = h.saturating_sub(2) as usize;
+    let skip = app.history_cursor.saturating_sub(rows.saturating_sub(1));
+    for (pos, e) in app.history.entries.iter().rev().enumerate().skip(skip).take(rows) {
+        let secs = e.at % 86_400;
+        let role = if e.status == "ok" { "ok" } else { "error" };
+        let line = Line::from(vec![
+            Span::styled(format!("{:02}:{:02}:{:02} ", secs / 3600, secs / 60 % 60, secs % 60), t.fg("dim")),
+            Span::styled(format!("{:<10} ", sanitize::truncate(&e.status, 10)), t.fg(role)),
+            Span::styled(format!("{:>7} ms ", e.duration_ms), t.fg("dim")),
+            Span::styled(format!("{} ", sanitize::line(&e.tool)), t.fg("text").add_modifier(Modifier::BOLD)),
+            Span::styled(
+                sanitize::truncate(&sanitize::line(&e.arguments.to_string()), 200).into_owned(),
+                t.fg("json_string"),
+            ),
+        ]);
+        lines.push(if pos == app.history_cursor { line.style(t.selection()) } else { line });
+    }
+    let title = format!(" History: {} call(s) · Enter reopen · r re-run · Esc close ", n);
+    let b = Block::default()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Thick)
+        .border_style(t.border(true))
+        .title(Line::from(title).style(t.title(true)))
+        .style(t.base());
+    f.render_widget(Paragraph::new(lines).block(b), r);
 }
 
 fn draw_server(f: &mut Frame, app: &App, area: Rect) {
@@ -247,17 +499,52 @@ fn draw_schema(f: &mut Frame, app: &mut App, area: Rect) {
 }
 
 fn draw_result(f: &mut Frame, app: &App, area: Rect) {
-    let b = block(app, Line::from(" Result "), Pane::Result);
-    let text = match &app.notice {
-        Some((n, err)) => {
-            Line::styled(sanitize::line(n).into_owned(), app.theme.fg(if *err { "error" } else { "dim" }))
-        }
-        None => Line::styled(
-            "No result yet. Tools run from their forms (coming with the forms issue); `mcplens call` runs them headless.",
-            app.theme.fg("dim"),
-        ),
+    let t = &app.theme;
+    let title = match &app.result {
+        Some(r) => format!(" Result: {} ", sanitize::line(&r.tool)),
+        None => " Result ".to_string(),
     };
-    f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).block(b), area);
+    let b = block(app, Line::from(title), Pane::Result);
+    let inner = b.inner(area);
+    f.render_widget(b, area);
+    let mut lines: Vec<Line> = vec![];
+    if let Some((n, err)) = &app.notice {
+        lines.push(Line::styled(sanitize::line(n).into_owned(), t.fg(if *err { "error" } else { "dim" })));
+    }
+    if let Some(run) = &app.running {
+        let secs = run.started.elapsed().as_secs_f32();
+        let frame = (run.started.elapsed().as_millis() / 100) as usize % SPINNER.len();
+        let mut spans = vec![
+            Span::styled(
+                format!("{} running {} ", SPINNER[frame], sanitize::line(&run.tool)),
+                t.fg("warning").add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(format!("{secs:.1}s "), t.fg("dim")),
+        ];
+        if let Some(p) = &run.progress {
+            match p.total.filter(|t| *t > 0.0) {
+                Some(total) => {
+                    let frac = (p.progress / total).clamp(0.0, 1.0);
+                    let w = 20usize;
+                    let done = (frac * w as f64).round() as usize;
+                    spans.push(Span::styled(format!("[{}{}] ", "█".repeat(done), "░".repeat(w - done)), t.fg("ok")));
+                    spans.push(Span::raw(format!("{}/{} ", p.progress, total)));
+                }
+                None => spans.push(Span::raw(format!("progress {} ", p.progress))),
+            }
+            if let Some(m) = &p.message {
+                spans.push(Span::styled(sanitize::line(m).into_owned(), t.fg("text")));
+            }
+        }
+        spans.push(Span::styled("  Ctrl-K cancels", t.fg("key")));
+        lines.push(Line::from(spans));
+    }
+    if app.result.is_none() && app.running.is_none() && app.notice.is_none() {
+        lines.push(Line::styled("No result yet: Enter on a tool opens its form, Ctrl-R runs it.", t.fg("dim")));
+    }
+    let room = (inner.height as usize).saturating_sub(lines.len());
+    lines.extend(app.result_lines.iter().skip(app.result_scroll).take(room).cloned());
+    f.render_widget(Paragraph::new(lines), inner);
 }
 
 /// `HH:MM:SS.mmm` (UTC) without a calendar crate.
@@ -322,6 +609,10 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
             spans.push(Span::styled(format!(" {k}"), t.key()));
             spans.push(Span::styled(format!(" {h} "), t.fg("dim")));
         }
+        if app.running.is_some() {
+            spans.push(Span::styled(" Ctrl-K", t.key()));
+            spans.push(Span::styled(" cancel call ", t.fg("dim")));
+        }
         if let Some(s) = &app.schema
             && app.focus == Pane::Schema
         {
@@ -339,12 +630,12 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
 
 fn draw_help(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    let w = area.width.saturating_sub(8).min(96);
-    let h = area.height.saturating_sub(4);
+    let w = area.width.saturating_sub(4).min(116);
+    let h = area.height.saturating_sub(2);
     let r = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
     f.render_widget(Clear, r);
     let mut lines = vec![];
-    for scope in [Scope::Tools, Scope::Schema, Scope::Any] {
+    for scope in [Scope::Tools, Scope::Schema, Scope::Form, Scope::History, Scope::Any] {
         lines.push(Line::styled(scope.title(), t.title(true)));
         for b in BINDINGS.iter().filter(|b| b.scope == scope) {
             lines.push(Line::from(vec![Span::styled(format!("  {:<12}", b.label), t.key()), Span::raw(b.help)]));
@@ -361,7 +652,7 @@ fn draw_help(f: &mut Frame, app: &App, area: Rect) {
         .borders(Borders::ALL)
         .border_type(BorderType::Thick)
         .border_style(t.border(true))
-        .title(Line::from(" Help: every key ").style(t.title(true)))
+        .title(Line::from(" Help: every key · j/k PgUp/PgDn scroll · any other key closes ").style(t.title(true)))
         .style(t.base());
     f.render_widget(Paragraph::new(lines).scroll((app.help_scroll as u16, 0)).block(b), r);
 }

@@ -1,0 +1,616 @@
+//! The form model: a tool's input schema as editable fields, and the argument object they build.
+//!
+//! Rules users of other clients keep reporting as bugs, kept here:
+//! - an optional field left empty is *omitted*, never sent as `""`, `null`, `[]` or `{}`;
+//! - an explicit empty value or `null` is still possible when the user means it;
+//! - numbers are typed freely (decimals, negatives) and integers are exact (within 64 bits);
+//! - `$ref` is resolved; a recursive schema expands one level at a time, on demand.
+
+use serde_json::{Map, Number, Value};
+
+use super::resolve::resolve;
+
+/// Deeper than this, fields are not built until asked for (as if recursive).
+const MAX_DEPTH: usize = 24;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    Text,
+    Integer,
+    Number,
+    Boolean,
+    Enum(Vec<Value>),
+    /// An array of enum values: multi-select.
+    MultiEnum(Vec<Value>),
+    Const(Value),
+    Object,
+    Array,
+    /// `oneOf`/`anyOf`: the variants' labels; the chosen one's field is the only child.
+    Variant(Vec<String>),
+    /// A `$ref` back into a schema being built: expanded on demand.
+    Recursive,
+    /// Anything the fields cannot express: edited as JSON text.
+    Json,
+}
+
+/// What the user has set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// Nothing: the field is omitted.
+    Unset,
+    /// A value (the text, toggle, choice or children).
+    Set,
+    /// Explicit `null`.
+    Null,
+    /// Explicit empty value: `""`, `[]` or `{}`.
+    Empty,
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// The property name, `[i]` for array items, or the variant's label.
+    pub key: String,
+    /// The resolved schema of this field.
+    pub schema: Value,
+    pub kind: Kind,
+    pub required: bool,
+    pub nullable: bool,
+    pub state: State,
+    /// The edit buffer of Text, Integer, Number and Json fields.
+    pub text: String,
+    /// Boolean value, Enum choice index, or Variant choice index.
+    pub choice: Option<usize>,
+    /// MultiEnum choices.
+    pub chosen: Vec<bool>,
+    pub children: Vec<Field>,
+    /// For objects with `additionalProperties`: the schema of extra values.
+    pub additional: Option<Value>,
+    /// This field is an extra key/value row of its parent (its key is editable).
+    pub extra: bool,
+    depth: usize,
+}
+
+/// Why text in a field is not a value of its kind.
+pub fn parse_error(f: &Field) -> Option<String> {
+    if f.state != State::Set {
+        return None;
+    }
+    match f.kind {
+        Kind::Integer if !f.text.trim().is_empty() && parse_integer(&f.text).is_none() => {
+            Some("not an integer (64-bit: beyond that, use the JSON mode)".into())
+        }
+        Kind::Number if !f.text.trim().is_empty() && parse_number(&f.text).is_none() => Some("not a number".into()),
+        Kind::Json if !f.text.trim().is_empty() && serde_json::from_str::<Value>(&f.text).is_err() => {
+            Some("not valid JSON".into())
+        }
+        _ => None,
+    }
+}
+
+fn parse_integer(s: &str) -> Option<Value> {
+    let s = s.trim();
+    if let Ok(i) = s.parse::<i64>() {
+        return Some(Value::from(i));
+    }
+    if let Ok(u) = s.parse::<u64>() {
+        return Some(Value::from(u));
+    }
+    // "3.0" or "1e3" are integers too, written as numbers.
+    let f: f64 = s.parse().ok()?;
+    (f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15).then(|| Value::from(f as i64))
+}
+
+fn parse_number(s: &str) -> Option<Value> {
+    let s = s.trim();
+    if let Some(v) = parse_integer(s).filter(|_| !s.contains(['.', 'e', 'E'])) {
+        return Some(v);
+    }
+    let normalized = if s.starts_with('.') {
+        format!("0{s}")
+    } else if s.starts_with("-.") {
+        format!("-0{}", &s[1..])
+    } else {
+        s.to_string()
+    };
+    let f: f64 = normalized.parse().ok()?;
+    Number::from_f64(f).map(Value::Number)
+}
+
+fn types_of(schema: &Value) -> Vec<String> {
+    match schema.get("type") {
+        Some(Value::String(t)) => vec![t.clone()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+        _ => vec![],
+    }
+}
+
+fn variant_label(i: usize, v: &Value) -> String {
+    if let Some(t) = v.get("title").and_then(Value::as_str) {
+        return t.to_string();
+    }
+    if let Some(c) = v.get("const") {
+        return format!("const {c}");
+    }
+    if let Some(r) = v.get("$ref").and_then(Value::as_str) {
+        return super::resolve::ref_name(r).to_string();
+    }
+    match types_of(v).first() {
+        Some(t) => format!("{t} #{}", i + 1),
+        None => format!("variant #{}", i + 1),
+    }
+}
+
+/// Builds fields against one root schema (for `$ref`).
+pub struct Builder<'a> {
+    root: &'a Value,
+    refs: Vec<String>,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(root: &'a Value) -> Self {
+        Builder { root, refs: vec![] }
+    }
+
+    /// Follows `$ref` chains; `None` when one points back into the stack (recursion).
+    fn deref(&self, schema: &Value) -> Option<(Value, Vec<String>)> {
+        let mut s = schema.clone();
+        let mut followed = vec![];
+        for _ in 0..32 {
+            let Some(r) = s.get("$ref").and_then(Value::as_str).map(str::to_string) else { break };
+            if self.refs.contains(&r) || followed.contains(&r) {
+                return None;
+            }
+            let Some(target) = resolve(self.root, &r) else { break };
+            // Sibling keywords of the $ref (description, default) win over the target's.
+            let mut merged = target.clone();
+            if let (Value::Object(m), Value::Object(siblings)) = (&mut merged, &s) {
+                for (k, v) in siblings {
+                    if k != "$ref" {
+                        m.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            followed.push(r);
+            s = merged;
+        }
+        Some((s, followed))
+    }
+
+    pub fn field(&mut self, key: &str, schema: &Value, required: bool, depth: usize) -> Field {
+        let mut f = Field {
+            key: key.to_string(),
+            schema: schema.clone(),
+            kind: Kind::Json,
+            required,
+            nullable: false,
+            state: State::Unset,
+            text: String::new(),
+            choice: None,
+            chosen: vec![],
+            children: vec![],
+            additional: None,
+            extra: false,
+            depth,
+        };
+        let Some((s, followed)) = self.deref(schema).filter(|_| depth < MAX_DEPTH) else {
+            f.kind = Kind::Recursive;
+            return f;
+        };
+        f.schema = s.clone();
+        let mut types = types_of(&s);
+        f.nullable = types.iter().any(|t| t == "null") || s.get("nullable") == Some(&Value::Bool(true));
+        types.retain(|t| t != "null");
+        let pushed = followed.len();
+        self.refs.extend(followed);
+        f.kind = if let Some(c) = s.get("const") {
+            Kind::Const(c.clone())
+        } else if let Some(Value::Array(opts)) = s.get("enum") {
+            Kind::Enum(opts.clone())
+        } else if let Some(Value::Array(vs)) = s.get("oneOf").or_else(|| s.get("anyOf")) {
+            // `anyOf: [X, {type: null}]` is how many generators spell "nullable X".
+            let non_null: Vec<&Value> =
+                vs.iter().filter(|v| v.get("type").and_then(Value::as_str) != Some("null")).collect();
+            if non_null.len() == 1 && vs.len() == 2 {
+                f.nullable = true;
+                let inner = self.field(key, non_null[0], required, depth);
+                self.refs.truncate(self.refs.len() - pushed);
+                return Field { nullable: true, ..inner };
+            }
+            Kind::Variant(vs.iter().enumerate().map(|(i, v)| variant_label(i, v)).collect())
+        } else {
+            match types.first().map(String::as_str) {
+                Some("string") => Kind::Text,
+                Some("integer") => Kind::Integer,
+                Some("number") => Kind::Number,
+                Some("boolean") => Kind::Boolean,
+                Some("object") => Kind::Object,
+                Some("array") => match s.get("items").and_then(|i| self.deref(i)).map(|(i, _)| i) {
+                    Some(items) if items.get("enum").is_some_and(Value::is_array) => {
+                        Kind::MultiEnum(items["enum"].as_array().cloned().unwrap_or_default())
+                    }
+                    _ => Kind::Array,
+                },
+                None if s.get("properties").is_some() => Kind::Object,
+                None if s.get("items").is_some() => Kind::Array,
+                _ => Kind::Json,
+            }
+        };
+        if types.len() > 1
+            && matches!(f.kind, Kind::Text | Kind::Integer | Kind::Number | Kind::Boolean | Kind::Object | Kind::Array)
+        {
+            // "string or number" and the like: only JSON can say which.
+            f.kind = Kind::Json;
+        }
+        match &f.kind {
+            Kind::Object => {
+                let req: Vec<&str> = s
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                if let Some(Value::Object(props)) = s.get("properties") {
+                    for (name, p) in props {
+                        f.children.push(self.field(name, p, req.contains(&name.as_str()), depth + 1));
+                    }
+                }
+                match s.get("additionalProperties") {
+                    Some(a @ Value::Object(_)) => f.additional = Some(a.clone()),
+                    Some(Value::Bool(true)) => f.additional = Some(Value::Object(Map::new())),
+                    None if s.get("properties").is_none() => f.additional = Some(Value::Object(Map::new())),
+                    _ => {}
+                }
+            }
+            Kind::MultiEnum(opts) => f.chosen = vec![false; opts.len()],
+            _ => {}
+        }
+        if let Some(d) = s.get("default") {
+            f.load(d, self);
+        } else if f.kind == Kind::Array && required {
+            // A required array that needs items starts with them, ready to fill in.
+            let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0).min(3) as usize;
+            for i in 0..min {
+                let item = self.item(&f, i);
+                f.children.push(item);
+            }
+        }
+        self.refs.truncate(self.refs.len() - pushed);
+        f
+    }
+
+    /// A new item for an array field.
+    pub fn item(&mut self, array: &Field, index: usize) -> Field {
+        let items = array.schema.get("items").cloned().unwrap_or(Value::Bool(true));
+        let mut f = self.field(&format!("[{index}]"), &items, true, array.depth + 1);
+        if f.state == State::Unset && !matches!(f.kind, Kind::Object | Kind::Array | Kind::Variant(_)) {
+            f.state = State::Set;
+        }
+        f
+    }
+
+    /// A new extra key/value row of an object with `additionalProperties`.
+    pub fn extra(&mut self, object: &Field, key: &str) -> Field {
+        let schema = object.additional.clone().unwrap_or(Value::Bool(true));
+        let mut f = self.field(key, &schema, false, object.depth + 1);
+        f.extra = true;
+        f
+    }
+
+    /// Expands a recursive field one level.
+    pub fn expand(&mut self, f: &mut Field) {
+        if f.kind != Kind::Recursive {
+            return;
+        }
+        let saved = std::mem::take(&mut self.refs);
+        let depth = if f.depth >= MAX_DEPTH { 0 } else { f.depth };
+        let mut built = self.field(&f.key, &f.schema, f.required, depth);
+        self.refs = saved;
+        built.extra = f.extra;
+        built.depth = f.depth;
+        *f = built;
+    }
+
+    /// The field for variant `i` of `f`.
+    pub fn choose(&mut self, f: &mut Field, i: usize) {
+        let vs = f
+            .schema
+            .get("oneOf")
+            .or_else(|| f.schema.get("anyOf"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let Some(v) = vs.get(i) else { return };
+        let label = match &f.kind {
+            Kind::Variant(labels) => labels.get(i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        };
+        let mut child = self.field(&label, v, true, f.depth + 1);
+        if child.state == State::Unset && matches!(child.kind, Kind::Const(_)) {
+            child.state = State::Set;
+        }
+        f.choice = Some(i);
+        f.children = vec![child];
+        f.state = State::Set;
+    }
+}
+
+impl Field {
+    pub fn is_container(&self) -> bool {
+        matches!(self.kind, Kind::Object | Kind::Array | Kind::Variant(_))
+    }
+
+    pub fn is_text(&self) -> bool {
+        matches!(self.kind, Kind::Text | Kind::Integer | Kind::Number | Kind::Json)
+    }
+
+    /// The value this field contributes, or None to omit it.
+    pub fn value(&self) -> Option<Value> {
+        match self.state {
+            State::Null => return Some(Value::Null),
+            State::Empty => {
+                return Some(match self.kind {
+                    Kind::Object => Value::Object(Map::new()),
+                    Kind::Array | Kind::MultiEnum(_) => Value::Array(vec![]),
+                    _ => Value::String(String::new()),
+                });
+            }
+            State::Unset => {
+                // A required const is implied, and a container is there when something in it
+                // is set; everything else unset is omitted.
+                return match &self.kind {
+                    Kind::Const(c) if self.required => Some(c.clone()),
+                    Kind::Object => {
+                        let m = self.object_value();
+                        (!m.is_empty()).then_some(Value::Object(m))
+                    }
+                    Kind::Array => {
+                        let items: Vec<Value> = self.children.iter().filter_map(Field::value).collect();
+                        (!items.is_empty()).then_some(Value::Array(items))
+                    }
+                    Kind::Variant(_) => self.children.first().and_then(Field::value),
+                    _ => None,
+                };
+            }
+            State::Set => {}
+        }
+        match &self.kind {
+            Kind::Text => Some(Value::String(self.text.clone())),
+            Kind::Integer => parse_integer(&self.text),
+            Kind::Number => parse_number(&self.text),
+            Kind::Json => serde_json::from_str(&self.text).ok(),
+            Kind::Boolean => self.choice.map(|c| Value::Bool(c == 1)),
+            Kind::Enum(opts) => self.choice.and_then(|c| opts.get(c)).cloned(),
+            Kind::MultiEnum(opts) => Some(Value::Array(
+                opts.iter().zip(&self.chosen).filter(|(_, on)| **on).map(|(o, _)| o.clone()).collect(),
+            )),
+            Kind::Const(c) => Some(c.clone()),
+            Kind::Object => {
+                let m = self.object_value();
+                (!m.is_empty() || self.required).then_some(Value::Object(m))
+            }
+            Kind::Array => Some(Value::Array(self.children.iter().filter_map(Field::value).collect())),
+            Kind::Variant(_) => self.children.first().and_then(Field::value),
+            Kind::Recursive => None,
+        }
+    }
+
+    fn object_value(&self) -> Map<String, Value> {
+        self.children.iter().filter_map(|c| c.value().map(|v| (c.key.clone(), v))).collect()
+    }
+
+    /// Fills the field from `v`. Returns false where the fields cannot hold `v` (the JSON mode can).
+    pub fn load(&mut self, v: &Value, b: &mut Builder) -> bool {
+        if v.is_null() {
+            self.state = State::Null;
+            return true;
+        }
+        self.state = State::Set;
+        match (&self.kind, v) {
+            (Kind::Text, Value::String(s)) => self.text = s.clone(),
+            (Kind::Integer | Kind::Number, Value::Number(n)) => self.text = n.to_string(),
+            (Kind::Boolean, Value::Bool(x)) => self.choice = Some(usize::from(*x)),
+            (Kind::Enum(opts), v) => match opts.iter().position(|o| o == v) {
+                Some(i) => self.choice = Some(i),
+                None => return false,
+            },
+            (Kind::MultiEnum(opts), Value::Array(items)) => {
+                let opts = opts.clone();
+                self.chosen = opts.iter().map(|o| items.contains(o)).collect();
+                if items.iter().any(|i| !opts.contains(i)) {
+                    return false;
+                }
+            }
+            (Kind::Const(c), v) => return c == v,
+            (Kind::Object, Value::Object(m)) => {
+                for c in &mut self.children {
+                    c.state = State::Unset;
+                }
+                self.children.retain(|c| !c.extra);
+                let mut ok = true;
+                for (k, val) in m {
+                    if let Some(c) = self.children.iter_mut().find(|c| &c.key == k) {
+                        ok &= c.load(val, b);
+                    } else if self.additional.is_some() {
+                        let mut extra = b.extra(self, k);
+                        ok &= extra.load(val, b);
+                        self.children.push(extra);
+                    } else {
+                        ok = false;
+                    }
+                }
+                return ok;
+            }
+            (Kind::Array, Value::Array(items)) => {
+                self.children.clear();
+                let mut ok = true;
+                for (i, item) in items.iter().enumerate() {
+                    let mut f = b.item(self, i);
+                    ok &= f.load(item, b);
+                    self.children.push(f);
+                }
+                return ok;
+            }
+            (Kind::Variant(labels), v) => {
+                // The first variant that holds the value without loss.
+                for i in 0..labels.len() {
+                    let mut probe = self.clone();
+                    b.choose(&mut probe, i);
+                    if let Some(child) = probe.children.first_mut()
+                        && child.load(v, b)
+                        && child.value().as_ref() == Some(v)
+                    {
+                        *self = probe;
+                        return true;
+                    }
+                }
+                self.state = State::Unset;
+                return false;
+            }
+            (Kind::Recursive, v) => {
+                b.expand(self);
+                if self.kind == Kind::Recursive {
+                    return false;
+                }
+                return self.load(v, b);
+            }
+            (Kind::Json, v) => self.text = v.to_string(),
+            (Kind::Text, other) => {
+                self.text = other.to_string();
+                return false;
+            }
+            _ => {
+                self.kind = Kind::Json;
+                self.text = v.to_string();
+            }
+        }
+        true
+    }
+
+    /// Short hints for the focused field: format, constraints, description.
+    pub fn hints(&self) -> Vec<String> {
+        let mut out = vec![];
+        if let Some(d) = self.schema.get("description").and_then(Value::as_str) {
+            out.push(d.to_string());
+        }
+        let mut facts = vec![];
+        for k in [
+            "format",
+            "pattern",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "minLength",
+            "maxLength",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "default",
+            "examples",
+        ] {
+            if let Some(v) = self.schema.get(k) {
+                facts.push(format!("{k}={}", super::tree::compact(v)));
+            }
+        }
+        if let Some(f) = self.schema.get("format").and_then(Value::as_str) {
+            let example = match f {
+                "email" => Some("name@example.com"),
+                "uri" | "url" => Some("https://example.com/path"),
+                "uuid" => Some("0b6e2f0c-8f4e-4c1a-9d7b-2a3e4f5a6b7c"),
+                "date" => Some("2026-11-21"),
+                "date-time" => Some("2026-11-21T09:30:00Z"),
+                "time" => Some("09:30:00"),
+                _ => None,
+            };
+            if let Some(e) = example {
+                facts.push(format!("e.g. {e}"));
+            }
+        }
+        if !facts.is_empty() {
+            out.push(facts.join("  "));
+        }
+        out
+    }
+}
+
+/// A whole form: the root object field of a tool's input schema.
+#[derive(Debug, Clone)]
+pub struct Form {
+    pub schema: Value,
+    pub root: Field,
+}
+
+impl Form {
+    pub fn new(schema: &Value) -> Form {
+        let mut b = Builder::new(schema);
+        let mut root = b.field("", schema, true, 0);
+        if root.kind != Kind::Object {
+            // A non-object root schema (`oneOf` of objects, or nonsense): still a form.
+            root.required = true;
+        }
+        Form { schema: schema.clone(), root }
+    }
+
+    /// The arguments the form builds (an object; `{}` when nothing is set).
+    pub fn arguments(&self) -> Value {
+        match self.root.value() {
+            Some(v @ Value::Object(_)) => v,
+            Some(other) => other,
+            None => Value::Object(Map::new()),
+        }
+    }
+
+    /// Fills the form from an argument object; false when some part could not be shown as fields.
+    pub fn load(&mut self, args: &Value) -> bool {
+        let schema = self.schema.clone();
+        let mut b = Builder::new(&schema);
+        let ok = self.root.load(args, &mut b);
+        self.root.state = State::Set;
+        ok
+    }
+
+    /// A builder for structural edits (add item, choose variant, expand).
+    pub fn with_builder<R>(&mut self, f: impl FnOnce(&mut Field, &mut Builder) -> R, path: &[usize]) -> Option<R> {
+        let schema = self.schema.clone();
+        let mut b = Builder::new(&schema);
+        let field = field_at_mut(&mut self.root, path)?;
+        Some(f(field, &mut b))
+    }
+}
+
+pub fn field_at<'a>(root: &'a Field, path: &[usize]) -> Option<&'a Field> {
+    let mut f = root;
+    for i in path {
+        f = f.children.get(*i)?;
+    }
+    Some(f)
+}
+
+pub fn field_at_mut<'a>(root: &'a mut Field, path: &[usize]) -> Option<&'a mut Field> {
+    let mut f = root;
+    for i in path {
+        f = f.children.get_mut(*i)?;
+    }
+    Some(f)
+}
+
+/// The JSON pointer of the field at `path` (for matching validation errors to fields).
+pub fn pointer(root: &Field, path: &[usize]) -> String {
+    let mut out = String::new();
+    let mut f = root;
+    for i in path {
+        let Some(c) = f.children.get(*i) else { break };
+        match f.kind {
+            Kind::Variant(_) => {}
+            Kind::Array => {
+                out.push_str(&format!("/{}", f.children[..*i].iter().filter(|x| x.value().is_some()).count()))
+            }
+            _ => out.push_str(&format!("/{}", c.key.replace('~', "~0").replace('/', "~1"))),
+        }
+        f = c;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,189 @@
+//! The schema-to-form model for every kind of field, with the seed 003 person finder among them.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+fn child<'a>(f: &'a mut Field, key: &str) -> &'a mut Field {
+    f.children.iter_mut().find(|c| c.key == key).unwrap_or_else(|| panic!("no field {key}"))
+}
+
+fn set(f: &mut Field, text: &str) {
+    f.text = text.into();
+    f.state = State::Set;
+}
+
+#[test]
+fn scalars_and_omission() {
+    let schema = json!({"type": "object", "properties": {
+        "s": {"type": "string", "format": "email"}, "i": {"type": "integer"}, "n": {"type": "number"},
+        "b": {"type": "boolean"}, "e": {"enum": ["a", "b"]}, "c": {"const": "fixed"},
+        "d": {"type": "string", "default": "dflt"}, "opt": {"type": "object", "properties": {"x": {"type": "string"}}},
+        "list": {"type": "array", "items": {"type": "string"}}
+    }, "required": ["c"]});
+    let mut form = Form::new(&schema);
+    // Only the default and the required const: optional empty fields are omitted, not "" or null.
+    assert_eq!(form.arguments(), json!({"c": "fixed", "d": "dflt"}));
+    let r = &mut form.root;
+    set(child(r, "s"), "a@b.c");
+    set(child(r, "i"), "-12");
+    set(child(r, "n"), "-.5");
+    child(r, "b").choice = Some(1);
+    child(r, "b").state = State::Set;
+    child(r, "e").choice = Some(1);
+    child(r, "e").state = State::Set;
+    assert_eq!(
+        form.arguments(),
+        json!({"s": "a@b.c", "i": -12, "n": -0.5, "b": true, "e": "b", "c": "fixed", "d": "dflt"})
+    );
+    // Explicit empties and null when the user means them.
+    child(&mut form.root, "s").state = State::Empty;
+    child(&mut form.root, "list").state = State::Empty;
+    child(&mut form.root, "opt").state = State::Null;
+    let a = form.arguments();
+    assert_eq!((a["s"].clone(), a["list"].clone(), a["opt"].clone()), (json!(""), json!([]), Value::Null));
+}
+
+#[test]
+fn exact_integers_and_free_numbers() {
+    let schema = json!({"properties": {"i": {"type": "integer"}, "n": {"type": "number"}}});
+    let mut form = Form::new(&schema);
+    set(child(&mut form.root, "i"), "18446744073709551615");
+    set(child(&mut form.root, "n"), "1e3");
+    assert_eq!(form.arguments().to_string(), r#"{"i":18446744073709551615,"n":1000.0}"#);
+    set(child(&mut form.root, "i"), "1.5");
+    assert!(parse_error(child(&mut form.root, "i")).is_some());
+    assert_eq!(form.arguments().get("i"), None, "an unparsable number is not sent");
+}
+
+#[test]
+fn multi_enum_nullable_and_additional_properties() {
+    let schema = json!({"properties": {
+        "tags": {"type": "array", "items": {"enum": ["x", "y", "z"]}},
+        "maybe": {"type": ["string", "null"]},
+        "alt": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        "labels": {"type": "object", "additionalProperties": {"type": "integer"}}
+    }});
+    let mut form = Form::new(&schema);
+    let tags = child(&mut form.root, "tags");
+    assert_eq!(tags.kind, Kind::MultiEnum(vec![json!("x"), json!("y"), json!("z")]));
+    tags.chosen = vec![true, false, true];
+    tags.state = State::Set;
+    let maybe = child(&mut form.root, "maybe");
+    assert!(maybe.nullable && maybe.kind == Kind::Text);
+    maybe.state = State::Null;
+    let alt = child(&mut form.root, "alt");
+    assert!(alt.nullable && alt.kind == Kind::Integer, "anyOf [X, null] is a nullable X");
+    form.with_builder(
+        |f, b| {
+            let mut row = b.extra(f, "priority");
+            row.text = "3".into();
+            row.state = State::Set;
+            f.children.push(row);
+        },
+        &[3],
+    );
+    assert_eq!(form.arguments(), json!({"tags": ["x", "z"], "maybe": null, "labels": {"priority": 3}}));
+}
+
+#[test]
+fn arrays_of_objects_add_remove_reorder() {
+    let schema = json!({"properties": {"rows": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}, "v": {"type": "integer", "default": 1}}}}}});
+    let mut form = Form::new(&schema);
+    for name in ["a", "b", "c"] {
+        form.with_builder(
+            |arr, b| {
+                let mut item = b.item(arr, arr.children.len());
+                set(child(&mut item, "k"), name);
+                arr.children.push(item);
+                arr.state = State::Set;
+            },
+            &[0],
+        );
+    }
+    assert_eq!(form.arguments(), json!({"rows": [{"k": "a", "v": 1}, {"k": "b", "v": 1}, {"k": "c", "v": 1}]}));
+    let rows = child(&mut form.root, "rows");
+    rows.children.remove(1);
+    rows.children.swap(0, 1);
+    assert_eq!(form.arguments(), json!({"rows": [{"k": "c", "v": 1}, {"k": "a", "v": 1}]}));
+}
+
+#[test]
+fn variants_at_a_field_and_at_the_root() {
+    let schema = json!({"oneOf": [
+        {"title": "By id", "type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+        {"title": "By name", "type": "object", "properties": {"name": {"type": "string"}}}
+    ]});
+    let mut form = Form::new(&schema);
+    assert_eq!(form.root.kind, Kind::Variant(vec!["By id".into(), "By name".into()]));
+    form.with_builder(|f, b| b.choose(f, 1), &[]);
+    set(child(&mut form.root.children[0], "name"), "Ada");
+    assert_eq!(form.arguments(), json!({"name": "Ada"}));
+}
+
+#[test]
+fn seed_003_person_finder_builds_any_valid_argument_object() {
+    let tool = crate::demo::catalog::tools().into_iter().find(|t| t["name"] == "fg_findPersons").unwrap_or_default();
+    let schema = tool["inputSchema"].clone();
+    let mut form = Form::new(&schema);
+    // Defaults are prefilled.
+    assert_eq!(form.arguments(), json!({"limit": 10, "sort": "relevance", "include_inactive": false}));
+    // queries: a required array of $ref PersonQuery with minItems 1 starts with one empty item.
+    assert_eq!(form.root.children[0].children.len(), 1);
+    let q = &mut form.root.children[0].children[0];
+    assert_eq!(q.kind, Kind::Object);
+    set(child(q, "fg_id"), "0b6e2f0c-8f4e-4c1a-9d7b-2a3e4f5a6b7c");
+    let role = child(q, "role");
+    role.choice = Some(2);
+    role.state = State::Set;
+    set(child(child(q, "address"), "country"), "DE");
+    // match: oneOf [const "exact", {fuzziness}] — pick the object variant.
+    let m = q.children.iter().position(|c| c.key == "match").unwrap_or(0);
+    form.with_builder(|f, b| b.choose(f, 1), &[0, 0, m]);
+    let q = &mut form.root.children[0].children[0];
+    // The recursive reports_to is not built until asked for.
+    let rt = q.children.iter().position(|c| c.key == "reports_to").unwrap_or(0);
+    assert_eq!(q.children[rt].kind, Kind::Recursive);
+    form.with_builder(|f, b| b.expand(f), &[0, 0, rt]);
+    let q = &mut form.root.children[0].children[0];
+    assert_eq!(q.children[rt].kind, Kind::Object);
+    set(child(&mut q.children[rt], "fg_id"), "11111111-2222-4333-8444-555555555555");
+    let args = form.arguments();
+    assert_eq!(
+        args,
+        json!({
+            "queries": [{
+                "fg_id": "0b6e2f0c-8f4e-4c1a-9d7b-2a3e4f5a6b7c",
+                "role": "designer",
+                "address": {"country": "DE"},
+                "match": {"fuzziness": 0.3},
+                "reports_to": {"fg_id": "11111111-2222-4333-8444-555555555555"}
+            }],
+            "limit": 10, "sort": "relevance", "include_inactive": false
+        })
+    );
+    assert_eq!(crate::schema::validate::validate(&schema, &args), Ok(vec![]));
+    // The pointer of a nested field, for showing validation errors at it.
+    assert_eq!(pointer(&form.root, &[0, 0, 0]), "/queries/0/fg_id");
+    // And back: loading the arguments gives the same arguments.
+    let mut again = Form::new(&schema);
+    assert!(again.load(&args));
+    assert_eq!(again.arguments(), args);
+}
+
+#[test]
+fn odd_schemas_do_not_panic() {
+    for s in [
+        json!(null),
+        json!(true),
+        json!({"type": 3}),
+        json!({"properties": {"a": {"$ref": "#"}}}),
+        json!({"$ref": "#"}),
+        json!({"oneOf": "x"}),
+        json!({"type": ["string", "integer"]}),
+    ] {
+        let mut f = Form::new(&s);
+        let _ = f.arguments();
+        let _ = f.load(&json!({"a": {"a": {"a": 1}}}));
+    }
+}

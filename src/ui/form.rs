@@ -1,0 +1,606 @@
+//! The form of one tool in the TUI: fields as rows, editing keys, pickers, the raw JSON mode kept
+//! in sync both ways, and validation as you type with each error at its field.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::Value;
+
+use super::keymap::Command;
+use super::textarea::TextArea;
+use crate::schema::form::{self, Field, Form, Kind, State, field_at, field_at_mut, parse_error};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowKind {
+    Field,
+    /// "+ add item" under an array.
+    AddItem,
+    /// "+ add key" under an object with additionalProperties; the row edits the new key.
+    AddKey,
+}
+
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub path: Vec<usize>,
+    pub depth: usize,
+    pub kind: RowKind,
+}
+
+#[derive(Debug, Clone)]
+pub struct Picker {
+    pub options: Vec<String>,
+    pub cursor: usize,
+    /// Multi-select (arrays of enums): which options are on.
+    pub multi: Option<Vec<bool>>,
+}
+
+/// What a key did, for the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormOutcome {
+    Handled,
+    NotMine,
+    Leave,
+    Run,
+}
+
+pub struct FormState {
+    pub tool: String,
+    pub destructive: bool,
+    pub form: Form,
+    pub rows: Vec<Row>,
+    pub focus: usize,
+    pub scroll: usize,
+    pub picker: Option<Picker>,
+    pub raw: Option<TextArea>,
+    pub new_key: String,
+    /// Validation errors as (JSON pointer, message).
+    pub errors: Vec<(String, String)>,
+    pub schema_problem: Option<String>,
+    pub no_validate: bool,
+    pub message: Option<String>,
+    /// A destructive tool asked for confirmation; `y` runs it.
+    pub confirm: bool,
+    validator: Option<jsonschema::Validator>,
+}
+
+fn flatten(f: &Field, path: &mut Vec<usize>, depth: usize, out: &mut Vec<Row>) {
+    for (i, c) in f.children.iter().enumerate() {
+        path.push(i);
+        out.push(Row { path: path.clone(), depth, kind: RowKind::Field });
+        if c.is_container() && c.state != State::Null && c.state != State::Empty {
+            flatten(c, path, depth + 1, out);
+        }
+        path.pop();
+    }
+    match f.kind {
+        Kind::Array => out.push(Row { path: path.clone(), depth, kind: RowKind::AddItem }),
+        Kind::Object if f.additional.is_some() => out.push(Row { path: path.clone(), depth, kind: RowKind::AddKey }),
+        _ => {}
+    }
+}
+
+fn label(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+impl FormState {
+    pub fn new(tool: &crate::mcp::ToolDescriptor, previous: Option<&Value>) -> Self {
+        let schema = tool.input_schema().cloned().unwrap_or_else(|| serde_json::json!({"type": "object"}));
+        let mut form = Form::new(&schema);
+        let mut message = None;
+        if let Some(prev) = previous
+            && !form.load(prev)
+        {
+            message = Some("the last arguments do not all fit the fields; Ctrl-T shows them as JSON".into());
+        }
+        let (validator, schema_problem) = match jsonschema::options().should_validate_formats(true).build(&schema) {
+            Ok(v) => (Some(v), None),
+            Err(e) => (None, Some(format!("the input schema cannot be used for validation: {e}"))),
+        };
+        let mut s = FormState {
+            tool: tool.name().to_string(),
+            destructive: tool.destructive(),
+            form,
+            rows: vec![],
+            focus: 0,
+            scroll: 0,
+            picker: None,
+            raw: None,
+            new_key: String::new(),
+            errors: vec![],
+            schema_problem,
+            no_validate: false,
+            message,
+            confirm: false,
+            validator,
+        };
+        s.rebuild();
+        s
+    }
+
+    fn rebuild(&mut self) {
+        let mut rows = vec![];
+        if matches!(self.form.root.kind, Kind::Variant(_)) {
+            // A oneOf at the root: its picker is the first row.
+            rows.push(Row { path: vec![], depth: 0, kind: RowKind::Field });
+            flatten(&self.form.root, &mut vec![], 1, &mut rows);
+        } else {
+            flatten(&self.form.root, &mut vec![], 0, &mut rows);
+        }
+        self.rows = rows;
+        self.focus = self.focus.min(self.rows.len().saturating_sub(1));
+        self.validate();
+    }
+
+    /// The arguments to send: the raw JSON text in JSON mode, else what the fields build.
+    pub fn arguments(&self) -> Result<Value, String> {
+        match &self.raw {
+            Some(t) => match serde_json::from_str::<Value>(&t.text()) {
+                Ok(v @ Value::Object(_)) => Ok(v),
+                Ok(_) => Err("the arguments must be a JSON object".into()),
+                Err(e) => Err(format!("not valid JSON: {e}")),
+            },
+            None => Ok(self.form.arguments()),
+        }
+    }
+
+    pub fn validate(&mut self) {
+        self.errors.clear();
+        let args = match self.arguments() {
+            Ok(a) => a,
+            Err(e) => {
+                self.errors.push((String::new(), e));
+                return;
+            }
+        };
+        if let Some(v) = &self.validator {
+            for e in v.iter_errors(&args).take(100) {
+                self.errors.push((e.instance_path.to_string(), crate::sanitize::line(&e.to_string()).into_owned()));
+            }
+        }
+        if self.raw.is_none() {
+            for r in &self.rows {
+                if let Some(f) = field_at(&self.form.root, &r.path)
+                    && let Some(p) = parse_error(f)
+                {
+                    self.errors.push((form::pointer(&self.form.root, &r.path), p));
+                }
+            }
+        }
+    }
+
+    pub fn focused(&self) -> Option<&Row> {
+        self.rows.get(self.focus)
+    }
+
+    pub fn focused_field(&self) -> Option<&Field> {
+        self.focused().filter(|r| r.kind == RowKind::Field).and_then(|r| field_at(&self.form.root, &r.path))
+    }
+
+    /// Errors that belong to the field at `path`.
+    pub fn errors_at(&self, path: &[usize]) -> Vec<&str> {
+        let p = form::pointer(&self.form.root, path);
+        self.errors.iter().filter(|(at, _)| *at == p && !p.is_empty()).map(|(_, m)| m.as_str()).collect()
+    }
+
+    /// Errors not shown at any row (root-level, or at fields not on screen).
+    pub fn loose_errors(&self) -> Vec<&str> {
+        let shown: Vec<String> = self
+            .rows
+            .iter()
+            .filter(|r| r.kind == RowKind::Field)
+            .map(|r| form::pointer(&self.form.root, &r.path))
+            .collect();
+        self.errors.iter().filter(|(at, _)| at.is_empty() || !shown.contains(at)).map(|(_, m)| m.as_str()).collect()
+    }
+
+    fn edit(&mut self, f: impl FnOnce(&mut Field)) {
+        let Some(path) = self.focused().filter(|r| r.kind == RowKind::Field).map(|r| r.path.clone()) else { return };
+        if let Some(field) = field_at_mut(&mut self.form.root, &path) {
+            f(field);
+        }
+        self.validate();
+    }
+
+    fn structural(&mut self, path: &[usize], f: impl FnOnce(&mut Field, &mut form::Builder)) {
+        self.form.with_builder(f, path);
+        self.rebuild();
+    }
+
+    fn open_picker(&mut self) {
+        let Some(f) = self.focused_field() else { return };
+        self.picker = match &f.kind {
+            Kind::Enum(opts) => {
+                let mut options: Vec<String> = opts.iter().map(label).collect();
+                options.insert(0, "(none: omit)".into());
+                Some(Picker { options, cursor: f.choice.map_or(0, |c| c + 1), multi: None })
+            }
+            Kind::MultiEnum(opts) => {
+                Some(Picker { options: opts.iter().map(label).collect(), cursor: 0, multi: Some(f.chosen.clone()) })
+            }
+            Kind::Variant(labels) => {
+                let mut options = labels.clone();
+                options.insert(0, "(none: omit)".into());
+                Some(Picker { options, cursor: f.choice.map_or(0, |c| c + 1), multi: None })
+            }
+            _ => None,
+        };
+    }
+
+    fn pick(&mut self) {
+        let Some(p) = self.picker.take() else { return };
+        let Some(path) = self.focused().map(|r| r.path.clone()) else { return };
+        let kind = self.focused_field().map(|f| f.kind.clone());
+        match (kind, p.multi) {
+            (Some(Kind::MultiEnum(_)), Some(on)) => self.edit(|f| {
+                f.chosen = on;
+                f.state = State::Set;
+            }),
+            (Some(Kind::Enum(_)), _) => self.edit(|f| {
+                f.choice = p.cursor.checked_sub(1);
+                f.state = if f.choice.is_some() { State::Set } else { State::Unset };
+            }),
+            (Some(Kind::Variant(_)), _) => match p.cursor.checked_sub(1) {
+                Some(i) => self.structural(&path, |f, b| b.choose(f, i)),
+                None => self.structural(&path, |f, _| {
+                    f.choice = None;
+                    f.children.clear();
+                    f.state = State::Unset;
+                }),
+            },
+            _ => {}
+        }
+    }
+
+    fn picker_key(&mut self, k: &KeyEvent) -> FormOutcome {
+        let Some(p) = &mut self.picker else { return FormOutcome::NotMine };
+        let n = p.options.len();
+        match k.code {
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => p.cursor = (p.cursor + 1).min(n.saturating_sub(1)),
+            KeyCode::Up | KeyCode::Char('k') | KeyCode::BackTab => p.cursor = p.cursor.saturating_sub(1),
+            KeyCode::Char(' ') if p.multi.is_some() => {
+                if let Some(on) = p.multi.as_mut().and_then(|m| m.get_mut(p.cursor)) {
+                    *on = !*on;
+                }
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => self.pick(),
+            KeyCode::Esc => self.picker = None,
+            _ => {}
+        }
+        FormOutcome::Handled
+    }
+
+    fn move_focus(&mut self, by: isize) {
+        let n = self.rows.len() as isize;
+        if n > 0 {
+            self.focus = (self.focus as isize + by).clamp(0, n - 1) as usize;
+        }
+    }
+
+    fn toggle_raw(&mut self) {
+        match self.raw.take() {
+            None => {
+                let text = serde_json::to_string_pretty(&self.form.arguments()).unwrap_or_else(|_| "{}".into());
+                self.raw = Some(TextArea::new(&text));
+                self.message = None;
+            }
+            Some(t) => match serde_json::from_str::<Value>(&t.text()) {
+                Ok(v @ Value::Object(_)) => {
+                    let mut fresh = Form::new(&self.form.schema);
+                    if fresh.load(&v) && fresh.arguments() == v {
+                        self.form = fresh;
+                        self.message = None;
+                        self.rebuild();
+                    } else {
+                        self.message =
+                            Some("these arguments cannot all be shown as fields; staying in JSON mode".into());
+                        self.raw = Some(t);
+                    }
+                }
+                Ok(_) => {
+                    self.message = Some("the arguments must be a JSON object".into());
+                    self.raw = Some(t);
+                }
+                Err(e) => {
+                    self.message = Some(format!("not valid JSON ({e}); fix it or Ctrl-T again after fixing"));
+                    self.raw = Some(t);
+                }
+            },
+        }
+        self.validate();
+    }
+
+    /// Removes or moves the array item / extra row under focus.
+    fn item_op(&mut self, op: i32) {
+        let Some(path) = self.focused().filter(|r| r.kind == RowKind::Field).map(|r| r.path.clone()) else { return };
+        let Some((&last, parent)) = path.split_last() else { return };
+        let Some(p) = field_at(&self.form.root, parent) else { return };
+        let is_item = p.kind == Kind::Array || p.children.get(last).is_some_and(|c| c.extra);
+        if !is_item {
+            self.message = Some("only array items and added keys can be removed or moved".into());
+            return;
+        }
+        self.structural(parent, |p, _| {
+            match op {
+                0 => {
+                    p.children.remove(last);
+                }
+                -1 if last > 0 => p.children.swap(last, last - 1),
+                1 if last + 1 < p.children.len() => p.children.swap(last, last + 1),
+                _ => {}
+            }
+            for (i, c) in p.children.iter_mut().enumerate() {
+                if p.kind == Kind::Array {
+                    c.key = format!("[{i}]");
+                }
+            }
+        });
+        if op != 0 {
+            self.move_focus(op as isize * self.subtree_rows(&path) as isize);
+        }
+    }
+
+    fn subtree_rows(&self, path: &[usize]) -> usize {
+        self.rows.iter().filter(|r| r.path.starts_with(path) && r.path.len() == path.len()).count().max(1)
+    }
+
+    /// True when keys should go to the form first: a confirmation, a picker, or typing.
+    pub fn captures(&self) -> bool {
+        self.confirm || self.picker.is_some()
+    }
+
+    /// True when the focused row takes typed characters.
+    pub fn typing(&self) -> bool {
+        self.raw.is_some()
+            || self.focused().is_some_and(|r| r.kind == RowKind::AddKey)
+            || self.focused_field().is_some_and(Field::is_text)
+    }
+
+    /// A command from the keymap's form bindings.
+    pub fn command(&mut self, cmd: Command) -> FormOutcome {
+        let in_raw = self.raw.is_some();
+        match cmd {
+            Command::Run => return self.run_request(),
+            Command::ToggleJson => self.toggle_raw(),
+            Command::ToggleValidate => {
+                self.no_validate = !self.no_validate;
+                self.message = Some(
+                    if self.no_validate { "validation off: arguments are sent as they are" } else { "validation on" }
+                        .into(),
+                );
+            }
+            Command::Leave => return FormOutcome::Leave,
+            // In JSON mode the editor owns every other key.
+            _ if in_raw => return FormOutcome::NotMine,
+            Command::SetNull => self.edit(|f| f.state = State::Null),
+            Command::SetEmpty => {
+                self.edit(|f| {
+                    f.state = State::Empty;
+                    f.text.clear();
+                });
+                self.rebuild();
+            }
+            Command::ClearField => {
+                self.edit(|f| {
+                    f.state = State::Unset;
+                    f.text.clear();
+                    f.choice = None;
+                    f.chosen.iter_mut().for_each(|c| *c = false);
+                });
+                self.rebuild();
+            }
+            Command::RemoveItem => self.item_op(0),
+            Command::MoveItemUp => self.item_op(-1),
+            Command::MoveItemDown => self.item_op(1),
+            Command::NextField => self.move_focus(1),
+            Command::PrevField => self.move_focus(-1),
+            Command::Activate => return self.key(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+            Command::Toggle => return self.key(&KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
+            _ => return FormOutcome::NotMine,
+        }
+        FormOutcome::Handled
+    }
+
+    /// Typing, the JSON editor, pickers and confirmations. `NotMine` goes back to the app.
+    pub fn key(&mut self, k: &KeyEvent) -> FormOutcome {
+        if self.confirm {
+            self.confirm = false;
+            return if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+                FormOutcome::Run
+            } else {
+                self.message = Some("not run".into());
+                FormOutcome::Handled
+            };
+        }
+        if self.picker.is_some() {
+            return self.picker_key(k);
+        }
+        if let Some(t) = &mut self.raw {
+            if t.key(k) {
+                self.validate();
+                return FormOutcome::Handled;
+            }
+            return FormOutcome::NotMine;
+        }
+        if k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
+            return FormOutcome::NotMine;
+        }
+        let Some(row) = self.focused().cloned() else { return FormOutcome::NotMine };
+        self.row_key(k, &row)
+    }
+
+    fn row_key(&mut self, k: &KeyEvent, row: &Row) -> FormOutcome {
+        match row.kind {
+            RowKind::AddItem => {
+                if matches!(k.code, KeyCode::Enter | KeyCode::Char(' ') | KeyCode::Char('+')) {
+                    let path = row.path.clone();
+                    self.structural(&path, |arr, b| {
+                        let item = b.item(arr, arr.children.len());
+                        arr.children.push(item);
+                        arr.state = State::Set;
+                    });
+                    // Focus the new item, which sits just above the add row.
+                    let n = self.rows.iter().position(|r| r.kind == RowKind::AddItem && r.path == path).unwrap_or(0);
+                    let item_path = {
+                        let mut p = path.clone();
+                        p.push(field_at(&self.form.root, &path).map_or(0, |f| f.children.len().saturating_sub(1)));
+                        p
+                    };
+                    self.focus =
+                        self.rows.iter().position(|r| r.path == item_path && r.kind == RowKind::Field).unwrap_or(n);
+                    return FormOutcome::Handled;
+                }
+                FormOutcome::NotMine
+            }
+            RowKind::AddKey => match k.code {
+                KeyCode::Char(c) => {
+                    self.new_key.push(c);
+                    FormOutcome::Handled
+                }
+                KeyCode::Backspace => {
+                    self.new_key.pop();
+                    FormOutcome::Handled
+                }
+                KeyCode::Enter => {
+                    let key = std::mem::take(&mut self.new_key);
+                    if key.is_empty() {
+                        self.message = Some("type the new key's name, then Enter".into());
+                        return FormOutcome::Handled;
+                    }
+                    let path = row.path.clone();
+                    let exists =
+                        field_at(&self.form.root, &path).is_some_and(|o| o.children.iter().any(|c| c.key == key));
+                    if exists {
+                        self.message = Some(format!("{key:?} is already there"));
+                        return FormOutcome::Handled;
+                    }
+                    self.structural(&path, |o, b| {
+                        let f = b.extra(o, &key);
+                        o.children.push(f);
+                    });
+                    FormOutcome::Handled
+                }
+                _ => FormOutcome::NotMine,
+            },
+            RowKind::Field => self.field_key(k),
+        }
+    }
+
+    fn field_key(&mut self, k: &KeyEvent) -> FormOutcome {
+        let Some(f) = self.focused_field() else { return FormOutcome::NotMine };
+        let kind = f.kind.clone();
+        let path = self.focused().map(|r| r.path.clone()).unwrap_or_default();
+        match (&kind, k.code) {
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Char(c)) => self.edit(|f| {
+                if f.state != State::Set {
+                    f.text.clear();
+                }
+                f.text.push(c);
+                f.state = State::Set;
+            }),
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Backspace) => self.edit(|f| {
+                f.text.pop();
+                if f.text.is_empty() {
+                    f.state = State::Unset;
+                }
+            }),
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Enter) => self.move_focus(1),
+            (Kind::Boolean, KeyCode::Char(' ') | KeyCode::Enter) => {
+                let required = f.required;
+                self.edit(|f| {
+                    // unset → true → false → unset (a required boolean skips unset).
+                    (f.state, f.choice) = match (f.state, f.choice) {
+                        (State::Set, Some(1)) => (State::Set, Some(0)),
+                        (State::Set, Some(0)) if !required => (State::Unset, None),
+                        _ => (State::Set, Some(1)),
+                    };
+                });
+            }
+            (Kind::Enum(_) | Kind::MultiEnum(_) | Kind::Variant(_), KeyCode::Char(' ') | KeyCode::Enter) => {
+                self.open_picker()
+            }
+            (Kind::Recursive, KeyCode::Char(' ') | KeyCode::Enter) => self.structural(&path, |f, b| b.expand(f)),
+            (Kind::Array, KeyCode::Enter | KeyCode::Char(' ')) => {
+                let add_row = self.rows.iter().position(|r| r.kind == RowKind::AddItem && r.path == path);
+                if let Some(i) = add_row {
+                    self.focus = i;
+                    return self.key(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+                }
+            }
+            (Kind::Object, KeyCode::Enter | KeyCode::Char(' ')) => self.move_focus(1),
+            (Kind::Const(_), KeyCode::Char(' ') | KeyCode::Enter) => self.edit(|f| {
+                f.state = if f.state == State::Set { State::Unset } else { State::Set };
+            }),
+            _ => return FormOutcome::NotMine,
+        }
+        FormOutcome::Handled
+    }
+
+    fn run_request(&mut self) -> FormOutcome {
+        if let Err(e) = self.arguments() {
+            self.message = Some(e);
+            return FormOutcome::Handled;
+        }
+        if !self.no_validate && !self.errors.is_empty() {
+            self.message =
+                Some(format!("{} validation error(s): fix them, or Ctrl-V to send anyway", self.errors.len()));
+            return FormOutcome::Handled;
+        }
+        if self.destructive {
+            self.confirm = true;
+            return FormOutcome::Handled;
+        }
+        FormOutcome::Run
+    }
+
+    /// The focused row's text for display: value, or a placeholder.
+    pub fn display(f: &Field) -> (String, bool) {
+        match f.state {
+            State::Null => return ("null".into(), true),
+            State::Empty => {
+                let e = match f.kind {
+                    Kind::Object => "{}",
+                    Kind::Array | Kind::MultiEnum(_) => "[]",
+                    _ => "\"\"",
+                };
+                return (format!("{e} (explicit empty)"), true);
+            }
+            _ => {}
+        }
+        // A container is sent when something in it is: show that, not its own (untouched) state.
+        let unset = f.state == State::Unset && !(f.is_container() && f.value().is_some());
+        let text = match &f.kind {
+            Kind::Text | Kind::Integer | Kind::Number | Kind::Json => {
+                if unset {
+                    String::new()
+                } else {
+                    f.text.clone()
+                }
+            }
+            Kind::Boolean => match (unset, f.choice) {
+                (false, Some(1)) => "[x] true".into(),
+                (false, Some(_)) => "[ ] false".into(),
+                _ => String::new(),
+            },
+            Kind::Enum(opts) => f.choice.and_then(|c| opts.get(c)).map(label).unwrap_or_default(),
+            Kind::MultiEnum(opts) => {
+                let on: Vec<String> =
+                    opts.iter().zip(&f.chosen).filter(|(_, on)| **on).map(|(o, _)| label(o)).collect();
+                if on.is_empty() && unset { String::new() } else { format!("[{}]", on.join(", ")) }
+            }
+            Kind::Const(c) => {
+                if unset && !f.required {
+                    format!("({} when set)", label(c))
+                } else {
+                    label(c)
+                }
+            }
+            Kind::Variant(labels) => f.choice.and_then(|c| labels.get(c)).cloned().unwrap_or_default(),
+            Kind::Object => String::new(),
+            Kind::Array => format!("{} item(s)", f.children.len()),
+            Kind::Recursive => "▸ Enter expands (recursive schema)".into(),
+        };
+        (text, !unset)
+    }
+}

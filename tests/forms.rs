@@ -1,0 +1,200 @@
+//! Forms in the TUI, driven by key events against the real demo server: the exact arguments the
+//! server received, snapshots of forms, confirmation, JSON mode, history.
+
+mod common;
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use mcplens::history::History;
+use mcplens::mcp::{StdioTarget, Target};
+use mcplens::ui::app::{App, Cmd, Pane};
+use mcplens::ui::headless::{Screen, connected_app, execute};
+use mcplens::ui::theme::Theme;
+use serde_json::{Value, json};
+
+fn demo() -> Target {
+    Target::Stdio(StdioTarget {
+        command: common::bin().into(),
+        args: vec!["demo-server".into()],
+        env: vec![],
+        cwd: None,
+    })
+}
+
+async fn setup() -> (App, Arc<mcplens::mcp::Session>, Screen) {
+    let (app, s) =
+        connected_app(&demo(), Theme::default(), "embedded demo server").await.unwrap_or_else(|e| panic!("{e}"));
+    (app, Arc::new(s), Screen::new(120, 40))
+}
+
+fn open(screen: &mut Screen, app: &mut App, filter: &str) {
+    screen.press(app, KeyCode::Char('/'));
+    screen.type_text(app, filter);
+    screen.press(app, KeyCode::Enter);
+    screen.press(app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Form);
+}
+
+/// Moves the focus down to the next field named `key`.
+fn go(screen: &mut Screen, app: &mut App, key: &str) {
+    for _ in 0..60 {
+        if app.form.as_ref().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
+            return;
+        }
+        screen.press(app, KeyCode::Down);
+    }
+    panic!("no field {key} below the focus");
+}
+
+fn ctrl(screen: &mut Screen, app: &mut App, c: char) -> Vec<Cmd> {
+    screen.press_with(app, KeyCode::Char(c), KeyModifiers::CONTROL)
+}
+
+fn received(app: &App) -> Value {
+    let raw = app.result.as_ref().and_then(|r| r.reply.as_ref()).map(|r| r.raw.to_string()).unwrap_or_default();
+    let v: Value = serde_json::from_str(&raw).unwrap_or_default();
+    v["result"]["structuredContent"]["argumentsReceived"].clone()
+}
+
+#[tokio::test]
+async fn nested_person_finder_form_sends_exactly_what_was_filled() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "findpers");
+    // The first field has the focus.
+    assert_eq!(app.form.as_ref().and_then(|f| f.focused_field()).map(|f| f.key.clone()).as_deref(), Some("queries"));
+    go(&mut screen, &mut app, "fg_id");
+    screen.type_text(&mut app, "0b6e2f0c-8f4e-4c1a-9d7b-2a3e4f5a6b7c");
+    go(&mut screen, &mut app, "role");
+    screen.press(&mut app, KeyCode::Char(' '));
+    for _ in 0..3 {
+        screen.press(&mut app, KeyCode::Down);
+    }
+    screen.press(&mut app, KeyCode::Enter);
+    go(&mut screen, &mut app, "country");
+    screen.type_text(&mut app, "JP");
+    go(&mut screen, &mut app, "match");
+    screen.press(&mut app, KeyCode::Char(' '));
+    screen.press(&mut app, KeyCode::Down);
+    screen.press(&mut app, KeyCode::Down);
+    screen.press(&mut app, KeyCode::Enter);
+    go(&mut screen, &mut app, "limit");
+    screen.press(&mut app, KeyCode::Backspace);
+    screen.press(&mut app, KeyCode::Backspace);
+    screen.type_text(&mut app, "5");
+    let text = screen.text(&mut app);
+    insta::assert_snapshot!("person_finder_form", text.replace(env!("CARGO_PKG_VERSION"), "X.Y.Z"));
+    let cmds = ctrl(&mut screen, &mut app, 'r');
+    assert!(matches!(cmds.first(), Some(Cmd::Call { tool, .. }) if tool == "fg_findPersons"), "{cmds:?}");
+    execute(&mut app, &session, cmds).await;
+    assert_eq!(app.focus, Pane::Result, "focus moves to the result");
+    assert_eq!(
+        received(&app),
+        json!({
+            "queries": [{"fg_id": "0b6e2f0c-8f4e-4c1a-9d7b-2a3e4f5a6b7c", "role": "designer", "address": {"country": "JP"}, "match": {"fuzziness": 0.3}}],
+            "limit": 5, "sort": "relevance", "include_inactive": false
+        })
+    );
+    // Leaving and reopening the form keeps its values.
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Pane::Tools);
+    screen.press(&mut app, KeyCode::Enter);
+    let args = app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default();
+    assert_eq!(args["limit"], 5);
+}
+
+#[tokio::test]
+async fn invalid_arguments_are_flagged_at_their_field_and_not_sent() {
+    let (mut app, _session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "findpers");
+    go(&mut screen, &mut app, "fg_id");
+    screen.type_text(&mut app, "not-a-uuid");
+    let text = screen.text(&mut app);
+    assert!(text.contains("✖ \"not-a-uuid\" is not a \"uuid\""), "{text}");
+    assert!(ctrl(&mut screen, &mut app, 'r').is_empty(), "invalid arguments must not be sent");
+    assert!(screen.text(&mut app).contains("validation error(s): fix them, or Ctrl-V to send anyway"));
+    ctrl(&mut screen, &mut app, 'v');
+    assert!(matches!(ctrl(&mut screen, &mut app, 'r').first(), Some(Cmd::Call { .. })));
+}
+
+#[tokio::test]
+async fn destructive_tools_ask_first() {
+    let (mut app, _session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "delete_message");
+    screen.type_text(&mut app, "general");
+    screen.press(&mut app, KeyCode::Tab);
+    screen.type_text(&mut app, "42");
+    assert!(ctrl(&mut screen, &mut app, 'r').is_empty());
+    assert!(screen.text(&mut app).contains("is marked destructive. Run it? y / N"));
+    assert!(screen.press(&mut app, KeyCode::Char('n')).is_empty());
+    ctrl(&mut screen, &mut app, 'r');
+    let cmds = screen.press(&mut app, KeyCode::Char('y'));
+    assert!(
+        matches!(cmds.first(), Some(Cmd::Call { arguments, .. }) if arguments == &json!({"channel_id": "general", "message_id": "42"})),
+        "{cmds:?}"
+    );
+}
+
+#[tokio::test]
+async fn json_mode_stays_in_sync_with_the_fields() {
+    let (mut app, _session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "echo");
+    screen.type_text(&mut app, "!");
+    ctrl(&mut screen, &mut app, 't');
+    let raw = app.form.as_ref().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
+    assert_eq!(serde_json::from_str::<Value>(&raw).ok(), Some(json!({"message": "hello!"})));
+    // Edit the JSON: replace the whole text.
+    if let Some(t) = app.form.as_mut().and_then(|f| f.raw.as_mut()) {
+        *t = mcplens::ui::textarea::TextArea::new(r#"{"message": "from json", "repeat": 3, "extra": {"k": "v"}}"#);
+    }
+    ctrl(&mut screen, &mut app, 't');
+    let form = app.form.as_ref().map(|f| (f.raw.is_none(), f.arguments().ok()));
+    assert_eq!(form, Some((true, Some(json!({"message": "from json", "repeat": 3, "extra": {"k": "v"}})))));
+    assert!(screen.text(&mut app).contains("k: v"), "the extra key shows as a field row");
+}
+
+#[tokio::test]
+async fn history_is_kept_privately_and_reopens_or_reruns_calls() {
+    let (mut app, session, mut screen) = setup().await;
+    let dir = std::env::temp_dir().join(format!("mcplens-forms-hist-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    app.history = History::open_in(&dir, "demo");
+    open(&mut screen, &mut app, "weather");
+    screen.type_text(&mut app, "Lisbon");
+    let cmds = ctrl(&mut screen, &mut app, 'r');
+    execute(&mut app, &session, cmds).await;
+    assert_eq!(
+        app.result.as_ref().and_then(|r| r.envelope.as_ref()).map(|e| e.data["city"].clone()),
+        Some(json!("Lisbon"))
+    );
+    let path = app.history.path().map(|p| p.to_path_buf()).unwrap_or_default();
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        text.contains("\"tool\":\"get_weather\"") && text.contains("Lisbon") && text.contains("\"status\":\"ok\""),
+        "{text}"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&path).map(|m| m.permissions().mode() & 0o777).unwrap_or(0), 0o600);
+    }
+    // A new session reads it back: the form starts from the last arguments.
+    let mut fresh = History::open_in(&dir, "demo");
+    assert_eq!(fresh.last_arguments("get_weather"), Some(&json!({"city": "Lisbon"})));
+    app.history = std::mem::take(&mut fresh);
+    app.kept_forms.clear();
+    app.form = None;
+    app.focus = Pane::Tools;
+    screen.press(&mut app, KeyCode::Enter);
+    assert_eq!(app.form.as_ref().and_then(|f| f.arguments().ok()), Some(json!({"city": "Lisbon"})));
+    // The history view re-runs a past call at once.
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Char('H'));
+    assert!(screen.text(&mut app).contains("History: 1 call(s)"));
+    let cmds = screen.press(&mut app, KeyCode::Char('r'));
+    assert!(
+        matches!(cmds.first(), Some(Cmd::Call { tool, arguments, .. }) if tool == "get_weather" && arguments == &json!({"city": "Lisbon"}))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
