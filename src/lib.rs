@@ -9,6 +9,7 @@ pub mod envelope;
 pub mod error;
 pub mod history;
 pub mod json_pretty;
+pub mod jsontree;
 pub mod mcp;
 pub mod sanitize;
 pub mod schema;

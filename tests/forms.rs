@@ -52,7 +52,7 @@ fn ctrl(screen: &mut Screen, app: &mut App, c: char) -> Vec<Cmd> {
 }
 
 fn received(app: &App) -> Value {
-    let raw = app.result.as_ref().and_then(|r| r.reply.as_ref()).map(|r| r.raw.to_string()).unwrap_or_default();
+    let raw = app.result().and_then(|r| r.call.reply.as_ref()).map(|r| r.raw.to_string()).unwrap_or_default();
     let v: Value = serde_json::from_str(&raw).unwrap_or_default();
     v["result"]["structuredContent"]["argumentsReceived"].clone()
 }
@@ -165,7 +165,7 @@ async fn history_is_kept_privately_and_reopens_or_reruns_calls() {
     let cmds = ctrl(&mut screen, &mut app, 'r');
     execute(&mut app, &session, cmds).await;
     assert_eq!(
-        app.result.as_ref().and_then(|r| r.envelope.as_ref()).map(|e| e.data["city"].clone()),
+        app.result().and_then(|r| r.call.envelope.as_ref()).map(|e| e.data["city"].clone()),
         Some(json!("Lisbon"))
     );
     let path = app.history.path().map(|p| p.to_path_buf()).unwrap_or_default();

@@ -11,6 +11,7 @@ use tui_tree_widget::{TreeItem, TreeState};
 use super::form::{FormOutcome, FormState};
 use super::fuzzy;
 use super::keymap::{self, Command, Scope};
+use super::result::{Page, ResultState, View};
 use super::schema_view;
 use super::theme::Theme;
 use crate::envelope::Envelope;
@@ -41,13 +42,24 @@ pub enum Conn {
 #[derive(Debug)]
 pub enum SessionMsg {
     Connecting,
-    Connected { server: Box<ServerInfo>, tools: ToolList, log: SessionLog },
+    Connected {
+        server: Box<ServerInfo>,
+        tools: ToolList,
+        log: SessionLog,
+    },
     ToolsRefreshed(ToolList),
-    Failed { error: String, log: Option<SessionLog> },
-    Closed { reason: String },
+    Failed {
+        error: String,
+        log: Option<SessionLog>,
+    },
+    Closed {
+        reason: String,
+    },
     Notice(String),
     CallProgress(Progress),
     CallDone(Box<CallResult>, Entry),
+    /// All-pages progress: pages fetched, items so far, total if known.
+    PagerProgress(usize, usize, Option<u64>),
 }
 
 /// A finished call: what was sent, what came back (verbatim and normalized), how long it took.
@@ -55,11 +67,22 @@ pub enum SessionMsg {
 pub struct CallResult {
     pub tool: String,
     pub arguments: serde_json::Value,
-    pub reply: Option<Reply>,
-    pub envelope: Option<Envelope>,
+    /// Shared: results are kept in pages and in the history without copying the reply.
+    pub reply: Option<std::sync::Arc<Reply>>,
+    pub envelope: Option<std::sync::Arc<Envelope>>,
+    /// The tool's outputSchema, to check structuredContent against.
+    pub output_schema: Option<serde_json::Value>,
     /// Why there is no reply (timeout, cancel, server death).
     pub error: Option<String>,
     pub elapsed: Duration,
+}
+
+/// Why a call was made: a new result, the next page of the shown one, or every page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    New,
+    NextPage,
+    AllPages,
 }
 
 /// A call under way.
@@ -68,6 +91,7 @@ pub struct Running {
     pub tool: String,
     pub started: Instant,
     pub progress: Option<Progress>,
+    pub purpose: Purpose,
 }
 
 #[derive(Debug)]
@@ -80,12 +104,30 @@ pub enum Msg {
 }
 
 /// Work for the session worker.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Cmd {
     Quit,
     Reconnect,
-    Call { tool: String, arguments: serde_json::Value, descriptor: Option<serde_json::Value> },
+    Call {
+        tool: String,
+        arguments: serde_json::Value,
+        descriptor: Option<serde_json::Value>,
+    },
+    /// Gather every page after the known ones (the last known page's arguments are given).
+    AllPages {
+        tool: String,
+        arguments: serde_json::Value,
+        descriptor: Option<serde_json::Value>,
+        known: Vec<std::sync::Arc<Envelope>>,
+    },
     Cancel,
+    /// Write to the clipboard through the terminal (OSC 52).
+    Copy(String),
+    /// Write `text` to a new file named after `name` in the exports directory.
+    Export {
+        name: String,
+        text: String,
+    },
 }
 
 /// The schema pane of the selected tool, built once per selection.
@@ -158,10 +200,11 @@ pub struct App {
     pub show_history: bool,
     pub history_cursor: usize,
     pub running: Option<Running>,
-    pub result: Option<CallResult>,
-    /// The result rendered as lines, once per result (never per frame).
-    pub result_lines: Vec<ratatui::text::Line<'static>>,
-    pub result_scroll: usize,
+    /// The pages of the shown result (one for an unpaged result), fetched once and kept.
+    pub results: Vec<ResultState>,
+    pub page: usize,
+    /// Results of this session's calls, newest last, for the history view.
+    pub past: Vec<(u64, CallResult)>,
 }
 
 impl App {
@@ -198,10 +241,18 @@ impl App {
             show_history: false,
             history_cursor: 0,
             running: None,
-            result: None,
-            result_lines: vec![],
-            result_scroll: 0,
+            results: vec![],
+            page: 0,
+            past: vec![],
         }
+    }
+
+    pub fn result(&self) -> Option<&ResultState> {
+        self.results.get(self.page)
+    }
+
+    pub fn result_mut(&mut self) -> Option<&mut ResultState> {
+        self.results.get_mut(self.page)
     }
 
     /// How soon the app wants a `Tick` (a spinner, or a visible log that may grow).
@@ -227,7 +278,7 @@ impl App {
             Pane::Schema => Scope::Schema,
             Pane::Form => Scope::Form,
             Pane::Log => Scope::Log,
-            Pane::Result => Scope::Any,
+            Pane::Result => Scope::Result,
         }
     }
 
@@ -348,12 +399,39 @@ impl App {
                     r.progress = Some(p);
                 }
             }
+            SessionMsg::PagerProgress(pages, items, total) => {
+                if let Some(r) = &mut self.running {
+                    r.progress = Some(Progress {
+                        progress: items as f64,
+                        total: total.map(|t| t as f64),
+                        message: Some(format!("page {pages}: {items} items")),
+                    });
+                }
+            }
             SessionMsg::CallDone(result, entry) => {
-                self.running = None;
-                self.history.entries.push(entry);
-                self.result_lines = super::result::lines(&result, &self.theme);
-                self.result_scroll = 0;
-                self.result = Some(*result);
+                let purpose = self.running.take().map_or(Purpose::New, |r| r.purpose);
+                self.history.entries.push(entry.clone());
+                self.past.push((entry.at, (*result).clone()));
+                if self.past.len() > 50 {
+                    self.past.remove(0);
+                }
+                let paging = purpose == Purpose::NextPage && result.envelope.is_some();
+                if paging {
+                    let first_item = self
+                        .result()
+                        .map_or(0, |r| r.page.first_item + r.call.envelope.as_ref().map_or(0, |e| e.items().len()));
+                    let page = Page { index: self.results.len(), first_item };
+                    self.results.push(ResultState::new(*result, page, &self.theme));
+                    self.page = self.results.len() - 1;
+                } else {
+                    self.results = vec![ResultState::new(*result, Page::default(), &self.theme)];
+                    self.page = 0;
+                }
+                if let Some(view) = self.results.get(self.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)
+                    && let Some(r) = self.result_mut()
+                {
+                    r.view = view;
+                }
                 self.focus = Pane::Result;
             }
         }
@@ -385,9 +463,77 @@ impl App {
             return vec![];
         }
         let descriptor = self.tools.iter().find(|t| t.name() == tool_name).map(|t| t.value.clone());
-        self.running = Some(Running { tool: tool_name.clone(), started: Instant::now(), progress: None });
+        self.running =
+            Some(Running { tool: tool_name.clone(), started: Instant::now(), progress: None, purpose: Purpose::New });
         self.notice = None;
         vec![Cmd::Call { tool: tool_name, arguments, descriptor }]
+    }
+
+    /// `]`, `[` and `A` on the shown result.
+    fn page_command(&mut self, cmd: Command) -> Vec<Cmd> {
+        let Some(current) = self.result() else {
+            self.notice = Some(("no result yet: run a tool first".into(), false));
+            return vec![];
+        };
+        let tool = current.call.tool.clone();
+        let env = current.call.envelope.clone();
+        let args = current.call.arguments.clone();
+        match cmd {
+            Command::PrevPage => {
+                if self.page > 0 {
+                    self.page -= 1;
+                } else {
+                    self.notice = Some(("this is the first page".into(), false));
+                }
+                vec![]
+            }
+            Command::NextPage if self.page + 1 < self.results.len() => {
+                self.page += 1;
+                vec![]
+            }
+            Command::NextPage | Command::AllPages => {
+                let Some(env) = env.filter(|e| e.has_more()) else {
+                    self.notice = Some(("there are no more pages".into(), false));
+                    return vec![];
+                };
+                let descriptor = self.tools.iter().find(|t| t.name() == tool).map(|t| t.value.clone());
+                let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema")).cloned();
+                let empty = serde_json::Map::new();
+                let next =
+                    crate::envelope::pager::next_arguments(schema.as_ref(), args.as_object().unwrap_or(&empty), &env);
+                match next {
+                    Err(why) => {
+                        self.notice = Some((why, true));
+                        vec![]
+                    }
+                    Ok(None) => vec![],
+                    Ok(Some((next_args, _))) if cmd == Command::NextPage => {
+                        let mut cmds = self.start_call(tool, serde_json::Value::Object(next_args));
+                        if let Some(r) = &mut self.running {
+                            r.purpose = Purpose::NextPage;
+                        }
+                        cmds.truncate(1);
+                        cmds
+                    }
+                    Ok(Some(_)) => {
+                        if self.running.is_some() {
+                            self.notice = Some(("a call is running; Ctrl-K cancels it".into(), true));
+                            return vec![];
+                        }
+                        let known: Vec<_> = self.results.iter().filter_map(|r| r.call.envelope.clone()).collect();
+                        let last_args = self.results.last().map(|r| r.call.arguments.clone()).unwrap_or(args);
+                        self.running = Some(Running {
+                            tool: tool.clone(),
+                            started: Instant::now(),
+                            progress: None,
+                            purpose: Purpose::AllPages,
+                        });
+                        vec![Cmd::AllPages { tool, arguments: last_args, descriptor, known }]
+                    }
+                }
+            }
+            _ => vec![],
+        }
     }
 
     fn form_key(&mut self, k: KeyEvent) -> Option<Vec<Cmd>> {
@@ -456,6 +602,23 @@ impl App {
                 }
                 self.open_form(Some(e.arguments));
             }
+            Some(Command::ShowResult) => {
+                let Some(e) = selected else { return vec![] };
+                match self.past.iter().rev().find(|(at, r)| *at == e.at && r.tool == e.tool) {
+                    Some((_, r)) => {
+                        self.results = vec![ResultState::new(r.clone(), Page::default(), &self.theme)];
+                        self.page = 0;
+                        self.show_history = false;
+                        self.focus = Pane::Result;
+                    }
+                    None => {
+                        self.notice = Some((
+                            "only calls made in this session keep their result; Enter reopens the form".into(),
+                            false,
+                        ))
+                    }
+                }
+            }
             Some(Command::Quit) => {
                 self.quit = true;
                 return vec![Cmd::Quit];
@@ -511,6 +674,13 @@ impl App {
         {
             return cmds;
         }
+        if self.focus == Pane::Result
+            && !self.show_help
+            && let Some(v) = self.result_mut().and_then(|r| r.viewer())
+            && v.search_key(&k)
+        {
+            return vec![];
+        }
         let Some(cmd) = keymap::lookup(&k, self.scope()) else {
             if self.show_help {
                 self.show_help = false;
@@ -559,6 +729,60 @@ impl App {
                 self.show_history = true;
                 self.history_cursor = 0;
             }
+            Command::NextPage | Command::PrevPage | Command::AllPages => return self.page_command(cmd),
+            Command::NextView | Command::View1 | Command::View2 | Command::View3 | Command::View4 => {
+                let Some(r) = self.result_mut() else {
+                    self.notice = Some(("no result yet: run a tool first".into(), false));
+                    return vec![];
+                };
+                r.view = match cmd {
+                    Command::View1 => View::Envelope,
+                    Command::View2 => View::Split,
+                    Command::View3 => View::Content,
+                    Command::View4 => View::Raw,
+                    _ => r.view.next(),
+                };
+                self.focus = Pane::Result;
+            }
+            Command::Copy => {
+                if let Some(text) = self.result_mut().and_then(|r| r.copy_text()) {
+                    self.notice = Some((format!("copied {} bytes to the clipboard (OSC 52)", text.len()), false));
+                    return vec![Cmd::Copy(text)];
+                }
+            }
+            Command::Export => {
+                if let Some(r) = self.result() {
+                    let text = match (r.view, &r.call.reply, &r.call.envelope) {
+                        (View::Raw, Some(reply), _) => reply.raw.to_string(),
+                        (_, _, Some(env)) => serde_json::to_string_pretty(&env.to_json()).unwrap_or_default(),
+                        (_, Some(reply), None) => reply.raw.to_string(),
+                        _ => String::new(),
+                    };
+                    let kind = if r.view == View::Raw { "raw" } else { "envelope" };
+                    return vec![Cmd::Export { name: format!("{}-{kind}", r.call.tool), text }];
+                }
+            }
+            Command::Search => {
+                if let Some(v) = self.result_mut().and_then(|r| r.viewer()) {
+                    v.searching = true;
+                    v.query.clear();
+                } else {
+                    self.notice = Some((
+                        "search works in the JSON trees (open a record, or the Split and Raw views)".into(),
+                        false,
+                    ));
+                }
+            }
+            Command::NextMatch | Command::PrevMatch => {
+                if let Some(v) = self.result_mut().and_then(|r| r.viewer()) {
+                    v.search(cmd == Command::NextMatch);
+                }
+            }
+            Command::SwitchSide => {
+                if let Some(r) = self.result_mut() {
+                    r.split_right = !r.split_right;
+                }
+            }
             Command::ToggleLog => {
                 self.show_log = !self.show_log;
                 self.focus = if self.show_log { Pane::Log } else { Pane::Tools };
@@ -577,7 +801,9 @@ impl App {
             }
             Command::Back => {
                 let raw_schema = self.schema.as_ref().is_some_and(|s| s.raw.is_some());
-                if self.focus == Pane::Result && self.form.is_some() {
+                let closed = self.focus == Pane::Result && self.result_mut().is_some_and(|r| r.back());
+                if closed {
+                } else if self.focus == Pane::Result && self.form.is_some() {
                     self.focus = Pane::Form;
                 } else if self.focus == Pane::Schema && raw_schema {
                     if let Some(s) = &mut self.schema {
@@ -701,18 +927,10 @@ impl App {
                 .min(n.saturating_sub(1));
             }
             Pane::Result => {
-                let n = self.result_lines.len();
-                let page = self.areas.result.height.saturating_sub(2).max(1) as usize;
-                self.result_scroll = match cmd {
-                    Command::Down => self.result_scroll + 1,
-                    Command::Up => self.result_scroll.saturating_sub(1),
-                    Command::PageDown => self.result_scroll + page,
-                    Command::PageUp => self.result_scroll.saturating_sub(page),
-                    Command::Top => 0,
-                    Command::Bottom => n,
-                    _ => self.result_scroll,
+                let handled = self.result_mut().is_some_and(|r| r.command(cmd));
+                if !handled {
+                    self.dirty = false;
                 }
-                .min(n.saturating_sub(page.min(n)));
             }
             Pane::Form => self.dirty = false,
         }

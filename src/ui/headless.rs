@@ -30,13 +30,27 @@ pub async fn connected_app(target: &Target, theme: Theme, label: &str) -> Result
 pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec<super::app::Cmd>) {
     let history = std::sync::Arc::new(std::sync::Mutex::new(app.history.clone()));
     for cmd in cmds {
-        if let super::app::Cmd::Call { tool, arguments, descriptor } = cmd {
-            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-            let cancel = tokio_util::sync::CancellationToken::new();
-            super::run_call(session.clone(), history.clone(), (tool, arguments, descriptor), cancel, tx).await;
-            while let Ok(msg) = rx.try_recv() {
-                app.update(msg);
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let cancel = tokio_util::sync::CancellationToken::new();
+        match cmd {
+            super::app::Cmd::Call { tool, arguments, descriptor } => {
+                super::run_call(session.clone(), history.clone(), (tool, arguments, descriptor), cancel, tx).await;
             }
+            super::app::Cmd::AllPages { tool, arguments, descriptor, known } => {
+                super::run_all_pages(
+                    session.clone(),
+                    history.clone(),
+                    (tool, arguments, descriptor),
+                    known,
+                    cancel,
+                    tx,
+                )
+                .await;
+            }
+            _ => continue,
+        }
+        while let Ok(msg) = rx.try_recv() {
+            app.update(msg);
         }
     }
 }

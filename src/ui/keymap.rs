@@ -44,6 +44,22 @@ pub enum Command {
     Leave,
     // In the history.
     Rerun,
+    ShowResult,
+    // Results.
+    NextView,
+    View1,
+    View2,
+    View3,
+    View4,
+    NextPage,
+    PrevPage,
+    AllPages,
+    Copy,
+    Export,
+    Search,
+    NextMatch,
+    PrevMatch,
+    SwitchSide,
 }
 
 /// Where a binding applies. `Any` bindings apply everywhere, after the pane's own.
@@ -54,6 +70,7 @@ pub enum Scope {
     Schema,
     Form,
     History,
+    Result,
     Log,
 }
 
@@ -65,6 +82,7 @@ impl Scope {
             Scope::Schema => "Schema tree",
             Scope::Form => "Form (typing edits the focused field)",
             Scope::History => "History (H)",
+            Scope::Result => "Result",
             Scope::Log => "Log",
         }
     }
@@ -113,6 +131,25 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Form, "Esc", Leave, "leave the form (its values are kept)", Some("back"), [KeyCode::Esc => NONE]),
     bind!(History, "Enter", Open, "reopen the call's form, prefilled", Some("reopen"), [KeyCode::Enter => NONE]),
     bind!(History, "r", Rerun, "run the call again now", Some("re-run"), [KeyCode::Char('r') => NONE]),
+    bind!(History, "o", ShowResult, "show the call's result (calls made in this session)", Some("result"), [KeyCode::Char('o') => NONE]),
+    bind!(Result, "/", Search, "search keys and values (n next, N previous); matches are highlighted", Some("search"), [KeyCode::Char('/') => NONE]),
+    bind!(Result, "n", NextMatch, "next match", None, [KeyCode::Char('n') => NONE]),
+    bind!(Result, "N", PrevMatch, "previous match", None, [KeyCode::Char('N') => SHIFT, KeyCode::Char('N') => NONE]),
+    bind!(Result, "Enter", Activate, "fold or unfold; open a record of the table; show a long value whole", None, [KeyCode::Enter => NONE]),
+    bind!(Result, "o", Open, "show the selected value whole (long strings, big objects)", None, [KeyCode::Char('o') => NONE]),
+    bind!(Result, "s", SwitchSide, "Split view: switch between structuredContent and _meta", None, [KeyCode::Char('s') => NONE]),
+    bind!(Result, "E", ExpandAll, "unfold everything", None, [KeyCode::Char('E') => SHIFT, KeyCode::Char('E') => NONE]),
+    bind!(Result, "C", CollapseAll, "fold everything", None, [KeyCode::Char('C') => SHIFT, KeyCode::Char('C') => NONE]),
+    bind!(Result, "y", Copy, "copy the selected value (or the record) to the clipboard (OSC 52)", Some("copy"), [KeyCode::Char('y') => NONE]),
+    bind!(Result, "e", Export, "export the result to a file (Raw view: the reply as sent; else the envelope)", Some("export"), [KeyCode::Char('e') => NONE]),
+    bind!(Any, "v", NextView, "next result view: Envelope, Split, Content, Raw", Some("view"), [KeyCode::Char('v') => NONE]),
+    bind!(Any, "1 2 3 4", View1, "result view: 1 Envelope · 2 Split · 3 Content · 4 Raw", None, [KeyCode::Char('1') => NONE]),
+    bind!(Any, "2", View2, "Split view", None, [KeyCode::Char('2') => NONE]),
+    bind!(Any, "3", View3, "Content view", None, [KeyCode::Char('3') => NONE]),
+    bind!(Any, "4", View4, "Raw view", None, [KeyCode::Char('4') => NONE]),
+    bind!(Any, "]", NextPage, "next page of a paged result (fetched once, then kept)", Some("next page"), [KeyCode::Char(']') => NONE]),
+    bind!(Any, "[", PrevPage, "previous page (already fetched, not fetched again)", None, [KeyCode::Char('[') => NONE]),
+    bind!(Any, "A", AllPages, "fetch every page into one list (progress; Ctrl-K cancels)", None, [KeyCode::Char('A') => SHIFT, KeyCode::Char('A') => NONE]),
     bind!(Any, "Ctrl-K", CancelCall, "cancel the running call (the server is told)", None, [KeyCode::Char('k') => CTRL]),
     bind!(Any, "H", History, "history of this server's calls", Some("history"), [KeyCode::Char('H') => SHIFT, KeyCode::Char('H') => NONE]),
     bind!(Any, "j / ↓", Down, "move down", None, [KeyCode::Char('j') => NONE, KeyCode::Down => NONE]),

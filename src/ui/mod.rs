@@ -5,6 +5,7 @@ pub mod app;
 pub mod form;
 pub mod fuzzy;
 pub mod headless;
+pub mod jsonview;
 pub mod keymap;
 pub mod result;
 pub mod schema_view;
@@ -39,6 +40,7 @@ pub async fn run_call(
     out: mpsc::UnboundedSender<Msg>,
 ) {
     let (tool, arguments, descriptor) = call;
+    let output_schema = descriptor.as_ref().and_then(|d| d.get("outputSchema")).cloned();
     let started = Instant::now();
     let progress_out = out.clone();
     let mut on_progress = move |p: &crate::mcp::Progress| {
@@ -59,8 +61,9 @@ pub async fn run_call(
             let result = CallResult {
                 tool: tool.clone(),
                 arguments: arguments.clone(),
-                reply: Some(r),
-                envelope: Some(env),
+                reply: Some(Arc::new(r)),
+                envelope: Some(Arc::new(env)),
+                output_schema,
                 error: None,
                 elapsed,
             };
@@ -73,6 +76,7 @@ pub async fn run_call(
                 arguments: arguments.clone(),
                 reply: None,
                 envelope: None,
+                output_schema,
                 error: Some(e.message),
                 elapsed,
             };
@@ -85,6 +89,91 @@ pub async fn run_call(
         h.append(entry.clone(), session.log().redactor());
     }
     let _ = out.send(Msg::Session(SessionMsg::CallDone(Box::new(result), entry)));
+}
+
+/// Gathers every page after the known ones and reports one merged result.
+pub async fn run_all_pages(
+    session: Arc<Session>,
+    history: Arc<Mutex<History>>,
+    call: (String, serde_json::Value, Option<serde_json::Value>),
+    known: Vec<Arc<crate::envelope::Envelope>>,
+    cancel: CancellationToken,
+    out: mpsc::UnboundedSender<Msg>,
+) {
+    use crate::envelope::pager::{PagedCall, all_pages, merge};
+    let (tool, arguments, descriptor) = call;
+    let started = Instant::now();
+    let Some(last) = known.last().map(|e| (**e).clone()) else { return };
+    let before: Vec<_> = known[..known.len() - 1].iter().map(|e| (**e).clone()).collect();
+    let items_before: usize = before.iter().map(|e| e.items().len()).sum();
+    let pages_before = before.len();
+    let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema")).cloned();
+    let empty = serde_json::Map::new();
+    let args = arguments.as_object().unwrap_or(&empty);
+    let paged = PagedCall { tool: &tool, schema: schema.as_ref(), descriptor: descriptor.as_ref(), args };
+    let opts = CallOptions { timeout: None, cancel: Some(cancel) };
+    let progress_out = out.clone();
+    let mut on_page = move |pages: usize, items: usize, total: Option<u64>| {
+        let _ = progress_out.send(Msg::Session(SessionMsg::PagerProgress(
+            pages_before + pages,
+            items_before + items,
+            total,
+        )));
+    };
+    let rest = all_pages(&session, &paged, last, 100, &opts, &mut on_page).await;
+    let rest_pager = rest.metadata.as_ref().and_then(|m| m.get("pager")).cloned().unwrap_or_default();
+    let complete = rest_pager["complete"].as_bool().unwrap_or(true);
+    let notes: Vec<String> = rest_pager["notes"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|n| n.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    let rest_pages = rest_pager["pages"].as_u64().unwrap_or(1) as usize;
+    let mut pages = before;
+    pages.push(rest);
+    let mut merged = merge(pages, notes, complete);
+    if let Some(p) = merged.metadata.as_mut().and_then(|m| m.get_mut("pager")) {
+        p["pages"] = serde_json::json!(pages_before + rest_pages);
+    }
+    let elapsed = started.elapsed();
+    let status = if complete { "ok" } else { "partial" };
+    let entry = Entry {
+        tool: tool.clone(),
+        arguments: arguments.clone(),
+        at: now_secs(),
+        duration_ms: elapsed.as_millis() as u64,
+        status: format!("{status} (all pages)"),
+    };
+    if let Ok(mut h) = history.lock() {
+        h.append(entry.clone(), session.log().redactor());
+    }
+    let output_schema = descriptor.as_ref().and_then(|d| d.get("outputSchema")).cloned();
+    let result = CallResult {
+        tool,
+        arguments,
+        reply: None,
+        envelope: Some(Arc::new(merged)),
+        output_schema,
+        error: None,
+        elapsed,
+    };
+    let _ = out.send(Msg::Session(SessionMsg::CallDone(Box::new(result), entry)));
+}
+
+/// Writes an export (mode 0600) under the state directory; returns its path.
+fn export(name: &str, text: &str) -> Result<std::path::PathBuf, String> {
+    use std::io::Write;
+    let dir = crate::history::state_dir().ok_or("no state directory (set HOME or MCPLENS_STATE_DIR)")?.join("exports");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let safe: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .take(60)
+        .collect();
+    let path = dir.join(format!("{safe}-{}.json", now_secs()));
+    let mut f =
+        crate::history::open_private(&path, false).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    f.write_all(text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
 }
 
 /// Owns the session: connects, lists tools, follows list_changed, runs calls, reports deaths,
@@ -113,7 +202,16 @@ async fn worker(
                         Some(Cmd::Call { .. }) => {
                             send(SessionMsg::Notice("not connected: R reconnects".into()));
                         }
-                        Some(Cmd::Cancel) => {}
+                        Some(Cmd::AllPages { .. }) => {
+                            send(SessionMsg::Notice("not connected: R reconnects".into()));
+                        }
+                        Some(Cmd::Export { name, text }) => {
+                            send(SessionMsg::Notice(match export(&name, &text) {
+                                Ok(p) => format!("exported to {}", p.display()),
+                                Err(e) => e,
+                            }));
+                        }
+                        Some(Cmd::Cancel) | Some(Cmd::Copy(_)) => {}
                         Some(Cmd::Quit) | None => return,
                     }
                 }
@@ -149,11 +247,23 @@ async fn worker(
                         current = Some(cancel.clone());
                         tokio::spawn(run_call(session.clone(), history.clone(), (tool, arguments, descriptor), cancel, out.clone()));
                     }
+                    Some(Cmd::AllPages { tool, arguments, descriptor, known }) => {
+                        let cancel = CancellationToken::new();
+                        current = Some(cancel.clone());
+                        tokio::spawn(run_all_pages(session.clone(), history.clone(), (tool, arguments, descriptor), known, cancel, out.clone()));
+                    }
                     Some(Cmd::Cancel) => {
                         if let Some(c) = current.take() {
                             c.cancel();
                         }
                     }
+                    Some(Cmd::Export { name, text }) => {
+                        send(SessionMsg::Notice(match export(&name, &text) {
+                            Ok(p) => format!("exported to {}", p.display()),
+                            Err(e) => e,
+                        }));
+                    }
+                    Some(Cmd::Copy(_)) => {}
                 },
                 ev = events.recv() => match ev {
                     Ok(ServerEvent::ToolListChanged) => {
@@ -192,6 +302,16 @@ async fn worker(
             return;
         }
     }
+}
+
+/// Puts `text` on the clipboard through the terminal (OSC 52), which works over SSH too.
+fn osc52(text: &str) {
+    use base64::Engine;
+    use std::io::Write;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "\x1b]52;c;{b64}\x07");
+    let _ = out.flush();
 }
 
 fn restore_terminal() {
@@ -288,6 +408,7 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
         for cmd in app.update(msg) {
             match cmd {
                 Cmd::Quit => quit = true,
+                Cmd::Copy(text) => osc52(&text),
                 other => {
                     let _ = cmd_tx.send(other);
                 }

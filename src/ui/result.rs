@@ -1,16 +1,52 @@
-//! A call's result as styled lines, built once when the result arrives.
+//! A call's result in four views, each built once (lazily, the first time it is shown):
+//! Envelope (header, then a records table, a JSON tree, or the error), Split (structuredContent
+//! beside _meta, with the outputSchema check), Content (the blocks in order), Raw (the reply as
+//! the server sent it).
 
+use std::sync::Arc;
+
+use base64::Engine;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::app::CallResult;
+use super::jsonview::JsonView;
+use super::keymap::Command;
 use super::theme::Theme;
 use crate::envelope::{Envelope, ResponseType};
 use crate::json_pretty::{self, Token};
 use crate::sanitize;
 
-/// Pretty JSON lines kept for one result; more is in the raw view and exports.
-const MAX_LINES: usize = 20_000;
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    Envelope,
+    Split,
+    Content,
+    Raw,
+}
+
+impl View {
+    pub const ALL: [View; 4] = [View::Envelope, View::Split, View::Content, View::Raw];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Envelope => "Envelope",
+            View::Split => "Split: structuredContent | _meta",
+            View::Content => "Content",
+            View::Raw => "Raw",
+        }
+    }
+
+    pub fn next(self) -> View {
+        let i = View::ALL.iter().position(|v| *v == self).unwrap_or(0);
+        View::ALL[(i + 1) % View::ALL.len()]
+    }
+}
 
 pub fn token_style(theme: &Theme, tok: Token) -> ratatui::style::Style {
     theme.fg(match tok {
@@ -23,8 +59,8 @@ pub fn token_style(theme: &Theme, tok: Token) -> ratatui::style::Style {
     })
 }
 
-pub fn json_lines(text: &str, theme: &Theme) -> Vec<Line<'static>> {
-    json_pretty::lines(text, MAX_LINES)
+pub fn json_lines(text: &str, theme: &Theme, max: usize) -> Vec<Line<'static>> {
+    json_pretty::lines(text, max)
         .into_iter()
         .map(|l| {
             Line::from(
@@ -36,69 +72,687 @@ pub fn json_lines(text: &str, theme: &Theme) -> Vec<Line<'static>> {
         .collect()
 }
 
-/// `list · success · 50 of 150 items · more: next offset 50`
-pub fn header(e: &Envelope) -> String {
+/// A list's records as a table: columns from the records' keys, nested values folded.
+pub struct Table {
+    pub env: Arc<Envelope>,
+    pub columns: Vec<(String, usize)>,
+    pub cursor: usize,
+    pub top: usize,
+    pub height: usize,
+    /// A record opened with Enter.
+    pub record: Option<JsonView>,
+}
+
+fn cell(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Object(m) => format!("{{…{}}}", m.len()),
+        Value::Array(a) => format!("[{}]", a.len()),
+        other => other.to_string(),
+    }
+}
+
+impl Table {
+    fn new(env: Arc<Envelope>) -> Table {
+        let mut columns: Vec<(String, usize)> = vec![];
+        let items = env.items();
+        // The first and the last records: widths of ids and counters grow towards the end.
+        let tail = items.len().saturating_sub(200).max(200.min(items.len()));
+        for item in items.iter().take(200).chain(items.iter().skip(tail)) {
+            match item {
+                Value::Object(m) => {
+                    for (k, v) in m {
+                        let w = cell(v).chars().count().min(40);
+                        if let Some(col) = columns.iter_mut().find(|(c, _)| c == k) {
+                            col.1 = col.1.max(w);
+                        } else if columns.len() < 40 {
+                            columns.push((k.clone(), w.max(k.chars().count())));
+                        }
+                    }
+                }
+                other => {
+                    let w = cell(other).chars().count().min(60);
+                    if let Some(col) = columns.iter_mut().find(|(c, _)| c == "value") {
+                        col.1 = col.1.max(w);
+                    } else {
+                        columns.push(("value".into(), w.max(5)));
+                    }
+                }
+            }
+        }
+        Table { env, columns, cursor: 0, top: 0, height: 10, record: None }
+    }
+
+    fn command(&mut self, cmd: Command) -> bool {
+        if let Some(r) = &mut self.record {
+            return r.command(cmd);
+        }
+        let n = self.env.items().len();
+        if n == 0 {
+            return false;
+        }
+        let page = self.height.saturating_sub(1).max(1);
+        self.cursor = match cmd {
+            Command::Down => self.cursor + 1,
+            Command::Up => self.cursor.saturating_sub(1),
+            Command::PageDown => self.cursor + page,
+            Command::PageUp => self.cursor.saturating_sub(page),
+            Command::Top => 0,
+            Command::Bottom => n - 1,
+            Command::Activate | Command::Open | Command::Expand => {
+                let text = serde_json::to_string(&self.env.items()[self.cursor]).unwrap_or_default();
+                self.record = Some(JsonView::from_text(Arc::from(text), &format!("data[{}]", self.cursor)));
+                return true;
+            }
+            _ => return false,
+        }
+        .min(n - 1);
+        true
+    }
+
+    fn render(&mut self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool, first_item: usize) {
+        if let Some(r) = &mut self.record {
+            r.render(f, area, theme, focused);
+            return;
+        }
+        self.height = area.height.saturating_sub(2) as usize;
+        let h = self.height.max(1);
+        if self.cursor < self.top {
+            self.top = self.cursor;
+        } else if self.cursor >= self.top + h {
+            self.top = self.cursor + 1 - h;
+        }
+        let items = self.env.items();
+        let num_w = (first_item + items.len()).to_string().len().max(1);
+        let mut head = vec![Span::styled(format!("{:>num_w$} ", "#"), theme.fg("dim"))];
+        for (c, w) in &self.columns {
+            head.push(Span::styled(
+                format!("{:<w$} ", sanitize::truncate(&sanitize::line(c), *w)),
+                theme.fg("json_key").add_modifier(Modifier::BOLD),
+            ));
+        }
+        let mut lines = vec![Line::from(head)];
+        for (i, item) in items.iter().enumerate().skip(self.top).take(h) {
+            let mut spans = vec![Span::styled(format!("{:>num_w$} ", first_item + i + 1), theme.fg("dim"))];
+            for (c, w) in &self.columns {
+                let v = match item {
+                    Value::Object(m) => m.get(c),
+                    other if c == "value" => Some(other),
+                    _ => None,
+                };
+                let (text, role) = match v {
+                    None => (String::new(), "dim"),
+                    Some(Value::String(s)) => (s.clone(), "json_string"),
+                    Some(Value::Number(n)) => (n.to_string(), "json_number"),
+                    Some(Value::Bool(b)) => (b.to_string(), "json_bool"),
+                    Some(Value::Null) => ("null".into(), "json_null"),
+                    Some(other) => (cell(other), "dim"),
+                };
+                let shown = sanitize::truncate(&sanitize::line(&text), *w).into_owned();
+                spans.push(Span::styled(format!("{shown:<w$} "), theme.fg(role)));
+            }
+            let line = Line::from(spans);
+            lines.push(if i == self.cursor && focused { line.style(theme.selection()) } else { line });
+        }
+        let foot = format!("data[{}] · {} columns · Enter opens the record", self.cursor, self.columns.len());
+        let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+        f.render_widget(Paragraph::new(lines), body);
+        f.render_widget(Paragraph::new(Line::styled(foot, theme.fg("key"))), footer);
+    }
+}
+
+pub enum Body {
+    Table(Box<Table>),
+    Tree(Box<JsonView>),
+    Lines(Vec<Line<'static>>, usize),
+}
+
+/// Where this result sits in a paged list.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Page {
+    /// 0-based page number.
+    pub index: usize,
+    /// Items before this page.
+    pub first_item: usize,
+}
+
+pub struct ResultState {
+    pub call: CallResult,
+    pub view: View,
+    pub page: Page,
+    header: Vec<Line<'static>>,
+    body: Option<Body>,
+    split: Option<(Option<JsonView>, Option<JsonView>, Vec<Line<'static>>)>,
+    pub split_right: bool,
+    content: Option<(Vec<Line<'static>>, usize)>,
+    raw: Option<Body>,
+}
+
+/// `list · success · items 51–100 of 150 · page 2 · ] next`
+pub fn header_text(e: &Envelope, page: Page) -> String {
     let mut parts = vec![e.response_type.as_str().to_string()];
     if let Some(s) = e.status {
         parts.push(format!("{s:?}").to_lowercase());
     }
-    if let Some(s) = &e.summary {
-        match (s.returned, s.total) {
-            (Some(r), Some(t)) => parts.push(format!("{r} of {t} items")),
-            (Some(r), None) => parts.push(format!("{r} items")),
-            _ => {}
+    let returned = e.summary.as_ref().and_then(|s| s.returned).unwrap_or(0) as usize;
+    let total = e.summary.as_ref().and_then(|s| s.total);
+    if e.data.is_array() {
+        let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+        if returned == 0 {
+            parts.push(format!("no items{of}"));
+        } else {
+            parts.push(format!("items {}–{}{of}", page.first_item + 1, page.first_item + returned));
         }
     }
     if let Some(p) = &e.pagination {
-        parts.push(match (p.has_more, &p.next_offset) {
-            (Some(true), Some(n)) => {
-                format!("more: next {} {n}", p.kind.map(|k| format!("{k:?}").to_lowercase()).unwrap_or_default())
-            }
-            (Some(true), None) => "more available".into(),
-            _ => "last page".into(),
-        });
+        parts.push(format!("page {}", page.index + 1));
+        match p.has_more {
+            Some(true) => parts.push("] next · A all pages".into()),
+            _ => parts.push("last page".into()),
+        }
+        if page.index > 0 {
+            parts.push("[ previous".into());
+        }
+    }
+    if let Some(pager) = e.metadata.as_ref().and_then(|m| m.get("pager")) {
+        parts.push(format!("gathered from {} pages", pager["pages"]));
     }
     parts.join(" · ")
 }
 
-pub fn lines(r: &CallResult, theme: &Theme) -> Vec<Line<'static>> {
+fn image_size(mime: &str, data: &[u8]) -> Option<(u32, u32)> {
+    let be32 = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    if data.len() >= 24 && data.starts_with(b"\x89PNG") {
+        return Some((be32(&data[16..20]), be32(&data[20..24])));
+    }
+    if data.len() >= 10 && data.starts_with(b"GIF8") {
+        return Some((
+            u32::from(u16::from_le_bytes([data[6], data[7]])),
+            u32::from(u16::from_le_bytes([data[8], data[9]])),
+        ));
+    }
+    if mime.contains("jpeg") || data.starts_with(&[0xFF, 0xD8]) {
+        let mut i = 2;
+        while i + 9 < data.len() {
+            if data[i] != 0xFF {
+                return None;
+            }
+            let marker = data[i + 1];
+            let len = usize::from(u16::from_be_bytes([data[i + 2], data[i + 3]]));
+            if (0xC0..=0xC3).contains(&marker) {
+                let h = u16::from_be_bytes([data[i + 5], data[i + 6]]);
+                let w = u16::from_be_bytes([data[i + 7], data[i + 8]]);
+                return Some((u32::from(w), u32::from(h)));
+            }
+            i += 2 + len;
+        }
+    }
+    None
+}
+
+fn human_bytes(n: usize) -> String {
+    match n {
+        n if n >= 1 << 20 => format!("{:.1} MB", n as f64 / (1 << 20) as f64),
+        n if n >= 1 << 10 => format!("{:.1} KB", n as f64 / 1024.0),
+        n => format!("{n} bytes"),
+    }
+}
+
+/// Terminal rendering of markdown: headings, emphasis, bullets, code, as plain styled lines.
+fn markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = vec![];
-    let took = format!("{:.0} ms", r.elapsed.as_secs_f64() * 1000.0);
-    let Some(env) = &r.envelope else {
-        out.push(Line::styled(
-            format!(
-                "{} failed after {took}: {}",
-                sanitize::line(&r.tool),
-                sanitize::line(r.error.as_deref().unwrap_or("no reply"))
-            ),
-            theme.fg("error").add_modifier(Modifier::BOLD),
-        ));
-        return out;
-    };
-    let role = if env.response_type == ResponseType::Error { "error" } else { "ok" };
-    out.push(Line::from(vec![
-        Span::styled(header(env), theme.fg(role).add_modifier(Modifier::BOLD)),
-        Span::styled(format!("  ({took})"), theme.fg("dim")),
-    ]));
-    if let Some(err) = &env.error {
-        let code = if err.code.is_null() { String::new() } else { format!("{} ", err.code) };
-        out.push(Line::styled(
-            format!("error {code}{}", sanitize::line(err.message.as_deref().unwrap_or(""))),
-            theme.fg("error").add_modifier(Modifier::BOLD),
-        ));
-        if !err.details.is_null() {
-            out.extend(json_lines(&err.details.to_string(), theme));
+    let mut in_code = false;
+    for raw in sanitize::text(text).lines() {
+        let l = raw.trim_end();
+        if l.trim_start().starts_with("```") {
+            in_code = !in_code;
+            out.push(Line::styled("  ────", theme.fg("dim")));
+            continue;
         }
-    }
-    if let Some(m) = &env.message
-        && env.response_type != ResponseType::Error
-    {
-        for l in sanitize::text(m).lines().take(20) {
-            out.push(Line::styled(l.to_string(), theme.fg("text")));
+        if in_code {
+            out.push(Line::styled(format!("  {l}"), theme.fg("json_string")));
+            continue;
         }
-    }
-    if !env.data.is_null() {
-        out.extend(json_lines(&env.data.to_string(), theme));
+        if let Some(h) = l.strip_prefix('#') {
+            let level = 1 + h.chars().take_while(|c| *c == '#').count();
+            let title = h.trim_start_matches('#').trim();
+            let style = theme.fg("title").add_modifier(Modifier::BOLD);
+            out.push(Line::styled(if level == 1 { title.to_uppercase() } else { title.to_string() }, style));
+            continue;
+        }
+        let (bullet, rest) = match l.trim_start().strip_prefix("- ").or_else(|| l.trim_start().strip_prefix("* ")) {
+            Some(r) => ("  • ", r),
+            None => ("", l),
+        };
+        let mut spans = vec![Span::styled(bullet.to_string(), theme.fg("key"))];
+        // **bold** and `code` spans.
+        let mut bold = false;
+        let mut code = false;
+        let mut cur = String::new();
+        let mut chars = rest.chars().peekable();
+        let flush = |cur: &mut String, spans: &mut Vec<Span<'static>>, bold: bool, code: bool| {
+            if !cur.is_empty() {
+                let mut st = theme.fg(if code { "json_string" } else { "text" });
+                if bold {
+                    st = st.add_modifier(Modifier::BOLD);
+                }
+                spans.push(Span::styled(std::mem::take(cur), st));
+            }
+        };
+        while let Some(c) = chars.next() {
+            if c == '*' && chars.peek() == Some(&'*') && !code {
+                chars.next();
+                flush(&mut cur, &mut spans, bold, code);
+                bold = !bold;
+            } else if c == '`' {
+                flush(&mut cur, &mut spans, bold, code);
+                code = !code;
+            } else {
+                cur.push(c);
+            }
+        }
+        flush(&mut cur, &mut spans, bold, code);
+        out.push(Line::from(spans));
     }
     out
+}
+
+fn content_lines(result: &Value, theme: &Theme) -> Vec<Line<'static>> {
+    let mut out = vec![];
+    let Some(blocks) = result.get("content").and_then(Value::as_array) else {
+        out.push(Line::styled("This result has no content array.", theme.fg("dim")));
+        return out;
+    };
+    if blocks.is_empty() {
+        out.push(Line::styled("The content array is empty.", theme.fg("dim")));
+    }
+    for (i, b) in blocks.iter().enumerate() {
+        let kind = b.get("type").and_then(Value::as_str).unwrap_or("(no type)");
+        let s = |k: &str| b.get(k).and_then(Value::as_str).map(|v| sanitize::line(v).into_owned());
+        let mut head = format!("#{} {}", i + 1, sanitize::line(kind));
+        let mut body: Vec<Line<'static>> = vec![];
+        match kind {
+            "text" => match b.get("text") {
+                Some(Value::String(t)) => {
+                    head.push_str(&format!(" · {} chars", t.chars().count()));
+                    match serde_json::from_str::<Value>(t) {
+                        Ok(Value::Object(_) | Value::Array(_)) => {
+                            head.push_str(" · JSON");
+                            body = json_lines(t, theme, 5_000);
+                        }
+                        _ => body = markdown(t, theme),
+                    }
+                }
+                other => body.push(Line::styled(
+                    format!(
+                        "text is not a string: {}",
+                        sanitize::line(&other.map(|v| v.to_string()).unwrap_or_default())
+                    ),
+                    theme.fg("warning"),
+                )),
+            },
+            "image" | "audio" => {
+                let mime = s("mimeType").unwrap_or_else(|| "?".into());
+                let data = b.get("data").and_then(Value::as_str).unwrap_or("");
+                let bytes = base64::engine::general_purpose::STANDARD.decode(data.trim());
+                head.push_str(&format!(" · {mime}"));
+                match bytes {
+                    Ok(bytes) => {
+                        head.push_str(&format!(" · {}", human_bytes(bytes.len())));
+                        if kind == "image"
+                            && let Some((w, h)) = image_size(&mime, &bytes)
+                        {
+                            head.push_str(&format!(" · {w}×{h}"));
+                        }
+                    }
+                    Err(e) => body.push(Line::styled(format!("data is not valid base64: {e}"), theme.fg("warning"))),
+                }
+            }
+            "resource_link" => {
+                head.push_str(&format!(" · {}", s("uri").unwrap_or_default()));
+                for k in ["name", "title", "mimeType", "description", "size"] {
+                    if let Some(v) = b.get(k) {
+                        body.push(Line::styled(
+                            format!("  {k}: {}", sanitize::line(&crate::schema::tree::compact(v))),
+                            theme.fg("text"),
+                        ));
+                    }
+                }
+            }
+            "resource" => {
+                let r = b.get("resource").cloned().unwrap_or(Value::Null);
+                let rs = |k: &str| r.get(k).and_then(Value::as_str).map(|v| sanitize::line(v).into_owned());
+                head.push_str(&format!(
+                    " · {} · {}",
+                    rs("uri").unwrap_or_default(),
+                    rs("mimeType").unwrap_or_else(|| "?".into())
+                ));
+                if let Some(t) = r.get("text").and_then(Value::as_str) {
+                    body = markdown(t, theme);
+                } else if let Some(blob) = r.get("blob").and_then(Value::as_str) {
+                    body.push(Line::styled(
+                        format!("  binary, about {}", human_bytes(blob.len() / 4 * 3)),
+                        theme.fg("dim"),
+                    ));
+                }
+            }
+            _ => body = json_lines(&b.to_string(), theme, 2_000),
+        }
+        out.push(Line::styled(head, theme.fg("title").add_modifier(Modifier::BOLD)));
+        if let Some(a) = b.get("annotations") {
+            out.push(Line::styled(format!("  annotations: {}", sanitize::line(&a.to_string())), theme.fg("dim")));
+        }
+        out.extend(body);
+        out.push(Line::raw(""));
+    }
+    out
+}
+
+impl ResultState {
+    pub fn new(call: CallResult, page: Page, theme: &Theme) -> ResultState {
+        let mut header = vec![];
+        let took = format!("{:.0} ms", call.elapsed.as_secs_f64() * 1000.0);
+        match &call.envelope {
+            None => header.push(Line::styled(
+                format!(
+                    "{} failed after {took}: {}",
+                    sanitize::line(&call.tool),
+                    sanitize::line(call.error.as_deref().unwrap_or("no reply"))
+                ),
+                theme.fg("error").add_modifier(Modifier::BOLD),
+            )),
+            Some(env) => {
+                let role = if env.response_type == ResponseType::Error { "error" } else { "ok" };
+                header.push(Line::from(vec![
+                    Span::styled(header_text(env, page), theme.fg(role).add_modifier(Modifier::BOLD)),
+                    Span::styled(format!("  ({took})"), theme.fg("dim")),
+                ]));
+                if let Some(err) = &env.error {
+                    let code = if err.code.is_null() { String::new() } else { format!("{} ", err.code) };
+                    header.push(Line::styled(
+                        format!("✖ error {code}{}", sanitize::line(err.message.as_deref().unwrap_or(""))),
+                        theme.fg("error").add_modifier(Modifier::BOLD),
+                    ));
+                } else if let Some(m) = &env.message {
+                    for l in sanitize::text(m).lines().take(3) {
+                        header.push(Line::styled(l.to_string(), theme.fg("text")));
+                    }
+                }
+            }
+        }
+        ResultState {
+            call,
+            view: View::Envelope,
+            page,
+            header,
+            body: None,
+            split: None,
+            split_right: false,
+            content: None,
+            raw: None,
+        }
+    }
+
+    fn result_value(&self) -> Option<&Value> {
+        match &self.call.reply.as_ref()?.body {
+            crate::mcp::ReplyBody::Result(r) => Some(r),
+            crate::mcp::ReplyBody::Error(e) => Some(e),
+        }
+    }
+
+    /// Builds the current view if it was not built yet.
+    fn ensure(&mut self, theme: &Theme) {
+        match self.view {
+            View::Envelope if self.body.is_none() => {
+                self.body = Some(match &self.call.envelope {
+                    None => Body::Lines(vec![], 0),
+                    Some(env) if env.response_type == ResponseType::Error => {
+                        let mut lines = vec![];
+                        if let Some(err) = &env.error {
+                            lines.push(Line::styled(format!("code: {}", err.code), theme.fg("error")));
+                            lines.push(Line::styled(
+                                format!("message: {}", sanitize::line(err.message.as_deref().unwrap_or(""))),
+                                theme.fg("error"),
+                            ));
+                            if !err.details.is_null() {
+                                lines.push(Line::styled("details:", theme.fg("error")));
+                                lines.extend(json_lines(&err.details.to_string(), theme, 5_000));
+                            }
+                        }
+                        Body::Lines(lines, 0)
+                    }
+                    Some(env) if env.data.is_array() => Body::Table(Box::new(Table::new(env.clone()))),
+                    Some(env) => Body::Tree(Box::new(JsonView::from_text(Arc::from(env.data.to_string()), "data"))),
+                });
+            }
+            View::Split if self.split.is_none() => {
+                #[derive(serde::Deserialize)]
+                struct Parts<'a> {
+                    #[serde(borrow, rename = "structuredContent")]
+                    structured: Option<&'a RawValue>,
+                    #[serde(borrow, rename = "_meta")]
+                    meta: Option<&'a RawValue>,
+                }
+                #[derive(serde::Deserialize)]
+                struct Reply<'a> {
+                    #[serde(borrow)]
+                    result: Option<Parts<'a>>,
+                }
+                let raw = self.call.reply.as_ref().map(|r| r.raw.clone()).unwrap_or_else(|| Arc::from(""));
+                let parts = serde_json::from_str::<Reply>(&raw).ok().and_then(|r| r.result);
+                let view =
+                    |rv: Option<&RawValue>, name: &str| rv.map(|v| JsonView::from_text(Arc::from(v.get()), name));
+                let left = view(parts.as_ref().and_then(|p| p.structured), "structuredContent");
+                let right = view(parts.as_ref().and_then(|p| p.meta), "_meta");
+                let mut check = vec![];
+                let sc = self.result_value().and_then(|r| r.get("structuredContent"));
+                match (&self.call.output_schema, sc) {
+                    (Some(schema), Some(sc)) => match crate::schema::validate::validate(schema, sc) {
+                        Ok(v) if v.is_empty() => check
+                            .push(Line::styled("✔ structuredContent matches the tool's outputSchema", theme.fg("ok"))),
+                        Ok(v) => {
+                            check.push(Line::styled(
+                                format!("✖ structuredContent breaks the outputSchema in {} place(s):", v.len()),
+                                theme.fg("error"),
+                            ));
+                            for x in v.iter().take(5) {
+                                check.push(Line::styled(format!("  {x}"), theme.fg("error")));
+                            }
+                        }
+                        Err(e) => check.push(Line::styled(sanitize::line(&e).into_owned(), theme.fg("warning"))),
+                    },
+                    (Some(_), None) => check.push(Line::styled(
+                        "✖ the tool has an outputSchema but sent no structuredContent",
+                        theme.fg("error"),
+                    )),
+                    (None, _) => check.push(Line::styled("the tool declares no outputSchema", theme.fg("dim"))),
+                }
+                self.split = Some((left, right, check));
+            }
+            View::Content if self.content.is_none() => {
+                let lines = match self.result_value() {
+                    Some(r) => content_lines(r, theme),
+                    None => vec![Line::styled("No reply to show (see the Envelope view).", theme.fg("dim"))],
+                };
+                self.content = Some((lines, 0));
+            }
+            View::Raw if self.raw.is_none() => {
+                self.raw = Some(match &self.call.reply {
+                    Some(r) => Body::Tree(Box::new(JsonView::from_text(r.raw.clone(), "reply"))),
+                    None => Body::Lines(
+                        vec![Line::styled(
+                            match &self.call.envelope {
+                                Some(_) => {
+                                    "This list was gathered from several pages; each page's raw reply is in the log (L)."
+                                }
+                                None => "The call got no reply.",
+                            },
+                            theme.fg("dim"),
+                        )],
+                        0,
+                    ),
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// The JSON viewer under focus in the current view, if it is one.
+    pub fn viewer(&mut self) -> Option<&mut JsonView> {
+        match self.view {
+            View::Envelope => match self.body.as_mut()? {
+                Body::Tree(v) => Some(v),
+                Body::Table(t) => t.record.as_mut(),
+                Body::Lines(..) => None,
+            },
+            View::Split => {
+                let (l, r, _) = self.split.as_mut()?;
+                if self.split_right { r.as_mut() } else { l.as_mut() }
+            }
+            View::Raw => match self.raw.as_mut()? {
+                Body::Tree(v) => Some(v),
+                _ => None,
+            },
+            View::Content => None,
+        }
+    }
+
+    /// Closes an open record or popup; false if there was none.
+    pub fn back(&mut self) -> bool {
+        if let Some(v) = self.viewer()
+            && (v.popup.is_some() || v.searching)
+        {
+            v.popup = None;
+            v.searching = false;
+            return true;
+        }
+        if let (View::Envelope, Some(Body::Table(t))) = (self.view, self.body.as_mut())
+            && t.record.is_some()
+        {
+            t.record = None;
+            return true;
+        }
+        false
+    }
+
+    pub fn command(&mut self, cmd: Command) -> bool {
+        if let Some(v) = self.viewer()
+            && v.popup.is_some()
+        {
+            return v.popup_command(Some(cmd));
+        }
+        match self.view {
+            View::Envelope => match &mut self.body {
+                Some(Body::Table(t)) => t.command(cmd),
+                Some(Body::Tree(v)) => v.command(cmd),
+                Some(Body::Lines(l, s)) => scroll_lines(l.len(), s, cmd),
+                None => false,
+            },
+            View::Content => match &mut self.content {
+                Some((l, s)) => scroll_lines(l.len(), s, cmd),
+                None => false,
+            },
+            View::Split | View::Raw => match self.viewer() {
+                Some(v) => v.command(cmd),
+                None => match &mut self.raw {
+                    Some(Body::Lines(l, s)) if self.view == View::Raw => scroll_lines(l.len(), s, cmd),
+                    _ => false,
+                },
+            },
+        }
+    }
+
+    /// Text to copy: the selected value, or the whole view's JSON.
+    pub fn copy_text(&mut self) -> Option<String> {
+        if let Some(v) = self.viewer() {
+            return v.selected_text().map(str::to_string);
+        }
+        if let (View::Envelope, Some(Body::Table(t))) = (self.view, &self.body) {
+            return t.env.items().get(t.cursor).map(Value::to_string);
+        }
+        self.call.envelope.as_ref().map(|e| e.to_json().to_string())
+    }
+
+    pub fn render(&mut self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+        self.ensure(theme);
+        let header_h = (self.header.len() as u16).min(area.height / 3).max(1);
+        let [head, body] = Layout::vertical([Constraint::Length(header_h), Constraint::Min(1)]).areas(area);
+        f.render_widget(Paragraph::new(self.header.clone()).wrap(Wrap { trim: false }), head);
+        let first_item = self.page.first_item;
+        match self.view {
+            View::Envelope => match &mut self.body {
+                Some(Body::Table(t)) => t.render(f, body, theme, focused, first_item),
+                Some(Body::Tree(v)) => v.render(f, body, theme, focused),
+                Some(Body::Lines(l, s)) => f.render_widget(Paragraph::new(l.clone()).scroll((*s as u16, 0)), body),
+                None => {}
+            },
+            View::Split => {
+                let Some((left, right, check)) = &mut self.split else { return };
+                let check_h = (check.len() as u16).min(4);
+                let [panes, chk] = Layout::vertical([Constraint::Min(3), Constraint::Length(check_h)]).areas(body);
+                let [l, r] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(panes);
+                for (side, view, name, is_right) in [(l, left, "structuredContent", false), (r, right, "_meta", true)] {
+                    let active = focused && self.split_right == is_right;
+                    let b = Block::default()
+                        .borders(Borders::ALL)
+                        .border_style(theme.border(active))
+                        .title(Line::from(format!(" {name} ")).style(theme.title(active)));
+                    let inner = b.inner(side);
+                    f.render_widget(b, side);
+                    match view {
+                        Some(v) => v.render(f, inner, theme, active),
+                        None => f.render_widget(
+                            Paragraph::new(vec![Line::raw("absent"), Line::raw(format!("this result has no {name}"))])
+                                .style(theme.fg("dim"))
+                                .wrap(Wrap { trim: false }),
+                            inner,
+                        ),
+                    }
+                }
+                f.render_widget(Paragraph::new(check.clone()), chk);
+            }
+            View::Content => {
+                if let Some((l, s)) = &self.content {
+                    f.render_widget(
+                        Paragraph::new(l.iter().skip(*s).take(body.height as usize).cloned().collect::<Vec<_>>())
+                            .wrap(Wrap { trim: false }),
+                        body,
+                    );
+                }
+            }
+            View::Raw => match &mut self.raw {
+                Some(Body::Tree(v)) => v.render(f, body, theme, focused),
+                Some(Body::Lines(l, _)) => f.render_widget(Paragraph::new(l.clone()), body),
+                _ => {}
+            },
+        }
+    }
+}
+
+fn scroll_lines(n: usize, s: &mut usize, cmd: Command) -> bool {
+    *s = match cmd {
+        Command::Down => *s + 1,
+        Command::Up => s.saturating_sub(1),
+        Command::PageDown => *s + 20,
+        Command::PageUp => s.saturating_sub(20),
+        Command::Top => 0,
+        Command::Bottom => n.saturating_sub(1),
+        _ => return false,
+    }
+    .min(n.saturating_sub(1));
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn image_dimensions_from_headers() {
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(crate::demo::answer("get_image", &Value::Null)["content"][0]["data"].as_str().unwrap_or(""))
+            .unwrap_or_default();
+        assert_eq!(image_size("image/png", &png), Some((16, 16)));
+        assert_eq!(image_size("image/gif", b"GIF89a\x20\x00\x10\x00rest"), Some((32, 16)));
+    }
 }

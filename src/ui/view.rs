@@ -40,7 +40,9 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         (main, None)
     };
     let [tools, right] = Layout::horizontal([Constraint::Percentage(34), Constraint::Percentage(66)]).areas(main);
-    let result_h = if app.result.is_some() || app.focus == Pane::Result {
+    let result_h = if app.focus == Pane::Result {
+        Constraint::Percentage(75)
+    } else if app.result().is_some() || app.running.is_some() {
         Constraint::Percentage(50)
     } else {
         Constraint::Length(6)
@@ -498,10 +500,17 @@ fn draw_schema(f: &mut Frame, app: &mut App, area: Rect) {
     }
 }
 
-fn draw_result(f: &mut Frame, app: &App, area: Rect) {
-    let t = &app.theme;
-    let title = match &app.result {
-        Some(r) => format!(" Result: {} ", sanitize::line(&r.tool)),
+fn draw_result(f: &mut Frame, app: &mut App, area: Rect) {
+    let t = app.theme.clone();
+    let title = match app.result() {
+        Some(r) => {
+            let pages = if app.results.len() > 1 {
+                format!(" · page {}/{} fetched", app.page + 1, app.results.len())
+            } else {
+                String::new()
+            };
+            format!(" Result: {} · {} (v next, 1-4){pages} ", sanitize::line(&r.call.tool), r.view.name())
+        }
         None => " Result ".to_string(),
     };
     let b = block(app, Line::from(title), Pane::Result);
@@ -514,9 +523,14 @@ fn draw_result(f: &mut Frame, app: &App, area: Rect) {
     if let Some(run) = &app.running {
         let secs = run.started.elapsed().as_secs_f32();
         let frame = (run.started.elapsed().as_millis() / 100) as usize % SPINNER.len();
+        let what = match run.purpose {
+            super::app::Purpose::New => "running",
+            super::app::Purpose::NextPage => "fetching the next page of",
+            super::app::Purpose::AllPages => "fetching every page of",
+        };
         let mut spans = vec![
             Span::styled(
-                format!("{} running {} ", SPINNER[frame], sanitize::line(&run.tool)),
+                format!("{} {what} {} ", SPINNER[frame], sanitize::line(&run.tool)),
                 t.fg("warning").add_modifier(Modifier::BOLD),
             ),
             Span::styled(format!("{secs:.1}s "), t.fg("dim")),
@@ -539,12 +553,16 @@ fn draw_result(f: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled("  Ctrl-K cancels", t.fg("key")));
         lines.push(Line::from(spans));
     }
-    if app.result.is_none() && app.running.is_none() && app.notice.is_none() {
+    if app.result().is_none() && app.running.is_none() && app.notice.is_none() {
         lines.push(Line::styled("No result yet: Enter on a tool opens its form, Ctrl-R runs it.", t.fg("dim")));
     }
-    let room = (inner.height as usize).saturating_sub(lines.len());
-    lines.extend(app.result_lines.iter().skip(app.result_scroll).take(room).cloned());
-    f.render_widget(Paragraph::new(lines), inner);
+    let status_h = (lines.len() as u16).min(inner.height);
+    let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);
+    f.render_widget(Paragraph::new(lines), status);
+    let focused = app.focus == Pane::Result && !app.show_help && !app.show_history;
+    if let Some(r) = app.result_mut() {
+        r.render(f, body, &t, focused);
+    }
 }
 
 /// `HH:MM:SS.mmm` (UTC) without a calendar crate.

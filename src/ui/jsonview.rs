@@ -1,0 +1,391 @@
+//! The JSON tree viewer every result view uses: folding, search with highlighted matches, the path
+//! of the selected node, and a popup for a value too long for its line. It renders only the rows
+//! on screen, walking the flat row model from the top row.
+
+use std::sync::Arc;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+use super::keymap::Command;
+use super::theme::Theme;
+use crate::jsontree::{Folds, JsonTree, Kind};
+use crate::sanitize;
+
+/// Longest piece of a value drawn on a line; the rest is behind `o`.
+const MAX_CELL: usize = 400;
+
+pub struct JsonView {
+    pub tree: Arc<JsonTree>,
+    pub folds: Folds,
+    pub cursor: usize,
+    pub top: usize,
+    pub height: usize,
+    pub query: String,
+    /// The search prompt is open and takes typing.
+    pub searching: bool,
+    pub search_note: Option<String>,
+    /// A whole value shown in a popup: its text lines and scroll.
+    pub popup: Option<(String, Vec<String>, usize)>,
+}
+
+fn contains_ci(hay: &str, needle_lower: &str) -> bool {
+    if needle_lower.is_empty() {
+        return false;
+    }
+    let (h, n) = (hay.as_bytes(), needle_lower.as_bytes());
+    h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
+impl JsonView {
+    pub fn new(tree: Arc<JsonTree>) -> Self {
+        let folds = Folds::initial(&tree);
+        JsonView {
+            tree,
+            folds,
+            cursor: 0,
+            top: 0,
+            height: 20,
+            query: String::new(),
+            searching: false,
+            search_note: None,
+            popup: None,
+        }
+    }
+
+    pub fn from_text(text: Arc<str>, root: &str) -> Self {
+        JsonView::new(Arc::new(JsonTree::build(text, root)))
+    }
+
+    /// Keeps the cursor on screen, looking at no more than a screenful of rows.
+    fn follow(&mut self) {
+        let h = self.height.max(1);
+        if self.cursor < self.top {
+            self.top = self.cursor;
+            return;
+        }
+        let mut i = self.top;
+        for _ in 0..h {
+            if i == self.cursor {
+                return;
+            }
+            match self.folds.next(&self.tree, i) {
+                Some(n) => i = n,
+                None => break,
+            }
+        }
+        // Below the window: put the cursor on the last line.
+        let mut t = self.cursor;
+        for _ in 1..h {
+            match self.folds.prev(&self.tree, t) {
+                Some(p) => t = p,
+                None => break,
+            }
+        }
+        self.top = t;
+    }
+
+    fn step(&mut self, down: bool, n: usize) {
+        for _ in 0..n {
+            let next =
+                if down { self.folds.next(&self.tree, self.cursor) } else { self.folds.prev(&self.tree, self.cursor) };
+            match next {
+                Some(c) => self.cursor = c,
+                None => break,
+            }
+        }
+    }
+
+    /// Handles a navigation command; false if it is not the viewer's.
+    pub fn command(&mut self, cmd: Command) -> bool {
+        if self.tree.is_empty() {
+            return false;
+        }
+        let page = self.height.saturating_sub(1).max(1);
+        match cmd {
+            Command::Down => self.step(true, 1),
+            Command::Up => self.step(false, 1),
+            Command::PageDown => self.step(true, page),
+            Command::PageUp => self.step(false, page),
+            Command::Top => self.cursor = 0,
+            Command::Bottom => self.cursor = self.folds.last(&self.tree),
+            Command::Expand => {
+                if self.tree.is_container(self.cursor) {
+                    if self.folds.is_folded(self.cursor) {
+                        self.folds.set(self.cursor, false);
+                    } else {
+                        self.step(true, 1);
+                    }
+                }
+            }
+            Command::Collapse => {
+                if self.tree.is_container(self.cursor) && !self.folds.is_folded(self.cursor) && self.cursor != 0 {
+                    self.folds.set(self.cursor, true);
+                } else {
+                    let p = self.tree.rows[self.cursor].parent as usize;
+                    self.cursor = self.folds.lift(&self.tree, p);
+                }
+            }
+            Command::Activate | Command::Open => {
+                if self.tree.is_container(self.cursor) {
+                    let f = self.folds.is_folded(self.cursor);
+                    self.folds.set(self.cursor, !f);
+                } else {
+                    self.open_value();
+                }
+            }
+            Command::ExpandAll => self.folds.all(&self.tree, false),
+            Command::CollapseAll => {
+                self.folds.all(&self.tree, true);
+                self.cursor = self.folds.lift(&self.tree, self.cursor);
+            }
+            _ => return false,
+        }
+        self.follow();
+        true
+    }
+
+    /// Shows the selected value whole (a long string decoded, wrapped; a container pretty-printed).
+    pub fn open_value(&mut self) {
+        let Some(r) = self.tree.rows.get(self.cursor) else { return };
+        let raw = self.tree.value(r);
+        let text = match r.kind {
+            Kind::String => serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_string()),
+            Kind::Object | Kind::Array => crate::json_pretty::to_string(&crate::json_pretty::lines(raw, 50_000)),
+            _ => raw.to_string(),
+        };
+        let lines = sanitize::text(&text).lines().map(str::to_string).collect();
+        self.popup = Some((self.tree.path(self.cursor), lines, 0));
+    }
+
+    /// The selected value's text as sent (for copying).
+    pub fn selected_text(&self) -> Option<&str> {
+        self.tree.rows.get(self.cursor).map(|r| self.tree.value(r))
+    }
+
+    pub fn path(&self) -> String {
+        self.tree.path(self.cursor)
+    }
+
+    /// Finds the next (or previous) row whose key or scalar value contains the query.
+    pub fn search(&mut self, forward: bool) {
+        let q = self.query.to_ascii_lowercase();
+        if q.is_empty() {
+            return;
+        }
+        let n = self.tree.len();
+        let hit = |i: usize| {
+            let r = &self.tree.rows[i];
+            contains_ci(self.tree.key(r), &q)
+                || (!matches!(r.kind, Kind::Object | Kind::Array) && contains_ci(self.tree.value(r), &q))
+        };
+        let found = (1..=n)
+            .map(|k| if forward { (self.cursor + k) % n } else { (self.cursor + n - k % n) % n })
+            .find(|&i| hit(i));
+        match found {
+            Some(i) => {
+                self.folds.reveal(&self.tree, i);
+                self.cursor = i;
+                self.search_note = None;
+                self.follow();
+            }
+            None => self.search_note = Some(format!("no match for {:?}", self.query)),
+        }
+    }
+
+    /// Typing into the search prompt; false when the key is not for it.
+    pub fn search_key(&mut self, k: &crossterm::event::KeyEvent) -> bool {
+        use crossterm::event::KeyCode;
+        if !self.searching {
+            return false;
+        }
+        match k.code {
+            KeyCode::Enter => {
+                self.searching = false;
+                self.search(true);
+            }
+            KeyCode::Esc => {
+                self.searching = false;
+                self.query.clear();
+            }
+            KeyCode::Backspace => {
+                self.query.pop();
+            }
+            KeyCode::Char(c) => self.query.push(c),
+            _ => {}
+        }
+        true
+    }
+
+    fn highlight(&self, text: String, style: ratatui::style::Style, theme: &Theme) -> Vec<Span<'static>> {
+        let q = self.query.to_ascii_lowercase();
+        if q.is_empty() || !contains_ci(&text, &q) {
+            return vec![Span::styled(text, style)];
+        }
+        let mut out = vec![];
+        let lower = text.to_ascii_lowercase();
+        let mut at = 0;
+        while let Some(pos) = lower[at..].find(&q) {
+            let start = at + pos;
+            let end = start + q.len();
+            if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+                break;
+            }
+            out.push(Span::styled(text[at..start].to_string(), style));
+            out.push(Span::styled(text[start..end].to_string(), theme.fg("match").add_modifier(Modifier::REVERSED)));
+            at = end;
+        }
+        out.push(Span::styled(text[at..].to_string(), style));
+        out
+    }
+
+    fn row_line(&self, i: usize, theme: &Theme) -> Line<'static> {
+        let r = &self.tree.rows[i];
+        let mut spans = vec![Span::raw("  ".repeat((r.depth as usize).min(40)))];
+        let container = matches!(r.kind, Kind::Object | Kind::Array);
+        let folded = self.folds.is_folded(i);
+        spans.push(Span::styled(
+            if !container {
+                "  "
+            } else if folded {
+                "▸ "
+            } else {
+                "▾ "
+            },
+            theme.fg("dim"),
+        ));
+        let parent = &self.tree.rows[r.parent as usize];
+        if r.parent as usize != i {
+            let key = if parent.kind == Kind::Array {
+                format!("[{}]", r.index)
+            } else {
+                sanitize::line(self.tree.key(r)).into_owned()
+            };
+            spans.extend(self.highlight(key, theme.fg("json_key"), theme));
+            spans.push(Span::styled(": ", theme.fg("dim")));
+        }
+        let (text, role) = match r.kind {
+            Kind::Object => {
+                (if folded { format!("{{…}} {} keys", r.children) } else { format!("{{ {} keys", r.children) }, "dim")
+            }
+            Kind::Array => {
+                (if folded { format!("[…] {} items", r.children) } else { format!("[ {} items", r.children) }, "dim")
+            }
+            Kind::String => (self.tree.value(r).to_string(), "json_string"),
+            Kind::Number => (self.tree.value(r).to_string(), "json_number"),
+            Kind::Bool => (self.tree.value(r).to_string(), "json_bool"),
+            Kind::Null => (self.tree.value(r).to_string(), "json_null"),
+        };
+        let shown = sanitize::line(&sanitize::truncate(&text, MAX_CELL)).into_owned();
+        spans.extend(self.highlight(shown, theme.fg(role), theme));
+        if text.chars().count() > MAX_CELL {
+            spans.push(Span::styled(format!("  ({} chars: o shows it whole)", text.chars().count()), theme.fg("dim")));
+        }
+        Line::from(spans)
+    }
+
+    /// Draws the tree into `area` (with a one-line footer: the path, search state).
+    pub fn render(&mut self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+        if area.height == 0 {
+            return;
+        }
+        self.height = area.height.saturating_sub(1) as usize;
+        self.follow();
+        let mut lines = Vec::with_capacity(self.height + 1);
+        let mut i = Some(self.top);
+        while let Some(row) = i {
+            if lines.len() >= self.height {
+                break;
+            }
+            let line = self.row_line(row, theme);
+            lines.push(if row == self.cursor && focused { line.style(theme.selection()) } else { line });
+            i = self.folds.next(&self.tree, row);
+        }
+        if self.tree.is_empty() {
+            lines.push(Line::styled("(empty)", theme.fg("dim")));
+        }
+        let mut foot = vec![Span::styled(sanitize::line(&self.path()).into_owned(), theme.fg("key"))];
+        if self.searching {
+            foot.push(Span::styled(format!("  search: {}▏", sanitize::line(&self.query)), theme.fg("match")));
+        } else if !self.query.is_empty() {
+            foot.push(Span::styled(
+                format!("  /{}  n next · N previous", sanitize::line(&self.query)),
+                theme.fg("dim"),
+            ));
+        }
+        if let Some(n) = &self.search_note {
+            foot.push(Span::styled(format!("  {n}"), theme.fg("warning")));
+        }
+        if let Some(e) = &self.tree.error {
+            foot.push(Span::styled(format!("  not valid JSON: {e}"), theme.fg("error")));
+        }
+        foot.push(Span::styled(format!("  {} rows", self.tree.len()), theme.fg("dim")));
+        let body = Rect { height: area.height - 1, ..area };
+        let foot_area = Rect { y: area.y + area.height - 1, height: 1, ..area };
+        f.render_widget(Paragraph::new(lines), body);
+        f.render_widget(Paragraph::new(Line::from(foot)), foot_area);
+        if let Some((title, text, scroll)) = &self.popup {
+            let r = Rect {
+                x: area.x + 2,
+                y: area.y + 1,
+                width: area.width.saturating_sub(4),
+                height: area.height.saturating_sub(2),
+            };
+            f.render_widget(Clear, r);
+            let b = Block::default()
+                .borders(Borders::ALL)
+                .border_style(theme.border(true))
+                .title(
+                    Line::from(format!(" {} · j/k scroll · Esc closes ", sanitize::line(title)))
+                        .style(theme.title(true)),
+                )
+                .style(theme.base());
+            let body: Vec<Line> =
+                text.iter().skip(*scroll).take(r.height as usize).map(|l| Line::raw(l.clone())).collect();
+            f.render_widget(Paragraph::new(body).wrap(Wrap { trim: false }).block(b), r);
+        }
+    }
+
+    /// Keys while the popup is open; false when it is not.
+    pub fn popup_command(&mut self, cmd: Option<Command>) -> bool {
+        let Some((_, lines, scroll)) = &mut self.popup else { return false };
+        match cmd {
+            Some(Command::Down) => *scroll = (*scroll + 1).min(lines.len().saturating_sub(1)),
+            Some(Command::Up) => *scroll = scroll.saturating_sub(1),
+            Some(Command::PageDown) => *scroll = (*scroll + 20).min(lines.len().saturating_sub(1)),
+            Some(Command::PageUp) => *scroll = scroll.saturating_sub(20),
+            _ => self.popup = None,
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_folds_and_searches() {
+        let text: Arc<str> = Arc::from(r#"{"users": [{"login": "ada"}, {"login": "grace", "bio": "COBOL"}], "n": 2}"#);
+        let mut v = JsonView::from_text(text, "data");
+        v.height = 10;
+        v.command(Command::Down);
+        assert_eq!(v.path(), "data.users");
+        v.command(Command::Collapse);
+        v.command(Command::Down);
+        assert_eq!(v.path(), "data.n");
+        v.query = "cobol".into();
+        v.search(true);
+        assert_eq!(v.path(), "data.users[1].bio");
+        assert_eq!(v.selected_text(), Some("\"COBOL\""));
+        v.command(Command::Bottom);
+        assert_eq!(v.path(), "data.n");
+        v.command(Command::CollapseAll);
+        v.command(Command::Top);
+        v.command(Command::Bottom);
+        assert_eq!(v.path(), "data.n");
+    }
+}

@@ -1,0 +1,209 @@
+//! The result views on TestBackend against the demo server's shapes: each view, paging forward
+//! and back, gathering every page, copying.
+
+mod common;
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use mcplens::mcp::{StdioTarget, Target};
+use mcplens::ui::app::{App, Cmd, Pane};
+use mcplens::ui::headless::{Screen, connected_app, execute};
+use mcplens::ui::theme::Theme;
+use serde_json::{Value, json};
+
+fn demo() -> Target {
+    Target::Stdio(StdioTarget {
+        command: common::bin().into(),
+        args: vec!["demo-server".into()],
+        env: vec![],
+        cwd: None,
+    })
+}
+
+async fn setup() -> (App, Arc<mcplens::mcp::Session>, Screen) {
+    let (mut app, s) =
+        connected_app(&demo(), Theme::default(), "embedded demo server").await.unwrap_or_else(|e| panic!("{e}"));
+    app.history = mcplens::history::History::default();
+    (app, Arc::new(s), Screen::new(120, 40))
+}
+
+/// Runs `tool` with `args` through its form (JSON mode) and waits for the result.
+async fn run(app: &mut App, session: &Arc<mcplens::mcp::Session>, screen: &mut Screen, tool: &str, args: Value) {
+    screen.press(app, KeyCode::Esc);
+    screen.press(app, KeyCode::Esc);
+    screen.press(app, KeyCode::Esc);
+    app.filter.clear();
+    screen.press(app, KeyCode::Char('/'));
+    screen.type_text(app, tool);
+    screen.press(app, KeyCode::Enter);
+    assert_eq!(app.selected_tool().map(|t| t.name().to_string()).as_deref(), Some(tool));
+    screen.press(app, KeyCode::Enter);
+    screen.press_with(app, KeyCode::Char('t'), KeyModifiers::CONTROL);
+    if let Some(f) = app.form.as_mut() {
+        f.raw = Some(mcplens::ui::textarea::TextArea::new(&args.to_string()));
+        f.validate();
+    }
+    let cmds = screen.press_with(app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    assert!(
+        matches!(cmds.first(), Some(Cmd::Call { .. })),
+        "{tool}: {cmds:?} {:?}",
+        app.form.as_ref().map(|f| f.message.clone())
+    );
+    execute(app, session, cmds).await;
+    assert_eq!(app.focus, Pane::Result);
+}
+
+fn stable(t: &str) -> String {
+    // Durations vary run to run: "(12 ms)" becomes "(N ms)".
+    let text = t.replace(env!("CARGO_PKG_VERSION"), "X.Y.Z");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find(" ms)") {
+        let head = &rest[..i];
+        match head.rfind('(') {
+            Some(open) if head[open + 1..].chars().all(|c| c.is_ascii_digit()) => {
+                out.push_str(&head[..open]);
+                out.push_str("(N ms)");
+            }
+            _ => {
+                out.push_str(head);
+                out.push_str(" ms)");
+            }
+        }
+        rest = &rest[i + 4..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[tokio::test]
+async fn envelope_view_shows_lists_as_tables_objects_as_trees_and_errors_standing_out() {
+    let (mut app, session, mut screen) = setup().await;
+    run(&mut app, &session, &mut screen, "discord_list_channels", json!({"limit": 5})).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains("list · items 1–5 of 150 · page 1 · ] next · A all pages"), "{text}");
+    assert!(text.contains("# id") && text.contains("general") && text.contains("nsfw"), "{text}");
+    insta::assert_snapshot!("envelope_table", stable(&text));
+    // Enter opens a record as a JSON tree; Esc closes it.
+    screen.press(&mut app, KeyCode::Char('j'));
+    screen.press(&mut app, KeyCode::Enter);
+    assert!(screen.text(&mut app).contains("\"name\": \"random\""));
+    screen.press(&mut app, KeyCode::Esc);
+    assert!(screen.text(&mut app).contains("# id"));
+
+    run(&mut app, &session, &mut screen, "get_weather", json!({"city": "Osaka"})).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains("single") && text.contains("\"city\": \"Osaka\""), "{text}");
+
+    run(&mut app, &session, &mut screen, "yourls_shorten_url", json!({"url": "https://sho.rt/x"})).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains("✖ error \"error:already_shortened\" This URL appears"), "{text}");
+    assert!(text.contains("details:") && text.contains("\"originalUrl\": \"https://sho.rt/x\""), "{text}");
+    insta::assert_snapshot!("envelope_error", stable(&text));
+}
+
+#[tokio::test]
+async fn split_view_puts_structured_content_beside_meta() {
+    let (mut app, session, mut screen) = setup().await;
+    run(&mut app, &session, &mut screen, "shop_search_products", json!({})).await;
+    screen.press(&mut app, KeyCode::Char('2'));
+    let text = screen.text(&mut app);
+    let same_row = text.lines().any(|l| l.contains("structuredContent") && l.contains("_meta"));
+    assert!(same_row, "the two panes must be side by side:\n{text}");
+    assert!(
+        text.lines().any(|l| l.contains("\"totalCount\": 87") && l.contains("\"uiType\": \"shopify-products\"")),
+        "{text}"
+    );
+    insta::assert_snapshot!("split", stable(&text));
+    // The outputSchema check.
+    run(&mut app, &session, &mut screen, "server_status", json!({})).await;
+    screen.press(&mut app, KeyCode::Char('2'));
+    assert!(screen.text(&mut app).contains("✔ structuredContent matches the tool's outputSchema"));
+    // A result without structuredContent says so plainly.
+    run(&mut app, &session, &mut screen, "web_search", json!({"query": "q"})).await;
+    screen.press(&mut app, KeyCode::Char('2'));
+    let text = screen.text(&mut app);
+    assert!(text.contains("│absent") && text.contains("this result has no structuredContent"), "{text}");
+}
+
+#[tokio::test]
+async fn content_and_raw_views() {
+    let (mut app, session, mut screen) = setup().await;
+    run(&mut app, &session, &mut screen, "get_resources", json!({})).await;
+    screen.press(&mut app, KeyCode::Char('3'));
+    let text = screen.text(&mut app);
+    for needle in [
+        "#1 resource · demo://notes/readme.md · text/markdown",
+        "DEMO NOTES",
+        "• first item",
+        "#2 resource_link · demo://files/report.pdf",
+        "mimeType: \"application/pdf\"",
+        "#3 audio · audio/wav · 52 bytes",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    insta::assert_snapshot!("content", stable(&text));
+    run(&mut app, &session, &mut screen, "get_image", json!({})).await;
+    screen.press(&mut app, KeyCode::Char('3'));
+    assert!(screen.text(&mut app).contains("#1 image · image/png · 463 bytes · 16×16"), "{}", screen.text(&mut app));
+    screen.press(&mut app, KeyCode::Char('v'));
+    let text = screen.text(&mut app);
+    assert!(text.contains("Raw") && text.contains("\"jsonrpc\": \"2.0\""), "{text}");
+    // Search in the raw tree, with the path of the match.
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "caption");
+    screen.press(&mut app, KeyCode::Enter);
+    assert!(screen.text(&mut app).contains("reply.result.content[1].text"), "{}", screen.text(&mut app));
+}
+
+#[tokio::test]
+async fn paging_forward_and_back_shows_the_right_items() {
+    let (mut app, session, mut screen) = setup().await;
+    run(&mut app, &session, &mut screen, "discord_list_channels", json!({"limit": 20, "type": "text"})).await;
+    let first = app.result().and_then(|r| r.call.envelope.as_ref()).map(|e| e.items()[0]["name"].clone());
+    let cmds = screen.press(&mut app, KeyCode::Char(']'));
+    // The next page keeps the other arguments and moves the offset.
+    assert!(
+        matches!(cmds.first(), Some(Cmd::Call { arguments, .. }) if arguments == &json!({"limit": 20, "type": "text", "offset": 20})),
+        "{cmds:?}"
+    );
+    execute(&mut app, &session, cmds).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains("items 21–40 of") && text.contains("page 2/2 fetched"), "{text}");
+    assert_eq!(app.result().map(|r| r.page.first_item), Some(20));
+    // Back: the kept page, not fetched again.
+    let cmds = screen.press(&mut app, KeyCode::Char('['));
+    assert!(cmds.is_empty());
+    assert_eq!(app.result().and_then(|r| r.call.envelope.as_ref()).map(|e| e.items()[0]["name"].clone()), first);
+    assert!(screen.text(&mut app).contains("items 1–20 of"));
+    // Forward again: also kept.
+    assert!(screen.press(&mut app, KeyCode::Char(']')).is_empty());
+    // A gathers every item once.
+    let cmds = screen.press(&mut app, KeyCode::Char('A'));
+    assert!(matches!(cmds.first(), Some(Cmd::AllPages { .. })), "{cmds:?}");
+    execute(&mut app, &session, cmds).await;
+    let env = app.result().and_then(|r| r.call.envelope.clone()).unwrap_or_else(|| panic!("no result"));
+    let ids: std::collections::HashSet<String> = env.items().iter().map(|i| i["id"].to_string()).collect();
+    let expected =
+        (0..mcplens::demo::data::CHANNEL_COUNT).filter(|&i| mcplens::demo::data::channel(i)["type"] == "text").count();
+    assert!(env.items().iter().all(|i| i["type"] == "text"));
+    assert_eq!(ids.len(), env.items().len(), "every item exactly once");
+    assert_eq!(env.items().len(), expected);
+    assert_eq!(env.summary.as_ref().and_then(|s| s.returned), Some(env.items().len() as u64));
+    assert!(screen.text(&mut app).contains("gathered from"));
+}
+
+#[tokio::test]
+async fn copy_sends_the_selected_value_to_the_clipboard() {
+    let (mut app, session, mut screen) = setup().await;
+    run(&mut app, &session, &mut screen, "discord_get_user_info", json!({"user_id": "ada0"})).await;
+    screen.press(&mut app, KeyCode::Char('j'));
+    let cmds = screen.press(&mut app, KeyCode::Char('y'));
+    assert!(matches!(cmds.first(), Some(Cmd::Copy(t)) if t.starts_with('"')), "{cmds:?}");
+    let cmds = screen.press(&mut app, KeyCode::Char('e'));
+    assert!(
+        matches!(cmds.first(), Some(Cmd::Export { name, text }) if name == "discord_get_user_info-envelope" && text.contains("\"responseType\": \"single\"")),
+        "{cmds:?}"
+    );
+}
