@@ -143,10 +143,10 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Result, "y", Copy, "copy the selected value (or the record) to the clipboard (OSC 52)", Some("copy"), [KeyCode::Char('y') => NONE]),
     bind!(Result, "e", Export, "export the result to a file (Raw view: the reply as sent; else the envelope)", Some("export"), [KeyCode::Char('e') => NONE]),
     bind!(Any, "v", NextView, "next result view: Envelope, Split, Content, Raw", Some("view"), [KeyCode::Char('v') => NONE]),
-    bind!(Any, "1 2 3 4", View1, "result view: 1 Envelope · 2 Split · 3 Content · 4 Raw", None, [KeyCode::Char('1') => NONE]),
-    bind!(Any, "2", View2, "Split view", None, [KeyCode::Char('2') => NONE]),
-    bind!(Any, "3", View3, "Content view", None, [KeyCode::Char('3') => NONE]),
-    bind!(Any, "4", View4, "Raw view", None, [KeyCode::Char('4') => NONE]),
+    bind!(Any, "1", View1, "Envelope view: header, then a table of records, a JSON tree, or the error", None, [KeyCode::Char('1') => NONE]),
+    bind!(Any, "2", View2, "Split view: structuredContent beside _meta, with the outputSchema check", None, [KeyCode::Char('2') => NONE]),
+    bind!(Any, "3", View3, "Content view: the content blocks in order", None, [KeyCode::Char('3') => NONE]),
+    bind!(Any, "4", View4, "Raw view: the reply exactly as the server sent it", None, [KeyCode::Char('4') => NONE]),
     bind!(Any, "]", NextPage, "next page of a paged result (fetched once, then kept)", Some("next page"), [KeyCode::Char(']') => NONE]),
     bind!(Any, "[", PrevPage, "previous page (already fetched, not fetched again)", None, [KeyCode::Char('[') => NONE]),
     bind!(Any, "A", AllPages, "fetch every page into one list (progress; Ctrl-K cancels)", None, [KeyCode::Char('A') => SHIFT, KeyCode::Char('A') => NONE]),
@@ -190,11 +190,11 @@ pub fn lookup(key: &KeyEvent, scope: Scope) -> Option<Command> {
 }
 
 /// `(keys, help)` hints for the footer in `scope`.
-pub fn footer(scope: Scope) -> Vec<(&'static str, &'static str)> {
+pub fn footer(scope: Scope) -> Vec<(&'static str, &'static str, Command)> {
     BINDINGS
         .iter()
         .filter(|b| b.scope == scope || b.scope == Scope::Any)
-        .filter_map(|b| b.footer.map(|word| (b.label, word)))
+        .filter_map(|b| b.footer.map(|word| (b.label, word, b.command)))
         .collect()
 }
 

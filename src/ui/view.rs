@@ -623,7 +623,11 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled("▏", t.fg("match")));
         spans.push(Span::styled("  Enter accept · Esc clear", t.fg("dim")));
     } else {
-        for (k, h) in keymap::footer(app.footer_scope()) {
+        let has_result = app.result().is_some();
+        for (k, h, cmd) in keymap::footer(app.footer_scope()) {
+            if !has_result && matches!(cmd, keymap::Command::NextView | keymap::Command::NextPage) {
+                continue;
+            }
             spans.push(Span::styled(format!(" {k}"), t.key()));
             spans.push(Span::styled(format!(" {h} "), t.fg("dim")));
         }
@@ -653,7 +657,7 @@ fn draw_help(f: &mut Frame, app: &App, area: Rect) {
     let r = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
     f.render_widget(Clear, r);
     let mut lines = vec![];
-    for scope in [Scope::Tools, Scope::Schema, Scope::Form, Scope::History, Scope::Any] {
+    for scope in [Scope::Tools, Scope::Schema, Scope::Form, Scope::Result, Scope::History, Scope::Any] {
         lines.push(Line::styled(scope.title(), t.title(true)));
         for b in BINDINGS.iter().filter(|b| b.scope == scope) {
             lines.push(Line::from(vec![Span::styled(format!("  {:<12}", b.label), t.key()), Span::raw(b.help)]));
