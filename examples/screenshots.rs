@@ -7,10 +7,11 @@
 use std::path::Path;
 
 use crossterm::event::KeyCode;
+use crossterm::event::KeyModifiers;
 use font8x8::UnicodeFonts;
 use mcplens::mcp::{StdioTarget, Target};
 use mcplens::ui::app::App;
-use mcplens::ui::headless::{Screen, connected_app};
+use mcplens::ui::headless::{Screen, connected_app, execute};
 use mcplens::ui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
@@ -53,6 +54,10 @@ fn extra_glyph(c: char) -> Option<[u8; 8]> {
         '↻' => [0x00, 0x3C, 0x42, 0x02, 0x47, 0x42, 0x3C, 0x00],
         '→' => [0x00, 0x08, 0x10, 0x3F, 0x10, 0x08, 0x00, 0x00],
         '—' => [0x00, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00],
+        '–' => [0x00, 0x00, 0x00, 0x7E, 0x00, 0x00, 0x00, 0x00],
+        '█' => [0xFF; 8],
+        '░' => [0x55, 0x00, 0xAA, 0x00, 0x55, 0x00, 0xAA, 0x00],
+        '✔' => [0x00, 0x40, 0x60, 0x31, 0x1B, 0x0E, 0x04, 0x00],
         '·' => [0x00, 0x00, 0x00, 0x18, 0x18, 0x00, 0x00, 0x00],
         '…' => [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x49, 0x00],
         '▏' => [0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01],
@@ -130,6 +135,18 @@ fn write_png(buf: &Buffer, theme: &Theme, path: &Path) -> std::io::Result<()> {
 
 type Scene = (&'static str, &'static str, fn(&mut Screen, &mut App));
 
+/// Scenes that run a tool first: name, theme, tool, arguments, keys pressed after the result.
+type CallScene = (&'static str, &'static str, &'static str, &'static str, &'static [KeyCode]);
+
+const CALL_SCENES: &[CallScene] = &[
+    ("form-person-finder", "dark", "fg_findPersons", "", &[]),
+    ("result-envelope-table", "dark", "discord_list_channels", r#"{"limit": 25}"#, &[]),
+    ("result-paged-list", "dark", "discord_list_channels", r#"{"limit": 25}"#, &[KeyCode::Char(']')]),
+    ("result-split", "dark", "shop_search_products", "{}", &[KeyCode::Char('2')]),
+    ("result-content", "dark", "get_resources", "{}", &[KeyCode::Char('3')]),
+    ("result-raw", "light", "get_weather", r#"{"city": "Osaka"}"#, &[KeyCode::Char('4')]),
+];
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
@@ -174,6 +191,49 @@ async fn main() -> std::io::Result<()> {
             .map_err(|e| std::io::Error::other(e.message))?;
         let mut screen = Screen::new(120, 40);
         drive(&mut screen, &mut app);
+        let buf = screen.render(&mut app).clone();
+        let path = out.join(format!("{name}.png"));
+        write_png(&buf, &theme, &path)?;
+        println!("wrote {}", path.display());
+        session.close().await;
+    }
+    for (name, theme_name, tool, args, keys) in CALL_SCENES {
+        let (theme, _) = Theme::load(Some(theme_name), false);
+        let (mut app, session) = connected_app(&target, theme.clone(), "embedded demo server")
+            .await
+            .map_err(|e| std::io::Error::other(e.message))?;
+        app.history = mcplens::history::History::default();
+        let session = std::sync::Arc::new(session);
+        let mut screen = Screen::new(120, 40);
+        screen.press(&mut app, KeyCode::Char('/'));
+        screen.type_text(&mut app, tool);
+        screen.press(&mut app, KeyCode::Enter);
+        screen.press(&mut app, KeyCode::Enter);
+        if args.is_empty() {
+            // The form itself: fill a few fields by keys.
+            for _ in 0..2 {
+                screen.press(&mut app, KeyCode::Down);
+            }
+            screen.type_text(&mut app, "0b6e2f0c-8f4e-4c1a-9d7b-2a3e4f5a6b7c");
+            for _ in 0..5 {
+                screen.press(&mut app, KeyCode::Down);
+            }
+            screen.press(&mut app, KeyCode::Char(' '));
+            screen.press(&mut app, KeyCode::Down);
+            screen.press(&mut app, KeyCode::Down);
+        } else {
+            screen.press_with(&mut app, KeyCode::Char('t'), KeyModifiers::CONTROL);
+            if let Some(f) = app.form.as_mut() {
+                f.raw = Some(mcplens::ui::textarea::TextArea::new(args));
+                f.validate();
+            }
+            let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+            execute(&mut app, &session, cmds).await;
+            for k in *keys {
+                let cmds = screen.press(&mut app, *k);
+                execute(&mut app, &session, cmds).await;
+            }
+        }
         let buf = screen.render(&mut app).clone();
         let path = out.join(format!("{name}.png"));
         write_png(&buf, &theme, &path)?;

@@ -1,0 +1,121 @@
+//! Criterion benches: normalization, the JSON row model, the schema tree, and one rendered frame
+//! of each result view, at 1k, 100k and 1M items. `cargo bench` runs every size; under
+//! `cargo test` (which runs benches once as a smoke test) only the 1k size runs.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use mcplens::envelope::normalize;
+use mcplens::jsontree::JsonTree;
+use mcplens::mcp::{Reply, ReplyBody};
+use mcplens::ui::app::CallResult;
+use mcplens::ui::result::{Page, ResultState, View};
+use mcplens::ui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+
+fn sizes() -> Vec<usize> {
+    if std::env::args().any(|a| a == "--bench") { vec![1_000, 100_000, 1_000_000] } else { vec![1_000] }
+}
+
+/// A `tools/call` reply whose structuredContent holds `n` demo records, as the server sends it.
+fn reply_text(n: usize) -> String {
+    let records: Vec<Value> = (0..n as u64).map(mcplens::demo::data::record).collect();
+    json!({"jsonrpc": "2.0", "id": 7, "result": {
+        "content": [{"type": "text", "text": format!("{n} records")}],
+        "structuredContent": {"records": records, "offset": 0, "total": n, "hasMore": false},
+        "_meta": {"trace": "bench"}
+    }})
+    .to_string()
+}
+
+fn call_result(n: usize) -> CallResult {
+    let raw: Arc<str> = Arc::from(reply_text(n));
+    let parsed: Value = serde_json::from_str(&raw).unwrap_or_default();
+    let body = ReplyBody::Result(parsed["result"].clone());
+    let env = normalize("generate_records", None, &body);
+    CallResult {
+        tool: "generate_records".into(),
+        arguments: json!({"count": n}),
+        reply: Some(Arc::new(Reply { raw, elapsed: Duration::ZERO, body })),
+        envelope: Some(Arc::new(env)),
+        output_schema: None,
+        error: None,
+        elapsed: Duration::ZERO,
+    }
+}
+
+fn bench_normalize(c: &mut Criterion) {
+    let mut g = c.benchmark_group("normalize");
+    g.sample_size(10);
+    for n in sizes() {
+        let text = reply_text(n);
+        let result: Value = serde_json::from_str::<Value>(&text).unwrap_or_default()["result"].clone();
+        let body = ReplyBody::Result(result);
+        g.bench_with_input(BenchmarkId::from_parameter(n), &body, |b, body| {
+            b.iter(|| black_box(normalize("generate_records", None, body)))
+        });
+    }
+    g.finish();
+}
+
+fn bench_row_model(c: &mut Criterion) {
+    let mut g = c.benchmark_group("row_model_build");
+    g.sample_size(10);
+    for n in sizes() {
+        let text: Arc<str> = Arc::from(reply_text(n));
+        g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, t| {
+            b.iter(|| black_box(JsonTree::build(t.clone(), "reply").len()))
+        });
+    }
+    g.finish();
+}
+
+fn bench_frames(c: &mut Criterion) {
+    let theme = Theme::default();
+    for view in [View::Envelope, View::Split, View::Content, View::Raw] {
+        let mut g = c.benchmark_group(format!("frame_{view:?}").to_lowercase());
+        g.sample_size(20);
+        for n in sizes() {
+            let mut state = ResultState::new(call_result(n), Page::default(), &theme);
+            state.view = view;
+            let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap_or_else(|e| match e {});
+            // The first frame builds the view; the bench measures the frames after it.
+            let _ = term.draw(|f| state.render(f, f.area(), &theme, true));
+            g.bench_function(BenchmarkId::from_parameter(n), |b| {
+                b.iter(|| {
+                    let _ = term.draw(|f| state.render(f, f.area(), &theme, true));
+                })
+            });
+            // Scrolling to the last row, then a frame.
+            g.bench_function(BenchmarkId::new("to_last_row", n), |b| {
+                b.iter(|| {
+                    state.command(mcplens::ui::keymap::Command::Bottom);
+                    let _ = term.draw(|f| state.render(f, f.area(), &theme, true));
+                    state.command(mcplens::ui::keymap::Command::Top);
+                })
+            });
+        }
+        g.finish();
+    }
+}
+
+fn bench_schema_tree(c: &mut Criterion) {
+    let seed = mcplens::demo::catalog::tools().into_iter().find(|t| t["name"] == "fg_findPersons").unwrap_or_default();
+    let mut props = serde_json::Map::new();
+    for i in 0..1000 {
+        props.insert(format!("p{i}"), json!({"type": "object", "properties": {"a": {"type": "string", "enum": ["x", "y"]}, "b": {"$ref": "#/$defs/B"}}}));
+    }
+    let wide =
+        json!({"type": "object", "properties": props, "$defs": {"B": {"type": "array", "items": {"type": "integer"}}}});
+    let mut g = c.benchmark_group("schema_tree");
+    g.bench_function("seed_003", |b| b.iter(|| black_box(mcplens::schema::tree::build(&seed["inputSchema"]).count())));
+    g.bench_function("1000_properties", |b| b.iter(|| black_box(mcplens::schema::tree::build(&wide).count())));
+    g.finish();
+}
+
+criterion_group!(benches, bench_normalize, bench_row_model, bench_frames, bench_schema_tree);
+criterion_main!(benches);
