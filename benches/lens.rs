@@ -40,7 +40,7 @@ fn call_result(n: usize) -> CallResult {
     CallResult {
         tool: "generate_records".into(),
         arguments: json!({"count": n}),
-        reply: Some(Arc::new(Reply { raw, elapsed: Duration::ZERO, body })),
+        reply: Some(Arc::new(Reply { raw, elapsed: Duration::ZERO, body, warnings: vec![] })),
         envelope: Some(Arc::new(env)),
         output_schema: None,
         error: None,

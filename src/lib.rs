@@ -8,6 +8,7 @@ pub mod demo;
 pub mod envelope;
 pub mod error;
 pub mod history;
+pub mod json_depth;
 pub mod json_pretty;
 pub mod jsontree;
 pub mod mcp;

@@ -129,6 +129,9 @@ pub struct TargetArgs {
     /// Largest single message accepted from the server, in MiB.
     #[arg(long, default_value_t = 512, value_name = "MIB")]
     pub max_message_mb: usize,
+    /// Deepest JSON nesting accepted in a server's message.
+    #[arg(long, default_value_t = crate::json_depth::DEFAULT_MAX_DEPTH, value_name = "LEVELS")]
+    pub max_depth: usize,
     /// The server command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -155,6 +158,7 @@ impl TargetArgs {
         Ok(ConnectOptions {
             timeout: Duration::from_secs_f64(self.timeout.min(1e9)),
             max_message: self.max_message_mb.saturating_mul(1 << 20),
+            max_depth: self.max_depth.max(1),
             ..ConnectOptions::default()
         })
     }

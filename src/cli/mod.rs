@@ -158,6 +158,9 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
         eprint!("\r\x1b[2K");
     }
     let reply = reply?;
+    for w in &reply.warnings {
+        eprintln!("warning: the result breaks the MCP schema: {}", sanitize::line(w));
+    }
     let descriptor = tool.map(|t| &t.value);
     let mut envelope = crate::envelope::normalize(&a.tool, descriptor, &reply.body);
     if a.all_pages && envelope.has_more() {

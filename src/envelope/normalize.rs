@@ -353,7 +353,9 @@ fn json_doc(t: &str) -> Option<Value> {
     if !(t.starts_with('{') || t.starts_with('[')) {
         return None;
     }
-    serde_json::from_str(t).ok().filter(|v: &Value| v.is_object() || v.is_array())
+    crate::json_depth::parse::<Value>(t, crate::json_depth::DEFAULT_MAX_DEPTH)
+        .ok()
+        .filter(|v| v.is_object() || v.is_array())
 }
 
 /// A primitive or a JSON string wrapped as `{"result": ...}` (a common way to satisfy the rule

@@ -61,6 +61,8 @@ pub struct ConnectOptions {
     pub log_limits: LogLimits,
     /// Most `tools/list` pages followed before stopping.
     pub max_list_pages: usize,
+    /// Deepest JSON nesting accepted in a reply (`--max-depth`).
+    pub max_depth: usize,
 }
 
 impl Default for ConnectOptions {
@@ -70,6 +72,7 @@ impl Default for ConnectOptions {
             max_message: 512 << 20,
             log_limits: LogLimits::default(),
             max_list_pages: 10_000,
+            max_depth: crate::json_depth::DEFAULT_MAX_DEPTH,
         }
     }
 }
@@ -140,6 +143,8 @@ pub struct Reply {
     pub raw: Arc<str>,
     pub elapsed: Duration,
     pub body: ReplyBody,
+    /// Where the reply breaks the protocol's schema (also logged as warnings).
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -151,7 +156,7 @@ pub enum ReplyBody {
 }
 
 impl Reply {
-    fn parse(raw: Arc<str>, elapsed: Duration) -> Result<Reply> {
+    fn parse(raw: Arc<str>, elapsed: Duration, max_depth: usize) -> Result<Reply> {
         #[derive(Deserialize)]
         struct Parts {
             #[serde(default)]
@@ -159,14 +164,15 @@ impl Reply {
             #[serde(default)]
             error: Option<Value>,
         }
-        let parts: Parts = serde_json::from_str(&raw)
-            .map_err(|e| LensError::connection(format!("the server's reply is not valid JSON: {e}")))?;
+        let parts: Parts = crate::json_depth::parse(&raw, max_depth).map_err(|e| {
+            LensError::connection(format!("the server's reply cannot be read: {e}; the raw reply is in the log"))
+        })?;
         let body = match (parts.result, parts.error) {
             (_, Some(err)) => ReplyBody::Error(err),
             (Some(res), None) => ReplyBody::Result(res),
             (None, None) => return Err(LensError::connection("the server's reply has neither result nor error")),
         };
-        Ok(Reply { raw, elapsed, body })
+        Ok(Reply { raw, elapsed, body, warnings: vec![] })
     }
 
     /// `code: message` of a JSON-RPC error reply.
@@ -324,12 +330,12 @@ impl Session {
                 r = &mut response => {
                     return match r {
                         Ok(_) => match self.tap.take_reply(&id) {
-                            Some(raw) => Reply::parse(raw, started.elapsed()),
+                            Some(raw) => Reply::parse(raw, started.elapsed(), self.options.max_depth),
                             None => Err(LensError::connection(format!("{what}: the reply was not captured"))),
                         },
                         Err(ServiceError::McpError(_)) if self.tap.peek_reply(&id).is_some() => {
                             match self.tap.take_reply(&id) {
-                                Some(raw) => Reply::parse(raw, started.elapsed()),
+                                Some(raw) => Reply::parse(raw, started.elapsed(), self.options.max_depth),
                                 None => Err(LensError::connection(format!("{what}: the reply was not captured"))),
                             }
                         }
@@ -396,7 +402,7 @@ impl Session {
                 return Err(LensError::connection(format!("{what}: the result has no \"tools\" array")));
             };
             for raw in tools {
-                let tool = ToolDescriptor::from_raw(raw);
+                let tool = ToolDescriptor::from_raw(raw, self.options.max_depth);
                 if let Some(problem) = tool.problem() {
                     let msg =
                         format!("tool #{} ({}): {problem}", list.tools.len() + 1, crate::sanitize::line(tool.name()));
@@ -434,6 +440,38 @@ impl Session {
         Ok(list)
     }
 
+    /// Where a `tools/call` result breaks the MCP schema (mcplens still shows it; rmcp would not).
+    pub fn result_problems(result: &Value) -> Vec<String> {
+        let mut out = vec![];
+        let Some(obj) = result.as_object() else {
+            return vec!["the result is not a JSON object".into()];
+        };
+        match obj.get("content") {
+            None => out.push("the result has no content array".into()),
+            Some(Value::Array(blocks)) => {
+                const KNOWN: &[&str] = &["text", "image", "audio", "resource", "resource_link"];
+                for (i, b) in blocks.iter().enumerate() {
+                    match b.get("type").and_then(Value::as_str) {
+                        None => out.push(format!("content[{i}] has no type")),
+                        Some("text") if !b.get("text").is_some_and(Value::is_string) => {
+                            out.push(format!("content[{i}] is a text block whose text is not a string"))
+                        }
+                        Some(t @ ("image" | "audio")) if !b.get("data").is_some_and(Value::is_string) => {
+                            out.push(format!("content[{i}] is an {t} block without base64 data"))
+                        }
+                        Some(t) if !KNOWN.contains(&t) => out.push(format!("content[{i}] has the unknown type {t:?}")),
+                        _ => {}
+                    }
+                }
+            }
+            Some(_) => out.push("content is not an array".into()),
+        }
+        if obj.get("isError").is_some_and(|v| !v.is_boolean()) {
+            out.push("isError is not a boolean".into());
+        }
+        out
+    }
+
     /// Calls a tool; arguments are sent as given. A JSON-RPC error reply is a `Reply` too.
     pub async fn call_tool(
         &self,
@@ -447,7 +485,14 @@ impl Session {
             params = params.with_arguments(args);
         }
         let request = ClientRequest::CallToolRequest(Request::new(params));
-        self.request(request, &format!("tools/call {name}"), opts, on_progress).await
+        let mut reply = self.request(request, &format!("tools/call {name}"), opts, on_progress).await?;
+        if let ReplyBody::Result(r) = &reply.body {
+            reply.warnings = Self::result_problems(r);
+            for w in &reply.warnings {
+                self.log().push(LogKind::Warning, &format!("tools/call {name}: the result breaks the MCP schema: {w}"));
+            }
+        }
+        Ok(reply)
     }
 
     /// Ends the session and stops the server.

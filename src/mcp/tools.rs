@@ -12,14 +12,16 @@ pub struct ToolDescriptor {
     /// The descriptor's JSON text exactly as it appeared in the server's reply.
     pub raw: Box<RawValue>,
     pub value: Value,
+    /// Why the descriptor could not be read (too deep), if it could not.
+    pub unreadable: Option<String>,
 }
 
 impl ToolDescriptor {
-    pub fn from_raw(raw: &RawValue) -> Self {
-        // The text came out of a successful parse, so parsing it again cannot fail; Null is a
-        // defensive fallback, and such an entry reports itself through `problem`.
-        let value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
-        ToolDescriptor { raw: raw.to_owned(), value }
+    pub fn from_raw(raw: &RawValue, max_depth: usize) -> Self {
+        match crate::json_depth::parse(raw.get(), max_depth) {
+            Ok(value) => ToolDescriptor { raw: raw.to_owned(), value, unreadable: None },
+            Err(e) => ToolDescriptor { raw: raw.to_owned(), value: Value::Null, unreadable: Some(e) },
+        }
     }
 
     fn str_field(&self, key: &str) -> Option<&str> {
@@ -64,6 +66,9 @@ impl ToolDescriptor {
 
     /// Why this descriptor is unusable, if it is (it is still listed, never dropped).
     pub fn problem(&self) -> Option<String> {
+        if let Some(e) = &self.unreadable {
+            return Some(format!("descriptor cannot be read: {e}"));
+        }
         let Some(obj) = self.value.as_object() else {
             return Some("descriptor is not a JSON object".into());
         };

@@ -160,7 +160,8 @@ pub async fn run_all_pages(
 }
 
 /// Writes an export (mode 0600) under the state directory; returns its path.
-fn export(name: &str, text: &str) -> Result<std::path::PathBuf, String> {
+fn export(name: &str, text: &str, redactor: &crate::mcp::log::Redactor) -> Result<std::path::PathBuf, String> {
+    let text = redactor.redact(text);
     use std::io::Write;
     let dir = crate::history::state_dir().ok_or("no state directory (set HOME or MCPLENS_STATE_DIR)")?.join("exports");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -206,7 +207,8 @@ async fn worker(
                             send(SessionMsg::Notice("not connected: R reconnects".into()));
                         }
                         Some(Cmd::Export { name, text }) => {
-                            send(SessionMsg::Notice(match export(&name, &text) {
+                            let redactor = crate::mcp::log::Redactor::new(target.secrets());
+                            send(SessionMsg::Notice(match export(&name, &text, &redactor) {
                                 Ok(p) => format!("exported to {}", p.display()),
                                 Err(e) => e,
                             }));
@@ -258,7 +260,7 @@ async fn worker(
                         }
                     }
                     Some(Cmd::Export { name, text }) => {
-                        send(SessionMsg::Notice(match export(&name, &text) {
+                        send(SessionMsg::Notice(match export(&name, &text, session.log().redactor()) {
                             Ok(p) => format!("exported to {}", p.display()),
                             Err(e) => e,
                         }));

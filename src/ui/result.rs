@@ -467,6 +467,15 @@ impl ResultState {
                     Span::styled(header_text(env, page), theme.fg(role).add_modifier(Modifier::BOLD)),
                     Span::styled(format!("  ({took})"), theme.fg("dim")),
                 ]));
+                if let Some(w) = call.reply.as_ref().map(|r| &r.warnings).filter(|w| !w.is_empty()) {
+                    header.push(Line::styled(
+                        format!(
+                            "⚠ the result breaks the MCP schema: {} (all in the log, L; Raw view: 4)",
+                            sanitize::line(&w.join("; "))
+                        ),
+                        theme.fg("warning"),
+                    ));
+                }
                 if let Some(err) = &env.error {
                     let code = if err.code.is_null() { String::new() } else { format!("{} ", err.code) };
                     header.push(Line::styled(

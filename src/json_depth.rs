@@ -1,0 +1,66 @@
+//! Parsing server JSON of any depth safely.
+//!
+//! serde_json refuses documents nested deeper than 128 levels, which real schemas can exceed. Here
+//! the depth is first measured by an iterative scan (no recursion, any input), compared with a
+//! settable limit, and only then parsed, on a stack that grows as needed (serde_stacker), so no
+//! server can overflow mcplens's stack.
+
+use serde::de::DeserializeOwned;
+
+/// The default limit on nesting (`--max-depth`).
+pub const DEFAULT_MAX_DEPTH: usize = 1000;
+
+/// The deepest nesting of arrays and objects in `text` (strings are skipped).
+pub fn depth(text: &str) -> usize {
+    let b = text.as_bytes();
+    let (mut d, mut max, mut i) = (0usize, 0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'{' | b'[' => {
+                d += 1;
+                max = max.max(d);
+            }
+            b'}' | b']' => d = d.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    max
+}
+
+/// Parses `text` as `T` if it nests no deeper than `max_depth`.
+pub fn parse<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<T, String> {
+    let d = depth(text);
+    if d > max_depth {
+        return Err(format!("it nests JSON {d} levels deep, over the limit of {max_depth} (--max-depth)"));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let de = serde_stacker::Deserializer::new(&mut de);
+    T::deserialize(de).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_and_bounds_depth() {
+        assert_eq!(depth(r#"{"a": [1, {"b": "[[[[{"}]}"#), 3);
+        let deep = format!("{}1{}", "[".repeat(900), "]".repeat(900));
+        let v: serde_json::Value = parse(&deep, 1000).unwrap_or_default();
+        assert!(v.is_array());
+        let too_deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+        let err = parse::<serde_json::Value>(&too_deep, 1000).err().unwrap_or_default();
+        assert!(err.contains("5000 levels") && err.contains("--max-depth"), "{err}");
+    }
+}
