@@ -113,6 +113,43 @@ proptest! {
     }
 
     #[test]
+    fn form_model_survives_any_schema(schema in arb_json(), value in arb_json()) {
+        let mut form = mcplens::schema::form::Form::new(&schema);
+        let _ = form.arguments();
+        let _ = form.load(&value);
+        prop_assert!(form.arguments().is_object() || !form.arguments().is_null());
+    }
+
+    #[test]
+    fn row_model_matches_the_document(value in arb_json()) {
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        let tree = mcplens::jsontree::JsonTree::build(std::sync::Arc::from(text.as_str()), "data");
+        prop_assert!(tree.error.is_none(), "{:?}", tree.error);
+        fn count(v: &Value) -> usize {
+            1 + match v {
+                Value::Array(a) => a.iter().map(count).sum(),
+                Value::Object(m) => m.values().map(count).sum(),
+                _ => 0,
+            }
+        }
+        prop_assert_eq!(tree.len(), count(&value));
+        // Every container's text is valid JSON equal to the value at its path.
+        let root: Value = serde_json::from_str(tree.value(&tree.rows[0])).unwrap_or_default();
+        prop_assert_eq!(root, value);
+    }
+
+    #[test]
+    fn row_model_never_panics_on_any_text(text in ".{0,200}") {
+        let tree = mcplens::jsontree::JsonTree::build(std::sync::Arc::from(text.as_str()), "data");
+        let folds = mcplens::jsontree::Folds::initial(&tree);
+        for i in 0..tree.len() {
+            let _ = tree.path(i);
+            let _ = folds.next(&tree, i);
+            let _ = folds.prev(&tree, i);
+        }
+    }
+
+    #[test]
     fn sanitizer_lets_no_control_through(s in any::<String>()) {
         let out = mcplens::sanitize::line(&s);
         let unsafe_char = |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');

@@ -684,7 +684,9 @@ impl ResultState {
 
     pub fn render(&mut self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         self.ensure(theme);
-        let header_h = (self.header.len() as u16).min(area.height / 3).max(1);
+        let width = area.width.max(1) as usize;
+        let wrapped: usize = self.header.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
+        let header_h = (wrapped as u16).min(area.height / 2).max(1);
         let [head, body] = Layout::vertical([Constraint::Length(header_h), Constraint::Min(1)]).areas(area);
         f.render_widget(Paragraph::new(self.header.clone()).wrap(Wrap { trim: false }), head);
         let first_item = self.page.first_item;
