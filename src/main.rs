@@ -20,5 +20,18 @@ fn main() {
     });
     // Child processes and background tasks must not keep the process alive after the answer.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    report_peak_memory();
     std::process::exit(code);
+}
+
+/// With MCPLENS_REPORT_PEAK=1, prints this process's own peak memory (not its server's) to
+/// stderr; scripts/bench-compare uses it, since tools like `time` add the child server's memory.
+fn report_peak_memory() {
+    if std::env::var_os("MCPLENS_REPORT_PEAK").is_none() {
+        return;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    if let Some(line) = status.lines().find(|l| l.starts_with("VmHWM:")) {
+        eprintln!("mcplens-peak-rss {}", line.trim_start_matches("VmHWM:").trim());
+    }
 }

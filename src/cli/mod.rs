@@ -162,7 +162,23 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
         eprintln!("warning: the result breaks the MCP schema: {}", sanitize::line(w));
     }
     let descriptor = tool.map(|t| &t.value);
-    let mut envelope = crate::envelope::normalize(&a.tool, descriptor, &reply.body);
+    let code = match &reply.body {
+        ReplyBody::Error(_) => 1,
+        ReplyBody::Result(r) if r.get("isError").and_then(Value::as_bool) == Some(true) => 1,
+        ReplyBody::Result(_) => 0,
+    };
+    if a.raw {
+        out(&(raw_member(&reply) + "\n"))?;
+        return Ok(code);
+    }
+    let rpc_error = match &reply.body {
+        ReplyBody::Error(e) => Some(e.clone()),
+        ReplyBody::Result(_) => None,
+    };
+    // The envelope takes the parsed reply apart; the raw text is not needed any more.
+    let Reply { body, raw, .. } = reply;
+    drop(raw);
+    let mut envelope = crate::envelope::normalize_owned(&a.tool, descriptor, body);
     if a.all_pages && envelope.has_more() {
         let mut on_page = |pages: usize, items: usize, total: Option<u64>| {
             let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
@@ -179,20 +195,13 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
             eprint!("\r\x1b[2K");
         }
     }
-    let code = match &reply.body {
-        ReplyBody::Error(_) => 1,
-        ReplyBody::Result(r) if r.get("isError").and_then(Value::as_bool) == Some(true) => 1,
-        ReplyBody::Result(_) if envelope.response_type == crate::envelope::ResponseType::Error => 1,
-        ReplyBody::Result(_) => 0,
-    };
-    if a.raw {
-        out(&(raw_member(&reply) + "\n"))?;
-    } else if a.json {
-        let text = serde_json::to_string_pretty(&envelope.to_json()).unwrap_or_default();
+    let code = if envelope.response_type == crate::envelope::ResponseType::Error { 1 } else { code };
+    if a.json {
+        let text = serde_json::to_string_pretty(&envelope).unwrap_or_default();
         out(&(sanitize::json(&text).into_owned() + "\n"))?;
     } else {
         out(&render::envelope(&envelope))?;
-        if let ReplyBody::Error(e) = &reply.body {
+        if let Some(e) = &rpc_error {
             eprintln!("{}", sanitize::line(&Reply::error_summary(e)));
         }
     }

@@ -12,7 +12,7 @@ pub mod text;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use normalize::normalize;
+pub use normalize::{normalize, normalize_owned};
 pub use pagination::{PageKind, Pagination};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

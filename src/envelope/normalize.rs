@@ -572,21 +572,65 @@ fn unwrap(mut cur: Value, w: &mut Work) -> Value {
 
 /// Normalizes one `tools/call` answer. `descriptor` is the tool's descriptor, when known.
 pub fn normalize(tool_name: &str, descriptor: Option<&Value>, body: &ReplyBody) -> Envelope {
+    normalize_owned(tool_name, descriptor, body.clone())
+}
+
+/// Scalars and small objects of `v` (one level): what pagination detection reads, without a
+/// copy of the data.
+fn scan_copy(v: &Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => scan_copy_map(m),
+        _ => Map::new(),
+    }
+}
+
+fn scan_copy_map(m: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    {
+        for (k, x) in m {
+            match x {
+                Value::Array(_) => {}
+                Value::Object(inner) if inner.len() <= 64 => {
+                    let small: Map<String, Value> = inner
+                        .iter()
+                        .filter(|(_, y)| !y.is_array() && !y.is_object())
+                        .map(|(a, b)| (a.clone(), b.clone()))
+                        .collect();
+                    out.insert(k.clone(), Value::Object(small));
+                }
+                Value::Object(_) => {}
+                other => {
+                    out.insert(k.clone(), other.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Normalizes one `tools/call` answer, taking it apart instead of copying it (a 100 MB result
+/// is not duplicated). `descriptor` is the tool's descriptor, when known.
+pub fn normalize_owned(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody) -> Envelope {
     let result = match body {
-        ReplyBody::Error(err) => return rpc_error(tool_name, err),
+        ReplyBody::Error(err) => return rpc_error(tool_name, &err),
         ReplyBody::Result(r) => r,
     };
     let mut w =
         Work { meta: Map::new(), status: None, message: None, error: None, scopes: vec![], source: String::new() };
-    let empty = Map::new();
-    let result_obj = result.as_object().unwrap_or(&empty);
-    if !result.is_object() {
-        w.meta.insert("result".into(), result.clone());
-    }
+    let mut result_obj = match result {
+        Value::Object(m) => m,
+        other => {
+            w.meta.insert("result".into(), other);
+            Map::new()
+        }
+    };
     let is_error_flag = result_obj.get("isError").and_then(Value::as_bool) == Some(true);
-    for (k, v) in result_obj {
+    let structured = result_obj.shift_remove("structuredContent").filter(|v| !v.is_null());
+    let content = split_content(&result_obj, &mut w.meta);
+    result_obj.shift_remove("content");
+    for (k, v) in std::mem::take(&mut result_obj) {
         match k.as_str() {
-            "content" | "structuredContent" | "isError" => {}
+            "isError" => {}
             "_meta" => {
                 if let Some(m) = v.as_object() {
                     for key in ["uiType", "uiMetadata"] {
@@ -595,27 +639,36 @@ pub fn normalize(tool_name: &str, descriptor: Option<&Value>, body: &ReplyBody) 
                         }
                     }
                 }
-                w.meta.insert("_meta".into(), v.clone());
+                w.meta.insert("_meta".into(), v);
             }
-            other => {
-                w.meta.insert(other.to_string(), v.clone());
+            _ => {
+                w.meta.insert(k, v);
             }
         }
     }
-    let content = split_content(result_obj, &mut w.meta);
     let mut prose: Vec<String> = vec![];
+    let structured_scan = structured.as_ref().map(scan_copy);
 
     // 1. Where is the payload?
-    let structured = result_obj.get("structuredContent").filter(|v| !v.is_null());
+    let has_structured = structured.is_some();
     let mut payload: Option<Value> = None;
     let mut from_text_records = false;
     if let Some(sc) = structured {
-        payload = Some(unwrap_result_primitive(sc));
         w.source = "structuredContent".into();
-        for t in &content.texts {
-            // The spec asks servers to repeat structuredContent as JSON text: that is no prose.
+        // The spec asks servers to repeat structuredContent as JSON text: that is no prose. A big
+        // text is compared as text first, which costs a copy of the text, not a parse of it.
+        let compact = |t: &str| t.len() > (4 << 20) && serde_json::to_string(&sc).is_ok_and(|s| s == t.trim());
+        let repeats: Vec<bool> = content.texts.iter().map(|t| compact(t)).collect();
+        let wraps_primitive = sc
+            .as_object()
+            .is_some_and(|m| m.len() == 1 && m.get("result").is_some_and(|r| !r.is_object() && !r.is_array()));
+        let payload_ref = wraps_primitive.then(|| unwrap_result_primitive(&sc));
+        for (t, repeat) in content.texts.iter().zip(repeats) {
+            if repeat {
+                continue;
+            }
             match json_doc(t) {
-                Some(v) if &v == sc || Some(&v) == payload.as_ref() => {}
+                Some(v) if v == sc || Some(&v) == payload_ref.as_ref() => {}
                 Some(v) => w
                     .meta
                     .entry("textPayloads")
@@ -626,6 +679,7 @@ pub fn normalize(tool_name: &str, descriptor: Option<&Value>, body: &ReplyBody) 
                 None => prose.push(t.clone()),
             }
         }
+        payload = Some(payload_ref.unwrap_or(sc));
     } else {
         let docs: Vec<(usize, Value)> =
             content.texts.iter().enumerate().filter_map(|(i, t)| json_doc(t).map(|v| (i, v))).collect();
@@ -679,11 +733,11 @@ pub fn normalize(tool_name: &str, descriptor: Option<&Value>, body: &ReplyBody) 
     // 3. Choose the records of a list; an Agentman-style _meta may hold the full list.
     let mut list_scope: Option<Map<String, Value>> = None;
     let mut is_list = data.is_array();
-    if let Value::Object(m) = &data
+    if let Value::Object(m) = &mut data
         && !from_text_records
         && let Some(key) = primary_array(m)
     {
-        let mut m = m.clone();
+        let mut m = std::mem::take(m);
         let mut items = m.remove(&key).unwrap_or(Value::Null);
         w.source.push_str(&format!(" → {key}"));
         if key == "edges"
@@ -703,17 +757,22 @@ pub fn normalize(tool_name: &str, descriptor: Option<&Value>, body: &ReplyBody) 
         data = items;
         is_list = true;
     }
-    if let (Some(meta_obj), true) = (result_obj.get("_meta").and_then(Value::as_object), structured.is_some())
-        && let Some(key) = primary_array(meta_obj)
-        && let Some(Value::Array(full)) = meta_obj.get(&key)
-        && full.len() > data.as_array().map_or(0, Vec::len)
-        && is_record_array(full)
+    let meta_list = w.meta.get("_meta").and_then(Value::as_object).and_then(|m| {
+        let key = primary_array(m)?;
+        match m.get(&key) {
+            Some(Value::Array(full)) if is_record_array(full) => Some((key, full.len())),
+            _ => None,
+        }
+    });
+    if let (Some((key, full_len)), true) = (meta_list, has_structured)
+        && full_len > data.as_array().map_or(0, Vec::len)
+        && let Some(full) = w.meta.get("_meta").and_then(|m| m.get(&key)).cloned()
     {
         if !data.is_null() {
-            w.meta.insert("structuredContentData".into(), data.clone());
+            w.meta.insert("structuredContentData".into(), std::mem::take(&mut data));
         }
         w.source = format!("_meta → {key} (larger than structuredContent's)");
-        data = Value::Array(full.clone());
+        data = full;
         is_list = true;
     }
 
@@ -790,11 +849,12 @@ pub fn normalize(tool_name: &str, descriptor: Option<&Value>, body: &ReplyBody) 
     for s in w.scopes.iter().rev() {
         found.scan(s);
     }
-    if let Some(Value::Object(sc)) = structured {
+    if let Some(sc) = &structured_scan {
         found.scan(sc);
     }
-    if let Some(Value::Object(m)) = result_obj.get("_meta") {
-        found.scan(m);
+    if let Some(Value::Object(m)) = w.meta.get("_meta") {
+        let m = scan_copy_map(m);
+        found.scan(&m);
     }
     let returned = data.as_array().map(|a| a.len() as u64);
     let (pagination, total) = found.finish(returned);

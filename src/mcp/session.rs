@@ -328,6 +328,14 @@ impl Session {
         loop {
             tokio::select! {
                 r = &mut response => {
+                    // Progress the server sent before its reply may still be queued: deliver it.
+                    while let Ok(ev) = events.try_recv() {
+                        if let ServerEvent::Progress { token: t, progress, total, message } = ev
+                            && t == token
+                        {
+                            on_progress(&Progress { progress, total, message });
+                        }
+                    }
                     return match r {
                         Ok(_) => match self.tap.take_reply(&id) {
                             Some(raw) => Reply::parse(raw, started.elapsed(), self.options.max_depth),

@@ -157,7 +157,13 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
                 ),
                 Ok(Some(Ok(()))) => {
                     let line = String::from_utf8_lossy(&buf);
-                    if let Some(fwd) = tap_in.inbound(&line)
+                    let fwd = tap_in.inbound(&line);
+                    drop(line);
+                    // A huge message must not keep its buffer alive for the whole session.
+                    if buf.capacity() > 4 << 20 {
+                        buf = Vec::new();
+                    }
+                    if let Some(fwd) = fwd
                         && (to_rmcp.write_all(fwd.as_bytes()).await.is_err() || to_rmcp.write_all(b"\n").await.is_err())
                     {
                         break;
