@@ -7,24 +7,15 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use mcplens::history::History;
-use mcplens::mcp::{StdioTarget, Target};
 use mcplens::ui::app::{App, Cmd, Pane};
 use mcplens::ui::headless::{Screen, connected_app, execute};
 use mcplens::ui::theme::Theme;
 use serde_json::{Value, json};
 
-fn demo() -> Target {
-    Target::Stdio(StdioTarget {
-        command: common::bin().into(),
-        args: vec!["demo-server".into()],
-        env: vec![],
-        cwd: None,
-    })
-}
-
 async fn setup() -> (App, Arc<mcplens::mcp::Session>, Screen) {
-    let (app, s) =
-        connected_app(&demo(), Theme::default(), "embedded demo server").await.unwrap_or_else(|e| panic!("{e}"));
+    let (app, s) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     (app, Arc::new(s), Screen::new(120, 40))
 }
 

@@ -6,24 +6,15 @@ mod common;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use mcplens::mcp::{StdioTarget, Target};
 use mcplens::ui::app::{App, Cmd, Pane};
 use mcplens::ui::headless::{Screen, connected_app, execute};
 use mcplens::ui::theme::Theme;
 use serde_json::{Value, json};
 
-fn demo() -> Target {
-    Target::Stdio(StdioTarget {
-        command: common::bin().into(),
-        args: vec!["demo-server".into()],
-        env: vec![],
-        cwd: None,
-    })
-}
-
 async fn setup() -> (App, Arc<mcplens::mcp::Session>, Screen) {
-    let (mut app, s) =
-        connected_app(&demo(), Theme::default(), "embedded demo server").await.unwrap_or_else(|e| panic!("{e}"));
+    let (mut app, s) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     app.history = mcplens::history::History::default();
     (app, Arc::new(s), Screen::new(120, 40))
 }
@@ -65,6 +56,8 @@ fn stable(t: &str) -> String {
             Some(open) if head[open + 1..].chars().all(|c| c.is_ascii_digit()) => {
                 out.push_str(&head[..open]);
                 out.push_str("(N ms)");
+                // Keep the line's width, so what follows does not move with the duration.
+                out.push_str(&" ".repeat(head.len() - open - 2));
             }
             _ => {
                 out.push_str(head);

@@ -7,18 +7,9 @@ use std::time::Duration;
 
 use mcplens::error::ErrorKind;
 use mcplens::mcp::log::LogKind;
-use mcplens::mcp::{CallOptions, ConnectOptions, Session, StdioTarget, Target};
+use mcplens::mcp::{CallOptions, ConnectOptions, Session};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-
-fn demo() -> Target {
-    Target::Stdio(StdioTarget {
-        command: common::bin().into(),
-        args: vec!["demo-server".into()],
-        env: vec![],
-        cwd: None,
-    })
-}
 
 fn args(v: serde_json::Value) -> Option<serde_json::Map<String, serde_json::Value>> {
     v.as_object().cloned()
@@ -30,7 +21,7 @@ fn sent_cancel(s: &Session) -> bool {
 
 #[tokio::test]
 async fn progress_arrives_for_its_call() {
-    let s = Session::connect(&demo(), ConnectOptions::default()).await.unwrap_or_else(|e| panic!("{e}"));
+    let s = Session::connect(&common::demo(), ConnectOptions::default()).await.unwrap_or_else(|e| panic!("{e}"));
     let mut seen = vec![];
     let r = s
         .call_tool("slow_task", args(json!({"steps": 3, "delay_ms": 20})), &CallOptions::default(), &mut |p| {
@@ -45,7 +36,7 @@ async fn progress_arrives_for_its_call() {
 
 #[tokio::test]
 async fn a_cancelled_call_tells_the_server() {
-    let s = Session::connect(&demo(), ConnectOptions::default()).await.unwrap_or_else(|e| panic!("{e}"));
+    let s = Session::connect(&common::demo(), ConnectOptions::default()).await.unwrap_or_else(|e| panic!("{e}"));
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();
     tokio::spawn(async move {
@@ -67,7 +58,7 @@ async fn a_cancelled_call_tells_the_server() {
 #[tokio::test]
 async fn a_call_that_never_answers_times_out_with_a_clear_message() {
     let opts = ConnectOptions { timeout: Duration::from_millis(600), ..ConnectOptions::default() };
-    let s = Session::connect(&demo(), opts).await.unwrap_or_else(|e| panic!("{e}"));
+    let s = Session::connect(&common::demo(), opts).await.unwrap_or_else(|e| panic!("{e}"));
     // One step of 3 s with no progress in between: the 0.6 s timeout fires first.
     let r = s
         .call_tool("slow_task", args(json!({"steps": 1, "delay_ms": 3000})), &CallOptions::default(), &mut |_| {})

@@ -10,17 +10,8 @@ use mcplens::ui::app::{App, Msg, Pane};
 use mcplens::ui::headless::{Screen, connected_app};
 use mcplens::ui::theme::Theme;
 
-fn demo() -> Target {
-    Target::Stdio(StdioTarget {
-        command: common::bin().into(),
-        args: vec!["demo-server".into()],
-        env: vec![],
-        cwd: None,
-    })
-}
-
 async fn app_with(theme: Theme) -> (App, mcplens::mcp::Session) {
-    connected_app(&demo(), theme, "embedded demo server").await.unwrap_or_else(|e| panic!("{e}"))
+    connected_app(&common::demo(), theme, "embedded demo server").await.unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn stable(text: &str) -> String {

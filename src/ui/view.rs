@@ -12,7 +12,6 @@ use tui_tree_widget::Tree;
 
 use super::app::{App, Conn, Pane};
 use super::keymap::{self, BINDINGS, EXTRA_HELP, Scope};
-use crate::json_pretty::Token;
 use crate::mcp::log::LogKind;
 use crate::sanitize;
 
@@ -418,18 +417,6 @@ fn draw_tools(f: &mut Frame, app: &mut App, area: Rect) {
     f.render_widget(Paragraph::new(rows), inner);
 }
 
-fn json_style(theme: &super::theme::Theme, tok: Token) -> Style {
-    let role = match tok {
-        Token::Key => "json_key",
-        Token::String => "json_string",
-        Token::Number => "json_number",
-        Token::Bool => "json_bool",
-        Token::Null => "json_null",
-        Token::Punct | Token::Space => "dim",
-    };
-    theme.fg(role)
-}
-
 fn draw_schema(f: &mut Frame, app: &mut App, area: Rect) {
     let t = app.theme.clone();
     let Some(tool) = app.selected_tool().cloned() else {
@@ -473,7 +460,9 @@ fn draw_schema(f: &mut Frame, app: &mut App, area: Rect) {
             .map(|l| {
                 Line::from(
                     l.iter()
-                        .map(|(tok, txt)| Span::styled(sanitize::line(txt).into_owned(), json_style(&t, *tok)))
+                        .map(|(tok, txt)| {
+                            Span::styled(sanitize::line(txt).into_owned(), super::result::token_style(&t, *tok))
+                        })
                         .collect::<Vec<_>>(),
                 )
             })

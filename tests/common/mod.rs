@@ -14,6 +14,16 @@ pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_mcplens")
 }
 
+/// The embedded demo server as a target, started from the built binary.
+pub fn demo() -> mcplens::mcp::Target {
+    mcplens::mcp::Target::Stdio(mcplens::mcp::StdioTarget {
+        command: bin().into(),
+        args: vec!["demo-server".into()],
+        env: vec![],
+        cwd: None,
+    })
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
