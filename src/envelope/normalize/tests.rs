@@ -439,3 +439,47 @@ fn arbitrary_and_deep_values_do_not_panic() {
         let _ = normalize("t", None, &ReplyBody::Error(v));
     }
 }
+
+#[test]
+fn seed_004_remaining_endpoints() {
+    // get_random_user: result.users.data is the list.
+    let e = norm(
+        "get_random_user",
+        read_only(),
+        text(
+            json!({"id": "u1", "result": {"users": {"data": [{"name": "Ada", "email": "a@x", "location": "London", "picture": null}, {"name": "Grace", "email": "g@x", "location": "NYC", "picture": "https://p"}], "timestamp": "t", "source": "randomuser"}, "success": true}}),
+        ),
+    );
+    assert_eq!((e.response_type, e.items().len(), e.status), (ResponseType::List, 2, Some(Status::Success)));
+    assert_eq!(e.data[1]["name"], "Grace");
+    // get_time: result.time.data is one object.
+    let e = norm(
+        "get_time",
+        read_only(),
+        text(
+            json!({"id": "t1", "result": {"time": {"data": {"timezone": "UTC", "datetime": "2024-01-15T10:30:00.000Z", "date": "2024-01-15", "time": "10:30:00", "dayOfWeek": "Monday", "utcOffset": 0}, "timestamp": "t", "source": "clock"}, "success": true}}),
+        ),
+    );
+    assert_eq!((e.response_type, e.data["dayOfWeek"].clone()), (ResponseType::Single, json!("Monday")));
+    // http_get: result.httpResponse is one object; its headers stay inside it.
+    let e = norm(
+        "http_get",
+        read_only(),
+        text(
+            json!({"id": "h1", "result": {"httpResponse": {"url": "https://example.com", "html": "<html></html>", "title": "Example", "statusCode": 200, "headers": {"content-type": "text/html"}, "timestamp": "t"}, "success": true}}),
+        ),
+    );
+    assert_eq!(
+        (e.response_type, e.data["statusCode"].clone(), e.data["headers"]["content-type"].clone()),
+        (ResponseType::Single, json!(200), json!("text/html"))
+    );
+    // A failed http_get: success false with an error object.
+    let e = norm(
+        "http_get",
+        read_only(),
+        text(
+            json!({"id": "h2", "result": {"success": false, "error": {"code": 500, "message": "Internal Server Error"}}}),
+        ),
+    );
+    assert_eq!((e.response_type, e.error.map(|x| x.code)), (ResponseType::Error, Some(json!(500))));
+}
