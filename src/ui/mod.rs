@@ -52,9 +52,19 @@ pub async fn run_call(
     let elapsed = started.elapsed();
     let (status, result) = match reply {
         Ok(r) => {
-            let env = crate::envelope::normalize(&tool, descriptor.as_ref(), &r.body);
-            let status = match (&r.body, env.response_type) {
-                (crate::mcp::ReplyBody::Error(_), _) => "rpc error",
+            let rpc_error = matches!(r.body, crate::mcp::ReplyBody::Error(_));
+            // The envelope takes the parsed reply apart (no copy of a big result); the views read
+            // what else they need from the raw text.
+            let crate::mcp::Reply { raw, elapsed: took, body, warnings } = r;
+            let env = crate::envelope::normalize_owned(&tool, descriptor.as_ref(), body);
+            let r = crate::mcp::Reply {
+                raw,
+                elapsed: took,
+                body: crate::mcp::ReplyBody::Result(serde_json::Value::Null),
+                warnings,
+            };
+            let status = match (rpc_error, env.response_type) {
+                (true, _) => "rpc error",
                 (_, crate::envelope::ResponseType::Error) => "tool error",
                 _ => "ok",
             };

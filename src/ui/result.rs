@@ -502,11 +502,24 @@ impl ResultState {
         }
     }
 
-    fn result_value(&self) -> Option<&Value> {
-        match &self.call.reply.as_ref()?.body {
-            crate::mcp::ReplyBody::Result(r) => Some(r),
-            crate::mcp::ReplyBody::Error(e) => Some(e),
+    /// One member of the reply's `result` (or of its JSON-RPC `error`), parsed from the raw text
+    /// on demand: the parsed reply itself was taken apart by the envelope.
+    fn result_member(&self, key: &str) -> Option<Value> {
+        #[derive(serde::Deserialize)]
+        struct Outer<'a> {
+            #[serde(borrow, default)]
+            result: Option<&'a RawValue>,
+            #[serde(borrow, default)]
+            error: Option<&'a RawValue>,
         }
+        let raw = &self.call.reply.as_ref()?.raw;
+        let outer: Outer = serde_json::from_str(raw).ok()?;
+        let body = outer.result.or(outer.error)?;
+        if key.is_empty() {
+            return crate::json_depth::parse(body.get(), crate::json_depth::DEFAULT_MAX_DEPTH).ok();
+        }
+        let members: std::collections::HashMap<&str, &RawValue> = serde_json::from_str(body.get()).ok()?;
+        crate::json_depth::parse(members.get(key)?.get(), crate::json_depth::DEFAULT_MAX_DEPTH).ok()
     }
 
     /// Builds the current view if it was not built yet.
@@ -554,8 +567,8 @@ impl ResultState {
                 let left = view(parts.as_ref().and_then(|p| p.structured), "structuredContent");
                 let right = view(parts.as_ref().and_then(|p| p.meta), "_meta");
                 let mut check = vec![];
-                let sc = self.result_value().and_then(|r| r.get("structuredContent"));
-                match (&self.call.output_schema, sc) {
+                let sc = self.call.output_schema.as_ref().and_then(|_| self.result_member("structuredContent"));
+                match (&self.call.output_schema, &sc) {
                     (Some(schema), Some(sc)) => match crate::schema::validate::validate(schema, sc) {
                         Ok(v) if v.is_empty() => check
                             .push(Line::styled("✔ structuredContent matches the tool's outputSchema", theme.fg("ok"))),
@@ -579,8 +592,9 @@ impl ResultState {
                 self.split = Some((left, right, check));
             }
             View::Content if self.content.is_none() => {
-                let lines = match self.result_value() {
-                    Some(r) => content_lines(r, theme),
+                let content = self.result_member("content").map(|c| serde_json::json!({"content": c}));
+                let lines = match content.or_else(|| self.result_member("")) {
+                    Some(r) => content_lines(&r, theme),
                     None => vec![Line::styled("No reply to show (see the Envelope view).", theme.fg("dim"))],
                 };
                 self.content = Some((lines, 0));
