@@ -200,3 +200,16 @@ async fn copy_sends_the_selected_value_to_the_clipboard() {
         "{cmds:?}"
     );
 }
+
+#[tokio::test]
+async fn result_views_survive_tiny_terminals() {
+    let (mut app, session, mut screen) = setup().await;
+    run(&mut app, &session, &mut screen, "shop_search_products", json!({})).await;
+    for view in ['1', '2', '3', '4'] {
+        screen.press(&mut app, KeyCode::Char(view));
+        screen.press(&mut app, KeyCode::Char('G'));
+        for (w, h) in [(1, 1), (3, 2), (12, 4), (30, 6), (200, 3)] {
+            Screen::new(w, h).render(&mut app);
+        }
+    }
+}

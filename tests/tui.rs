@@ -171,3 +171,29 @@ async fn hostile_tool_text_is_escaped_on_screen() {
     assert!(text.contains("\\x1b[2J"), "{text}");
     assert!(text.contains("\\x1b]52;c;"), "{text}");
 }
+
+#[tokio::test]
+async fn tiny_terminals_never_panic() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut big = Screen::new(120, 40);
+    // Visit every kind of screen: list, schema, raw, help, log, form, picker, history.
+    let visits: &[&[KeyCode]] = &[
+        &[],
+        &[KeyCode::Char('l')],
+        &[KeyCode::Char('r')],
+        &[KeyCode::Esc, KeyCode::Char('?')],
+        &[KeyCode::Esc, KeyCode::Char('L')],
+        &[KeyCode::Char('L'), KeyCode::Esc, KeyCode::Esc, KeyCode::Enter],
+        &[KeyCode::Char(' ')],
+        &[KeyCode::Esc, KeyCode::Esc, KeyCode::Char('H')],
+    ];
+    for keys in visits {
+        for k in *keys {
+            big.press(&mut app, *k);
+        }
+        for (w, h) in [(1, 1), (2, 2), (10, 3), (20, 5), (40, 10), (200, 4), (4, 60)] {
+            let mut small = Screen::new(w, h);
+            small.render(&mut app);
+        }
+    }
+}
