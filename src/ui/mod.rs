@@ -5,6 +5,7 @@ pub mod app;
 pub mod form;
 pub mod fuzzy;
 pub mod headless;
+mod input;
 pub mod jsonview;
 pub mod keymap;
 pub mod result;

@@ -1,0 +1,519 @@
+//! Input: keys, mouse and the commands they map to, for the app model in `app.rs`.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use std::time::Instant;
+
+use ratatui::layout::Position;
+
+use super::app::{App, Cmd, Pane, Purpose, Running};
+use super::form::FormOutcome;
+use super::keymap::{self, Command, Scope};
+use super::result::{Page, ResultState, View};
+use super::schema_view;
+
+impl App {
+    /// `]`, `[` and `A` on the shown result.
+    pub(super) fn page_command(&mut self, cmd: Command) -> Vec<Cmd> {
+        let Some(current) = self.result() else {
+            self.notice = Some(("no result yet: run a tool first".into(), false));
+            return vec![];
+        };
+        let tool = current.call.tool.clone();
+        let env = current.call.envelope.clone();
+        let args = current.call.arguments.clone();
+        match cmd {
+            Command::PrevPage => {
+                if self.page > 0 {
+                    self.page -= 1;
+                } else {
+                    self.notice = Some(("this is the first page".into(), false));
+                }
+                vec![]
+            }
+            Command::NextPage if self.page + 1 < self.results.len() => {
+                self.page += 1;
+                vec![]
+            }
+            Command::NextPage | Command::AllPages => {
+                let Some(env) = env.filter(|e| e.has_more()) else {
+                    self.notice = Some(("there are no more pages".into(), false));
+                    return vec![];
+                };
+                let descriptor = self.tools.iter().find(|t| t.name() == tool).map(|t| t.value.clone());
+                let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema")).cloned();
+                let empty = serde_json::Map::new();
+                let next =
+                    crate::envelope::pager::next_arguments(schema.as_ref(), args.as_object().unwrap_or(&empty), &env);
+                match next {
+                    Err(why) => {
+                        self.notice = Some((why, true));
+                        vec![]
+                    }
+                    Ok(None) => vec![],
+                    Ok(Some((next_args, _))) if cmd == Command::NextPage => {
+                        let mut cmds = self.start_call(tool, serde_json::Value::Object(next_args));
+                        if let Some(r) = &mut self.running {
+                            r.purpose = Purpose::NextPage;
+                        }
+                        cmds.truncate(1);
+                        cmds
+                    }
+                    Ok(Some(_)) => {
+                        if self.running.is_some() {
+                            self.notice = Some(("a call is running; Ctrl-K cancels it".into(), true));
+                            return vec![];
+                        }
+                        let known: Vec<_> = self.results.iter().filter_map(|r| r.call.envelope.clone()).collect();
+                        let last_args = self.results.last().map(|r| r.call.arguments.clone()).unwrap_or(args);
+                        self.running = Some(Running {
+                            tool: tool.clone(),
+                            started: Instant::now(),
+                            progress: None,
+                            purpose: Purpose::AllPages,
+                        });
+                        vec![Cmd::AllPages { tool, arguments: last_args, descriptor, known }]
+                    }
+                }
+            }
+            _ => vec![],
+        }
+    }
+
+    pub(super) fn form_key(&mut self, k: KeyEvent) -> Option<Vec<Cmd>> {
+        let form = self.form.as_mut()?;
+        let outcome = if form.captures() {
+            form.key(&k)
+        } else if let Some(cmd) = keymap::lookup_own(&k, Scope::Form) {
+            match form.command(cmd) {
+                FormOutcome::NotMine => form.key(&k),
+                other => other,
+            }
+        } else {
+            form.key(&k)
+        };
+        match outcome {
+            FormOutcome::Handled => Some(vec![]),
+            FormOutcome::Run => {
+                let tool = form.tool.clone();
+                match form.arguments() {
+                    Ok(args) => Some(self.start_call(tool, args)),
+                    Err(e) => {
+                        form.message = Some(e);
+                        Some(vec![])
+                    }
+                }
+            }
+            FormOutcome::Leave => {
+                if let Some(f) = self.form.take() {
+                    self.kept_forms.insert(f.tool.clone(), f);
+                }
+                self.focus = Pane::Tools;
+                Some(vec![])
+            }
+            // Not a form key: the global keys apply, except while typing into a field.
+            FormOutcome::NotMine if form.typing() && !k.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.dirty = false;
+                Some(vec![])
+            }
+            FormOutcome::NotMine => None,
+        }
+    }
+
+    pub(super) fn history_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
+        let n = self.history.entries.len();
+        let cmd = keymap::lookup(&k, Scope::History);
+        let selected = n.checked_sub(1 + self.history_cursor).and_then(|i| self.history.entries.get(i)).cloned();
+        match cmd {
+            Some(Command::Down) => self.history_cursor = (self.history_cursor + 1).min(n.saturating_sub(1)),
+            Some(Command::Up) => self.history_cursor = self.history_cursor.saturating_sub(1),
+            Some(Command::Top) => self.history_cursor = 0,
+            Some(Command::Bottom) => self.history_cursor = n.saturating_sub(1),
+            Some(Command::Open) | Some(Command::Rerun) => {
+                let Some(e) = selected else { return vec![] };
+                self.show_history = false;
+                self.filter.clear();
+                self.refilter();
+                match self.visible.iter().position(|&i| self.tools[i].name() == e.tool) {
+                    Some(pos) => self.move_cursor(pos as isize),
+                    None => {
+                        self.notice = Some((format!("this server no longer lists {}", e.tool), true));
+                        return vec![];
+                    }
+                }
+                if cmd == Some(Command::Rerun) {
+                    return self.start_call(e.tool, e.arguments);
+                }
+                self.open_form(Some(e.arguments));
+            }
+            Some(Command::ShowResult) => {
+                let Some(e) = selected else { return vec![] };
+                match self.past.iter().rev().find(|(at, r)| *at == e.at && r.tool == e.tool) {
+                    Some((_, r)) => {
+                        self.results = vec![ResultState::new(r.clone(), Page::default(), &self.theme)];
+                        self.page = 0;
+                        self.show_history = false;
+                        self.focus = Pane::Result;
+                    }
+                    None => {
+                        self.notice = Some((
+                            "only calls made in this session keep their result; Enter reopens the form".into(),
+                            false,
+                        ))
+                    }
+                }
+            }
+            Some(Command::Quit) => {
+                self.quit = true;
+                return vec![Cmd::Quit];
+            }
+            _ => self.show_history = false,
+        }
+        vec![]
+    }
+
+    pub(super) fn key(&mut self, k: KeyEvent) -> Vec<Cmd> {
+        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+            self.quit = true;
+            return vec![Cmd::Quit];
+        }
+        if self.filtering {
+            match k.code {
+                KeyCode::Enter => self.filtering = false,
+                KeyCode::Esc => {
+                    self.filtering = false;
+                    self.filter.clear();
+                    self.refilter();
+                }
+                KeyCode::Backspace => {
+                    self.filter.pop();
+                    self.refilter();
+                }
+                KeyCode::Down => self.move_cursor(self.cursor as isize + 1),
+                KeyCode::Up => self.move_cursor(self.cursor as isize - 1),
+                KeyCode::Char(c) if !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
+                    if self.filter.len() < 200 {
+                        self.filter.push(c);
+                        self.refilter();
+                    }
+                }
+                _ => self.dirty = false,
+            }
+            return vec![];
+        }
+        if self.show_history && !self.show_help {
+            return self.history_key(k);
+        }
+        if self.focus == Pane::Form
+            && !self.show_help
+            && let Some(cmds) = self.form_key(k)
+        {
+            return cmds;
+        }
+        if self.focus == Pane::Result
+            && !self.show_help
+            && let Some(v) = self.result_mut().and_then(|r| r.viewer())
+            && v.search_key(&k)
+        {
+            return vec![];
+        }
+        let Some(cmd) = keymap::lookup(&k, self.scope()) else {
+            if self.show_help {
+                self.show_help = false;
+            } else {
+                self.dirty = false;
+            }
+            return vec![];
+        };
+        if self.show_help {
+            match cmd {
+                Command::Quit => {
+                    self.quit = true;
+                    return vec![Cmd::Quit];
+                }
+                Command::Down => self.help_scroll += 1,
+                Command::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
+                Command::PageDown => self.help_scroll += 10,
+                Command::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
+                Command::Top => self.help_scroll = 0,
+                _ => self.show_help = false,
+            }
+            return vec![];
+        }
+        self.command(cmd)
+    }
+
+    pub(super) fn command(&mut self, cmd: Command) -> Vec<Cmd> {
+        self.notice = None;
+        match cmd {
+            Command::Quit => {
+                self.quit = true;
+                return vec![Cmd::Quit];
+            }
+            Command::Help => {
+                self.show_help = true;
+                self.help_scroll = 0;
+            }
+            Command::Reconnect => return vec![Cmd::Reconnect],
+            Command::CancelCall => {
+                if self.running.is_some() {
+                    return vec![Cmd::Cancel];
+                }
+                self.notice = Some(("no call is running".into(), false));
+            }
+            Command::History => {
+                self.show_history = true;
+                self.history_cursor = 0;
+            }
+            Command::NextPage | Command::PrevPage | Command::AllPages => return self.page_command(cmd),
+            Command::NextView | Command::View1 | Command::View2 | Command::View3 | Command::View4 => {
+                let Some(r) = self.result_mut() else {
+                    self.notice = Some(("no result yet: run a tool first".into(), false));
+                    return vec![];
+                };
+                r.view = match cmd {
+                    Command::View1 => View::Envelope,
+                    Command::View2 => View::Split,
+                    Command::View3 => View::Content,
+                    Command::View4 => View::Raw,
+                    _ => r.view.next(),
+                };
+                self.focus = Pane::Result;
+            }
+            Command::Copy => {
+                if let Some(text) = self.result_mut().and_then(|r| r.copy_text()) {
+                    self.notice = Some((format!("copied {} bytes to the clipboard (OSC 52)", text.len()), false));
+                    return vec![Cmd::Copy(text)];
+                }
+            }
+            Command::Export => {
+                if let Some(r) = self.result() {
+                    let text = match (r.view, &r.call.reply, &r.call.envelope) {
+                        (View::Raw, Some(reply), _) => reply.raw.to_string(),
+                        (_, _, Some(env)) => serde_json::to_string_pretty(&env.to_json()).unwrap_or_default(),
+                        (_, Some(reply), None) => reply.raw.to_string(),
+                        _ => String::new(),
+                    };
+                    let kind = if r.view == View::Raw { "raw" } else { "envelope" };
+                    return vec![Cmd::Export { name: format!("{}-{kind}", r.call.tool), text }];
+                }
+            }
+            Command::Search => {
+                if let Some(v) = self.result_mut().and_then(|r| r.viewer()) {
+                    v.searching = true;
+                    v.query.clear();
+                } else {
+                    self.notice = Some((
+                        "search works in the JSON trees (open a record, or the Split and Raw views)".into(),
+                        false,
+                    ));
+                }
+            }
+            Command::NextMatch | Command::PrevMatch => {
+                if let Some(v) = self.result_mut().and_then(|r| r.viewer()) {
+                    v.search(cmd == Command::NextMatch);
+                }
+            }
+            Command::SwitchSide => {
+                if let Some(r) = self.result_mut() {
+                    r.split_right = !r.split_right;
+                }
+            }
+            Command::ToggleLog => {
+                self.show_log = !self.show_log;
+                self.focus = if self.show_log { Pane::Log } else { Pane::Tools };
+                self.log_scroll = 0;
+            }
+            Command::NextPane | Command::PrevPane => {
+                let panes = self.panes();
+                let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+                let n = panes.len();
+                let next = if cmd == Command::NextPane { (at + 1) % n } else { (at + n - 1) % n };
+                self.focus = panes[next];
+            }
+            Command::Filter => {
+                self.focus = Pane::Tools;
+                self.filtering = true;
+            }
+            Command::Back => {
+                let raw_schema = self.schema.as_ref().is_some_and(|s| s.raw.is_some());
+                let closed = self.focus == Pane::Result && self.result_mut().is_some_and(|r| r.back());
+                if closed {
+                } else if self.focus == Pane::Result && self.form.is_some() {
+                    self.focus = Pane::Form;
+                } else if self.focus == Pane::Schema && raw_schema {
+                    if let Some(s) = &mut self.schema {
+                        s.raw = None;
+                    }
+                } else if self.focus != Pane::Tools {
+                    self.focus = Pane::Tools;
+                } else if !self.filter.is_empty() {
+                    self.filter.clear();
+                    self.refilter();
+                } else {
+                    self.dirty = false;
+                }
+            }
+            Command::Open => self.open_form(None),
+            Command::ToggleRaw => {
+                if let (Some(s), Some(t)) =
+                    (&mut self.schema, self.visible.get(self.cursor).and_then(|&i| self.tools.get(i)))
+                {
+                    s.raw = match s.raw {
+                        Some(_) => None,
+                        None => Some(crate::json_pretty::lines(t.raw.get(), 200_000)),
+                    };
+                    s.raw_scroll = 0;
+                }
+            }
+            nav => self.navigate(nav),
+        }
+        vec![]
+    }
+
+    pub(super) fn navigate(&mut self, cmd: Command) {
+        let page = self.list_height.max(1) as isize;
+        match self.focus {
+            Pane::Tools => match cmd {
+                Command::Down => self.move_cursor(self.cursor as isize + 1),
+                Command::Up => self.move_cursor(self.cursor as isize - 1),
+                Command::Top => self.move_cursor(0),
+                Command::Bottom => self.move_cursor(self.visible.len() as isize - 1),
+                Command::PageDown => self.move_cursor(self.cursor as isize + page),
+                Command::PageUp => self.move_cursor(self.cursor as isize - page),
+                Command::Expand => self.focus = Pane::Schema,
+                _ => self.dirty = false,
+            },
+            Pane::Schema => {
+                let Some(s) = &mut self.schema else { return };
+                let tree_page = self.areas.schema.height.saturating_sub(4).max(1) as usize;
+                if let Some(raw) = &s.raw {
+                    let max = raw.len().saturating_sub(1);
+                    s.raw_scroll = match cmd {
+                        Command::Down => s.raw_scroll + 1,
+                        Command::Up => s.raw_scroll.saturating_sub(1),
+                        Command::Top => 0,
+                        Command::Bottom => max,
+                        Command::PageDown => s.raw_scroll + tree_page,
+                        Command::PageUp => s.raw_scroll.saturating_sub(tree_page),
+                        _ => s.raw_scroll,
+                    }
+                    .min(max);
+                    return;
+                }
+                match cmd {
+                    Command::Down => {
+                        s.state.key_down();
+                    }
+                    Command::Up => {
+                        s.state.key_up();
+                    }
+                    Command::Expand => {
+                        s.state.key_right();
+                    }
+                    Command::Collapse => {
+                        if s.state.selected().len() <= 1 && !s.state.selected().is_empty() && !s.state.key_left() {
+                            self.focus = Pane::Tools;
+                        } else {
+                            s.state.key_left();
+                        }
+                    }
+                    Command::Top => {
+                        s.state.select_first();
+                    }
+                    Command::Bottom => {
+                        s.state.select_last();
+                    }
+                    Command::PageDown => {
+                        s.state.scroll_down(tree_page);
+                        for _ in 0..tree_page {
+                            s.state.key_down();
+                        }
+                    }
+                    Command::PageUp => {
+                        s.state.scroll_up(tree_page);
+                        for _ in 0..tree_page {
+                            s.state.key_up();
+                        }
+                    }
+                    Command::ExpandAll => {
+                        for path in schema_view::all_paths(&s.items) {
+                            s.state.open(path);
+                        }
+                    }
+                    Command::CollapseAll => {
+                        s.state.close_all();
+                        s.state.select(vec![0]);
+                    }
+                    _ => self.dirty = false,
+                }
+            }
+            Pane::Log => {
+                let n = self.log.as_ref().map_or(0, |l| l.entries().len());
+                let page = self.areas.log.height.saturating_sub(2).max(1) as usize;
+                self.log_scroll = match cmd {
+                    Command::Up => self.log_scroll + 1,
+                    Command::Down => self.log_scroll.saturating_sub(1),
+                    Command::PageUp => self.log_scroll + page,
+                    Command::PageDown => self.log_scroll.saturating_sub(page),
+                    Command::Top => n,
+                    Command::Bottom => 0,
+                    _ => self.log_scroll,
+                }
+                .min(n.saturating_sub(1));
+            }
+            Pane::Result => {
+                let handled = self.result_mut().is_some_and(|r| r.command(cmd));
+                if !handled {
+                    self.dirty = false;
+                }
+            }
+            Pane::Form => self.dirty = false,
+        }
+    }
+
+    pub(super) fn mouse(&mut self, m: MouseEvent) {
+        let at = Position::new(m.column, m.row);
+        let pane = [
+            (Pane::Tools, self.areas.tools),
+            (Pane::Schema, self.areas.schema),
+            (Pane::Result, self.areas.result),
+            (Pane::Log, self.areas.log),
+        ]
+        .into_iter()
+        .find(|(_, r)| r.contains(at))
+        .map(|(p, _)| p);
+        let Some(pane) = pane else {
+            self.dirty = false;
+            return;
+        };
+        match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                self.focus = pane;
+                match pane {
+                    Pane::Tools => {
+                        let row = m.row.saturating_sub(self.areas.tools.y + 1) as usize;
+                        if m.row > self.areas.tools.y && self.offset + row < self.visible.len() {
+                            self.move_cursor((self.offset + row) as isize);
+                        }
+                    }
+                    Pane::Schema => {
+                        if let Some(s) = &mut self.schema {
+                            s.state.click_at(at);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+                let down = matches!(m.kind, MouseEventKind::ScrollDown);
+                let saved = self.focus;
+                self.focus = pane;
+                for _ in 0..3 {
+                    self.navigate(if down { Command::Down } else { Command::Up });
+                }
+                self.focus = saved;
+            }
+            _ => self.dirty = false,
+        }
+    }
+}
