@@ -84,6 +84,14 @@ fn exit_codes_are_as_documented() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not found"));
     assert_eq!(mcplens(&["tools", "--config", "/definitely/missing.json"]).status.code(), Some(2));
+    // The TUI checks the command before taking over the terminal.
+    let o = mcplens(&["--", "/definitely/not/a/server"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not found"), "{}", stderr(&o));
+    // Without a terminal, the TUI says what to use instead.
+    let o = mcplens(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("mcplens tools"), "{}", stderr(&o));
     // 3: the server died at start; its exit status and stderr are quoted.
     let o = mcplens(&["tools", "--", "sh", "-c", "echo 'fatal: no API key' >&2; exit 7"]);
     assert_eq!(o.status.code(), Some(3));

@@ -97,6 +97,29 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
     }
 }
 
+/// Whether `target`'s command can be started at all (exists, on PATH if it has no slash), so
+/// the TUI can fail with the headless error and exit code before taking over the terminal.
+pub fn check_command(target: &StdioTarget) -> Result<()> {
+    let cmd = std::path::Path::new(&target.command);
+    let found = if target.command.contains('/') {
+        let path = match &target.cwd {
+            Some(dir) if cmd.is_relative() => dir.join(cmd),
+            _ => cmd.to_path_buf(),
+        };
+        path.is_file()
+    } else {
+        std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(cmd).is_file()))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(LensError::usage(format!(
+            "cannot start the server: command \"{}\" not found (is it installed and on PATH?)",
+            target.command
+        )))
+    }
+}
+
 /// Starts the child and returns the end of a duplex pipe that rmcp should be served over.
 pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Result<(DuplexStream, ChildWatch)> {
     let mut cmd = Command::new(&target.command);

@@ -341,6 +341,12 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
             return e.exit_code();
         }
     };
+    if let Target::Stdio(s) = &target
+        && let Err(e) = crate::mcp::stdio::check_command(s)
+    {
+        eprintln!("mcplens: error: {}", crate::sanitize::text(&e.message));
+        return e.exit_code();
+    }
     if !std::io::stdout().is_terminal() {
         eprintln!("mcplens: the TUI needs a terminal; for scripts use `mcplens tools` or `mcplens call` (see --help)");
         return 2;
