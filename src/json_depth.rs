@@ -43,6 +43,10 @@ pub fn parse<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<T, Str
     if d > max_depth {
         return Err(format!("it nests JSON {d} levels deep, over the limit of {max_depth} (--max-depth)"));
     }
+    if d < 120 {
+        // Within serde_json's own limit, its plain (faster) parser is safe.
+        return serde_json::from_str(text).map_err(|e| e.to_string());
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let de = serde_stacker::Deserializer::new(&mut de);

@@ -169,6 +169,8 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     };
     if a.raw {
         out(&(raw_member(&reply) + "\n"))?;
+        // The process exits next: freeing a big parsed reply piece by piece only costs time.
+        std::mem::forget(reply);
         return Ok(code);
     }
     let rpc_error = match &reply.body {
@@ -205,6 +207,8 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
             eprintln!("{}", sanitize::line(&Reply::error_summary(e)));
         }
     }
+    // The process exits next: freeing a big envelope piece by piece only costs time.
+    std::mem::forget(envelope);
     Ok(code)
 }
 
