@@ -319,7 +319,9 @@ fn primary_array(obj: &Map<String, Value>) -> Option<String> {
     // Other keys that are not response metadata are fields of an entity: many of them, and the
     // object is one record that happens to hold an array, not a list.
     let entity_fields = obj.iter().filter(|(k, v)| *k != key && !is_meta_key(k) && !v.is_array()).count();
-    (score >= 3 || entity_fields <= 3).then(|| key.clone())
+    // A well-known list key carries a wrapper with a few fields of its own; an object with many
+    // fields of its own is one entity that happens to hold an array.
+    ((score >= 3 && entity_fields <= 6) || entity_fields <= 3).then(|| key.clone())
 }
 
 /// Text blocks and the rest of `content`, in order.
@@ -885,6 +887,22 @@ fn records_from_prose(prose: &[String]) -> Option<(Vec<Value>, String)> {
         let blocks: Option<Vec<Value>> = prose.iter().map(|p| text::key_value_block(p).map(Value::Object)).collect();
         if let Some(b) = blocks {
             return Some((b, String::new()));
+        }
+    }
+    if prose.len() == 1 {
+        // One block of `Key: value` records separated by blank lines (git log, search results),
+        // perhaps under a one-line header.
+        let mut chunks: Vec<&str> = prose[0].split("\n\n").map(str::trim).filter(|c| !c.is_empty()).collect();
+        let header = match chunks.first() {
+            Some(h) if !h.contains('\n') && text::key_value_block(h).is_none() => Some(chunks.remove(0).to_string()),
+            _ => None,
+        };
+        if chunks.len() >= 2 {
+            let blocks: Option<Vec<Value>> =
+                chunks.iter().map(|c| text::key_value_block(c).map(Value::Object)).collect();
+            if let Some(b) = blocks {
+                return Some((b, header.unwrap_or_default()));
+            }
         }
     }
     let all = prose.join("\n\n");

@@ -140,6 +140,11 @@ pub fn bullet_list(text: &str) -> Option<(Vec<Value>, String)> {
         return None;
     }
     let as_records: Option<Vec<Value>> = items.iter().map(|i| pairs(i).map(Value::Object)).collect();
+    // Plain bullets are a list only when they are the text (a header line at most): bullets
+    // inside prose, like a fetched web page, leave it prose.
+    if as_records.is_none() && prose.len() > 1 {
+        return None;
+    }
     let values = as_records.unwrap_or_else(|| items.into_iter().map(Value::String).collect());
     Some((values, prose.join("\n").trim().to_string()))
 }

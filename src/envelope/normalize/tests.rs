@@ -483,3 +483,29 @@ fn seed_004_remaining_endpoints() {
     );
     assert_eq!((e.response_type, e.error.map(|x| x.code)), (ResponseType::Error, Some(json!(500))));
 }
+
+#[test]
+fn prose_with_bullets_and_entities_with_arrays_stay_single() {
+    // A fetched web page: headings, paragraphs and a few bullets is prose, not a list.
+    let page = "# Rust\n\nRust is a language.\n\nIt has:\n- speed\n- safety\n\nMore paragraphs follow here.\nAnd another line.";
+    let e = norm("fetch", read_only(), json!({"content": [{"type": "text", "text": page}]}));
+    assert_eq!((e.response_type, e.message.as_deref()), (ResponseType::Single, Some(page)));
+    // A list with a one-line header is still a list.
+    let e = norm("list_dir", read_only(), json!({"content": [{"type": "text", "text": "Files:\n- a.txt\n- b.txt"}]}));
+    assert_eq!((e.response_type, e.items().len()), (ResponseType::List, 2));
+    // A user with many fields and a `projects` array is one user.
+    let user = json!({"login": "ada", "name": "Ada", "company": "A", "blog": "b", "location": "L", "bio": "x", "followers": 3, "following": 1, "projects": [{"id": 1}, {"id": 2}]});
+    let e = norm("get_user", read_only(), json!({"content": [], "structuredContent": user}));
+    assert_eq!((e.response_type, e.data["login"].clone()), (ResponseType::Single, json!("ada")));
+}
+
+#[test]
+fn key_value_records_in_one_block() {
+    let log = "Commit history:\n\nCommit: 1a2b3c\nAuthor: Ada <ada@example.org>\nDate: 2026-11-01\nMessage: Fix the parser\n\nCommit: 4d5e6f\nAuthor: Grace <grace@example.org>\nDate: 2026-10-30\nMessage: Add paging";
+    let e = norm("git_log", read_only(), json!({"content": [{"type": "text", "text": log}]}));
+    assert_eq!(
+        (e.response_type, e.items().len(), e.message.as_deref()),
+        (ResponseType::List, 2, Some("Commit history:"))
+    );
+    assert_eq!(e.data[1]["Message"], "Add paging");
+}
