@@ -69,6 +69,14 @@ fn crashes_name_the_exit_status_and_stderr() {
 }
 
 #[test]
+fn a_server_without_tools_lists_none() {
+    let o = run(&["tools"], "no-tools");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("0 tools") && out.contains("the server does not offer tools"), "{out}");
+}
+
+#[test]
 fn hangs_end_at_the_timeout() {
     let started = Instant::now();
     let o = run(&["call", "echo", "--timeout", "1.5"], "hang");

@@ -393,6 +393,14 @@ impl Session {
             let reply = self.request(request, &what, &CallOptions::default(), &mut |_| {}).await?;
             list.pages += 1;
             if let ReplyBody::Error(err) = &reply.body {
+                // A server without tools says so with "method not found": that is no tools, not a
+                // broken connection.
+                if list.pages == 1 && err.get("code").and_then(Value::as_i64) == Some(-32601) {
+                    let msg = format!("the server does not offer tools ({})", Reply::error_summary(err));
+                    self.log().push(LogKind::Warning, &msg);
+                    list.warnings.push(msg);
+                    return Ok(list);
+                }
                 return Err(LensError::connection(format!(
                     "{what}: the server answered {}",
                     Reply::error_summary(err)

@@ -16,6 +16,7 @@ Modes:
   many           `count` (default 20000) tools over pages of 1000
   cycle          a tool whose input schema has a $ref cycle and 10k-deep properties
   secrets        echoes its environment (API_TOKEN) in results and on stderr
+  no-tools       offers no tools: tools/list is "method not found"
 Over HTTP (--http PORT, bound to 127.0.0.1) each POST gets an application/json reply.
 """
 
@@ -111,6 +112,8 @@ def handle(msg):
         return [json.dumps({"jsonrpc": "2.0", "id": mid, "result": result})]
     if mid is None:
         return []
+    if method == "tools/list" and MODE == "no-tools":
+        return [json.dumps({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "Method not found"}})]
     if method == "tools/list":
         out = []
         if MODE == "junk":
