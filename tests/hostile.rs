@@ -43,11 +43,7 @@ fn http_server(mode: &str) -> (Guard, String) {
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start python3: {e}"));
     let guard = Guard(child);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "the HTTP test server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_port(port);
     (guard, format!("http://127.0.0.1:{port}/mcp"))
 }
 

@@ -91,5 +91,10 @@ impl Envelope {
     }
 }
 
+/// A key as the conventions compare it: `next_cursor`, `nextCursor` and `next-cursor` are one.
+pub(crate) fn key_norm(key: &str) -> String {
+    key.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase()
+}
+
 /// The envelope's JSON Schema (`mcplens schema envelope`).
 pub const SCHEMA: &str = include_str!("envelope.schema.json");

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::key_norm as norm;
 use super::pagination::Found;
 use super::text;
 use super::{Envelope, ErrorInfo, ResponseType, Status, Summary};
@@ -228,10 +229,6 @@ const ACTION_VERBS: &[&str] = &[
     "refund",
     "charge",
 ];
-
-fn norm(key: &str) -> String {
-    key.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase()
-}
 
 fn is_meta_key(k: &str) -> bool {
     META_KEYS.contains(&norm(k).as_str())

@@ -5,14 +5,11 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
+use super::key_norm as norm;
 use super::pagination::PageKind;
 use super::{Envelope, ResponseType, Status, Summary, normalize};
 use crate::mcp::{CallOptions, Session};
 use crate::schema::args::property_schema;
-
-fn norm(key: &str) -> String {
-    key.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase()
-}
 
 /// Argument names that carry each kind of position, best first.
 fn candidates(kind: PageKind) -> &'static [&'static str] {

@@ -3,6 +3,8 @@
 //! links.next; and totals (negative sentinels mean unknown).
 
 use serde::Serialize;
+
+use super::key_norm as norm;
 use serde_json::{Map, Value};
 
 /// How the next page is asked for.
@@ -60,10 +62,6 @@ pub struct Found {
     pub total: Option<u64>,
     /// A total was given but was a negative sentinel ("unknown").
     pub total_unknown: bool,
-}
-
-fn norm(key: &str) -> String {
-    key.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase()
 }
 
 fn as_u64(v: &Value) -> Option<u64> {

@@ -147,6 +147,24 @@ impl SessionLog {
         self.lock().entries.iter().cloned().collect()
     }
 
+    /// How many entries are kept now.
+    pub fn len(&self) -> usize {
+        self.lock().entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// At most `n` entries ending `from_end` entries before the newest, oldest first: what a
+    /// screen shows, without copying the rest.
+    pub fn window(&self, from_end: usize, n: usize) -> Vec<LogEntry> {
+        let st = self.lock();
+        let end = st.entries.len().saturating_sub(from_end);
+        let start = end.saturating_sub(n);
+        st.entries.range(start..end).cloned().collect()
+    }
+
     /// How many entries were ever pushed (grows monotonically).
     pub fn pushed(&self) -> u64 {
         self.lock().pushed

@@ -18,15 +18,10 @@ use crate::error::{LensError, Result};
 #[derive(Clone)]
 pub struct ChildWatch {
     status: watch::Receiver<Option<ExitStatus>>,
-    pid: Option<u32>,
     kill: Arc<Mutex<Option<tokio::sync::oneshot::Sender<()>>>>,
 }
 
 impl ChildWatch {
-    pub fn pid(&self) -> Option<u32> {
-        self.pid
-    }
-
     /// The exit status, if the child has exited.
     pub fn status(&self) -> Option<ExitStatus> {
         *self.status.borrow()
@@ -97,6 +92,13 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
     }
 }
 
+fn not_found(target: &StdioTarget) -> LensError {
+    LensError::usage(format!(
+        "cannot start the server: command \"{}\" not found (is it installed and on PATH?)",
+        target.command
+    ))
+}
+
 /// Whether `target`'s command can be started at all (exists, on PATH if it has no slash), so
 /// the TUI can fail with the headless error and exit code before taking over the terminal.
 pub fn check_command(target: &StdioTarget) -> Result<()> {
@@ -110,14 +112,7 @@ pub fn check_command(target: &StdioTarget) -> Result<()> {
     } else {
         std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(cmd).is_file()))
     };
-    if found {
-        Ok(())
-    } else {
-        Err(LensError::usage(format!(
-            "cannot start the server: command \"{}\" not found (is it installed and on PATH?)",
-            target.command
-        )))
-    }
+    if found { Ok(()) } else { Err(not_found(target)) }
 }
 
 /// Starts the child and returns the end of a duplex pipe that rmcp should be served over.
@@ -140,10 +135,7 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
                     target.cwd.as_ref().map(|d| d.display().to_string()).unwrap_or_default()
                 ))
             } else {
-                LensError::usage(format!(
-                    "cannot start the server: command \"{}\" not found (is it installed and on PATH?)",
-                    target.command
-                ))
+                not_found(target)
             }
         }
         std::io::ErrorKind::PermissionDenied => LensError::usage(format!(
@@ -231,7 +223,6 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
 
     let (status_tx, status_rx) = watch::channel(None);
     let (kill_tx, kill_rx) = tokio::sync::oneshot::channel::<()>();
-    let pid = child.id();
     let exit_log = log;
     tokio::spawn(async move {
         let status = tokio::select! {
@@ -247,7 +238,7 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
         let _ = status_tx.send(status);
     });
 
-    Ok((rmcp_side, ChildWatch { status: status_rx, pid, kill: Arc::new(Mutex::new(Some(kill_tx))) }))
+    Ok((rmcp_side, ChildWatch { status: status_rx, kill: Arc::new(Mutex::new(Some(kill_tx))) }))
 }
 
 async fn write_line<W: AsyncWrite + Unpin>(w: &mut W, line: &[u8]) -> std::io::Result<()> {

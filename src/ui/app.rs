@@ -269,7 +269,7 @@ impl App {
         self.visible.get(self.cursor).and_then(|&i| self.tools.get(i))
     }
 
-    pub(super) fn scope(&self) -> Scope {
+    pub fn scope(&self) -> Scope {
         if self.show_history {
             return Scope::History;
         }
@@ -280,10 +280,6 @@ impl App {
             Pane::Log => Scope::Log,
             Pane::Result => Scope::Result,
         }
-    }
-
-    pub fn footer_scope(&self) -> Scope {
-        self.scope()
     }
 
     pub(super) fn panes(&self) -> Vec<Pane> {

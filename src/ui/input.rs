@@ -448,7 +448,7 @@ impl App {
                 }
             }
             Pane::Log => {
-                let n = self.log.as_ref().map_or(0, |l| l.entries().len());
+                let n = self.log.as_ref().map_or(0, |l| l.len());
                 let page = self.areas.log.height.saturating_sub(2).max(1) as usize;
                 self.log_scroll = match cmd {
                     Command::Up => self.log_scroll + 1,

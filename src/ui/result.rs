@@ -708,7 +708,12 @@ impl ResultState {
             View::Envelope => match &mut self.body {
                 Some(Body::Table(t)) => t.render(f, body, theme, focused, first_item),
                 Some(Body::Tree(v)) => v.render(f, body, theme, focused),
-                Some(Body::Lines(l, s)) => f.render_widget(Paragraph::new(l.clone()).scroll((*s as u16, 0)), body),
+                Some(Body::Lines(l, s)) => f.render_widget(
+                    Paragraph::new(
+                        l[(*s).min(l.len())..].iter().take(body.height as usize).cloned().collect::<Vec<_>>(),
+                    ),
+                    body,
+                ),
                 None => {}
             },
             View::Split => {
@@ -747,7 +752,10 @@ impl ResultState {
             }
             View::Raw => match &mut self.raw {
                 Some(Body::Tree(v)) => v.render(f, body, theme, focused),
-                Some(Body::Lines(l, _)) => f.render_widget(Paragraph::new(l.clone()), body),
+                Some(Body::Lines(l, _)) => f.render_widget(
+                    Paragraph::new(l.iter().take(body.height as usize).cloned().collect::<Vec<_>>()),
+                    body,
+                ),
                 _ => {}
             },
         }

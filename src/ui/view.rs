@@ -26,6 +26,24 @@ fn block<'a>(app: &App, title: Line<'a>, pane: Pane) -> Block<'a> {
         .title(title.style(app.theme.title(focused)))
 }
 
+/// A `w`×`h` rectangle centered in `area`, cleared for an overlay.
+fn overlay(f: &mut Frame, area: Rect, w: u16, h: u16) -> Rect {
+    let (w, h) = (w.min(area.width), h.min(area.height));
+    let r = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
+    f.render_widget(Clear, r);
+    r
+}
+
+/// The frame of an overlay (help, history, picker).
+fn overlay_block<'a>(t: &super::theme::Theme, title: String) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Thick)
+        .border_style(t.border(true))
+        .title(Line::from(title).style(t.title(true)))
+        .style(t.base())
+}
+
 pub fn draw(f: &mut Frame, app: &mut App) {
     let area = f.area();
     f.render_widget(Block::default().style(app.theme.base()), area);
@@ -232,15 +250,9 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
     }
     f.render_widget(Paragraph::new(lines), rows_area);
     if let Some(p) = &form.picker {
-        let w = (p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8).min(rows_area.width);
-        let hgt = (p.options.len() as u16 + 2).min(rows_area.height);
-        let r = Rect {
-            x: rows_area.x + rows_area.width.saturating_sub(w) / 2,
-            y: rows_area.y + rows_area.height.saturating_sub(hgt) / 2,
-            width: w,
-            height: hgt,
-        };
-        f.render_widget(Clear, r);
+        let w = p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8;
+        let r = overlay(f, rows_area, w, p.options.len() as u16 + 2);
+        let hgt = r.height;
         let skip = p.cursor.saturating_sub(hgt.saturating_sub(3) as usize);
         let items: Vec<Line> = p
             .options
@@ -263,21 +275,15 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
             })
             .collect();
         let hint = if p.multi.is_some() { " Space toggles · Enter done " } else { " Enter picks · Esc cancels " };
-        let b = Block::default()
-            .borders(Borders::ALL)
-            .border_style(t.border(true))
-            .title(Line::from(hint).style(t.title(true)))
-            .style(t.base());
+        let b = overlay_block(&t, hint.to_string());
         f.render_widget(Paragraph::new(items).block(b), r);
     }
 }
 
 fn draw_history(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    let w = area.width.saturating_sub(6).min(110);
-    let h = area.height.saturating_sub(6);
-    let r = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
-    f.render_widget(Clear, r);
+    let r = overlay(f, area, area.width.saturating_sub(6).min(110), area.height.saturating_sub(6));
+    let h = r.height;
     let n = app.history.entries.len();
     let mut lines: Vec<Line> = vec![];
     if n == 0 {
@@ -300,13 +306,7 @@ fn draw_history(f: &mut Frame, app: &App, area: Rect) {
         ]);
         lines.push(if pos == app.history_cursor { line.style(t.selection()) } else { line });
     }
-    let title = format!(" History: {} call(s) · Enter reopen · r re-run · Esc close ", n);
-    let b = Block::default()
-        .borders(Borders::ALL)
-        .border_type(BorderType::Thick)
-        .border_style(t.border(true))
-        .title(Line::from(title).style(t.title(true)))
-        .style(t.base());
+    let b = overlay_block(t, format!(" History: {n} call(s) · Enter reopen · r re-run · Esc close "));
     f.render_widget(Paragraph::new(lines).block(b), r);
 }
 
@@ -563,19 +563,17 @@ fn clock(at: std::time::SystemTime) -> String {
 
 fn draw_log(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    let entries = app.log.as_ref().map(|l| l.entries()).unwrap_or_default();
+    let total = app.log.as_ref().map_or(0, |l| l.len());
     let title = format!(
         " Log ({} entries{}) ",
-        entries.len(),
+        total,
         if app.log_scroll > 0 { format!(", {} up", app.log_scroll) } else { String::new() }
     );
     let b = block(app, Line::from(title), Pane::Log);
     let inner = b.inner(area);
     f.render_widget(b, area);
-    let h = inner.height as usize;
-    let end = entries.len().saturating_sub(app.log_scroll);
-    let start = end.saturating_sub(h);
-    let lines: Vec<Line> = entries[start..end]
+    let entries = app.log.as_ref().map(|l| l.window(app.log_scroll, inner.height as usize)).unwrap_or_default();
+    let lines: Vec<Line> = entries
         .iter()
         .map(|e| {
             let role = match e.kind {
@@ -613,7 +611,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled("  Enter accept · Esc clear", t.fg("dim")));
     } else {
         let has_result = app.result().is_some();
-        for (k, h, cmd) in keymap::footer(app.footer_scope()) {
+        for (k, h, cmd) in keymap::footer(app.scope()) {
             if !has_result && matches!(cmd, keymap::Command::NextView | keymap::Command::NextPage) {
                 continue;
             }
@@ -641,10 +639,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
 
 fn draw_help(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    let w = area.width.saturating_sub(4).min(116);
-    let h = area.height.saturating_sub(2);
-    let r = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
-    f.render_widget(Clear, r);
+    let r = overlay(f, area, area.width.saturating_sub(4).min(116), area.height.saturating_sub(2));
     let mut lines = vec![];
     for scope in [Scope::Tools, Scope::Schema, Scope::Form, Scope::Result, Scope::History, Scope::Any] {
         lines.push(Line::styled(scope.title(), t.title(true)));
@@ -659,11 +654,6 @@ fn draw_help(f: &mut Frame, app: &App, area: Rect) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(format!("  theme: {} · any other key closes this help", t.name), t.fg("dim")));
-    let b = Block::default()
-        .borders(Borders::ALL)
-        .border_type(BorderType::Thick)
-        .border_style(t.border(true))
-        .title(Line::from(" Help: every key · j/k PgUp/PgDn scroll · any other key closes ").style(t.title(true)))
-        .style(t.base());
+    let b = overlay_block(t, " Help: every key · j/k PgUp/PgDn scroll · any other key closes ".into());
     f.render_widget(Paragraph::new(lines).scroll((app.help_scroll as u16, 0)).block(b), r);
 }

@@ -93,12 +93,17 @@ pub fn server_everything_http() -> (Guard, String) {
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start node: {e}"));
     let guard = Guard(child);
+    wait_for_port(port);
+    (guard, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+/// Waits (20 s at most) until something listens on the loopback `port`.
+pub fn wait_for_port(port: u16) {
     let deadline = Instant::now() + Duration::from_secs(20);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "server-everything did not listen on port {port}");
-        std::thread::sleep(Duration::from_millis(100));
+        assert!(Instant::now() < deadline, "nothing listened on port {port}");
+        std::thread::sleep(Duration::from_millis(50));
     }
-    (guard, format!("http://127.0.0.1:{port}/mcp"))
 }
 
 /// A bare JSON-RPC client over a child's stdio: no SDK, just lines. What it reads is what the
