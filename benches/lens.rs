@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use mcplens::envelope::normalize;
+use mcplens::envelope::{normalize_owned, normalize_reply};
 use mcplens::jsontree::JsonTree;
 use mcplens::mcp::{Reply, ReplyBody};
 use mcplens::ui::app::CallResult;
@@ -32,15 +32,16 @@ fn reply_text(n: usize) -> String {
     .to_string()
 }
 
+/// A reply as the session reads it (a skeleton when long) and its envelope, as the TUI keeps them.
 fn call_result(n: usize) -> CallResult {
     let raw: Arc<str> = Arc::from(reply_text(n));
-    let parsed: Value = serde_json::from_str(&raw).unwrap_or_default();
-    let body = ReplyBody::Result(parsed["result"].clone());
-    let env = normalize("generate_records", None, &body);
+    let mut reply = Reply::parse(raw, Duration::ZERO, 1000).expect("the bench's own reply reads");
+    let body = std::mem::replace(&mut reply.body, ReplyBody::Result(Value::Null));
+    let env = normalize_reply("generate_records", None, body, std::mem::take(&mut reply.elisions));
     CallResult {
         tool: "generate_records".into(),
         arguments: json!({"count": n}),
-        reply: Some(Arc::new(Reply { raw, elapsed: Duration::ZERO, body, warnings: vec![] })),
+        reply: Some(Arc::new(reply)),
         envelope: Some(Arc::new(env)),
         output_schema: None,
         error: None,
@@ -48,15 +49,34 @@ fn call_result(n: usize) -> CallResult {
     }
 }
 
+/// From the reply's text to its envelope, as a call does it: read (a skeleton when long), then
+/// normalize.
 fn bench_normalize(c: &mut Criterion) {
     let mut g = c.benchmark_group("normalize");
     g.sample_size(10);
     for n in sizes() {
+        let text: Arc<str> = Arc::from(reply_text(n));
+        g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
+            b.iter(|| {
+                let reply = Reply::parse(text.clone(), Duration::ZERO, 1000).expect("reads");
+                black_box(normalize_reply("generate_records", None, reply.body, reply.elisions))
+            })
+        });
+    }
+    g.finish();
+}
+
+/// The same from a fully parsed tree (the path before skeletons; still the path of short replies).
+fn bench_normalize_tree(c: &mut Criterion) {
+    let mut g = c.benchmark_group("normalize_tree");
+    g.sample_size(10);
+    for n in sizes() {
         let text = reply_text(n);
-        let result: Value = serde_json::from_str::<Value>(&text).unwrap_or_default()["result"].clone();
-        let body = ReplyBody::Result(result);
-        g.bench_with_input(BenchmarkId::from_parameter(n), &body, |b, body| {
-            b.iter(|| black_box(normalize("generate_records", None, body)))
+        g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
+            b.iter(|| {
+                let result: Value = serde_json::from_str::<Value>(text).unwrap_or_default()["result"].take();
+                black_box(normalize_owned("generate_records", None, ReplyBody::Result(result)))
+            })
         });
     }
     g.finish();
@@ -117,5 +137,5 @@ fn bench_schema_tree(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_normalize, bench_row_model, bench_frames, bench_schema_tree);
+criterion_group!(benches, bench_normalize, bench_normalize_tree, bench_row_model, bench_frames, bench_schema_tree);
 criterion_main!(benches);

@@ -53,6 +53,20 @@ pub fn parse<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<T, Str
     T::deserialize(de).map_err(|e| e.to_string())
 }
 
+/// Parses `text` as a `T` that borrows from it (raw members, string slices), at any depth.
+pub fn parse_borrowed<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T, String> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let value = T::deserialize(serde_stacker::Deserializer::new(&mut de)).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(value)
+}
+
+/// Checks that `text` is one JSON document, at any depth, without building anything.
+pub fn validate(text: &str) -> Result<(), String> {
+    parse_borrowed::<serde::de::IgnoredAny>(text).map(|_| ())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 /// True for characters that must never reach a terminal as themselves.
-fn is_unsafe(c: char) -> bool {
+pub(crate) fn is_unsafe(c: char) -> bool {
     match c {
         // C0 controls and DEL; newline and tab are handled by the caller's choice of function.
         '\u{0}'..='\u{1f}' | '\u{7f}' => true,

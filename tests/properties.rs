@@ -1,8 +1,11 @@
 //! Property tests: everything that parses server data survives arbitrary JSON without panicking,
 //! stays bounded, and the sanitizer never lets a control character through.
 
-use mcplens::envelope::{SCHEMA, normalize};
-use mcplens::mcp::ReplyBody;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcplens::envelope::{SCHEMA, normalize, normalize_owned, normalize_reply};
+use mcplens::mcp::{Reply, ReplyBody};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -90,6 +93,42 @@ fn arb_result() -> impl Strategy<Value = Value> {
             json!({"content": content, "structuredContent": sc, "_meta": meta, "isError": is_error})
         },
     )
+}
+
+/// A long reply built around `v`: a long array of records holding it, in one of the places
+/// servers put their lists, padded past the length at which replies are read as skeletons.
+fn long_result(v: &Value, n: usize, place: u8) -> Value {
+    // Each record long enough that a text holding the array is read as a skeleton too.
+    let long: Vec<Value> = (0..n).map(|i| json!({"id": i, "v": v, "s": "y".repeat(1100)})).collect();
+    let pad = json!({"pad": "x".repeat(70_000), "also": v});
+    match place {
+        0 => json!({"content": [], "structuredContent": {"items": long, "extra": v}, "_meta": pad}),
+        1 => {
+            json!({"content": [{"type": "text", "text": json!({"results": long, "next": v}).to_string()}], "_meta": pad})
+        }
+        2 => json!({"content": [{"type": "text", "text": Value::Array(long.clone()).to_string()}],
+                    "structuredContent": {"result": long}, "_meta": pad}),
+        _ => {
+            json!({"content": [{"type": "text", "text": "x"}], "structuredContent": {"v": v, "edges": long.iter().map(|n| json!({"node": n})).collect::<Vec<_>>()}, "_meta": pad})
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The skeleton path (long arrays left in the reply's text) gives exactly the envelope the
+    /// full tree gives, whatever the data around the long array.
+    #[test]
+    fn skeleton_path_agrees_with_the_full_tree(v in arb_json(), n in 65usize..300, place in 0u8..4, name in "[a-z_]{1,12}") {
+        let result = long_result(&v, n, place);
+        let raw = json!({"jsonrpc": "2.0", "id": 1, "result": result}).to_string();
+        let reply = Reply::parse(Arc::from(raw), Duration::ZERO, 1000).map_err(|e| TestCaseError::fail(e.message))?;
+        let fast = normalize_reply(&name, None, reply.body, reply.elisions);
+        let full = normalize_owned(&name, None, ReplyBody::Result(result));
+        prop_assert_eq!(mcplens::json_out::to_pretty_string(&fast), mcplens::json_out::to_pretty_string(&full));
+        prop_assert!(fast == full);
+    }
 }
 
 proptest! {

@@ -154,7 +154,8 @@ async fn content_and_raw_views() {
 async fn paging_forward_and_back_shows_the_right_items() {
     let (mut app, session, mut screen) = setup().await;
     run(&mut app, &session, &mut screen, "discord_list_channels", json!({"limit": 20, "type": "text"})).await;
-    let first = app.result().and_then(|r| r.call.envelope.as_ref()).map(|e| e.items()[0]["name"].clone());
+    let first =
+        app.result().and_then(|r| r.call.envelope.as_ref()).and_then(|e| e.items().next().map(|i| i["name"].clone()));
     let cmds = screen.press(&mut app, KeyCode::Char(']'));
     // The next page keeps the other arguments and moves the offset.
     assert!(
@@ -168,7 +169,10 @@ async fn paging_forward_and_back_shows_the_right_items() {
     // Back: the kept page, not fetched again.
     let cmds = screen.press(&mut app, KeyCode::Char('['));
     assert!(cmds.is_empty());
-    assert_eq!(app.result().and_then(|r| r.call.envelope.as_ref()).map(|e| e.items()[0]["name"].clone()), first);
+    assert_eq!(
+        app.result().and_then(|r| r.call.envelope.as_ref()).and_then(|e| e.items().next().map(|i| i["name"].clone())),
+        first
+    );
     assert!(screen.text(&mut app).contains("items 1–20 of"));
     // Forward again: also kept.
     assert!(screen.press(&mut app, KeyCode::Char(']')).is_empty());
@@ -177,13 +181,13 @@ async fn paging_forward_and_back_shows_the_right_items() {
     assert!(matches!(cmds.first(), Some(Cmd::AllPages { .. })), "{cmds:?}");
     execute(&mut app, &session, cmds).await;
     let env = app.result().and_then(|r| r.call.envelope.clone()).unwrap_or_else(|| panic!("no result"));
-    let ids: std::collections::HashSet<String> = env.items().iter().map(|i| i["id"].to_string()).collect();
+    let ids: std::collections::HashSet<String> = env.items().map(|i| i["id"].to_string()).collect();
     let expected =
         (0..mcplens::demo::data::CHANNEL_COUNT).filter(|&i| mcplens::demo::data::channel(i)["type"] == "text").count();
-    assert!(env.items().iter().all(|i| i["type"] == "text"));
-    assert_eq!(ids.len(), env.items().len(), "every item exactly once");
-    assert_eq!(env.items().len(), expected);
-    assert_eq!(env.summary.as_ref().and_then(|s| s.returned), Some(env.items().len() as u64));
+    assert!(env.items().all(|i| i["type"] == "text"));
+    assert_eq!(ids.len(), env.item_count(), "every item exactly once");
+    assert_eq!(env.item_count(), expected);
+    assert_eq!(env.summary.as_ref().and_then(|s| s.returned), Some(env.item_count() as u64));
     assert!(screen.text(&mut app).contains("gathered from"));
 }
 

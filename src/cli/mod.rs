@@ -177,10 +177,9 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
         ReplyBody::Error(e) => Some(e.clone()),
         ReplyBody::Result(_) => None,
     };
-    // The envelope takes the parsed reply apart; the raw text is not needed any more.
-    let Reply { body, raw, .. } = reply;
-    drop(raw);
-    let mut envelope = crate::envelope::normalize_owned(&a.tool, descriptor, body);
+    // The envelope takes the parsed reply apart; a long list's records stay in the raw text.
+    let Reply { body, elisions, .. } = reply;
+    let mut envelope = crate::envelope::normalize_reply(&a.tool, descriptor, body, elisions);
     if a.all_pages && envelope.has_more() {
         let mut on_page = |pages: usize, items: usize, total: Option<u64>| {
             let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
@@ -199,8 +198,8 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     }
     let code = if envelope.response_type == crate::envelope::ResponseType::Error { 1 } else { code };
     if a.json {
-        let text = serde_json::to_string_pretty(&envelope).unwrap_or_default();
-        out(&(sanitize::json(&text).into_owned() + "\n"))?;
+        // Streamed: a 100 MB envelope is never built as one string. A closed pipe is no error.
+        let _ = crate::json_out::write_pretty(std::io::stdout().lock(), &envelope);
     } else {
         out(&render::envelope(&envelope))?;
         if let Some(e) = &rpc_error {

@@ -59,8 +59,8 @@ pub fn tool(t: &ToolDescriptor) -> String {
     out
 }
 
-fn pretty(v: &Value) -> String {
-    sanitize::text(&serde_json::to_string_pretty(v).unwrap_or_default()).into_owned()
+fn pretty<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    sanitize::text(&crate::json_out::to_pretty_string(v)).into_owned()
 }
 
 fn indent(s: &str, by: &str) -> String {

@@ -4,6 +4,7 @@
 //! Nothing the server sent is lost: what is not mapped into an envelope field is kept under
 //! `metadata` (the result's `_meta`, `uiType`/`uiMetadata`, prose, content items, wrapper fields).
 
+mod data;
 mod normalize;
 pub mod pager;
 pub mod pagination;
@@ -12,7 +13,8 @@ pub mod text;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use normalize::{normalize, normalize_owned};
+pub use data::{Data, RawItems};
+pub use normalize::{normalize, normalize_owned, normalize_reply};
 pub use pagination::{PageKind, Pagination};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -67,7 +69,7 @@ pub struct Envelope {
     pub tool_name: String,
     pub response_type: ResponseType,
     /// An array for list and tool_catalog, an object for single and action, else null.
-    pub data: Value,
+    pub data: Data,
     pub pagination: Option<Pagination>,
     pub summary: Option<Summary>,
     pub status: Option<Status>,
@@ -77,9 +79,15 @@ pub struct Envelope {
 }
 
 impl Envelope {
-    /// The items of a list (or catalog) envelope.
-    pub fn items(&self) -> &[Value] {
-        self.data.as_array().map(Vec::as_slice).unwrap_or(&[])
+    /// Number of items of a list (or catalog) envelope.
+    pub fn item_count(&self) -> usize {
+        self.data.item_count()
+    }
+
+    /// The items of a list (or catalog) envelope, one at a time (records read from text are
+    /// parsed as they are reached).
+    pub fn items(&self) -> impl Iterator<Item = std::borrow::Cow<'_, Value>> {
+        (0..self.item_count()).filter_map(|i| self.data.item(i))
     }
 
     pub fn has_more(&self) -> bool {

@@ -6,8 +6,10 @@ use serde_json::{Map, Value, json};
 use super::key_norm as norm;
 use super::pagination::Found;
 use super::text;
-use super::{Envelope, ErrorInfo, ResponseType, Status, Summary};
+use super::{Data, Envelope, ErrorInfo, RawItems, ResponseType, Status, Summary};
 use crate::mcp::ReplyBody;
+use crate::skeleton::{Elisions, SAMPLE, SharedText, array_len, has_sentinel, sentinel};
+use std::sync::Arc;
 
 /// Wrapper levels unwrapped at most (`{id, result: {weather: {data: ...}}}` is three).
 const MAX_UNWRAP: usize = 8;
@@ -308,8 +310,9 @@ fn primary_array(obj: &Map<String, Value>) -> Option<String> {
         if score <= 0 {
             continue;
         }
-        if best.is_none_or(|(s, n, _)| (score, a.len()) > (s, n)) {
-            best = Some((score, a.len(), k));
+        let len = array_len(a);
+        if best.is_none_or(|(s, n, _)| (score, len) > (s, n)) {
+            best = Some((score, len, k));
         }
     }
     let (score, _, key) = best?;
@@ -323,27 +326,56 @@ fn primary_array(obj: &Map<String, Value>) -> Option<String> {
 
 /// Text blocks and the rest of `content`, in order.
 struct Content {
-    texts: Vec<String>,
+    texts: Vec<Arc<String>>,
     others: Vec<Value>,
 }
 
-fn split_content(result: &Map<String, Value>, meta: &mut Map<String, Value>) -> Content {
+/// Takes `content` apart (moving its texts, which may be megabytes, not copying them).
+fn split_content(content: Option<Value>, meta: &mut Map<String, Value>, el: &Elisions) -> Content {
     let mut c = Content { texts: vec![], others: vec![] };
-    match result.get("content") {
-        Some(Value::Array(blocks)) => {
+    match content {
+        Some(Value::Array(mut blocks)) => {
+            if has_sentinel(&blocks) {
+                // Thousands of content blocks: each is needed, so the whole array is read.
+                let mut all = Value::Array(std::mem::take(&mut blocks));
+                el.expand(&mut all);
+                blocks = match all {
+                    Value::Array(a) => a,
+                    _ => vec![],
+                };
+            }
             for b in blocks {
-                match (b.get("type").and_then(Value::as_str), b.get("text")) {
-                    (Some("text"), Some(Value::String(t))) => c.texts.push(t.clone()),
-                    _ => c.others.push(b.clone()),
+                match b {
+                    Value::Object(mut m)
+                        if m.get("type").and_then(Value::as_str) == Some("text")
+                            && m.get("text").is_some_and(Value::is_string) =>
+                    {
+                        if let Some(Value::String(t)) = m.shift_remove("text") {
+                            c.texts.push(Arc::new(t));
+                        }
+                    }
+                    other => c.others.push(other),
                 }
             }
         }
         Some(other) => {
-            meta.insert("content".into(), other.clone());
+            meta.insert("content".into(), other);
         }
         None => {}
     }
     c
+}
+
+/// Parses a text block as a JSON object or array; a long one as a skeleton whose long arrays
+/// stay in the text.
+fn json_text_doc(t: &Arc<String>, el: &mut Elisions) -> Option<Value> {
+    if !t.trim_start().starts_with(['{', '[']) {
+        return None;
+    }
+    match el.parse(SharedText::String(t.clone()), crate::json_depth::DEFAULT_MAX_DEPTH) {
+        Some(parsed) => parsed.ok().filter(|v| v.is_object() || v.is_array()),
+        None => json_doc(t),
+    }
 }
 
 /// Parses text as a JSON object or array.
@@ -610,6 +642,44 @@ fn scan_copy_map(m: &Map<String, Value>) -> Map<String, Value> {
 /// Normalizes one `tools/call` answer, taking it apart instead of copying it (a 100 MB result
 /// is not duplicated). `descriptor` is the tool's descriptor, when known.
 pub fn normalize_owned(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody) -> Envelope {
+    normalize_reply(tool_name, descriptor, body, Elisions::default())
+}
+
+/// Normalizes a reply parsed as a skeleton (`Reply::body` with its `elisions`): a long list
+/// becomes records read from the reply's text, never a tree.
+pub fn normalize_reply(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, mut el: Elisions) -> Envelope {
+    let mut env = normalize_in(tool_name, descriptor, body, &mut el);
+    // Whatever else holds left-out elements (metadata, error details) gets them back.
+    if let Some(m) = &mut env.metadata {
+        for v in m.values_mut() {
+            el.expand(v);
+        }
+    }
+    if let Some(e) = &mut env.error {
+        el.expand(&mut e.details);
+    }
+    env.data = match std::mem::take(&mut env.data) {
+        Data::Value(v) => finish_data(v, &el),
+        other => other,
+    };
+    env
+}
+
+/// A list that is exactly one long array of the text becomes records read from the text.
+fn finish_data(mut v: Value, el: &Elisions) -> Data {
+    if let Value::Array(a) = &v
+        && a.len() == SAMPLE + 1
+        && let Some((id, _)) = a.last().and_then(sentinel)
+        && !has_sentinel(&a[..SAMPLE])
+        && let Some(e) = el.get(id)
+    {
+        return Data::Items(RawItems::from_elided(e.clone()));
+    }
+    el.expand(&mut v);
+    Data::Value(v)
+}
+
+fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el: &mut Elisions) -> Envelope {
     let result = match body {
         ReplyBody::Error(err) => return rpc_error(tool_name, &err),
         ReplyBody::Result(r) => r,
@@ -625,8 +695,7 @@ pub fn normalize_owned(tool_name: &str, descriptor: Option<&Value>, body: ReplyB
     };
     let is_error_flag = result_obj.get("isError").and_then(Value::as_bool) == Some(true);
     let structured = result_obj.shift_remove("structuredContent").filter(|v| !v.is_null());
-    let content = split_content(&result_obj, &mut w.meta);
-    result_obj.shift_remove("content");
+    let content = split_content(result_obj.shift_remove("content"), &mut w.meta, el);
     for (k, v) in std::mem::take(&mut result_obj) {
         match k.as_str() {
             "isError" => {}
@@ -666,8 +735,8 @@ pub fn normalize_owned(tool_name: &str, descriptor: Option<&Value>, body: ReplyB
             if repeat {
                 continue;
             }
-            match json_doc(t) {
-                Some(v) if v == sc || Some(&v) == payload_ref.as_ref() => {}
+            match json_text_doc(t, el) {
+                Some(v) if el.same(&v, &sc) || payload_ref.as_ref().is_some_and(|p| el.same(&v, p)) => {}
                 Some(v) => w
                     .meta
                     .entry("textPayloads")
@@ -675,16 +744,16 @@ pub fn normalize_owned(tool_name: &str, descriptor: Option<&Value>, body: ReplyB
                     .as_array_mut()
                     .into_iter()
                     .for_each(|a| a.push(v.clone())),
-                None => prose.push(t.clone()),
+                None => prose.push(t.to_string()),
             }
         }
         payload = Some(payload_ref.unwrap_or(sc));
     } else {
         let docs: Vec<(usize, Value)> =
-            content.texts.iter().enumerate().filter_map(|(i, t)| json_doc(t).map(|v| (i, v))).collect();
+            content.texts.iter().enumerate().filter_map(|(i, t)| json_text_doc(t, el).map(|v| (i, v))).collect();
         for (i, t) in content.texts.iter().enumerate() {
             if !docs.iter().any(|(j, _)| *j == i) {
-                prose.push(t.clone());
+                prose.push(t.to_string());
             }
         }
         match docs.len() {
@@ -741,9 +810,18 @@ pub fn normalize_owned(tool_name: &str, descriptor: Option<&Value>, body: ReplyB
         w.source.push_str(&format!(" → {key}"));
         if key == "edges"
             && let Value::Array(edges) = &items
-            && edges.iter().all(|e| e.get("node").is_some())
+            && edges.iter().all(|e| e.get("node").is_some() || sentinel(e).is_some())
         {
-            items = Value::Array(edges.iter().filter_map(|e| e.get("node").cloned()).collect());
+            // A long list of edges: the rest of the nodes are read from the text.
+            items = Value::Array(
+                edges
+                    .iter()
+                    .filter_map(|e| match sentinel(e) {
+                        Some((id, _)) => el.project(id, "node"),
+                        None => e.get("node").cloned(),
+                    })
+                    .collect(),
+            );
         }
         for (k, v) in &m {
             if !is_meta_key(k) {
@@ -759,12 +837,12 @@ pub fn normalize_owned(tool_name: &str, descriptor: Option<&Value>, body: ReplyB
     let meta_list = w.meta.get("_meta").and_then(Value::as_object).and_then(|m| {
         let key = primary_array(m)?;
         match m.get(&key) {
-            Some(Value::Array(full)) if is_record_array(full) => Some((key, full.len())),
+            Some(Value::Array(full)) if is_record_array(full) => Some((key, array_len(full))),
             _ => None,
         }
     });
     if let (Some((key, full_len)), true) = (meta_list, has_structured)
-        && full_len > data.as_array().map_or(0, Vec::len)
+        && full_len > data.as_array().map_or(0, |a| array_len(a))
         && let Some(full) = w.meta.get("_meta").and_then(|m| m.get(&key)).cloned()
     {
         if !data.is_null() {
@@ -855,7 +933,7 @@ pub fn normalize_owned(tool_name: &str, descriptor: Option<&Value>, body: ReplyB
         let m = scan_copy_map(m);
         found.scan(&m);
     }
-    let returned = data.as_array().map(|a| a.len() as u64);
+    let returned = data.as_array().map(|a| array_len(a) as u64);
     let (pagination, total) = found.finish(returned);
     let summary = match (returned, total, &pagination) {
         (None, None, None) => None,
@@ -868,7 +946,7 @@ pub fn normalize_owned(tool_name: &str, descriptor: Option<&Value>, body: ReplyB
     Envelope {
         tool_name: tool_name.to_string(),
         response_type,
-        data,
+        data: Data::Value(data),
         pagination,
         summary,
         status: w.status,
@@ -919,7 +997,7 @@ fn rpc_error(tool_name: &str, err: &Value) -> Envelope {
     Envelope {
         tool_name: tool_name.to_string(),
         response_type: ResponseType::Error,
-        data: Value::Null,
+        data: Data::default(),
         pagination: None,
         summary: None,
         status: Some(Status::Error),
@@ -929,5 +1007,7 @@ fn rpc_error(tool_name: &str, err: &Value) -> Envelope {
     }
 }
 
+#[cfg(test)]
+mod skeleton_tests;
 #[cfg(test)]
 mod tests;

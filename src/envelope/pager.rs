@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::key_norm as norm;
 use super::pagination::PageKind;
-use super::{Envelope, ResponseType, Status, Summary, normalize};
+use super::{Data, Envelope, RawItems, ResponseType, Status, Summary, normalize_reply};
 use crate::mcp::{CallOptions, Session};
 use crate::schema::args::property_schema;
 
@@ -74,7 +74,7 @@ pub fn next_arguments(
     };
     let position = match (&p.next_offset, kind) {
         (Some(v), _) => v.clone(),
-        (None, PageKind::Offset) => json!(p.offset.unwrap_or(0) + env.items().len() as u64),
+        (None, PageKind::Offset) => json!(p.offset.unwrap_or(0) + env.item_count() as u64),
         (None, _) => return Err("the result says there is more, but gives no next position".into()),
     };
     let Some(arg) = position_argument(schema, kind, args) else {
@@ -150,7 +150,7 @@ pub async fn all_pages(
         }
         let reply = session.call_tool(tool, Some(next.clone()), opts, &mut |_| {}).await;
         let env = match reply {
-            Ok(r) => normalize(tool, descriptor, &r.body),
+            Ok(r) => normalize_reply(tool, descriptor, r.body, r.elisions),
             Err(e) => {
                 notes.push(format!("page {} failed: {}", pages.len() + 1, e.message));
                 complete = false;
@@ -163,10 +163,10 @@ pub async fn all_pages(
             complete = false;
             break;
         }
-        let empty = env.items().is_empty();
+        let empty = env.item_count() == 0;
         pages.push(env);
         args = next;
-        let count: usize = pages.iter().map(|p| p.items().len()).sum();
+        let count: usize = pages.iter().map(|p| p.item_count()).sum();
         on_page(pages.len(), count, pages.last().and_then(|p| p.summary.as_ref()).and_then(|s| s.total));
         if empty {
             break;
@@ -183,7 +183,7 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
         return Envelope {
             tool_name: String::new(),
             response_type: ResponseType::List,
-            data: json!([]),
+            data: Data::Value(json!([])),
             pagination: None,
             summary: None,
             status: None,
@@ -192,30 +192,49 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
             metadata: None,
         };
     };
-    let mut items: Vec<Value> = out.items().to_vec();
+    let mut datas = vec![std::mem::take(&mut out.data)];
     let mut last_pagination = out.pagination.clone();
     let mut total = out.summary.as_ref().and_then(|s| s.total);
     for p in iter {
-        items.extend(p.items().iter().cloned());
+        datas.push(p.data);
         last_pagination = p.pagination.clone();
         total = p.summary.as_ref().and_then(|s| s.total).or(total);
     }
-    let by_id = items.iter().all(|i| i.get("id").is_some_and(|v| !v.is_null()));
+    // Pages of records read from text stay text; parsed pages stay parsed.
+    let items = if datas.iter().any(|d| matches!(d, Data::Items(_))) {
+        let mut all = RawItems::default();
+        for d in datas {
+            all.append(d.into_raw_items());
+        }
+        Data::Items(all)
+    } else {
+        Data::Value(Value::Array(
+            datas
+                .into_iter()
+                .flat_map(|d| match d {
+                    Data::Value(Value::Array(a)) => a,
+                    _ => vec![],
+                })
+                .collect(),
+        ))
+    };
+    let n = items.item_count();
+    let by_id = (0..n).all(|i| items.item(i).is_some_and(|v| v.get("id").is_some_and(|x| !x.is_null())));
     let mut seen = HashSet::new();
-    let before = items.len();
-    items.retain(|i| seen.insert(identity(i, by_id)));
-    let dropped = before - items.len();
+    let keep: Vec<bool> = (0..n).map(|i| items.item(i).is_none_or(|v| seen.insert(identity(&v, by_id)))).collect();
+    let dropped = keep.iter().filter(|k| !**k).count();
+    let items = if dropped > 0 { items.retain(|i| keep[i]) } else { items };
     let has_more = last_pagination.as_ref().and_then(|p| p.has_more).unwrap_or(false) && !complete;
     if let Some(p) = &mut out.pagination {
         p.has_more = Some(has_more);
         p.next_offset = if has_more { last_pagination.and_then(|l| l.next_offset) } else { None };
-        p.limit = p.limit.map(|_| items.len() as u64);
+        p.limit = p.limit.map(|_| items.item_count() as u64);
     }
-    out.summary = Some(Summary { total, returned: Some(items.len() as u64), has_more: Some(has_more) });
+    out.summary = Some(Summary { total, returned: Some(items.item_count() as u64), has_more: Some(has_more) });
     if !complete {
         out.status = Some(Status::Partial);
     }
-    out.data = Value::Array(items);
+    out.data = items;
     let meta = out.metadata.get_or_insert_with(Map::new);
     let mut pager = json!({"pages": page_count, "complete": complete});
     if dropped > 0 {
@@ -231,6 +250,7 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::envelope::normalize;
     use crate::mcp::ReplyBody;
 
     fn env(result: Value) -> Envelope {

@@ -29,6 +29,7 @@ use super::target::Target;
 use super::tools::{ToolDescriptor, ToolList};
 use super::wire::{ServerEvent, WireTap, id_key};
 use crate::error::{LensError, Result};
+use crate::skeleton::{Elisions, SharedText};
 
 /// How mcplens introduces itself; everything else is rmcp's default client.
 #[derive(Clone)]
@@ -142,7 +143,10 @@ pub struct Reply {
     /// The whole JSON-RPC message, verbatim.
     pub raw: Arc<str>,
     pub elapsed: Duration,
+    /// The `result` or `error` member; for a long reply a skeleton whose long arrays are left
+    /// out (see `crate::skeleton`), their elements kept as spans of `raw` in `elisions`.
     pub body: ReplyBody,
+    pub elisions: Elisions,
     /// Where the reply breaks the protocol's schema (also logged as warnings).
     pub warnings: Vec<String>,
 }
@@ -156,7 +160,8 @@ pub enum ReplyBody {
 }
 
 impl Reply {
-    fn parse(raw: Arc<str>, elapsed: Duration, max_depth: usize) -> Result<Reply> {
+    /// Reads a reply as received: a skeleton when it is long (see `crate::skeleton`).
+    pub fn parse(raw: Arc<str>, elapsed: Duration, max_depth: usize) -> Result<Reply> {
         #[derive(Deserialize)]
         struct Parts {
             #[serde(default)]
@@ -164,15 +169,23 @@ impl Reply {
             #[serde(default)]
             error: Option<Value>,
         }
-        let parts: Parts = crate::json_depth::parse(&raw, max_depth).map_err(|e| {
+        let unreadable = |e: String| {
             LensError::connection(format!("the server's reply cannot be read: {e}; the raw reply is in the log"))
-        })?;
+        };
+        let mut elisions = Elisions::default();
+        let parts: Parts = match elisions.parse(SharedText::Str(raw.clone()), max_depth) {
+            Some(skeleton) => match skeleton.map_err(unreadable)? {
+                Value::Object(mut m) => Parts { result: m.shift_remove("result"), error: m.shift_remove("error") },
+                _ => return Err(unreadable("it is not a JSON object".into())),
+            },
+            None => crate::json_depth::parse(&raw, max_depth).map_err(unreadable)?,
+        };
         let body = match (parts.result, parts.error) {
             (_, Some(err)) => ReplyBody::Error(err),
             (Some(res), None) => ReplyBody::Result(res),
             (None, None) => return Err(LensError::connection("the server's reply has neither result nor error")),
         };
-        Ok(Reply { raw, elapsed, body, warnings: vec![] })
+        Ok(Reply { raw, elapsed, body, elisions, warnings: vec![] })
     }
 
     /// `code: message` of a JSON-RPC error reply.
@@ -467,6 +480,10 @@ impl Session {
             Some(Value::Array(blocks)) => {
                 const KNOWN: &[&str] = &["text", "image", "audio", "resource", "resource_link"];
                 for (i, b) in blocks.iter().enumerate() {
+                    if crate::skeleton::sentinel(b).is_some() {
+                        // Blocks past the skeleton's sample are not checked one by one.
+                        continue;
+                    }
                     match b.get("type").and_then(Value::as_str) {
                         None => out.push(format!("content[{i}] has no type")),
                         Some("text") if !b.get("text").is_some_and(Value::is_string) => {

@@ -415,7 +415,7 @@ impl App {
                 if paging {
                     let first_item = self
                         .result()
-                        .map_or(0, |r| r.page.first_item + r.call.envelope.as_ref().map_or(0, |e| e.items().len()));
+                        .map_or(0, |r| r.page.first_item + r.call.envelope.as_ref().map_or(0, |e| e.item_count()));
                     let page = Page { index: self.results.len(), first_item };
                     self.results.push(ResultState::new(*result, page, &self.theme));
                     self.page = self.results.len() - 1;

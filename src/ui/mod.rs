@@ -56,12 +56,13 @@ pub async fn run_call(
             let rpc_error = matches!(r.body, crate::mcp::ReplyBody::Error(_));
             // The envelope takes the parsed reply apart (no copy of a big result); the views read
             // what else they need from the raw text.
-            let crate::mcp::Reply { raw, elapsed: took, body, warnings } = r;
-            let env = crate::envelope::normalize_owned(&tool, descriptor.as_ref(), body);
+            let crate::mcp::Reply { raw, elapsed: took, body, warnings, elisions } = r;
+            let env = crate::envelope::normalize_reply(&tool, descriptor.as_ref(), body, elisions);
             let r = crate::mcp::Reply {
                 raw,
                 elapsed: took,
                 body: crate::mcp::ReplyBody::Result(serde_json::Value::Null),
+                elisions: Default::default(),
                 warnings,
             };
             let status = match (rpc_error, env.response_type) {
@@ -116,7 +117,7 @@ pub async fn run_all_pages(
     let started = Instant::now();
     let Some(last) = known.last().map(|e| (**e).clone()) else { return };
     let before: Vec<_> = known[..known.len() - 1].iter().map(|e| (**e).clone()).collect();
-    let items_before: usize = before.iter().map(|e| e.items().len()).sum();
+    let items_before: usize = before.iter().map(|e| e.item_count()).sum();
     let pages_before = before.len();
     let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema")).cloned();
     let empty = serde_json::Map::new();

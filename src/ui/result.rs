@@ -95,11 +95,11 @@ fn cell(v: &Value) -> String {
 impl Table {
     fn new(env: Arc<Envelope>) -> Table {
         let mut columns: Vec<(String, usize)> = vec![];
-        let items = env.items();
+        let n = env.item_count();
         // The first and the last records: widths of ids and counters grow towards the end.
-        let tail = items.len().saturating_sub(200).max(200.min(items.len()));
-        for item in items.iter().take(200).chain(items.iter().skip(tail)) {
-            match item {
+        let tail = n.saturating_sub(200).max(200.min(n));
+        for item in (0..200.min(n)).chain(tail..n).filter_map(|i| env.data.item(i)) {
+            match item.as_ref() {
                 Value::Object(m) => {
                     for (k, v) in m {
                         let w = cell(v).chars().count().min(40);
@@ -127,7 +127,7 @@ impl Table {
         if let Some(r) = &mut self.record {
             return r.command(cmd);
         }
-        let n = self.env.items().len();
+        let n = self.env.item_count();
         if n == 0 {
             return false;
         }
@@ -140,7 +140,7 @@ impl Table {
             Command::Top => 0,
             Command::Bottom => n - 1,
             Command::Activate | Command::Open | Command::Expand => {
-                let text = serde_json::to_string(&self.env.items()[self.cursor]).unwrap_or_default();
+                let text = self.env.data.item_text(self.cursor).unwrap_or_default().into_owned();
                 self.record = Some(JsonView::from_text(Arc::from(text), &format!("data[{}]", self.cursor)));
                 return true;
             }
@@ -162,8 +162,8 @@ impl Table {
         } else if self.cursor >= self.top + h {
             self.top = self.cursor + 1 - h;
         }
-        let items = self.env.items();
-        let num_w = (first_item + items.len()).to_string().len().max(1);
+        let n = self.env.item_count();
+        let num_w = (first_item + n).to_string().len().max(1);
         let mut head = vec![Span::styled(format!("{:>num_w$} ", "#"), theme.fg("dim"))];
         for (c, w) in &self.columns {
             head.push(Span::styled(
@@ -172,7 +172,8 @@ impl Table {
             ));
         }
         let mut lines = vec![Line::from(head)];
-        for (i, item) in items.iter().enumerate().skip(self.top).take(h) {
+        for (i, item) in (self.top..n.min(self.top + h)).filter_map(|i| Some((i, self.env.data.item(i)?))) {
+            let item = item.as_ref();
             let mut spans = vec![Span::styled(format!("{:>num_w$} ", first_item + i + 1), theme.fg("dim"))];
             for (c, w) in &self.columns {
                 let v = match item {
@@ -544,7 +545,9 @@ impl ResultState {
                         Body::Lines(lines, 0)
                     }
                     Some(env) if env.data.is_array() => Body::Table(Box::new(Table::new(env.clone()))),
-                    Some(env) => Body::Tree(Box::new(JsonView::from_text(Arc::from(env.data.to_string()), "data"))),
+                    Some(env) => {
+                        Body::Tree(Box::new(JsonView::from_text(Arc::from(env.data.json().to_string()), "data")))
+                    }
                 });
             }
             View::Split if self.split.is_none() => {
@@ -691,7 +694,7 @@ impl ResultState {
             return v.selected_text().map(str::to_string);
         }
         if let (View::Envelope, Some(Body::Table(t))) = (self.view, &self.body) {
-            return t.env.items().get(t.cursor).map(Value::to_string);
+            return t.env.data.item_text(t.cursor).map(|s| s.into_owned());
         }
         self.call.envelope.as_ref().map(|e| e.to_json().to_string())
     }

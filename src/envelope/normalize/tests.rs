@@ -140,7 +140,7 @@ fn seed_002_structured_content_against_meta() {
         }),
     );
     assert_eq!(e.response_type, ResponseType::List);
-    assert_eq!(e.items().len(), 10, "the full list from _meta");
+    assert_eq!(e.item_count(), 10, "the full list from _meta");
     let meta = e.metadata.clone().unwrap_or_default();
     assert_eq!(meta["uiType"], "shopify-products");
     assert_eq!(meta["uiMetadata"]["component"], "ProductGrid");
@@ -165,7 +165,7 @@ fn seed_004_json_rpc_wrappers() {
         ),
     );
     assert_eq!(e.response_type, ResponseType::List);
-    assert_eq!(e.items().len(), 2);
+    assert_eq!(e.item_count(), 2);
     assert_eq!(e.data[1]["title"], "B");
     assert_eq!(e.summary.as_ref().and_then(|s| s.total), Some(1234));
     assert_eq!(e.status, Some(Status::Success));
@@ -267,7 +267,7 @@ fn popular_server_shapes() {
     );
     let p = e.pagination.clone().unwrap_or_default();
     assert_eq!(
-        (e.response_type, e.items().len(), p.kind, p.after.as_deref()),
+        (e.response_type, e.item_count(), p.kind, p.after.as_deref()),
         (ResponseType::List, 2, Some(PageKind::After), Some("Y3Vy"))
     );
     assert_eq!(e.summary.and_then(|s| s.total), Some(64));
@@ -292,14 +292,14 @@ fn popular_server_shapes() {
     assert_eq!(e.error.and_then(|x| x.message), Some("Field 'x' doesn't exist".into()));
     // A database server: a JSON array of rows in one text block.
     let e = norm("query", None, text(json!([{"id": 1, "name": "a"}, {"id": 2, "name": "b"}])));
-    assert_eq!((e.response_type, e.items().len()), (ResponseType::List, 2));
+    assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 2));
     // A file system server: a listing as text lines.
     let e = norm(
         "list_directory",
         read_only(),
         json!({"content": [{"type": "text", "text": "- [FILE] a.txt\n- [DIR] src\n- [FILE] README.md"}]}),
     );
-    assert_eq!((e.response_type, e.items().len()), (ResponseType::List, 3));
+    assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 3));
     // Web fetch: markdown prose is a single whose message is the text.
     let e = norm(
         "fetch",
@@ -363,7 +363,7 @@ fn text_shapes_and_content_items() {
         read_only(),
         json!({"content": [{"type": "resource_link", "uri": "a://1", "name": "1"}, {"type": "resource_link", "uri": "a://2", "name": "2"}, {"type": "hologram", "x": 1}]}),
     );
-    assert_eq!((e.response_type, e.items().len()), (ResponseType::List, 3));
+    assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 3));
     let e = norm(
         "mixed",
         read_only(),
@@ -377,7 +377,7 @@ fn text_shapes_and_content_items() {
     assert_eq!(e.data, json!([{"a": 1}]));
     // Protocol 2026-07-28: structuredContent may be any JSON value.
     let e = norm("rows", read_only(), json!({"content": [], "structuredContent": [1, 2, 3]}));
-    assert_eq!((e.response_type, e.items().len()), (ResponseType::List, 3));
+    assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 3));
 }
 
 #[test]
@@ -402,7 +402,7 @@ fn the_demo_servers_answers() {
     let r = crate::demo::answer("discord_read_channel", &json!({"channel_id": "general", "limit": 50}));
     let e = norm("discord_read_channel", desc("discord_read_channel"), r);
     let p = e.pagination.clone().unwrap_or_default();
-    assert_eq!((e.response_type, e.items().len(), p.kind), (ResponseType::List, 50, Some(PageKind::Before)));
+    assert_eq!((e.response_type, e.item_count(), p.kind), (ResponseType::List, 50, Some(PageKind::Before)));
     let r = crate::demo::answer("yourls_shorten_url", &json!({"url": "https://sho.rt/x"}));
     let e = norm("yourls_shorten_url", desc("yourls_shorten_url"), r);
     assert_eq!(e.error.map(|x| x.code), Some(json!("error:already_shortened")));
@@ -450,7 +450,7 @@ fn seed_004_remaining_endpoints() {
             json!({"id": "u1", "result": {"users": {"data": [{"name": "Ada", "email": "a@x", "location": "London", "picture": null}, {"name": "Grace", "email": "g@x", "location": "NYC", "picture": "https://p"}], "timestamp": "t", "source": "randomuser"}, "success": true}}),
         ),
     );
-    assert_eq!((e.response_type, e.items().len(), e.status), (ResponseType::List, 2, Some(Status::Success)));
+    assert_eq!((e.response_type, e.item_count(), e.status), (ResponseType::List, 2, Some(Status::Success)));
     assert_eq!(e.data[1]["name"], "Grace");
     // get_time: result.time.data is one object.
     let e = norm(
@@ -492,7 +492,7 @@ fn prose_with_bullets_and_entities_with_arrays_stay_single() {
     assert_eq!((e.response_type, e.message.as_deref()), (ResponseType::Single, Some(page)));
     // A list with a one-line header is still a list.
     let e = norm("list_dir", read_only(), json!({"content": [{"type": "text", "text": "Files:\n- a.txt\n- b.txt"}]}));
-    assert_eq!((e.response_type, e.items().len()), (ResponseType::List, 2));
+    assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 2));
     // A user with many fields and a `projects` array is one user.
     let user = json!({"login": "ada", "name": "Ada", "company": "A", "blog": "b", "location": "L", "bio": "x", "followers": 3, "following": 1, "projects": [{"id": 1}, {"id": 2}]});
     let e = norm("get_user", read_only(), json!({"content": [], "structuredContent": user}));
@@ -504,7 +504,7 @@ fn key_value_records_in_one_block() {
     let log = "Commit history:\n\nCommit: 1a2b3c\nAuthor: Ada <ada@example.org>\nDate: 2026-11-01\nMessage: Fix the parser\n\nCommit: 4d5e6f\nAuthor: Grace <grace@example.org>\nDate: 2026-10-30\nMessage: Add paging";
     let e = norm("git_log", read_only(), json!({"content": [{"type": "text", "text": log}]}));
     assert_eq!(
-        (e.response_type, e.items().len(), e.message.as_deref()),
+        (e.response_type, e.item_count(), e.message.as_deref()),
         (ResponseType::List, 2, Some("Commit history:"))
     );
     assert_eq!(e.data[1]["Message"], "Add paging");

@@ -1,0 +1,228 @@
+//! The envelope's `data`: a JSON value, or a long list's records read straight from the text
+//! they arrived in (see `crate::skeleton`), so a 100k-record list is not held as a tree.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::skeleton::{Elided, SharedText};
+
+/// A list's records as byte spans of the texts they came in; pages appended stay separate parts.
+#[derive(Clone, Default)]
+pub struct RawItems {
+    parts: Vec<Elided>,
+    /// Items before each part.
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl std::fmt::Debug for RawItems {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RawItems({} items in {} parts)", self.len, self.parts.len())
+    }
+}
+
+impl RawItems {
+    pub fn from_elided(e: Elided) -> RawItems {
+        let mut items = RawItems::default();
+        items.push(e);
+        items
+    }
+
+    /// Parsed records as one more part (each written out once as compact JSON).
+    pub fn from_values(values: &[Value]) -> RawItems {
+        let mut text = String::new();
+        let mut spans = Vec::with_capacity(values.len());
+        for v in values {
+            let start = text.len() as u32;
+            text.push_str(&v.to_string());
+            spans.push([start, text.len() as u32]);
+        }
+        RawItems::from_elided(Elided { text: SharedText::String(Arc::new(text)), spans: Arc::new(spans) })
+    }
+
+    fn push(&mut self, e: Elided) {
+        self.starts.push(self.len);
+        self.len += e.len();
+        self.parts.push(e);
+    }
+
+    pub fn append(&mut self, other: RawItems) {
+        for p in other.parts {
+            self.push(p);
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn locate(&self, i: usize) -> Option<(&Elided, usize)> {
+        if i >= self.len {
+            return None;
+        }
+        let part = self.starts.partition_point(|s| *s <= i).checked_sub(1)?;
+        Some((&self.parts[part], i - self.starts[part]))
+    }
+
+    /// The items for which `keep(index)` holds.
+    pub fn retain(&self, keep: impl Fn(usize) -> bool) -> RawItems {
+        let mut out = RawItems::default();
+        for (part, start) in self.parts.iter().zip(&self.starts) {
+            let spans: Vec<[u32; 2]> =
+                part.spans.iter().enumerate().filter(|(j, _)| keep(start + j)).map(|(_, s)| *s).collect();
+            out.push(Elided { text: part.text.clone(), spans: Arc::new(spans) });
+        }
+        out
+    }
+
+    /// Item `i`'s JSON text, as the server sent it.
+    pub fn raw(&self, i: usize) -> Option<&str> {
+        self.locate(i).and_then(|(p, j)| p.raw(j))
+    }
+
+    /// Item `i`, parsed (null if it cannot be: the text was checked when it arrived).
+    pub fn value(&self, i: usize) -> Option<Value> {
+        self.locate(i).map(|(p, j)| p.value(j).unwrap_or_default())
+    }
+}
+
+/// `data` of an envelope.
+#[derive(Debug, Clone)]
+pub enum Data {
+    Value(Value),
+    Items(RawItems),
+}
+
+impl Default for Data {
+    fn default() -> Data {
+        Data::Value(Value::Null)
+    }
+}
+
+static NULL: Value = Value::Null;
+
+impl Data {
+    /// The value, when `data` is one (null for records read from text: use `item`).
+    pub fn json(&self) -> &Value {
+        match self {
+            Data::Value(v) => v,
+            Data::Items(_) => &NULL,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self, Data::Value(Value::Null))
+    }
+
+    pub fn is_array(&self) -> bool {
+        matches!(self, Data::Items(_) | Data::Value(Value::Array(_)))
+    }
+
+    pub fn is_object(&self) -> bool {
+        matches!(self, Data::Value(Value::Object(_)))
+    }
+
+    /// Number of records (0 unless `data` is a list).
+    pub fn item_count(&self) -> usize {
+        match self {
+            Data::Items(r) => r.len(),
+            Data::Value(Value::Array(a)) => a.len(),
+            Data::Value(_) => 0,
+        }
+    }
+
+    pub fn item(&self, i: usize) -> Option<Cow<'_, Value>> {
+        match self {
+            Data::Items(r) => r.value(i).map(Cow::Owned),
+            Data::Value(Value::Array(a)) => a.get(i).map(Cow::Borrowed),
+            Data::Value(_) => None,
+        }
+    }
+
+    /// Record `i` as compact JSON text (as sent, for records read from text).
+    pub fn item_text(&self, i: usize) -> Option<Cow<'_, str>> {
+        match self {
+            Data::Items(r) => r.raw(i).map(Cow::Borrowed),
+            Data::Value(Value::Array(a)) => a.get(i).map(|v| Cow::Owned(v.to_string())),
+            Data::Value(_) => None,
+        }
+    }
+
+    /// The records for which `keep(index)` holds.
+    pub fn retain(self, keep: impl Fn(usize) -> bool) -> Data {
+        match self {
+            Data::Items(r) => Data::Items(r.retain(keep)),
+            Data::Value(Value::Array(a)) => {
+                Data::Value(Value::Array(a.into_iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, v)| v).collect()))
+            }
+            other => other,
+        }
+    }
+
+    /// The records as raw items, whatever form they are in (for merging pages).
+    pub fn into_raw_items(self) -> RawItems {
+        match self {
+            Data::Items(r) => r,
+            Data::Value(Value::Array(a)) => RawItems::from_values(&a),
+            Data::Value(_) => RawItems::default(),
+        }
+    }
+}
+
+impl Serialize for Data {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Data::Value(v) => v.serialize(s),
+            Data::Items(r) => s.collect_seq((0..r.len()).map(|i| {
+                // Checked when the reply arrived; a record that no longer reads is written as null.
+                r.raw(i).and_then(|t| crate::json_depth::parse_borrowed::<&RawValue>(t).ok())
+            })),
+        }
+    }
+}
+
+impl PartialEq for Data {
+    fn eq(&self, other: &Data) -> bool {
+        match (self, other) {
+            (Data::Value(a), Data::Value(b)) => a == b,
+            _ => {
+                self.is_array() == other.is_array()
+                    && self.item_count() == other.item_count()
+                    && (0..self.item_count()).all(|i| self.item(i) == other.item(i))
+            }
+        }
+    }
+}
+
+impl PartialEq<Value> for Data {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Data::Value(a), b) => a == b,
+            (Data::Items(r), Value::Array(b)) => {
+                r.len() == b.len() && b.iter().enumerate().all(|(i, v)| r.value(i).as_ref() == Some(v))
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<I: serde_json::value::Index> std::ops::Index<I> for Data {
+    type Output = Value;
+    fn index(&self, index: I) -> &Value {
+        &self.json()[index]
+    }
+}
+
+impl From<Value> for Data {
+    fn from(v: Value) -> Data {
+        Data::Value(v)
+    }
+}

@@ -1,0 +1,393 @@
+//! JSON skeletons: a big reply parsed without building its big arrays.
+//!
+//! A `serde_json::Value` costs 5-10x the bytes of the JSON text it came from, so a 100k-record
+//! result held as a tree costs ten times its wire size. Normalizing it only needs the shape: the
+//! keys, the scalars, and a sample of each long array. So a long array (more than [`SAMPLE`]
+//! elements) is parsed as its first [`SAMPLE`] elements followed by one *sentinel* string that
+//! names the array and says how many elements were left out; the byte spans of all its elements
+//! are kept, and the envelope's records are then read straight from the text (see
+//! [`Elisions::items`]). Anything that needs the whole array can [`Elisions::expand`] it back.
+//!
+//! The sentinel carries a random per-process nonce, so no server can forge one.
+
+use std::borrow::Cow;
+use std::hash::{BuildHasher, Hasher};
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
+
+use serde_json::Value;
+
+/// Elements kept of a long array: enough for every shape heuristic of the normalizer.
+pub const SAMPLE: usize = 64;
+
+/// Texts shorter than this are parsed whole: a skeleton would save nothing worth its scan.
+pub const MIN_TEXT: usize = 64 << 10;
+
+const PREFIX: &str = "\u{0}mcplens-elided:";
+
+fn nonce() -> u64 {
+    static NONCE: OnceLock<u64> = OnceLock::new();
+    *NONCE.get_or_init(|| {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+        h.write_u32(std::process::id());
+        h.finish()
+    })
+}
+
+/// A text that elided arrays point into: a reply as received, or a text block's JSON.
+#[derive(Clone, Debug)]
+pub enum SharedText {
+    Str(Arc<str>),
+    String(Arc<String>),
+}
+
+impl Deref for SharedText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            SharedText::Str(s) => s,
+            SharedText::String(s) => s,
+        }
+    }
+}
+
+/// One long array: its text and the byte span of each element.
+#[derive(Clone, Debug)]
+pub struct Elided {
+    pub text: SharedText,
+    pub spans: Arc<Vec<[u32; 2]>>,
+}
+
+impl Elided {
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Element `i`'s JSON text, as sent.
+    pub fn raw(&self, i: usize) -> Option<&str> {
+        let [a, b] = *self.spans.get(i)?;
+        self.text.get(a as usize..b as usize)
+    }
+
+    /// Element `i`, parsed.
+    pub fn value(&self, i: usize) -> Option<Value> {
+        crate::json_depth::parse(self.raw(i)?, usize::MAX).ok()
+    }
+}
+
+/// The long arrays left out of the skeletons of one reply (and of its text blocks).
+#[derive(Clone, Debug, Default)]
+pub struct Elisions {
+    entries: Vec<Elided>,
+}
+
+/// The sentinel's `(entry, elements left out)`, if `v` is one of this process's sentinels.
+pub fn sentinel(v: &Value) -> Option<(usize, usize)> {
+    let s = v.as_str()?.strip_prefix(PREFIX)?;
+    let mut parts = s.split(':');
+    let n = u64::from_str_radix(parts.next()?, 16).ok()?;
+    if n != nonce() {
+        return None;
+    }
+    let id = parts.next()?.parse().ok()?;
+    let rest = parts.next()?.parse().ok()?;
+    Some((id, rest))
+}
+
+/// The real length of an array that may hold sentinels.
+pub fn array_len(a: &[Value]) -> usize {
+    // Only the last element can be a sentinel, except in arrays the normalizer concatenated.
+    a.iter().map(|v| sentinel(v).map_or(1, |(_, rest)| rest)).sum()
+}
+
+/// Whether an array of a skeleton holds sentinels.
+pub fn has_sentinel(a: &[Value]) -> bool {
+    a.iter().any(|v| sentinel(v).is_some())
+}
+
+impl Elisions {
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn get(&self, id: usize) -> Option<&Elided> {
+        self.entries.get(id)
+    }
+
+    /// Parses `text` (a whole reply, or a text block holding JSON) as a skeleton. Arrays longer
+    /// than [`SAMPLE`] are cut to a sample plus a sentinel; their elements' spans are kept here.
+    /// `None` when the text is short (parse it whole) or too long for 32-bit spans.
+    pub fn parse(&mut self, text: SharedText, max_depth: usize) -> Option<Result<Value, String>> {
+        if text.len() < MIN_TEXT || text.len() >= u32::MAX as usize {
+            return None;
+        }
+        Some(self.parse_any(text, max_depth))
+    }
+
+    fn parse_any(&mut self, text: SharedText, max_depth: usize) -> Result<Value, String> {
+        let scan = scan(&text, max_depth, self.entries.len())?;
+        let value = crate::json_depth::parse::<Value>(&scan.skeleton, max_depth)?;
+        for spans in scan.arrays {
+            self.entries.push(Elided { text: text.clone(), spans: Arc::new(spans) });
+        }
+        Ok(value)
+    }
+
+    /// An entry whose elements are the `key` member of the elements of entry `id` (GraphQL's
+    /// `edges[].node`); elements without it are left out. Returns the new entry's sentinel.
+    pub fn project(&mut self, id: usize, key: &str) -> Option<Value> {
+        let e = self.entries.get(id)?.clone();
+        let mut spans = Vec::with_capacity(e.len());
+        for (i, [start, _]) in e.spans.iter().enumerate() {
+            let Some(raw) = e.raw(i) else { continue };
+            if let Some((a, b)) = member_span(raw, key) {
+                spans.push([start + a as u32, start + b as u32]);
+            }
+        }
+        let rest = spans.len().saturating_sub(SAMPLE);
+        self.entries.push(Elided { text: e.text, spans: Arc::new(spans) });
+        Some(Value::String(sentinel_text(self.entries.len() - 1, rest)))
+    }
+
+    /// Puts back every element left out anywhere in `v`, so `v` is the whole document again.
+    pub fn expand(&self, v: &mut Value) {
+        let mut stack: Vec<&mut Value> = vec![v];
+        while let Some(cur) = stack.pop() {
+            match cur {
+                Value::Array(a) => {
+                    if has_sentinel(a) {
+                        let old = std::mem::take(a);
+                        for x in old {
+                            match sentinel(&x).and_then(|(id, _)| self.entries.get(id)) {
+                                Some(e) => {
+                                    a.extend((SAMPLE.min(e.len())..e.len()).map(|i| e.value(i).unwrap_or_default()))
+                                }
+                                None => a.push(x),
+                            }
+                        }
+                    }
+                    stack.extend(a.iter_mut());
+                }
+                Value::Object(m) => stack.extend(m.values_mut()),
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether two skeletons are the same document: left-out elements are compared one pair at
+    /// a time, never all parsed at once.
+    pub fn same(&self, a: &Value, b: &Value) -> bool {
+        let mut stack = vec![(a, b)];
+        while let Some((x, y)) = stack.pop() {
+            match (x, y) {
+                (Value::Array(p), Value::Array(q)) if !has_sentinel(p) && !has_sentinel(q) => {
+                    if p.len() != q.len() {
+                        return false;
+                    }
+                    stack.extend(p.iter().zip(q));
+                }
+                (Value::Array(p), Value::Array(q)) => {
+                    if array_len(p) != array_len(q) {
+                        return false;
+                    }
+                    for pair in self.elements(p).zip(self.elements(q)) {
+                        match pair {
+                            (Cow::Borrowed(x), Cow::Borrowed(y)) => stack.push((x, y)),
+                            // Parsed from the text: no sentinels on this side, and nesting on
+                            // the other is bounded by the depth limit the text was read under.
+                            (x, y) => {
+                                if !self.same(&x, &y) {
+                                    return false;
+                                }
+                            }
+                        }
+                    }
+                }
+                (Value::Object(p), Value::Object(q)) => {
+                    if p.len() != q.len() {
+                        return false;
+                    }
+                    for (k, v) in p {
+                        match q.get(k) {
+                            Some(w) => stack.push((v, w)),
+                            None => return false,
+                        }
+                    }
+                }
+                _ if x == y => {}
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+impl Elisions {
+    /// The elements of an array of a skeleton, the left-out ones parsed as they are reached.
+    fn elements<'a>(&'a self, a: &'a [Value]) -> impl Iterator<Item = Cow<'a, Value>> + 'a {
+        a.iter().flat_map(move |v| -> Box<dyn Iterator<Item = Cow<'a, Value>> + 'a> {
+            match sentinel(v).and_then(|(id, _)| self.entries.get(id)) {
+                Some(e) => {
+                    Box::new((SAMPLE.min(e.len())..e.len()).map(move |i| Cow::Owned(e.value(i).unwrap_or_default())))
+                }
+                None => Box::new(std::iter::once(Cow::Borrowed(v))),
+            }
+        })
+    }
+}
+
+fn sentinel_text(id: usize, rest: usize) -> String {
+    format!("{PREFIX}{:x}:{id}:{rest}", nonce())
+}
+
+/// The span of member `key`'s value within one object's JSON text.
+fn member_span(raw: &str, key: &str) -> Option<(usize, usize)> {
+    #[derive(serde::Deserialize)]
+    struct Any<'a>(#[serde(borrow)] std::collections::HashMap<Cow<'a, str>, &'a serde_json::value::RawValue>);
+    let Any(m) = crate::json_depth::parse_borrowed(raw).ok()?;
+    let v = m.get(key)?.get();
+    let start = v.as_ptr() as usize - raw.as_ptr() as usize;
+    Some((start, start + v.len()))
+}
+
+struct Scan {
+    skeleton: String,
+    /// Element spans of each elided array, in the order their sentinels were numbered.
+    arrays: Vec<Vec<[u32; 2]>>,
+}
+
+enum Frame {
+    Object {
+        key_next: bool,
+    },
+    Array {
+        /// Element spans; not kept inside a part that is being skipped.
+        spans: Vec<[u32; 2]>,
+        count: usize,
+        /// Where the current element started.
+        open: Option<usize>,
+        track: bool,
+    },
+}
+
+/// A value begins at `at`: the enclosing array notes where.
+fn begin(stack: &mut [Frame], at: usize) {
+    if let Some(Frame::Array { open, .. }) = stack.last_mut()
+        && open.is_none()
+    {
+        *open = Some(at);
+    }
+}
+
+/// A value ended at `at`: the enclosing array records its span and counts it.
+fn end(stack: &mut [Frame], at: usize) {
+    if let Some(Frame::Array { spans, count, open, track }) = stack.last_mut()
+        && let Some(start) = open.take()
+    {
+        if *track {
+            spans.push([start as u32, at as u32]);
+        }
+        *count += 1;
+    }
+}
+
+/// One pass over `text` (iterative, any depth): copies it into a skeleton, leaving out every
+/// element past [`SAMPLE`] of any array, and records the spans of the long arrays' elements.
+/// The syntax of the whole text is checked first, so a broken reply fails here as it would in
+/// a full parse.
+fn scan(text: &str, max_depth: usize, first_id: usize) -> Result<Scan, String> {
+    crate::json_depth::validate(text)?;
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(1 << 12);
+    let mut arrays: Vec<Vec<[u32; 2]>> = vec![];
+    let mut copied = 0usize;
+    // Depth of the array whose tail is being skipped; nothing inside it is tracked.
+    let mut skipping: Option<usize> = None;
+    let mut stack: Vec<Frame> = vec![];
+    let mut i = 0usize;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b',' => {
+                let depth = stack.len();
+                match stack.last_mut() {
+                    Some(Frame::Object { key_next }) => *key_next = true,
+                    Some(Frame::Array { count, track: true, .. }) if *count == SAMPLE && skipping.is_none() => {
+                        // Keep the sample; leave out the rest of this array, up to its `]`.
+                        out.push_str(&text[copied..i]);
+                        skipping = Some(depth);
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            b'{' | b'[' => {
+                begin(&mut stack, i);
+                if stack.len() >= max_depth {
+                    return Err(format!(
+                        "it nests JSON more than {max_depth} levels deep, over the limit (--max-depth)"
+                    ));
+                }
+                stack.push(if c == b'{' {
+                    Frame::Object { key_next: true }
+                } else {
+                    Frame::Array { spans: vec![], count: 0, open: None, track: skipping.is_none() }
+                });
+                i += 1;
+            }
+            b'}' | b']' => {
+                let depth = stack.len();
+                if let Some(Frame::Array { spans, count, .. }) = stack.pop()
+                    && skipping == Some(depth)
+                {
+                    let id = first_id + arrays.len();
+                    out.push(',');
+                    out.push_str(&serde_json::to_string(&sentinel_text(id, count - SAMPLE)).unwrap_or_default());
+                    copied = i;
+                    skipping = None;
+                    arrays.push(spans);
+                }
+                i += 1;
+                end(&mut stack, i);
+            }
+            b'"' => {
+                let is_key = match stack.last_mut() {
+                    Some(Frame::Object { key_next }) if *key_next => {
+                        *key_next = false;
+                        true
+                    }
+                    _ => false,
+                };
+                if !is_key {
+                    begin(&mut stack, i);
+                }
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+                if !is_key {
+                    end(&mut stack, i);
+                }
+            }
+            b' ' | b'\n' | b'\r' | b'\t' | b':' => i += 1,
+            _ => {
+                begin(&mut stack, i);
+                while i < b.len() && !matches!(b[i], b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t') {
+                    i += 1;
+                }
+                end(&mut stack, i);
+            }
+        }
+    }
+    out.push_str(text.get(copied..).unwrap_or_default());
+    Ok(Scan { skeleton: out, arrays })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,106 @@
+use super::*;
+use serde_json::json;
+
+fn text(v: &str) -> SharedText {
+    SharedText::Str(Arc::from(v))
+}
+
+/// Pads a document past MIN_TEXT with a long string member so it gets a skeleton.
+fn big(doc: Value) -> String {
+    let mut m = serde_json::Map::new();
+    m.insert("doc".into(), doc);
+    m.insert("pad".into(), Value::String("p".repeat(MIN_TEXT)));
+    Value::Object(m).to_string()
+}
+
+fn records(n: usize) -> Value {
+    Value::Array((0..n).map(|i| json!({"id": i, "tags": [i, "x"], "name": format!("r{i}")})).collect())
+}
+
+#[test]
+fn short_texts_are_not_skeletons() {
+    let mut e = Elisions::default();
+    assert!(e.parse(text(r#"{"a":[1,2,3]}"#), 100).is_none());
+}
+
+#[test]
+fn long_arrays_keep_a_sample_and_every_span() {
+    let doc = json!({"items": records(1000), "small": [1, 2, 3], "total": 1000});
+    let raw = big(doc.clone());
+    let mut e = Elisions::default();
+    let mut v = e.parse(text(&raw), 100).unwrap().unwrap();
+    let items = v["doc"]["items"].as_array().unwrap();
+    assert_eq!(items.len(), SAMPLE + 1);
+    assert_eq!(sentinel(&items[SAMPLE]).map(|(_, rest)| rest), Some(1000 - SAMPLE));
+    assert_eq!(array_len(items), 1000);
+    assert_eq!(v["doc"]["small"], json!([1, 2, 3]));
+    let (id, _) = sentinel(&items[SAMPLE]).unwrap();
+    let el = e.get(id).unwrap();
+    assert_eq!(el.len(), 1000);
+    assert_eq!(el.value(999), Some(doc["items"][999].clone()));
+    assert_eq!(el.raw(0), Some(doc["items"][0].to_string().as_str()));
+    e.expand(&mut v);
+    assert_eq!(v["doc"], doc);
+}
+
+#[test]
+fn nested_long_arrays_and_whitespace_survive_expansion() {
+    let inner: Vec<Value> = (0..100).map(|i| json!({"row": i, "cells": (0..150).collect::<Vec<_>>()})).collect();
+    let doc = json!({"tables": [inner.clone(), [], [[]]], "s": "a \"quoted\" ] , [ string", "deep": [[[[1]]]]});
+    // Pretty text: spans must not take in the whitespace between elements.
+    let raw = serde_json::to_string_pretty(&json!({"doc": doc.clone(), "pad": "p".repeat(MIN_TEXT)})).unwrap();
+    let mut e = Elisions::default();
+    let mut v = e.parse(text(&raw), 100).unwrap().unwrap();
+    let rows = v["doc"]["tables"][0].as_array().unwrap();
+    assert_eq!(array_len(rows), 100);
+    // A long array inside a sampled element is a skeleton too.
+    assert_eq!(array_len(rows[0]["cells"].as_array().unwrap()), 150);
+    assert_eq!(rows[0]["cells"].as_array().unwrap().len(), SAMPLE + 1);
+    e.expand(&mut v);
+    assert_eq!(v["doc"], doc);
+}
+
+#[test]
+fn broken_and_too_deep_texts_fail_as_a_full_parse_would() {
+    let raw = big(records(200));
+    let broken = raw.replacen("\"id\":150", "\"id\":15 0", 1);
+    assert!(Elisions::default().parse(text(&broken), 100).unwrap().is_err());
+    let deep = format!("{}{}{}", "[".repeat(50), big(records(100)), "]".repeat(50));
+    let err = Elisions::default().parse(text(&deep), 20).unwrap().unwrap_err();
+    assert!(err.contains("--max-depth"), "{err}");
+}
+
+#[test]
+fn sentinels_cannot_be_forged() {
+    let forged = format!("{PREFIX}{:x}:0:5", nonce().wrapping_add(1));
+    assert_eq!(sentinel(&Value::String(forged)), None);
+    assert_eq!(sentinel(&Value::String(sentinel_text(3, 7))), Some((3, 7)));
+}
+
+#[test]
+fn same_compares_left_out_elements() {
+    let a_doc = records(300);
+    let mut b_doc = a_doc.clone();
+    b_doc[299]["name"] = json!("changed");
+    let mut e = Elisions::default();
+    let a = e.parse(text(&big(a_doc.clone())), 100).unwrap().unwrap();
+    // The same data, pretty-printed, is the same document.
+    let pretty = serde_json::to_string_pretty(&json!({"doc": a_doc, "pad": "p".repeat(MIN_TEXT)})).unwrap();
+    let a2 = e.parse(text(&pretty), 100).unwrap().unwrap();
+    let b = e.parse(text(&big(b_doc)), 100).unwrap().unwrap();
+    assert!(e.same(&a, &a2));
+    assert!(!e.same(&a, &b));
+}
+
+#[test]
+fn projection_reads_a_member_of_each_element() {
+    let edges: Vec<Value> = (0..200).map(|i| json!({"cursor": format!("c{i}"), "node": {"n": i}})).collect();
+    let raw = big(Value::Array(edges));
+    let mut e = Elisions::default();
+    let v = e.parse(text(&raw), 100).unwrap().unwrap();
+    let (id, _) = sentinel(&v["doc"][SAMPLE]).unwrap();
+    let s = e.project(id, "node").unwrap();
+    let (pid, rest) = sentinel(&s).unwrap();
+    assert_eq!(rest, 200 - SAMPLE);
+    assert_eq!(e.get(pid).unwrap().value(150), Some(json!({"n": 150})));
+}
