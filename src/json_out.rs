@@ -11,6 +11,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::envelope::{Data, Envelope};
+
 pub struct Pretty<W: Write> {
     out: W,
     buf: Vec<u8>,
@@ -148,10 +150,23 @@ impl<W: Write> Pretty<W> {
 
 impl<W: Write> Write for Pretty<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        for &c in data {
-            // Inside a scalar or a string most bytes only need copying; the state machine is
-            // cheap enough per byte that no faster path has been needed.
-            self.byte(c);
+        let mut i = 0;
+        while i < data.len() {
+            if self.in_string && !self.escaped && self.pending.is_empty() {
+                // Most of the text is inside strings, and most of that is plain ASCII: copied as
+                // a run, up to the next byte that needs a look.
+                let run = data[i..]
+                    .iter()
+                    .position(|&c| c == b'"' || c == b'\\' || !(0x20..0x7f).contains(&c))
+                    .unwrap_or(data.len() - i);
+                self.buf.extend_from_slice(&data[i..i + run]);
+                i += run;
+                if i == data.len() {
+                    break;
+                }
+            }
+            self.byte(data[i]);
+            i += 1;
         }
         if self.buf.len() >= FLUSH_AT {
             self.out.write_all(&self.buf)?;
@@ -171,6 +186,37 @@ impl<W: Write> Write for Pretty<W> {
 pub fn write_pretty<W: Write, T: Serialize + ?Sized>(out: W, value: &T) -> io::Result<W> {
     let mut p = Pretty::new(out);
     serde_json::to_writer(&mut p, value).map_err(io::Error::other)?;
+    p.finish()
+}
+
+/// An envelope as pretty, terminal-safe JSON (with a final newline) into `out`. Records read
+/// from the reply's text are copied from it, not parsed: the text was checked when it arrived.
+pub fn write_envelope<W: Write>(out: W, e: &mut Envelope) -> io::Result<W> {
+    if !matches!(e.data, Data::Items(_)) {
+        return write_pretty(out, e);
+    }
+    let items = std::mem::take(&mut e.data);
+    // The envelope around the records: small, whatever the records' size.
+    let shell = serde_json::to_vec(e).map_err(io::Error::other);
+    e.data = items;
+    let shell = shell?;
+    let Data::Items(items) = &e.data else { return Ok(out) };
+    // Inside JSON strings every quote is escaped, so this byte sequence is the `data` member.
+    const DATA: &[u8] = b"\"data\":null";
+    let Some(at) = shell.windows(DATA.len()).position(|w| w == DATA) else {
+        return write_pretty(out, e);
+    };
+    let mut p = Pretty::new(out);
+    p.write_all(&shell[..at + DATA.len() - 4])?;
+    p.write_all(b"[")?;
+    for i in 0..items.len() {
+        if i > 0 {
+            p.write_all(b",")?;
+        }
+        p.write_all(items.raw(i).unwrap_or("null").as_bytes())?;
+    }
+    p.write_all(b"]")?;
+    p.write_all(&shell[at + DATA.len()..])?;
     p.finish()
 }
 

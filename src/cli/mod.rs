@@ -199,7 +199,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     let code = if envelope.response_type == crate::envelope::ResponseType::Error { 1 } else { code };
     if a.json {
         // Streamed: a 100 MB envelope is never built as one string. A closed pipe is no error.
-        let _ = crate::json_out::write_pretty(std::io::stdout().lock(), &envelope);
+        let _ = crate::json_out::write_envelope(std::io::stdout().lock(), &mut envelope);
     } else {
         out(&render::envelope(&envelope))?;
         if let Some(e) = &rpc_error {

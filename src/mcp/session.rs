@@ -29,7 +29,7 @@ use super::target::Target;
 use super::tools::{ToolDescriptor, ToolList};
 use super::wire::{ServerEvent, WireTap, id_key};
 use crate::error::{LensError, Result};
-use crate::skeleton::{Elisions, SharedText};
+use crate::skeleton::{Elisions, SharedText, Syntax};
 
 /// How mcplens introduces itself; everything else is rmcp's default client.
 #[derive(Clone)]
@@ -162,6 +162,10 @@ pub enum ReplyBody {
 impl Reply {
     /// Reads a reply as received: a skeleton when it is long (see `crate::skeleton`).
     pub fn parse(raw: Arc<str>, elapsed: Duration, max_depth: usize) -> Result<Reply> {
+        Self::parse_with(raw, elapsed, max_depth, Syntax::Unchecked)
+    }
+
+    fn parse_with(raw: Arc<str>, elapsed: Duration, max_depth: usize, syntax: Syntax) -> Result<Reply> {
         #[derive(Deserialize)]
         struct Parts {
             #[serde(default)]
@@ -173,7 +177,7 @@ impl Reply {
             LensError::connection(format!("the server's reply cannot be read: {e}; the raw reply is in the log"))
         };
         let mut elisions = Elisions::default();
-        let parts: Parts = match elisions.parse(SharedText::Str(raw.clone()), max_depth) {
+        let parts: Parts = match elisions.parse_with(SharedText::Str(raw.clone()), max_depth, syntax) {
             Some(skeleton) => match skeleton.map_err(unreadable)? {
                 Value::Object(mut m) => Parts { result: m.shift_remove("result"), error: m.shift_remove("error") },
                 _ => return Err(unreadable("it is not a JSON object".into())),
@@ -351,12 +355,14 @@ impl Session {
                     }
                     return match r {
                         Ok(_) => match self.tap.take_reply(&id) {
-                            Some(raw) => Reply::parse(raw, started.elapsed(), self.options.max_depth),
+                            // The tap kept it only after parsing it.
+                            Some(raw) => Reply::parse_with(raw, started.elapsed(), self.options.max_depth, Syntax::Checked),
                             None => Err(LensError::connection(format!("{what}: the reply was not captured"))),
                         },
                         Err(ServiceError::McpError(_)) if self.tap.peek_reply(&id).is_some() => {
                             match self.tap.take_reply(&id) {
-                                Some(raw) => Reply::parse(raw, started.elapsed(), self.options.max_depth),
+                                // The tap kept it only after parsing it.
+                            Some(raw) => Reply::parse_with(raw, started.elapsed(), self.options.max_depth, Syntax::Checked),
                                 None => Err(LensError::connection(format!("{what}: the reply was not captured"))),
                             }
                         }

@@ -171,7 +171,11 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
                     ),
                 ),
                 Ok(Some(Ok(()))) => {
-                    let line = String::from_utf8_lossy(&buf);
+                    // The strict check is several times faster than the lossy one on valid text.
+                    let line = match std::str::from_utf8(&buf) {
+                        Ok(s) => std::borrow::Cow::Borrowed(s),
+                        Err(_) => String::from_utf8_lossy(&buf),
+                    };
                     let fwd = tap_in.inbound(&line);
                     drop(line);
                     // A huge message must not keep its buffer alive for the whole session.

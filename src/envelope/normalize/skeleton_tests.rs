@@ -27,6 +27,9 @@ fn both(tool: &str, result: Value) -> Envelope {
         );
     }
     assert!(fast == full, "envelopes differ");
+    // What `call --json` writes: the records copied from the text.
+    let written = crate::json_out::write_envelope(Vec::new(), &mut fast.clone()).expect("writes");
+    assert!(String::from_utf8_lossy(&written) == b + "\n", "call --json's writer differs");
     fast
 }
 
