@@ -42,6 +42,8 @@ pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
         }
         out(&text)?;
     }
+    // The process exits next: freeing thousands of descriptors piece by piece only costs time.
+    std::mem::forget(list);
     Ok(0)
 }
 
@@ -161,7 +163,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     for w in &reply.warnings {
         eprintln!("warning: the result breaks the MCP schema: {}", sanitize::line(w));
     }
-    let descriptor = tool.map(|t| &t.value);
+    let descriptor = tool.map(|t| t.value());
     let code = match &reply.body {
         ReplyBody::Error(_) => 1,
         ReplyBody::Result(r) if r.get("isError").and_then(Value::as_bool) == Some(true) => 1,

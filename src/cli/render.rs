@@ -50,7 +50,7 @@ pub fn tool(t: &ToolDescriptor) -> String {
             out.push('\n');
         }
     }
-    if let Some(obj) = t.value.as_object() {
+    if let Some(obj) = t.value().as_object() {
         let known = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"];
         for (k, v) in obj.iter().filter(|(k, _)| !known.contains(&k.as_str())) {
             out.push_str(&format!("  {}: {}\n", sanitize::line(k), sanitize::line(&tree::compact(v))));

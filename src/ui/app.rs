@@ -458,7 +458,7 @@ impl App {
             self.notice = Some(("not connected: R reconnects".into(), true));
             return vec![];
         }
-        let descriptor = self.tools.iter().find(|t| t.name() == tool_name).map(|t| t.value.clone());
+        let descriptor = self.tools.iter().find(|t| t.name() == tool_name).map(|t| t.value().clone());
         self.running =
             Some(Running { tool: tool_name.clone(), started: Instant::now(), progress: None, purpose: Purpose::New });
         self.notice = None;

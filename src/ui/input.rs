@@ -39,7 +39,7 @@ impl App {
                     self.notice = Some(("there are no more pages".into(), false));
                     return vec![];
                 };
-                let descriptor = self.tools.iter().find(|t| t.name() == tool).map(|t| t.value.clone());
+                let descriptor = self.tools.iter().find(|t| t.name() == tool).map(|t| t.value().clone());
                 let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema")).cloned();
                 let empty = serde_json::Map::new();
                 let next =
