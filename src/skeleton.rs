@@ -147,7 +147,9 @@ impl Elisions {
             crate::json_depth::validate(&text)?;
         }
         let scan = scan(&text, max_depth, self.entries.len())?;
-        let value = crate::json_depth::parse::<Value>(&scan.skeleton, max_depth)?;
+        // With nothing left out, the text itself is parsed (no copy of it is made).
+        let skeleton = if scan.arrays.is_empty() { &text } else { scan.skeleton.as_str() };
+        let value = crate::json_depth::parse::<Value>(skeleton, max_depth)?;
         for spans in scan.arrays {
             self.entries.push(Elided { text: text.clone(), spans: Arc::new(spans) });
         }
@@ -213,11 +215,14 @@ impl Elisions {
                     }
                     for pair in self.elements(p).zip(self.elements(q)) {
                         match pair {
-                            (Cow::Borrowed(x), Cow::Borrowed(y)) => stack.push((x, y)),
+                            (Element::Value(x), Element::Value(y)) => stack.push((x, y)),
+                            // The same text is the same value (the common case: a text block
+                            // repeating structuredContent); else both are parsed and compared.
+                            (Element::Raw(x), Element::Raw(y)) if x == y => {}
                             // Parsed from the text: no sentinels on this side, and nesting on
                             // the other is bounded by the depth limit the text was read under.
                             (x, y) => {
-                                if !self.same(&x, &y) {
+                                if !self.same(&x.value(), &y.value()) {
                                     return false;
                                 }
                             }
@@ -243,15 +248,30 @@ impl Elisions {
     }
 }
 
+/// An element of an array of a skeleton: in the tree, or left out (its text).
+enum Element<'a> {
+    Value(&'a Value),
+    Raw(&'a str),
+}
+
+impl Element<'_> {
+    fn value(&self) -> Cow<'_, Value> {
+        match self {
+            Element::Value(v) => Cow::Borrowed(v),
+            Element::Raw(t) => Cow::Owned(crate::json_depth::parse(t, usize::MAX).unwrap_or_default()),
+        }
+    }
+}
+
 impl Elisions {
-    /// The elements of an array of a skeleton, the left-out ones parsed as they are reached.
-    fn elements<'a>(&'a self, a: &'a [Value]) -> impl Iterator<Item = Cow<'a, Value>> + 'a {
-        a.iter().flat_map(move |v| -> Box<dyn Iterator<Item = Cow<'a, Value>> + 'a> {
+    /// The elements of an array of a skeleton, the left-out ones as their text.
+    fn elements<'a>(&'a self, a: &'a [Value]) -> impl Iterator<Item = Element<'a>> + 'a {
+        a.iter().flat_map(move |v| -> Box<dyn Iterator<Item = Element<'a>> + 'a> {
             match sentinel(v).and_then(|(id, _)| self.entries.get(id)) {
                 Some(e) => {
-                    Box::new((SAMPLE.min(e.len())..e.len()).map(move |i| Cow::Owned(e.value(i).unwrap_or_default())))
+                    Box::new((SAMPLE.min(e.len())..e.len()).map(move |i| Element::Raw(e.raw(i).unwrap_or("null"))))
                 }
-                None => Box::new(std::iter::once(Cow::Borrowed(v))),
+                None => Box::new(std::iter::once(Element::Value(v))),
             }
         })
     }
@@ -400,7 +420,9 @@ fn scan(text: &str, max_depth: usize, first_id: usize) -> Result<Scan, String> {
             }
         }
     }
-    out.push_str(text.get(copied..).unwrap_or_default());
+    if !arrays.is_empty() {
+        out.push_str(text.get(copied..).unwrap_or_default());
+    }
     Ok(Scan { skeleton: out, arrays })
 }
 

@@ -171,6 +171,11 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
                     ),
                 ),
                 Ok(Some(Ok(()))) => {
+                    // The buffer grew by doubling: give back the slack before the tap copies the
+                    // line (for a large buffer this is a remap, not a copy).
+                    if buf.len() > 1 << 20 && buf.capacity() > buf.len() + buf.len() / 8 {
+                        buf.shrink_to_fit();
+                    }
                     // The strict check is several times faster than the lossy one on valid text.
                     let line = match std::str::from_utf8(&buf) {
                         Ok(s) => std::borrow::Cow::Borrowed(s),

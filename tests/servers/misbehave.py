@@ -11,6 +11,9 @@ Modes:
                  tools/call result that breaks the schema (text that is an object, an unknown
                  content type, extra fields)
   huge           tools/call answers SIZE_MB (argument `mb`, default 100) of JSON on one line
+                 (records in structuredContent)
+  huge-text      the same records as JSON in a text block (as most servers send data)
+  huge-both      both, the text repeating structuredContent (as SDK servers do with an output schema)
   deep           tools/call answers JSON nested `depth` (default 5000) levels deep
   escapes        names, descriptions, results and stderr full of terminal control sequences
   many           `count` (default 20000) tools over pages of 1000
@@ -77,12 +80,21 @@ def call_result(params):
             "structuredContent": {"items": [{"id": 1}]},
             "unexpectedTopLevel": True,
         }
-    if MODE == "huge":
+    if MODE.startswith("huge"):
         mb = float(args.get("mb", 100))
-        n = int(mb * 1024 * 1024 / 110)
+        n = int(mb * 1024 * 1024 / (110 if MODE == "huge" else 220))
         rec = '{"id":%d,"name":"record number %d","score":%d,"active":true,"tags":["x"]}'
         body = ",".join(rec % (i, i, i % 1000) for i in range(n))
-        return '{"content":[{"type":"text","text":"%d records"}],"structuredContent":{"records":[%s],"total":%d}}' % (n, body, n)
+        doc = '{"records":[%s],"total":%d}' % (body, n)
+        if MODE == "huge":
+            return '{"content":[{"type":"text","text":"%d records"}],"structuredContent":%s}' % (n, doc)
+        text = json.dumps(doc)
+        if MODE == "huge-text":
+            n = int(mb * 1024 * 1024 / 130)
+            body = ",".join(rec % (i, i, i % 1000) for i in range(n))
+            text = json.dumps('{"records":[%s],"total":%d}' % (body, n))
+            return '{"content":[{"type":"text","text":%s}]}' % text
+        return '{"content":[{"type":"text","text":%s}],"structuredContent":%s}' % (text, doc)
     if MODE == "deep":
         depth = int(args.get("depth", 5000))
         return '{"content":[],"structuredContent":{"deep":%s1%s}}' % ("[" * depth, "]" * depth)
