@@ -8,6 +8,10 @@
 //! are kept, and the envelope's records are then read straight from the text (see
 //! [`Elisions::items`]). Anything that needs the whole array can [`Elisions::expand`] it back.
 //!
+//! Likewise a long `text` member (a content block holding megabytes of JSON) is left in the
+//! text as a span and decoded once, when it is read ([`Elisions::text`]): parsing it in place
+//! would hold it three times over (the reply, serde's scratch buffer, the string).
+//!
 //! The sentinel carries a random per-process nonce, so no server can forge one.
 
 use std::borrow::Cow;
@@ -22,6 +26,9 @@ pub const SAMPLE: usize = 64;
 
 /// Texts shorter than this are parsed whole: a skeleton would save nothing worth its scan.
 pub const MIN_TEXT: usize = 64 << 10;
+
+/// `text` members longer than this (in bytes of JSON) are left in the text.
+const LONG_TEXT: usize = 64 << 10;
 
 const PREFIX: &str = "\u{0}mcplens-elided:";
 
@@ -91,6 +98,19 @@ pub enum Syntax {
 #[derive(Clone, Debug, Default)]
 pub struct Elisions {
     entries: Vec<Elided>,
+    /// Long `text` members: the text and the span of each string literal.
+    texts: Vec<(SharedText, [u32; 2])>,
+}
+
+/// The id of a long `text` member left in the text, if `v` is its sentinel.
+fn text_sentinel(v: &Value) -> Option<usize> {
+    let s = v.as_str()?.strip_prefix(PREFIX)?;
+    let mut parts = s.split(':');
+    if u64::from_str_radix(parts.next()?, 16).ok()? != nonce() {
+        return None;
+    }
+    let id = parts.next()?.parse().ok()?;
+    (parts.next()? == "text").then_some(id)
 }
 
 /// The sentinel's `(entry, elements left out)`, if `v` is one of this process's sentinels.
@@ -146,14 +166,25 @@ impl Elisions {
         if syntax == Syntax::Unchecked {
             crate::json_depth::validate(&text)?;
         }
-        let scan = scan(&text, max_depth, self.entries.len())?;
+        let scan = scan(&text, max_depth, self.entries.len(), self.texts.len())?;
         // With nothing left out, the text itself is parsed (no copy of it is made).
-        let skeleton = if scan.arrays.is_empty() { &text } else { scan.skeleton.as_str() };
+        let skeleton = if scan.arrays.is_empty() && scan.strings.is_empty() { &text } else { scan.skeleton.as_str() };
         let value = crate::json_depth::parse::<Value>(skeleton, max_depth)?;
         for spans in scan.arrays {
             self.entries.push(Elided { text: text.clone(), spans: Arc::new(spans) });
         }
+        for span in scan.strings {
+            self.texts.push((text.clone(), span));
+        }
         Ok(value)
+    }
+
+    /// The string `v` stands for: a long `text` member decoded from the text, or `v` itself.
+    pub fn text<'a>(&self, v: &'a Value) -> Option<Cow<'a, str>> {
+        match text_sentinel(v).and_then(|id| self.texts.get(id)) {
+            Some((text, [a, b])) => Some(Cow::Owned(unescape(text.get(*a as usize..*b as usize)?)?)),
+            None => v.as_str().map(Cow::Borrowed),
+        }
     }
 
     /// An entry whose elements are the `key` member of the elements of entry `id` (GraphQL's
@@ -192,6 +223,11 @@ impl Elisions {
                     stack.extend(a.iter_mut());
                 }
                 Value::Object(m) => stack.extend(m.values_mut()),
+                Value::String(_) => {
+                    if let Some(Cow::Owned(s)) = self.text(cur) {
+                        *cur = Value::String(s);
+                    }
+                }
                 _ => {}
             }
         }
@@ -240,6 +276,11 @@ impl Elisions {
                         }
                     }
                 }
+                (Value::String(_), Value::String(_)) => {
+                    if self.text(x) != self.text(y) {
+                        return false;
+                    }
+                }
                 _ if x == y => {}
                 _ => return false,
             }
@@ -281,6 +322,46 @@ fn sentinel_text(id: usize, rest: usize) -> String {
     format!("{PREFIX}{:x}:{id}:{rest}", nonce())
 }
 
+/// A JSON string literal (quotes included) decoded; a lone surrogate becomes U+FFFD.
+pub fn unescape(lit: &str) -> Option<String> {
+    let inner = lit.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(inner.len());
+    let mut rest = inner;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let esc = rest.get(at + 1..at + 2)?;
+        rest = &rest[at + 2..];
+        let c = match esc {
+            "\"" => '"',
+            "\\" => '\\',
+            "/" => '/',
+            "b" => '\u{8}',
+            "f" => '\u{c}',
+            "n" => '\n',
+            "r" => '\r',
+            "t" => '\t',
+            "u" => {
+                let hi = u32::from_str_radix(rest.get(..4)?, 16).ok()?;
+                rest = &rest[4..];
+                if (0xd800..0xdc00).contains(&hi)
+                    && let Some(lo) =
+                        rest.strip_prefix("\\u").and_then(|r| r.get(..4)).and_then(|h| u32::from_str_radix(h, 16).ok())
+                    && (0xdc00..0xe000).contains(&lo)
+                {
+                    rest = &rest[6..];
+                    char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00)).unwrap_or('\u{fffd}')
+                } else {
+                    char::from_u32(hi).unwrap_or('\u{fffd}')
+                }
+            }
+            _ => return None,
+        };
+        out.push(c);
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
 /// The span of member `key`'s value within one object's JSON text.
 fn member_span(raw: &str, key: &str) -> Option<(usize, usize)> {
     #[derive(serde::Deserialize)]
@@ -295,11 +376,15 @@ struct Scan {
     skeleton: String,
     /// Element spans of each elided array, in the order their sentinels were numbered.
     arrays: Vec<Vec<[u32; 2]>>,
+    /// Spans of the long `text` members left out, likewise.
+    strings: Vec<[u32; 2]>,
 }
 
 enum Frame {
     Object {
         key_next: bool,
+        /// The member being read is `text`.
+        in_text: bool,
     },
     Array {
         /// Element spans; not kept inside a part that is being skipped.
@@ -336,10 +421,11 @@ fn end(stack: &mut [Frame], at: usize) {
 /// element past [`SAMPLE`] of any array, and records the spans of the long arrays' elements.
 /// The text's syntax must have been checked (the parse of the skeleton alone would not see a
 /// fault in what is left out).
-fn scan(text: &str, max_depth: usize, first_id: usize) -> Result<Scan, String> {
+fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
     let b = text.as_bytes();
     let mut out = String::with_capacity(1 << 12);
     let mut arrays: Vec<Vec<[u32; 2]>> = vec![];
+    let mut strings: Vec<[u32; 2]> = vec![];
     let mut copied = 0usize;
     // Depth of the array whose tail is being skipped; nothing inside it is tracked.
     let mut skipping: Option<usize> = None;
@@ -351,7 +437,7 @@ fn scan(text: &str, max_depth: usize, first_id: usize) -> Result<Scan, String> {
             b',' => {
                 let depth = stack.len();
                 match stack.last_mut() {
-                    Some(Frame::Object { key_next }) => *key_next = true,
+                    Some(Frame::Object { key_next, .. }) => *key_next = true,
                     Some(Frame::Array { count, track: true, .. }) if *count == SAMPLE && skipping.is_none() => {
                         // Keep the sample; leave out the rest of this array, up to its `]`.
                         out.push_str(&text[copied..i]);
@@ -369,7 +455,7 @@ fn scan(text: &str, max_depth: usize, first_id: usize) -> Result<Scan, String> {
                     ));
                 }
                 stack.push(if c == b'{' {
-                    Frame::Object { key_next: true }
+                    Frame::Object { key_next: true, in_text: false }
                 } else {
                     Frame::Array { spans: vec![], count: 0, open: None, track: skipping.is_none() }
                 });
@@ -391,13 +477,8 @@ fn scan(text: &str, max_depth: usize, first_id: usize) -> Result<Scan, String> {
                 end(&mut stack, i);
             }
             b'"' => {
-                let is_key = match stack.last_mut() {
-                    Some(Frame::Object { key_next }) if *key_next => {
-                        *key_next = false;
-                        true
-                    }
-                    _ => false,
-                };
+                let start = i;
+                let is_key = matches!(stack.last(), Some(Frame::Object { key_next: true, .. }));
                 if !is_key {
                     begin(&mut stack, i);
                 }
@@ -406,6 +487,19 @@ fn scan(text: &str, max_depth: usize, first_id: usize) -> Result<Scan, String> {
                     i += if b[i] == b'\\' { 2 } else { 1 };
                 }
                 i += 1;
+                if let Some(Frame::Object { key_next, in_text }) = stack.last_mut() {
+                    if is_key {
+                        *key_next = false;
+                        *in_text = &b[start..i.min(b.len())] == b"\"text\"";
+                    } else if *in_text && skipping.is_none() && i - start > LONG_TEXT && i <= b.len() {
+                        // A long text member: left in the text, decoded when it is read.
+                        out.push_str(&text[copied..start]);
+                        let sentinel = format!("{PREFIX}{:x}:{}:text", nonce(), first_text + strings.len());
+                        out.push_str(&serde_json::to_string(&sentinel).unwrap_or_default());
+                        copied = i;
+                        strings.push([start as u32, i as u32]);
+                    }
+                }
                 if !is_key {
                     end(&mut stack, i);
                 }
@@ -420,10 +514,10 @@ fn scan(text: &str, max_depth: usize, first_id: usize) -> Result<Scan, String> {
             }
         }
     }
-    if !arrays.is_empty() {
+    if !arrays.is_empty() || !strings.is_empty() {
         out.push_str(text.get(copied..).unwrap_or_default());
     }
-    Ok(Scan { skeleton: out, arrays })
+    Ok(Scan { skeleton: out, arrays, strings })
 }
 
 #[cfg(test)]

@@ -350,8 +350,16 @@ fn split_content(content: Option<Value>, meta: &mut Map<String, Value>, el: &Eli
                         if m.get("type").and_then(Value::as_str) == Some("text")
                             && m.get("text").is_some_and(Value::is_string) =>
                     {
-                        if let Some(Value::String(t)) = m.shift_remove("text") {
-                            c.texts.push(Arc::new(t));
+                        if let Some(t) = m.shift_remove("text") {
+                            // A long text is decoded from the reply only now, exactly once.
+                            let text = match el.text(&t) {
+                                Some(std::borrow::Cow::Owned(decoded)) => decoded,
+                                _ => match t {
+                                    Value::String(s) => s,
+                                    _ => String::new(),
+                                },
+                            };
+                            c.texts.push(Arc::new(text));
                         }
                     }
                     other => c.others.push(other),

@@ -104,3 +104,30 @@ fn projection_reads_a_member_of_each_element() {
     assert_eq!(rest, 200 - SAMPLE);
     assert_eq!(e.get(pid).unwrap().value(150), Some(json!({"n": 150})));
 }
+
+#[test]
+fn unescape_matches_serde_json() {
+    for s in ["", "plain", "q\"b\\s/", "\u{8}\u{c}\n\r\t\u{1}", "é€𝄞 😀", "\u{2028}\u{202e}", "a\\u0041"] {
+        let lit = serde_json::to_string(s).unwrap();
+        assert_eq!(unescape(&lit).as_deref(), Some(s), "{lit}");
+    }
+    // Escapes serde_json does not write itself.
+    assert_eq!(unescape(r#""\u00e9\/\ud834\udd1e""#).as_deref(), Some("é/𝄞"));
+    assert_eq!(unescape(r#""lone \ud800 surrogate""#).as_deref(), Some("lone \u{fffd} surrogate"));
+    assert_eq!(unescape(r#""bad \x""#), None);
+}
+
+#[test]
+fn long_text_members_are_decoded_when_read() {
+    let long = format!("{}\"quoted\" é\n", "line of text ".repeat(8000));
+    let doc = json!({"content": [{"type": "text", "text": long}, {"type": "resource", "resource": {"text": long}}], "text": "short"});
+    let raw = doc.to_string();
+    let mut e = Elisions::default();
+    let mut v = e.parse(text(&raw), 100).unwrap().unwrap();
+    let t = &v["content"][0]["text"];
+    assert_ne!(t.as_str(), Some(long.as_str()), "left in the text");
+    assert_eq!(e.text(t).as_deref(), Some(long.as_str()));
+    assert_eq!(v["text"], "short");
+    e.expand(&mut v);
+    assert_eq!(v, doc);
+}
