@@ -77,15 +77,22 @@ fn scalar_end(b: &[u8], i: usize) -> usize {
 impl JsonTree {
     /// Flattens `text`. Text over 4 GiB is refused (offsets are 32-bit to keep rows small).
     pub fn build(text: Arc<str>, root_name: &str) -> JsonTree {
+        let len = text.len();
+        JsonTree::build_in(text, 0..len, root_name)
+    }
+
+    /// Flattens the document at `range` of `text` (a member of a reply), sharing the text
+    /// rather than copying the member out of it.
+    pub fn build_in(text: Arc<str>, range: std::ops::Range<usize>, root_name: &str) -> JsonTree {
         let mut tree = JsonTree { text: text.clone(), rows: Vec::new(), root_name: root_name.to_string(), error: None };
         if text.len() > u32::MAX as usize {
             tree.error = Some("the document is larger than 4 GiB".into());
             return tree;
         }
-        let b = text.as_bytes();
+        let b = text.as_bytes().get(..range.end).unwrap_or_default();
         // Open containers: their row index.
         let mut stack: Vec<u32> = Vec::new();
-        let mut i = skip_ws(b, 0);
+        let mut i = skip_ws(b, range.start);
         let mut pending_key: Option<(u32, u32)> = None;
         loop {
             if i >= b.len() {
@@ -328,6 +335,19 @@ mod tests {
 
     fn tree(s: &str) -> JsonTree {
         JsonTree::build(Arc::from(s), "data")
+    }
+
+    #[test]
+    fn a_member_of_a_shared_text_flattens_like_a_copy_of_it() {
+        let member = r#"{"records": [{"id": 1, "tags": ["a"]}, {"id": 2}], "total": 2}"#;
+        let whole = format!(r#"{{"jsonrpc":"2.0","result":{{"structuredContent":{member},"x":[1]}}}}"#);
+        let start = whole.find(member).unwrap_or_default();
+        let shared = JsonTree::build_in(Arc::from(whole.as_str()), start..start + member.len(), "sc");
+        let copy = tree(member);
+        assert_eq!((shared.len(), shared.error.is_none()), (copy.len(), true));
+        for (a, b) in shared.rows.iter().zip(&copy.rows) {
+            assert_eq!((shared.key(a), shared.value(a), a.depth, a.end), (copy.key(b), copy.value(b), b.depth, b.end));
+        }
     }
 
     #[test]

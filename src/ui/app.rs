@@ -426,7 +426,7 @@ impl App {
                 if let Some(view) = self.results.get(self.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)
                     && let Some(r) = self.result_mut()
                 {
-                    r.view = view;
+                    r.set_view(view);
                 }
                 self.focus = Pane::Result;
             }

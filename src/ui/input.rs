@@ -270,13 +270,14 @@ impl App {
                     self.notice = Some(("no result yet: run a tool first".into(), false));
                     return vec![];
                 };
-                r.view = match cmd {
+                let view = match cmd {
                     Command::View1 => View::Envelope,
                     Command::View2 => View::Split,
                     Command::View3 => View::Content,
                     Command::View4 => View::Raw,
                     _ => r.view.next(),
                 };
+                r.set_view(view);
                 self.focus = Pane::Result;
             }
             Command::Copy => {

@@ -60,6 +60,11 @@ impl JsonView {
         JsonView::new(Arc::new(JsonTree::build(text, root)))
     }
 
+    /// A view of the document at `range` of a shared text.
+    pub fn from_text_in(text: Arc<str>, range: std::ops::Range<usize>, root: &str) -> Self {
+        JsonView::new(Arc::new(JsonTree::build_in(text, range, root)))
+    }
+
     /// Keeps the cursor on screen, looking at no more than a screenful of rows.
     fn follow(&mut self) {
         let h = self.height.max(1);

@@ -202,6 +202,14 @@ impl Table {
     }
 }
 
+/// structuredContent larger than this is not validated in the TUI (the tree would cost ten
+/// times its size).
+const CHECK_MAX: usize = 4 << 20;
+
+/// Over this size a reply's other views are dropped when they leave the screen (each costs a
+/// row model of ~32 bytes per JSON node) and rebuilt when shown again (~20 ms per 100k records).
+const SHED_OVER: usize = 1 << 20;
+
 pub enum Body {
     Table(Box<Table>),
     Tree(Box<JsonView>),
@@ -523,6 +531,22 @@ impl ResultState {
         crate::json_depth::parse(members.get(key)?.get(), crate::json_depth::DEFAULT_MAX_DEPTH).ok()
     }
 
+    /// Shows `view`; for a big reply the views left behind give back their memory.
+    pub fn set_view(&mut self, view: View) {
+        if view != self.view && self.call.reply.as_ref().is_some_and(|r| r.raw.len() > SHED_OVER) {
+            if view != View::Split {
+                self.split = None;
+            }
+            if view != View::Content {
+                self.content = None;
+            }
+            if view != View::Raw {
+                self.raw = None;
+            }
+        }
+        self.view = view;
+    }
+
     /// Builds the current view if it was not built yet.
     fn ensure(&mut self, theme: &Theme) {
         match self.view {
@@ -565,13 +589,34 @@ impl ResultState {
                 }
                 let raw = self.call.reply.as_ref().map(|r| r.raw.clone()).unwrap_or_else(|| Arc::from(""));
                 let parts = serde_json::from_str::<Reply>(&raw).ok().and_then(|r| r.result);
-                let view =
-                    |rv: Option<&RawValue>, name: &str| rv.map(|v| JsonView::from_text(Arc::from(v.get()), name));
+                // Views over the reply's own text: a 10 MB structuredContent is not copied.
+                let view = |rv: Option<&RawValue>, name: &str| {
+                    rv.map(|v| {
+                        let start = v.get().as_ptr() as usize - raw.as_ptr() as usize;
+                        JsonView::from_text_in(raw.clone(), start..start + v.get().len(), name)
+                    })
+                };
                 let left = view(parts.as_ref().and_then(|p| p.structured), "structuredContent");
                 let right = view(parts.as_ref().and_then(|p| p.meta), "_meta");
                 let mut check = vec![];
-                let sc = self.call.output_schema.as_ref().and_then(|_| self.result_member("structuredContent"));
+                let sc_len = parts.as_ref().and_then(|p| p.structured).map_or(0, |s| s.get().len());
+                // Validating needs the parsed tree, ten times the text: not for a big result.
+                let checkable = sc_len <= CHECK_MAX;
+                let sc = self
+                    .call
+                    .output_schema
+                    .as_ref()
+                    .filter(|_| checkable)
+                    .and_then(|_| self.result_member("structuredContent"));
                 match (&self.call.output_schema, &sc) {
+                    (Some(_), None) if !checkable => check.push(Line::styled(
+                        format!(
+                            "structuredContent is {:.1} MB: not checked against the outputSchema here \
+                             (mcplens call --json, then a validator, checks it)",
+                            sc_len as f64 / (1 << 20) as f64
+                        ),
+                        theme.fg("warning"),
+                    )),
                     (Some(schema), Some(sc)) => match crate::schema::validate::validate(schema, sc) {
                         Ok(v) if v.is_empty() => check
                             .push(Line::styled("✔ structuredContent matches the tool's outputSchema", theme.fg("ok"))),
