@@ -325,40 +325,46 @@ fn sentinel_text(id: usize, rest: usize) -> String {
 /// A JSON string literal (quotes included) decoded; a lone surrogate becomes U+FFFD.
 pub fn unescape(lit: &str) -> Option<String> {
     let inner = lit.strip_prefix('"')?.strip_suffix('"')?;
+    let b = inner.as_bytes();
     let mut out = String::with_capacity(inner.len());
-    let mut rest = inner;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let esc = rest.get(at + 1..at + 2)?;
-        rest = &rest[at + 2..];
-        let c = match esc {
-            "\"" => '"',
-            "\\" => '\\',
-            "/" => '/',
-            "b" => '\u{8}',
-            "f" => '\u{c}',
-            "n" => '\n',
-            "r" => '\r',
-            "t" => '\t',
-            "u" => {
-                let hi = u32::from_str_radix(rest.get(..4)?, 16).ok()?;
-                rest = &rest[4..];
-                if (0xd800..0xdc00).contains(&hi)
-                    && let Some(lo) =
-                        rest.strip_prefix("\\u").and_then(|r| r.get(..4)).and_then(|h| u32::from_str_radix(h, 16).ok())
-                    && (0xdc00..0xe000).contains(&lo)
-                {
-                    rest = &rest[6..];
-                    char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00)).unwrap_or('\u{fffd}')
-                } else {
-                    char::from_u32(hi).unwrap_or('\u{fffd}')
+    // Runs between escapes are copied whole; a byte loop beats a search per escape here, where
+    // escaped JSON has an escape every few bytes.
+    let (mut i, mut run) = (0usize, 0usize);
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        out.push_str(&inner[run..i]);
+        let c = match *b.get(i + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let hex = |at: usize| inner.get(at..at + 4).and_then(|h| u32::from_str_radix(h, 16).ok());
+                let hi = hex(i + 2)?;
+                i += 4;
+                let lo = (inner.get(i + 2..i + 4) == Some("\\u")).then(|| hex(i + 4)).flatten();
+                match lo {
+                    Some(lo) if (0xd800..0xdc00).contains(&hi) && (0xdc00..0xe000).contains(&lo) => {
+                        i += 6;
+                        char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00)).unwrap_or('\u{fffd}')
+                    }
+                    _ => char::from_u32(hi).unwrap_or('\u{fffd}'),
                 }
             }
             _ => return None,
         };
         out.push(c);
+        i += 2;
+        run = i;
     }
-    out.push_str(rest);
+    out.push_str(&inner[run..]);
     Some(out)
 }
 

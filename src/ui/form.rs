@@ -418,6 +418,8 @@ impl FormState {
         }
         if let Some(t) = &mut self.raw {
             if t.key(k) {
+                // A message about the text before this edit (a refused run) is stale now.
+                self.message = None;
                 self.validate();
                 return FormOutcome::Handled;
             }
