@@ -290,7 +290,8 @@ impl App {
                 if let Some(r) = self.result() {
                     let text = match (r.view, &r.call.reply, &r.call.envelope) {
                         (View::Raw, Some(reply), _) => reply.raw.to_string(),
-                        (_, _, Some(env)) => serde_json::to_string_pretty(&env.to_json()).unwrap_or_default(),
+                        // Streamed from the records' text: no tree of a 100k-record list is built.
+                        (_, _, Some(env)) => crate::json_out::to_pretty_string(env.as_ref()),
                         (_, Some(reply), None) => reply.raw.to_string(),
                         _ => String::new(),
                     };

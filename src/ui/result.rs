@@ -741,7 +741,7 @@ impl ResultState {
         if let (View::Envelope, Some(Body::Table(t))) = (self.view, &self.body) {
             return t.env.data.item_text(t.cursor).map(|s| s.into_owned());
         }
-        self.call.envelope.as_ref().map(|e| e.to_json().to_string())
+        self.call.envelope.as_ref().and_then(|e| serde_json::to_string(e.as_ref()).ok())
     }
 
     pub fn render(&mut self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
