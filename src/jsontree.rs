@@ -20,6 +20,8 @@ pub enum Kind {
 pub struct Row {
     pub depth: u16,
     pub kind: Kind,
+    /// A container whose children have rows (see [`JsonTree::load`]); always true for scalars.
+    pub loaded: bool,
     /// Index of the parent row (the root's parent is itself).
     pub parent: u32,
     /// Index of the last row in this row's subtree (itself for leaves).
@@ -74,6 +76,245 @@ fn scalar_end(b: &[u8], i: usize) -> usize {
     j
 }
 
+/// Documents up to this size get every row at once; a larger one gets rows down to the depth at
+/// which it would pass [`ROW_BUDGET`], and the containers there get theirs when unfolded.
+const EAGER_BYTES: usize = 1 << 20;
+
+/// Rows built at once for a large document (a row is 36 bytes).
+const ROW_BUDGET: usize = 200_000;
+
+/// How deep to build rows for `b[range]`: the deepest level at which the rows so far stay within
+/// [`ROW_BUDGET`] (at least the root's children), or no limit for a small document.
+fn depth_limit(b: &[u8], range: std::ops::Range<usize>) -> usize {
+    if range.len() <= EAGER_BYTES {
+        return usize::MAX;
+    }
+    // Values that begin at each depth: after `[` or `,` in an array, after `:` in an object.
+    let mut counts: Vec<usize> = vec![1];
+    let mut stack: Vec<bool> = vec![]; // true: array
+    let mut expect_value = false;
+    let mut i = range.start;
+    let end = range.end.min(b.len());
+    while i < end {
+        let c = b[i];
+        if expect_value && !matches!(c, b' ' | b'\n' | b'\r' | b'\t' | b']') {
+            let d = stack.len();
+            if counts.len() <= d {
+                counts.resize(d + 1, 0);
+            }
+            counts[d] += 1;
+        }
+        if !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+            expect_value = false;
+        }
+        match c {
+            b'"' => i = string_end(b, i).unwrap_or(end).saturating_sub(1),
+            b'[' => {
+                stack.push(true);
+                expect_value = true;
+            }
+            b'{' => stack.push(false),
+            b']' | b'}' => {
+                stack.pop();
+            }
+            b',' => expect_value = stack.last() == Some(&true),
+            b':' => expect_value = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut total = 0usize;
+    for (d, n) in counts.iter().enumerate() {
+        total += n;
+        if total > ROW_BUDGET {
+            return d.saturating_sub(1).max(1);
+        }
+    }
+    usize::MAX
+}
+
+/// Past the container opening at `i`: the index after its close, and its number of children.
+fn skip_container(b: &[u8], i: usize) -> Option<(usize, u32)> {
+    let (mut depth, mut commas, mut empty, mut j) = (0usize, 0u32, true, i);
+    while j < b.len() {
+        match b[j] {
+            b'"' => {
+                empty = false;
+                j = string_end(b, j)?;
+                continue;
+            }
+            b'{' | b'[' => {
+                if depth > 0 {
+                    empty = false;
+                }
+                depth += 1;
+            }
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((j + 1, if empty { 0 } else { commas + 1 }));
+                }
+            }
+            b',' if depth == 1 => commas += 1,
+            b' ' | b'\n' | b'\r' | b'\t' => {}
+            _ => empty = false,
+        }
+        j += 1;
+    }
+    None
+}
+
+/// Where a flattened document sits: the first row's index, depth, parent, key and array index.
+#[derive(Clone, Copy)]
+struct Place {
+    first: u32,
+    depth: u16,
+    parent: Option<u32>,
+    key: (u32, u32),
+    index: u32,
+}
+
+/// Flattens the document starting at `start` (within `b`), down to `limit` levels below it.
+/// Rows are numbered from `at.first`. Returns the rows and why the text stopped being JSON.
+fn flatten(b: &[u8], start: usize, at: Place, limit: usize) -> (Vec<Row>, Option<String>) {
+    let mut rows: Vec<Row> = Vec::new();
+    let mut error = None;
+    let local = |p: u32| (p - at.first) as usize;
+    // Open containers: their row index.
+    let mut stack: Vec<u32> = Vec::new();
+    let mut i = skip_ws(b, start);
+    let mut pending_key: Option<(u32, u32)> = None;
+    loop {
+        if i >= b.len() {
+            if !stack.is_empty() {
+                error = Some("the document ends inside an object or array".into());
+            }
+            break;
+        }
+        let parent = stack.last().copied();
+        // Inside an object, a value is preceded by its key.
+        if let Some(p) = parent
+            && rows[local(p)].kind == Kind::Object
+            && pending_key.is_none()
+            && b[i] != b'}'
+        {
+            if b[i] != b'"' {
+                error = Some(format!("expected a key at byte {i}"));
+                break;
+            }
+            let Some(end) = string_end(b, i) else {
+                error = Some("unterminated key".into());
+                break;
+            };
+            pending_key = Some((i as u32, (end - i) as u32));
+            i = skip_ws(b, end);
+            if i >= b.len() || b[i] != b':' {
+                error = Some(format!("expected ':' at byte {i}"));
+                break;
+            }
+            i = skip_ws(b, i + 1);
+            continue;
+        }
+        match b[i] {
+            b'}' | b']' if pending_key.is_some() => {
+                error = Some(format!("a key without a value at byte {i}"));
+                break;
+            }
+            b'}' | b']' => {
+                let Some(open) = stack.pop() else {
+                    error = Some(format!("unexpected '{}' at byte {i}", b[i] as char));
+                    break;
+                };
+                let last = at.first + rows.len() as u32 - 1;
+                let row = &mut rows[local(open)];
+                row.end = last;
+                row.value_len = (i + 1) as u32 - row.value_start;
+                i = skip_ws(b, i + 1);
+                if i < b.len() && b[i] == b',' {
+                    i = skip_ws(b, i + 1);
+                }
+                if stack.is_empty() {
+                    break;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let me = at.first + rows.len() as u32;
+        let (key_start, key_len) = match parent {
+            None => at.key,
+            Some(_) => pending_key.take().unwrap_or((0, 0)),
+        };
+        let index = match parent {
+            Some(p) if rows[local(p)].kind == Kind::Array => rows[local(p)].children,
+            Some(_) => 0,
+            None => at.index,
+        };
+        if let Some(p) = parent {
+            rows[local(p)].children += 1;
+        }
+        let depth = (at.depth as usize + stack.len()).min(u16::MAX as usize) as u16;
+        let (kind, end) = match b[i] {
+            b'{' => (Kind::Object, i + 1),
+            b'[' => (Kind::Array, i + 1),
+            b'"' => match string_end(b, i) {
+                Some(e) => (Kind::String, e),
+                None => {
+                    error = Some("unterminated string".into());
+                    break;
+                }
+            },
+            b't' | b'f' => (Kind::Bool, scalar_end(b, i)),
+            b'n' => (Kind::Null, scalar_end(b, i)),
+            _ => (Kind::Number, scalar_end(b, i)),
+        };
+        if end == i {
+            error = Some(format!("unexpected '{}' at byte {i}", b[i] as char));
+            break;
+        }
+        let container = matches!(kind, Kind::Object | Kind::Array);
+        let mut row = Row {
+            depth,
+            kind,
+            loaded: true,
+            parent: parent.or(at.parent).unwrap_or(me),
+            end: me,
+            key_start,
+            key_len,
+            index,
+            value_start: i as u32,
+            value_len: (end - i) as u32,
+            children: 0,
+        };
+        let mut next = end;
+        if container && stack.len() >= limit {
+            // Deep enough: the children get rows when this container is unfolded.
+            let Some((after, children)) = skip_container(b, i) else {
+                error = Some("the document ends inside an object or array".into());
+                break;
+            };
+            row.loaded = false;
+            row.children = children;
+            row.value_len = (after - i) as u32;
+            next = after;
+        } else if container {
+            rows.push(row);
+            stack.push(me);
+            i = skip_ws(b, end);
+            continue;
+        }
+        rows.push(row);
+        i = skip_ws(b, next);
+        if i < b.len() && b[i] == b',' {
+            i = skip_ws(b, i + 1);
+        }
+        if stack.is_empty() {
+            break;
+        }
+    }
+    (rows, error)
+}
+
 impl JsonTree {
     /// Flattens `text`. Text over 4 GiB is refused (offsets are 32-bit to keep rows small).
     pub fn build(text: Arc<str>, root_name: &str) -> JsonTree {
@@ -82,7 +323,8 @@ impl JsonTree {
     }
 
     /// Flattens the document at `range` of `text` (a member of a reply), sharing the text
-    /// rather than copying the member out of it.
+    /// rather than copying the member out of it. A large document gets rows down to a depth
+    /// (see [`JsonTree::load`]).
     pub fn build_in(text: Arc<str>, range: std::ops::Range<usize>, root_name: &str) -> JsonTree {
         let mut tree = JsonTree { text: text.clone(), rows: Vec::new(), root_name: root_name.to_string(), error: None };
         if text.len() > u32::MAX as usize {
@@ -90,120 +332,60 @@ impl JsonTree {
             return tree;
         }
         let b = text.as_bytes().get(..range.end).unwrap_or_default();
-        // Open containers: their row index.
-        let mut stack: Vec<u32> = Vec::new();
-        let mut i = skip_ws(b, range.start);
-        let mut pending_key: Option<(u32, u32)> = None;
-        loop {
-            if i >= b.len() {
-                if !stack.is_empty() {
-                    tree.error = Some("the document ends inside an object or array".into());
-                }
-                break;
-            }
-            let parent = stack.last().copied();
-            // Inside an object, a value is preceded by its key.
-            if let Some(p) = parent
-                && tree.rows[p as usize].kind == Kind::Object
-                && pending_key.is_none()
-                && b[i] != b'}'
-            {
-                if b[i] != b'"' {
-                    tree.error = Some(format!("expected a key at byte {i}"));
-                    break;
-                }
-                let Some(end) = string_end(b, i) else {
-                    tree.error = Some("unterminated key".into());
-                    break;
-                };
-                pending_key = Some((i as u32, (end - i) as u32));
-                i = skip_ws(b, end);
-                if i >= b.len() || b[i] != b':' {
-                    tree.error = Some(format!("expected ':' at byte {i}"));
-                    break;
-                }
-                i = skip_ws(b, i + 1);
+        let limit = depth_limit(b, range.start..range.end);
+        let root = Place { first: 0, depth: 0, parent: None, key: (0, 0), index: 0 };
+        (tree.rows, tree.error) = flatten(b, range.start, root, limit);
+        tree
+    }
+
+    /// Gives the children of container row `i` their rows (a large subtree again down to a
+    /// depth). Returns how many rows were inserted after `i`; rows after it move down by that.
+    pub fn load(&mut self, i: usize) -> usize {
+        let Some(r) = self.rows.get(i).copied() else { return 0 };
+        if r.loaded {
+            return 0;
+        }
+        let start = r.value_start as usize;
+        let end = start + r.value_len as usize;
+        let b = self.text.as_bytes().get(..end).unwrap_or_default();
+        let parent = (r.parent as usize != i).then_some(r.parent);
+        let at = Place { first: i as u32, depth: r.depth, parent, key: (r.key_start, r.key_len), index: r.index };
+        let (sub, _) = flatten(b, start, at, depth_limit(b, start..end));
+        if sub.is_empty() {
+            return 0;
+        }
+        let k = (sub.len() - 1) as u32;
+        for (j, row) in self.rows.iter_mut().enumerate() {
+            if j == i {
                 continue;
             }
-            match b[i] {
-                b'}' | b']' if pending_key.is_some() => {
-                    tree.error = Some(format!("a key without a value at byte {i}"));
-                    break;
-                }
-                b'}' | b']' => {
-                    let Some(open) = stack.pop() else {
-                        tree.error = Some(format!("unexpected '{}' at byte {i}", b[i] as char));
-                        break;
-                    };
-                    let last = tree.rows.len() as u32 - 1;
-                    let row = &mut tree.rows[open as usize];
-                    row.end = last;
-                    row.value_len = (i + 1) as u32 - row.value_start;
-                    i = skip_ws(b, i + 1);
-                    if i < b.len() && b[i] == b',' {
-                        i = skip_ws(b, i + 1);
-                    }
-                    if stack.is_empty() {
-                        break;
-                    }
-                    continue;
-                }
-                _ => {}
+            if row.end as usize >= i {
+                row.end += k;
             }
-            let (key_start, key_len) = pending_key.take().unwrap_or((0, 0));
-            let index = match parent {
-                Some(p) if tree.rows[p as usize].kind == Kind::Array => tree.rows[p as usize].children,
-                _ => 0,
-            };
-            if let Some(p) = parent {
-                tree.rows[p as usize].children += 1;
-            }
-            let me = tree.rows.len() as u32;
-            let depth = stack.len().min(u16::MAX as usize) as u16;
-            let (kind, end) = match b[i] {
-                b'{' => (Kind::Object, i + 1),
-                b'[' => (Kind::Array, i + 1),
-                b'"' => match string_end(b, i) {
-                    Some(e) => (Kind::String, e),
-                    None => {
-                        tree.error = Some("unterminated string".into());
-                        break;
-                    }
-                },
-                b't' | b'f' => (Kind::Bool, scalar_end(b, i)),
-                b'n' => (Kind::Null, scalar_end(b, i)),
-                _ => (Kind::Number, scalar_end(b, i)),
-            };
-            if end == i {
-                tree.error = Some(format!("unexpected '{}' at byte {i}", b[i] as char));
-                break;
-            }
-            tree.rows.push(Row {
-                depth,
-                kind,
-                parent: parent.unwrap_or(me),
-                end: me,
-                key_start,
-                key_len,
-                index,
-                value_start: i as u32,
-                value_len: (end - i) as u32,
-                children: 0,
-            });
-            if matches!(kind, Kind::Object | Kind::Array) {
-                stack.push(me);
-                i = skip_ws(b, end);
-                continue;
-            }
-            i = skip_ws(b, end);
-            if i < b.len() && b[i] == b',' {
-                i = skip_ws(b, i + 1);
-            }
-            if stack.is_empty() {
-                break;
+            if row.parent as usize > i {
+                row.parent += k;
             }
         }
-        tree
+        self.rows.splice(i..=i, sub);
+        k as usize
+    }
+
+    /// Whether every container has its rows.
+    pub fn fully_loaded(&self) -> bool {
+        self.rows.iter().all(|r| r.loaded)
+    }
+
+    /// Every container's rows (what "expand all" needs); rows are rebuilt, not spliced.
+    pub fn load_all(&mut self) {
+        if self.fully_loaded() {
+            return;
+        }
+        let Some(root) = self.rows.first().copied() else { return };
+        let start = root.value_start as usize;
+        let end = start + root.value_len as usize;
+        let b = self.text.as_bytes().get(..end).unwrap_or_default();
+        let at = Place { first: 0, depth: 0, parent: None, key: (0, 0), index: 0 };
+        (self.rows, self.error) = flatten(b, start, at, usize::MAX);
     }
 
     pub fn len(&self) -> usize {
@@ -261,9 +443,32 @@ impl Folds {
     /// Small trees open fully; large ones open the root and its children only.
     pub fn initial(tree: &JsonTree) -> Folds {
         let big = tree.len() > 5_000;
-        let folded =
-            tree.rows.iter().map(|r| big && r.depth >= 1 && matches!(r.kind, Kind::Object | Kind::Array)).collect();
+        let folded = tree
+            .rows
+            .iter()
+            .map(|r| !r.loaded || (big && r.depth >= 1 && matches!(r.kind, Kind::Object | Kind::Array)))
+            .collect();
         Folds { folded }
+    }
+
+    /// After `tree.load(i)` inserted `k` rows after `i`: their folds (as `initial` would set
+    /// them within the loaded subtree).
+    pub fn loaded(&mut self, tree: &JsonTree, i: usize, k: usize) {
+        let big = k > 5_000;
+        let base = tree.rows.get(i).map_or(0, |r| r.depth);
+        let new = tree
+            .rows
+            .get(i + 1..i + 1 + k)
+            .unwrap_or_default()
+            .iter()
+            .map(|r| !r.loaded || (big && r.depth > base + 1 && matches!(r.kind, Kind::Object | Kind::Array)));
+        let at = (i + 1).min(self.folded.len());
+        self.folded.splice(at..at, new.collect::<Vec<_>>());
+    }
+
+    /// After `tree.load_all()`: folds for the whole new row set, folding as `initial` does.
+    pub fn reset(&mut self, tree: &JsonTree) {
+        *self = Folds::initial(tree);
     }
 
     pub fn is_folded(&self, i: usize) -> bool {
@@ -335,6 +540,66 @@ mod tests {
 
     fn tree(s: &str) -> JsonTree {
         JsonTree::build(Arc::from(s), "data")
+    }
+
+    /// Over the eager size and the row budget: 30k records of 8 nodes.
+    fn big_doc() -> String {
+        let records: Vec<String> = (0..30_000)
+            .map(|i| format!(r#"{{"id": {i}, "name": "record {i}", "tags": ["a", {{"deep": [{i}, "needle{i}"]}}]}}"#))
+            .collect();
+        format!(r#"{{"records": [{}], "total": 30000, "tail": {{"x": [1, 2]}}}}"#, records.join(", "))
+    }
+
+    /// Every row of `part` is the row of `full` that starts at the same byte, with the same
+    /// parent, and its subtree ends where its value does.
+    fn consistent(part: &JsonTree, full: &JsonTree) {
+        let at = |t: &JsonTree, start: u32| t.rows.partition_point(|r| r.value_start < start);
+        for r in &part.rows {
+            let f = full.rows[at(full, r.value_start)];
+            assert_eq!(
+                (r.depth, r.kind, part.key(r), part.value(r), r.index, r.children),
+                (f.depth, f.kind, full.key(&f), full.value(&f), f.index, f.children)
+            );
+            let p = part.rows[r.parent as usize].value_start;
+            assert_eq!(p, full.rows[f.parent as usize].value_start);
+            // The subtree's last row is inside its value, and the row after it is past it.
+            let (from, to) = (r.value_start, r.value_start + r.value_len);
+            let last = part.rows[r.end as usize].value_start;
+            assert!(last >= from && last < to);
+            if let Some(next) = part.rows.get(r.end as usize + 1) {
+                assert!(next.value_start >= to);
+            }
+        }
+    }
+
+    #[test]
+    fn a_large_document_gets_rows_lazily_and_loading_them_matches_an_eager_build() {
+        let text = big_doc();
+        assert!(text.len() > EAGER_BYTES);
+        let lazy = tree(&text);
+        assert!(lazy.error.is_none());
+        assert!(!lazy.fully_loaded());
+        let mut full = lazy.clone();
+        full.load_all();
+        assert!(full.fully_loaded() && full.len() > lazy.len(), "{} {}", full.len(), lazy.len());
+        consistent(&lazy, &full);
+        // Containers loaded one at a time, from the back, the front and the middle.
+        let mut part = lazy.clone();
+        for pick in 0..60 {
+            let unloaded: Vec<usize> = (0..part.len()).filter(|&i| !part.rows[i].loaded).collect();
+            let Some(&i) = (match pick % 3 {
+                0 => unloaded.last(),
+                1 => unloaded.first(),
+                _ => unloaded.get(unloaded.len() / 2),
+            }) else {
+                break;
+            };
+            let before = part.len();
+            let k = part.load(i);
+            assert_eq!(part.len(), before + k);
+            assert!(part.rows[i].loaded);
+        }
+        consistent(&part, &full);
     }
 
     #[test]

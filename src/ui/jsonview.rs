@@ -120,7 +120,7 @@ impl JsonView {
             Command::Expand => {
                 if self.tree.is_container(self.cursor) {
                     if self.folds.is_folded(self.cursor) {
-                        self.folds.set(self.cursor, false);
+                        self.unfold(self.cursor);
                     } else {
                         self.step(true, 1);
                     }
@@ -136,13 +136,26 @@ impl JsonView {
             }
             Command::Activate | Command::Open => {
                 if self.tree.is_container(self.cursor) {
-                    let f = self.folds.is_folded(self.cursor);
-                    self.folds.set(self.cursor, !f);
+                    if self.folds.is_folded(self.cursor) {
+                        self.unfold(self.cursor);
+                    } else {
+                        self.folds.set(self.cursor, true);
+                    }
                 } else {
                     self.open_value();
                 }
             }
-            Command::ExpandAll => self.folds.all(&self.tree, false),
+            Command::ExpandAll => {
+                if !self.tree.fully_loaded() {
+                    // Rows are rebuilt: keep the cursor and the top on the same values.
+                    let (cursor, top) = (self.value_start(self.cursor), self.value_start(self.top));
+                    Arc::make_mut(&mut self.tree).load_all();
+                    self.cursor = self.row_at(cursor);
+                    self.top = self.row_at(top);
+                }
+                self.folds.reset(&self.tree);
+                self.folds.all(&self.tree, false);
+            }
             Command::CollapseAll => {
                 self.folds.all(&self.tree, true);
                 self.cursor = self.folds.lift(&self.tree, self.cursor);
@@ -151,6 +164,38 @@ impl JsonView {
         }
         self.follow();
         true
+    }
+
+    /// Unfolds container row `i`, giving its children rows first if they have none yet.
+    fn unfold(&mut self, i: usize) {
+        self.load(i);
+        self.folds.set(i, false);
+    }
+
+    /// Gives container row `i` its children's rows (a large document has rows only down to a
+    /// depth); rows after it move down. Returns how many rows were added.
+    fn load(&mut self, i: usize) -> usize {
+        if self.tree.rows.get(i).is_none_or(|r| r.loaded) {
+            return 0;
+        }
+        let k = Arc::make_mut(&mut self.tree).load(i);
+        self.folds.loaded(&self.tree, i, k);
+        if self.cursor > i {
+            self.cursor += k;
+        }
+        if self.top > i {
+            self.top += k;
+        }
+        k
+    }
+
+    fn value_start(&self, i: usize) -> u32 {
+        self.tree.rows.get(i).map_or(0, |r| r.value_start)
+    }
+
+    /// The row whose value starts at `at` (rows are in document order).
+    fn row_at(&self, at: u32) -> usize {
+        self.tree.rows.partition_point(|r| r.value_start < at).min(self.tree.len().saturating_sub(1))
     }
 
     /// Shows the selected value whole (a long string decoded, wrapped; a container pretty-printed).
@@ -181,15 +226,38 @@ impl JsonView {
         if q.is_empty() {
             return;
         }
-        let n = self.tree.len();
-        let hit = |i: usize| {
-            let r = &self.tree.rows[i];
-            contains_ci(self.tree.key(r), &q)
-                || (!matches!(r.kind, Kind::Object | Kind::Array) && contains_ci(self.tree.value(r), &q))
+        let hit = |tree: &JsonTree, i: usize| {
+            let r = &tree.rows[i];
+            contains_ci(tree.key(r), &q)
+                || (!matches!(r.kind, Kind::Object | Kind::Array) && contains_ci(tree.value(r), &q))
         };
-        let found = (1..=n)
-            .map(|k| if forward { (self.cursor + k) % n } else { (self.cursor + n - k % n) % n })
-            .find(|&i| hit(i));
+        // Row by row from the cursor, wrapping once. A container without rows yet whose text
+        // holds the query gets them, and the search goes on inside it.
+        let mut start = self.cursor;
+        let mut i = self.cursor;
+        let mut found = None;
+        loop {
+            let n = self.tree.len();
+            i = if forward { (i + 1) % n } else { (i + n - 1) % n };
+            if !self.tree.rows[i].loaded && contains_ci(self.tree.value(&self.tree.rows[i]), &q) {
+                let k = self.load(i);
+                if start > i {
+                    start += k;
+                }
+                if !forward && k > 0 {
+                    // Backwards, the subtree comes before its container: step in from past it.
+                    i += k + 1;
+                    continue;
+                }
+            }
+            if hit(&self.tree, i) {
+                found = Some(i);
+                break;
+            }
+            if i == start {
+                break;
+            }
+        }
         match found {
             Some(i) => {
                 self.folds.reveal(&self.tree, i);
@@ -392,5 +460,48 @@ mod tests {
         v.command(Command::Top);
         v.command(Command::Bottom);
         assert_eq!(v.path(), "data.n");
+    }
+
+    #[test]
+    fn a_large_document_loads_rows_as_it_is_unfolded_and_searched() {
+        let records: Vec<String> = (0..30_000)
+            .map(|i| format!(r#"{{"id": {i}, "name": "r{i}", "tags": ["a", {{"deep": [{i}, "needle-{i}"]}}]}}"#))
+            .collect();
+        let text = format!(r#"{{"records": [{}], "total": 30000}}"#, records.join(","));
+        let mut v = JsonView::from_text(Arc::from(text.as_str()), "sc");
+        v.height = 20;
+        assert!(!v.tree.fully_loaded());
+        let rows = v.tree.len();
+        // Search finds a value below the rows built so far, going forward and back.
+        v.query = "needle-29990".into();
+        v.search(true);
+        assert_eq!(v.path(), "sc.records[29990].tags[1].deep[1]");
+        assert!(v.tree.len() > rows);
+        // (The value's text has its quotes: `needle-5"` matches one value only.)
+        v.query = "needle-5\"".into();
+        v.search(false);
+        assert_eq!(v.path(), "sc.records[5].tags[1].deep[1]");
+        v.query = "needle-50\"".into();
+        v.search(true);
+        assert_eq!(v.path(), "sc.records[50].tags[1].deep[1]");
+        v.search(true);
+        assert_eq!(v.path(), "sc.records[50].tags[1].deep[1]", "the only match, found again after wrapping");
+        // Unfolding a container without rows gives it rows; the cursor stays on it.
+        v.command(Command::Top);
+        v.command(Command::Bottom);
+        assert_eq!(v.path(), "sc.total");
+        v.command(Command::Up);
+        let at = v.path();
+        v.command(Command::Expand);
+        assert_eq!(v.path(), at);
+        v.command(Command::Down);
+        assert!(v.path().starts_with(&at), "{}", v.path());
+        // Expand all builds the rest and keeps the cursor's value.
+        let before = v.selected_text().map(str::to_string);
+        v.command(Command::ExpandAll);
+        assert!(v.tree.fully_loaded());
+        assert_eq!(v.selected_text().map(str::to_string), before);
+        v.command(Command::Bottom);
+        assert_eq!(v.path(), "sc.total");
     }
 }
