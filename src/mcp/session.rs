@@ -315,7 +315,7 @@ impl Session {
         }
     }
 
-    /// Sends `request` and waits for its raw reply, forwarding progress and honouring cancel.
+    /// Sends `request` and waits for its reply, read (see `Reply::parse`).
     async fn request(
         &self,
         request: ClientRequest,
@@ -323,6 +323,19 @@ impl Session {
         opts: &CallOptions,
         on_progress: &mut (dyn FnMut(&Progress) + Send),
     ) -> Result<Reply> {
+        let (raw, elapsed) = self.request_raw(request, what, opts, on_progress).await?;
+        // The tap kept it only after parsing it.
+        Reply::parse_with(raw, elapsed, self.options.max_depth, Syntax::Checked)
+    }
+
+    /// Sends `request` and waits for its raw reply, forwarding progress and honouring cancel.
+    async fn request_raw(
+        &self,
+        request: ClientRequest,
+        what: &str,
+        opts: &CallOptions,
+        on_progress: &mut (dyn FnMut(&Progress) + Send),
+    ) -> Result<(Arc<str>, Duration)> {
         let mut events = self.tap.subscribe();
         let timeout = opts.timeout.unwrap_or(self.options.timeout);
         let started = Instant::now();
@@ -355,14 +368,12 @@ impl Session {
                     }
                     return match r {
                         Ok(_) => match self.tap.take_reply(&id) {
-                            // The tap kept it only after parsing it.
-                            Some(raw) => Reply::parse_with(raw, started.elapsed(), self.options.max_depth, Syntax::Checked),
+                            Some(raw) => Ok((raw, started.elapsed())),
                             None => Err(LensError::connection(format!("{what}: the reply was not captured"))),
                         },
                         Err(ServiceError::McpError(_)) if self.tap.peek_reply(&id).is_some() => {
                             match self.tap.take_reply(&id) {
-                                // The tap kept it only after parsing it.
-                            Some(raw) => Reply::parse_with(raw, started.elapsed(), self.options.max_depth, Syntax::Checked),
+                                Some(raw) => Ok((raw, started.elapsed())),
                                 None => Err(LensError::connection(format!("{what}: the reply was not captured"))),
                             }
                         }
@@ -409,9 +420,20 @@ impl Session {
             let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
             let request = ClientRequest::ListToolsRequest(RequestOptionalParam::with_param(params));
             let what = format!("tools/list (page {})", list.pages + 1);
-            let reply = self.request(request, &what, &CallOptions::default(), &mut |_| {}).await?;
+            let (raw, _) = self.request_raw(request, &what, &CallOptions::default(), &mut |_| {}).await?;
             list.pages += 1;
-            if let ReplyBody::Error(err) = &reply.body {
+            // One parse of the page (the tap checked its syntax); each descriptor keeps its
+            // exact bytes.
+            #[derive(Deserialize)]
+            struct Message<'a> {
+                #[serde(borrow, default)]
+                result: Option<Page<'a>>,
+                #[serde(default)]
+                error: Option<Value>,
+            }
+            let message: Message = crate::json_depth::parse_borrowed(&raw)
+                .map_err(|e| LensError::connection(format!("{what}: the result is not a tools/list result: {e}")))?;
+            if let Some(err) = &message.error {
                 // A server without tools says so with "method not found": that is no tools, not a
                 // broken connection.
                 if list.pages == 1 && err.get("code").and_then(Value::as_i64) == Some(-32601) {
@@ -425,15 +447,10 @@ impl Session {
                     Reply::error_summary(err)
                 )));
             }
-            // Parse the page again from the raw text so each descriptor keeps its exact bytes.
-            #[derive(Deserialize)]
-            struct Envelope<'a> {
-                #[serde(borrow)]
-                result: Page<'a>,
-            }
-            let page: Envelope = serde_json::from_str(&reply.raw)
-                .map_err(|e| LensError::connection(format!("{what}: the result is not a tools/list result: {e}")))?;
-            let Some(tools) = page.result.tools else {
+            let Some(page) = message.result else {
+                return Err(LensError::connection(format!("{what}: the server's reply has neither result nor error")));
+            };
+            let Some(tools) = page.tools else {
                 return Err(LensError::connection(format!("{what}: the result has no \"tools\" array")));
             };
             for raw in tools {
@@ -446,7 +463,7 @@ impl Session {
                 }
                 list.tools.push(tool);
             }
-            cursor = match page.result.next_cursor {
+            cursor = match page.next_cursor {
                 None | Some(Value::Null) => break,
                 Some(Value::String(s)) if s.is_empty() => break,
                 Some(Value::String(s)) => Some(s),

@@ -6,7 +6,6 @@
 
 use std::sync::OnceLock;
 
-use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -18,18 +17,79 @@ pub struct ToolDescriptor {
     value: OnceLock<Value>,
     /// Why the descriptor could not be read (too deep), if it could not.
     pub unreadable: Option<String>,
+    /// The top-level `name` is a non-empty string and `inputSchema` an object or boolean (read
+    /// when the descriptor arrived, so listing needs no parse to find what is wrong).
+    well_formed: bool,
+}
+
+/// One pass over a descriptor's text: its nesting depth, and whether the top-level `name` holds a
+/// non-empty string and `inputSchema` an object or a boolean (the last of repeated keys counts,
+/// as in a parse).
+fn scan(text: &str) -> (usize, bool) {
+    #[derive(PartialEq)]
+    enum Key {
+        Name,
+        Schema,
+        Other,
+    }
+    let b = text.as_bytes();
+    let (mut d, mut max, mut i) = (0usize, 0usize, 0usize);
+    let (mut key_next, mut key, mut value_next) = (false, Key::Other, false);
+    let (mut name_ok, mut schema_ok) = (false, false);
+    while i < b.len() {
+        let c = b[i];
+        if value_next && !c.is_ascii_whitespace() {
+            value_next = false;
+            match key {
+                Key::Name => name_ok = c == b'"' && b.get(i + 1) != Some(&b'"'),
+                Key::Schema => schema_ok = c == b'{' || c == b't' || c == b'f',
+                Key::Other => {}
+            }
+        }
+        match c {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                if key_next && d == 1 {
+                    key_next = false;
+                    key = match &b[start..(i + 1).min(b.len())] {
+                        b"\"name\"" => Key::Name,
+                        b"\"inputSchema\"" => Key::Schema,
+                        _ => Key::Other,
+                    };
+                }
+            }
+            b'{' | b'[' => {
+                d += 1;
+                max = max.max(d);
+                key_next = d == 1 && c == b'{';
+            }
+            b'}' | b']' => d = d.saturating_sub(1),
+            b',' if d == 1 => key_next = true,
+            b':' if d == 1 => value_next = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    (max, name_ok && schema_ok && b.first() == Some(&b'{'))
 }
 
 impl ToolDescriptor {
     pub fn from_raw(raw: &RawValue, max_depth: usize) -> Self {
-        let depth = crate::json_depth::depth(raw.get());
+        let (depth, well_formed) = scan(raw.get());
         let unreadable = (depth > max_depth)
             .then(|| format!("it nests JSON {depth} levels deep, over the limit of {max_depth} (--max-depth)"));
         let value = OnceLock::new();
         if unreadable.is_some() {
             let _ = value.set(Value::Null);
         }
-        ToolDescriptor { raw: raw.to_owned(), value, unreadable }
+        ToolDescriptor { raw: raw.to_owned(), value, unreadable, well_formed }
     }
 
     /// The descriptor, parsed.
@@ -83,20 +143,8 @@ impl ToolDescriptor {
         if let Some(e) = &self.unreadable {
             return Some(format!("descriptor cannot be read: {e}"));
         }
-        // The common case, read without building the descriptor.
-        #[derive(Deserialize)]
-        struct Probe<'a> {
-            #[serde(borrow)]
-            name: Option<&'a RawValue>,
-            #[serde(borrow, rename = "inputSchema")]
-            input_schema: Option<&'a RawValue>,
-        }
-        if let Ok(Probe { name: Some(name), input_schema: Some(schema) }) =
-            crate::json_depth::parse_borrowed::<Probe>(self.raw.get())
-            && name.get().starts_with('"')
-            && name.get() != "\"\""
-            && (schema.get().starts_with('{') || matches!(schema.get(), "true" | "false"))
-        {
+        // The common case, known without building the descriptor.
+        if self.well_formed {
             return None;
         }
         let Some(obj) = self.value().as_object() else {
@@ -128,5 +176,35 @@ pub struct ToolList {
 impl ToolList {
     pub fn find(&self, name: &str) -> Option<&ToolDescriptor> {
         self.tools.iter().find(|t| t.name() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(text: &str) -> Option<String> {
+        let raw: Box<RawValue> = serde_json::from_str(text).unwrap_or_else(|_| RawValue::NULL.to_owned());
+        ToolDescriptor::from_raw(&raw, 1000).problem()
+    }
+
+    #[test]
+    fn problems_are_found_with_or_without_a_parse() {
+        assert_eq!(problem(r#"{"name": "a", "inputSchema": {"type": "object"}}"#), None);
+        assert_eq!(problem(r#"{"inputSchema": true, "x": {"name": 1}, "name": "a\"b"}"#), None);
+        assert_eq!(problem(r#"{"name": "", "inputSchema": {}}"#).as_deref(), Some("tool name is empty"));
+        assert_eq!(problem(r#"{"name": 7, "inputSchema": {}}"#).as_deref(), Some("tool name is not a string"));
+        assert_eq!(problem(r#"{"inputSchema": {"name": "inner"}}"#).as_deref(), Some("tool has no name"));
+        assert_eq!(problem(r#"{"name": "a"}"#).as_deref(), Some("tool has no inputSchema"));
+        assert_eq!(
+            problem(r#"{"name": "a", "inputSchema": "x"}"#).as_deref(),
+            Some("inputSchema is not a JSON Schema object")
+        );
+        // The last of repeated keys counts, as in a parse.
+        assert_eq!(problem(r#"{"name": "a", "inputSchema": {}, "name": ""}"#).as_deref(), Some("tool name is empty"));
+        assert_eq!(problem(r#"["name"]"#).as_deref(), Some("descriptor is not a JSON object"));
+        let deep = format!(r#"{{"name": "d", "inputSchema": {}{}}}"#, "[".repeat(50), "]".repeat(50));
+        let raw: Box<RawValue> = serde_json::from_str(&deep).unwrap_or_else(|_| RawValue::NULL.to_owned());
+        assert!(ToolDescriptor::from_raw(&raw, 20).problem().is_some_and(|p| p.contains("51 levels")));
     }
 }
