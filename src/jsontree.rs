@@ -466,11 +466,6 @@ impl Folds {
         self.folded.splice(at..at, new.collect::<Vec<_>>());
     }
 
-    /// After `tree.load_all()`: folds for the whole new row set, folding as `initial` does.
-    pub fn reset(&mut self, tree: &JsonTree) {
-        *self = Folds::initial(tree);
-    }
-
     pub fn is_folded(&self, i: usize) -> bool {
         self.folded.get(i).copied().unwrap_or(false)
     }

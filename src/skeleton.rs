@@ -102,28 +102,24 @@ pub struct Elisions {
     texts: Vec<(SharedText, [u32; 2])>,
 }
 
-/// The id of a long `text` member left in the text, if `v` is its sentinel.
-fn text_sentinel(v: &Value) -> Option<usize> {
+/// A sentinel of this process: its id and what follows (elements left out, or `text`).
+fn sentinel_parts(v: &Value) -> Option<(usize, &str)> {
     let s = v.as_str()?.strip_prefix(PREFIX)?;
-    let mut parts = s.split(':');
+    let mut parts = s.splitn(3, ':');
     if u64::from_str_radix(parts.next()?, 16).ok()? != nonce() {
         return None;
     }
-    let id = parts.next()?.parse().ok()?;
-    (parts.next()? == "text").then_some(id)
+    Some((parts.next()?.parse().ok()?, parts.next()?))
 }
 
-/// The sentinel's `(entry, elements left out)`, if `v` is one of this process's sentinels.
+/// The id of a long `text` member left in the text, if `v` is its sentinel.
+fn text_sentinel(v: &Value) -> Option<usize> {
+    sentinel_parts(v).and_then(|(id, what)| (what == "text").then_some(id))
+}
+
+/// The sentinel's `(entry, elements left out)`, if `v` is one of this process's array sentinels.
 pub fn sentinel(v: &Value) -> Option<(usize, usize)> {
-    let s = v.as_str()?.strip_prefix(PREFIX)?;
-    let mut parts = s.split(':');
-    let n = u64::from_str_radix(parts.next()?, 16).ok()?;
-    if n != nonce() {
-        return None;
-    }
-    let id = parts.next()?.parse().ok()?;
-    let rest = parts.next()?.parse().ok()?;
-    Some((id, rest))
+    sentinel_parts(v).and_then(|(id, rest)| Some((id, rest.parse().ok()?)))
 }
 
 /// The real length of an array that may hold sentinels.
@@ -318,7 +314,7 @@ impl Elisions {
     }
 }
 
-fn sentinel_text(id: usize, rest: usize) -> String {
+fn sentinel_text(id: usize, rest: impl std::fmt::Display) -> String {
     format!("{PREFIX}{:x}:{id}:{rest}", nonce())
 }
 
@@ -500,7 +496,7 @@ fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Res
                     } else if *in_text && skipping.is_none() && i - start > LONG_TEXT && i <= b.len() {
                         // A long text member: left in the text, decoded when it is read.
                         out.push_str(&text[copied..start]);
-                        let sentinel = format!("{PREFIX}{:x}:{}:text", nonce(), first_text + strings.len());
+                        let sentinel = sentinel_text(first_text + strings.len(), "text");
                         out.push_str(&serde_json::to_string(&sentinel).unwrap_or_default());
                         copied = i;
                         strings.push([start as u32, i as u32]);

@@ -126,10 +126,6 @@ impl Data {
         matches!(self, Data::Items(_) | Data::Value(Value::Array(_)))
     }
 
-    pub fn is_object(&self) -> bool {
-        matches!(self, Data::Value(Value::Object(_)))
-    }
-
     /// Number of records (0 unless `data` is a list).
     pub fn item_count(&self) -> usize {
         match self {

@@ -153,7 +153,7 @@ impl JsonView {
                     self.cursor = self.row_at(cursor);
                     self.top = self.row_at(top);
                 }
-                self.folds.reset(&self.tree);
+                self.folds = Folds::initial(&self.tree);
                 self.folds.all(&self.tree, false);
             }
             Command::CollapseAll => {
