@@ -409,6 +409,27 @@ impl JsonTree {
         self.rows.get(i).is_some_and(|r| matches!(r.kind, Kind::Object | Kind::Array))
     }
 
+    /// The keys and indices from the root to row `i` (a JSON pointer's segments).
+    pub fn segments(&self, i: usize) -> Vec<String> {
+        let mut parts = vec![];
+        let mut cur = i;
+        while let Some(r) = self.rows.get(cur) {
+            if r.parent as usize == cur {
+                break;
+            }
+            let parent = &self.rows[r.parent as usize];
+            if parent.kind == Kind::Array {
+                parts.push(r.index.to_string());
+            } else {
+                let k = self.key(r);
+                parts.push(serde_json::from_str::<String>(k).unwrap_or_else(|_| k.to_string()));
+            }
+            cur = r.parent as usize;
+        }
+        parts.reverse();
+        parts
+    }
+
     /// `data[42].user.login`: the path from the root to row `i`.
     pub fn path(&self, i: usize) -> String {
         let mut parts = vec![];

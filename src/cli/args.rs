@@ -163,6 +163,20 @@ impl TargetArgs {
         })
     }
 
+    /// Where the project's files sit (hints beside `.mcp.json`): the config file's directory, else
+    /// the current one.
+    pub fn project_dir(&self) -> Option<PathBuf> {
+        match &self.config {
+            Some(c) => c.parent().map(|p| if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() }),
+            None => std::env::current_dir().ok(),
+        }
+    }
+
+    /// The names a hint's `server` pattern may match: the config entry's name, given or found.
+    pub fn server_names(&self) -> Vec<String> {
+        self.server.iter().cloned().collect()
+    }
+
     /// The server these arguments name; the demo server when they name none.
     pub fn target(&self) -> Result<Target> {
         let env = self.env.iter().map(|e| split_pair(e, '=', "-e")).collect::<Result<Vec<_>>>()?;

@@ -181,7 +181,16 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     };
     // The envelope takes the parsed reply apart; a long list's records stay in the raw text.
     let Reply { body, elisions, .. } = reply;
-    let mut envelope = crate::envelope::normalize_reply(&a.tool, descriptor, body, elisions);
+    let hints = crate::envelope::hints::Hints::load_default(a.target.project_dir().as_deref());
+    for p in &hints.problems {
+        eprintln!("warning: hints: {} (the built-in heuristics go on)", sanitize::line(p));
+    }
+    let label = session.target.label();
+    let mut names = vec![session.server.name().to_string(), label];
+    names.extend(a.target.server_names());
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let hint = hints.find(&names, &a.tool);
+    let mut envelope = crate::envelope::normalize_taught(&a.tool, descriptor, body, elisions, hint);
     if a.all_pages && envelope.has_more() {
         let mut on_page = |pages: usize, items: usize, total: Option<u64>| {
             let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
@@ -192,7 +201,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
             }
         };
         let args = arguments_sent.unwrap_or_default();
-        let call = crate::envelope::pager::PagedCall { tool: &a.tool, schema, descriptor, args: &args };
+        let call = crate::envelope::pager::PagedCall { tool: &a.tool, schema, descriptor, args: &args, hint };
         envelope = crate::envelope::pager::all_pages(session, &call, envelope, a.max_pages, &opts, &mut on_page).await;
         if tty {
             eprint!("\r\x1b[2K");

@@ -5,9 +5,13 @@
 //! `metadata` (the result's `_meta`, `uiType`/`uiMetadata`, prose, content items, wrapper fields).
 
 mod data;
+pub mod decode;
+pub mod hints;
 mod normalize;
 pub mod pager;
 pub mod pagination;
+pub mod position;
+mod taught;
 pub mod text;
 
 use serde::Serialize;
@@ -15,6 +19,7 @@ use serde_json::{Map, Value};
 
 pub use data::{Data, RawItems};
 pub use normalize::{normalize, normalize_owned, normalize_reply};
+pub use taught::normalize_taught;
 pub use pagination::{PageKind, Pagination};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

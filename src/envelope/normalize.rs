@@ -5,6 +5,8 @@ use serde_json::{Map, Value, json};
 
 use super::key_norm as norm;
 use super::pagination::Found;
+use super::decode;
+use super::position;
 use super::text;
 use super::{Data, Envelope, ErrorInfo, RawItems, ResponseType, Status, Summary};
 use crate::mcp::ReplyBody;
@@ -315,10 +317,14 @@ fn primary_array(obj: &Map<String, Value>) -> Option<String> {
             best = Some((score, len, k));
         }
     }
-    let (score, _, key) = best?;
+    let (score, len, key) = best?;
     // Other keys that are not response metadata are fields of an entity: many of them, and the
     // object is one record that happens to hold an array, not a list.
     let entity_fields = obj.iter().filter(|(k, v)| *k != key && !is_meta_key(k) && !v.is_array()).count();
+    if len == 0 && entity_fields >= 2 {
+        // `{"thoughtNumber": 1, ..., "branches": []}`: state with an empty collection in it.
+        return None;
+    }
     // A well-known list key carries a wrapper with a few fields of its own; an object with many
     // fields of its own is one entity that happens to hold an array.
     ((score >= 3 && entity_fields <= 6) || entity_fields <= 3).then(|| key.clone())
@@ -328,11 +334,13 @@ fn primary_array(obj: &Map<String, Value>) -> Option<String> {
 struct Content {
     texts: Vec<Arc<String>>,
     others: Vec<Value>,
+    /// What text blocks carried beside their text (annotations, `_meta`), with their index.
+    text_fields: Vec<Value>,
 }
 
 /// Takes `content` apart (moving its texts, which may be megabytes, not copying them).
 fn split_content(content: Option<Value>, meta: &mut Map<String, Value>, el: &Elisions) -> Content {
-    let mut c = Content { texts: vec![], others: vec![] };
+    let mut c = Content { texts: vec![], others: vec![], text_fields: vec![] };
     match content {
         Some(Value::Array(mut blocks)) => {
             if has_sentinel(&blocks) {
@@ -344,7 +352,7 @@ fn split_content(content: Option<Value>, meta: &mut Map<String, Value>, el: &Eli
                     _ => vec![],
                 };
             }
-            for b in blocks {
+            for (index, b) in blocks.into_iter().enumerate() {
                 match b {
                     Value::Object(mut m)
                         if m.get("type").and_then(Value::as_str) == Some("text")
@@ -360,6 +368,11 @@ fn split_content(content: Option<Value>, meta: &mut Map<String, Value>, el: &Eli
                                 },
                             };
                             c.texts.push(Arc::new(text));
+                        }
+                        m.shift_remove("type");
+                        if !m.is_empty() {
+                            m.insert("index".into(), Value::from(index));
+                            c.text_fields.push(Value::Object(m));
                         }
                     }
                     other => c.others.push(other),
@@ -397,20 +410,11 @@ fn json_doc(t: &str) -> Option<Value> {
         .filter(|v| v.is_object() || v.is_array())
 }
 
-/// A primitive or a JSON string wrapped as `{"result": ...}` (a common way to satisfy the rule
-/// that structuredContent be an object).
-fn unwrap_result_primitive(sc: &Value) -> Value {
-    if let Value::Object(m) = sc
-        && m.len() == 1
-        && let Some(inner) = m.get("result")
-    {
-        return match inner {
-            Value::String(s) => json_doc(s).unwrap_or_else(|| inner.clone()),
-            Value::Object(_) | Value::Array(_) => sc.clone(),
-            other => other.clone(),
-        };
-    }
-    sc.clone()
+/// The member of a one-member `{"result": x}` (how FastMCP and others satisfy the rule that
+/// structuredContent be an object), when x is not an object.
+fn wrapped_result(sc: &Value) -> Option<&Value> {
+    let m = sc.as_object().filter(|m| m.len() == 1)?;
+    m.get("result").filter(|r| !r.is_object())
 }
 
 struct Work {
@@ -421,6 +425,8 @@ struct Work {
     /// Objects to read pagination from, closest first.
     scopes: Vec<Map<String, Value>>,
     source: String,
+    /// The result said `isError: true`.
+    is_error: bool,
 }
 
 fn status_of(v: &Value) -> Option<Status> {
@@ -501,6 +507,25 @@ impl Work {
             if m.get(key).and_then(Value::as_bool) == Some(true) && self.status != Some(Status::Error) {
                 self.status = Some(Status::Partial);
             }
+        }
+        // An error object as the body: Notion's and Stripe's `{"object": "error", ...}`, or a bare
+        // `{code, message}` under isError.
+        let error_body = m.get("object").or_else(|| m.get("type")).and_then(Value::as_str) == Some("error")
+            || self.is_error && ["code", "error_code", "message", "error_message"].iter().any(|k| m.contains_key(*k));
+        if error_body && self.error.is_none() && !m.get("error").is_some_and(|e| !e.is_null()) {
+            let mut body = m.clone();
+            body.remove("object");
+            if body.get("type").and_then(Value::as_str) == Some("error") {
+                body.remove("type");
+            }
+            let mut info = error_from(&Value::Object(body));
+            if info.code.is_null()
+                && let Some(status) = m.get("status").filter(|v| v.is_number())
+            {
+                info.code = status.clone();
+            }
+            self.error = Some(info);
+            failed = true;
         }
         let err_val = m.get("error").filter(|e| !e.is_null() && *e != &Value::Bool(false)).cloned();
         let errors =
@@ -692,8 +717,15 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         ReplyBody::Error(err) => return rpc_error(tool_name, &err),
         ReplyBody::Result(r) => r,
     };
-    let mut w =
-        Work { meta: Map::new(), status: None, message: None, error: None, scopes: vec![], source: String::new() };
+    let mut w = Work {
+        meta: Map::new(),
+        status: None,
+        message: None,
+        error: None,
+        scopes: vec![],
+        source: String::new(),
+        is_error: false,
+    };
     let mut result_obj = match result {
         Value::Object(m) => m,
         other => {
@@ -702,6 +734,7 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         }
     };
     let is_error_flag = result_obj.get("isError").and_then(Value::as_bool) == Some(true);
+    w.is_error = is_error_flag;
     let structured = result_obj.shift_remove("structuredContent").filter(|v| !v.is_null());
     let content = split_content(result_obj.shift_remove("content"), &mut w.meta, el);
     for (k, v) in std::mem::take(&mut result_obj) {
@@ -722,6 +755,9 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
             }
         }
     }
+    if !content.text_fields.is_empty() {
+        w.meta.insert("textBlocks".into(), Value::Array(content.text_fields.clone()));
+    }
     let mut prose: Vec<String> = vec![];
     let structured_scan = structured.as_ref().map(scan_copy);
 
@@ -735,16 +771,23 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         // text is compared as text first, which costs a copy of the text, not a parse of it.
         let compact = |t: &str| t.len() > (4 << 20) && serde_json::to_string(&sc).is_ok_and(|s| s == t.trim());
         let repeats: Vec<bool> = content.texts.iter().map(|t| compact(t)).collect();
-        let wraps_primitive = sc
-            .as_object()
-            .is_some_and(|m| m.len() == 1 && m.get("result").is_some_and(|r| !r.is_object() && !r.is_array()));
-        let payload_ref = wraps_primitive.then(|| unwrap_result_primitive(&sc));
+        let member = wrapped_result(&sc);
+        // A JSON string wrapped as the result is the payload it encodes.
+        let decoded = member.and_then(Value::as_str).and_then(json_doc);
+        let repeats_member = |t: &str| {
+            // A wrapped number or boolean written again as text; a wrapped prose string stays
+            // the message.
+            member.is_some_and(|r| !r.is_string() && !r.is_array() && r.to_string() == t.trim())
+        };
         for (t, repeat) in content.texts.iter().zip(repeats) {
-            if repeat {
+            if repeat || repeats_member(t) {
                 continue;
             }
             match json_text_doc(t, el) {
-                Some(v) if el.same(&v, &sc) || payload_ref.as_ref().is_some_and(|p| el.same(&v, p)) => {}
+                Some(v)
+                    if el.same(&v, &sc)
+                        || member.is_some_and(|m| el.same(&v, m))
+                        || decoded.as_ref().is_some_and(|d| el.same(&v, d)) => {}
                 Some(v) => w
                     .meta
                     .entry("textPayloads")
@@ -755,12 +798,24 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
                 None => prose.push(t.to_string()),
             }
         }
-        payload = Some(payload_ref.unwrap_or(sc));
+        if decoded.is_some() {
+            w.source.push_str(" → result → JSON string");
+        }
+        payload = Some(decoded.unwrap_or(sc));
     } else {
-        let docs: Vec<(usize, Value)> =
-            content.texts.iter().enumerate().filter_map(|(i, t)| json_text_doc(t, el).map(|v| (i, v))).collect();
+        let mut docs: Vec<(usize, Value)> = vec![];
+        let mut steps = String::new();
         for (i, t) in content.texts.iter().enumerate() {
-            if !docs.iter().any(|(j, _)| *j == i) {
+            if let Some(v) = json_text_doc(t, el) {
+                docs.push((i, v));
+                steps = " → JSON".into();
+            } else if let Some(f) = decode::json_in_text(t) {
+                docs.push((i, f.value));
+                steps = f.steps.iter().map(|s| format!(" → {s}")).collect();
+                if !f.prose.is_empty() {
+                    prose.push(f.prose);
+                }
+            } else {
                 prose.push(t.to_string());
             }
         }
@@ -768,7 +823,7 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
             0 => {}
             1 => {
                 let (i, v) = docs.into_iter().next().unwrap_or((0, Value::Null));
-                w.source = format!("content[{i}].text");
+                w.source = format!("content[{i}].text{steps}");
                 payload = Some(v);
             }
             n => {
@@ -783,19 +838,15 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
                 payload = Some(Value::Array(all));
             }
         }
-        if payload.is_none() && !prose.is_empty() {
-            if let Some((list, rest)) = records_from_prose(&prose) {
-                from_text_records = true;
-                w.source = "text records".into();
-                payload = Some(Value::Array(list));
-                prose = if rest.is_empty() { vec![] } else { vec![rest] };
-            } else if prose.len() == 1
-                && let Some((v, rest)) = text::fenced_json(&prose[0])
-            {
-                w.source = "JSON fenced in text".into();
-                payload = Some(v);
-                prose = if rest.is_empty() { vec![] } else { vec![rest] };
-            }
+        if payload.is_none()
+            && !prose.is_empty()
+            && let Some((list, rest, how)) = records_from_prose(&prose)
+        {
+            from_text_records = true;
+            let at = if content.texts.len() == 1 { "content[0].text".to_string() } else { "content texts".into() };
+            w.source = format!("{at} → {how}");
+            payload = Some(Value::Array(list));
+            prose = if rest.is_empty() { vec![] } else { vec![rest] };
         }
     }
     let prose_text = (!prose.is_empty()).then(|| prose.join("\n\n"));
@@ -918,12 +969,12 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
             w.meta.insert("errorPayload".into(), data.clone());
         }
         data = Value::Null;
-    } else if response_type == ResponseType::Action && w.status.is_none() {
+    } else if w.status.is_none() {
         w.status = Some(Status::Success);
     }
     if matches!(response_type, ResponseType::Single | ResponseType::Action) && !data.is_object() && !data.is_null() {
-        // A primitive or a lone string: keep it under a key so data stays an object.
-        data = json!({"value": data});
+        // structuredContent that is no object breaks the spec; the value is kept, not renamed.
+        w.meta.insert("payload".into(), std::mem::take(&mut data));
     }
 
     // 6. Pagination and totals: the list wrapper first, then wrappers, structuredContent, _meta.
@@ -942,7 +993,13 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         found.scan(&m);
     }
     let returned = data.as_array().map(|a| array_len(a) as u64);
-    let (pagination, total) = found.finish(returned);
+    let (mut pagination, total) = found.finish(returned);
+    if pagination.is_none()
+        && let Some(p) = &prose_text
+    {
+        let input_schema = descriptor.and_then(|d| d.get("inputSchema"));
+        pagination = position::in_prose(p, input_schema);
+    }
     let summary = match (returned, total, &pagination) {
         (None, None, None) => None,
         _ => Some(Summary { total, returned, has_more: pagination.as_ref().and_then(|p| p.has_more) }),
@@ -964,12 +1021,13 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
     }
 }
 
-/// Records in prose: a markdown table, CSV, a bullet list, or several `Key: value` blocks.
-fn records_from_prose(prose: &[String]) -> Option<(Vec<Value>, String)> {
+/// Records in prose: a markdown table, CSV, a bullet list, or several `Key: value` blocks; and
+/// the name of the form they were written in.
+pub(super) fn records_from_prose(prose: &[String]) -> Option<(Vec<Value>, String, &'static str)> {
     if prose.len() > 1 {
         let blocks: Option<Vec<Value>> = prose.iter().map(|p| text::key_value_block(p).map(Value::Object)).collect();
         if let Some(b) = blocks {
-            return Some((b, String::new()));
+            return Some((b, String::new(), "Key: value blocks"));
         }
     }
     if prose.len() == 1 {
@@ -984,18 +1042,18 @@ fn records_from_prose(prose: &[String]) -> Option<(Vec<Value>, String)> {
             let blocks: Option<Vec<Value>> =
                 chunks.iter().map(|c| text::key_value_block(c).map(Value::Object)).collect();
             if let Some(b) = blocks {
-                return Some((b, header.unwrap_or_default()));
+                return Some((b, header.unwrap_or_default(), "Key: value blocks"));
             }
         }
     }
     let all = prose.join("\n\n");
-    if let Some(t) = text::markdown_table(&all) {
-        return Some(t);
+    if let Some((rows, rest)) = text::markdown_table(&all) {
+        return Some((rows, rest, "markdown table"));
     }
     if let Some(rows) = text::csv(&all) {
-        return Some((rows, String::new()));
+        return Some((rows, String::new(), "CSV"));
     }
-    text::bullet_list(&all)
+    text::bullet_list(&all).map(|(rows, rest)| (rows, rest, "bullets"))
 }
 
 fn rpc_error(tool_name: &str, err: &Value) -> Envelope {

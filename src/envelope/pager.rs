@@ -7,12 +7,12 @@ use serde_json::{Map, Value, json};
 
 use super::key_norm as norm;
 use super::pagination::PageKind;
-use super::{Data, Envelope, RawItems, ResponseType, Status, Summary, normalize_reply};
+use super::{Data, Envelope, RawItems, ResponseType, Status, Summary};
 use crate::mcp::{CallOptions, Session};
 use crate::schema::args::property_schema;
 
 /// Argument names that carry each kind of position, best first.
-fn candidates(kind: PageKind) -> &'static [&'static str] {
+pub(crate) fn candidates(kind: PageKind) -> &'static [&'static str] {
     match kind {
         PageKind::Offset => &["offset", "start", "skip", "from", "startindex", "index", "position"],
         PageKind::Cursor => &[
@@ -77,7 +77,10 @@ pub fn next_arguments(
         (None, PageKind::Offset) => json!(p.offset.unwrap_or(0) + env.item_count() as u64),
         (None, _) => return Err("the result says there is more, but gives no next position".into()),
     };
-    let Some(arg) = position_argument(schema, kind, args) else {
+    let named = p.argument.clone().filter(|a| {
+        schema.and_then(|s| s.get("properties")).and_then(Value::as_object).is_none_or(|props| props.contains_key(a))
+    });
+    let Some(arg) = named.or_else(|| position_argument(schema, kind, args)) else {
         let kind_name =
             serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
         return Err(format!(
@@ -105,6 +108,8 @@ pub struct PagedCall<'a> {
     pub schema: Option<&'a Value>,
     pub descriptor: Option<&'a Value>,
     pub args: &'a Map<String, Value>,
+    /// What the user taught about this tool's answers.
+    pub hint: Option<&'a super::hints::Hint>,
 }
 
 /// Progress of `all_pages`: pages fetched, items so far, total if known.
@@ -121,7 +126,7 @@ pub async fn all_pages(
     opts: &CallOptions,
     on_page: &mut OnPage<'_>,
 ) -> Envelope {
-    let PagedCall { tool, schema, descriptor, args } = *call;
+    let PagedCall { tool, schema, descriptor, args, hint } = *call;
     let mut pages = vec![first];
     let mut notes: Vec<String> = vec![];
     let mut seen = HashSet::new();
@@ -150,7 +155,7 @@ pub async fn all_pages(
         }
         let reply = session.call_tool(tool, Some(next.clone()), opts, &mut |_| {}).await;
         let env = match reply {
-            Ok(r) => normalize_reply(tool, descriptor, r.body, r.elisions),
+            Ok(r) => super::normalize_taught(tool, descriptor, r.body, r.elisions, hint),
             Err(e) => {
                 notes.push(format!("page {} failed: {}", pages.len() + 1, e.message));
                 complete = false;

@@ -42,6 +42,9 @@ pub struct Pagination {
     pub total_pages: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_url: Option<String>,
+    /// The input argument that takes the next position, when the answer (or a hint) names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub argument: Option<String>,
 }
 
 /// What the scopes say, before it is turned into `Pagination`.

@@ -60,6 +60,8 @@ pub enum SessionMsg {
     CallDone(Box<CallResult>, Entry),
     /// All-pages progress: pages fetched, items so far, total if known.
     PagerProgress(usize, usize, Option<u64>),
+    /// The shown result read again with a hint just taught.
+    Retaught(Box<CallResult>),
 }
 
 /// A finished call: what was sent, what came back (verbatim and normalized), how long it took.
@@ -128,6 +130,22 @@ pub enum Cmd {
         name: String,
         text: String,
     },
+    /// Save what the user taught as a hint, and read the shown result again with it.
+    Teach {
+        hint: crate::envelope::hints::Hint,
+        call: Shown,
+        descriptor: Option<serde_json::Value>,
+    },
+}
+
+/// The result on screen, handed to the worker to be read again (compared by what was called).
+#[derive(Debug, Clone)]
+pub struct Shown(pub Box<CallResult>);
+
+impl PartialEq for Shown {
+    fn eq(&self, other: &Shown) -> bool {
+        self.0.tool == other.0.tool && self.0.arguments == other.0.arguments
+    }
 }
 
 /// The schema pane of the selected tool, built once per selection.
@@ -390,6 +408,17 @@ impl App {
             }
             SessionMsg::Closed { reason } => self.conn = Conn::Down(reason),
             SessionMsg::Notice(n) => self.notice = Some((n, false)),
+            SessionMsg::Retaught(call) => {
+                let theme = self.theme.clone();
+                if let Some(r) = self.result_mut()
+                    && r.call.tool == call.tool
+                {
+                    let (view, page) = (r.view, r.page);
+                    let mut fresh = ResultState::new(*call, page, &theme);
+                    fresh.set_view(view);
+                    *r = fresh;
+                }
+            }
             SessionMsg::CallProgress(p) => {
                 if let Some(r) = &mut self.running {
                     r.progress = Some(p);

@@ -40,6 +40,7 @@ pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec
                 super::run_all_pages(
                     session.clone(),
                     history.clone(),
+                    Default::default(),
                     (tool, arguments, descriptor),
                     known,
                     cancel,

@@ -8,6 +8,7 @@ use ratatui::layout::Position;
 use super::app::{App, Cmd, Pane, Purpose, Running};
 use super::form::FormOutcome;
 use super::keymap::{self, Command, Scope};
+use crate::envelope::PageKind;
 use super::result::{Page, ResultState, View};
 use super::schema_view;
 
@@ -315,6 +316,7 @@ impl App {
                     v.search(cmd == Command::NextMatch);
                 }
             }
+            Command::MarkRecords | Command::MarkNext => return self.teach(cmd),
             Command::SwitchSide => {
                 if let Some(r) = self.result_mut() {
                     r.split_right = !r.split_right;
@@ -370,6 +372,40 @@ impl App {
             nav => self.navigate(nav),
         }
         vec![]
+    }
+
+    /// `m` / `M` on a node of the Raw or Split tree: a hint for this server and tool.
+    fn teach(&mut self, cmd: Command) -> Vec<Cmd> {
+        use crate::envelope::hints::Hint;
+        let server = self.server.as_ref().map(|s| s.name().to_string()).filter(|n| !n.is_empty());
+        let tool = self.result().map(|r| r.call.tool.clone()).unwrap_or_default();
+        let descriptor = self.tools.iter().find(|t| t.name() == tool).map(|t| t.value().clone());
+        let Some(r) = self.result_mut() else {
+            self.notice = Some(("no result yet: run a tool first".into(), false));
+            return vec![];
+        };
+        if r.call.reply.is_none() {
+            self.notice = Some(("this result has no single reply to read (gathered pages): run the call again".into(), true));
+            return vec![];
+        }
+        let Some((pointer, value)) = r.selected_pointer() else {
+            self.notice = Some(("select a node of the result in the Raw (4) or Split (2) view first".into(), false));
+            return vec![];
+        };
+        let mut hint = Hint { server: server.unwrap_or_else(|| "*".into()), tool: r.call.tool.clone(), ..Hint::default() };
+        if cmd == Command::MarkRecords {
+            hint.records = Some(pointer);
+        } else {
+            let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema"));
+            let kind = if value.is_number() { PageKind::Offset } else { PageKind::Cursor };
+            let args = r.call.arguments.as_object().cloned().unwrap_or_default();
+            hint.argument = crate::envelope::pager::position_argument(schema, kind, &args).or_else(|| {
+                let props = schema.and_then(|s| s.get("properties")).and_then(|p| p.as_object())?;
+                props.keys().find(|k| crate::envelope::position::kind_of(k).is_some()).cloned()
+            });
+            hint.next = Some(pointer);
+        }
+        vec![Cmd::Teach { hint, call: super::app::Shown(Box::new(r.call.clone())), descriptor }]
     }
 
     pub(super) fn navigate(&mut self, cmd: Command) {

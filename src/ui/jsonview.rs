@@ -220,6 +220,11 @@ impl JsonView {
         self.tree.path(self.cursor)
     }
 
+    /// The selected node's keys and indices from the root.
+    pub fn segments(&self) -> Vec<String> {
+        self.tree.segments(self.cursor)
+    }
+
     /// Finds the next (or previous) row whose key or scalar value contains the query.
     pub fn search(&mut self, forward: bool) {
         let q = self.query.to_ascii_lowercase();

@@ -60,6 +60,8 @@ pub enum Command {
     NextMatch,
     PrevMatch,
     SwitchSide,
+    MarkRecords,
+    MarkNext,
 }
 
 /// Where a binding applies. `Any` bindings apply everywhere, after the pane's own.
@@ -140,6 +142,8 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Result, "s", SwitchSide, "Split view: switch between structuredContent and _meta", None, [KeyCode::Char('s') => NONE]),
     bind!(Result, "E", ExpandAll, "unfold everything", None, [KeyCode::Char('E') => SHIFT, KeyCode::Char('E') => NONE]),
     bind!(Result, "C", CollapseAll, "fold everything", None, [KeyCode::Char('C') => SHIFT, KeyCode::Char('C') => NONE]),
+    bind!(Result, "m", MarkRecords, "teach: the selected node (Raw or Split tree) holds the records; saved as a hint, result re-read", None, [KeyCode::Char('m') => NONE]),
+    bind!(Result, "M", MarkNext, "teach: the selected node is the next page's position; saved as a hint", None, [KeyCode::Char('M') => SHIFT, KeyCode::Char('M') => NONE]),
     bind!(Result, "y", Copy, "copy the selected value (or the record) to the clipboard (OSC 52)", Some("copy"), [KeyCode::Char('y') => NONE]),
     bind!(Result, "e", Export, "export the result to a file (Raw view: the reply as sent; else the envelope)", Some("export"), [KeyCode::Char('e') => NONE]),
     bind!(Any, "v", NextView, "next result view: Envelope, Split, Content, Raw", Some("view"), [KeyCode::Char('v') => NONE]),

@@ -26,6 +26,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::cli::TargetArgs;
 use crate::cli::args::UiArgs;
+use crate::envelope::hints::{Hint, Hints};
 use crate::history::{Entry, History, now_secs};
 use crate::mcp::wire::ServerEvent;
 use crate::mcp::{CallOptions, ConnectOptions, Session, Target};
@@ -40,7 +41,27 @@ pub async fn run_call(
     cancel: CancellationToken,
     out: mpsc::UnboundedSender<Msg>,
 ) {
+    run_taught_call(session, history, Arc::default(), call, cancel, out).await
+}
+
+/// The hint the user taught for this session's server and `tool`, if any.
+fn hint_for(hints: &Mutex<Hints>, session: &Session, tool: &str) -> Option<Hint> {
+    let label = session.target.label();
+    let hints = hints.lock().ok()?;
+    hints.find(&[session.server.name(), &label], tool).cloned()
+}
+
+/// `run_call`, reading the answer with what the user taught.
+async fn run_taught_call(
+    session: Arc<Session>,
+    history: Arc<Mutex<History>>,
+    hints: Arc<Mutex<Hints>>,
+    call: (String, serde_json::Value, Option<serde_json::Value>),
+    cancel: CancellationToken,
+    out: mpsc::UnboundedSender<Msg>,
+) {
     let (tool, arguments, descriptor) = call;
+    let hint = hint_for(&hints, &session, &tool);
     let output_schema = descriptor.as_ref().and_then(|d| d.get("outputSchema")).cloned();
     let started = Instant::now();
     let progress_out = out.clone();
@@ -57,7 +78,7 @@ pub async fn run_call(
             // The envelope takes the parsed reply apart (no copy of a big result); the views read
             // what else they need from the raw text.
             let crate::mcp::Reply { raw, elapsed: took, body, warnings, elisions } = r;
-            let env = crate::envelope::normalize_reply(&tool, descriptor.as_ref(), body, elisions);
+            let env = crate::envelope::normalize_taught(&tool, descriptor.as_ref(), body, elisions, hint.as_ref());
             let r = crate::mcp::Reply {
                 raw,
                 elapsed: took,
@@ -107,6 +128,7 @@ pub async fn run_call(
 pub async fn run_all_pages(
     session: Arc<Session>,
     history: Arc<Mutex<History>>,
+    hints: Arc<Mutex<Hints>>,
     call: (String, serde_json::Value, Option<serde_json::Value>),
     known: Vec<Arc<crate::envelope::Envelope>>,
     cancel: CancellationToken,
@@ -114,6 +136,7 @@ pub async fn run_all_pages(
 ) {
     use crate::envelope::pager::{PagedCall, all_pages, merge};
     let (tool, arguments, descriptor) = call;
+    let hint = hint_for(&hints, &session, &tool);
     let started = Instant::now();
     let Some(last) = known.last().map(|e| (**e).clone()) else { return };
     let before: Vec<_> = known[..known.len() - 1].iter().map(|e| (**e).clone()).collect();
@@ -122,7 +145,8 @@ pub async fn run_all_pages(
     let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema")).cloned();
     let empty = serde_json::Map::new();
     let args = arguments.as_object().unwrap_or(&empty);
-    let paged = PagedCall { tool: &tool, schema: schema.as_ref(), descriptor: descriptor.as_ref(), args };
+    let paged =
+        PagedCall { tool: &tool, schema: schema.as_ref(), descriptor: descriptor.as_ref(), args, hint: hint.as_ref() };
     let opts = CallOptions { timeout: None, cancel: Some(cancel) };
     let progress_out = out.clone();
     let mut on_page = move |pages: usize, items: usize, total: Option<u64>| {
@@ -189,15 +213,48 @@ fn export(name: &str, text: &str, redactor: &crate::mcp::log::Redactor) -> Resul
     Ok(path)
 }
 
+/// Saves a taught hint and reads the shown result again with it (what the hint now says, merged
+/// with what was taught before for the same tool).
+fn teach(hints: &Mutex<Hints>, hint: Hint, call: CallResult, descriptor: Option<serde_json::Value>) -> Vec<SessionMsg> {
+    let Ok(mut all) = hints.lock() else { return vec![] };
+    let (server, tool) = (hint.server.clone(), hint.tool.clone());
+    let what = if hint.records.is_some() { "records" } else { "next position" };
+    let argument = hint.argument.clone();
+    let path = match all.save(hint) {
+        Ok(p) => p,
+        Err(e) => return vec![SessionMsg::Notice(format!("the hint was not saved: {e}"))],
+    };
+    let Some(merged) = all.find(&[&server], &tool).cloned() else { return vec![] };
+    drop(all);
+    let mut notice = format!("taught: {what} of {tool} (hint saved in {})", path.display());
+    if what == "next position" {
+        notice.push_str(&match argument {
+            Some(a) => format!("; the next page sets {a}"),
+            None => "; no input argument looks like a position: add `argument = \"...\"` to the hint".into(),
+        });
+    }
+    let mut msgs = vec![SessionMsg::Notice(notice)];
+    if let Some(reply) = &call.reply
+        && let Ok(parsed) = crate::mcp::Reply::parse(reply.raw.clone(), reply.elapsed, usize::MAX)
+    {
+        let env = crate::envelope::normalize_taught(&tool, descriptor.as_ref(), parsed.body, parsed.elisions, Some(&merged));
+        let mut call = call;
+        call.envelope = Some(Arc::new(env));
+        msgs.push(SessionMsg::Retaught(Box::new(call)));
+    }
+    msgs
+}
+
 /// Owns the session: connects, lists tools, follows list_changed, runs calls, reports deaths,
 /// reconnects.
 async fn worker(
     target: Target,
     options: ConnectOptions,
-    history: Arc<Mutex<History>>,
+    stores: (Arc<Mutex<History>>, Arc<Mutex<Hints>>),
     mut cmds: mpsc::UnboundedReceiver<Cmd>,
     out: mpsc::UnboundedSender<Msg>,
 ) {
+    let (history, hints) = stores;
     let send = |m: SessionMsg| out.send(Msg::Session(m)).is_ok();
     loop {
         if !send(SessionMsg::Connecting) {
@@ -224,6 +281,11 @@ async fn worker(
                                 Ok(p) => format!("exported to {}", p.display()),
                                 Err(e) => e,
                             }));
+                        }
+                        Some(Cmd::Teach { hint, call, descriptor }) => {
+                            for m in teach(&hints, hint, *call.0, descriptor) {
+                                send(m);
+                            }
                         }
                         Some(Cmd::Cancel) | Some(Cmd::Copy(_)) => {}
                         Some(Cmd::Quit) | None => return,
@@ -259,12 +321,12 @@ async fn worker(
                     Some(Cmd::Call { tool, arguments, descriptor }) => {
                         let cancel = CancellationToken::new();
                         current = Some(cancel.clone());
-                        tokio::spawn(run_call(session.clone(), history.clone(), (tool, arguments, descriptor), cancel, out.clone()));
+                        tokio::spawn(run_taught_call(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), cancel, out.clone()));
                     }
                     Some(Cmd::AllPages { tool, arguments, descriptor, known }) => {
                         let cancel = CancellationToken::new();
                         current = Some(cancel.clone());
-                        tokio::spawn(run_all_pages(session.clone(), history.clone(), (tool, arguments, descriptor), known, cancel, out.clone()));
+                        tokio::spawn(run_all_pages(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), known, cancel, out.clone()));
                     }
                     Some(Cmd::Cancel) => {
                         if let Some(c) = current.take() {
@@ -276,6 +338,11 @@ async fn worker(
                             Ok(p) => format!("exported to {}", p.display()),
                             Err(e) => e,
                         }));
+                    }
+                    Some(Cmd::Teach { hint, call, descriptor }) => {
+                        for m in teach(&hints, hint, *call.0, descriptor) {
+                            send(m);
+                        }
                     }
                     Some(Cmd::Copy(_)) => {}
                 },
@@ -381,7 +448,12 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
 
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
-    let worker = tokio::spawn(worker(target, options, history, cmd_rx, msg_tx));
+    let hints = Hints::load_default(target_args.project_dir().as_deref());
+    for p in &hints.problems {
+        app.notice = Some((format!("hints: {p} (the built-in heuristics go on)"), true));
+    }
+    let hints = Arc::new(Mutex::new(hints));
+    let worker = tokio::spawn(worker(target, options, (history, hints), cmd_rx, msg_tx));
     let mut events = EventStream::new();
     #[cfg(unix)]
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();

@@ -688,6 +688,34 @@ impl ResultState {
         }
     }
 
+    /// The selected node of the Raw or Split tree as a JSON pointer into the result, with its
+    /// value: what a hint taught here names.
+    pub fn selected_pointer(&mut self) -> Option<(String, Value)> {
+        let prefix: Vec<String> = match self.view {
+            View::Raw => vec![],
+            View::Split if self.split_right => vec!["_meta".into()],
+            View::Split => vec!["structuredContent".into()],
+            _ => return None,
+        };
+        let raw_view = self.view == View::Raw;
+        let v = self.viewer()?;
+        let mut segs = v.segments();
+        if raw_view {
+            // The Raw tree is the whole reply: the result is under `result`.
+            if segs.first().map(String::as_str) != Some("result") {
+                return None;
+            }
+            segs.remove(0);
+        }
+        let value = v.selected_text().and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null);
+        let pointer: String = prefix
+            .into_iter()
+            .chain(segs)
+            .map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1")))
+            .collect();
+        Some((pointer, value))
+    }
+
     /// Closes an open record or popup; false if there was none.
     pub fn back(&mut self) -> bool {
         if let Some(v) = self.viewer()

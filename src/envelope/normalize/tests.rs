@@ -182,7 +182,7 @@ fn seed_004_json_rpc_wrappers() {
     assert_eq!(e.data, json!({"city": "Berlin", "temperature": 7.5, "humidity": 80}));
     assert_eq!(
         e.metadata.as_ref().map(|m| m["source"].clone()),
-        Some(json!("content[0].text → result → weather → data"))
+        Some(json!("content[0].text → JSON → result → weather → data"))
     );
 
     let e = norm(
@@ -372,7 +372,7 @@ fn text_shapes_and_content_items() {
     assert_eq!(e.metadata.map(|m| m["content"][0]["type"].clone()), Some(json!("image")));
     // structuredContent wrapping a primitive or a JSON string under "result".
     let e = norm("count", read_only(), json!({"content": [], "structuredContent": {"result": 42}}));
-    assert_eq!(e.data, json!({"value": 42}));
+    assert_eq!(e.data, json!({"result": 42}));
     let e = norm("rows", read_only(), json!({"content": [], "structuredContent": {"result": "[{\"a\":1}]"}}));
     assert_eq!(e.data, json!([{"a": 1}]));
     // Protocol 2026-07-28: structuredContent may be any JSON value.
