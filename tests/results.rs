@@ -75,7 +75,7 @@ async fn envelope_view_shows_lists_as_tables_objects_as_trees_and_errors_standin
     let (mut app, session, mut screen) = setup().await;
     run(&mut app, &session, &mut screen, "discord_list_channels", json!({"limit": 5})).await;
     let text = screen.text(&mut app);
-    assert!(text.contains("list · items 1–5 of 150 · page 1 · ] next · A all pages"), "{text}");
+    assert!(text.contains("list · success · items 1–5 of 150 · page 1 · ] next · A all pages"), "{text}");
     assert!(text.contains("# id") && text.contains("general") && text.contains("nsfw"), "{text}");
     insta::assert_snapshot!("envelope_table", stable(&text));
     // Enter opens a record as a JSON tree; Esc closes it.

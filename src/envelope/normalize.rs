@@ -417,6 +417,14 @@ fn wrapped_result(sc: &Value) -> Option<&Value> {
     m.get("result").filter(|r| !r.is_object())
 }
 
+/// The key of a one-member structuredContent whose string repeats one of the text blocks.
+fn repeated_text_key(sc: Option<&Value>, texts: &[Arc<String>]) -> Option<String> {
+    let m = sc?.as_object().filter(|m| m.len() == 1)?;
+    let (key, v) = m.iter().next()?;
+    let s = v.as_str()?.trim();
+    texts.iter().any(|t| t.trim() == s).then(|| key.clone())
+}
+
 struct Work {
     meta: Map<String, Value>,
     status: Option<Status>,
@@ -759,6 +767,12 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         w.meta.insert("textBlocks".into(), Value::Array(content.text_fields.clone()));
     }
     let mut prose: Vec<String> = vec![];
+    // structuredContent that only repeats a text block under one key (`{"content": text}`, as
+    // the filesystem server sends) is that text: it is read as text.
+    let (structured, text_twin) = match repeated_text_key(structured.as_ref(), &content.texts) {
+        Some(key) => (None, structured.map(|sc| (key, sc))),
+        None => (structured, None),
+    };
     let structured_scan = structured.as_ref().map(scan_copy);
 
     // 1. Where is the payload?
@@ -849,6 +863,28 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
             prose = if rest.is_empty() { vec![] } else { vec![rest] };
         }
     }
+    // A text that only reports a failure is an error whatever records it seems to hold.
+    let text_only = payload.is_none() || from_text_records;
+    if payload.is_none()
+        && prose.len() == 1
+        && let Some(record) = text::key_value_block(&prose[0])
+    {
+        let at = if content.texts.len() == 1 { "content[0].text".to_string() } else { "content texts".into() };
+        w.source = format!("{at} → Key: value lines");
+        payload = Some(Value::Object(record));
+        prose.clear();
+    }
+    let failure_text = text_only && content.texts.first().is_some_and(|t| text::is_failure_text(t));
+    if let Some((key, sc)) = text_twin {
+        w.source = match w.source.is_empty() {
+            true => format!("content[0].text (structuredContent.{key} repeats it)"),
+            false => format!("{} (structuredContent.{key} repeats it)", w.source),
+        };
+        if payload.is_none() {
+            // A document: the object as sent, its text the message.
+            payload = Some(sc);
+        }
+    }
     let prose_text = (!prose.is_empty()).then(|| prose.join("\n\n"));
 
     // 2. Unwrap wrappers and read status, errors and the rest.
@@ -935,7 +971,6 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
     }
 
     // 5. Classify.
-    let failure_text = data.is_null() && prose_text.as_deref().is_some_and(text::is_failure_text);
     let response_type = if is_error_flag || w.error.is_some() || w.status == Some(Status::Error) || failure_text {
         ResponseType::Error
     } else if is_list {

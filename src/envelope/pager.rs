@@ -168,7 +168,8 @@ pub async fn all_pages(
             complete = false;
             break;
         }
-        let empty = env.item_count() == 0;
+        // A list page with no items ends the list; a page of text (a long document) has none.
+        let empty = env.data.is_array() && env.item_count() == 0;
         pages.push(env);
         args = next;
         let count: usize = pages.iter().map(|p| p.item_count()).sum();
@@ -200,10 +201,16 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
     let mut datas = vec![std::mem::take(&mut out.data)];
     let mut last_pagination = out.pagination.clone();
     let mut total = out.summary.as_ref().and_then(|s| s.total);
+    let mut messages: Vec<String> = out.message.iter().cloned().collect();
     for p in iter {
         datas.push(p.data);
+        messages.extend(p.message);
         last_pagination = p.pagination.clone();
         total = p.summary.as_ref().and_then(|s| s.total).or(total);
+    }
+    if !datas[0].is_array() {
+        // Pages of one document (a long text read in slices): the slices in order.
+        return merge_document(out, messages, page_count, notes, complete, last_pagination);
     }
     // Pages of records read from text stay text; parsed pages stay parsed.
     let items = if datas.iter().any(|d| matches!(d, Data::Items(_))) {
@@ -241,10 +248,54 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
     }
     out.data = items;
     let meta = out.metadata.get_or_insert_with(Map::new);
+    if complete {
+        forget_first_page_position(meta);
+    }
     let mut pager = json!({"pages": page_count, "complete": complete});
     if dropped > 0 {
         pager["duplicatesDropped"] = json!(dropped);
     }
+    if !notes.is_empty() {
+        pager["notes"] = json!(notes);
+    }
+    meta.insert("pager".into(), pager);
+    out
+}
+
+/// The first page's own paging fields, copied into metadata, described that page only.
+fn forget_first_page_position(meta: &mut Map<String, Value>) {
+    meta.retain(|k, _| {
+        !matches!(
+            norm(k).as_str(),
+            "hasmore" | "hasnextpage" | "nextcursor" | "nextoffset" | "nextpagetoken" | "cursor" | "pageinfo" | "next"
+        )
+    });
+}
+
+/// One envelope from the slices of one document: their messages joined, in order.
+fn merge_document(
+    mut out: Envelope,
+    messages: Vec<String>,
+    page_count: usize,
+    notes: Vec<String>,
+    complete: bool,
+    last: Option<super::Pagination>,
+) -> Envelope {
+    let has_more = last.as_ref().and_then(|p| p.has_more).unwrap_or(false) && !complete;
+    if let Some(p) = &mut out.pagination {
+        p.has_more = Some(has_more);
+        p.next_offset = if has_more { last.and_then(|l| l.next_offset) } else { None };
+    }
+    out.message = (!messages.is_empty()).then(|| messages.concat());
+    out.summary = Some(Summary { total: None, returned: None, has_more: Some(has_more) });
+    if !complete {
+        out.status = Some(Status::Partial);
+    }
+    let meta = out.metadata.get_or_insert_with(Map::new);
+    if complete {
+        forget_first_page_position(meta);
+    }
+    let mut pager = json!({"pages": page_count, "complete": complete});
     if !notes.is_empty() {
         pager["notes"] = json!(notes);
     }

@@ -476,6 +476,16 @@ impl ResultState {
                     Span::styled(header_text(env, page), theme.fg(role).add_modifier(Modifier::BOLD)),
                     Span::styled(format!("  ({took})"), theme.fg("dim")),
                 ]));
+                if let Some(source) = env.metadata.as_ref().and_then(|m| m.get("source")).and_then(Value::as_str) {
+                    let records = match env.data.is_array() {
+                        true => format!(", {} record{}", env.item_count(), if env.item_count() == 1 { "" } else { "s" }),
+                        false => String::new(),
+                    };
+                    header.push(Line::styled(
+                        format!("from {}{records}", sanitize::line(source)),
+                        theme.fg("dim"),
+                    ));
+                }
                 if let Some(w) = call.reply.as_ref().map(|r| &r.warnings).filter(|w| !w.is_empty()) {
                     header.push(Line::styled(
                         format!(
