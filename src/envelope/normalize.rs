@@ -854,7 +854,7 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         }
         if payload.is_none()
             && !prose.is_empty()
-            && let Some((list, rest, how)) = records_from_prose(&prose)
+            && let Some((list, rest, how)) = records_from_prose(&prose, tool_name)
         {
             from_text_records = true;
             let at = if content.texts.len() == 1 { "content[0].text".to_string() } else { "content texts".into() };
@@ -1058,16 +1058,21 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
 
 /// Records in prose: a markdown table, CSV, a bullet list, or several `Key: value` blocks; and
 /// the name of the form they were written in.
-pub(super) fn records_from_prose(prose: &[String]) -> Option<(Vec<Value>, String, &'static str)> {
+pub(super) fn records_from_prose(prose: &[String], tool: &str) -> Option<(Vec<Value>, String, &'static str)> {
     if prose.len() > 1 {
         let blocks: Option<Vec<Value>> = prose.iter().map(|p| text::key_value_block(p).map(Value::Object)).collect();
         if let Some(b) = blocks {
             return Some((b, String::new(), "Key: value blocks"));
         }
     }
+    if prose.len() == 1
+        && let Some((rows, header)) = text::keyed_records(&prose[0])
+    {
+        return Some((rows, header, "Key: value records"));
+    }
     if prose.len() == 1 {
-        // One block of `Key: value` records separated by blank lines (git log, search results),
-        // perhaps under a one-line header.
+        // One block of `Key: value` records separated by blank lines (search results), perhaps
+        // under a one-line header.
         let mut chunks: Vec<&str> = prose[0].split("\n\n").map(str::trim).filter(|c| !c.is_empty()).collect();
         let header = match chunks.first() {
             Some(h) if !h.contains('\n') && text::key_value_block(h).is_none() => Some(chunks.remove(0).to_string()),
@@ -1088,7 +1093,13 @@ pub(super) fn records_from_prose(prose: &[String]) -> Option<(Vec<Value>, String
     if let Some(rows) = text::csv(&all) {
         return Some((rows, String::new(), "CSV"));
     }
-    text::bullet_list(&all).map(|(rows, rest)| (rows, rest, "bullets"))
+    if let Some((rows, rest)) = text::bullet_list(&all) {
+        return Some((rows, rest, "bullets"));
+    }
+    if prose.len() == 1 && text::key_value_block(&all).is_none() {
+        return text::item_lines(&all, &name_words(tool)).map(|(rows, rest)| (rows, rest, "lines"));
+    }
+    None
 }
 
 fn rpc_error(tool_name: &str, err: &Value) -> Envelope {

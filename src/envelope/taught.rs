@@ -81,7 +81,7 @@ fn records(v: Value) -> (Value, String) {
     if let Some(decoded) = hints::decoded(&s) {
         return (decoded, " → JSON".into());
     }
-    if let Some((rows, _, how)) = records_from_prose(std::slice::from_ref(&s)) {
+    if let Some((rows, _, how)) = records_from_prose(std::slice::from_ref(&s), "") {
         return (Value::Array(rows), format!(" → {how}"));
     }
     let lines = s.lines().map(str::trim).filter(|l| !l.is_empty()).map(|l| Value::String(l.to_string()));
@@ -132,7 +132,7 @@ mod tests {
             ..Hint::default()
         };
         let e = taught(r, hint);
-        assert_eq!(e.item_count(), 4);
+        assert_eq!(e.item_count(), 3);
         assert_eq!(e.pagination.and_then(|p| p.next_offset), Some(json!("XYZ")));
     }
 }

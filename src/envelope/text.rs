@@ -149,6 +149,72 @@ pub fn bullet_list(text: &str) -> Option<(Vec<Value>, String)> {
     Some((values, prose.join("\n").trim().to_string()))
 }
 
+/// `Key: value` of one line, when the key reads as a field name.
+fn field(line: &str) -> Option<(&str, &str)> {
+    let (k, v) = line.split_once(": ").or_else(|| line.strip_suffix(':').map(|k| (k, "")))?;
+    let k = k.trim();
+    let ok = !k.is_empty()
+        && k.len() <= 40
+        && k.split(' ').count() <= 3
+        && !k.starts_with(['-', '*', '#', ' '])
+        && k.chars().next().is_some_and(char::is_alphabetic);
+    ok.then_some((k, v.trim()))
+}
+
+/// Records that each start with the same `Key: value` line (git log's `Commit:` blocks, search
+/// results' `Title:` blocks), whose values may run over several lines; a header line or two
+/// before the first record is prose.
+pub fn keyed_records(text: &str) -> Option<(Vec<Value>, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines.iter().position(|l| field(l).is_some_and(|(_, v)| !v.is_empty()))?;
+    if lines[..first].iter().filter(|l| !l.trim().is_empty()).count() > 2 {
+        return None;
+    }
+    let (lead, _) = field(lines[first])?;
+    let starts = lines.iter().filter(|l| field(l).is_some_and(|(k, _)| k == lead)).count();
+    if starts < 2 {
+        return None;
+    }
+    let mut records: Vec<Map<String, Value>> = vec![];
+    let mut last_key: Option<String> = None;
+    for l in &lines[first..] {
+        match field(l) {
+            Some((k, v)) if k == lead => {
+                records.push(Map::new());
+                records.last_mut()?.insert(k.to_string(), Value::String(v.to_string()));
+                last_key = Some(k.to_string());
+            }
+            Some((k, v)) if !records.last()?.contains_key(k) => {
+                records.last_mut()?.insert(k.to_string(), Value::String(v.to_string()));
+                last_key = Some(k.to_string());
+            }
+            _ => {
+                // A value that runs over several lines.
+                let key = last_key.as_ref()?;
+                if let Some(Value::String(v)) = records.last_mut()?.get_mut(key) {
+                    v.push('\n');
+                    v.push_str(l);
+                }
+            }
+        }
+    }
+    if records.iter().any(|r| r.len() < 2) {
+        return None;
+    }
+    let out = records
+        .into_iter()
+        .map(|mut r| {
+            for v in r.values_mut() {
+                if let Value::String(s) = v {
+                    *s = s.trim().to_string();
+                }
+            }
+            Value::Object(r)
+        })
+        .collect();
+    Some((out, lines[..first].join("\n").trim().to_string()))
+}
+
 /// A block of `Key: value` lines (two or more, every non-empty line), as one record.
 pub fn key_value_block(text: &str) -> Option<Map<String, Value>> {
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
@@ -165,6 +231,60 @@ pub fn key_value_block(text: &str) -> Option<Map<String, Value>> {
         m.insert(k.to_string(), Value::String(v.trim().to_string()));
     }
     Some(m)
+}
+
+/// Words of a tool's name that say it answers with a collection.
+const LISTING_WORDS: &[&str] =
+    &["list", "search", "find", "ls", "glob", "grep", "query", "branches", "tags", "files", "tables", "keys"];
+
+/// One item a line: `[FILE] a.txt` / `[DIR] src` lines, paths, one-word names (a branch list, a
+/// table list), or short lines from a tool whose name says it lists. A header line ending in `:`
+/// and a trailing block after a blank line (`Total: 3 files`) are kept as prose.
+pub fn item_lines(text: &str, tool_words: &[String]) -> Option<(Vec<Value>, String)> {
+    let t = text.trim_matches('\n');
+    let (body, tail) = match t.split_once("\n\n") {
+        Some((b, rest)) if !rest.trim().is_empty() => (b, rest.trim()),
+        _ => (t, ""),
+    };
+    let mut lines: Vec<&str> = body.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect();
+    let header = match lines.first() {
+        Some(h) if lines.len() > 1 && h.ends_with(':') && !h.starts_with(['[', '/', '*', '-']) => {
+            Some(lines.remove(0))
+        }
+        _ => None,
+    };
+    if lines.is_empty() || lines.iter().any(|l| l.len() > 400 || is_sentence(l)) {
+        return None;
+    }
+    let tagged = lines.iter().all(|l| tag(l).is_some());
+    let paths = lines.iter().all(|l| looks_like_path(l.trim()));
+    let words = lines.len() >= 2 && lines.iter().all(|l| l.trim().trim_start_matches("* ").split_whitespace().count() == 1);
+    let named = lines.len() >= 2 && tool_words.iter().any(|w| LISTING_WORDS.contains(&w.as_str()));
+    if !(tagged || paths || words || named) {
+        return None;
+    }
+    let items = lines.iter().map(|l| Value::String(l.trim().to_string())).collect();
+    let prose = [header.unwrap_or(""), tail].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>();
+    Some((items, prose.join("\n\n")))
+}
+
+/// A line that reads as a sentence of prose rather than an item.
+fn is_sentence(line: &str) -> bool {
+    let l = line.trim();
+    l.split_whitespace().count() > 6 && l.ends_with(['.', '!', '?']) && !looks_like_path(l)
+}
+
+/// `[FILE]` in `[FILE] a.txt`.
+fn tag(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix('[')?;
+    let (t, after) = rest.split_once(']')?;
+    (!t.is_empty() && t.len() <= 16 && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') && !after.trim().is_empty())
+        .then_some(t)
+}
+
+fn looks_like_path(l: &str) -> bool {
+    let windows = l.len() > 2 && l.as_bytes()[1] == b':' && matches!(l.as_bytes()[2], b'\\' | b'/');
+    (l.starts_with('/') || l.starts_with("./") || l.starts_with("~/") || windows) && !l.contains("  ")
 }
 
 /// Text that only reports a failure ("Error: ...", "Failed to ...").
@@ -238,6 +358,33 @@ mod tests {
         assert_eq!(v, json!({"a": [1]}));
         assert_eq!(prose, "Here you go:\n\nAnything else?");
         assert!(fenced_json("```python\nprint(1)\n```").is_none());
+    }
+
+    #[test]
+    fn records_led_by_one_key() {
+        let t = "Commit history:\nCommit: 'abc'\nAuthor: Ada\nMessage: fix\n\nbody\n\n\nCommit: 'def'\nAuthor: Bob\nMessage: add\n";
+        let (rows, prose) = keyed_records(t).unwrap_or_default();
+        assert_eq!(rows[0], json!({"Commit": "'abc'", "Author": "Ada", "Message": "fix\n\nbody"}));
+        assert_eq!((rows.len(), prose.as_str()), (2, "Commit history:"));
+        assert!(keyed_records("Note: one\nmore text\nNote: two").is_none());
+        assert!(keyed_records("Name: Ada\nRole: admin").is_none());
+    }
+
+    #[test]
+    fn lines_of_items() {
+        let none: Vec<String> = vec![];
+        let (items, prose) = item_lines("[FILE] a.txt\n[DIR] src", &none).unwrap_or_default();
+        assert_eq!((items, prose.as_str()), (vec![json!("[FILE] a.txt"), json!("[DIR] src")], ""));
+        let t = "[FILE] a.txt      6 B\n[DIR] src   \n\nTotal: 1 files, 1 directories\nCombined size: 6 B";
+        let (items, prose) = item_lines(t, &none).unwrap_or_default();
+        assert_eq!(items.len(), 2);
+        assert_eq!(prose, "Total: 1 files, 1 directories\nCombined size: 6 B");
+        assert_eq!(item_lines("/tmp/x/a.txt", &none).map(|(i, _)| i.len()), Some(1));
+        assert_eq!(item_lines("* main\n  feature-x", &none).map(|(i, _)| i.len()), Some(2));
+        assert!(item_lines("Hello there.\nThis is a page of prose with words.", &none).is_none());
+        assert!(item_lines("No matches found", &["search".to_string()]).is_none());
+        let words = vec!["list".to_string(), "things".to_string()];
+        assert_eq!(item_lines("Found 2:\nred apple\ngreen pear", &words).map(|(i, p)| (i.len(), p)), Some((2, "Found 2:".into())));
     }
 
     #[test]
