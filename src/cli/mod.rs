@@ -194,10 +194,12 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     if a.all_pages && envelope.has_more() {
         let mut on_page = |pages: usize, items: usize, total: Option<u64>| {
             let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+            // A document read in slices has no items to count.
+            let count = if items == 0 && total.is_none() { String::new() } else { format!(": {items}{of} items") };
             if tty {
-                eprint!("\r\x1b[2Kpage {pages}: {items}{of} items");
+                eprint!("\r\x1b[2Kpage {pages}{count}");
             } else {
-                eprintln!("page {pages}: {items}{of} items");
+                eprintln!("page {pages}{count}");
             }
         };
         let args = arguments_sent.unwrap_or_default();

@@ -19,8 +19,8 @@ use serde_json::{Map, Value};
 
 pub use data::{Data, RawItems};
 pub use normalize::{normalize, normalize_owned, normalize_reply};
-pub use taught::normalize_taught;
 pub use pagination::{PageKind, Pagination};
+pub use taught::normalize_taught;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

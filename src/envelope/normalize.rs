@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
+use super::decode;
 use super::key_norm as norm;
 use super::pagination::Found;
-use super::decode;
 use super::position;
 use super::text;
 use super::{Data, Envelope, ErrorInfo, RawItems, ResponseType, Status, Summary};

@@ -201,10 +201,10 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
     let mut datas = vec![std::mem::take(&mut out.data)];
     let mut last_pagination = out.pagination.clone();
     let mut total = out.summary.as_ref().and_then(|s| s.total);
-    let mut messages: Vec<String> = out.message.iter().cloned().collect();
+    let mut messages: Vec<String> = vec![slice_text(&out)];
     for p in iter {
+        messages.push(slice_text(&p));
         datas.push(p.data);
-        messages.extend(p.message);
         last_pagination = p.pagination.clone();
         total = p.summary.as_ref().and_then(|s| s.total).or(total);
     }
@@ -272,10 +272,31 @@ fn forget_first_page_position(meta: &mut Map<String, Value>) {
     });
 }
 
+/// A page's text without the line that told where the next slice starts.
+fn slice_text(page: &Envelope) -> String {
+    let Some(m) = &page.message else { return String::new() };
+    let Some(p) = &page.pagination else { return m.clone() };
+    let (Some(arg), Some(pos)) = (&p.argument, &p.next_offset) else { return m.clone() };
+    let pos = match pos {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut kept: Vec<&str> =
+        m.split_inclusive('\n').filter(|l| !(l.contains(arg.as_str()) && l.contains(&pos))).collect();
+    if kept.len() == m.split_inclusive('\n').count() {
+        return m.clone();
+    }
+    while kept.last().is_some_and(|l| l.trim().is_empty()) {
+        kept.pop();
+    }
+    // The notice was set off from the slice by line breaks of its own.
+    kept.concat().trim_end_matches('\n').to_string()
+}
+
 /// One envelope from the slices of one document: their messages joined, in order.
 fn merge_document(
     mut out: Envelope,
-    messages: Vec<String>,
+    mut messages: Vec<String>,
     page_count: usize,
     notes: Vec<String>,
     complete: bool,
@@ -286,7 +307,17 @@ fn merge_document(
         p.has_more = Some(has_more);
         p.next_offset = if has_more { last.and_then(|l| l.next_offset) } else { None };
     }
-    out.message = (!messages.is_empty()).then(|| messages.concat());
+    // A first line every slice repeats ("Contents of https://...:") is said once.
+    let first_line = |m: &String| m.split_once('\n').map(|(l, _)| l.to_string());
+    if messages.len() > 1
+        && let Some(head) = messages.first().and_then(first_line)
+        && messages.iter().all(|m| first_line(m).as_deref() == Some(head.as_str()))
+    {
+        for m in messages.iter_mut().skip(1) {
+            *m = m[head.len() + 1..].to_string();
+        }
+    }
+    out.message = Some(messages.concat());
     out.summary = Some(Summary { total: None, returned: None, has_more: Some(has_more) });
     if !complete {
         out.status = Some(Status::Partial);

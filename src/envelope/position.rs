@@ -20,10 +20,7 @@ pub fn kind_of(argument: &str) -> Option<PageKind> {
 
 fn properties(schema: Option<&Value>) -> Vec<(String, Option<String>)> {
     let Some(props) = schema.and_then(|s| s.get("properties")).and_then(Value::as_object) else { return vec![] };
-    props
-        .iter()
-        .map(|(k, v)| (k.clone(), v.get("type").and_then(Value::as_str).map(str::to_string)))
-        .collect()
+    props.iter().map(|(k, v)| (k.clone(), v.get("type").and_then(Value::as_str).map(str::to_string))).collect()
 }
 
 /// A paging argument of the tool named in `text` next to a value.
@@ -82,9 +79,8 @@ fn counted(text: &str, schema: Option<&Value>) -> Option<Pagination> {
         });
     }
     if let Some(arg) = takes(PageKind::Offset)
-        && let Some(c) = Regex::new(r"(?i)\bshowing\s+(\d{1,12})\s*(?:-|–|to)\s*(\d{1,12})\s+of\s+(\d{1,12})\b")
-            .ok()?
-            .captures(text)
+        && let Some(c) =
+            Regex::new(r"(?i)\bshowing\s+(\d{1,12})\s*(?:-|–|to)\s*(\d{1,12})\s+of\s+(\d{1,12})\b").ok()?.captures(text)
     {
         let first: u64 = c[1].parse().ok()?;
         let last: u64 = c[2].parse().ok()?;

@@ -116,7 +116,10 @@ mod tests {
         assert_eq!(e.response_type, ResponseType::List);
         assert_eq!(e.data, json!([{"a": 1}, {"a": 2}]));
         let p = e.pagination.clone().unwrap_or_default();
-        assert_eq!((p.has_more, p.next_offset, p.argument.as_deref()), (Some(true), Some(json!("n2")), Some("page_key")));
+        assert_eq!(
+            (p.has_more, p.next_offset, p.argument.as_deref()),
+            (Some(true), Some(json!("n2")), Some("page_key"))
+        );
         let schema = json!({"properties": {"page_key": {"type": "string"}}});
         let next = super::super::pager::next_arguments(Some(&schema), &Map::new(), &e).ok().flatten();
         assert_eq!(next.map(|(a, _)| Value::Object(a)), Some(json!({"page_key": "n2"})));

@@ -248,9 +248,7 @@ pub fn item_lines(text: &str, tool_words: &[String]) -> Option<(Vec<Value>, Stri
     };
     let mut lines: Vec<&str> = body.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect();
     let header = match lines.first() {
-        Some(h) if lines.len() > 1 && h.ends_with(':') && !h.starts_with(['[', '/', '*', '-']) => {
-            Some(lines.remove(0))
-        }
+        Some(h) if lines.len() > 1 && h.ends_with(':') && !h.starts_with(['[', '/', '*', '-']) => Some(lines.remove(0)),
         _ => None,
     };
     if lines.is_empty() || lines.iter().any(|l| l.len() > 400 || is_sentence(l)) {
@@ -258,7 +256,8 @@ pub fn item_lines(text: &str, tool_words: &[String]) -> Option<(Vec<Value>, Stri
     }
     let tagged = lines.iter().all(|l| tag(l).is_some());
     let paths = lines.iter().all(|l| looks_like_path(l.trim()));
-    let words = lines.len() >= 2 && lines.iter().all(|l| l.trim().trim_start_matches("* ").split_whitespace().count() == 1);
+    let words =
+        lines.len() >= 2 && lines.iter().all(|l| l.trim().trim_start_matches("* ").split_whitespace().count() == 1);
     let named = lines.len() >= 2 && tool_words.iter().any(|w| LISTING_WORDS.contains(&w.as_str()));
     if !(tagged || paths || words || named) {
         return None;
@@ -278,8 +277,11 @@ fn is_sentence(line: &str) -> bool {
 fn tag(line: &str) -> Option<&str> {
     let rest = line.trim_start().strip_prefix('[')?;
     let (t, after) = rest.split_once(']')?;
-    (!t.is_empty() && t.len() <= 16 && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') && !after.trim().is_empty())
-        .then_some(t)
+    (!t.is_empty()
+        && t.len() <= 16
+        && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        && !after.trim().is_empty())
+    .then_some(t)
 }
 
 fn looks_like_path(l: &str) -> bool {
@@ -384,7 +386,10 @@ mod tests {
         assert!(item_lines("Hello there.\nThis is a page of prose with words.", &none).is_none());
         assert!(item_lines("No matches found", &["search".to_string()]).is_none());
         let words = vec!["list".to_string(), "things".to_string()];
-        assert_eq!(item_lines("Found 2:\nred apple\ngreen pear", &words).map(|(i, p)| (i.len(), p)), Some((2, "Found 2:".into())));
+        assert_eq!(
+            item_lines("Found 2:\nred apple\ngreen pear", &words).map(|(i, p)| (i.len(), p)),
+            Some((2, "Found 2:".into()))
+        );
     }
 
     #[test]

@@ -8,9 +8,9 @@ use ratatui::layout::Position;
 use super::app::{App, Cmd, Pane, Purpose, Running};
 use super::form::FormOutcome;
 use super::keymap::{self, Command, Scope};
-use crate::envelope::PageKind;
 use super::result::{Page, ResultState, View};
 use super::schema_view;
+use crate::envelope::PageKind;
 
 impl App {
     /// `]`, `[` and `A` on the shown result.
@@ -385,14 +385,16 @@ impl App {
             return vec![];
         };
         if r.call.reply.is_none() {
-            self.notice = Some(("this result has no single reply to read (gathered pages): run the call again".into(), true));
+            self.notice =
+                Some(("this result has no single reply to read (gathered pages): run the call again".into(), true));
             return vec![];
         }
         let Some((pointer, value)) = r.selected_pointer() else {
             self.notice = Some(("select a node of the result in the Raw (4) or Split (2) view first".into(), false));
             return vec![];
         };
-        let mut hint = Hint { server: server.unwrap_or_else(|| "*".into()), tool: r.call.tool.clone(), ..Hint::default() };
+        let mut hint =
+            Hint { server: server.unwrap_or_else(|| "*".into()), tool: r.call.tool.clone(), ..Hint::default() };
         if cmd == Command::MarkRecords {
             hint.records = Some(pointer);
         } else {

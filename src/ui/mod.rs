@@ -237,7 +237,8 @@ fn teach(hints: &Mutex<Hints>, hint: Hint, call: CallResult, descriptor: Option<
     if let Some(reply) = &call.reply
         && let Ok(parsed) = crate::mcp::Reply::parse(reply.raw.clone(), reply.elapsed, usize::MAX)
     {
-        let env = crate::envelope::normalize_taught(&tool, descriptor.as_ref(), parsed.body, parsed.elisions, Some(&merged));
+        let env =
+            crate::envelope::normalize_taught(&tool, descriptor.as_ref(), parsed.body, parsed.elisions, Some(&merged));
         let mut call = call;
         call.envelope = Some(Arc::new(env));
         msgs.push(SessionMsg::Retaught(Box::new(call)));

@@ -478,13 +478,12 @@ impl ResultState {
                 ]));
                 if let Some(source) = env.metadata.as_ref().and_then(|m| m.get("source")).and_then(Value::as_str) {
                     let records = match env.data.is_array() {
-                        true => format!(", {} record{}", env.item_count(), if env.item_count() == 1 { "" } else { "s" }),
+                        true => {
+                            format!(", {} record{}", env.item_count(), if env.item_count() == 1 { "" } else { "s" })
+                        }
                         false => String::new(),
                     };
-                    header.push(Line::styled(
-                        format!("from {}{records}", sanitize::line(source)),
-                        theme.fg("dim"),
-                    ));
+                    header.push(Line::styled(format!("from {}{records}", sanitize::line(source)), theme.fg("dim")));
                 }
                 if let Some(w) = call.reply.as_ref().map(|r| &r.warnings).filter(|w| !w.is_empty()) {
                     header.push(Line::styled(
@@ -718,11 +717,8 @@ impl ResultState {
             segs.remove(0);
         }
         let value = v.selected_text().and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null);
-        let pointer: String = prefix
-            .into_iter()
-            .chain(segs)
-            .map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1")))
-            .collect();
+        let pointer: String =
+            prefix.into_iter().chain(segs).map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1"))).collect();
         Some((pointer, value))
     }
 
