@@ -417,6 +417,11 @@ fn wrapped_result(sc: &Value) -> Option<&Value> {
     m.get("result").filter(|r| !r.is_object())
 }
 
+/// The value of a one-member object (`{"entities": [...]}` beside a text of just the array).
+fn only_member(v: &Value) -> Option<&Value> {
+    v.as_object().filter(|m| m.len() == 1).and_then(|m| m.values().next())
+}
+
 /// The key of a one-member structuredContent whose string repeats one of the text blocks.
 fn repeated_text_key(sc: Option<&Value>, texts: &[Arc<String>]) -> Option<String> {
     let m = sc?.as_object().filter(|m| m.len() == 1)?;
@@ -800,7 +805,7 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
             match json_text_doc(t, el) {
                 Some(v)
                     if el.same(&v, &sc)
-                        || member.is_some_and(|m| el.same(&v, m))
+                        || only_member(&sc).is_some_and(|m| el.same(&v, m))
                         || decoded.as_ref().is_some_and(|d| el.same(&v, d)) => {}
                 Some(v) => w
                     .meta

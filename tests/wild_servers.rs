@@ -1,0 +1,198 @@
+//! The envelope and the pager on the reference servers as installed from the registries
+//! (filesystem, memory and sequential-thinking from npm; git, fetch and time from PyPI), over
+//! stdio, on real files, a real git repository and a real web page on loopback.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::*;
+use serde_json::Value;
+
+fn npm_server(name: &str) -> String {
+    let p = root().join(format!("tests/peers/node_modules/@modelcontextprotocol/{name}/dist/index.js"));
+    assert!(p.exists(), "{} is missing: run scripts/install-peers", p.display());
+    p.to_string_lossy().into_owned()
+}
+
+/// A fresh directory under the system's temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("mcplens-wild-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap_or_else(|e| panic!("{e}"));
+        TempDir(p)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap_or_default()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn envelope(args: &[&str], server: &[&str]) -> Value {
+    let mut all: Vec<&str> = args.to_vec();
+    all.push("--json");
+    all.push("--");
+    all.extend(server);
+    let o = mcplens(&all);
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", stderr(&o));
+    json_out(&o)
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let p = dir.join(name);
+    if let Some(d) = p.parent() {
+        let _ = std::fs::create_dir_all(d);
+    }
+    std::fs::write(p, text).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn filesystem_listings_are_lists_and_file_info_is_a_record() {
+    let dir = TempDir::new("fs");
+    write(&dir.0, "a.txt", "hello\n");
+    write(&dir.0, "src/b.json", "{}");
+    write(&dir.0, "src/sub/c.txt", "zz");
+    let fs = npm_server("server-filesystem");
+    let server = ["node", fs.as_str(), dir.path()];
+    let e = envelope(&["call", "list_directory", "--arg", &format!("path={}", dir.path())], &server);
+    assert_eq!((e["responseType"].as_str(), e["status"].as_str()), (Some("list"), Some("success")), "{e}");
+    assert_eq!(e["data"], serde_json::json!(["[FILE] a.txt", "[DIR] src"]), "{e}");
+    let e = envelope(&["call", "list_directory_with_sizes", "--arg", &format!("path={}", dir.path())], &server);
+    assert_eq!(e["data"].as_array().map(Vec::len), Some(2), "{e}");
+    assert!(e["message"].as_str().is_some_and(|m| m.starts_with("Total: 1 files, 1 directories")), "{e}");
+    let e = envelope(&["call", "directory_tree", "--arg", &format!("path={}", dir.path())], &server);
+    assert_eq!(e["responseType"], "list", "{e}");
+    assert_eq!(e["data"][1]["children"][1]["children"][0]["name"], "c.txt", "{e}");
+    let e = envelope(
+        &["call", "search_files", "--arg", &format!("path={}", dir.path()), "--arg", "pattern=**/*.txt"],
+        &server,
+    );
+    assert_eq!(e["responseType"], "list", "{e}");
+    assert!(
+        e["data"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty() && a.iter().all(|p| p.as_str().is_some_and(|p| p.ends_with(".txt")))),
+        "{e}"
+    );
+    let e = envelope(&["call", "get_file_info", "--arg", &format!("path={}/a.txt", dir.path())], &server);
+    assert_eq!((e["responseType"].as_str(), e["data"]["size"].as_str()), (Some("single"), Some("6")), "{e}");
+    let e = envelope(&["call", "read_text_file", "--arg", "path=/etc/hostname"], &server);
+    assert_eq!((e["responseType"].as_str(), e["status"].as_str()), (Some("error"), Some("error")), "{e}");
+}
+
+fn git(dir: &str, args: &[&str]) {
+    let ok = Command::new("git")
+        .args(["-C", dir, "-c", "user.name=Ada", "-c", "user.email=ada@example.org"])
+        .args(args)
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "git {args:?}");
+}
+
+#[test]
+fn git_log_blocks_are_records_and_branches_a_list() {
+    let dir = TempDir::new("git");
+    git(dir.path(), &["init", "-q"]);
+    for i in 1..=3 {
+        write(&dir.0, &format!("f{i}"), "x");
+        git(dir.path(), &["add", "."]);
+        git(dir.path(), &["commit", "-qm", &format!("commit {i}\n\nwhy it was made")]);
+    }
+    git(dir.path(), &["branch", "feature"]);
+    let py = python().to_string_lossy().into_owned();
+    let server = [py.as_str(), "-m", "mcp_server_git"];
+    let e = envelope(&["call", "git_log", "--arg", &format!("repo_path={}", dir.path())], &server);
+    assert_eq!(e["responseType"], "list", "{e}");
+    let log = e["data"].as_array().cloned().unwrap_or_default();
+    assert_eq!(log.len(), 3, "{e}");
+    assert_eq!(log[0]["Message"], "commit 3\n\nwhy it was made", "{e}");
+    assert_eq!(log[2]["Author"], "Ada", "{e}");
+    assert!(log.iter().all(|c| c["Commit"].as_str().is_some_and(|h| h.len() >= 40)), "{e}");
+    let e = envelope(
+        &["call", "git_branch", "--arg", &format!("repo_path={}", dir.path()), "--arg", "branch_type=local"],
+        &server,
+    );
+    assert_eq!(e["responseType"], "list", "{e}");
+    assert_eq!(e["data"].as_array().map(Vec::len), Some(2), "{e}");
+}
+
+#[test]
+fn fetch_pages_a_long_page_by_start_index_and_all_pages_rebuild_it_exactly() {
+    let dir = TempDir::new("web");
+    let paras: String = (0..60).map(|i| format!("<p>Paragraph {i}: {}</p>", "lorem ipsum dolor ".repeat(12))).collect();
+    write(&dir.0, "long.html", &format!("<html><body><h1>Long page</h1>{paras}</body></html>"));
+    let port = free_port();
+    let web = Guard(
+        Command::new("python3")
+            .args(["-m", "http.server", &port.to_string(), "--bind", "127.0.0.1", "--directory", dir.path()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
+    wait_for_port(port);
+    let py = python().to_string_lossy().into_owned();
+    let server = [py.as_str(), "-m", "mcp_server_fetch", "--ignore-robots-txt", "--allow-private-ips"];
+    let url = format!("url=http://127.0.0.1:{port}/long.html");
+    let e = envelope(&["call", "fetch", "--arg", &url, "--arg", "max_length=3000"], &server);
+    let p = &e["pagination"];
+    assert_eq!(
+        (p["hasMore"].as_bool(), p["nextOffset"].as_u64(), p["argument"].as_str()),
+        (Some(true), Some(3000), Some("start_index")),
+        "{e}"
+    );
+    let whole = envelope(&["call", "fetch", "--arg", &url, "--arg", "max_length=900000"], &server);
+    let paged = envelope(&["call", "fetch", "--arg", &url, "--arg", "max_length=3000", "--all-pages"], &server);
+    assert_eq!(paged["pagination"]["hasMore"], false, "{paged}");
+    assert_eq!(paged["summary"]["hasMore"], false, "{paged}");
+    assert!(paged["metadata"]["pager"]["pages"].as_u64().is_some_and(|n| n > 3), "{paged}");
+    assert_eq!(paged["message"], whole["message"], "every slice exactly once, nothing else");
+    drop(web);
+}
+
+#[test]
+fn memory_sequential_thinking_and_time() {
+    let dir = TempDir::new("memory");
+    let memory = npm_server("server-memory");
+    let file = format!("{}/memory.jsonl", dir.path());
+    let o = Command::new(bin())
+        .args(["call", "create_entities", "--json", "--args"])
+        .arg(r#"{"entities":[{"name":"Ada","entityType":"person","observations":["wrote programs"]},{"name":"Engine","entityType":"machine","observations":["analytical"]}]}"#)
+        .args(["--", "node", &memory])
+        .env("MEMORY_FILE_PATH", &file)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let e = json_out(&o);
+    assert_eq!(e["data"].as_array().map(Vec::len), Some(2), "{e}");
+    assert!(e["metadata"].get("textPayloads").is_none(), "the text repeats structuredContent's list: {e}");
+
+    let thinking = npm_server("server-sequential-thinking");
+    let e = envelope(
+        &[
+            "call",
+            "sequentialthinking",
+            "--args",
+            r#"{"thought":"first","thoughtNumber":1,"totalThoughts":3,"nextThoughtNeeded":true}"#,
+        ],
+        &["node", &thinking],
+    );
+    assert_eq!((e["responseType"].as_str(), e["data"]["thoughtNumber"].as_u64()), (Some("single"), Some(1)), "{e}");
+
+    let py = python().to_string_lossy().into_owned();
+    let server = [py.as_str(), "-m", "mcp_server_time"];
+    let e = envelope(&["call", "get_current_time", "--arg", "timezone=Europe/Paris"], &server);
+    assert_eq!((e["status"].as_str(), e["data"]["timezone"].as_str()), (Some("success"), Some("Europe/Paris")), "{e}");
+    let e = envelope(&["call", "get_current_time", "--arg", "timezone=Mars/Base"], &server);
+    assert_eq!(e["responseType"], "error", "{e}");
+    assert!(e["error"]["message"].as_str().is_some_and(|m| m.contains("Mars/Base")), "{e}");
+}
