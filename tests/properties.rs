@@ -201,3 +201,48 @@ proptest! {
         prop_assert_eq!(back, s);
     }
 }
+
+/// Text the way servers write it: lines of prose, keys, tags, bullets, JSON and Python fragments.
+fn arb_server_text() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("\n".to_string()),
+        Just("\n\n".to_string()),
+        Just("Commit: abc\n".to_string()),
+        Just("Author: Ada\n".to_string()),
+        Just("[FILE] a.txt\n".to_string()),
+        Just("- item\n".to_string()),
+        Just("| a | b |\n|---|---|\n| 1 | 2 |\n".to_string()),
+        Just("<tag-1>\n".to_string()),
+        Just("</tag-1>".to_string()),
+        Just("```json\n".to_string()),
+        Just("```".to_string()),
+        Just("[{'a': None, 'b': (1,)}]".to_string()),
+        Just("start_index of 5000".to_string()),
+        Just("cursor=\"x\"".to_string()),
+        Just("Page 2 of 3".to_string()),
+        "[\\[\\]{}\":, a-z0-9'\\\\]{0,30}",
+        arb_json().prop_map(|v| v.to_string()),
+    ];
+    prop::collection::vec(piece, 0..12).prop_map(|p| p.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+    /// Whatever text a server sends, finding JSON or records in it never panics, and an
+    /// envelope made of it keeps its schema; the paths agree.
+    #[test]
+    fn text_decoders_never_panic(text in arb_server_text(), name in "(list|get|search)_[a-z]{1,8}") {
+        let _ = mcplens::envelope::decode::json_in_text(&text);
+        let _ = mcplens::envelope::text::item_lines(&text, &[name.clone()]);
+        let _ = mcplens::envelope::text::keyed_records(&text);
+        let schema = json!({"properties": {"start_index": {"type": "integer"}, "cursor": {"type": "string"}, "page": {"type": "integer"}}});
+        let _ = mcplens::envelope::position::in_prose(&text, Some(&schema));
+        let result = json!({"content": [{"type": "text", "text": text}]});
+        let descriptor = json!({"inputSchema": schema});
+        let schema_doc: Value = serde_json::from_str(SCHEMA).unwrap_or_default();
+        let e = normalize(&name, Some(&descriptor), &ReplyBody::Result(result));
+        let v = mcplens::schema::validate::validate(&schema_doc, &e.to_json()).unwrap_or_default();
+        prop_assert!(v.is_empty(), "{:?}\n{}", v, e.to_json());
+    }
+}

@@ -17,6 +17,8 @@ pub struct Found {
 const MAX_LAYERS: usize = 4;
 /// Lines tried as the start of JSON after prose.
 const MAX_STARTS: usize = 64;
+/// Texts longer than this are not searched for JSON after prose (each try may read to the end).
+const MAX_SEARCHED: usize = 4 << 20;
 
 /// The JSON a text carries, other than the whole text being one JSON document (the caller tries
 /// that first, on its fast path).
@@ -50,6 +52,9 @@ fn layered(text: &str, depth: usize) -> Option<Found> {
         && let Some(f) = layered(inner, depth + 1)
     {
         return Some(f.after("```json fence").with_prose(prose));
+    }
+    if t.len() > MAX_SEARCHED {
+        return None;
     }
     after_prose(t)
 }

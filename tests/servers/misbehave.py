@@ -14,6 +14,7 @@ Modes:
                  (records in structuredContent)
   huge-text      the same records as JSON in a text block (as most servers send data)
   huge-both      both, the text repeating structuredContent (as SDK servers do with an output schema)
+  huge-fastmcp   a list as FastMCP returns it: JSON text, and structuredContent {"result": [...]}
   deep           tools/call answers JSON nested `depth` (default 5000) levels deep
   escapes        names, descriptions, results and stderr full of terminal control sequences
   many           `count` (default 20000) tools over pages of 1000
@@ -94,6 +95,11 @@ def call_result(params):
             body = ",".join(rec % (i, i, i % 1000) for i in range(n))
             text = json.dumps('{"records":[%s],"total":%d}' % (body, n))
             return '{"content":[{"type":"text","text":%s}]}' % text
+        if MODE == "huge-fastmcp":
+            # FastMCP's way with a returned list: the list as JSON text, and again wrapped as
+            # structuredContent {"result": [...]} with _meta.fastmcp.wrap_result.
+            arr = "[%s]" % body
+            return '{"content":[{"type":"text","text":%s}],"structuredContent":{"result":%s},"_meta":{"fastmcp":{"wrap_result":true}}}' % (json.dumps(arr), arr)
         return '{"content":[{"type":"text","text":%s}],"structuredContent":%s}' % (text, doc)
     if MODE == "deep":
         depth = int(args.get("depth", 5000))
