@@ -234,7 +234,7 @@ proptest! {
     #[test]
     fn text_decoders_never_panic(text in arb_server_text(), name in "(list|get|search)_[a-z]{1,8}") {
         let _ = mcplens::envelope::decode::json_in_text(&text);
-        let _ = mcplens::envelope::text::item_lines(&text, &[name.clone()]);
+        let _ = mcplens::envelope::text::item_lines(&text, std::slice::from_ref(&name));
         let _ = mcplens::envelope::text::keyed_records(&text);
         let schema = json!({"properties": {"start_index": {"type": "integer"}, "cursor": {"type": "string"}, "page": {"type": "integer"}}});
         let _ = mcplens::envelope::position::in_prose(&text, Some(&schema));

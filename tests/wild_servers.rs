@@ -196,3 +196,40 @@ fn memory_sequential_thinking_and_time() {
     assert_eq!(e["responseType"], "error", "{e}");
     assert!(e["error"]["message"].as_str().is_some_and(|m| m.contains("Mars/Base")), "{e}");
 }
+
+/// A shape no heuristic reads: a project hints file beside the config teaches where the records
+/// and the next position are, and `--all-pages` follows it.
+#[test]
+fn a_project_hint_teaches_a_shape_the_heuristics_miss() {
+    let dir = TempDir::new("hints");
+    let server = script("misbehave.py");
+    let config = serde_json::json!({"mcpServers": {"odd": {"command": "python3", "args": [server, "odd-shape"]}}});
+    write(&dir.0, ".mcp.json", &config.to_string());
+    let cfg = format!("{}/.mcp.json", dir.path());
+    let call = |extra: &[&str]| {
+        let mut args = vec!["call", "report", "--json", "--config", cfg.as_str()];
+        args.extend(extra);
+        let o = mcplens(&args);
+        (json_out(&o), stderr(&o))
+    };
+    let (e, _) = call(&[]);
+    assert_eq!(e["responseType"], "single", "untaught, the heuristics see one object: {e}");
+    write(
+        &dir.0,
+        ".mcplens-hints.toml",
+        "[[hint]]\nserver = \"odd\"\ntool = \"report\"\nrecords = \"/content/0/text/payload/blob\"\nnext = \"/content/0/text/k\"\nargument = \"page_key\"\n",
+    );
+    let (e, _) = call(&[]);
+    assert_eq!((e["responseType"].as_str(), e["data"].as_array().map(Vec::len)), (Some("list"), Some(2)), "{e}");
+    assert_eq!(e["pagination"]["nextOffset"], "p2", "{e}");
+    let (e, _) = call(&["--all-pages"]);
+    let ids: Vec<u64> =
+        e["data"].as_array().map(|a| a.iter().filter_map(|r| r["id"].as_u64()).collect()).unwrap_or_default();
+    assert_eq!(ids, vec![1, 2, 3, 4, 5], "every record exactly once: {e}");
+    assert_eq!(e["pagination"]["hasMore"], false, "{e}");
+    // A bad file names its line; the heuristics go on.
+    write(&dir.0, ".mcplens-hints.toml", "[[hint]]\ntool = \"report\"\nrecords = \"payload\"\n");
+    let (e, err) = call(&[]);
+    assert!(err.contains("line 1") && err.contains("must start with /"), "{err}");
+    assert_eq!(e["responseType"], "single", "{e}");
+}

@@ -174,7 +174,10 @@ impl TargetArgs {
 
     /// The names a hint's `server` pattern may match: the config entry's name, given or found.
     pub fn server_names(&self) -> Vec<String> {
-        self.server.iter().cloned().collect()
+        match &self.config {
+            Some(path) => config::load(path, self.server.as_deref()).map(|(name, _)| vec![name]).unwrap_or_default(),
+            None => vec![],
+        }
     }
 
     /// The server these arguments name; the demo server when they name none.

@@ -181,15 +181,13 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     };
     // The envelope takes the parsed reply apart; a long list's records stay in the raw text.
     let Reply { body, elisions, .. } = reply;
-    let hints = crate::envelope::hints::Hints::load_default(a.target.project_dir().as_deref());
+    let mut hints = crate::envelope::hints::Hints::load_default(a.target.project_dir().as_deref());
+    hints.aliases = a.target.server_names();
     for p in &hints.problems {
         eprintln!("warning: hints: {} (the built-in heuristics go on)", sanitize::line(p));
     }
     let label = session.target.label();
-    let mut names = vec![session.server.name().to_string(), label];
-    names.extend(a.target.server_names());
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let hint = hints.find(&names, &a.tool);
+    let hint = hints.find(&[session.server.name(), &label], &a.tool);
     let mut envelope = crate::envelope::normalize_taught(&a.tool, descriptor, body, elisions, hint);
     if a.all_pages && envelope.has_more() {
         let mut on_page = |pages: usize, items: usize, total: Option<u64>| {

@@ -61,6 +61,8 @@ pub struct Hints {
     pub problems: Vec<String>,
     /// Where a hint taught in the TUI is saved.
     pub save_to: Option<PathBuf>,
+    /// Other names of the server in use (its config entry's), matched like its own.
+    pub aliases: Vec<String>,
 }
 
 /// Files larger than this are not hints files.
@@ -132,7 +134,8 @@ impl Hints {
 
     /// The first hint for this server and tool.
     pub fn find(&self, servers: &[&str], tool: &str) -> Option<&Hint> {
-        self.hints.iter().find(|h| glob(&h.tool, tool) && servers.iter().any(|s| glob(&h.server, s)))
+        let names = || servers.iter().copied().chain(self.aliases.iter().map(String::as_str));
+        self.hints.iter().find(|h| glob(&h.tool, tool) && names().any(|s| glob(&h.server, s)))
     }
 
     /// Adds `hint` (replacing one for the same server and tool) and writes the file.
@@ -275,10 +278,10 @@ pub fn resolve(result: &Value, path: &str) -> Option<Value> {
 /// The JSON a text carries, whole or in any of the ways `decode` knows.
 pub fn decoded(s: &str) -> Option<Value> {
     let t = s.trim();
-    if t.starts_with(['{', '[']) {
-        if let Ok(v) = crate::json_depth::parse::<Value>(t, crate::json_depth::DEFAULT_MAX_DEPTH) {
-            return Some(v);
-        }
+    if t.starts_with(['{', '['])
+        && let Ok(v) = crate::json_depth::parse::<Value>(t, crate::json_depth::DEFAULT_MAX_DEPTH)
+    {
+        return Some(v);
     }
     super::decode::json_in_text(t).map(|f| f.value)
 }

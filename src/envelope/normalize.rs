@@ -525,7 +525,7 @@ impl Work {
         // `{code, message}` under isError.
         let error_body = m.get("object").or_else(|| m.get("type")).and_then(Value::as_str) == Some("error")
             || self.is_error && ["code", "error_code", "message", "error_message"].iter().any(|k| m.contains_key(*k));
-        if error_body && self.error.is_none() && !m.get("error").is_some_and(|e| !e.is_null()) {
+        if error_body && self.error.is_none() && m.get("error").is_none_or(Value::is_null) {
             let mut body = m.clone();
             body.remove("object");
             if body.get("type").and_then(Value::as_str) == Some("error") {
@@ -796,7 +796,9 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         let repeats_member = |t: &str| {
             // A wrapped number or boolean written again as text; a wrapped prose string stays
             // the message.
-            member.is_some_and(|r| !r.is_string() && !r.is_array() && r.to_string() == t.trim())
+            member.is_some_and(|r| {
+                !r.is_string() && !r.is_array() && serde_json::from_str::<Value>(t.trim()).is_ok_and(|v| v == *r)
+            })
         };
         for (t, repeat) in content.texts.iter().zip(repeats) {
             if repeat || repeats_member(t) {

@@ -449,7 +449,8 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
 
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
-    let hints = Hints::load_default(target_args.project_dir().as_deref());
+    let mut hints = Hints::load_default(target_args.project_dir().as_deref());
+    hints.aliases = target_args.server_names();
     for p in &hints.problems {
         app.notice = Some((format!("hints: {p} (the built-in heuristics go on)"), true));
     }

@@ -21,6 +21,8 @@ Modes:
   cycle          a tool whose input schema has a $ref cycle and 10k-deep properties
   secrets        echoes its environment (API_TOKEN) in results and on stderr
   no-tools       offers no tools: tools/list is "method not found"
+  odd-shape      `report` answers records and a next position where no heuristic looks (a hint
+                 teaches them): 5 records over 3 pages, paged by the argument `page_key`
 Over HTTP (--http PORT, bound to 127.0.0.1) each POST gets an application/json reply.
 """
 
@@ -70,11 +72,20 @@ def tools_page(cursor):
             "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}, "alt": {"$ref": "#/$defs/Alt"}}}, "Alt": {"$ref": "#/$defs/Node"}},
         }
         return {"tools": [tool("cyclic", "a schema with $ref cycles", schema)]}
+    if MODE == "odd-shape":
+        return {"tools": [tool("report", "a report in an odd shape", {"type": "object", "properties": {"page_key": {"type": "string"}}})]}
     return {"tools": [tool("echo", "echoes x")]}
+
+
+ODD_PAGES = {"p1": ([1, 2], "p2"), "p2": ([3, 4], "p3"), "p3": ([5], None)}
 
 
 def call_result(params):
     args = params.get("arguments") or {}
+    if MODE == "odd-shape":
+        ids, nxt = ODD_PAGES.get(args.get("page_key") or "p1", ([], None))
+        doc = {"meta": {"generated": "today"}, "payload": {"blob": [{"id": i, "name": f"row {i}"} for i in ids]}, "k": nxt}
+        return {"content": [{"type": "text", "text": json.dumps(doc)}]}
     if MODE == "junk":
         return {
             "content": [{"type": "text", "text": {"an": "object, not a string"}}, {"type": "hologram", "data": "???"}],
