@@ -413,8 +413,9 @@ impl App {
                 if let Some(r) = self.result_mut()
                     && r.call.tool == call.tool
                 {
-                    let (view, page) = (r.view, r.page);
+                    let (view, page, decoded) = (r.view, r.page, r.raw_decoded);
                     let mut fresh = ResultState::new(*call, page, &theme);
+                    fresh.raw_decoded = decoded;
                     fresh.set_view(view);
                     *r = fresh;
                 }

@@ -317,6 +317,13 @@ impl App {
                 }
             }
             Command::MarkRecords | Command::MarkNext => return self.teach(cmd),
+            Command::DecodeTexts => {
+                self.notice = Some(match self.result_mut().and_then(|r| r.toggle_decoded()) {
+                    Some(true) => ("Raw view: JSON carried in text blocks shown as trees (d: as sent)".into(), false),
+                    Some(false) => ("Raw view: the reply as sent".into(), false),
+                    None => ("d works in the Raw view (4) of a result with a reply".into(), false),
+                });
+            }
             Command::SwitchSide => {
                 if let Some(r) = self.result_mut() {
                     r.split_right = !r.split_right;
@@ -403,7 +410,12 @@ impl App {
             let args = r.call.arguments.as_object().cloned().unwrap_or_default();
             hint.argument = crate::envelope::pager::position_argument(schema, kind, &args).or_else(|| {
                 let props = schema.and_then(|s| s.get("properties")).and_then(|p| p.as_object())?;
-                props.keys().find(|k| crate::envelope::position::kind_of(k).is_some()).cloned()
+                props.keys().find(|k| crate::envelope::position::kind_of(k).is_some()).cloned().or_else(|| {
+                    // `page_key`, `resume_token`, `startMarker`: a name that says it pages.
+                    const WORDS: &[&str] =
+                        &["page", "cursor", "token", "offset", "start", "next", "after", "skip", "marker"];
+                    props.keys().find(|k| WORDS.iter().any(|w| k.to_ascii_lowercase().contains(w))).cloned()
+                })
             });
             hint.next = Some(pointer);
         }

@@ -62,6 +62,7 @@ pub enum Command {
     SwitchSide,
     MarkRecords,
     MarkNext,
+    DecodeTexts,
 }
 
 /// Where a binding applies. `Any` bindings apply everywhere, after the pane's own.
@@ -142,7 +143,8 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Result, "s", SwitchSide, "Split view: switch between structuredContent and _meta", None, [KeyCode::Char('s') => NONE]),
     bind!(Result, "E", ExpandAll, "unfold everything", None, [KeyCode::Char('E') => SHIFT, KeyCode::Char('E') => NONE]),
     bind!(Result, "C", CollapseAll, "fold everything", None, [KeyCode::Char('C') => SHIFT, KeyCode::Char('C') => NONE]),
-    bind!(Result, "m", MarkRecords, "teach: the selected node (Raw or Split tree) holds the records; saved as a hint, result re-read", None, [KeyCode::Char('m') => NONE]),
+    bind!(Result, "d", DecodeTexts, "Raw view: show the JSON that text blocks carry as trees (d again: as sent)", None, [KeyCode::Char('d') => NONE]),
+    bind!(Result, "m", MarkRecords, "teach: the selected node (Raw or Split tree) holds the records; saved as a hint, result read again", None, [KeyCode::Char('m') => NONE]),
     bind!(Result, "M", MarkNext, "teach: the selected node is the next page's position; saved as a hint", None, [KeyCode::Char('M') => SHIFT, KeyCode::Char('M') => NONE]),
     bind!(Result, "y", Copy, "copy the selected value (or the record) to the clipboard (OSC 52)", Some("copy"), [KeyCode::Char('y') => NONE]),
     bind!(Result, "e", Export, "export the result to a file (Raw view: the reply as sent; else the envelope)", Some("export"), [KeyCode::Char('e') => NONE]),

@@ -235,6 +235,8 @@ pub struct ResultState {
     pub split_right: bool,
     content: Option<(Vec<Line<'static>>, usize)>,
     raw: Option<Body>,
+    /// The Raw view shows the JSON that text blocks carry as trees (`d`).
+    pub raw_decoded: bool,
 }
 
 /// `list · success · items 51–100 of 150 · page 2 · ] next`
@@ -517,6 +519,7 @@ impl ResultState {
             split_right: false,
             content: None,
             raw: None,
+            raw_decoded: false,
         }
     }
 
@@ -658,6 +661,10 @@ impl ResultState {
             }
             View::Raw if self.raw.is_none() => {
                 self.raw = Some(match &self.call.reply {
+                    Some(r) if self.raw_decoded => match decoded_reply(&r.raw) {
+                        Some(text) => Body::Tree(Box::new(JsonView::from_text(text, "reply (texts decoded)"))),
+                        None => Body::Tree(Box::new(JsonView::from_text(r.raw.clone(), "reply"))),
+                    },
                     Some(r) => Body::Tree(Box::new(JsonView::from_text(r.raw.clone(), "reply"))),
                     None => Body::Lines(
                         vec![Line::styled(
@@ -695,6 +702,16 @@ impl ResultState {
             },
             View::Content => None,
         }
+    }
+
+    /// `d`: the Raw view with the JSON that text blocks carry shown as trees, or as sent.
+    pub fn toggle_decoded(&mut self) -> Option<bool> {
+        if self.view != View::Raw || self.call.reply.is_none() {
+            return None;
+        }
+        self.raw_decoded = !self.raw_decoded;
+        self.raw = None;
+        Some(self.raw_decoded)
     }
 
     /// The selected node of the Raw or Split tree as a JSON pointer into the result, with its
@@ -842,6 +859,30 @@ impl ResultState {
             },
         }
     }
+}
+
+/// Replies larger than this are not decoded for the Raw view (the copy would cost its size
+/// several times over).
+const DECODE_MAX: usize = 16 << 20;
+
+/// The reply with each text block that carries JSON replaced by that JSON: a path in this tree
+/// is a path a hint can name (hints read such texts the same way).
+fn decoded_reply(raw: &str) -> Option<Arc<str>> {
+    if raw.len() > DECODE_MAX {
+        return None;
+    }
+    let mut reply: Value = crate::json_depth::parse(raw, usize::MAX).ok()?;
+    let blocks = reply.pointer_mut("/result/content")?.as_array_mut()?;
+    let mut any = false;
+    for b in blocks {
+        if let Some(t) = b.get_mut("text")
+            && let Some(v) = t.as_str().and_then(crate::envelope::hints::decoded)
+        {
+            *t = v;
+            any = true;
+        }
+    }
+    any.then(|| serde_json::to_string(&reply).ok().map(Arc::from)).flatten()
 }
 
 fn scroll_lines(n: usize, s: &mut usize, cmd: Command) -> bool {
