@@ -409,9 +409,10 @@ impl JsonTree {
         self.rows.get(i).is_some_and(|r| matches!(r.kind, Kind::Object | Kind::Array))
     }
 
-    /// The keys and indices from the root to row `i` (a JSON pointer's segments).
-    pub fn segments(&self, i: usize) -> Vec<String> {
-        let mut parts = vec![];
+    /// The steps from the root to row `i`: an array index, or an object key (decoded) with its
+    /// text as sent.
+    fn steps(&self, i: usize) -> Vec<Result<u32, (String, &str)>> {
+        let mut steps = vec![];
         let mut cur = i;
         while let Some(r) = self.rows.get(cur) {
             if r.parent as usize == cur {
@@ -419,38 +420,42 @@ impl JsonTree {
             }
             let parent = &self.rows[r.parent as usize];
             if parent.kind == Kind::Array {
-                parts.push(r.index.to_string());
+                steps.push(Ok(r.index));
             } else {
                 let k = self.key(r);
-                parts.push(serde_json::from_str::<String>(k).unwrap_or_else(|_| k.to_string()));
+                steps.push(Err((serde_json::from_str::<String>(k).unwrap_or_else(|_| k.to_string()), k)));
             }
             cur = r.parent as usize;
         }
-        parts.reverse();
-        parts
+        steps.reverse();
+        steps
+    }
+
+    /// The keys and indices from the root to row `i` (a JSON pointer's segments).
+    pub fn segments(&self, i: usize) -> Vec<String> {
+        self.steps(i)
+            .into_iter()
+            .map(|s| match s {
+                Ok(index) => index.to_string(),
+                Err((name, _)) => name,
+            })
+            .collect()
     }
 
     /// `data[42].user.login`: the path from the root to row `i`.
     pub fn path(&self, i: usize) -> String {
-        let mut parts = vec![];
-        let mut cur = i;
-        while let Some(r) = self.rows.get(cur) {
-            if r.parent as usize == cur {
-                break;
-            }
-            let parent = &self.rows[r.parent as usize];
-            if parent.kind == Kind::Array {
-                parts.push(format!("[{}]", r.index));
-            } else {
-                let k = self.key(r);
-                let name = serde_json::from_str::<String>(k).unwrap_or_else(|_| k.to_string());
-                let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-                parts.push(if plain { format!(".{name}") } else { format!("[{k}]") });
-            }
-            cur = r.parent as usize;
-        }
-        parts.reverse();
-        format!("{}{}", self.root_name, parts.concat())
+        let parts: String = self
+            .steps(i)
+            .into_iter()
+            .map(|s| match s {
+                Ok(index) => format!("[{index}]"),
+                Err((name, raw)) => {
+                    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+                    if plain { format!(".{name}") } else { format!("[{raw}]") }
+                }
+            })
+            .collect();
+        format!("{}{parts}", self.root_name)
     }
 }
 

@@ -4,7 +4,7 @@
 //! "page 2" is not paged unless the tool takes a page.
 
 use regex::Regex;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::key_norm as norm;
 use super::pager::candidates;
@@ -125,11 +125,6 @@ pub fn by_pattern(pattern: &str, texts: &[&str]) -> Option<Value> {
         let raw = re.captures(t)?.get(1)?.as_str().to_string();
         Some(raw.parse::<u64>().map(Value::from).unwrap_or(Value::String(raw)))
     })
-}
-
-/// The arguments of `current` that are not positions (kept from page to page).
-pub fn without_positions(current: &Map<String, Value>) -> Map<String, Value> {
-    current.iter().filter(|(k, _)| kind_of(k).is_none()).map(|(k, v)| (k.clone(), v.clone())).collect()
 }
 
 #[cfg(test)]

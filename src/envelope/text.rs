@@ -1,27 +1,7 @@
-//! Records carried in text: CSV/TSV, markdown tables, bullet lists, `Key: value` blocks, and JSON
-//! fenced inside prose. Everything here is bounded by the input's size; nothing recurses.
+//! Records carried in text: CSV/TSV, markdown tables, bullet lists, items one a line, `Key: value`
+//! blocks and records. Everything here is bounded by the input's size; nothing recurses.
 
 use serde_json::{Map, Value};
-
-/// JSON inside a fenced code block (```json ... ``` or a bare ``` fence): the value and the prose
-/// around it.
-pub fn fenced_json(text: &str) -> Option<(Value, String)> {
-    let start = text.find("```")?;
-    let after = &text[start + 3..];
-    let body_start = after.find('\n')? + 1;
-    let lang = after[..body_start].trim();
-    if !(lang.is_empty() || lang.eq_ignore_ascii_case("json") || lang.eq_ignore_ascii_case("jsonc")) {
-        return None;
-    }
-    let body = &after[body_start..];
-    let end = body.find("```")?;
-    let value: Value = serde_json::from_str(body[..end].trim()).ok()?;
-    if !(value.is_object() || value.is_array()) {
-        return None;
-    }
-    let prose = format!("{}{}", &text[..start], &body[end + 3..]);
-    Some((value, prose.trim().to_string()))
-}
 
 fn split_csv_line(line: &str, sep: char) -> Vec<String> {
     let mut out = vec![];
@@ -352,44 +332,6 @@ mod tests {
         let (rows, _) = bullet_list("* a.txt\n* b.txt\n* c/").unwrap_or_default();
         assert_eq!(rows, vec![json!("a.txt"), json!("b.txt"), json!("c/")]);
         assert!(bullet_list("- only one").is_none());
-    }
-
-    #[test]
-    fn fenced_json_in_prose() {
-        let (v, prose) = fenced_json("Here you go:\n```json\n{\"a\": [1]}\n```\nAnything else?").unwrap_or_default();
-        assert_eq!(v, json!({"a": [1]}));
-        assert_eq!(prose, "Here you go:\n\nAnything else?");
-        assert!(fenced_json("```python\nprint(1)\n```").is_none());
-    }
-
-    #[test]
-    fn records_led_by_one_key() {
-        let t = "Commit history:\nCommit: 'abc'\nAuthor: Ada\nMessage: fix\n\nbody\n\n\nCommit: 'def'\nAuthor: Bob\nMessage: add\n";
-        let (rows, prose) = keyed_records(t).unwrap_or_default();
-        assert_eq!(rows[0], json!({"Commit": "'abc'", "Author": "Ada", "Message": "fix\n\nbody"}));
-        assert_eq!((rows.len(), prose.as_str()), (2, "Commit history:"));
-        assert!(keyed_records("Note: one\nmore text\nNote: two").is_none());
-        assert!(keyed_records("Name: Ada\nRole: admin").is_none());
-    }
-
-    #[test]
-    fn lines_of_items() {
-        let none: Vec<String> = vec![];
-        let (items, prose) = item_lines("[FILE] a.txt\n[DIR] src", &none).unwrap_or_default();
-        assert_eq!((items, prose.as_str()), (vec![json!("[FILE] a.txt"), json!("[DIR] src")], ""));
-        let t = "[FILE] a.txt      6 B\n[DIR] src   \n\nTotal: 1 files, 1 directories\nCombined size: 6 B";
-        let (items, prose) = item_lines(t, &none).unwrap_or_default();
-        assert_eq!(items.len(), 2);
-        assert_eq!(prose, "Total: 1 files, 1 directories\nCombined size: 6 B");
-        assert_eq!(item_lines("/tmp/x/a.txt", &none).map(|(i, _)| i.len()), Some(1));
-        assert_eq!(item_lines("* main\n  feature-x", &none).map(|(i, _)| i.len()), Some(2));
-        assert!(item_lines("Hello there.\nThis is a page of prose with words.", &none).is_none());
-        assert!(item_lines("No matches found", &["search".to_string()]).is_none());
-        let words = vec!["list".to_string(), "things".to_string()];
-        assert_eq!(
-            item_lines("Found 2:\nred apple\ngreen pear", &words).map(|(i, p)| (i.len(), p)),
-            Some((2, "Found 2:".into()))
-        );
     }
 
     #[test]
