@@ -233,3 +233,43 @@ fn a_project_hint_teaches_a_shape_the_heuristics_miss() {
     assert!(err.contains("line 1") && err.contains("must start with /"), "{err}");
     assert_eq!(e["responseType"], "single", "{e}");
 }
+
+/// The project's FastMCP server: FastMCP's ways of answering, paged to the end over stdio and
+/// over streamable HTTP.
+#[test]
+fn fastmcp_answers_and_pages_over_stdio_and_http() {
+    let py = python().to_string_lossy().into_owned();
+    let server_script = script("fastmcp_tools.py");
+    let stdio = [py.as_str(), server_script.as_str()];
+    let e = envelope(&["call", "add", "--arg", "a=2", "--arg", "b=40"], &stdio);
+    assert_eq!(e["data"], serde_json::json!({"result": 42}), "kept as sent: {e}");
+    let e = envelope(&["call", "list_users", "--arg", "limit=10", "--all-pages"], &stdio);
+    let ids: std::collections::BTreeSet<u64> =
+        e["data"].as_array().map(|a| a.iter().filter_map(|u| u["id"].as_u64()).collect()).unwrap_or_default();
+    assert_eq!((e["data"].as_array().map(Vec::len), ids.len()), (Some(57), 57), "{e}");
+    assert_eq!((e["pagination"]["hasMore"].as_bool(), e["summary"]["total"].as_u64()), (Some(false), Some(57)), "{e}");
+    let e = envelope(&["call", "notes", "--all-pages"], &stdio);
+    assert_eq!(e["data"].as_array().map(Vec::len), Some(6), "pages named only in prose: {e}");
+    let e = envelope(&["call", "fail", "--arg", "code=PERMISSION_DENIED"], &stdio);
+    assert_eq!(
+        (e["error"]["code"].as_str(), e["error"]["message"].as_str()),
+        (Some("PERMISSION_DENIED"), Some("the operation failed")),
+        "{e}"
+    );
+
+    let port = free_port();
+    let _http = Guard(
+        Command::new(&py)
+            .args([server_script.as_str(), "--http", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
+    wait_for_port(port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let o = mcplens(&["call", "search_items", "--arg", "query=item", "--all-pages", "--json", "--url", &url]);
+    let e = json_out(&o);
+    assert_eq!(e["data"].as_array().map(Vec::len), Some(7), "{e}\n{}", stderr(&o));
+    assert_eq!(e["metadata"]["pager"]["pages"], 3, "{e}");
+}

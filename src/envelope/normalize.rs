@@ -596,7 +596,8 @@ fn unwrap(mut cur: Value, w: &mut Work) -> Value {
             if let Some(e) = &mut w.error
                 && e.details.is_null()
             {
-                let rest: Map<String, Value> = m.into_iter().filter(|(k, _)| !is_meta_key(k)).collect();
+                let lifted = |k: &str| matches!(k, "code" | "error_code" | "message" | "error_message");
+                let rest: Map<String, Value> = m.into_iter().filter(|(k, _)| !is_meta_key(k) && !lifted(k)).collect();
                 if !rest.is_empty() {
                     e.details = Value::Object(rest);
                 }

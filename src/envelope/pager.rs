@@ -212,6 +212,11 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
         // Pages of one document (a long text read in slices): the slices in order.
         return merge_document(out, messages, page_count, notes, complete, last_pagination);
     }
+    // Each page's own words ("Page 1 of 3") describe that page, not the whole list.
+    let page_messages: Vec<Value> = messages.iter().filter(|m| !m.is_empty()).cloned().map(Value::String).collect();
+    if page_messages.iter().any(|m| Some(m) != page_messages.first()) {
+        out.message = None;
+    }
     // Pages of records read from text stay text; parsed pages stay parsed.
     let items = if datas.iter().any(|d| matches!(d, Data::Items(_))) {
         let mut all = RawItems::default();
@@ -252,6 +257,9 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
         forget_first_page_position(meta);
     }
     let mut pager = json!({"pages": page_count, "complete": complete});
+    if out.message.is_none() && !page_messages.is_empty() {
+        pager["pageMessages"] = Value::Array(page_messages);
+    }
     if dropped > 0 {
         pager["duplicatesDropped"] = json!(dropped);
     }

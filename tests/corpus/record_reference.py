@@ -2,7 +2,7 @@
 into corpus cases: each result is what the server really sent (`mcplens call --raw`), each `expect`
 is written here by hand. Run by hand after `cargo build`: python3 tests/corpus/record_reference.py
 It makes its fixtures (a file tree, a git repository, a web page on 127.0.0.1:18766) under $TMPDIR."""
-import json, os, subprocess, sys
+import json, os, shutil, subprocess, sys, time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TMP = os.path.join(os.environ.get("TMPDIR", "/tmp"), "mcplens-record")
 LENS = ROOT + "/target/debug/mcplens"
@@ -108,7 +108,6 @@ record("mcp-server-git", "bad_repo", GIT, "git_log", {"repo_path": TMP + "/no-su
   note="an exception turned into isError by the SDK", split="holdout", **kw)
 
 # --- fetch, against a page served on loopback
-import time
 W = TMP + "/web"
 shutil.rmtree(W, ignore_errors=True); os.makedirs(W)
 paras = "".join(f"<p>Section {i}: " + " ".join(f"term{j}" for j in range(30)) + "</p>" for i in range(20))
@@ -183,3 +182,41 @@ record("mcp-server-time", "convert_time", TIME, "convert_time", {"source_timezon
 record("mcp-server-time", "bad_timezone", TIME, "get_current_time", {"timezone": "Mars/Olympus"}, time_src("95-104"),
   {"responseType": "error", "status": "error", "data": None},
   note="a ToolError: isError with the reason as text", **kw)
+
+# --- the project's FastMCP server (tests/servers/fastmcp_tools.py, fastmcp 4.1.0)
+FM = [PY, ROOT + "/tests/servers/fastmcp_tools.py"]
+fm_src = lambda lines: {"repo": "PrefectHQ/fastmcp", "commit": "4bc415b73bd8ba5f70d5732ff7215cf68e89b7c7",
+    "file": "src/fastmcp/tools/base.py 420-432 (the result wrapping, as installed); the tools: tests/servers/fastmcp_tools.py",
+    "lines": lines, "recorded": "fastmcp==4.1.0 (PyPI) on 2026-11-22",
+    "wrapping": "FastMCP ToolResult: a scalar or list as structuredContent {result: x} with _meta.fastmcp.wrap_result and the JSON as text; a dict as structuredContent; a str as text"}
+kw = dict(category="FastMCP", sdk="fastmcp 4")
+record("fastmcp-tools", "add_scalar", FM, "add", {"a": 2, "b": 40}, fm_src("fastmcp_tools.py 21-24"),
+  {"status": "success", "data": {"result": 42}, "error": None, "pagination": None},
+  note="a scalar wrapped as {result: 42}: kept as sent, no invented key", **kw)
+record("fastmcp-tools", "list_users_offset", FM, "list_users", {"offset": 0, "limit": 10}, fm_src("fastmcp_tools.py 27-32"),
+  {"responseType": "list", "status": "success", "dataLength": 10, "summary": {"total": 57},
+   "pagination": {"hasMore": True, "nextOffset": 10, "kind": "offset"}, "nextArguments": {"offset": 10, "limit": 10}},
+  note="a dict with users, total, offset, next_offset: as structuredContent and compact JSON text", **kw)
+record("fastmcp-tools", "list_users_last", FM, "list_users", {"offset": 50, "limit": 10}, fm_src("fastmcp_tools.py 27-32"),
+  {"responseType": "list", "dataLength": 7, "pagination": {"hasMore": False}, "nextArguments": None},
+  note="the last page: next_offset null", split="holdout", **kw)
+record("fastmcp-tools", "search_items_cursor", FM, "search_items", {"query": "item"}, fm_src("fastmcp_tools.py 35-41"),
+  {"responseType": "list", "dataLength": 3, "pagination": {"hasMore": True, "nextOffset": "c3", "kind": "cursor"},
+   "nextArguments": {"query": "item", "cursor": "c3"}},
+  note="next_cursor and has_more beside the items", **kw)
+record("fastmcp-tools", "get_user", FM, "get_user", {"id": 7}, fm_src("fastmcp_tools.py 44-50"),
+  {"responseType": "single", "status": "success", "data": {"id": 7, "name": "user 7", "email": "user7@example.org"}, "pagination": None},
+  note="a dict: one entity", split="holdout", **kw)
+record("fastmcp-tools", "delete_user", FM, "delete_user", {"id": 3}, fm_src("fastmcp_tools.py 53-56"),
+  {"responseType": "action", "status": "success", "message": "User 3 deleted.", "error": None},
+  note="a str with an output schema: wrapped as {result: text}", **kw)
+record("fastmcp-tools", "tags_list", FM, "tags", {}, fm_src("fastmcp_tools.py 59-62"),
+  {"responseType": "list", "status": "success", "data": ["alpha", "beta", "gamma"]},
+  note="a list of strings wrapped as {result: [...]}", **kw)
+record("fastmcp-tools", "fail_json_body", FM, "fail", {"code": "PERMISSION_DENIED"}, fm_src("fastmcp_tools.py 65-68"),
+  {"responseType": "error", "status": "error", "error": {"code": "PERMISSION_DENIED", "message": "the operation failed"}},
+  note="a ToolError whose text is a JSON {code, message} body under isError", **kw)
+record("fastmcp-tools", "notes_prose_page", FM, "notes", {"page": 1}, fm_src("fastmcp_tools.py 71-78"),
+  {"responseType": "list", "status": "success", "data": ["Buy milk", "Call Ada"],
+   "pagination": {"hasMore": True, "nextOffset": 2, "kind": "page"}, "nextArguments": {"page": 2}},
+  note="markdown bullets, the next page named in prose ('Page 1 of 3. Call again with page=2.')", **kw)
