@@ -220,3 +220,27 @@ record("fastmcp-tools", "notes_prose_page", FM, "notes", {"page": 1}, fm_src("fa
   {"responseType": "list", "status": "success", "data": ["Buy milk", "Call Ada"],
    "pagination": {"hasMore": True, "nextOffset": 2, "kind": "page"}, "nextArguments": {"page": 2}},
   note="markdown bullets, the next page named in prose ('Page 1 of 3. Call again with page=2.')", **kw)
+
+# --- server-everything
+SE = ["node", NPM + "server-everything/dist/index.js", "stdio"]
+se_src = lambda name: {"repo": "modelcontextprotocol/servers", "commit": "16534adc67996d29d5f551ea7a881c548ef3f07d",
+    "file": f"src/everything/tools/{name}.ts", "lines": "whole file (its handler)",
+    "recorded": "@modelcontextprotocol/server-everything@2026.8.31 (npm) on 2026-11-22",
+    "wrapping": "TypeScript SDK registerTool: the handler returns the CallToolResult itself"}
+kw = dict(category="reference", sdk="typescript-sdk")
+record("server-everything", "get-sum", SE, "get-sum", {"a": 2, "b": 40}, se_src("get-sum"),
+  {"responseType": "single", "status": "success", "data": None, "message": "The sum of 2 and 40 is 42.", "error": None, "pagination": None},
+  note="a sentence that answers: a prose single", **kw)
+record("server-everything", "get-structured-content", SE, "get-structured-content", {"location": "Chicago"}, se_src("get-structured-content"),
+  {"responseType": "single", "status": "success", "error": None, "pagination": None},
+  note="structuredContent with an outputSchema, and the same JSON as text", **kw)
+record("server-everything", "get-resource-links", SE, "get-resource-links", {"count": 3}, se_src("get-resource-links"),
+  {"responseType": "list", "status": "success", "dataLength": 3, "dataFirst": {"type": "resource_link"},
+   "message": "Here are 3 resource links to resources available in this server:"},
+  note="resource_link content items after a line of prose", **kw)
+record("server-everything", "get-tiny-image", SE, "get-tiny-image", {}, se_src("get-tiny-image"),
+  {"responseType": "single", "status": "success", "error": None},
+  note="text, an image, text: the image is the data", split="holdout", **kw)
+record("server-everything", "echo", SE, "echo", {"message": "hello there"}, se_src("echo"),
+  {"responseType": "single", "status": "success", "message": "Echo: hello there", "data": None},
+  note="one line of text", **kw)
