@@ -502,7 +502,7 @@ impl ResultState {
                         format!("✖ error {code}{}", sanitize::line(err.message.as_deref().unwrap_or(""))),
                         theme.fg("error").add_modifier(Modifier::BOLD),
                     ));
-                } else if let Some(m) = &env.message {
+                } else if let Some(m) = env.message.as_ref().filter(|_| !env.data.is_null()) {
                     for l in sanitize::text(m).lines().take(3) {
                         header.push(Line::styled(l.to_string(), theme.fg("text")));
                     }
@@ -581,6 +581,10 @@ impl ResultState {
                         Body::Lines(lines, 0)
                     }
                     Some(env) if env.data.is_array() => Body::Table(Box::new(Table::new(env.clone()))),
+                    // A text answer (most servers send one): what the server said, whole.
+                    Some(env) if env.data.is_null() && env.message.is_some() => {
+                        Body::Lines(markdown(env.message.as_deref().unwrap_or(""), theme), 0)
+                    }
                     Some(env) => {
                         Body::Tree(Box::new(JsonView::from_text(Arc::from(env.data.json().to_string()), "data")))
                     }
@@ -810,7 +814,8 @@ impl ResultState {
                 Some(Body::Lines(l, s)) => f.render_widget(
                     Paragraph::new(
                         l[(*s).min(l.len())..].iter().take(body.height as usize).cloned().collect::<Vec<_>>(),
-                    ),
+                    )
+                    .wrap(Wrap { trim: false }),
                     body,
                 ),
                 None => {}
