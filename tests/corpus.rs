@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplens::envelope::pager::next_arguments;
+use mcplens::envelope::pager::{infer_from_request, next_arguments};
 use mcplens::envelope::{Envelope, normalize, normalize_reply};
 use mcplens::mcp::{Reply, ReplyBody};
 use serde_json::{Map, Value, json};
@@ -124,12 +124,16 @@ fn run_case(case: &Case) -> Vec<String> {
         descriptor.insert("annotations".into(), a.clone());
     }
     let descriptor = Value::Object(descriptor);
-    let env = normalize(tool, Some(&descriptor), &ReplyBody::Result(result.clone()));
+    let args = doc.get("arguments").and_then(Value::as_object).cloned().unwrap_or_default();
+    let mut env = normalize(tool, Some(&descriptor), &ReplyBody::Result(result.clone()));
+    // As `call` and the TUI do: a total without a position is placed by the request's page.
+    infer_from_request(&mut env, doc.get("inputSchema"), &args);
     let mut errors = verdict(doc, &env);
-    if let Some(fast) = via_reply(doc, tool, Some(&descriptor))
-        && fast.to_json() != env.to_json()
-    {
-        errors.push("the skeleton path disagrees with the full tree".into());
+    if let Some(mut fast) = via_reply(doc, tool, Some(&descriptor)) {
+        infer_from_request(&mut fast, doc.get("inputSchema"), &args);
+        if fast.to_json() != env.to_json() {
+            errors.push("the skeleton path disagrees with the full tree".into());
+        }
     }
     errors
 }

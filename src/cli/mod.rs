@@ -189,6 +189,8 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     let label = session.target.label();
     let hint = hints.find(&[session.server.name(), &label], &a.tool);
     let mut envelope = crate::envelope::normalize_taught(&a.tool, descriptor, body, elisions, hint);
+    let sent = arguments_sent.clone().unwrap_or_default();
+    crate::envelope::pager::infer_from_request(&mut envelope, schema, &sent);
     if a.all_pages && envelope.has_more() {
         let mut on_page = |pages: usize, items: usize, total: Option<u64>| {
             let of = total.map(|t| format!(" of {t}")).unwrap_or_default();

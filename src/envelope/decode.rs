@@ -127,18 +127,23 @@ fn fenced(t: &str) -> Option<(&str, String)> {
 
 /// A JSON object or array that starts a line after some prose, with prose perhaps after it too.
 fn after_prose(t: &str) -> Option<Found> {
-    let starts = t
-        .match_indices('\n')
-        .map(|(i, _)| i + 1)
+    // JSON that starts a line, or follows a `prefix: ` ("failed to search: {...}").
+    let line_starts = t.match_indices('\n').map(|(i, _)| i + 1);
+    let after_colon = t.match_indices(": ").map(|(i, _)| i + 2);
+    let mut starts: Vec<usize> = line_starts
+        .chain(after_colon)
         .filter(|&i| t[i..].trim_start_matches([' ', '\t']).starts_with(['{', '[']))
-        .take(MAX_STARTS);
+        .take(MAX_STARTS)
+        .collect();
+    starts.sort_unstable();
     for i in starts {
-        let mut stream = serde_json::Deserializer::from_str(&t[i..]).into_iter::<Value>();
+        let mut stream =
+            serde_json::Deserializer::from_str(t[i..].trim_start_matches([' ', '\t'])).into_iter::<Value>();
         let Some(Ok(v)) = stream.next() else { continue };
         if !(v.is_object() || v.is_array()) || v.as_array().is_some_and(Vec::is_empty) && t[i..].len() > 2 {
             continue;
         }
-        let end = i + stream.byte_offset();
+        let end = i + (t[i..].len() - t[i..].trim_start_matches([' ', '\t']).len()) + stream.byte_offset();
         let prose = format!("{}\n{}", t[..i].trim(), t[end..].trim());
         return Some(Found { value: v, prose: prose.trim().to_string(), steps: vec!["JSON after prose".into()] });
     }
@@ -253,6 +258,8 @@ mod tests {
         let (v, _, steps) = found("Here:\n```json\n{\"a\": 1}\n```");
         assert_eq!((v, steps), (json!({"a": 1}), vec!["```json fence".to_string(), "JSON".into()]));
         assert!(json_in_text("No JSON {here} at all").is_none());
+        let (v, prose, _) = found("failed to search: {\"message\": \"Validation Failed\"}");
+        assert_eq!((v, prose.as_str()), (json!({"message": "Validation Failed"}), "failed to search:"));
         assert!(json_in_text("Call again with [start_index] set").is_none());
     }
 

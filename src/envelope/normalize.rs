@@ -417,6 +417,10 @@ fn wrapped_result(sc: &Value) -> Option<&Value> {
     m.get("result").filter(|r| !r.is_object())
 }
 
+fn is_http_status(s: &str) -> bool {
+    s.len() == 3 && s.starts_with(['4', '5']) && s.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// The value of a one-member object (`{"entities": [...]}` beside a text of just the array).
 fn only_member(v: &Value) -> Option<&Value> {
     v.as_object().filter(|m| m.len() == 1).and_then(|m| m.values().next())
@@ -532,8 +536,10 @@ impl Work {
                 body.remove("type");
             }
             let mut info = error_from(&Value::Object(body));
+            // An HTTP status is the code when there is no other (GitHub's `"status": "422"`).
             if info.code.is_null()
-                && let Some(status) = m.get("status").filter(|v| v.is_number())
+                && let Some(status) =
+                    m.get("status").filter(|v| v.is_number() || v.as_str().is_some_and(is_http_status))
             {
                 info.code = status.clone();
             }
@@ -543,6 +549,7 @@ impl Work {
         let err_val = m.get("error").filter(|e| !e.is_null() && *e != &Value::Bool(false)).cloned();
         let errors =
             m.get("errors").and_then(Value::as_array).filter(|a| !a.is_empty()).and_then(|a| a.first()).cloned();
+        let errors = errors.filter(|_| self.error.is_none());
         if let Some(e) = err_val.or_else(|| if has_data { None } else { errors }) {
             m.remove("error");
             if !has_data || failed {

@@ -59,6 +59,63 @@ fn shaped(schema: Option<&Value>, arg: &str, v: &Value) -> Value {
     }
 }
 
+/// Names of the argument that sets a page's size.
+const PAGE_SIZES: &[&str] = &["perpage", "pagesize", "limit", "size", "count", "maxresults", "first"];
+
+/// The value of `arg` as sent, else the schema's default.
+fn sent_or_default(schema: Option<&Value>, args: &Map<String, Value>, arg: &str) -> Option<u64> {
+    args.get(arg)
+        .or_else(|| schema.and_then(|s| property_schema(s, arg)).and_then(|p| p.get("default")))
+        .and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok())))
+}
+
+/// A list that states its total but no position (GitHub's search: `total_count` and `items`):
+/// the request's own page or offset says where it is, so the next page is found from it.
+pub fn infer_from_request(env: &mut Envelope, schema: Option<&Value>, args: &Map<String, Value>) {
+    if env.pagination.is_some() || !env.data.is_array() {
+        return;
+    }
+    let Some(total) = env.summary.as_ref().and_then(|s| s.total) else { return };
+    let returned = env.item_count() as u64;
+    let p = if let Some(arg) = position_argument(schema, PageKind::Page, args).filter(|_| schema.is_some()) {
+        let page = sent_or_default(schema, args, &arg).unwrap_or(1).max(1);
+        let props: Vec<String> = schema
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        let size_arg = props.iter().find(|k| PAGE_SIZES.contains(&norm(k).as_str()));
+        let size = size_arg.and_then(|a| sent_or_default(schema, args, a)).unwrap_or(returned.max(1));
+        let more = returned > 0 && page.saturating_mul(size) < total;
+        super::Pagination {
+            kind: Some(PageKind::Page),
+            page: Some(page),
+            limit: Some(size),
+            has_more: Some(more),
+            next_offset: more.then(|| json!(page + 1)),
+            argument: Some(arg),
+            ..super::Pagination::default()
+        }
+    } else if let Some(arg) = position_argument(schema, PageKind::Offset, args).filter(|_| schema.is_some()) {
+        let offset = sent_or_default(schema, args, &arg).unwrap_or(0);
+        let more = returned > 0 && offset + returned < total;
+        super::Pagination {
+            kind: Some(PageKind::Offset),
+            offset: Some(offset),
+            has_more: Some(more),
+            next_offset: more.then(|| json!(offset + returned)),
+            argument: Some(arg),
+            ..super::Pagination::default()
+        }
+    } else {
+        return;
+    };
+    if let Some(s) = &mut env.summary {
+        s.has_more = p.has_more;
+    }
+    env.pagination = Some(p);
+}
+
 /// The arguments for the next page, and the position they carry.
 pub type NextPage = (Map<String, Value>, Value);
 
@@ -155,7 +212,11 @@ pub async fn all_pages(
         }
         let reply = session.call_tool(tool, Some(next.clone()), opts, &mut |_| {}).await;
         let env = match reply {
-            Ok(r) => super::normalize_taught(tool, descriptor, r.body, r.elisions, hint),
+            Ok(r) => {
+                let mut env = super::normalize_taught(tool, descriptor, r.body, r.elisions, hint);
+                infer_from_request(&mut env, schema, &next);
+                env
+            }
             Err(e) => {
                 notes.push(format!("page {} failed: {}", pages.len() + 1, e.message));
                 complete = false;

@@ -78,7 +78,13 @@ async fn run_taught_call(
             // The envelope takes the parsed reply apart (no copy of a big result); the views read
             // what else they need from the raw text.
             let crate::mcp::Reply { raw, elapsed: took, body, warnings, elisions } = r;
-            let env = crate::envelope::normalize_taught(&tool, descriptor.as_ref(), body, elisions, hint.as_ref());
+            let mut env = crate::envelope::normalize_taught(&tool, descriptor.as_ref(), body, elisions, hint.as_ref());
+            let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema"));
+            crate::envelope::pager::infer_from_request(
+                &mut env,
+                schema,
+                arguments.as_object().unwrap_or(&Default::default()),
+            );
             let r = crate::mcp::Reply {
                 raw,
                 elapsed: took,
