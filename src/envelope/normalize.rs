@@ -367,6 +367,14 @@ fn split_content(content: Option<Value>, meta: &mut Map<String, Value>, el: &Eli
                                     _ => String::new(),
                                 },
                             };
+                            // A text that is one JSON string literal (`JSON.stringify("Failed to
+                            // list customers")`) says that string.
+                            let text = match text.trim() {
+                                t if t.len() > 1 && t.starts_with('"') && t.ends_with('"') => {
+                                    serde_json::from_str::<String>(t).unwrap_or(text)
+                                }
+                                _ => text,
+                            };
                             c.texts.push(Arc::new(text));
                         }
                         m.shift_remove("type");
