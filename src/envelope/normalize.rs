@@ -429,6 +429,24 @@ fn is_http_status(s: &str) -> bool {
     s.len() == 3 && s.starts_with(['4', '5']) && s.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// A next cursor carried by the list's last record alone (korotovsky's Slack server writes its
+/// CSV's cursor in a `Cursor` column of the last row): the same column is empty in the others.
+fn cursor_in_last_record(data: &Value) -> Option<super::Pagination> {
+    let rows = data.as_array()?;
+    let (last, rest) = rows.split_last()?;
+    let cursor_key = |k: &String| matches!(norm(k).as_str(), "cursor" | "nextcursor" | "nextpagetoken" | "nexttoken");
+    let (key, value) =
+        last.as_object()?.iter().find(|(k, v)| cursor_key(k) && v.as_str().is_some_and(|s| !s.is_empty()))?;
+    let empty_elsewhere =
+        rest.iter().all(|r| r.get(key).is_none_or(|v| v.is_null() || v.as_str().is_some_and(str::is_empty)));
+    empty_elsewhere.then(|| super::Pagination {
+        kind: Some(super::PageKind::Cursor),
+        has_more: Some(true),
+        next_offset: Some(value.clone()),
+        ..super::Pagination::default()
+    })
+}
+
 /// The value of a one-member object (`{"entities": [...]}` beside a text of just the array).
 fn only_member(v: &Value) -> Option<&Value> {
     v.as_object().filter(|m| m.len() == 1).and_then(|m| m.values().next())
@@ -1052,6 +1070,10 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
     }
     let returned = data.as_array().map(|a| array_len(a) as u64);
     let (mut pagination, total) = found.finish(returned);
+    if pagination.is_none() && from_text_records {
+        // Records read from text are whole (never a skeleton's sample), so the last one is there.
+        pagination = cursor_in_last_record(&data);
+    }
     if pagination.is_none()
         && let Some(p) = &prose_text
     {
