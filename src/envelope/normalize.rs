@@ -1138,6 +1138,11 @@ pub(super) fn records_from_prose(prose: &[String], tool: &str) -> Option<(Vec<Va
     if let Some(rows) = text::csv(&all) {
         return Some((rows, String::new(), "CSV"));
     }
+    if prose.len() == 1
+        && let Some((rows, rest)) = text::aligned_table(&all)
+    {
+        return Some((rows, rest, "table aligned with spaces"));
+    }
     if let Some((rows, rest)) = text::bullet_list(&all) {
         return Some((rows, rest, "bullets"));
     }

@@ -82,6 +82,68 @@ pub fn markdown_table(text: &str) -> Option<(Vec<Value>, String)> {
     Some((records(&header, &rows), prose.join("\n").trim().to_string()))
 }
 
+/// A table aligned with spaces, as `kubectl get`, `docker ps` and `ps` print it: a header of
+/// upper-case names set apart by two or more spaces, and rows cut at the header's column starts.
+/// Returns the records and the prose after a blank line.
+pub fn aligned_table(text: &str) -> Option<(Vec<Value>, String)> {
+    let t = text.trim_matches('\n');
+    let (body, tail) = t.split_once("\n\n").unwrap_or((t, ""));
+    let mut lines = body.lines().filter(|l| !l.trim().is_empty());
+    let header = lines.next()?;
+    let starts = column_starts(header)?;
+    let names: Vec<String> = starts
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| header[s..starts.get(i + 1).copied().unwrap_or(header.len())].trim().to_string())
+        .collect();
+    let rows: Vec<Value> = lines
+        .map(|row| {
+            let mut m = Map::new();
+            for (i, name) in names.iter().enumerate() {
+                let end = if i + 1 < starts.len() { starts[i + 1] } else { usize::MAX };
+                m.insert(name.clone(), Value::String(cell(row, starts[i], end).to_string()));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    (!rows.is_empty()).then(|| (rows, tail.trim().to_string()))
+}
+
+/// Where each column of an aligned header starts; None unless it is one (two or more names, each
+/// upper case, set apart by at least two spaces).
+fn column_starts(header: &str) -> Option<Vec<usize>> {
+    if !header.is_ascii() || header.starts_with(' ') {
+        return None;
+    }
+    let mut starts = vec![0];
+    let bytes = header.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b' ' {
+            let run = bytes[i..].iter().take_while(|b| **b == b' ').count();
+            if run >= 2 && i + run < bytes.len() {
+                starts.push(i + run);
+            }
+            i += run;
+        } else {
+            i += 1;
+        }
+    }
+    let upper = |s: &str| s.chars().any(|c| c.is_ascii_uppercase()) && !s.chars().any(|c| c.is_ascii_lowercase());
+    let names_ok = starts.iter().enumerate().all(|(k, &s)| {
+        let end = starts.get(k + 1).copied().unwrap_or(header.len());
+        upper(header[s..end].trim())
+    });
+    (starts.len() >= 2 && names_ok).then_some(starts)
+}
+
+/// The text of `row` between byte offsets `from` and `to`, kept to char boundaries.
+fn cell(row: &str, from: usize, to: usize) -> &str {
+    let from = row.floor_char_boundary(from.min(row.len()));
+    let to = row.floor_char_boundary(to.min(row.len()));
+    row.get(from..to).unwrap_or("").trim()
+}
+
 /// `key: value` pairs of one bullet item ("name: a, size: 3" or "**Name**: a | Size: 3").
 fn pairs(item: &str) -> Option<Map<String, Value>> {
     let parts: Vec<&str> = if item.contains(" | ") { item.split(" | ").collect() } else { item.split(", ").collect() };
@@ -332,6 +394,50 @@ mod tests {
         let (rows, _) = bullet_list("* a.txt\n* b.txt\n* c/").unwrap_or_default();
         assert_eq!(rows, vec![json!("a.txt"), json!("b.txt"), json!("c/")]);
         assert!(bullet_list("- only one").is_none());
+    }
+
+    #[test]
+    fn records_led_by_one_key() {
+        let t = "Commit history:\nCommit: 'abc'\nAuthor: Ada\nMessage: fix\n\nbody\n\n\nCommit: 'def'\nAuthor: Bob\nMessage: add\n";
+        let (rows, prose) = keyed_records(t).unwrap_or_default();
+        assert_eq!(rows[0], json!({"Commit": "'abc'", "Author": "Ada", "Message": "fix\n\nbody"}));
+        assert_eq!((rows.len(), prose.as_str()), (2, "Commit history:"));
+        assert!(keyed_records("Note: one\nmore text\nNote: two").is_none());
+        assert!(keyed_records("Name: Ada\nRole: admin").is_none());
+    }
+
+    #[test]
+    fn lines_of_items() {
+        let none: Vec<String> = vec![];
+        let (items, prose) = item_lines("[FILE] a.txt\n[DIR] src", &none).unwrap_or_default();
+        assert_eq!((items, prose.as_str()), (vec![json!("[FILE] a.txt"), json!("[DIR] src")], ""));
+        let t = "[FILE] a.txt      6 B\n[DIR] src   \n\nTotal: 1 files, 1 directories\nCombined size: 6 B";
+        let (items, prose) = item_lines(t, &none).unwrap_or_default();
+        assert_eq!(items.len(), 2);
+        assert_eq!(prose, "Total: 1 files, 1 directories\nCombined size: 6 B");
+        assert_eq!(item_lines("/tmp/x/a.txt", &none).map(|(i, _)| i.len()), Some(1));
+        assert_eq!(item_lines("* main\n  feature-x", &none).map(|(i, _)| i.len()), Some(2));
+        assert!(item_lines("Hello there.\nThis is a page of prose with words.", &none).is_none());
+        assert!(item_lines("No matches found", &["search".to_string()]).is_none());
+        let words = vec!["list".to_string(), "things".to_string()];
+        assert_eq!(
+            item_lines("Found 2:\nred apple\ngreen pear", &words).map(|(i, p)| (i.len(), p)),
+            Some((2, "Found 2:".into()))
+        );
+    }
+
+    #[test]
+    fn tables_aligned_with_spaces() {
+        let t = "APIVERSION   KIND        NAME          STATUS   AGE   LABELS\nv1           Namespace   default       Active   10d   a=b\nv1           Namespace   kube-system   Active   10d   \n";
+        let (rows, prose) = aligned_table(t).unwrap_or_default();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            rows[1],
+            json!({"APIVERSION": "v1", "KIND": "Namespace", "NAME": "kube-system", "STATUS": "Active", "AGE": "10d", "LABELS": ""})
+        );
+        assert_eq!(prose, "");
+        assert!(aligned_table("Hello  there\nhow are you").is_none());
+        assert!(aligned_table("NAME\nx").is_none());
     }
 
     #[test]
