@@ -164,8 +164,19 @@ fn pairs(item: &str) -> Option<Map<String, Value>> {
 pub fn bullet_list(text: &str) -> Option<(Vec<Value>, String)> {
     let mut items = vec![];
     let mut prose = vec![];
+    let mut in_fence = false;
     for line in text.lines() {
         let t = line.trim_start();
+        // Lines in a ``` fence are code (a YAML snapshot's `- ` lines are no bullets).
+        if t.starts_with("```") {
+            in_fence = !in_fence;
+            prose.push(line);
+            continue;
+        }
+        if in_fence {
+            prose.push(line);
+            continue;
+        }
         let item =
             t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")).or_else(|| t.strip_prefix("• ")).or_else(|| {
                 let digits = t.chars().take_while(char::is_ascii_digit).count();
@@ -182,6 +193,15 @@ pub fn bullet_list(text: &str) -> Option<(Vec<Value>, String)> {
         return None;
     }
     let as_records: Option<Vec<Value>> = items.iter().map(|i| pairs(i).map(Value::Object)).collect();
+    // `- Page URL: x` / `- Page Title: y`: one key each, all different, are the fields of one
+    // thing described, not a list of records.
+    if let Some(rows) = &as_records {
+        let keys: std::collections::HashSet<&String> =
+            rows.iter().filter_map(|r| r.as_object()?.keys().next()).collect();
+        if rows.iter().all(|r| r.as_object().is_some_and(|m| m.len() == 1)) && keys.len() == rows.len() {
+            return None;
+        }
+    }
     // Plain bullets are a list only when they are the text (a header line at most): bullets
     // inside prose, like a fetched web page, leave it prose.
     if as_records.is_none() && prose.len() > 1 {
@@ -394,6 +414,8 @@ mod tests {
         let (rows, _) = bullet_list("* a.txt\n* b.txt\n* c/").unwrap_or_default();
         assert_eq!(rows, vec![json!("a.txt"), json!("b.txt"), json!("c/")]);
         assert!(bullet_list("- only one").is_none());
+        assert!(bullet_list("- Page URL: https://x\n- Page Title: X").is_none(), "fields of one thing");
+        assert!(bullet_list("Code:\n```yaml\n- a\n- b\n```").is_none(), "lines in a fence are code");
     }
 
     #[test]
