@@ -11,7 +11,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::envelope::{Data, Envelope};
+use crate::envelope::{Data, Envelope, RawItems};
 
 pub struct Pretty<W: Write> {
     out: W,
@@ -26,6 +26,35 @@ pub struct Pretty<W: Write> {
 }
 
 const FLUSH_AT: usize = 1 << 16;
+const INDENT: &[u8; 64] = b"                                                                ";
+
+/// Bytes copied as they are inside a string: printable ASCII but the quote and the backslash.
+const PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0x20;
+    while c < 0x7f {
+        t[c] = c != b'"' as usize && c != b'\\' as usize;
+        c += 1;
+    }
+    t
+};
+
+/// Bytes of a number or a literal (`true`, `false`, `null`) outside strings.
+const SCALAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.');
+        c += 1;
+    }
+    t
+};
+
+/// How many bytes from the start of `data` are in the class.
+fn run_of(data: &[u8], in_class: impl Fn(u8) -> bool) -> usize {
+    data.iter().position(|&c| !in_class(c)).unwrap_or(data.len())
+}
 
 impl<W: Write> Pretty<W> {
     pub fn new(out: W) -> Pretty<W> {
@@ -42,8 +71,11 @@ impl<W: Write> Pretty<W> {
 
     fn newline(&mut self) {
         self.buf.push(b'\n');
-        for _ in 0..self.depth {
-            self.buf.extend_from_slice(b"  ");
+        let mut left = self.depth * 2;
+        while left > 0 {
+            let n = left.min(INDENT.len());
+            self.buf.extend_from_slice(&INDENT[..n]);
+            left -= n;
         }
     }
 
@@ -140,6 +172,21 @@ impl<W: Write> Pretty<W> {
         }
     }
 
+    /// A printer into memory at this one's depth, between values (`after_comma`: a comma was
+    /// the last thing written, so the next value is not the container's first).
+    fn fork(&self, after_comma: bool) -> Pretty<Vec<u8>> {
+        let mut f = Pretty::new(Vec::with_capacity(0));
+        f.depth = self.depth;
+        f.open = !after_comma && self.open;
+        f
+    }
+
+    fn flush_buf(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+
     pub fn finish(mut self) -> io::Result<W> {
         self.buf.push(b'\n');
         self.out.write_all(&self.buf)?;
@@ -152,18 +199,22 @@ impl<W: Write> Write for Pretty<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
         let mut i = 0;
         while i < data.len() {
-            if self.in_string && !self.escaped && self.pending.is_empty() {
-                // Most of the text is inside strings, and most of that is plain ASCII: copied as
-                // a run, up to the next byte that needs a look.
-                let run = data[i..]
-                    .iter()
-                    .position(|&c| c == b'"' || c == b'\\' || !(0x20..0x7f).contains(&c))
-                    .unwrap_or(data.len() - i);
+            // Most of the text is string contents and scalars: each is copied as a run, up to the
+            // next byte that needs a look.
+            let run = if !self.in_string {
+                run_of(&data[i..], |c| SCALAR[c as usize])
+            } else if !self.escaped && self.pending.is_empty() {
+                run_of(&data[i..], |c| PLAIN[c as usize])
+            } else {
+                0
+            };
+            if run > 0 {
+                if !self.in_string {
+                    self.settle(false);
+                }
                 self.buf.extend_from_slice(&data[i..i + run]);
                 i += run;
-                if i == data.len() {
-                    break;
-                }
+                continue;
             }
             self.byte(data[i]);
             i += 1;
@@ -209,15 +260,55 @@ pub fn write_envelope<W: Write>(out: W, e: &mut Envelope) -> io::Result<W> {
     let mut p = Pretty::new(out);
     p.write_all(&shell[..at + DATA.len() - 4])?;
     p.write_all(b"[")?;
-    for i in 0..items.len() {
+    write_records(&mut p, items)?;
+    p.write_all(b"]")?;
+    p.write_all(&shell[at + DATA.len()..])?;
+    p.finish()
+}
+
+/// Records per chunk when a long list is laid out on two threads.
+const CHUNK: usize = 4096;
+
+/// The records of a list, inside its opened `[`. A long list is laid out in chunks, two at a time
+/// on two threads, then written in order: the layout costs as much as everything else in a call
+/// does, and holding two chunks keeps memory flat.
+fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()> {
+    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    if !two_cores || items.len() <= 2 * CHUNK {
+        return write_range(p, items, 0..items.len());
+    }
+    p.flush_buf()?;
+    let mut start = 0;
+    while start < items.len() {
+        let mid = (start + CHUNK).min(items.len());
+        let end = (mid + CHUNK).min(items.len());
+        let (mut a, mut b) = (p.fork(start > 0), p.fork(true));
+        let (ra, rb) = std::thread::scope(|s| {
+            let other = s.spawn(|| write_range(&mut b, items, mid..end));
+            let ra = write_range(&mut a, items, start..mid);
+            (ra, other.join().unwrap_or_else(|_| Err(io::Error::other("layout thread failed"))))
+        });
+        ra?;
+        rb?;
+        for f in [a, b] {
+            p.out.write_all(&f.out)?;
+            p.out.write_all(&f.buf)?;
+        }
+        start = end;
+    }
+    p.open = false;
+    Ok(())
+}
+
+/// Records `range`, each after a comma but the list's first.
+fn write_range<W: Write>(p: &mut Pretty<W>, items: &RawItems, range: std::ops::Range<usize>) -> io::Result<()> {
+    for i in range {
         if i > 0 {
             p.write_all(b",")?;
         }
         p.write_all(items.raw(i).unwrap_or("null").as_bytes())?;
     }
-    p.write_all(b"]")?;
-    p.write_all(&shell[at + DATA.len()..])?;
-    p.finish()
+    Ok(())
 }
 
 /// `value` as pretty, terminal-safe JSON text (no final newline).

@@ -159,10 +159,12 @@ impl Elisions {
     }
 
     fn parse_any(&mut self, text: SharedText, max_depth: usize, syntax: Syntax) -> Result<Value, String> {
-        if syntax == Syntax::Unchecked {
-            crate::json_depth::validate(&text)?;
-        }
-        let scan = scan(&text, max_depth, self.entries.len(), self.texts.len())?;
+        let (first_id, first_text) = (self.entries.len(), self.texts.len());
+        let scan = if syntax == Syntax::Unchecked {
+            check_and_scan(&text, max_depth, first_id, first_text)?
+        } else {
+            scan(&text, max_depth, first_id, first_text)?
+        };
         // With nothing left out, the text itself is parsed (no copy of it is made).
         let skeleton = if scan.arrays.is_empty() && scan.strings.is_empty() { &text } else { scan.skeleton.as_str() };
         let value = crate::json_depth::parse::<Value>(skeleton, max_depth)?;
@@ -417,6 +419,24 @@ fn end(stack: &mut [Frame], at: usize) {
         }
         *count += 1;
     }
+}
+
+/// The syntax check and the scan of an unchecked text; over a megabyte, the check runs on a
+/// second thread (each costs about as much as the other). The scan reads any bytes without
+/// panicking, so it need not wait: a syntax error wins over whatever it found.
+fn check_and_scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
+    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    if text.len() < (1 << 20) || !two_cores {
+        crate::json_depth::validate(text)?;
+        return scan(text, max_depth, first_id, first_text);
+    }
+    let (checked, scanned) = std::thread::scope(|s| {
+        let check = s.spawn(|| crate::json_depth::validate(text));
+        let scanned = scan(text, max_depth, first_id, first_text);
+        (check.join().unwrap_or_else(|_| Err("the syntax check failed".into())), scanned)
+    });
+    checked?;
+    scanned
 }
 
 /// One pass over `text` (iterative, any depth): copies it into a skeleton, leaving out every

@@ -70,7 +70,7 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
                 Some(Ok(()))
             });
         }
-        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+        let (part, done) = match memchr::memchr(b'\n', chunk) {
             Some(i) => (&chunk[..=i], true),
             None => (chunk, false),
         };

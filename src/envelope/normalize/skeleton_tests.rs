@@ -124,3 +124,20 @@ fn shapes_that_need_the_whole_tree_still_agree() {
     assert!(is_raw(&e));
     both("matrix", json!({"structuredContent": {"rows": (0..3000).map(|i| json!([i, i + 1])).collect::<Vec<_>>()}}));
 }
+
+#[test]
+fn a_long_list_laid_out_in_chunks_on_two_threads_is_written_as_one() {
+    // Over a megabyte of JSON text (checked beside its scan) and over two chunks of records
+    // (laid out two at a time), ending inside a chunk.
+    let doc = json!({"items": records(20_003), "total": 20_003});
+    let e = both("list_records", json!({"content": [{"type": "text", "text": doc.to_string()}]}));
+    assert!(is_raw(&e));
+    assert_eq!(e.item_count(), 20_003);
+}
+
+#[test]
+fn a_long_text_that_breaks_json_is_text() {
+    let broken = format!("{}, oops", json!({"items": records(20_000)}));
+    let e = both("list_records", json!({"content": [{"type": "text", "text": broken}]}));
+    assert!(!is_raw(&e));
+}
