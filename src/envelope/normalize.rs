@@ -418,6 +418,19 @@ fn json_doc(t: &str) -> Option<Value> {
         .filter(|v| v.is_object() || v.is_array())
 }
 
+/// A one-member object whose string carries JSON (in tags, a fence, after prose, or whole):
+/// the wrapper some servers put around a formatted answer (`{"result": "prose <data>[...]</data>"}`).
+/// Its key, and what the string carries; a string that carries no JSON stays as it is.
+fn wrapped_string_payload(v: &Value) -> Option<(String, decode::Found)> {
+    let (key, s) = v.as_object().filter(|m| m.len() == 1)?.iter().next()?;
+    let s = s.as_str()?;
+    let found = match json_doc(s) {
+        Some(value) => decode::Found { value, prose: String::new(), steps: vec!["JSON".into()] },
+        None => decode::json_in_text(s)?,
+    };
+    Some((key.clone(), found))
+}
+
 /// The member of a one-member `{"result": x}` (how FastMCP and others satisfy the rule that
 /// structuredContent be an object), when x is not an object.
 fn wrapped_result(sc: &Value) -> Option<&Value> {
@@ -862,8 +875,21 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         let mut steps = String::new();
         for (i, t) in content.texts.iter().enumerate() {
             if let Some(v) = json_text_doc(t, el) {
-                docs.push((i, v));
-                steps = " → JSON".into();
+                match wrapped_string_payload(&v) {
+                    Some((key, f)) => {
+                        docs.push((i, f.value));
+                        steps = std::iter::once(format!(" → JSON → {key}"))
+                            .chain(f.steps.iter().map(|s| format!(" → {s}")))
+                            .collect();
+                        if !f.prose.is_empty() {
+                            prose.push(f.prose);
+                        }
+                    }
+                    None => {
+                        docs.push((i, v));
+                        steps = " → JSON".into();
+                    }
+                }
             } else if let Some(f) = decode::json_in_text(t) {
                 docs.push((i, f.value));
                 steps = f.steps.iter().map(|s| format!(" → {s}")).collect();

@@ -509,3 +509,19 @@ fn key_value_records_in_one_block() {
     );
     assert_eq!(e.data[1]["Message"], "Add paging");
 }
+
+#[test]
+fn a_one_string_wrapper_around_json_is_read_through() {
+    // The string carries JSON in a fence after prose: the records, the prose the message.
+    let inner = "Found 2 rows:\n```json\n[{\"id\": 1}, {\"id\": 2}]\n```";
+    let e = norm("query", None, json!({"content": [{"type": "text", "text": json!({"output": inner}).to_string()}]}));
+    check(&e);
+    assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 2));
+    assert_eq!(e.message.as_deref(), Some("Found 2 rows:"));
+    let source = e.metadata.as_ref().map(|m| m["source"].to_string()).unwrap_or_default();
+    assert!(source.contains("JSON → output"), "{source}");
+    // A string that carries no JSON leaves the object as sent.
+    let e = norm("delete", None, json!({"content": [{"type": "text", "text": "{\"message\": \"Deleted 3 rows\"}"}]}));
+    check(&e);
+    assert_eq!(e.data, json!({"message": "Deleted 3 rows"}));
+}

@@ -1,12 +1,17 @@
-"""Records corpus cases from replicas: servers whose tool handlers and formatters are transcribed from
+"""Records corpus cases from replicas: servers whose tool handlers and formatters were transcribed from
 their public code (the repository, commit, file and lines are in each case's `source`), with their
 database or API replaced by canned data, and run on the SDK version the server pins, so the result
-wrapping is the SDK's own. Each `expect` is written here by hand. Run by hand after `cargo build`:
-  python3 tests/corpus/replicas/record_replicas.py [REPLICA]
-The SDK each replica needs is named in REPLICAS (install it into a venv and set its python there)."""
+wrapping is the SDK's own. Each `expect` is written here by hand.
+
+The replicas themselves are not in this repository: their code belongs to those projects. They are
+kept in $MCPLENS_REPLICAS (default /tmp/replica) by whoever records, one file per server (qdrant.py,
+supabase.mjs...), each naming the commit it was transcribed from. Run by hand after `cargo build`:
+  MCPLENS_REPLICAS=DIR FASTMCP3_PY=VENV/bin/python python3 tests/corpus/replicas/record_replicas.py [REPLICA]
+Node replicas need `npm install @modelcontextprotocol/sdk@VERSION common-tags` in DIR."""
 import json, os, subprocess, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+REPLICAS = os.environ.get("MCPLENS_REPLICAS", "/tmp/replica")
 LENS = next(p for p in (ROOT + "/target/debug/mcplens", ROOT + "/target/release/mcplens") if os.path.exists(p))
 OUT = ROOT + "/tests/corpus"
 # The interpreter with the SDK the replica's server pins: FASTMCP3_PY (fastmcp==3.4.7) and so on.
@@ -37,10 +42,10 @@ def record(slug, name, server, tool, args, source, expect, split="holdout", note
 
 
 def qdrant():
-    server = [PYTHON["fastmcp3"], HERE + "/qdrant.py"]
+    server = [PYTHON["fastmcp3"], REPLICAS + "/qdrant.py"]
     src = lambda lines: {"repo": "qdrant/mcp-server-qdrant", "commit": "399b8e1a1abc504d0a96371e4ea8e3a623c776c1",
         "file": "src/mcp_server_qdrant/mcp_server.py", "lines": lines,
-        "recorded": "replica tests/corpus/replicas/qdrant.py on fastmcp==3.4.7 (the version pyproject.toml pins) on 2026-11-22",
+        "recorded": "a replica (qdrant.py) on fastmcp==3.4.7 (the version pyproject.toml pins) on 2026-11-22",
         "wrapping": "FastMCP 3: a returned list[str] is one text block of compact JSON and structuredContent {result: [...]} (x-fastmcp-wrap-result); a str likewise as {result: str}; a raised exception is isError with 'Error calling tool ...'"}
     kw = dict(category="knowledge graphs and vector search", sdk="fastmcp 3")
     record("mcp-server-qdrant", "find", server, "qdrant-find", {"query": "ci tips", "collection_name": "notes"}, src("57-62 (format_entry), 117-155 (find)"),
@@ -58,8 +63,31 @@ def qdrant():
         note="a ValueError raised in the handler: isError with FastMCP's prefix", **kw)
 
 
-REPLICAS = {"qdrant": qdrant}
+def supabase():
+    server = ["node", REPLICAS + "/supabase.mjs"]
+    commit = "17fb90f8655ad1ce7ee320614d22eb68bb26e510"
+    src = lambda file, lines: {"repo": "supabase-community/supabase-mcp", "commit": commit, "file": file, "lines": lines,
+        "recorded": "a replica (supabase.mjs) on @modelcontextprotocol/sdk 1.25.2 (the catalog's version) and common-tags 1.8.2 on 2026-11-22",
+        "wrapping": "packages/mcp-utils/src/server.ts 524-545: the tool's return value as JSON.stringify(result) in one text block; a thrown error as isError with JSON.stringify({error: {name, message}})"}
+    ops = "packages/mcp-server-supabase/src/tools/database-operation-tools.ts"
+    kw = dict(category="databases", sdk="typescript-sdk (low-level Server, own wrapping)")
+    record("supabase-mcp", "list_tables", server, "list_tables", {"project_id": "abc"}, src(ops, "185-318; advisories/rls-disabled.ts 42-70"),
+        {"responseType": "list", "status": "success", "dataLength": 2, "dataFirst": {"name": "public.profiles", "rows": 1204},
+         "error": None, "pagination": None, "nextArguments": None},
+        note="{tables, advisory}: the records beside a long advisory object with its own message", **kw)
+    record("supabase-mcp", "execute_sql", server, "execute_sql", {"project_id": "abc", "query": "select id, email, created_at from profiles limit 2"},
+        src(ops, "359-386"),
+        {"responseType": "list", "status": "success", "dataLength": 2, "dataFirst": {"id": 17, "email": "ada@example.org"},
+         "error": None, "pagination": None, "nextArguments": None},
+        note="JSON rows inside <untrusted-data-UUID> tags inside prose, that prose a string in a JSON object in the text: JSON in tags, encoded twice", **kw)
+    record("supabase-mcp", "execute_sql_error", server, "execute_sql", {"project_id": "abc", "query": "select * from nope"}, src(ops, "359-386"),
+        {"responseType": "error", "status": "error", "error": {"message": "ERROR:  42P01: relation \"nope\" does not exist\nLINE 1: select * from nope\n                      ^\n"},
+         "pagination": None},
+        note="isError with {error: {name, message}} as JSON text", **kw)
+
+
+REPLICAS_BY_NAME = {"qdrant": qdrant, "supabase": supabase}
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or REPLICAS:
-        REPLICAS[name]()
+    for name in sys.argv[1:] or REPLICAS_BY_NAME:
+        REPLICAS_BY_NAME[name]()
