@@ -1095,7 +1095,13 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         found.scan(&m);
     }
     let returned = data.as_array().map(|a| array_len(a) as u64);
-    let (mut pagination, total) = found.finish(returned);
+    let (mut pagination, mut total) = found.finish(returned);
+    if total.is_none()
+        && returned.is_some()
+        && let Some(p) = &prose_text
+    {
+        total = position::total_in_prose(p).filter(|t| Some(*t) >= returned);
+    }
     if pagination.is_none() && from_text_records {
         // Records read from text are whole (never a skeleton's sample), so the last one is there.
         pagination = cursor_in_last_record(&data);

@@ -44,8 +44,21 @@ pub fn position_argument(schema: Option<&Value>, kind: PageKind, current: &Map<S
             s.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect())
         })
         .unwrap_or_else(|| current.keys().cloned().collect());
-    candidates(kind).iter().find_map(|c| props.iter().find(|p| norm(p) == *c).cloned())
+    let fits = |name: &str| {
+        let ty = schema.and_then(|s| property_schema(s, name)).and_then(|p| p.get("type")).and_then(Value::as_str);
+        match ty {
+            Some("object" | "array" | "boolean") => false,
+            // `index` and `position` name many things (an Elasticsearch index, a list position);
+            // as a page's position they are numbers.
+            Some("string") => !AMBIGUOUS.contains(&norm(name).as_str()),
+            _ => true,
+        }
+    };
+    candidates(kind).iter().find_map(|c| props.iter().find(|p| norm(p) == *c && fits(p)).cloned())
 }
+
+/// Position names that are only positions when they are numbers.
+const AMBIGUOUS: &[&str] = &["index", "position", "p", "token", "next"];
 
 /// The value to send, shaped to the argument's declared type.
 fn shaped(schema: Option<&Value>, arg: &str, v: &Value) -> Value {
@@ -107,6 +120,16 @@ pub fn infer_from_request(env: &mut Envelope, schema: Option<&Value>, args: &Map
             argument: Some(arg),
             ..super::Pagination::default()
         }
+    } else if let Some((pointer, offset)) = nested_offset(args) {
+        let more = returned > 0 && offset + returned < total;
+        super::Pagination {
+            kind: Some(PageKind::Offset),
+            offset: Some(offset),
+            has_more: Some(more),
+            next_offset: more.then(|| json!(offset + returned)),
+            argument: Some(pointer),
+            ..super::Pagination::default()
+        }
     } else {
         return;
     };
@@ -114,6 +137,48 @@ pub fn infer_from_request(env: &mut Envelope, schema: Option<&Value>, args: &Map
         s.has_more = p.has_more;
     }
     env.pagination = Some(p);
+}
+
+/// An offset sent inside an object argument, as a JSON pointer to it and its value: the query
+/// DSL's `{"query_body": {"from": 0, "size": 20}}` (Elasticsearch, OpenSearch) and other
+/// options objects. Only an offset that was sent counts: a size alone does not say the name.
+fn nested_offset(args: &Map<String, Value>) -> Option<(String, u64)> {
+    args.iter().find_map(|(outer, v)| {
+        let inner = v.as_object()?;
+        let key = candidates(PageKind::Offset).iter().find_map(|c| inner.keys().find(|k| norm(k) == *c))?;
+        let offset = inner.get(key)?.as_u64()?;
+        Some((format!("/{}/{}", pointer_token(outer), pointer_token(key)), offset))
+    })
+}
+
+fn pointer_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Sets the member a JSON pointer names inside `args` (an argument nested in an object), if the
+/// objects on its way exist.
+fn set_pointer(args: &mut Map<String, Value>, pointer: &str, value: Value) -> bool {
+    let mut tokens = pointer.split('/').skip(1).map(|t| t.replace("~1", "/").replace("~0", "~"));
+    let Some(first) = tokens.next() else { return false };
+    let mut at = match args.get_mut(&first) {
+        Some(v) => v,
+        None => return false,
+    };
+    let rest: Vec<String> = tokens.collect();
+    let Some((last, path)) = rest.split_last() else { return false };
+    for t in path {
+        match at.get_mut(t) {
+            Some(v) => at = v,
+            None => return false,
+        }
+    }
+    match at.as_object_mut() {
+        Some(m) => {
+            m.insert(last.clone(), value);
+            true
+        }
+        None => false,
+    }
 }
 
 /// The arguments for the next page, and the position they carry.
@@ -134,6 +199,13 @@ pub fn next_arguments(
         (None, PageKind::Offset) => json!(p.offset.unwrap_or(0) + env.item_count() as u64),
         (None, _) => return Err("the result says there is more, but gives no next position".into()),
     };
+    if let Some(pointer) = p.argument.as_deref().filter(|a| a.starts_with('/')) {
+        let mut next = args.clone();
+        if !set_pointer(&mut next, pointer, position.clone()) {
+            return Err(format!("the position goes at {pointer} in the arguments, which the first call did not send"));
+        }
+        return Ok(Some((next, position)));
+    }
     let named = p.argument.clone().filter(|a| {
         schema.and_then(|s| s.get("properties")).and_then(Value::as_object).is_none_or(|props| props.contains_key(a))
     });
@@ -411,6 +483,22 @@ mod tests {
 
     fn env(result: Value) -> Envelope {
         normalize("t", None, &ReplyBody::Result(result))
+    }
+
+    #[test]
+    fn an_offset_inside_an_object_argument_pages_it() {
+        // OpenSearch-style: an options object with offset and limit, the total in structuredContent.
+        let schema = json!({"properties": {"index": {"type": "string"}, "options": {"type": "object"}}});
+        let args = json!({"index": "books", "options": {"skip": 0, "limit": 2, "sort": "title"}});
+        let args = args.as_object().cloned().unwrap_or_default();
+        let mut first = env(json!({"structuredContent": {"books": [{"id": 1}, {"id": 2}], "total": 5}}));
+        infer_from_request(&mut first, Some(&schema), &args);
+        let p = first.pagination.clone().unwrap_or_default();
+        assert_eq!((p.argument.as_deref(), p.has_more), (Some("/options/skip"), Some(true)));
+        let (next, _) = next_arguments(Some(&schema), &args, &first).ok().flatten().unwrap_or_default();
+        assert_eq!(Value::Object(next), json!({"index": "books", "options": {"skip": 2, "limit": 2, "sort": "title"}}));
+        // A string `index` is a name, not a position.
+        assert_eq!(position_argument(Some(&schema), PageKind::Offset, &args), None);
     }
 
     #[test]

@@ -98,6 +98,21 @@ fn counted(text: &str, schema: Option<&Value>) -> Option<Pagination> {
     None
 }
 
+/// A list's total stated in prose: "Total results: 1342", "total: 57", "(1,204 total)",
+/// "Showing 1-50 of 200". A count of what was returned ("Found 3 indices") is no total.
+pub fn total_in_prose(text: &str) -> Option<u64> {
+    const NUMBER: &str = r"(\d{1,3}(?:,\d{3})+|\d{1,15})\b";
+    let forms = [
+        format!(r"(?i)\btotal(?:\s+(?:results|count|hits|matches|items|records))?\s*[:=]\s*{NUMBER}"),
+        format!(r"(?i)\b{NUMBER}\s+(?:results\s+|items\s+|records\s+)?(?:in\s+)?total\b"),
+        format!(r"(?i)\bshowing\s+\d{{1,12}}\s*(?:-|–|to)\s*\d{{1,12}}\s+of\s+{NUMBER}"),
+    ];
+    forms.iter().find_map(|f| {
+        let caps = Regex::new(f).ok()?.captures(text)?;
+        caps.get(1)?.as_str().replace(',', "").parse().ok()
+    })
+}
+
 /// The pagination a hint describes: the position found at its path or by its pattern.
 pub fn from_hint(position: Option<Value>, argument: Option<&str>) -> Pagination {
     let position = position.filter(|v| match v {
@@ -131,6 +146,17 @@ pub fn by_pattern(pattern: &str, texts: &[&str]) -> Option<Value> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn totals_stated_in_prose() {
+        assert_eq!(total_in_prose("Total results: 1342, showing 2."), Some(1342));
+        assert_eq!(total_in_prose("Issues (1,204 total)"), Some(1204));
+        assert_eq!(total_in_prose("total: 57"), Some(57));
+        assert_eq!(total_in_prose("Showing 1-50 of 200 results"), Some(200));
+        assert_eq!(total_in_prose("57 results in total"), Some(57));
+        assert_eq!(total_in_prose("Found 3 indices:"), None);
+        assert_eq!(total_in_prose("The total was paid in 3 installments"), None);
+    }
 
     #[test]
     fn a_position_named_in_prose() {
