@@ -1060,6 +1060,11 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         if e.message.is_none() {
             e.message = w.message.clone().or_else(|| prose_text.clone());
         }
+        if e.code.is_null()
+            && let Some(status) = e.message.as_deref().and_then(text::http_status_in)
+        {
+            e.code = Value::from(status);
+        }
         if e.details.is_null() && !data.is_null() {
             e.details = data.clone();
         }

@@ -382,9 +382,37 @@ pub fn is_failure_text(text: &str) -> bool {
     PREFIXES.iter().any(|p| first.starts_with(p))
 }
 
+/// The HTTP status an error message states: at its start with a reason ("400 Bad Request: ..."),
+/// or after "HTTP" or "status" ("HTTP 404", "failed with status code 503"). Only 4xx and 5xx.
+pub fn http_status_in(message: &str) -> Option<u16> {
+    static FORMS: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    let re = FORMS
+        .get_or_init(|| {
+            regex::Regex::new(
+                r"(?i)^\W{0,3}(?:error:?\s*)?([45]\d\d)\s+[a-z]|\b(?:http(?:\s+error)?|status(?:\s+code)?)\s*:?\s*([45]\d\d)\b",
+            )
+            .ok()
+        })
+        .as_ref()?;
+    let caps = re.captures(message)?;
+    caps.get(1).or_else(|| caps.get(2))?.as_str().parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn http_status_stated_in_an_error() {
+        assert_eq!(http_status_in("400 Bad Request: \"{<EOL> ...}\""), Some(400));
+        assert_eq!(http_status_in("Error: 404 Not Found"), Some(404));
+        assert_eq!(http_status_in("Request failed with status code 503"), Some(503));
+        assert_eq!(http_status_in("HTTP 429 Too Many Requests"), Some(429));
+        assert_eq!(http_status_in("HTTP error: 401"), Some(401));
+        assert_eq!(http_status_in("Found 404 files"), None);
+        assert_eq!(http_status_in("200 OK"), None);
+        assert_eq!(http_status_in("line 500 is too long"), None);
+    }
     use serde_json::json;
 
     #[test]
