@@ -65,6 +65,11 @@ pub struct Found {
     pub total: Option<u64>,
     /// A total was given but was a negative sentinel ("unknown").
     pub total_unknown: bool,
+    /// The next cursor was sent as a number (Redis SCAN): it is passed on as one.
+    pub cursor_is_number: bool,
+    /// A completion flag (`scan_complete`, `done`, `isLastPage`): true means no more. Read only
+    /// beside a position, since a record may be `done` too.
+    pub complete: Option<bool>,
 }
 
 fn as_u64(v: &Value) -> Option<u64> {
@@ -98,6 +103,13 @@ const CONTAINERS: &[&str] =
     &["pagination", "pageinfo", "paging", "page", "meta", "responsemetadata", "links", "cursor", "summary", "pager"];
 
 impl Found {
+    fn set_cursor(&mut self, v: &Value) {
+        if self.cursor.is_none() {
+            self.cursor = as_cursor(v);
+            self.cursor_is_number = v.is_number();
+        }
+    }
+
     /// Reads one scope; fields already found in an earlier (closer) scope are kept.
     pub fn scan(&mut self, scope: &Map<String, Value>) {
         self.scan_level(scope, 0);
@@ -119,12 +131,10 @@ impl Found {
                     self.end_cursor = self.end_cursor.take().or(as_cursor(v));
                 }
                 "nextcursor" | "nextpagetoken" | "continuationtoken" | "continuation" | "nexttoken" | "pagetoken"
-                | "nextpagecursor" => {
-                    self.cursor = self.cursor.take().or_else(|| as_cursor(v));
-                }
-                "cursor" if level > 0 || !v.is_object() => {
-                    self.cursor = self.cursor.take().or_else(|| as_cursor(v));
-                }
+                | "nextpagecursor" => self.set_cursor(v),
+                "cursor" if level > 0 || !v.is_object() => self.set_cursor(v),
+                "scancomplete" | "complete" | "iscomplete" | "done" | "finished" | "exhausted" | "islast"
+                | "islastpage" | "lastpage" => self.complete = self.complete.or(as_bool(v)),
                 "offset" | "start" | "skip" | "startindex" | "from" => self.offset = self.offset.or(as_u64(v)),
                 "limit" | "pagesize" | "perpage" | "size" | "maxresults" => self.limit = self.limit.or(as_u64(v)),
                 "nextoffset" | "nextstart" | "nextindex" | "nextskip" => {
@@ -238,8 +248,9 @@ impl Found {
             p.has_more = p.has_more.or(Some(p.next_offset.is_some()));
         } else if let Some(c) = self.cursor {
             p.kind = Some(PageKind::Cursor);
-            p.next_offset = Some(Value::String(c));
-            p.has_more = Some(self.has_more.unwrap_or(true));
+            let number = self.cursor_is_number.then(|| c.parse::<u64>().ok().map(Value::from)).flatten();
+            p.next_offset = Some(number.unwrap_or(Value::String(c)));
+            p.has_more = Some(self.has_more.or(self.complete.map(|c| !c)).unwrap_or(true));
             if p.has_more == Some(false) {
                 p.next_offset = None;
             }
@@ -247,7 +258,11 @@ impl Found {
             p.kind = Some(PageKind::Offset);
             let start = self.offset.unwrap_or(0);
             let next = self.next_offset.or_else(|| returned.map(|r| start + r));
-            p.has_more = self.has_more.or(self.next_offset.map(|_| true)).or_else(|| beyond(start));
+            p.has_more = self
+                .has_more
+                .or(self.complete.map(|c| !c))
+                .or(self.next_offset.map(|_| true))
+                .or_else(|| beyond(start));
             if p.has_more != Some(false) {
                 p.next_offset = next.map(Value::from);
             }
@@ -306,6 +321,16 @@ mod tests {
             (Some(PageKind::Offset), Some(0), Some(50), Some(true), Some(json!(50)))
         );
         assert_eq!(total, Some(150));
+    }
+
+    #[test]
+    fn a_numeric_cursor_stays_a_number_and_completion_flags_end_paging() {
+        let p = detect(json!({"items": [1, 2], "next_cursor": 42, "done": false}), 2).0.unwrap_or_default();
+        assert_eq!((p.kind, p.has_more, p.next_offset), (Some(PageKind::Cursor), Some(true), Some(json!(42))));
+        let p = detect(json!({"items": [1], "cursor": "0", "finished": true}), 1).0.unwrap_or_default();
+        assert_eq!((p.has_more, p.next_offset), (Some(false), None));
+        let p = detect(json!({"offset": 20, "next_offset": 40, "isLastPage": true}), 20).0.unwrap_or_default();
+        assert_eq!(p.has_more, Some(false));
     }
 
     #[test]

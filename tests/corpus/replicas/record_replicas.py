@@ -15,7 +15,7 @@ REPLICAS = os.environ.get("MCPLENS_REPLICAS", "/tmp/replica")
 LENS = next(p for p in (ROOT + "/target/debug/mcplens", ROOT + "/target/release/mcplens") if os.path.exists(p))
 OUT = ROOT + "/tests/corpus"
 # The interpreter with the SDK the replica's server pins: FASTMCP3_PY (fastmcp==3.4.7) and so on.
-PYTHON = {"fastmcp3": os.environ.get("FASTMCP3_PY", "python3")}
+PYTHON = {"fastmcp3": os.environ.get("FASTMCP3_PY", "python3"), "mcp1": os.environ.get("MCP1_PY", "python3")}
 
 
 def call(server, tool, args):
@@ -86,7 +86,25 @@ def supabase():
         note="isError with {error: {name, message}} as JSON text", **kw)
 
 
-REPLICAS_BY_NAME = {"qdrant": qdrant, "supabase": supabase}
+def redis():
+    server = [PYTHON["mcp1"], REPLICAS + "/redis.py"]
+    src = lambda lines: {"repo": "redis/mcp-redis", "commit": "be581d3bef7afb192226fa94d27f1b84cab3a541", "file": "src/tools/misc.py", "lines": lines,
+        "recorded": "a replica (redis.py) on mcp==1.26.0 (pyproject.toml: mcp[cli]>=1.26.0) on 2026-11-22",
+        "wrapping": "mcp Python SDK FastMCP: a returned dict under a Dict/Union annotation is wrapped as structuredContent {result: dict}, its JSON (indent 2) as text"}
+    kw = dict(category="databases", sdk="python-sdk (FastMCP)")
+    record("mcp-redis", "scan_keys_first", server, "scan_keys", {"pattern": "user:*", "count": 3}, src("102-154 (scan_keys)"),
+        {"responseType": "list", "status": "success", "data": ["user:1001", "user:1002", "user:1007"], "error": None,
+         "pagination": {"hasMore": True, "nextOffset": 1536, "kind": "cursor"}, "nextArguments": {"pattern": "user:*", "count": 3, "cursor": 1536}},
+        note="Redis SCAN: an integer cursor, 0 when done, beside scan_complete; the dict wrapped as {result: ...}", **kw)
+    record("mcp-redis", "scan_keys_last", server, "scan_keys", {"pattern": "user:*", "count": 3, "cursor": 1536}, src("102-154 (scan_keys)"),
+        {"responseType": "list", "status": "success", "dataLength": 2, "pagination": {"hasMore": False}, "nextArguments": None},
+        note="the last batch: cursor 0 means complete, not 'start again'", **kw)
+    record("mcp-redis", "rename_missing", server, "rename", {"old_key": "user:9", "new_key": "user:10"}, src("70-100 (rename)"),
+        {"responseType": "error", "status": "error", "error": {"message": "Key 'user:9' does not exist."}},
+        note="an {error: ...} dict without isError, wrapped as {result: {error}}", **kw)
+
+
+REPLICAS_BY_NAME = {"qdrant": qdrant, "supabase": supabase, "redis": redis}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or REPLICAS_BY_NAME:
