@@ -134,7 +134,7 @@ impl Found {
                 | "nextpagecursor" => self.set_cursor(v),
                 "cursor" if level > 0 || !v.is_object() => self.set_cursor(v),
                 "scancomplete" | "complete" | "iscomplete" | "done" | "finished" | "exhausted" | "islast"
-                | "islastpage" | "lastpage" => self.complete = self.complete.or(as_bool(v)),
+                | "islastpage" => self.complete = self.complete.or(as_bool(v)),
                 "offset" | "start" | "skip" | "startindex" | "from" => self.offset = self.offset.or(as_u64(v)),
                 "limit" | "pagesize" | "perpage" | "size" | "maxresults" => self.limit = self.limit.or(as_u64(v)),
                 "nextoffset" | "nextstart" | "nextindex" | "nextskip" => {
