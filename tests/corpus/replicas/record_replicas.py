@@ -104,7 +104,30 @@ def redis():
         note="an {error: ...} dict without isError, wrapped as {result: {error}}", **kw)
 
 
-REPLICAS_BY_NAME = {"qdrant": qdrant, "supabase": supabase, "redis": redis}
+def awsdocs():
+    server = [PYTHON["mcp1"], REPLICAS + "/awsdocs.py"]
+    d = "src/aws-documentation-mcp-server/awslabs/aws_documentation_mcp_server/"
+    src = lambda lines: {"repo": "awslabs/mcp", "commit": "100b55b6d92f731bc8d23486ce9efd5bbf90c606", "file": d + "server_aws.py", "lines": lines,
+        "recorded": "a replica (awsdocs.py) on mcp==1.26.0 (pyproject.toml: mcp[cli]>=1.23.0,<2.0.0) on 2026-11-22",
+        "wrapping": "mcp Python SDK FastMCP: a returned str is the text and structuredContent {result: str}"}
+    url = "https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html"
+    kw = dict(category="cloud", sdk="python-sdk (FastMCP)")
+    record("aws-documentation-mcp-server", "read_documentation_first", server, "read_documentation", {"url": url, "max_length": 400},
+        src("118-195 (read_documentation); server_utils.py 67-110; util.py 189-223 (format_documentation_result)"),
+        {"responseType": "single", "status": "success", "error": None,
+         "pagination": {"hasMore": True, "nextOffset": 400, "kind": "offset"}, "nextArguments": {"url": url, "max_length": 400, "start_index": 400}},
+        note="a markdown page (bullets and all) cut at max_length; the next start_index named in <e>...</e> after it; the text repeated as {result}", **kw)
+    record("aws-documentation-mcp-server", "read_documentation_last", server, "read_documentation", {"url": url, "max_length": 400, "start_index": 400},
+        src("118-195; util.py 189-223"),
+        {"responseType": "single", "status": "success", "pagination": None, "nextArguments": None},
+        note="the last slice: no continuation line", **kw)
+    record("aws-documentation-mcp-server", "read_documentation_404", server, "read_documentation", {"url": "https://docs.aws.amazon.com/nope.html"},
+        src("118-195; server_utils.py 102-106"),
+        {"responseType": "error", "status": "error", "error": {"code": 404}, "data": None},
+        note="a failed fetch returned as an ordinary string, no isError: 'Failed to fetch URL - status code 404'", **kw)
+
+
+REPLICAS_BY_NAME = {"qdrant": qdrant, "supabase": supabase, "redis": redis, "awsdocs": awsdocs}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or REPLICAS_BY_NAME:
