@@ -17,6 +17,8 @@ pub(crate) fn candidates(kind: PageKind) -> &'static [&'static str] {
         PageKind::Offset => &["offset", "start", "skip", "from", "startindex", "index", "position"],
         PageKind::Cursor => &[
             "cursor",
+            "startcursor",
+            "pagecursor",
             "nextcursor",
             "pagetoken",
             "nextpagetoken",
