@@ -465,6 +465,33 @@ fn only_member(v: &Value) -> Option<&Value> {
     v.as_object().filter(|m| m.len() == 1).and_then(|m| m.values().next())
 }
 
+/// Whether `t` is, byte for byte, the compact JSON of `v`, a long array of the reply left in its
+/// text (FastMCP's `{"result": [...]}` beside the same list as text). A plain comparison with the
+/// elements' spans, instead of parsing the text and comparing the trees: for a big list that
+/// parse costs as much as the rest of the call. Anything else says no, and the trees are compared.
+fn text_repeats_long_array(t: &str, v: &Value, el: &Elisions) -> bool {
+    let Some(e) = v.as_array().and_then(|a| a.last()).and_then(sentinel).and_then(|(id, _)| el.get(id)) else {
+        return false;
+    };
+    let t = t.trim().as_bytes();
+    let mut at = 0usize;
+    let mut eat = |part: &[u8]| {
+        let fits = t.get(at..at + part.len()) == Some(part);
+        at += part.len();
+        fits
+    };
+    if !eat(b"[") {
+        return false;
+    }
+    for i in 0..e.len() {
+        let Some(raw) = e.raw(i) else { return false };
+        if (i > 0 && !eat(b",")) || !eat(raw.as_bytes()) {
+            return false;
+        }
+    }
+    eat(b"]") && at == t.len()
+}
+
 /// The key of a one-member structuredContent whose string repeats one of the text blocks.
 fn repeated_text_key(sc: Option<&Value>, texts: &[Arc<String>]) -> Option<String> {
     let m = sc?.as_object().filter(|m| m.len() == 1)?;
@@ -848,7 +875,9 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
             })
         };
         for (t, repeat) in content.texts.iter().zip(repeats) {
-            if repeat || repeats_member(t) {
+            let repeats_long_array =
+                [Some(&sc), only_member(&sc)].into_iter().flatten().any(|v| text_repeats_long_array(t, v, el));
+            if repeat || repeats_member(t) || repeats_long_array {
                 continue;
             }
             match json_text_doc(t, el) {

@@ -141,3 +141,25 @@ fn a_long_text_that_breaks_json_is_text() {
     let e = both("list_records", json!({"content": [{"type": "text", "text": broken}]}));
     assert!(!is_raw(&e));
 }
+
+#[test]
+fn fastmcp_list_repeated_as_text_is_compared_not_parsed() {
+    let list = Value::Array(records(3000));
+    let same = serde_json::to_string(&list).unwrap_or_default();
+    let e = both(
+        "list_records",
+        json!({"content": [{"type": "text", "text": same}], "structuredContent": {"result": list.clone()},
+               "_meta": {"fastmcp": {"wrap_result": true}}}),
+    );
+    assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 3000));
+    assert!(e.metadata.as_ref().is_none_or(|m| m.get("textPayloads").is_none()));
+    // One record different: the text is no repeat, and both paths keep it.
+    let mut other = records(3000);
+    other[2999] = json!({"id": -1});
+    let differs = serde_json::to_string(&other).unwrap_or_default();
+    let e = both(
+        "list_records",
+        json!({"content": [{"type": "text", "text": differs}], "structuredContent": {"result": list}}),
+    );
+    assert!(e.metadata.as_ref().is_some_and(|m| m.get("textPayloads").is_some()));
+}
