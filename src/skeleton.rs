@@ -185,6 +185,12 @@ impl Elisions {
         }
     }
 
+    /// The JSON string literal (quotes included) a long `text` member's sentinel stands for.
+    pub fn text_literal(&self, v: &Value) -> Option<&str> {
+        let (text, [a, b]) = text_sentinel(v).and_then(|id| self.texts.get(id))?;
+        text.get(*a as usize..*b as usize)
+    }
+
     /// An entry whose elements are the `key` member of the elements of entry `id` (GraphQL's
     /// `edges[].node`); elements without it are left out. Returns the new entry's sentinel.
     pub fn project(&mut self, id: usize, key: &str) -> Option<Value> {
@@ -344,17 +350,9 @@ pub fn unescape(lit: &str) -> Option<String> {
             b'r' => '\r',
             b't' => '\t',
             b'u' => {
-                let hex = |at: usize| inner.get(at..at + 4).and_then(|h| u32::from_str_radix(h, 16).ok());
-                let hi = hex(i + 2)?;
-                i += 4;
-                let lo = (inner.get(i + 2..i + 4) == Some("\\u")).then(|| hex(i + 4)).flatten();
-                match lo {
-                    Some(lo) if (0xd800..0xdc00).contains(&hi) && (0xdc00..0xe000).contains(&lo) => {
-                        i += 6;
-                        char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00)).unwrap_or('\u{fffd}')
-                    }
-                    _ => char::from_u32(hi).unwrap_or('\u{fffd}'),
-                }
+                let (c, len) = unicode_escape(inner, i)?;
+                i += len - 2;
+                c
             }
             _ => return None,
         };
@@ -364,6 +362,66 @@ pub fn unescape(lit: &str) -> Option<String> {
     }
     out.push_str(&inner[run..]);
     Some(out)
+}
+
+/// Whether the JSON string literal `lit` (quotes included) decodes to exactly the bytes `expected`
+/// yields, decoded on the fly: a megabyte-long text is compared without a decoded copy of it.
+pub fn literal_equals(lit: &str, expected: &mut dyn Iterator<Item = u8>) -> bool {
+    let Some(inner) = lit.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else { return false };
+    let b = inner.as_bytes();
+    let mut i = 0usize;
+    let mut utf8 = [0u8; 4];
+    while i < b.len() {
+        if b[i] != b'\\' {
+            if expected.next() != Some(b[i]) {
+                return false;
+            }
+            i += 1;
+            continue;
+        }
+        let ch = match b.get(i + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let (c, len) = match unicode_escape(inner, i) {
+                    Some(x) => x,
+                    None => return false,
+                };
+                i += len;
+                if !c.encode_utf8(&mut utf8).bytes().all(|x| expected.next() == Some(x)) {
+                    return false;
+                }
+                continue;
+            }
+            _ => return false,
+        };
+        i += 2;
+        if !ch.encode_utf8(&mut utf8).bytes().all(|x| expected.next() == Some(x)) {
+            return false;
+        }
+    }
+    expected.next().is_none()
+}
+
+/// The character a `\uXXXX` escape at `i` stands for (a surrogate pair takes two), and the
+/// escape's length; a lone surrogate is U+FFFD, as `unescape` has it.
+fn unicode_escape(inner: &str, i: usize) -> Option<(char, usize)> {
+    let hex = |at: usize| inner.get(at..at + 4).and_then(|h| u32::from_str_radix(h, 16).ok());
+    let hi = hex(i + 2)?;
+    if (0xd800..0xdc00).contains(&hi)
+        && inner.get(i + 6..i + 8) == Some("\\u")
+        && let Some(lo) = hex(i + 8).filter(|lo| (0xdc00..0xe000).contains(lo))
+    {
+        let c = char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00)).unwrap_or('\u{fffd}');
+        return Some((c, 12));
+    }
+    Some((char::from_u32(hi).unwrap_or('\u{fffd}'), 6))
 }
 
 /// The span of member `key`'s value within one object's JSON text.

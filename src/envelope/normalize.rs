@@ -339,7 +339,12 @@ struct Content {
 }
 
 /// Takes `content` apart (moving its texts, which may be megabytes, not copying them).
-fn split_content(content: Option<Value>, meta: &mut Map<String, Value>, el: &Elisions) -> Content {
+fn split_content(
+    content: Option<Value>,
+    meta: &mut Map<String, Value>,
+    el: &Elisions,
+    structured: Option<&Value>,
+) -> Content {
     let mut c = Content { texts: vec![], others: vec![], text_fields: vec![] };
     match content {
         Some(Value::Array(mut blocks)) => {
@@ -358,8 +363,11 @@ fn split_content(content: Option<Value>, meta: &mut Map<String, Value>, el: &Eli
                         if m.get("type").and_then(Value::as_str) == Some("text")
                             && m.get("text").is_some_and(Value::is_string) =>
                     {
-                        if let Some(t) = m.shift_remove("text") {
-                            // A long text is decoded from the reply only now, exactly once.
+                        if let Some(t) = m.shift_remove("text")
+                            && !el.text_literal(&t).is_some_and(|lit| literal_repeats_structured(lit, structured, el))
+                        {
+                            // A long text is decoded from the reply only now, exactly once (and
+                            // not at all when it only repeats a long list of structuredContent).
                             let text = match el.text(&t) {
                                 Some(std::borrow::Cow::Owned(decoded)) => decoded,
                                 _ => match t {
@@ -465,31 +473,39 @@ fn only_member(v: &Value) -> Option<&Value> {
     v.as_object().filter(|m| m.len() == 1).and_then(|m| m.values().next())
 }
 
-/// Whether `t` is, byte for byte, the compact JSON of `v`, a long array of the reply left in its
-/// text (FastMCP's `{"result": [...]}` beside the same list as text). A plain comparison with the
+/// The compact JSON of `v`, a long array of the reply left in its text, as bytes copied from the
+/// elements' spans; `None` for anything else.
+fn long_array_bytes<'a>(v: &Value, el: &'a Elisions) -> Option<impl Iterator<Item = u8> + 'a> {
+    let e = v.as_array().and_then(|a| a.last()).and_then(sentinel).and_then(|(id, _)| el.get(id))?;
+    (0..e.len()).all(|i| e.raw(i).is_some()).then(|| {
+        std::iter::once(b'[')
+            .chain((0..e.len()).flat_map(move |i| {
+                let comma = (i > 0).then_some(b',');
+                comma.into_iter().chain(e.raw(i).unwrap_or_default().bytes())
+            }))
+            .chain(std::iter::once(b']'))
+    })
+}
+
+/// structuredContent and its only member: where a repeated list may be.
+fn structured_lists(sc: &Value) -> impl Iterator<Item = &Value> {
+    [Some(sc), only_member(sc)].into_iter().flatten()
+}
+
+/// Whether `t` is, byte for byte, the compact JSON of a long array of structuredContent
+/// (FastMCP's `{"result": [...]}` beside the same list as text). A plain comparison with the
 /// elements' spans, instead of parsing the text and comparing the trees: for a big list that
 /// parse costs as much as the rest of the call. Anything else says no, and the trees are compared.
-fn text_repeats_long_array(t: &str, v: &Value, el: &Elisions) -> bool {
-    let Some(e) = v.as_array().and_then(|a| a.last()).and_then(sentinel).and_then(|(id, _)| el.get(id)) else {
-        return false;
-    };
-    let t = t.trim().as_bytes();
-    let mut at = 0usize;
-    let mut eat = |part: &[u8]| {
-        let fits = t.get(at..at + part.len()) == Some(part);
-        at += part.len();
-        fits
-    };
-    if !eat(b"[") {
-        return false;
-    }
-    for i in 0..e.len() {
-        let Some(raw) = e.raw(i) else { return false };
-        if (i > 0 && !eat(b",")) || !eat(raw.as_bytes()) {
-            return false;
-        }
-    }
-    eat(b"]") && at == t.len()
+fn text_repeats_long_array(t: &str, sc: &Value, el: &Elisions) -> bool {
+    structured_lists(sc).any(|v| long_array_bytes(v, el).is_some_and(|bytes| bytes.eq(t.trim().bytes())))
+}
+
+/// The same for a long text still in the reply, as its JSON string literal, compared without
+/// decoding it: then the text is never decoded at all.
+fn literal_repeats_structured(lit: &str, structured: Option<&Value>, el: &Elisions) -> bool {
+    let Some(sc) = structured else { return false };
+    structured_lists(sc)
+        .any(|v| long_array_bytes(v, el).is_some_and(|mut bytes| crate::skeleton::literal_equals(lit, &mut bytes)))
 }
 
 /// The key of a one-member structuredContent whose string repeats one of the text blocks.
@@ -823,7 +839,7 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
     let is_error_flag = result_obj.get("isError").and_then(Value::as_bool) == Some(true);
     w.is_error = is_error_flag;
     let structured = result_obj.shift_remove("structuredContent").filter(|v| !v.is_null());
-    let content = split_content(result_obj.shift_remove("content"), &mut w.meta, el);
+    let content = split_content(result_obj.shift_remove("content"), &mut w.meta, el, structured.as_ref());
     for (k, v) in std::mem::take(&mut result_obj) {
         match k.as_str() {
             "isError" => {}
@@ -875,8 +891,7 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
             })
         };
         for (t, repeat) in content.texts.iter().zip(repeats) {
-            let repeats_long_array =
-                [Some(&sc), only_member(&sc)].into_iter().flatten().any(|v| text_repeats_long_array(t, v, el));
+            let repeats_long_array = text_repeats_long_array(t, &sc, el);
             if repeat || repeats_member(t) || repeats_long_array {
                 continue;
             }

@@ -131,3 +131,34 @@ fn long_text_members_are_decoded_when_read() {
     e.expand(&mut v);
     assert_eq!(v, doc);
 }
+
+#[test]
+fn a_literal_is_compared_with_bytes_without_decoding_it() {
+    let text = "[{\"name\":\"caf\u{e9} \u{1f600}\",\"q\":\"a\\\"b\"}]\n\ttab/";
+    let lit = serde_json::to_string(text).unwrap_or_default();
+    // As Python's json.dumps writes it: every non-ASCII character as \uXXXX, surrogate pairs too.
+    let mut ascii = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => ascii.push_str("\\\""),
+            '\\' => ascii.push_str("\\\\"),
+            '\n' => ascii.push_str("\\n"),
+            '\t' => ascii.push_str("\\t"),
+            c if c.is_ascii() => ascii.push(c),
+            c => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    ascii.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+        }
+    }
+    ascii.push('"');
+    for l in [lit.as_str(), ascii.as_str()] {
+        assert!(super::literal_equals(l, &mut text.bytes()), "{l}");
+        let mut shorter = text.bytes().take(text.len() - 1);
+        assert!(!super::literal_equals(l, &mut shorter), "{l}");
+    }
+    assert!(!super::literal_equals("\"\\x\"", &mut "x".bytes()));
+    assert!(!super::literal_equals("no quotes", &mut "no quotes".bytes()));
+}
