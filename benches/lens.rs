@@ -34,7 +34,7 @@ fn reply_text(n: usize) -> String {
 
 /// A reply as the session reads it (a skeleton when long) and its envelope, as the TUI keeps them.
 fn call_result(n: usize) -> CallResult {
-    let raw: Arc<str> = Arc::from(reply_text(n));
+    let raw: Arc<String> = Arc::new(reply_text(n));
     let mut reply = Reply::parse(raw, Duration::ZERO, 1000).expect("the bench's own reply reads");
     let body = std::mem::replace(&mut reply.body, ReplyBody::Result(Value::Null));
     let env = normalize_reply("generate_records", None, body, std::mem::take(&mut reply.elisions));
@@ -55,7 +55,7 @@ fn bench_normalize(c: &mut Criterion) {
     let mut g = c.benchmark_group("normalize");
     g.sample_size(10);
     for n in sizes() {
-        let text: Arc<str> = Arc::from(reply_text(n));
+        let text: Arc<String> = Arc::new(reply_text(n));
         g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
             b.iter(|| {
                 let reply = Reply::parse(text.clone(), Duration::ZERO, 1000).expect("reads");

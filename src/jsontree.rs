@@ -3,8 +3,6 @@
 //! text. Folding skips a subtree in O(1); the screen touches only the rows it shows; nothing is
 //! parsed or formatted again after the build. The tokenizer is iterative: any depth is safe.
 
-use std::sync::Arc;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Object,
@@ -40,7 +38,7 @@ pub struct Row {
 
 #[derive(Debug, Clone)]
 pub struct JsonTree {
-    pub text: Arc<str>,
+    pub text: crate::skeleton::SharedText,
     pub rows: Vec<Row>,
     /// The root's display name in paths ("data", "structuredContent", ...).
     pub root_name: String,
@@ -317,7 +315,8 @@ fn flatten(b: &[u8], start: usize, at: Place, limit: usize) -> (Vec<Row>, Option
 
 impl JsonTree {
     /// Flattens `text`. Text over 4 GiB is refused (offsets are 32-bit to keep rows small).
-    pub fn build(text: Arc<str>, root_name: &str) -> JsonTree {
+    pub fn build(text: impl Into<crate::skeleton::SharedText>, root_name: &str) -> JsonTree {
+        let text = text.into();
         let len = text.len();
         JsonTree::build_in(text, 0..len, root_name)
     }
@@ -325,7 +324,12 @@ impl JsonTree {
     /// Flattens the document at `range` of `text` (a member of a reply), sharing the text
     /// rather than copying the member out of it. A large document gets rows down to a depth
     /// (see [`JsonTree::load`]).
-    pub fn build_in(text: Arc<str>, range: std::ops::Range<usize>, root_name: &str) -> JsonTree {
+    pub fn build_in(
+        text: impl Into<crate::skeleton::SharedText>,
+        range: std::ops::Range<usize>,
+        root_name: &str,
+    ) -> JsonTree {
+        let text = text.into();
         let mut tree = JsonTree { text: text.clone(), rows: Vec::new(), root_name: root_name.to_string(), error: None };
         if text.len() > u32::MAX as usize {
             tree.error = Some("the document is larger than 4 GiB".into());
@@ -560,7 +564,7 @@ mod tests {
     use super::*;
 
     fn tree(s: &str) -> JsonTree {
-        JsonTree::build(Arc::from(s), "data")
+        JsonTree::build(std::sync::Arc::<str>::from(s), "data")
     }
 
     /// Over the eager size and the row budget: 30k records of 8 nodes.
@@ -628,7 +632,7 @@ mod tests {
         let member = r#"{"records": [{"id": 1, "tags": ["a"]}, {"id": 2}], "total": 2}"#;
         let whole = format!(r#"{{"jsonrpc":"2.0","result":{{"structuredContent":{member},"x":[1]}}}}"#);
         let start = whole.find(member).unwrap_or_default();
-        let shared = JsonTree::build_in(Arc::from(whole.as_str()), start..start + member.len(), "sc");
+        let shared = JsonTree::build_in(std::sync::Arc::<str>::from(whole.as_str()), start..start + member.len(), "sc");
         let copy = tree(member);
         assert_eq!((shared.len(), shared.error.is_none()), (copy.len(), true));
         for (a, b) in shared.rows.iter().zip(&copy.rows) {

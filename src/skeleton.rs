@@ -49,6 +49,18 @@ pub enum SharedText {
     String(Arc<String>),
 }
 
+impl From<Arc<str>> for SharedText {
+    fn from(s: Arc<str>) -> SharedText {
+        SharedText::Str(s)
+    }
+}
+
+impl From<Arc<String>> for SharedText {
+    fn from(s: Arc<String>) -> SharedText {
+        SharedText::String(s)
+    }
+}
+
 impl Deref for SharedText {
     type Target = str;
     fn deref(&self) -> &str {

@@ -162,7 +162,7 @@ proptest! {
     #[test]
     fn row_model_matches_the_document(value in arb_json()) {
         let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        let tree = mcplens::jsontree::JsonTree::build(std::sync::Arc::from(text.as_str()), "data");
+        let tree = mcplens::jsontree::JsonTree::build(std::sync::Arc::<str>::from(text.as_str()), "data");
         prop_assert!(tree.error.is_none(), "{:?}", tree.error);
         fn count(v: &Value) -> usize {
             1 + match v {
@@ -179,7 +179,7 @@ proptest! {
 
     #[test]
     fn row_model_never_panics_on_any_text(text in ".{0,200}") {
-        let tree = mcplens::jsontree::JsonTree::build(std::sync::Arc::from(text.as_str()), "data");
+        let tree = mcplens::jsontree::JsonTree::build(std::sync::Arc::<str>::from(text.as_str()), "data");
         let folds = mcplens::jsontree::Folds::initial(&tree);
         for i in 0..tree.len() {
             let _ = tree.path(i);

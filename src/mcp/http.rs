@@ -74,7 +74,7 @@ impl TappedHttpClient {
                                 &format!("server sent a {}-byte event, over the {max}-byte limit; skipped", data.len()),
                             );
                         } else {
-                            sse.data = tap.inbound(&data);
+                            sse.data = tap.inbound(data);
                         }
                     }
                     sse
@@ -155,7 +155,7 @@ impl StreamableHttpClient for TappedHttpClient {
         if !status.is_success() {
             let body = self.read_body(resp).await.unwrap_or_default();
             if ctype.starts_with(JSON)
-                && let Some(fwd) = self.tap.inbound(&body)
+                && let Some(fwd) = self.tap.inbound(body.clone())
                 && let Ok(msg @ ServerJsonRpcMessage::Error(_)) = serde_json::from_str::<ServerJsonRpcMessage>(&fwd)
             {
                 return Ok(StreamableHttpPostResponse::Json(msg, new_session));
@@ -176,7 +176,8 @@ impl StreamableHttpClient for TappedHttpClient {
         if !ctype.starts_with(JSON) {
             return Err(StreamableHttpError::UnexpectedContentType(Some(ctype)));
         }
-        match self.tap.inbound(&body) {
+        let shown = excerpt(&body);
+        match self.tap.inbound(body) {
             Some(fwd) => match serde_json::from_str::<ServerJsonRpcMessage>(&fwd) {
                 Ok(msg) => Ok(StreamableHttpPostResponse::Json(msg, new_session)),
                 Err(_) if !expects_reply => Ok(StreamableHttpPostResponse::Accepted),
@@ -184,8 +185,7 @@ impl StreamableHttpClient for TappedHttpClient {
             },
             None if !expects_reply => Ok(StreamableHttpPostResponse::Accepted),
             None => Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
-                "the reply is not a JSON-RPC message: {}",
-                excerpt(&body)
+                "the reply is not a JSON-RPC message: {shown}"
             )))),
         }
     }

@@ -81,13 +81,13 @@ impl Default for ConnectOptions {
 /// What the server said about itself in its `initialize` reply, kept verbatim.
 #[derive(Debug, Clone, Default)]
 pub struct ServerInfo {
-    pub raw: Option<Arc<str>>,
+    pub raw: Option<Arc<String>>,
     /// The `result` object of the initialize reply.
     pub result: Value,
 }
 
 impl ServerInfo {
-    fn from_raw(raw: Option<Arc<str>>) -> Self {
+    fn from_raw(raw: Option<Arc<String>>) -> Self {
         let result = raw
             .as_deref()
             .and_then(|r| serde_json::from_str::<Value>(r).ok())
@@ -141,7 +141,7 @@ pub struct CallOptions {
 #[derive(Debug, Clone)]
 pub struct Reply {
     /// The whole JSON-RPC message, verbatim.
-    pub raw: Arc<str>,
+    pub raw: Arc<String>,
     pub elapsed: Duration,
     /// The `result` or `error` member; for a long reply a skeleton whose long arrays are left
     /// out (see `crate::skeleton`), their elements kept as spans of `raw` in `elisions`.
@@ -161,11 +161,11 @@ pub enum ReplyBody {
 
 impl Reply {
     /// Reads a reply as received: a skeleton when it is long (see `crate::skeleton`).
-    pub fn parse(raw: Arc<str>, elapsed: Duration, max_depth: usize) -> Result<Reply> {
+    pub fn parse(raw: Arc<String>, elapsed: Duration, max_depth: usize) -> Result<Reply> {
         Self::parse_with(raw, elapsed, max_depth, Syntax::Unchecked)
     }
 
-    fn parse_with(raw: Arc<str>, elapsed: Duration, max_depth: usize, syntax: Syntax) -> Result<Reply> {
+    fn parse_with(raw: Arc<String>, elapsed: Duration, max_depth: usize, syntax: Syntax) -> Result<Reply> {
         #[derive(Deserialize)]
         struct Parts {
             #[serde(default)]
@@ -177,7 +177,7 @@ impl Reply {
             LensError::connection(format!("the server's reply cannot be read: {e}; the raw reply is in the log"))
         };
         let mut elisions = Elisions::default();
-        let parts: Parts = match elisions.parse_with(SharedText::Str(raw.clone()), max_depth, syntax) {
+        let parts: Parts = match elisions.parse_with(SharedText::String(raw.clone()), max_depth, syntax) {
             Some(skeleton) => match skeleton.map_err(unreadable)? {
                 Value::Object(mut m) => Parts { result: m.shift_remove("result"), error: m.shift_remove("error") },
                 _ => return Err(unreadable("it is not a JSON object".into())),
@@ -335,7 +335,7 @@ impl Session {
         what: &str,
         opts: &CallOptions,
         on_progress: &mut (dyn FnMut(&Progress) + Send),
-    ) -> Result<(Arc<str>, Duration)> {
+    ) -> Result<(Arc<String>, Duration)> {
         let mut events = self.tap.subscribe();
         let timeout = opts.timeout.unwrap_or(self.options.timeout);
         let started = Instant::now();

@@ -176,17 +176,13 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
                     if buf.len() > 1 << 20 && buf.capacity() > buf.len() + buf.len() / 8 {
                         buf.shrink_to_fit();
                     }
-                    // The strict check is several times faster than the lossy one on valid text.
-                    let line = match std::str::from_utf8(&buf) {
-                        Ok(s) => std::borrow::Cow::Borrowed(s),
-                        Err(_) => String::from_utf8_lossy(&buf),
-                    };
-                    let fwd = tap_in.inbound(&line);
-                    drop(line);
-                    // A huge message must not keep its buffer alive for the whole session.
-                    if buf.capacity() > 4 << 20 {
-                        buf = Vec::new();
-                    }
+                    // The line goes to the tap as it is (moved, not copied); a small buffer is
+                    // kept for the next line. The strict check is several times faster than the
+                    // lossy one on valid text.
+                    let taken = if buf.capacity() > 4 << 20 { std::mem::take(&mut buf) } else { buf.clone() };
+                    let line =
+                        String::from_utf8(taken).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                    let fwd = tap_in.inbound(line);
                     if let Some(fwd) = fwd
                         && (to_rmcp.write_all(fwd.as_bytes()).await.is_err() || to_rmcp.write_all(b"\n").await.is_err())
                     {

@@ -63,9 +63,9 @@ struct TapState {
     /// Requests we sent and are waiting on: id key to method.
     pending: HashMap<String, String>,
     /// Raw replies kept for the caller, by id key.
-    kept: HashMap<String, Arc<str>>,
+    kept: HashMap<String, Arc<String>>,
     /// The server's reply to `initialize`, verbatim.
-    initialize: Option<Arc<str>>,
+    initialize: Option<Arc<String>>,
 }
 
 pub struct WireTap {
@@ -93,17 +93,17 @@ impl WireTap {
     }
 
     /// The raw reply to request `id`, once it arrived. Taking it frees it.
-    pub fn take_reply(&self, id: &str) -> Option<Arc<str>> {
+    pub fn take_reply(&self, id: &str) -> Option<Arc<String>> {
         self.lock().kept.remove(id)
     }
 
     /// The server's reply to `initialize`, verbatim.
-    pub fn initialize_reply(&self) -> Option<Arc<str>> {
+    pub fn initialize_reply(&self) -> Option<Arc<String>> {
         self.lock().initialize.clone()
     }
 
     /// The raw reply to `id` without taking it.
-    pub fn peek_reply(&self, id: &str) -> Option<Arc<str>> {
+    pub fn peek_reply(&self, id: &str) -> Option<Arc<String>> {
         self.lock().kept.get(id).cloned()
     }
 
@@ -124,33 +124,35 @@ impl WireTap {
         }
     }
 
-    /// A message from the server. Returns what rmcp should see, or None to drop it.
-    pub fn inbound(&self, line: &str) -> Option<String> {
-        let line = line.trim();
-        if line.is_empty() {
+    /// A message from the server. Returns what rmcp should see, or None to drop it. The line is
+    /// taken, not borrowed: a reply the caller waits on is kept as it came, without a copy (a copy
+    /// of a 100 MB line would be a second 100 MB at once).
+    pub fn inbound(&self, line: String) -> Option<String> {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
             return None;
         }
-        if line.starts_with('[') {
-            self.log.push(LogKind::Received, line);
+        if trimmed.starts_with('[') {
+            self.log.push(LogKind::Received, trimmed);
             self.log.push(LogKind::Warning, "server sent a JSON-RPC batch; MCP no longer allows batches");
-            return Some(line.to_string());
+            return Some(trimmed.to_string());
         }
-        let probe = match serde_json::from_str::<Probe>(line) {
+        let probe = match serde_json::from_str::<Probe>(trimmed) {
             Ok(p) => p,
             Err(e) => {
                 self.log.push(
                     LogKind::Warning,
-                    &format!("server wrote a line that is not a JSON-RPC message ({e}), skipped: {line}"),
+                    &format!("server wrote a line that is not a JSON-RPC message ({e}), skipped: {trimmed}"),
                 );
                 return None;
             }
         };
-        self.log.push(LogKind::Received, line);
+        self.log.push(LogKind::Received, trimmed);
         if let Some(method) = probe.method.as_deref() {
             if probe.id.is_none() {
                 self.notification(method, probe.params);
             }
-            return Some(line.to_string());
+            return Some(trimmed.to_string());
         }
         let Some(id) = probe.id else {
             self.log.push(LogKind::Warning, "server sent a message with neither method nor id");
@@ -159,22 +161,36 @@ impl WireTap {
         if probe.result.is_none() && probe.error.is_none() {
             self.log.push(LogKind::Warning, "server sent a reply with neither result nor error");
         }
-        let key = id_key(id.get());
+        let (key, id_text, trimmed_len) = (id_key(id.get()), id.get().to_string(), trimmed.len());
         let mut st = self.lock();
         let Some(method) = st.pending.remove(&key) else {
             drop(st);
             self.log.push(LogKind::Warning, &format!("server replied to id {key}, which no request is waiting on"));
-            return Some(line.to_string());
+            return Some(trimmed.to_string());
         };
-        let raw: Arc<str> = Arc::from(line);
-        if let Some((_, stub)) = STUBBED.iter().find(|(m, _)| *m == method) {
-            st.kept.insert(key, raw);
-            return Some(format!(r#"{{"jsonrpc":"2.0","id":{},"result":{stub}}}"#, id.get()));
+        let stub = STUBBED.iter().find(|(m, _)| *m == method).map(|(_, stub)| *stub);
+        if stub.is_none() && method != "initialize" {
+            return Some(trimmed.to_string());
         }
-        if method == "initialize" {
-            st.initialize = Some(raw);
+        let raw = Arc::new(if line.starts_with(trimmed) {
+            // Trailing whitespace (the line's own newline) is cut in place, not copied away.
+            let mut line = line;
+            line.truncate(trimmed_len);
+            line
+        } else {
+            trimmed.to_string()
+        });
+        match stub {
+            Some(stub) => {
+                st.kept.insert(key, raw);
+                Some(format!(r#"{{"jsonrpc":"2.0","id":{id_text},"result":{stub}}}"#))
+            }
+            None => {
+                let fwd = raw.to_string();
+                st.initialize = Some(raw);
+                Some(fwd)
+            }
         }
-        Some(line.to_string())
     }
 
     fn notification(&self, method: &str, params: Option<&RawValue>) {
@@ -216,9 +232,9 @@ mod tests {
         let t = tap();
         t.outbound(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x"}}"#);
         let raw = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"hologram","x":1}],"extra":true}}"#;
-        let fwd = t.inbound(raw).unwrap_or_default();
+        let fwd = t.inbound(raw.to_string()).unwrap_or_default();
         assert_eq!(fwd, r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#);
-        assert_eq!(t.take_reply("3").as_deref(), Some(raw));
+        assert_eq!(t.take_reply("3").as_deref().map(String::as_str), Some(raw));
         assert!(t.take_reply("3").is_none());
     }
 
@@ -226,14 +242,14 @@ mod tests {
     fn string_and_number_ids_match() {
         let t = tap();
         t.outbound(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#);
-        assert!(t.inbound(r#"{"jsonrpc":"2.0","id":"7","result":{"tools":[]}}"#).is_some());
+        assert!(t.inbound(r#"{"jsonrpc":"2.0","id":"7","result":{"tools":[]}}"#.to_string()).is_some());
         assert!(t.take_reply("7").is_some());
     }
 
     #[test]
     fn junk_is_dropped_and_logged() {
         let t = tap();
-        assert!(t.inbound("Server starting on stdio...").is_none());
+        assert!(t.inbound("Server starting on stdio...".to_string()).is_none());
         let log = t.log().entries();
         assert!(log.iter().any(|e| e.kind == LogKind::Warning && e.text.contains("Server starting")));
     }
@@ -241,7 +257,7 @@ mod tests {
     #[test]
     fn unknown_ids_are_warned_about() {
         let t = tap();
-        assert!(t.inbound(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#).is_some());
+        assert!(t.inbound(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#.to_string()).is_some());
         assert!(t.log().entries().iter().any(|e| e.kind == LogKind::Warning && e.text.contains("id 99")));
     }
 
@@ -249,7 +265,7 @@ mod tests {
     fn progress_becomes_an_event() {
         let t = tap();
         let mut rx = t.subscribe();
-        t.inbound(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2,"total":4}}"#);
+        t.inbound(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2,"total":4}}"#.to_string());
         match rx.try_recv() {
             Ok(ServerEvent::Progress { token, progress, total, .. }) => {
                 assert_eq!(token, "1");

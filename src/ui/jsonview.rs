@@ -56,12 +56,16 @@ impl JsonView {
         }
     }
 
-    pub fn from_text(text: Arc<str>, root: &str) -> Self {
+    pub fn from_text(text: impl Into<crate::skeleton::SharedText>, root: &str) -> Self {
         JsonView::new(Arc::new(JsonTree::build(text, root)))
     }
 
     /// A view of the document at `range` of a shared text.
-    pub fn from_text_in(text: Arc<str>, range: std::ops::Range<usize>, root: &str) -> Self {
+    pub fn from_text_in(
+        text: impl Into<crate::skeleton::SharedText>,
+        range: std::ops::Range<usize>,
+        root: &str,
+    ) -> Self {
         JsonView::new(Arc::new(JsonTree::build_in(text, range, root)))
     }
 
@@ -473,7 +477,7 @@ mod tests {
             .map(|i| format!(r#"{{"id": {i}, "name": "r{i}", "tags": ["a", {{"deep": [{i}, "needle-{i}"]}}]}}"#))
             .collect();
         let text = format!(r#"{{"records": [{}], "total": 30000}}"#, records.join(","));
-        let mut v = JsonView::from_text(Arc::from(text.as_str()), "sc");
+        let mut v = JsonView::from_text(Arc::<str>::from(text.as_str()), "sc");
         v.height = 20;
         assert!(!v.tree.fully_loaded());
         let rows = v.tree.len();

@@ -141,7 +141,7 @@ impl Table {
             Command::Bottom => n - 1,
             Command::Activate | Command::Open | Command::Expand => {
                 let text = self.env.data.item_text(self.cursor).unwrap_or_default().into_owned();
-                self.record = Some(JsonView::from_text(Arc::from(text), &format!("data[{}]", self.cursor)));
+                self.record = Some(JsonView::from_text(Arc::<str>::from(text), &format!("data[{}]", self.cursor)));
                 return true;
             }
             _ => return false,
@@ -586,7 +586,7 @@ impl ResultState {
                         Body::Lines(markdown(env.message.as_deref().unwrap_or(""), theme), 0)
                     }
                     Some(env) => {
-                        Body::Tree(Box::new(JsonView::from_text(Arc::from(env.data.json().to_string()), "data")))
+                        Body::Tree(Box::new(JsonView::from_text(Arc::<str>::from(env.data.json().to_string()), "data")))
                     }
                 });
             }
@@ -603,7 +603,7 @@ impl ResultState {
                     #[serde(borrow)]
                     result: Option<Parts<'a>>,
                 }
-                let raw = self.call.reply.as_ref().map(|r| r.raw.clone()).unwrap_or_else(|| Arc::from(""));
+                let raw = self.call.reply.as_ref().map(|r| r.raw.clone()).unwrap_or_default();
                 let parts = serde_json::from_str::<Reply>(&raw).ok().and_then(|r| r.result);
                 // Views over the reply's own text: a 10 MB structuredContent is not copied.
                 let view = |rv: Option<&RawValue>, name: &str| {
