@@ -19,6 +19,7 @@ pub(crate) fn candidates(kind: PageKind) -> &'static [&'static str] {
             "cursor",
             "startcursor",
             "pagecursor",
+            "nexttoken",
             "nextcursor",
             "pagetoken",
             "nextpagetoken",
@@ -87,11 +88,24 @@ fn sent_or_default(schema: Option<&Value>, args: &Map<String, Value>, arg: &str)
 /// A list that states its total but no position (GitHub's search: `total_count` and `items`):
 /// the request's own page or offset says where it is, so the next page is found from it.
 pub fn infer_from_request(env: &mut Envelope, schema: Option<&Value>, args: &Map<String, Value>) {
-    if env.pagination.is_some() || !env.data.is_array() {
+    if !env.data.is_array() {
         return;
     }
-    let Some(total) = env.summary.as_ref().and_then(|s| s.total) else { return };
+    // `hasMore: true` and nothing else (Grafana's list_datasources): the request says where.
+    let more_without_position = env
+        .pagination
+        .as_ref()
+        .is_some_and(|p| p.has_more == Some(true) && p.kind.is_none() && p.next_offset.is_none());
+    if env.pagination.is_some() && !more_without_position {
+        return;
+    }
     let returned = env.item_count() as u64;
+    let total = match env.summary.as_ref().and_then(|s| s.total) {
+        // The total cannot be smaller than what was seen: a page's own count is no total.
+        Some(t) if !more_without_position => t,
+        _ if more_without_position => u64::MAX,
+        _ => return,
+    };
     let p = if let Some(arg) = position_argument(schema, PageKind::Page, args).filter(|_| schema.is_some()) {
         let page = sent_or_default(schema, args, &arg).unwrap_or(1).max(1);
         let props: Vec<String> = schema
@@ -485,6 +499,16 @@ mod tests {
 
     fn env(result: Value) -> Envelope {
         normalize("t", None, &ReplyBody::Result(result))
+    }
+
+    #[test]
+    fn more_without_a_position_is_placed_by_the_request() {
+        let schema = json!({"properties": {"q": {"type": "string"}, "page": {"type": "integer"}, "per_page": {"type": "integer"}}});
+        let args = json!({"q": "x", "per_page": 2}).as_object().cloned().unwrap_or_default();
+        let mut first = env(json!({"structuredContent": {"items": [{"id": 1}, {"id": 2}], "more": true}}));
+        infer_from_request(&mut first, Some(&schema), &args);
+        let (next, _) = next_arguments(Some(&schema), &args, &first).ok().flatten().unwrap_or_default();
+        assert_eq!(Value::Object(next), json!({"q": "x", "per_page": 2, "page": 2}));
     }
 
     #[test]

@@ -67,6 +67,8 @@ pub struct Found {
     pub total_unknown: bool,
     /// The next cursor was sent as a number (Redis SCAN): it is passed on as one.
     pub cursor_is_number: bool,
+    /// A next-cursor key was sent as null: no more pages.
+    pub cursor_null: bool,
     /// A completion flag (`scan_complete`, `done`, `isLastPage`): true means no more. Read only
     /// beside a position, since a record may be `done` too.
     pub complete: Option<bool>,
@@ -104,6 +106,7 @@ const CONTAINERS: &[&str] =
 
 impl Found {
     fn set_cursor(&mut self, v: &Value) {
+        self.cursor_null |= v.is_null();
         if self.cursor.is_none() {
             self.cursor = as_cursor(v);
             self.cursor_is_number = v.is_number();
@@ -289,6 +292,10 @@ impl Found {
             }
         } else if self.has_more.is_some() || self.next_url.is_some() {
             p.has_more = self.has_more.or(Some(true));
+        } else if self.cursor_null {
+            // `next_token: null`: the list pages by cursor, and this was its last page.
+            p.kind = Some(PageKind::Cursor);
+            p.has_more = Some(false);
         } else {
             return (None, total);
         }
@@ -321,6 +328,13 @@ mod tests {
             (Some(PageKind::Offset), Some(0), Some(50), Some(true), Some(json!(50)))
         );
         assert_eq!(total, Some(150));
+    }
+
+    #[test]
+    fn a_null_next_cursor_is_the_last_page() {
+        let p = detect(json!({"files": [1, 2], "nextPageToken": null}), 2).0.unwrap_or_default();
+        assert_eq!((p.kind, p.has_more), (Some(PageKind::Cursor), Some(false)));
+        assert!(detect(json!({"files": [1, 2]}), 2).0.is_none());
     }
 
     #[test]

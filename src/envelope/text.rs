@@ -151,7 +151,9 @@ fn pairs(item: &str) -> Option<Map<String, Value>> {
     for p in parts {
         let (k, v) = p.split_once(':')?;
         let k = k.trim().trim_matches('*').trim_matches('`').trim();
-        if k.is_empty() || k.len() > 40 || k.contains(' ') && k.split(' ').count() > 3 {
+        // A key reads as a field name: `(ID: 42) ...` is a line that happens to hold a colon.
+        let named = k.chars().next().is_some_and(char::is_alphabetic);
+        if !named || k.len() > 40 || k.contains(' ') && k.split(' ').count() > 3 {
             return None;
         }
         m.insert(k.to_string(), Value::String(v.trim().trim_matches('`').to_string()));
@@ -401,6 +403,14 @@ pub fn http_status_in(message: &str) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bullets_whose_colon_follows_no_field_name_are_strings() {
+        let (items, _) = bullet_list("- (ID: 1) **[ada]** hi\n- (ID: 2) **[bob]** yo").unwrap_or_default();
+        assert_eq!(items, vec![json!("(ID: 1) **[ada]** hi"), json!("(ID: 2) **[bob]** yo")]);
+        let (items, _) = bullet_list("- name: a, size: 1\n- name: b, size: 2").unwrap_or_default();
+        assert_eq!(items[0], json!({"name": "a", "size": "1"}));
+    }
 
     #[test]
     fn http_status_stated_in_an_error() {
