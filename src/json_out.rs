@@ -267,7 +267,7 @@ pub fn write_envelope<W: Write>(out: W, e: &mut Envelope) -> io::Result<W> {
 }
 
 /// Records per chunk when a long list is laid out on two threads.
-const CHUNK: usize = 4096;
+const CHUNK: usize = 1024;
 
 /// The records of a list, inside its opened `[`. A long list is laid out in chunks, two at a time
 /// on two threads, then written in order: the layout costs as much as everything else in a call

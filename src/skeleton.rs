@@ -376,49 +376,72 @@ pub fn unescape(lit: &str) -> Option<String> {
     Some(out)
 }
 
-/// Whether the JSON string literal `lit` (quotes included) decodes to exactly the bytes `expected`
-/// yields, decoded on the fly: a megabyte-long text is compared without a decoded copy of it.
-pub fn literal_equals(lit: &str, expected: &mut dyn Iterator<Item = u8>) -> bool {
+/// Whether the JSON string literal `lit` (quotes included) decodes to exactly the bytes of
+/// `parts`, one after the other, decoded on the fly: a megabyte-long text is compared without a
+/// decoded copy of it, its runs between escapes a slice at a time.
+pub fn literal_equals(lit: &str, parts: &mut dyn Iterator<Item = &[u8]>) -> bool {
     let Some(inner) = lit.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else { return false };
+    let mut expected = Expected { parts, current: &[] };
     let b = inner.as_bytes();
     let mut i = 0usize;
     let mut utf8 = [0u8; 4];
     while i < b.len() {
-        if b[i] != b'\\' {
-            if expected.next() != Some(b[i]) {
-                return false;
-            }
-            i += 1;
-            continue;
+        let run = memchr::memchr(b'\\', &b[i..]).unwrap_or(b.len() - i);
+        if !expected.eat(&b[i..i + run]) {
+            return false;
         }
-        let ch = match b.get(i + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
-            Some(b'u') => {
-                let (c, len) = match unicode_escape(inner, i) {
-                    Some(x) => x,
-                    None => return false,
-                };
-                i += len;
-                if !c.encode_utf8(&mut utf8).bytes().all(|x| expected.next() == Some(x)) {
-                    return false;
-                }
-                continue;
-            }
+        i += run;
+        if i >= b.len() {
+            break;
+        }
+        let (ch, len) = match b.get(i + 1) {
+            Some(b'"') => ('"', 2),
+            Some(b'\\') => ('\\', 2),
+            Some(b'/') => ('/', 2),
+            Some(b'b') => ('\u{8}', 2),
+            Some(b'f') => ('\u{c}', 2),
+            Some(b'n') => ('\n', 2),
+            Some(b'r') => ('\r', 2),
+            Some(b't') => ('\t', 2),
+            Some(b'u') => match unicode_escape(inner, i) {
+                Some(x) => x,
+                None => return false,
+            },
             _ => return false,
         };
-        i += 2;
-        if !ch.encode_utf8(&mut utf8).bytes().all(|x| expected.next() == Some(x)) {
+        i += len;
+        if !expected.eat(ch.encode_utf8(&mut utf8).as_bytes()) {
             return false;
         }
     }
-    expected.next().is_none()
+    expected.current.is_empty() && std::iter::from_fn(|| expected.parts.next()).all(<[u8]>::is_empty)
+}
+
+/// The bytes a literal is compared with, as the slices they come in.
+struct Expected<'a, 'p> {
+    parts: &'p mut dyn Iterator<Item = &'a [u8]>,
+    current: &'a [u8],
+}
+
+impl<'a> Expected<'a, '_> {
+    /// Whether the next bytes are `bytes`, consuming them.
+    fn eat(&mut self, mut bytes: &[u8]) -> bool {
+        while !bytes.is_empty() {
+            while self.current.is_empty() {
+                match self.parts.next() {
+                    Some(p) => self.current = p,
+                    None => return false,
+                }
+            }
+            let n = bytes.len().min(self.current.len());
+            if bytes[..n] != self.current[..n] {
+                return false;
+            }
+            bytes = &bytes[n..];
+            self.current = &self.current[n..];
+        }
+        true
+    }
 }
 
 /// The character a `\uXXXX` escape at `i` stands for (a surrogate pair takes two), and the

@@ -473,17 +473,17 @@ fn only_member(v: &Value) -> Option<&Value> {
     v.as_object().filter(|m| m.len() == 1).and_then(|m| m.values().next())
 }
 
-/// The compact JSON of `v`, a long array of the reply left in its text, as bytes copied from the
-/// elements' spans; `None` for anything else.
-fn long_array_bytes<'a>(v: &Value, el: &'a Elisions) -> Option<impl Iterator<Item = u8> + 'a> {
+/// The compact JSON of `v`, a long array of the reply left in its text, as the slices it is made
+/// of (brackets, elements as sent, commas); `None` for anything else.
+fn long_array_parts<'a>(v: &Value, el: &'a Elisions) -> Option<impl Iterator<Item = &'a [u8]> + 'a> {
     let e = v.as_array().and_then(|a| a.last()).and_then(sentinel).and_then(|(id, _)| el.get(id))?;
     (0..e.len()).all(|i| e.raw(i).is_some()).then(|| {
-        std::iter::once(b'[')
+        std::iter::once(&b"["[..])
             .chain((0..e.len()).flat_map(move |i| {
-                let comma = (i > 0).then_some(b',');
-                comma.into_iter().chain(e.raw(i).unwrap_or_default().bytes())
+                let comma = (i > 0).then_some(&b","[..]);
+                comma.into_iter().chain(std::iter::once(e.raw(i).unwrap_or_default().as_bytes()))
             }))
-            .chain(std::iter::once(b']'))
+            .chain(std::iter::once(&b"]"[..]))
     })
 }
 
@@ -497,7 +497,9 @@ fn structured_lists(sc: &Value) -> impl Iterator<Item = &Value> {
 /// elements' spans, instead of parsing the text and comparing the trees: for a big list that
 /// parse costs as much as the rest of the call. Anything else says no, and the trees are compared.
 fn text_repeats_long_array(t: &str, sc: &Value, el: &Elisions) -> bool {
-    structured_lists(sc).any(|v| long_array_bytes(v, el).is_some_and(|bytes| bytes.eq(t.trim().bytes())))
+    structured_lists(sc).any(|v| {
+        long_array_parts(v, el).is_some_and(|parts| parts.flat_map(|p| p.iter().copied()).eq(t.trim().bytes()))
+    })
 }
 
 /// The same for a long text still in the reply, as its JSON string literal, compared without
@@ -505,7 +507,7 @@ fn text_repeats_long_array(t: &str, sc: &Value, el: &Elisions) -> bool {
 fn literal_repeats_structured(lit: &str, structured: Option<&Value>, el: &Elisions) -> bool {
     let Some(sc) = structured else { return false };
     structured_lists(sc)
-        .any(|v| long_array_bytes(v, el).is_some_and(|mut bytes| crate::skeleton::literal_equals(lit, &mut bytes)))
+        .any(|v| long_array_parts(v, el).is_some_and(|mut parts| crate::skeleton::literal_equals(lit, &mut parts)))
 }
 
 /// The key of a one-member structuredContent whose string repeats one of the text blocks.
