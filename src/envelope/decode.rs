@@ -175,11 +175,18 @@ fn python_to_json(t: &str) -> Option<String> {
             c if c.is_ascii_alphabetic() => {
                 let mut word = String::from(c);
                 while let Some(&n) = chars.peek() {
-                    if !(n.is_ascii_alphanumeric() || n == '_') {
+                    if !(n.is_ascii_alphanumeric() || n == '_' || n == '.') {
                         break;
                     }
                     word.push(n);
                     chars.next();
+                }
+                if chars.peek() == Some(&'(') {
+                    // A value Python shows as a call (`UUID('5b0e…')`, `Decimal('249.90')`,
+                    // `datetime.date(2024, 1, 14)`): its one string argument, else the call as written.
+                    let call = python_call(&word, &mut chars)?;
+                    out.push_str(&serde_json::to_string(&call).ok()?);
+                    continue;
                 }
                 out.push_str(match word.as_str() {
                     "None" => "null",
@@ -193,6 +200,45 @@ fn python_to_json(t: &str) -> Option<String> {
     }
     // A one-element tuple is written `(x,)`: its trailing comma is no JSON.
     Some(out.replace(",]", "]").replace(", ]", "]"))
+}
+
+/// A call's text from its `(` to the matching `)`, quotes respected; its single string argument
+/// when it has one (`UUID('x')` is `x`), else the whole call as written.
+fn python_call(name: &str, chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<String> {
+    let mut inner = String::new();
+    let mut depth = 0usize;
+    chars.next(); // the `(`
+    loop {
+        let c = chars.next()?;
+        match c {
+            '\'' | '"' => {
+                let s = python_string(c, chars)?;
+                inner.push(c);
+                inner.push_str(&s.replace(c, &format!("\\{c}")));
+                inner.push(c);
+            }
+            '(' => {
+                depth += 1;
+                inner.push(c);
+            }
+            ')' if depth == 0 => break,
+            ')' => {
+                depth -= 1;
+                inner.push(c);
+            }
+            c => inner.push(c),
+        }
+    }
+    let one_string = inner.len() > 1
+        && (inner.starts_with('\'') && inner.ends_with('\'') || inner.starts_with('"') && inner.ends_with('"'));
+    if one_string {
+        let mut it = inner.chars().peekable();
+        let quote = it.next()?;
+        if let Some(s) = python_string(quote, &mut it).filter(|_| it.peek().is_none()) {
+            return Some(s);
+        }
+    }
+    Some(format!("{name}({inner})"))
 }
 
 fn python_string(quote: char, chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<String> {
@@ -237,6 +283,18 @@ mod tests {
     }
 
     #[test]
+    fn python_values_shown_as_calls_are_strings() {
+        let v = python_literal(
+            "[{'id': UUID('ab-1'), 'at': datetime.date(2024, 1, 2), 'tz': ZoneInfo(key='UTC'), 'n': Decimal(\"1.5\")}]",
+        );
+        assert_eq!(
+            v,
+            Some(json!([{"id": "ab-1", "at": "datetime.date(2024, 1, 2)", "tz": "ZoneInfo(key='UTC')", "n": "1.5"}]))
+        );
+        assert_eq!(python_literal("[{'a': f(}]"), None);
+    }
+
+    #[test]
     fn json_encoded_twice() {
         let t = serde_json::to_string(&json!({"a": [1, 2]}).to_string()).unwrap_or_default();
         assert_eq!(found(&t), (json!({"a": [1, 2]}), String::new(), vec!["JSON string".into(), "JSON".into()]));
@@ -269,7 +327,10 @@ mod tests {
             python_literal("[{'id': 1, 'name': 'O\\'Brien', 'ok': True, 'x': None}, {'id': 2, 't': (1,)}]"),
             Some(json!([{"id": 1, "name": "O'Brien", "ok": true, "x": null}, {"id": 2, "t": [1]}]))
         );
-        assert_eq!(python_literal("[{'d': datetime.date(2024, 1, 1)}]"), None);
+        assert_eq!(
+            python_literal("[{'d': datetime.date(2024, 1, 1)}]"),
+            Some(json!([{"d": "datetime.date(2024, 1, 1)"}]))
+        );
         assert_eq!(python_literal("['it''s']"), None);
     }
 }

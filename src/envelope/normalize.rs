@@ -279,8 +279,28 @@ fn is_catalog_tool(name: &str) -> bool {
 }
 
 fn looks_like_tool(v: &Value) -> bool {
+    // A tool's schema is an object; a table's `schema` is a name.
     v.get("name").is_some_and(Value::is_string)
-        && ["inputSchema", "input_schema", "schema", "parameters", "inputschema"].iter().any(|k| v.get(*k).is_some())
+        && ["inputSchema", "input_schema", "schema", "parameters", "inputschema"]
+            .iter()
+            .any(|k| v.get(*k).is_some_and(Value::is_object))
+}
+
+/// A one-record answer that only counts what a write changed (`[{'affected_rows': 2}]`).
+fn only_counts_changes(items: &[Value]) -> bool {
+    const COUNTS: &[&str] = &[
+        "affectedrows",
+        "rowsaffected",
+        "rowcount",
+        "changes",
+        "insertedcount",
+        "updatedcount",
+        "deletedcount",
+        "modifiedcount",
+        "matchedcount",
+        "upsertedcount",
+    ];
+    matches!(items, [Value::Object(m)] if !m.is_empty() && m.iter().all(|(k, v)| v.is_u64() && COUNTS.contains(&norm(k).as_str())))
 }
 
 fn is_record_array(a: &[Value]) -> bool {
@@ -383,7 +403,21 @@ fn split_content(
                                 }
                                 _ => text,
                             };
-                            c.texts.push(Arc::new(text));
+                            match encoded_blocks(&text) {
+                                // Content blocks sent as the JSON of a text (a FastMCP tool that
+                                // returns `list[TextContent]`): they are the content.
+                                Some(inner) => {
+                                    for b in inner {
+                                        match b.get("text").and_then(Value::as_str) {
+                                            Some(t) if b.get("type").and_then(Value::as_str) == Some("text") => {
+                                                c.texts.push(Arc::new(t.to_string()))
+                                            }
+                                            _ => c.others.push(b),
+                                        }
+                                    }
+                                }
+                                None => c.texts.push(Arc::new(text)),
+                            }
                         }
                         m.shift_remove("type");
                         if !m.is_empty() {
@@ -402,6 +436,46 @@ fn split_content(
     }
     c
 }
+
+/// Whether two arrays hold the same content blocks, members set to null not counting (a pydantic
+/// dump writes `"annotations": null` where the content left it out).
+fn same_blocks(a: &Value, b: &Value) -> bool {
+    let without_nulls = |v: &Value| match v {
+        Value::Object(m) => {
+            Value::Object(m.iter().filter(|(_, x)| !x.is_null()).map(|(k, x)| (k.clone(), x.clone())).collect())
+        }
+        other => other.clone(),
+    };
+    match (a.as_array(), b.as_array()) {
+        (Some(x), Some(y)) => {
+            x.len() == y.len()
+                && !x.is_empty()
+                && x.iter().zip(y).all(|(p, q)| p.get("type").is_some() && without_nulls(p) == without_nulls(q))
+        }
+        _ => false,
+    }
+}
+
+/// MCP content blocks written as a text's JSON (`[{"type": "text", "text": ...}]`), when every
+/// element is one.
+fn encoded_blocks(text: &str) -> Option<Vec<Value>> {
+    let t = text.trim_start();
+    if !(t.starts_with("[{") && t.len() < MAX_ENCODED_BLOCKS && t.contains("\"type\"")) {
+        return None;
+    }
+    const TYPES: &[&str] = &["text", "image", "audio", "resource", "resource_link"];
+    let Value::Array(blocks) = json_doc(t)? else { return None };
+    let all = !blocks.is_empty()
+        && blocks.iter().all(|b| match b.get("type").and_then(Value::as_str) {
+            Some("text") => b.get("text").is_some_and(Value::is_string),
+            Some(ty) => TYPES.contains(&ty),
+            None => false,
+        });
+    all.then_some(blocks)
+}
+
+/// Texts longer than this are not read as encoded content blocks (a whole parse each).
+const MAX_ENCODED_BLOCKS: usize = 4 << 20;
 
 /// Parses a text block as a JSON object or array; a long one as a skeleton whose long arrays
 /// stay in the text.
@@ -840,7 +914,12 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
     };
     let is_error_flag = result_obj.get("isError").and_then(Value::as_bool) == Some(true);
     w.is_error = is_error_flag;
-    let structured = result_obj.shift_remove("structuredContent").filter(|v| !v.is_null());
+    // structuredContent that only restates the content blocks (`{"result": [{type, text}]}`, an
+    // SDK wrapping a tool that returns content) is no payload of its own.
+    let structured = result_obj.shift_remove("structuredContent").filter(|v| {
+        let content = result_obj.get("content");
+        !v.is_null() && !content.is_some_and(|c| same_blocks(c, v) || only_member(v).is_some_and(|m| same_blocks(c, m)))
+    });
     let content = split_content(result_obj.shift_remove("content"), &mut w.meta, el, structured.as_ref());
     for (k, v) in std::mem::take(&mut result_obj) {
         match k.as_str() {
@@ -1091,6 +1170,8 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         let tools = items.iter().filter(|v| looks_like_tool(v)).count();
         if (!items.is_empty() && tools * 5 >= items.len() * 4) || (is_catalog_tool(tool_name) && tools > 0) {
             ResponseType::ToolCatalog
+        } else if only_counts_changes(items) {
+            ResponseType::Action
         } else {
             ResponseType::List
         }
@@ -1124,6 +1205,13 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         data = Value::Null;
     } else if w.status.is_none() {
         w.status = Some(Status::Success);
+    }
+    if response_type == ResponseType::Action
+        && let Value::Array(a) = &mut data
+        && only_counts_changes(a)
+    {
+        // The write's counts are the action's data, an object as the envelope has it.
+        data = a.pop().unwrap_or_default();
     }
     if matches!(response_type, ResponseType::Single | ResponseType::Action) && !data.is_object() && !data.is_null() {
         // structuredContent that is no object breaks the spec; the value is kept, not renamed.

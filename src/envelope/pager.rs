@@ -88,6 +88,11 @@ fn sent_or_default(schema: Option<&Value>, args: &Map<String, Value>, arg: &str)
 /// A list that states its total but no position (GitHub's search: `total_count` and `items`):
 /// the request's own page or offset says where it is, so the next page is found from it.
 pub fn infer_from_request(env: &mut Envelope, schema: Option<&Value>, args: &Map<String, Value>) {
+    // A SQL write sent as an argument (`UPDATE ... SET`) answered by prose ("No results") is an
+    // action, whatever the tool's generic name (`execute_sql`).
+    if env.response_type == ResponseType::Single && env.data.is_null() && args.values().any(is_sql_write) {
+        env.response_type = ResponseType::Action;
+    }
     if !env.data.is_array() {
         return;
     }
@@ -195,6 +200,18 @@ fn set_pointer(args: &mut Map<String, Value>, pointer: &str, value: Value) -> bo
         }
         None => false,
     }
+}
+
+/// A string that is a SQL statement that writes (data or schema).
+fn is_sql_write(v: &Value) -> bool {
+    static WRITE: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    let re = WRITE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?is)^\s*(insert\s+into|update\s+\S+\s+set\b|delete\s+from|merge\s+into|truncate\b|alter\s+table|(create(\s+or\s+replace)?|drop)\s+(table|index|view|schema|database|function|trigger|sequence|type|extension)\b)",
+        )
+        .ok()
+    });
+    v.as_str().is_some_and(|s| re.as_ref().is_some_and(|re| re.is_match(s)))
 }
 
 /// The arguments for the next page, and the position they carry.
@@ -499,6 +516,17 @@ mod tests {
 
     fn env(result: Value) -> Envelope {
         normalize("t", None, &ReplyBody::Result(result))
+    }
+
+    #[test]
+    fn a_sql_write_answered_in_prose_is_an_action() {
+        let args = |sql: &str| json!({"sql": sql}).as_object().cloned().unwrap_or_default();
+        let mut e = env(json!({"content": [{"type": "text", "text": "OK"}]}));
+        infer_from_request(&mut e, None, &args("delete from users where id = 3"));
+        assert_eq!(e.response_type, ResponseType::Action);
+        let mut e = env(json!({"content": [{"type": "text", "text": "Nothing found"}]}));
+        infer_from_request(&mut e, None, &args("update policy for travel"));
+        assert_eq!(e.response_type, ResponseType::Single);
     }
 
     #[test]

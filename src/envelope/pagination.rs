@@ -173,8 +173,11 @@ impl Found {
                         }
                     }
                 },
-                "total" | "totalcount" | "totalresults" | "totalitems" | "totalhits" | "totalrecords" | "totalsize"
-                | "totalentries" | "estimatedtotal" => {
+                // `total_tables`, `totalRows`: a total of the things listed, whatever their name.
+                t if t == "total"
+                    || matches!(t, "totalcount" | "totalsize" | "estimatedtotal")
+                    || (t.starts_with("total") && t.ends_with('s') && t.len() > 6 && t != "totalpages") =>
+                {
                     let v = match v {
                         Value::Object(o) => o.get("value").unwrap_or(v),
                         _ => v,
@@ -328,6 +331,12 @@ mod tests {
             (Some(PageKind::Offset), Some(0), Some(50), Some(true), Some(json!(50)))
         );
         assert_eq!(total, Some(150));
+    }
+
+    #[test]
+    fn totals_named_after_what_is_listed() {
+        assert_eq!(detect(json!({"rows": [1], "total_rows": 9, "next_cursor": "c"}), 1).1, Some(9));
+        assert_eq!(detect(json!({"rows": [1], "totalPages": 9, "next_cursor": "c"}), 1).1, None);
     }
 
     #[test]

@@ -381,7 +381,14 @@ pub fn is_failure_text(text: &str) -> bool {
         "invalid argument",
         "mcp error",
     ];
-    PREFIXES.iter().any(|p| first.starts_with(p))
+    // "Database error: ...", "API error: ...": a few words naming what failed, then `error:`.
+    let named_error = first.split_once(" error:").is_some_and(|(what, _)| {
+        !what.is_empty()
+            && what.len() <= 30
+            && what.split(' ').count() <= 3
+            && what.chars().all(|c| c.is_alphabetic() || c == ' ')
+    });
+    named_error || PREFIXES.iter().any(|p| first.starts_with(p))
 }
 
 /// The HTTP status an error message states: at its start with a reason ("400 Bad Request: ..."),

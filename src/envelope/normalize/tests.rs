@@ -525,3 +525,32 @@ fn a_one_string_wrapper_around_json_is_read_through() {
     check(&e);
     assert_eq!(e.data, json!({"message": "Deleted 3 rows"}));
 }
+
+#[test]
+fn content_restated_or_encoded_is_read_once() {
+    // Content blocks written as a text's JSON, and again in structuredContent with null members.
+    let inner = "[{'n': 1}, {'n': 2}]";
+    let blocks = json!([{"type": "text", "text": inner, "annotations": null}]);
+    let e = norm("run", None, json!({"content": [{"type": "text", "text": blocks.to_string()}]}));
+    assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 2));
+    let e = norm(
+        "run",
+        None,
+        json!({"content": [{"type": "text", "text": inner}], "structuredContent": {"result": blocks}}),
+    );
+    assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 2));
+    // A table's `schema` is a name: these are no tools.
+    let e = norm(
+        "list_objects",
+        None,
+        text(json!([{"schema": "public", "name": "t1"}, {"schema": "public", "name": "t2"}])),
+    );
+    assert_eq!(e.response_type, ResponseType::List);
+    // A write's counts alone: an action whose data is the counts.
+    let e = norm("run", None, text(json!([{"rowcount": 3}])));
+    assert_eq!(e.response_type, ResponseType::Action);
+    assert_eq!(e.data, json!({"rowcount": 3}));
+    // "<what> error:" reports a failure.
+    let e = norm("run", None, json!({"content": [{"type": "text", "text": "API error: rate limited"}]}));
+    assert_eq!(e.response_type, ResponseType::Error);
+}
