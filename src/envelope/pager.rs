@@ -88,11 +88,7 @@ fn sent_or_default(schema: Option<&Value>, args: &Map<String, Value>, arg: &str)
 /// A list that states its total but no position (GitHub's search: `total_count` and `items`):
 /// the request's own page or offset says where it is, so the next page is found from it.
 pub fn infer_from_request(env: &mut Envelope, schema: Option<&Value>, args: &Map<String, Value>) {
-    // A SQL write sent as an argument (`UPDATE ... SET`) answered by prose ("No results") is an
-    // action, whatever the tool's generic name (`execute_sql`).
-    if env.response_type == ResponseType::Single && env.data.is_null() && args.values().any(is_sql_write) {
-        env.response_type = ResponseType::Action;
-    }
+    mark_sql_write(env, args);
     if !env.data.is_array() {
         return;
     }
@@ -106,52 +102,14 @@ pub fn infer_from_request(env: &mut Envelope, schema: Option<&Value>, args: &Map
     }
     let returned = env.item_count() as u64;
     let total = match env.summary.as_ref().and_then(|s| s.total) {
-        // The total cannot be smaller than what was seen: a page's own count is no total.
+        // When the answer says there is more, its total may be a page's own count: it says nothing.
         Some(t) if !more_without_position => t,
         _ if more_without_position => u64::MAX,
         _ => return,
     };
-    let p = if let Some(arg) = position_argument(schema, PageKind::Page, args).filter(|_| schema.is_some()) {
-        let page = sent_or_default(schema, args, &arg).unwrap_or(1).max(1);
-        let props: Vec<String> = schema
-            .and_then(|s| s.get("properties"))
-            .and_then(Value::as_object)
-            .map(|p| p.keys().cloned().collect())
-            .unwrap_or_default();
-        let size_arg = props.iter().find(|k| PAGE_SIZES.contains(&norm(k).as_str()));
-        let size = size_arg.and_then(|a| sent_or_default(schema, args, a)).unwrap_or(returned.max(1));
-        let more = returned > 0 && page.saturating_mul(size) < total;
-        super::Pagination {
-            kind: Some(PageKind::Page),
-            page: Some(page),
-            limit: Some(size),
-            has_more: Some(more),
-            next_offset: more.then(|| json!(page + 1)),
-            argument: Some(arg),
-            ..super::Pagination::default()
-        }
-    } else if let Some(arg) = position_argument(schema, PageKind::Offset, args).filter(|_| schema.is_some()) {
-        let offset = sent_or_default(schema, args, &arg).unwrap_or(0);
-        let more = returned > 0 && offset + returned < total;
-        super::Pagination {
-            kind: Some(PageKind::Offset),
-            offset: Some(offset),
-            has_more: Some(more),
-            next_offset: more.then(|| json!(offset + returned)),
-            argument: Some(arg),
-            ..super::Pagination::default()
-        }
-    } else if let Some((pointer, offset)) = nested_offset(args) {
-        let more = returned > 0 && offset + returned < total;
-        super::Pagination {
-            kind: Some(PageKind::Offset),
-            offset: Some(offset),
-            has_more: Some(more),
-            next_offset: more.then(|| json!(offset + returned)),
-            argument: Some(pointer),
-            ..super::Pagination::default()
-        }
-    } else {
+    let Some(p) =
+        page_from_request(schema, args, returned, total).or_else(|| offset_from_request(schema, args, returned, total))
+    else {
         return;
     };
     if let Some(s) = &mut env.summary {
@@ -200,6 +158,67 @@ fn set_pointer(args: &mut Map<String, Value>, pointer: &str, value: Value) -> bo
         }
         None => false,
     }
+}
+
+/// A SQL write sent as an argument (`UPDATE ... SET`) answered by prose ("No results") is an
+/// action, whatever the tool's generic name (`execute_sql`).
+fn mark_sql_write(env: &mut Envelope, args: &Map<String, Value>) {
+    if env.response_type == ResponseType::Single && env.data.is_null() && args.values().any(is_sql_write) {
+        env.response_type = ResponseType::Action;
+    }
+}
+
+/// The page after the one the request asked for (`page`, and its size argument if any).
+fn page_from_request(
+    schema: Option<&Value>,
+    args: &Map<String, Value>,
+    returned: u64,
+    total: u64,
+) -> Option<super::Pagination> {
+    let arg = position_argument(schema, PageKind::Page, args).filter(|_| schema.is_some())?;
+    let page = sent_or_default(schema, args, &arg).unwrap_or(1).max(1);
+    let props: Vec<String> = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
+    let size_arg = props.iter().find(|k| PAGE_SIZES.contains(&norm(k).as_str()));
+    let size = size_arg.and_then(|a| sent_or_default(schema, args, a)).unwrap_or(returned.max(1));
+    let more = returned > 0 && page.saturating_mul(size) < total;
+    Some(super::Pagination {
+        kind: Some(PageKind::Page),
+        page: Some(page),
+        limit: Some(size),
+        has_more: Some(more),
+        next_offset: more.then(|| json!(page + 1)),
+        argument: Some(arg),
+        ..super::Pagination::default()
+    })
+}
+
+/// The offset after the request's: its offset argument, or one sent inside an object argument.
+fn offset_from_request(
+    schema: Option<&Value>,
+    args: &Map<String, Value>,
+    returned: u64,
+    total: u64,
+) -> Option<super::Pagination> {
+    let (arg, offset) = match position_argument(schema, PageKind::Offset, args).filter(|_| schema.is_some()) {
+        Some(arg) => {
+            let offset = sent_or_default(schema, args, &arg).unwrap_or(0);
+            (arg, offset)
+        }
+        None => nested_offset(args)?,
+    };
+    let more = returned > 0 && offset + returned < total;
+    Some(super::Pagination {
+        kind: Some(PageKind::Offset),
+        offset: Some(offset),
+        has_more: Some(more),
+        next_offset: more.then(|| json!(offset + returned)),
+        argument: Some(arg),
+        ..super::Pagination::default()
+    })
 }
 
 /// A string that is a SQL statement that writes (data or schema).
