@@ -14,7 +14,7 @@ use crate::schema::args::property_schema;
 /// Argument names that carry each kind of position, best first.
 pub(crate) fn candidates(kind: PageKind) -> &'static [&'static str] {
     match kind {
-        PageKind::Offset => &["offset", "start", "skip", "from", "startindex", "index", "position"],
+        PageKind::Offset => &["offset", "start", "skip", "from", "startindex", "startat", "index", "position"],
         PageKind::Cursor => &[
             "cursor",
             "startcursor",

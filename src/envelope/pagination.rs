@@ -138,7 +138,9 @@ impl Found {
                 "cursor" if level > 0 || !v.is_object() => self.set_cursor(v),
                 "scancomplete" | "complete" | "iscomplete" | "done" | "finished" | "exhausted" | "islast"
                 | "islastpage" => self.complete = self.complete.or(as_bool(v)),
-                "offset" | "start" | "skip" | "startindex" | "from" => self.offset = self.offset.or(as_u64(v)),
+                "offset" | "start" | "skip" | "startindex" | "startat" | "from" => {
+                    self.offset = self.offset.or(as_u64(v))
+                }
                 "limit" | "pagesize" | "perpage" | "size" | "maxresults" => self.limit = self.limit.or(as_u64(v)),
                 "nextoffset" | "nextstart" | "nextindex" | "nextskip" => {
                     self.next_offset = self.next_offset.or(as_u64(v));
@@ -406,5 +408,14 @@ mod tests {
         let (p, total) = detect(json!({"offset": 0, "total_count": 12}), 5);
         assert_eq!((p.unwrap_or_default().next_offset, total), (Some(json!(5)), Some(12)));
         assert!(detect(json!({"name": "x"}), 1).0.is_none());
+    }
+
+    #[test]
+    fn start_at_is_an_offset() {
+        // Jira's REST API and its wrappers say `startAt`; a last page ends at the total.
+        let p = detect(json!({"startAt": 40, "maxResults": 20, "total": 45}), 5).0.unwrap_or_default();
+        assert_eq!((p.kind, p.has_more), (Some(PageKind::Offset), Some(false)));
+        let p = detect(json!({"start_at": 0, "total": 45}), 20).0.unwrap_or_default();
+        assert_eq!(p.next_offset, Some(json!(20)));
     }
 }
