@@ -1,19 +1,15 @@
 //! mcplens: a terminal explorer for MCP servers.
 //!
-//! The core (`mcp`, `schema`, `envelope`) knows nothing of the terminal; the TUI (`ui`) and the
-//! headless commands (`cli`) both sit on top of it.
+//! The core (`mcplens-core`: session, schema, envelope, JSON tools, history) knows nothing of the
+//! terminal; the TUI (`ui`) and the headless commands (`cli`) both sit on top of it. The core's
+//! modules are re-exported here so the binary, tests and benches name them in one place.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod cli;
-pub mod demo;
-pub mod envelope;
-pub mod error;
-pub mod history;
-pub mod json_depth;
-pub mod json_out;
-pub mod json_pretty;
-pub mod jsontree;
-pub mod mcp;
-pub mod sanitize;
-pub mod schema;
-pub mod skeleton;
 pub mod ui;
+
+pub use mcplens_core::{
+    envelope, error, history, json_depth, json_out, json_pretty, jsontree, mcp, sanitize, schema, skeleton,
+};
+pub use mcplens_demo as demo;

@@ -123,7 +123,7 @@ fn variants_at_a_field_and_at_the_root() {
 
 #[test]
 fn seed_003_person_finder_builds_any_valid_argument_object() {
-    let tool = crate::demo::catalog::tools().into_iter().find(|t| t["name"] == "fg_findPersons").unwrap_or_default();
+    let tool = mcplens_demo::catalog::tools().into_iter().find(|t| t["name"] == "fg_findPersons").unwrap_or_default();
     let schema = tool["inputSchema"].clone();
     let mut form = Form::new(&schema);
     // Defaults are prefilled.

@@ -397,19 +397,19 @@ fn nothing_is_lost() {
 #[test]
 fn the_demo_servers_answers() {
     // The demo server's own answer functions, through the same normalizer.
-    let tools = crate::demo::catalog::tools();
+    let tools = mcplens_demo::catalog::tools();
     let desc = |n: &str| tools.iter().find(|t| t["name"] == n).cloned();
-    let r = crate::demo::answer("discord_read_channel", &json!({"channel_id": "general", "limit": 50}));
+    let r = mcplens_demo::answer("discord_read_channel", &json!({"channel_id": "general", "limit": 50}));
     let e = norm("discord_read_channel", desc("discord_read_channel"), r);
     let p = e.pagination.clone().unwrap_or_default();
     assert_eq!((e.response_type, e.item_count(), p.kind), (ResponseType::List, 50, Some(PageKind::Before)));
-    let r = crate::demo::answer("yourls_shorten_url", &json!({"url": "https://sho.rt/x"}));
+    let r = mcplens_demo::answer("yourls_shorten_url", &json!({"url": "https://sho.rt/x"}));
     let e = norm("yourls_shorten_url", desc("yourls_shorten_url"), r);
     assert_eq!(e.error.map(|x| x.code), Some(json!("error:already_shortened")));
-    let r = crate::demo::answer("discord_send_message", &json!({"channel_id": "announcements", "content": "x"}));
+    let r = mcplens_demo::answer("discord_send_message", &json!({"channel_id": "announcements", "content": "x"}));
     let e = norm("discord_send_message", desc("discord_send_message"), r);
     assert_eq!(e.error.map(|x| x.code), Some(json!("PERMISSION_DENIED")));
-    let r = crate::demo::answer("discord_delete_message", &json!({"channel_id": "c", "message_id": "m"}));
+    let r = mcplens_demo::answer("discord_delete_message", &json!({"channel_id": "c", "message_id": "m"}));
     let e = norm("discord_delete_message", desc("discord_delete_message"), r);
     assert_eq!((e.response_type, e.status), (ResponseType::Action, Some(Status::Success)));
 }

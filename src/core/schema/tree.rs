@@ -400,7 +400,7 @@ mod tests {
 
     #[test]
     fn seed_003_person_finder_is_fully_shown() {
-        let tool = crate::demo::catalog::tools().into_iter().find(|t| t["name"] == "fg_findPersons");
+        let tool = mcplens_demo::catalog::tools().into_iter().find(|t| t["name"] == "fg_findPersons");
         let schema = tool.map(|t| t["inputSchema"].clone()).unwrap_or_default();
         let tree = build(&schema);
         let queries = find(&tree, &["queries"]);

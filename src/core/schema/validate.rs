@@ -44,7 +44,7 @@ mod tests {
     #[test]
     fn reports_each_violation_with_its_path() {
         let tool =
-            crate::demo::catalog::tools().into_iter().find(|t| t["name"] == "fg_findPersons").unwrap_or_default();
+            mcplens_demo::catalog::tools().into_iter().find(|t| t["name"] == "fg_findPersons").unwrap_or_default();
         let schema = &tool["inputSchema"];
         let ok = json!({"queries": [{"fg_id": "0b6e2f0c-8f4e-4c1a-9d7b-2a3e4f5a6b7c", "role": "engineer"}]});
         assert_eq!(validate(schema, &ok), Ok(vec![]));

@@ -1,0 +1,17 @@
+//! The core of mcplens: the MCP session and its lossless wire tap, schemas, forms' model, the
+//! normalized envelope and its pager, JSON tools and the call history. It knows nothing of the
+//! terminal: no ratatui, crossterm or clap here, and the compiler keeps it so.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod envelope;
+pub mod error;
+pub mod history;
+pub mod json_depth;
+pub mod json_out;
+pub mod json_pretty;
+pub mod jsontree;
+pub mod mcp;
+pub mod sanitize;
+pub mod schema;
+pub mod skeleton;
