@@ -2,6 +2,8 @@
 //! the MCP session so the UI never waits on I/O.
 
 pub mod app;
+pub mod component;
+pub mod components;
 pub mod form;
 pub mod fuzzy;
 pub mod headless;
@@ -10,6 +12,7 @@ pub mod jsonview;
 pub mod keymap;
 pub mod result;
 pub mod schema_view;
+pub mod scroll;
 pub mod textarea;
 pub mod theme;
 pub mod view;

@@ -1,0 +1,154 @@
+//! The shape every pane and overlay has: it takes the keys and commands it understands (and says
+//! whether it used them), draws itself from its own state, and lists its own key hints. The app
+//! keeps the panes and one stack of overlays that sees keys first.
+
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use super::app::Cmd;
+use super::keymap::{self, Command, Scope};
+use super::theme::Theme;
+
+/// Whether a component used a key or command; an unused one goes on to the next in line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Used {
+    Yes,
+    No,
+}
+
+impl Used {
+    pub fn yes(self) -> bool {
+        self == Used::Yes
+    }
+}
+
+/// What a component asks of the rest of the app. Handling stays free of I/O: these are data,
+/// which the app applies after the component returns.
+pub enum Effect {
+    /// Work for the session worker.
+    Cmd(Cmd),
+    /// A line in the status bar; `true` for an error.
+    Notice(String, bool),
+    /// Close the overlay on top of the stack.
+    Close,
+    /// Put an overlay on top of the stack.
+    Push(Box<dyn Component>),
+    /// A change of another part of the screen.
+    App(Action),
+}
+
+/// Changes a component may ask of the app, outside its own state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Select the tool and open its form, prefilled with these arguments (or the kept form).
+    OpenForm { tool: String, arguments: Option<serde_json::Value> },
+    /// Run the tool with these arguments as a new call.
+    Run { tool: String, arguments: serde_json::Value },
+    /// Show the kept result of the call made at this time (history entry's `at`).
+    ShowPast { at: u64, tool: String },
+    /// Connect to the server of this index in the config's list.
+    Connect(usize),
+}
+
+/// What a component gets while it handles input: the theme (for rows it builds) and a place
+/// for its effects.
+pub struct Ctx<'a> {
+    pub theme: &'a Theme,
+    pub effects: Vec<Effect>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(theme: &'a Theme) -> Ctx<'a> {
+        Ctx { theme, effects: vec![] }
+    }
+
+    pub fn cmd(&mut self, c: Cmd) {
+        self.effects.push(Effect::Cmd(c));
+    }
+
+    pub fn notice(&mut self, text: impl Into<String>, error: bool) {
+        self.effects.push(Effect::Notice(text.into(), error));
+    }
+
+    pub fn action(&mut self, a: Action) {
+        self.effects.push(Effect::App(a));
+    }
+}
+
+pub trait Component {
+    /// The keymap section whose bindings this component answers.
+    fn scope(&self) -> Scope;
+
+    /// Keys before the keymap sees them: text entry (a filter, a field, a search) takes its
+    /// printable keys here. Most components take none.
+    fn key(&mut self, _key: &KeyEvent, _cx: &mut Ctx) -> Used {
+        Used::No
+    }
+
+    /// A command of the keymap (this component's section first, then the global one).
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used;
+
+    /// Draws from the component's own state; never writes it.
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool);
+
+    /// `(keys, word)` for the footer while this component has the focus.
+    fn hints(&self) -> Vec<(String, String)> {
+        keymap::footer(self.scope()).into_iter().map(|(keys, word, _)| (keys.to_string(), word.to_string())).collect()
+    }
+
+    /// How big an overlay wants to be inside `area` (panes fill what the layout gives them).
+    fn overlay_size(&self, area: Rect) -> (u16, u16) {
+        (area.width.saturating_sub(4).min(100), area.height.saturating_sub(2))
+    }
+}
+
+/// Overlays, newest on top. The top one sees every key first; keys it does not use go to the
+/// global bindings only (an overlay is modal), never to the panes underneath.
+#[derive(Default)]
+pub struct Stack {
+    layers: Vec<Box<dyn Component>>,
+}
+
+impl Stack {
+    pub fn push(&mut self, c: Box<dyn Component>) {
+        self.layers.push(c);
+    }
+
+    pub fn pop(&mut self) -> Option<Box<dyn Component>> {
+        self.layers.pop()
+    }
+
+    pub fn top(&self) -> Option<&dyn Component> {
+        self.layers.last().map(|b| b.as_ref())
+    }
+
+    pub fn top_mut(&mut self) -> Option<&mut Box<dyn Component>> {
+        self.layers.last_mut()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.layers.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.layers.len()
+    }
+
+    /// Offers a key to the top overlay: raw first, then as its section's command.
+    pub fn key(&mut self, key: &KeyEvent, cx: &mut Ctx) -> Used {
+        let Some(top) = self.layers.last_mut() else { return Used::No };
+        if top.key(key, cx).yes() {
+            return Used::Yes;
+        }
+        match keymap::lookup(key, top.scope()) {
+            Some(cmd) => top.command(cmd, cx),
+            None => Used::No,
+        }
+    }
+
+    /// Every layer, bottom first, to draw over the panes.
+    pub fn layers(&self) -> impl Iterator<Item = &dyn Component> {
+        self.layers.iter().map(|b| b.as_ref())
+    }
+}

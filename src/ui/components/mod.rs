@@ -1,0 +1,1 @@
+//! The panes and overlays, one file each (see `component.rs` for the shape they share).
