@@ -48,3 +48,30 @@ fn starts_lists_tools_and_quits_cleanly() {
     // The alternate screen is gone: none of the TUI's frame is left on the terminal.
     assert!(!screen.contains("Tools ("), "terminal not restored:\n{screen}");
 }
+
+#[test]
+fn a_config_with_several_servers_offers_a_picker() {
+    let dir = std::env::temp_dir().join(format!("mcplens-picker-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let config = dir.join("mcp.json");
+    let bin = common::bin();
+    let text = serde_json::json!({"mcpServers": {
+        "first": {"command": "/nonexistent/server"},
+        "bad": {"url": "ftp://x"},
+        "demo": {"command": bin, "args": ["demo-server"]},
+    }});
+    std::fs::write(&config, text.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let name = format!("mcplens-picker-{}", std::process::id());
+    let cmd = format!("{bin} --config {}; echo EXITED=$?; sleep 30", config.display());
+    tmux(&["new-session", "-d", "-s", &name, "-x", "120", "-y", "30", &cmd]);
+    let _guard = Session(name.clone());
+    let screen = wait_for(&name, "lists several servers");
+    assert!(screen.contains("cannot start"), "{screen}");
+    // The broken entry says why on Enter and stays; the demo connects.
+    tmux(&["send-keys", "-t", &name, "j", "Enter"]);
+    wait_for(&name, "url must start with http");
+    tmux(&["send-keys", "-t", &name, "j", "Enter"]);
+    wait_for(&name, "Tools (19)");
+    tmux(&["send-keys", "-t", &name, "q"]);
+    wait_for(&name, "EXITED=0");
+}

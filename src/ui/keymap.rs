@@ -75,6 +75,7 @@ pub enum Scope {
     History,
     Result,
     Log,
+    Picker,
 }
 
 impl Scope {
@@ -87,6 +88,7 @@ impl Scope {
             Scope::History => "History (H)",
             Scope::Result => "Result",
             Scope::Log => "Log",
+            Scope::Picker => "Server picker (a config file with several servers)",
         }
     }
 }

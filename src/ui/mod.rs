@@ -410,11 +410,103 @@ fn restore_terminal() {
     ratatui::restore();
 }
 
+fn start_terminal() -> ratatui::DefaultTerminal {
+    let terminal = ratatui::init();
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        previous(info);
+    }));
+    terminal
+}
+
+fn restore_if(terminal: &Option<ratatui::DefaultTerminal>) {
+    if terminal.is_some() {
+        restore_terminal();
+    }
+}
+
+/// The servers of the `--config` file when it lists more than one and `--server` names none.
+fn several_servers(args: &TargetArgs) -> Option<Vec<crate::mcp::config::Choice>> {
+    let path = args.config.as_ref().filter(|_| args.server.is_none())?;
+    crate::mcp::config::choices(path).ok().filter(|c| c.len() > 1)
+}
+
+/// Shows the config's servers until one is chosen (its name) or the user quits (`None`).
+async fn pick_server(
+    terminal: &mut ratatui::DefaultTerminal,
+    theme: &theme::Theme,
+    args: &TargetArgs,
+    choices: Vec<crate::mcp::config::Choice>,
+) -> Option<String> {
+    use component::{Action, Component, Ctx, Effect};
+    let file = args.config.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let names: Vec<String> = choices.iter().map(|c| c.name.clone()).collect();
+    let mut picker = components::picker::Picker::servers(&file, choices);
+    let mut notice: Option<String> = None;
+    let mut events = EventStream::new();
+    loop {
+        let drawn = terminal.draw(|f| {
+            let area = f.area();
+            f.render_widget(ratatui::widgets::Block::default().style(theme.base()), area);
+            let (w, h) = picker.overlay_size(area);
+            let r = view::centered(area, w, h);
+            picker.draw(f, r, theme, true);
+            if let Some(n) = &notice {
+                let line = ratatui::layout::Rect { y: area.bottom().saturating_sub(1), height: 1, ..area };
+                f.render_widget(ratatui::widgets::Paragraph::new(n.as_str()).style(theme.fg("error")), line);
+            }
+        });
+        if drawn.is_err() {
+            return None;
+        }
+        let key = match events.next().await {
+            Some(Ok(Event::Key(k))) if k.kind != crossterm::event::KeyEventKind::Release => k,
+            Some(Ok(_)) => continue,
+            Some(Err(_)) | None => return None,
+        };
+        let mut cx = Ctx::new(theme);
+        let used = picker.key(&key, &mut cx).yes()
+            || keymap::lookup(&key, picker.scope()).is_some_and(|c| picker.command(c, &mut cx).yes());
+        if !used && matches!(keymap::lookup(&key, picker.scope()), Some(keymap::Command::Quit | keymap::Command::Back))
+        {
+            return None;
+        }
+        for e in cx.effects {
+            match e {
+                Effect::App(Action::Connect(i)) => return names.get(i).cloned(),
+                Effect::Notice(n, _) => notice = Some(crate::sanitize::line(&n).into_owned()),
+                _ => {}
+            }
+        }
+    }
+}
+
 /// Runs the TUI until the user quits; returns the exit code.
-pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
+pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let (theme, theme_error) = theme::Theme::load(ui.theme.as_deref(), no_color);
+    // A config file with several servers and no --server: the user picks one on screen.
+    let mut terminal = None;
+    if let Some(choices) = several_servers(&target_args) {
+        if !std::io::stdout().is_terminal() {
+            eprintln!("mcplens: the config file has several servers; pick one with --server NAME");
+            return 2;
+        }
+        let term = terminal.insert(start_terminal());
+        match pick_server(term, &theme, &target_args, choices).await {
+            Some(name) => target_args.server = Some(name),
+            None => {
+                restore_terminal();
+                return 0;
+            }
+        }
+    }
     let (target, options) = match (target_args.target(), target_args.connect_options()) {
         (Ok(t), Ok(o)) => (t, o),
         (Err(e), _) | (_, Err(e)) => {
+            restore_if(&terminal);
             eprintln!("mcplens: error: {}", crate::sanitize::text(&e.message));
             return e.exit_code();
         }
@@ -422,6 +514,7 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
     if let Target::Stdio(s) = &target
         && let Err(e) = crate::mcp::stdio::check_command(s)
     {
+        restore_if(&terminal);
         eprintln!("mcplens: error: {}", crate::sanitize::text(&e.message));
         return e.exit_code();
     }
@@ -429,8 +522,6 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
         eprintln!("mcplens: the TUI needs a terminal; for scripts use `mcplens tools` or `mcplens call` (see --help)");
         return 2;
     }
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let (theme, theme_error) = theme::Theme::load(ui.theme.as_deref(), no_color);
     let label = match &target {
         Target::Stdio(s) if s.args.first().map(String::as_str) == Some("demo-server") && s.args.len() == 1 => {
             "embedded demo server".to_string()
@@ -448,13 +539,10 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
         app.notice = Some((e, true));
     }
 
-    let mut terminal = ratatui::init();
-    let _ = execute!(std::io::stdout(), EnableMouseCapture);
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        restore_terminal();
-        previous(info);
-    }));
+    let mut terminal = match terminal {
+        Some(t) => t,
+        None => start_terminal(),
+    };
 
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();

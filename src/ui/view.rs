@@ -26,6 +26,12 @@ fn block<'a>(app: &App, title: Line<'a>, pane: Pane) -> Block<'a> {
         .title(title.style(app.theme.title(focused)))
 }
 
+/// A `w`×`h` rectangle centered in `area`.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let (w, h) = (w.min(area.width), h.min(area.height));
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+}
+
 /// A `w`×`h` rectangle centered in `area`, cleared for an overlay.
 fn overlay(f: &mut Frame, area: Rect, w: u16, h: u16) -> Rect {
     let (w, h) = (w.min(area.width), h.min(area.height));

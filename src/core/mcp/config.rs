@@ -21,14 +21,7 @@ pub fn load(path: &Path, server: Option<&str>) -> Result<(String, Target)> {
 /// Parses config text; `dir` is where relative `cwd` values are resolved from.
 pub fn parse(text: &str, server: Option<&str>, dir: Option<&Path>) -> Result<(String, Target)> {
     let root: Value = serde_json::from_str(text).map_err(|e| LensError::usage(format!("not valid JSON: {e}")))?;
-    let servers = root
-        .get("mcpServers")
-        .or_else(|| root.get("servers"))
-        .or_else(|| root.get("mcp").and_then(|m| m.get("servers")))
-        .ok_or_else(|| LensError::usage("no \"mcpServers\" (or VS Code \"servers\") object found"))?;
-    let servers = servers
-        .as_object()
-        .ok_or_else(|| LensError::usage("\"mcpServers\" must be an object mapping names to servers"))?;
+    let servers = servers_of(&root)?;
     let names = || servers.keys().cloned().collect::<Vec<_>>().join(", ");
     let (name, entry) = match server {
         Some(name) => match servers.get(name) {
@@ -57,6 +50,42 @@ pub fn parse(text: &str, server: Option<&str>, dir: Option<&Path>) -> Result<(St
     let entry = entry.as_object().ok_or_else(|| LensError::usage(format!("server \"{name}\" must be an object")))?;
     let target = entry_target(&name, entry, dir)?;
     Ok((name, target))
+}
+
+fn servers_of(root: &Value) -> Result<&Map<String, Value>> {
+    root.get("mcpServers")
+        .or_else(|| root.get("servers"))
+        .or_else(|| root.get("mcp").and_then(|m| m.get("servers")))
+        .ok_or_else(|| LensError::usage("no \"mcpServers\" (or VS Code \"servers\") object found"))?
+        .as_object()
+        .ok_or_else(|| LensError::usage("\"mcpServers\" must be an object mapping names to servers"))
+}
+
+/// A server of a config file, for a picker: its name and what it runs (or why it cannot).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    pub name: String,
+    pub what: std::result::Result<String, String>,
+}
+
+/// Every server `path` lists, in the file's order, each with its target's label or its error.
+pub fn choices(path: &Path) -> Result<Vec<Choice>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LensError::usage(format!("cannot read config file {}: {e}", path.display())))?;
+    let root: Value = serde_json::from_str(&text)
+        .map_err(|e| LensError::usage(format!("config file {}: not valid JSON: {e}", path.display())))?;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let servers = servers_of(&root)?;
+    Ok(servers
+        .iter()
+        .map(|(name, entry)| {
+            let target = match entry.as_object() {
+                Some(e) => entry_target(name, e, dir),
+                None => Err(LensError::usage(format!("server \"{name}\" must be an object"))),
+            };
+            Choice { name: name.clone(), what: target.map(|t| t.label()).map_err(|e| e.message) }
+        })
+        .collect())
 }
 
 fn string_field(name: &str, entry: &Map<String, Value>, key: &str) -> Result<Option<String>> {

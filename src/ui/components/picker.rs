@@ -1,0 +1,165 @@
+//! A list to choose one entry from: the servers of a config file, before connecting.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+
+use crate::sanitize;
+use crate::ui::component::{Action, Component, Ctx, Used};
+use crate::ui::keymap::{Command, Scope};
+use crate::ui::scroll::Scroll;
+use crate::ui::theme::Theme;
+
+/// One row: a name, what it stands for, and why it cannot be chosen (if it cannot).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    pub name: String,
+    pub detail: String,
+    pub problem: Option<String>,
+}
+
+pub struct Picker {
+    title: String,
+    choices: Vec<Choice>,
+    scroll: Scroll,
+}
+
+impl Picker {
+    pub fn new(title: impl Into<String>, choices: Vec<Choice>) -> Picker {
+        let scroll = Scroll::new(choices.len());
+        Picker { title: title.into(), choices, scroll }
+    }
+
+    /// The servers of a config file.
+    pub fn servers(file: &str, list: Vec<crate::mcp::config::Choice>) -> Picker {
+        let choices = list
+            .into_iter()
+            .map(|c| match c.what {
+                Ok(what) => Choice { name: c.name, detail: what, problem: None },
+                Err(why) => Choice { name: c.name, detail: String::new(), problem: Some(why) },
+            })
+            .collect();
+        Picker::new(format!("{file} lists several servers: pick one"), choices)
+    }
+
+    pub fn selected(&self) -> Option<&Choice> {
+        self.choices.get(self.scroll.cursor)
+    }
+
+    fn choose(&mut self, cx: &mut Ctx) {
+        match self.selected() {
+            Some(Choice { problem: Some(why), .. }) => cx.notice(why.clone(), true),
+            Some(_) => cx.action(Action::Connect(self.scroll.cursor)),
+            None => {}
+        }
+    }
+}
+
+impl Component for Picker {
+    fn scope(&self) -> Scope {
+        Scope::Picker
+    }
+
+    fn key(&mut self, key: &KeyEvent, cx: &mut Ctx) -> Used {
+        if key.code == KeyCode::Enter {
+            self.choose(cx);
+            return Used::Yes;
+        }
+        Used::No
+    }
+
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        self.scroll.height = self.scroll.height.max(1);
+        match cmd {
+            Command::Up => self.scroll.up(1),
+            Command::Down => self.scroll.down(1),
+            Command::Top => self.scroll.first(),
+            Command::Bottom => self.scroll.last(),
+            Command::PageUp => self.scroll.page_up(),
+            Command::PageDown => self.scroll.page_down(),
+            Command::Open | Command::Activate | Command::Expand => self.choose(cx),
+            _ => return Used::No,
+        }
+        Used::Yes
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+        f.render_widget(Clear, area);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_type(BorderType::Thick)
+            .border_style(t.border(true))
+            .title(Line::from(format!(" {} ", sanitize::line(&self.title))).style(t.title(true)))
+            .title_bottom(Line::from(" ↑↓ choose · Enter connect · q quit ").style(t.fg("dim")))
+            .style(t.base());
+        let inner = block.inner(area);
+        let rows = inner.height as usize;
+        let name_w = self.choices.iter().map(|c| sanitize::line(&c.name).chars().count()).max().unwrap_or(0).min(32);
+        let lines: Vec<Line> = self
+            .choices
+            .iter()
+            .enumerate()
+            .skip(self.scroll.window(rows).start)
+            .take(rows)
+            .map(|(i, c)| {
+                let name = sanitize::truncate(&sanitize::line(&c.name), 32).into_owned();
+                let (detail, role) = match &c.problem {
+                    Some(p) => (format!("cannot start: {p}"), "error"),
+                    None => (c.detail.clone(), "dim"),
+                };
+                let line = Line::from(vec![
+                    Span::styled(format!(" {name:<name_w$}  "), t.fg("text").add_modifier(Modifier::BOLD)),
+                    Span::styled(sanitize::line(&detail).into_owned(), t.fg(role)),
+                ]);
+                if i == self.scroll.cursor { line.style(t.selection()) } else { line }
+            })
+            .collect();
+        f.render_widget(Paragraph::new(lines).block(block), area);
+    }
+
+    fn overlay_size(&self, area: Rect) -> (u16, u16) {
+        let h = (self.choices.len() as u16).saturating_add(2).max(5);
+        (area.width.saturating_sub(4).min(110), h.min(area.height.saturating_sub(2)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyModifiers;
+
+    fn picker() -> Picker {
+        Picker::new(
+            "servers",
+            vec![
+                Choice { name: "a".into(), detail: "npx a".into(), problem: None },
+                Choice { name: "b".into(), detail: String::new(), problem: Some("no command".into()) },
+                Choice { name: "c".into(), detail: "http://x/mcp".into(), problem: None },
+            ],
+        )
+    }
+
+    #[test]
+    fn enter_connects_to_the_selected_server_only_when_it_can_start() {
+        let theme = Theme::default();
+        let mut p = picker();
+        let mut cx = Ctx::new(&theme);
+        p.command(Command::Down, &mut cx);
+        p.key(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), &mut cx);
+        p.command(Command::Down, &mut cx);
+        p.key(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), &mut cx);
+        let acts: Vec<String> = cx
+            .effects
+            .iter()
+            .map(|e| match e {
+                crate::ui::component::Effect::App(a) => format!("{a:?}"),
+                crate::ui::component::Effect::Notice(n, _) => n.clone(),
+                _ => "other".into(),
+            })
+            .collect();
+        assert_eq!(acts, vec!["no command".to_string(), "Connect(2)".to_string()]);
+    }
+}
