@@ -24,7 +24,7 @@ async fn run(app: &mut App, session: &Arc<mcplens::mcp::Session>, screen: &mut S
     screen.press(app, KeyCode::Esc);
     screen.press(app, KeyCode::Esc);
     screen.press(app, KeyCode::Esc);
-    app.filter.clear();
+    app.list.clear_filter();
     screen.press(app, KeyCode::Char('/'));
     screen.type_text(app, tool);
     screen.press(app, KeyCode::Enter);

@@ -125,7 +125,7 @@ async fn keys_and_mouse_move_the_selection() {
         row: area.y + 4,
         modifiers: KeyModifiers::NONE,
     }));
-    assert_eq!(app.cursor, 6);
+    assert_eq!(app.list.scroll.cursor, 6);
     screen.press(&mut app, KeyCode::Tab);
     assert_eq!(app.focus, Pane::Schema);
     screen.press(&mut app, KeyCode::Char('q'));
@@ -196,4 +196,36 @@ async fn tiny_terminals_never_panic() {
             small.render(&mut app);
         }
     }
+}
+
+#[tokio::test]
+async fn z_zooms_the_focused_pane_to_the_whole_screen_and_back() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 30);
+    screen.press(&mut app, KeyCode::Char('z'));
+    let text = screen.text(&mut app);
+    // The tool list alone, across the whole width: no schema pane beside it.
+    assert!(text.contains("Tools (19)") && !text.contains("Channels per page"), "{text}");
+    assert_eq!(app.areas.tools.width, 120);
+    // Another pane zoomed in turn: Tab moves the focus, the zoom follows it.
+    screen.press(&mut app, KeyCode::Tab);
+    let text = screen.text(&mut app);
+    assert!(!text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
+    screen.press(&mut app, KeyCode::Char('z'));
+    let text = screen.text(&mut app);
+    assert!(text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
+}
+
+#[tokio::test]
+async fn the_tool_list_shows_names_whole_before_titles_and_pages_by_its_height() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 14);
+    let text = screen.text(&mut app);
+    assert!(text.contains("· discord_list_channels  List channels"), "{text}");
+    // 14 rows: 10 list rows; PgDn moves a page less one row.
+    screen.press(&mut app, KeyCode::PageDown);
+    assert_eq!(app.list.scroll.cursor, 9);
+    screen.press(&mut app, KeyCode::Char('G'));
+    assert_eq!(app.list.scroll.cursor, 18);
+    assert!(screen.text(&mut app).contains("· echo  Echo"));
 }

@@ -8,8 +8,8 @@ use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 use ratatui::layout::Rect;
 use tui_tree_widget::{TreeItem, TreeState};
 
+use super::components::tools::{Status as ToolsStatus, ToolsPane};
 use super::form::FormState;
-use super::fuzzy;
 use super::keymap::Scope;
 use super::result::{Page, ResultState};
 use super::schema_view;
@@ -176,6 +176,8 @@ impl SchemaPane {
 /// Where things were drawn last, for mouse hit-testing.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Areas {
+    pub top: Rect,
+    pub footer: Rect,
     pub tools: Rect,
     pub schema: Rect,
     pub result: Rect,
@@ -187,15 +189,8 @@ pub struct App {
     pub target_label: String,
     pub conn: Conn,
     pub server: Option<ServerInfo>,
-    pub tools: Vec<ToolDescriptor>,
-    pub list_pages: usize,
-    pub list_warnings: Vec<String>,
-    pub filter: String,
-    pub filtering: bool,
-    /// Indices into `tools`, filtered and ordered.
-    pub visible: Vec<usize>,
-    pub cursor: usize,
-    pub offset: usize,
+    /// The tool list pane.
+    pub list: ToolsPane,
     pub focus: Pane,
     pub show_help: bool,
     pub help_scroll: usize,
@@ -206,11 +201,14 @@ pub struct App {
     pub log_scroll: usize,
     pub schema: Option<SchemaPane>,
     pub notice: Option<(String, bool)>,
+    /// Where the panes are, from `view::layout` after each update (for mouse hits and pages).
     pub areas: Areas,
+    /// The terminal's size.
+    pub size: Rect,
+    /// The focused pane fills the screen.
+    pub zoom: bool,
     pub dirty: bool,
     pub quit: bool,
-    /// Height of the tool list's rows, from the last render.
-    pub list_height: usize,
     pub form: Option<FormState>,
     /// Forms left with Esc, by tool name: reopening one keeps its values.
     pub kept_forms: HashMap<String, FormState>,
@@ -227,19 +225,12 @@ pub struct App {
 
 impl App {
     pub fn new(theme: Theme, target_label: String) -> Self {
-        App {
+        let mut app = App {
             theme,
             target_label,
             conn: Conn::Connecting { since: Instant::now() },
             server: None,
-            tools: vec![],
-            list_pages: 0,
-            list_warnings: vec![],
-            filter: String::new(),
-            filtering: false,
-            visible: vec![],
-            cursor: 0,
-            offset: 0,
+            list: ToolsPane::default(),
             focus: Pane::Tools,
             show_help: false,
             help_scroll: 0,
@@ -250,9 +241,10 @@ impl App {
             schema: None,
             notice: None,
             areas: Areas::default(),
+            size: Rect::new(0, 0, 120, 40),
+            zoom: false,
             dirty: true,
             quit: false,
-            list_height: 10,
             form: None,
             kept_forms: HashMap::new(),
             history: History::default(),
@@ -262,7 +254,9 @@ impl App {
             results: vec![],
             page: 0,
             past: vec![],
-        }
+        };
+        app.set_conn(Conn::Connecting { since: Instant::now() });
+        app
     }
 
     pub fn result(&self) -> Option<&ResultState> {
@@ -284,7 +278,7 @@ impl App {
     }
 
     pub fn selected_tool(&self) -> Option<&ToolDescriptor> {
-        self.visible.get(self.cursor).and_then(|&i| self.tools.get(i))
+        self.list.selected()
     }
 
     pub fn scope(&self) -> Scope {
@@ -308,36 +302,16 @@ impl App {
         p
     }
 
-    pub(super) fn refilter(&mut self) {
-        let keep = self.selected_tool().map(|t| t.name().to_string());
-        let mut scored: Vec<(i64, usize)> = self
-            .tools
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| fuzzy::tool_score(&self.filter, t.name(), t.title(), t.description()).map(|s| (s, i)))
-            .collect();
-        if !self.filter.trim().is_empty() {
-            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        }
-        self.visible = scored.into_iter().map(|(_, i)| i).collect();
-        self.cursor = keep
-            .and_then(|name| self.visible.iter().position(|&i| self.tools[i].name() == name))
-            .filter(|_| self.filter.is_empty())
-            .unwrap_or(0);
-        self.offset = 0;
-        self.sync_schema();
-    }
-
     /// Builds the schema pane when the selected tool changed.
     pub(super) fn sync_schema(&mut self) {
-        let Some(&idx) = self.visible.get(self.cursor) else {
+        let Some(idx) = self.list.selected_index() else {
             self.schema = None;
             return;
         };
         if self.schema.as_ref().is_some_and(|s| s.tool == idx) {
             return;
         }
-        let tool = &self.tools[idx];
+        let Some(tool) = self.list.tools.get(idx) else { return };
         let (roots, items, nodes, open) = schema_view::items(tool, &self.theme);
         let mut state = TreeState::default();
         for path in open {
@@ -347,21 +321,33 @@ impl App {
         self.schema = Some(SchemaPane { tool: idx, roots, items, state, nodes, raw: None, raw_scroll: 0 });
     }
 
-    pub(super) fn move_cursor(&mut self, to: isize) {
-        let n = self.visible.len();
-        if n == 0 {
-            return;
-        }
-        self.cursor = to.clamp(0, n as isize - 1) as usize;
-        if self.cursor < self.offset {
-            self.offset = self.cursor;
-        } else if self.cursor >= self.offset + self.list_height.max(1) {
-            self.offset = self.cursor + 1 - self.list_height.max(1);
-        }
+    /// Selects the tool named `name` (clearing a filter that hides it); false if not listed.
+    pub(super) fn select_tool(&mut self, name: &str) -> bool {
+        let found = self.list.select_name(name);
         self.sync_schema();
+        found
     }
 
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
+        let cmds = self.update_in(msg);
+        self.relayout();
+        cmds
+    }
+
+    /// A new terminal size.
+    pub fn resize(&mut self, size: Rect) {
+        self.size = size;
+        self.dirty = true;
+        self.relayout();
+    }
+
+    /// The panes' places for this state, and the page sizes that follow from them.
+    pub fn relayout(&mut self) {
+        self.areas = super::view::layout(self, self.size);
+        self.list.scroll.set_height(self.areas.tools.height.saturating_sub(2) as usize);
+    }
+
+    fn update_in(&mut self, msg: Msg) -> Vec<Cmd> {
         self.dirty = true;
         match msg {
             Msg::Key(k) if k.kind == KeyEventKind::Release => {
@@ -392,9 +378,9 @@ impl App {
 
     fn session(&mut self, s: SessionMsg) {
         match s {
-            SessionMsg::Connecting => self.conn = Conn::Connecting { since: Instant::now() },
+            SessionMsg::Connecting => self.set_conn(Conn::Connecting { since: Instant::now() }),
             SessionMsg::Connected { server, tools, log } => {
-                self.conn = Conn::Connected;
+                self.set_conn(Conn::Connected);
                 self.server = Some(*server);
                 self.log = Some(log);
                 self.set_tools(tools);
@@ -404,9 +390,9 @@ impl App {
                 if log.is_some() {
                     self.log = log;
                 }
-                self.conn = Conn::Down(error);
+                self.set_conn(Conn::Down(error));
             }
-            SessionMsg::Closed { reason } => self.conn = Conn::Down(reason),
+            SessionMsg::Closed { reason } => self.set_conn(Conn::Down(reason)),
             SessionMsg::Notice(n) => self.notice = Some((n, false)),
             SessionMsg::Retaught(call) => {
                 let theme = self.theme.clone();
@@ -488,18 +474,27 @@ impl App {
             self.notice = Some(("not connected: R reconnects".into(), true));
             return vec![];
         }
-        let descriptor = self.tools.iter().find(|t| t.name() == tool_name).map(|t| t.value().clone());
+        let descriptor = self.list.find(&tool_name).map(|t| t.value().clone());
         self.running =
             Some(Running { tool: tool_name.clone(), started: Instant::now(), progress: None, purpose: Purpose::New });
         self.notice = None;
         vec![Cmd::Call { tool: tool_name, arguments, descriptor }]
     }
 
+    /// The connection's state, which the tool list also shows while it has no tools.
+    fn set_conn(&mut self, conn: Conn) {
+        self.list.status = match &conn {
+            Conn::Connecting { since } => ToolsStatus::Connecting { since: *since, to: self.target_label.clone() },
+            Conn::Down(why) => ToolsStatus::Down(why.clone()),
+            Conn::Connected => ToolsStatus::Ready,
+        };
+        self.conn = conn;
+    }
+
     fn set_tools(&mut self, list: ToolList) {
-        self.tools = list.tools;
-        self.list_pages = list.pages;
-        self.list_warnings = list.warnings;
+        self.list.status = ToolsStatus::Ready;
+        self.list.set(list);
         self.schema = None;
-        self.refilter();
+        self.sync_schema();
     }
 }

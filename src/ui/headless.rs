@@ -68,6 +68,10 @@ impl Screen {
     }
 
     pub fn render(&mut self, app: &mut App) -> &Buffer {
+        let size = self.terminal.backend().buffer().area;
+        if app.size != size {
+            app.resize(size);
+        }
         let _ = self.terminal.draw(|f| view::draw(f, app));
         self.terminal.backend().buffer()
     }

@@ -6,6 +6,7 @@ use std::time::Instant;
 use ratatui::layout::Position;
 
 use super::app::{App, Cmd, Pane, Purpose, Running};
+use super::component::{Component, Ctx};
 use super::form::FormOutcome;
 use super::keymap::{self, Command, Scope};
 use super::result::{Page, ResultState, View};
@@ -40,7 +41,7 @@ impl App {
                     self.notice = Some(("there are no more pages".into(), false));
                     return vec![];
                 };
-                let descriptor = self.tools.iter().find(|t| t.name() == tool).map(|t| t.value().clone());
+                let descriptor = self.list.find(&tool).map(|t| t.value().clone());
                 let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema")).cloned();
                 let empty = serde_json::Map::new();
                 let next =
@@ -132,14 +133,9 @@ impl App {
             Some(Command::Open) | Some(Command::Rerun) => {
                 let Some(e) = selected else { return vec![] };
                 self.show_history = false;
-                self.filter.clear();
-                self.refilter();
-                match self.visible.iter().position(|&i| self.tools[i].name() == e.tool) {
-                    Some(pos) => self.move_cursor(pos as isize),
-                    None => {
-                        self.notice = Some((format!("this server no longer lists {}", e.tool), true));
-                        return vec![];
-                    }
+                if !self.select_tool(&e.tool) {
+                    self.notice = Some((format!("this server no longer lists {}", e.tool), true));
+                    return vec![];
                 }
                 if cmd == Some(Command::Rerun) {
                     return self.start_call(e.tool, e.arguments);
@@ -177,29 +173,13 @@ impl App {
             self.quit = true;
             return vec![Cmd::Quit];
         }
-        if self.filtering {
-            match k.code {
-                KeyCode::Enter => self.filtering = false,
-                KeyCode::Esc => {
-                    self.filtering = false;
-                    self.filter.clear();
-                    self.refilter();
-                }
-                KeyCode::Backspace => {
-                    self.filter.pop();
-                    self.refilter();
-                }
-                KeyCode::Down => self.move_cursor(self.cursor as isize + 1),
-                KeyCode::Up => self.move_cursor(self.cursor as isize - 1),
-                KeyCode::Char(c) if !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
-                    if self.filter.len() < 200 {
-                        self.filter.push(c);
-                        self.refilter();
-                    }
-                }
-                _ => self.dirty = false,
+        if self.focus == Pane::Tools && self.list.filtering {
+            let mut cx = Ctx::new(&self.theme);
+            let used = self.list.key(&k, &mut cx);
+            self.sync_schema();
+            if used.yes() {
+                return vec![];
             }
-            return vec![];
         }
         if self.show_history && !self.show_help {
             return self.history_key(k);
@@ -329,6 +309,7 @@ impl App {
                     r.split_right = !r.split_right;
                 }
             }
+            Command::Zoom => self.zoom = !self.zoom,
             Command::ToggleLog => {
                 self.show_log = !self.show_log;
                 self.focus = if self.show_log { Pane::Log } else { Pane::Tools };
@@ -343,7 +324,7 @@ impl App {
             }
             Command::Filter => {
                 self.focus = Pane::Tools;
-                self.filtering = true;
+                self.list.filtering = true;
             }
             Command::Back => {
                 let raw_schema = self.schema.as_ref().is_some_and(|s| s.raw.is_some());
@@ -357,18 +338,15 @@ impl App {
                     }
                 } else if self.focus != Pane::Tools {
                     self.focus = Pane::Tools;
-                } else if !self.filter.is_empty() {
-                    self.filter.clear();
-                    self.refilter();
+                } else if self.list.clear_filter() {
+                    self.sync_schema();
                 } else {
                     self.dirty = false;
                 }
             }
             Command::Open => self.open_form(None),
             Command::ToggleRaw => {
-                if let (Some(s), Some(t)) =
-                    (&mut self.schema, self.visible.get(self.cursor).and_then(|&i| self.tools.get(i)))
-                {
+                if let (Some(s), Some(t)) = (&mut self.schema, self.list.selected()) {
                     s.raw = match s.raw {
                         Some(_) => None,
                         None => Some(crate::json_pretty::lines(t.raw.get(), 200_000)),
@@ -386,7 +364,7 @@ impl App {
         use crate::envelope::hints::Hint;
         let server = self.server.as_ref().map(|s| s.name().to_string()).filter(|n| !n.is_empty());
         let tool = self.result().map(|r| r.call.tool.clone()).unwrap_or_default();
-        let descriptor = self.tools.iter().find(|t| t.name() == tool).map(|t| t.value().clone());
+        let descriptor = self.list.find(&tool).map(|t| t.value().clone());
         let Some(r) = self.result_mut() else {
             self.notice = Some(("no result yet: run a tool first".into(), false));
             return vec![];
@@ -423,18 +401,17 @@ impl App {
     }
 
     pub(super) fn navigate(&mut self, cmd: Command) {
-        let page = self.list_height.max(1) as isize;
         match self.focus {
-            Pane::Tools => match cmd {
-                Command::Down => self.move_cursor(self.cursor as isize + 1),
-                Command::Up => self.move_cursor(self.cursor as isize - 1),
-                Command::Top => self.move_cursor(0),
-                Command::Bottom => self.move_cursor(self.visible.len() as isize - 1),
-                Command::PageDown => self.move_cursor(self.cursor as isize + page),
-                Command::PageUp => self.move_cursor(self.cursor as isize - page),
-                Command::Expand => self.focus = Pane::Schema,
-                _ => self.dirty = false,
-            },
+            Pane::Tools => {
+                let mut cx = Ctx::new(&self.theme);
+                if self.list.command(cmd, &mut cx).yes() {
+                    self.sync_schema();
+                } else if cmd == Command::Expand {
+                    self.focus = Pane::Schema;
+                } else {
+                    self.dirty = false;
+                }
+            }
             Pane::Schema => {
                 let Some(s) = &mut self.schema else { return };
                 let tree_page = self.areas.schema.height.saturating_sub(4).max(1) as usize;
@@ -544,8 +521,9 @@ impl App {
                 match pane {
                     Pane::Tools => {
                         let row = m.row.saturating_sub(self.areas.tools.y + 1) as usize;
-                        if m.row > self.areas.tools.y && self.offset + row < self.visible.len() {
-                            self.move_cursor((self.offset + row) as isize);
+                        if m.row > self.areas.tools.y {
+                            self.list.click(row, self.areas.tools.height.saturating_sub(2) as usize);
+                            self.sync_schema();
                         }
                     }
                     Pane::Schema => {

@@ -63,6 +63,7 @@ pub enum Command {
     MarkRecords,
     MarkNext,
     DecodeTexts,
+    Zoom,
 }
 
 /// Where a binding applies. `Any` bindings apply everywhere, after the pane's own.
@@ -170,6 +171,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Any, "PgDn", PageDown, "one page down", None, [KeyCode::PageDown => NONE, KeyCode::Char('f') => CTRL]),
     bind!(Any, "Tab", NextPane, "next pane", Some("pane"), [KeyCode::Tab => NONE]),
     bind!(Any, "Shift-Tab", PrevPane, "previous pane", None, [KeyCode::BackTab => SHIFT, KeyCode::BackTab => NONE]),
+    bind!(Any, "z", Zoom, "zoom: the focused pane fills the screen (z again: back)", Some("zoom"), [KeyCode::Char('z') => NONE]),
     bind!(Any, "L", ToggleLog, "show or hide the log (stderr, notifications, protocol messages)", Some("log"), [KeyCode::Char('L') => SHIFT, KeyCode::Char('L') => NONE]),
     bind!(Any, "R", Reconnect, "reconnect: restart the session (after the server died)", None, [KeyCode::Char('R') => SHIFT, KeyCode::Char('R') => NONE]),
     bind!(Any, "Esc", Back, "close the overlay, clear the filter, or go back", None, [KeyCode::Esc => NONE]),

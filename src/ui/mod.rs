@@ -543,6 +543,9 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
         Some(t) => t,
         None => start_terminal(),
     };
+    if let Ok(size) = terminal.size() {
+        app.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+    }
 
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
@@ -584,7 +587,10 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(k))) => Msg::Key(k),
                 Some(Ok(Event::Mouse(m))) => Msg::Mouse(m),
-                Some(Ok(Event::Resize(..))) => Msg::Resize,
+                Some(Ok(Event::Resize(w, h))) => {
+                    app.resize(ratatui::layout::Rect::new(0, 0, w, h));
+                    continue;
+                }
                 Some(Ok(_)) => continue,
                 Some(Err(_)) | None => break,
             },

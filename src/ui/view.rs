@@ -5,12 +5,13 @@ use std::time::UNIX_EPOCH;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span, Text};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 use tui_tree_widget::Tree;
 
-use super::app::{App, Conn, Pane};
+use super::app::{App, Areas, Conn, Pane};
+use super::component::Component;
 use super::keymap::{self, BINDINGS, EXTRA_HELP, Scope};
 use crate::mcp::log::LogKind;
 use crate::sanitize;
@@ -50,42 +51,64 @@ fn overlay_block<'a>(t: &super::theme::Theme, title: String) -> Block<'a> {
         .style(t.base())
 }
 
+/// Where each pane goes on a screen of `area`; a pane not shown gets an empty rectangle. Pure:
+/// the update uses it for mouse hits and page sizes, the draw to place the panes.
+pub fn layout(app: &App, area: Rect) -> Areas {
+    let [top, main, footer] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    let mut a = Areas { top, footer, ..Areas::default() };
+    if app.zoom {
+        match app.focus {
+            Pane::Tools => a.tools = main,
+            Pane::Schema | Pane::Form => a.schema = main,
+            Pane::Result => a.result = main,
+            Pane::Log => a.log = main,
+        }
+        return a;
+    }
+    let main = if app.show_log {
+        let [m, l] = Layout::vertical([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(main);
+        a.log = l;
+        m
+    } else {
+        main
+    };
+    let [tools, right] = Layout::horizontal([Constraint::Percentage(34), Constraint::Percentage(66)]).areas(main);
+    // The focused one of schema/form and result gets the room; a result left from an earlier
+    // call does not squeeze the form being filled in.
+    let has_result = app.result().is_some() || app.running.is_some();
+    let result_h = match app.focus {
+        Pane::Result => Constraint::Percentage(75),
+        Pane::Form | Pane::Schema if has_result => Constraint::Percentage(30),
+        _ if has_result => Constraint::Percentage(50),
+        _ => Constraint::Length(6),
+    };
+    let [schema, result] = Layout::vertical([Constraint::Min(6), result_h]).areas(right);
+    (a.tools, a.schema, a.result) = (tools, schema, result);
+    a
+}
+
 pub fn draw(f: &mut Frame, app: &mut App) {
     let area = f.area();
     f.render_widget(Block::default().style(app.theme.base()), area);
-    let [top, main, footer] =
-        Layout::vertical([Constraint::Length(1), Constraint::Min(6), Constraint::Length(1)]).areas(area);
-    draw_server(f, app, top);
-    let (main, log) = if app.show_log {
-        let [m, l] = Layout::vertical([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(main);
-        (m, Some(l))
-    } else {
-        (main, None)
-    };
-    let [tools, right] = Layout::horizontal([Constraint::Percentage(34), Constraint::Percentage(66)]).areas(main);
-    let result_h = if app.focus == Pane::Result {
-        Constraint::Percentage(75)
-    } else if app.result().is_some() || app.running.is_some() {
-        Constraint::Percentage(50)
-    } else {
-        Constraint::Length(6)
-    };
-    let [schema, result] = Layout::vertical([Constraint::Min(6), result_h]).areas(right);
-    app.areas.tools = tools;
-    app.areas.schema = schema;
-    app.areas.result = result;
-    app.areas.log = log.unwrap_or_default();
-    draw_tools(f, app, tools);
-    if app.form.is_some() {
-        draw_form(f, app, schema);
-    } else {
-        draw_schema(f, app, schema);
+    let a = layout(app, area);
+    draw_server(f, app, a.top);
+    if !a.tools.is_empty() {
+        draw_tools(f, app, a.tools);
     }
-    draw_result(f, app, result);
-    if let Some(l) = log {
-        draw_log(f, app, l);
+    if a.schema.is_empty() {
+    } else if app.form.is_some() {
+        draw_form(f, app, a.schema);
+    } else {
+        draw_schema(f, app, a.schema);
     }
-    draw_footer(f, app, footer);
+    if !a.result.is_empty() {
+        draw_result(f, app, a.result);
+    }
+    if !a.log.is_empty() {
+        draw_log(f, app, a.log);
+    }
+    draw_footer(f, app, a.footer);
     if app.show_history {
         draw_history(f, app, area);
     }
@@ -343,84 +366,11 @@ fn draw_server(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
 }
 
-fn draw_tools(f: &mut Frame, app: &mut App, area: Rect) {
-    let t = app.theme.clone();
-    let title = if app.filter.is_empty() {
-        format!(" Tools ({}) ", app.tools.len())
-    } else {
-        format!(" Tools ({}/{} match \"{}\") ", app.visible.len(), app.tools.len(), sanitize::line(&app.filter))
-    };
-    let b = block(app, Line::from(title), Pane::Tools);
+fn draw_tools(f: &mut Frame, app: &App, area: Rect) {
+    let b = block(app, Line::from(app.list.pane_title()), Pane::Tools);
     let inner = b.inner(area);
     f.render_widget(b, area);
-    app.list_height = inner.height as usize;
-    match &app.conn {
-        Conn::Connecting { since } if app.tools.is_empty() => {
-            let msg =
-                format!("connecting to {} … {:.1}s", sanitize::line(&app.target_label), since.elapsed().as_secs_f32());
-            f.render_widget(Paragraph::new(msg).style(t.fg("warning")).wrap(Wrap { trim: true }), inner);
-            return;
-        }
-        Conn::Down(err) if app.tools.is_empty() => {
-            let text = Text::from(vec![
-                Line::styled("Could not connect:", t.fg("error").add_modifier(Modifier::BOLD)),
-                Line::raw(""),
-            ])
-            .patch_style(Style::default());
-            let mut lines = text.lines;
-            for l in sanitize::text(err).lines() {
-                lines.push(Line::styled(l.to_string(), t.fg("error")));
-            }
-            lines.push(Line::raw(""));
-            lines.push(Line::styled("Press R to reconnect, L for the log, q to quit.", t.fg("dim")));
-            f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
-            return;
-        }
-        _ => {}
-    }
-    if app.visible.is_empty() {
-        let msg = if app.tools.is_empty() {
-            "This server lists no tools."
-        } else {
-            "No tool matches the filter (Esc clears it)."
-        };
-        f.render_widget(Paragraph::new(msg).style(t.fg("dim")), inner);
-        return;
-    }
-    if app.cursor >= app.offset + app.list_height.max(1) {
-        app.offset = app.cursor + 1 - app.list_height.max(1);
-    }
-    let rows: Vec<Line> = app
-        .visible
-        .iter()
-        .enumerate()
-        .skip(app.offset)
-        .take(inner.height as usize)
-        .map(|(pos, &i)| {
-            let tool = &app.tools[i];
-            let (mark, mark_style) = if tool.problem().is_some() {
-                ("! ", t.fg("error"))
-            } else if tool.destructive() {
-                ("⚠ ", t.fg("warning"))
-            } else if tool.read_only() {
-                ("· ", t.fg("ok"))
-            } else {
-                ("  ", t.fg("dim"))
-            };
-            let name = sanitize::line(tool.name()).into_owned();
-            let mut spans = vec![Span::styled(mark, mark_style)];
-            match tool.title() {
-                Some(title) => {
-                    spans.push(Span::raw(sanitize::line(title).into_owned()));
-                    spans.push(Span::styled(format!(" {name}"), t.fg("dim")));
-                }
-                None => spans.push(Span::raw(if name.is_empty() { "(no name)".to_string() } else { name })),
-            }
-            let line = Line::from(spans);
-            if pos == app.cursor { line.style(t.selection()) } else { line }
-        })
-        .collect();
-    f.render_widget(Paragraph::new(rows), inner);
+    app.list.draw(f, inner, &app.theme, app.focus == Pane::Tools);
 }
 
 fn draw_schema(f: &mut Frame, app: &mut App, area: Rect) {
@@ -610,9 +560,9 @@ fn draw_log(f: &mut Frame, app: &App, area: Rect) {
 fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let mut spans = vec![];
-    if app.filtering {
+    if app.list.filtering {
         spans.push(Span::styled(" filter: ", t.key()));
-        spans.push(Span::raw(sanitize::line(&app.filter).into_owned()));
+        spans.push(Span::raw(sanitize::line(&app.list.filter).into_owned()));
         spans.push(Span::styled("▏", t.fg("match")));
         spans.push(Span::styled("  Enter accept · Esc clear", t.fg("dim")));
     } else {
@@ -633,9 +583,9 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         {
             spans.push(Span::styled(format!(" {} nodes", s.nodes), t.fg("dim")));
         }
-        if !app.list_warnings.is_empty() {
+        if !app.list.warnings.is_empty() {
             spans.push(Span::styled(
-                format!("  {} listing warning(s): see the log (L)", app.list_warnings.len()),
+                format!("  {} listing warning(s): see the log (L)", app.list.warnings.len()),
                 t.fg("warning"),
             ));
         }

@@ -1,3 +1,4 @@
 //! The panes and overlays, one file each (see `component.rs` for the shape they share).
 
 pub mod picker;
+pub mod tools;

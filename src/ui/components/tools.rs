@@ -1,0 +1,313 @@
+//! The tool list: every tool the server lists, filtered as you type, one selected.
+
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::mcp::{ToolDescriptor, ToolList};
+use crate::sanitize;
+use crate::ui::component::{Action, Component, Ctx, Used};
+use crate::ui::fuzzy;
+use crate::ui::keymap::{Command, Scope};
+use crate::ui::scroll::Scroll;
+use crate::ui::theme::Theme;
+
+/// What the list shows while it has no tools.
+#[derive(Debug, Clone, Default)]
+pub enum Status {
+    #[default]
+    Ready,
+    Connecting {
+        since: Instant,
+        to: String,
+    },
+    Down(String),
+}
+
+/// The longest filter kept: a pasted novel is not a query.
+const MAX_FILTER: usize = 200;
+
+#[derive(Default)]
+pub struct ToolsPane {
+    pub tools: Vec<ToolDescriptor>,
+    pub pages: usize,
+    pub warnings: Vec<String>,
+    pub filter: String,
+    /// Typing goes to the filter.
+    pub filtering: bool,
+    /// Indices into `tools`, filtered and ordered.
+    visible: Vec<usize>,
+    pub scroll: Scroll,
+    pub status: Status,
+}
+
+impl ToolsPane {
+    pub fn set(&mut self, list: ToolList) {
+        self.tools = list.tools;
+        self.pages = list.pages;
+        self.warnings = list.warnings;
+        self.refilter();
+    }
+
+    pub fn selected(&self) -> Option<&ToolDescriptor> {
+        self.selected_index().and_then(|i| self.tools.get(i))
+    }
+
+    /// The selected tool's index in `tools`.
+    pub fn selected_index(&self) -> Option<usize> {
+        self.visible.get(self.scroll.cursor).copied()
+    }
+
+    pub fn find(&self, name: &str) -> Option<&ToolDescriptor> {
+        self.tools.iter().find(|t| t.name() == name)
+    }
+
+    pub fn visible_len(&self) -> usize {
+        self.visible.len()
+    }
+
+    /// Selects the tool named `name`, clearing a filter that hides it; false if it is not listed.
+    pub fn select_name(&mut self, name: &str) -> bool {
+        if !self.visible.iter().any(|&i| self.tools[i].name() == name) {
+            self.filter.clear();
+            self.refilter();
+        }
+        match self.visible.iter().position(|&i| self.tools[i].name() == name) {
+            Some(pos) => {
+                self.scroll.select(pos);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Selects the row shown at `row` of the pane (a mouse click).
+    pub fn click(&mut self, row: usize, height: usize) {
+        let at = self.scroll.window(height).start + row;
+        if at < self.visible.len() {
+            self.scroll.select(at);
+        }
+    }
+
+    pub fn clear_filter(&mut self) -> bool {
+        let had = !self.filter.is_empty();
+        self.filter.clear();
+        self.filtering = false;
+        if had {
+            self.refilter();
+        }
+        had
+    }
+
+    fn refilter(&mut self) {
+        let keep = self.selected().map(|t| t.name().to_string());
+        let mut scored: Vec<(i64, usize)> = self
+            .tools
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| fuzzy::tool_score(&self.filter, t.name(), t.title(), t.description()).map(|s| (s, i)))
+            .collect();
+        if !self.filter.trim().is_empty() {
+            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        }
+        self.visible = scored.into_iter().map(|(_, i)| i).collect();
+        self.scroll.set_len(self.visible.len());
+        let at = keep
+            .and_then(|name| self.visible.iter().position(|&i| self.tools[i].name() == name))
+            .filter(|_| self.filter.is_empty())
+            .unwrap_or(0);
+        self.scroll.top = 0;
+        self.scroll.select(at);
+    }
+
+    fn filter_key(&mut self, key: &KeyEvent) -> Used {
+        match key.code {
+            KeyCode::Enter => self.filtering = false,
+            KeyCode::Esc => {
+                self.clear_filter();
+            }
+            KeyCode::Backspace => {
+                self.filter.pop();
+                self.refilter();
+            }
+            KeyCode::Down => self.scroll.down(1),
+            KeyCode::Up => self.scroll.up(1),
+            KeyCode::Char(c) if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
+                if self.filter.len() < MAX_FILTER {
+                    self.filter.push(c);
+                    self.refilter();
+                }
+            }
+            _ => return Used::No,
+        }
+        Used::Yes
+    }
+
+    fn title(&self) -> String {
+        if self.filter.is_empty() && !self.filtering {
+            format!(" Tools ({}) ", self.tools.len())
+        } else {
+            let typing = if self.filtering { "▏" } else { "" };
+            format!(
+                " Tools ({}/{} match \"{}{typing}\") ",
+                self.visible.len(),
+                self.tools.len(),
+                sanitize::line(&self.filter)
+            )
+        }
+    }
+
+    /// The list's title for the pane's frame.
+    pub fn pane_title(&self) -> String {
+        self.title()
+    }
+
+    fn status_lines(&self, t: &Theme) -> Option<Vec<Line<'static>>> {
+        if !self.tools.is_empty() {
+            return None;
+        }
+        Some(match &self.status {
+            Status::Connecting { since, to } => vec![Line::styled(
+                format!("connecting to {} … {:.1}s", sanitize::line(to), since.elapsed().as_secs_f32()),
+                t.fg("warning"),
+            )],
+            Status::Down(err) => {
+                let mut lines =
+                    vec![Line::styled("Could not connect:", t.fg("error").add_modifier(Modifier::BOLD)), Line::raw("")];
+                lines.extend(sanitize::text(err).lines().map(|l| Line::styled(l.to_string(), t.fg("error"))));
+                lines.push(Line::raw(""));
+                lines.push(Line::styled("Press R to reconnect, L for the log, q to quit.", t.fg("dim")));
+                lines
+            }
+            Status::Ready => vec![Line::styled("This server lists no tools.", t.fg("dim"))],
+        })
+    }
+
+    /// One row: a mark, the name in full (it is what calls use), then the title, dimmed, as
+    /// far as it fits.
+    fn row(&self, tool: &ToolDescriptor, t: &Theme) -> Line<'static> {
+        let (mark, mark_style) = if tool.problem().is_some() {
+            ("! ", t.fg("error"))
+        } else if tool.destructive() {
+            ("⚠ ", t.fg("warning"))
+        } else if tool.read_only() {
+            ("· ", t.fg("ok"))
+        } else {
+            ("  ", t.fg("dim"))
+        };
+        let name = sanitize::line(tool.name()).into_owned();
+        let mut spans = vec![Span::styled(mark, mark_style)];
+        if name.is_empty() {
+            spans.push(Span::styled("(no name)", t.fg("error")));
+        } else {
+            spans.push(Span::styled(name, t.fg("text").add_modifier(Modifier::BOLD)));
+        }
+        if let Some(title) = tool.title().filter(|tt| !tt.trim().is_empty()) {
+            spans.push(Span::styled(format!("  {}", sanitize::line(title)), t.fg("dim")));
+        }
+        Line::from(spans)
+    }
+}
+
+impl Component for ToolsPane {
+    fn scope(&self) -> Scope {
+        Scope::Tools
+    }
+
+    fn key(&mut self, key: &KeyEvent, _cx: &mut Ctx) -> Used {
+        if self.filtering { self.filter_key(key) } else { Used::No }
+    }
+
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        match cmd {
+            Command::Up => self.scroll.up(1),
+            Command::Down => self.scroll.down(1),
+            Command::Top => self.scroll.first(),
+            Command::Bottom => self.scroll.last(),
+            Command::PageUp => self.scroll.page_up(),
+            Command::PageDown => self.scroll.page_down(),
+            Command::Filter => self.filtering = true,
+            Command::Back if !self.filter.is_empty() => {
+                self.clear_filter();
+            }
+            Command::Open => match self.selected() {
+                Some(tool) => cx.action(Action::OpenForm { tool: tool.name().to_string(), arguments: None }),
+                None => return Used::No,
+            },
+            _ => return Used::No,
+        }
+        Used::Yes
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+        if let Some(lines) = self.status_lines(t) {
+            f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+            return;
+        }
+        if self.visible.is_empty() {
+            let msg = "No tool matches the filter (Esc clears it).";
+            f.render_widget(Paragraph::new(msg).style(t.fg("dim")), area);
+            return;
+        }
+        let window = self.scroll.window(area.height as usize);
+        let rows: Vec<Line> = window
+            .clone()
+            .filter_map(|pos| {
+                let tool = self.tools.get(*self.visible.get(pos)?)?;
+                let line = self.row(tool, t);
+                Some(if pos == self.scroll.cursor { line.style(t.selection()) } else { line })
+            })
+            .collect();
+        f.render_widget(Paragraph::new(rows), area);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pane(names: &[&str]) -> ToolsPane {
+        let tools = names
+            .iter()
+            .map(|n| {
+                let raw = json!({"name": n, "inputSchema": {"type": "object"}}).to_string();
+                let raw = serde_json::value::RawValue::from_string(raw).unwrap_or_else(|e| panic!("{e}"));
+                ToolDescriptor::from_raw(&raw, 64)
+            })
+            .collect();
+        let mut p = ToolsPane::default();
+        p.set(ToolList { tools, pages: 1, warnings: vec![] });
+        p.scroll.set_height(3);
+        p
+    }
+
+    #[test]
+    fn filtering_keeps_typed_letters_out_of_the_commands() {
+        let theme = Theme::default();
+        let mut cx = Ctx::new(&theme);
+        let mut p = pane(&["list_issues", "get_issue", "search_code"]);
+        p.command(Command::Filter, &mut cx);
+        for c in "issue".chars() {
+            assert!(p.key(&KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), &mut cx).yes());
+        }
+        assert_eq!(p.visible_len(), 2);
+        p.key(&KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), &mut cx);
+        assert_eq!((p.visible_len(), p.filtering), (3, false));
+    }
+
+    #[test]
+    fn select_name_clears_a_filter_that_hides_it() {
+        let mut p = pane(&["a", "b", "c", "d", "e"]);
+        p.filter = "a".into();
+        p.refilter();
+        assert!(p.select_name("e"));
+        assert_eq!((p.selected().map(|t| t.name().to_string()), p.filter.as_str()), (Some("e".into()), ""));
+        assert!(!p.select_name("zz"));
+    }
+}
