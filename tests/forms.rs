@@ -131,6 +131,8 @@ async fn destructive_tools_ask_first() {
 async fn json_mode_stays_in_sync_with_the_fields() {
     let (mut app, _session, mut screen) = setup().await;
     open(&mut screen, &mut app, "echo");
+    // The prefilled "hello" is selected: End keeps it, and what is typed goes after it.
+    screen.press(&mut app, KeyCode::End);
     screen.type_text(&mut app, "!");
     ctrl(&mut screen, &mut app, 't');
     let raw = app.form.as_ref().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
@@ -188,4 +190,39 @@ async fn history_is_kept_privately_and_reopens_or_reruns_calls() {
         matches!(cmds.first(), Some(Cmd::Call { tool, arguments, .. }) if tool == "get_weather" && arguments == &json!({"city": "Lisbon"}))
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn typing_replaces_a_prefilled_value_and_booleans_flip() {
+    let (mut app, _session, mut screen) = setup().await;
+    app.history = History::default();
+    open(&mut screen, &mut app, "generate_records");
+    // `count` starts from its default, shown selected: what is typed replaces it.
+    go(&mut screen, &mut app, "count");
+    assert!(app.form.as_ref().is_some_and(|f| f.selected_value()));
+    screen.type_text(&mut app, "42");
+    screen.type_text(&mut app, "0");
+    let args = app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default();
+    assert_eq!(args["count"], json!(420));
+    // Leaving and coming back selects it again; Backspace then clears it whole.
+    screen.press(&mut app, KeyCode::Down);
+    screen.press(&mut app, KeyCode::Up);
+    screen.press(&mut app, KeyCode::Backspace);
+    let args = app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default();
+    assert_eq!(args.get("count"), None, "{args}");
+    // An optional boolean defaulting to false: Space gives true, then false, then true again.
+    go(&mut screen, &mut app, "as_text");
+    let as_text = |app: &App| app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default()["as_text"].clone();
+    let before = as_text(&app);
+    screen.press(&mut app, KeyCode::Char(' '));
+    let first = as_text(&app);
+    screen.press(&mut app, KeyCode::Char(' '));
+    let second = as_text(&app);
+    assert_ne!(first, second);
+    assert!(first.is_boolean() && second.is_boolean(), "{before} {first} {second}");
+    screen.press(&mut app, KeyCode::Char(' '));
+    assert_eq!(as_text(&app), first);
+    // Ctrl-D omits it.
+    ctrl(&mut screen, &mut app, 'd');
+    assert_eq!(as_text(&app), Value::Null);
 }

@@ -58,6 +58,9 @@ pub struct FormState {
     pub message: Option<String>,
     /// A destructive tool asked for confirmation; `y` runs it.
     pub confirm: bool,
+    /// The row last typed into. Any other focused text field shows its value selected: a
+    /// prefilled value is replaced by what is typed, not appended to.
+    typed_at: Option<usize>,
     validator: Option<jsonschema::Validator>,
 }
 
@@ -113,6 +116,7 @@ impl FormState {
             no_validate: false,
             message,
             confirm: false,
+            typed_at: None,
             validator,
         };
         s.rebuild();
@@ -271,10 +275,18 @@ impl FormState {
         FormOutcome::Handled
     }
 
+    /// Whether the focused field's value is shown selected: set, and not typed into since the
+    /// focus came to it, so typing replaces it.
+    pub fn selected_value(&self) -> bool {
+        self.typed_at != Some(self.focus)
+            && self.focused_field().is_some_and(|f| f.is_text() && f.state == State::Set && !f.text.is_empty())
+    }
+
     fn move_focus(&mut self, by: isize) {
         let n = self.rows.len() as isize;
         if n > 0 {
             self.focus = (self.focus as isize + by).clamp(0, n - 1) as usize;
+            self.typed_at = None;
         }
     }
 
@@ -494,28 +506,43 @@ impl FormState {
         let kind = f.kind.clone();
         let path = self.focused().map(|r| r.path.clone()).unwrap_or_default();
         match (&kind, k.code) {
-            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Char(c)) => self.edit(|f| {
-                if f.state != State::Set {
-                    f.text.clear();
-                }
-                f.text.push(c);
-                f.state = State::Set;
-            }),
-            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Backspace) => self.edit(|f| {
-                f.text.pop();
-                if f.text.is_empty() {
-                    f.state = State::Unset;
-                }
-            }),
-            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Enter) => self.move_focus(1),
-            (Kind::Boolean, KeyCode::Char(' ') | KeyCode::Enter) => {
-                let required = f.required;
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Char(c)) => {
+                let fresh = self.selected_value();
+                self.typed_at = Some(self.focus);
                 self.edit(|f| {
-                    // unset → true → false → unset (a required boolean skips unset).
+                    if f.state != State::Set || fresh {
+                        f.text.clear();
+                    }
+                    f.text.push(c);
+                    f.state = State::Set;
+                })
+            }
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Backspace) => {
+                let fresh = self.selected_value();
+                self.typed_at = Some(self.focus);
+                self.edit(|f| {
+                    if fresh {
+                        f.text.clear();
+                    }
+                    f.text.pop();
+                    if f.text.is_empty() {
+                        f.state = State::Unset;
+                    }
+                })
+            }
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Enter) => self.move_focus(1),
+            // End or → keeps a selected value and types after it.
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::End | KeyCode::Right) => {
+                self.typed_at = Some(self.focus)
+            }
+            (Kind::Boolean, KeyCode::Char(' ') | KeyCode::Enter) => {
+                // Space flips true and false; from omitted it gives the opposite of the default
+                // (what the server would assume). Ctrl-D omits the field again.
+                let default_true = f.schema.get("default") == Some(&Value::Bool(true));
+                self.edit(|f| {
                     (f.state, f.choice) = match (f.state, f.choice) {
-                        (State::Set, Some(1)) => (State::Set, Some(0)),
-                        (State::Set, Some(0)) if !required => (State::Unset, None),
-                        _ => (State::Set, Some(1)),
+                        (State::Set, Some(c)) => (State::Set, Some(1 - c.min(1))),
+                        _ => (State::Set, Some(usize::from(!default_true))),
                     };
                 });
             }

@@ -213,7 +213,10 @@ pub const EXTRA_HELP: &[(&str, &str)] = &[
     ("mouse click", "select a tool or a schema node, focus a pane"),
     ("mouse wheel", "scroll the pane under the pointer"),
     ("typing (filter)", "edit the filter; Backspace deletes, Enter accepts, Esc clears"),
-    ("typing (form)", "edit the focused text or number field; an emptied field is omitted"),
+    (
+        "typing (form)",
+        "edit the focused text or number field: a value shown selected is replaced by what you type (End or → keeps it and types after it); an emptied field is omitted",
+    ),
     ("+ add key rows", "type the new key's name, then Enter"),
     ("Ctrl-C", "quit, from anywhere (also while filtering)"),
 ];

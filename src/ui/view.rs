@@ -252,10 +252,12 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
                 spans.push(Span::styled(": ", t.fg("dim")));
                 let (value, set) = super::form::FormState::display(field);
                 if set || !value.is_empty() {
-                    spans.push(Span::styled(
-                        sanitize::line(&value).into_owned(),
-                        t.fg(if set { "json_string" } else { "dim" }),
-                    ));
+                    let mut style = t.fg(if set { "json_string" } else { "dim" });
+                    if is_focus && form.selected_value() {
+                        // Selected: the first key typed replaces it.
+                        style = style.add_modifier(Modifier::REVERSED);
+                    }
+                    spans.push(Span::styled(sanitize::line(&value).into_owned(), style));
                 }
                 if is_focus && field.is_text() {
                     spans.push(Span::styled("▏", t.fg("match")));
