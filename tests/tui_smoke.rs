@@ -41,7 +41,7 @@ fn starts_lists_tools_and_quits_cleanly() {
     assert!(screen.contains("connected mcplens-demo"), "{screen}");
     assert!(screen.contains("List channels"), "{screen}");
     tmux(&["send-keys", "-t", &name, "/", "weather"]);
-    wait_for(&name, "Tools (1/19 match \"weather\")");
+    wait_for(&name, "Tools (1/19 match \"weather");
     tmux(&["send-keys", "-t", &name, "Enter"]);
     tmux(&["send-keys", "-t", &name, "q"]);
     let screen = wait_for(&name, "EXITED=0");

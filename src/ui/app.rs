@@ -6,13 +6,12 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 use ratatui::layout::Rect;
-use tui_tree_widget::{TreeItem, TreeState};
 
+use super::components::schema::SchemaPane;
 use super::components::tools::{Status as ToolsStatus, ToolsPane};
 use super::form::FormState;
 use super::keymap::Scope;
 use super::result::{Page, ResultState};
-use super::schema_view;
 use super::theme::Theme;
 use crate::envelope::Envelope;
 use crate::history::{Entry, History};
@@ -145,31 +144,6 @@ pub struct Shown(pub Box<CallResult>);
 impl PartialEq for Shown {
     fn eq(&self, other: &Shown) -> bool {
         self.0.tool == other.0.tool && self.0.arguments == other.0.arguments
-    }
-}
-
-/// The schema pane of the selected tool, built once per selection.
-pub struct SchemaPane {
-    pub tool: usize,
-    /// The trees the items were built from (input, then output), for the detail of a node.
-    pub roots: Vec<crate::schema::tree::SchemaNode>,
-    pub items: Vec<TreeItem<'static, usize>>,
-    pub state: TreeState<usize>,
-    pub nodes: usize,
-    pub raw: Option<Vec<crate::json_pretty::Line>>,
-    pub raw_scroll: usize,
-}
-
-impl SchemaPane {
-    /// The schema node under the tree's selection.
-    pub fn selected_node(&self) -> Option<&crate::schema::tree::SchemaNode> {
-        let path = self.state.selected();
-        let (first, rest) = path.split_first()?;
-        let mut node = self.roots.get(*first)?;
-        for i in rest {
-            node = node.children.get(*i)?;
-        }
-        Some(node)
     }
 }
 
@@ -312,13 +286,8 @@ impl App {
             return;
         }
         let Some(tool) = self.list.tools.get(idx) else { return };
-        let (roots, items, nodes, open) = schema_view::items(tool, &self.theme);
-        let mut state = TreeState::default();
-        for path in open {
-            state.open(path);
-        }
-        state.select(vec![0]);
-        self.schema = Some(SchemaPane { tool: idx, roots, items, state, nodes, raw: None, raw_scroll: 0 });
+        self.schema = Some(SchemaPane::new(idx, tool));
+        self.relayout();
     }
 
     /// Selects the tool named `name` (clearing a filter that hides it); false if not listed.
@@ -345,6 +314,10 @@ impl App {
     pub fn relayout(&mut self) {
         self.areas = super::view::layout(self, self.size);
         self.list.scroll.set_height(self.areas.tools.height.saturating_sub(2) as usize);
+        let inner = inner_of(self.areas.schema);
+        if let Some(s) = &mut self.schema {
+            s.set_area(inner, &self.theme);
+        }
     }
 
     fn update_in(&mut self, msg: Msg) -> Vec<Cmd> {
@@ -497,4 +470,9 @@ impl App {
         self.schema = None;
         self.sync_schema();
     }
+}
+
+/// The inside of a pane's border.
+pub fn inner_of(area: Rect) -> Rect {
+    ratatui::widgets::Block::bordered().inner(area)
 }

@@ -10,7 +10,6 @@ use super::component::{Component, Ctx};
 use super::form::FormOutcome;
 use super::keymap::{self, Command, Scope};
 use super::result::{Page, ResultState, View};
-use super::schema_view;
 use crate::envelope::PageKind;
 
 impl App {
@@ -327,15 +326,13 @@ impl App {
                 self.list.filtering = true;
             }
             Command::Back => {
-                let raw_schema = self.schema.as_ref().is_some_and(|s| s.raw.is_some());
+                let raw_schema = self.schema.as_ref().is_some_and(|s| s.raw_shown());
                 let closed = self.focus == Pane::Result && self.result_mut().is_some_and(|r| r.back());
                 if closed {
                 } else if self.focus == Pane::Result && self.form.is_some() {
                     self.focus = Pane::Form;
                 } else if self.focus == Pane::Schema && raw_schema {
-                    if let Some(s) = &mut self.schema {
-                        s.raw = None;
-                    }
+                    self.navigate(Command::ToggleRaw);
                 } else if self.focus != Pane::Tools {
                     self.focus = Pane::Tools;
                 } else if self.list.clear_filter() {
@@ -345,14 +342,8 @@ impl App {
                 }
             }
             Command::Open => self.open_form(None),
-            Command::ToggleRaw => {
-                if let (Some(s), Some(t)) = (&mut self.schema, self.list.selected()) {
-                    s.raw = match s.raw {
-                        Some(_) => None,
-                        None => Some(crate::json_pretty::lines(t.raw.get(), 200_000)),
-                    };
-                    s.raw_scroll = 0;
-                }
+            Command::ToggleRaw | Command::ExpandAll | Command::CollapseAll if self.focus == Pane::Schema => {
+                self.navigate(cmd)
             }
             nav => self.navigate(nav),
         }
@@ -413,67 +404,12 @@ impl App {
                 }
             }
             Pane::Schema => {
-                let Some(s) = &mut self.schema else { return };
-                let tree_page = self.areas.schema.height.saturating_sub(4).max(1) as usize;
-                if let Some(raw) = &s.raw {
-                    let max = raw.len().saturating_sub(1);
-                    s.raw_scroll = match cmd {
-                        Command::Down => s.raw_scroll + 1,
-                        Command::Up => s.raw_scroll.saturating_sub(1),
-                        Command::Top => 0,
-                        Command::Bottom => max,
-                        Command::PageDown => s.raw_scroll + tree_page,
-                        Command::PageUp => s.raw_scroll.saturating_sub(tree_page),
-                        _ => s.raw_scroll,
-                    }
-                    .min(max);
-                    return;
-                }
-                match cmd {
-                    Command::Down => {
-                        s.state.key_down();
-                    }
-                    Command::Up => {
-                        s.state.key_up();
-                    }
-                    Command::Expand => {
-                        s.state.key_right();
-                    }
-                    Command::Collapse => {
-                        if s.state.selected().len() <= 1 && !s.state.selected().is_empty() && !s.state.key_left() {
-                            self.focus = Pane::Tools;
-                        } else {
-                            s.state.key_left();
-                        }
-                    }
-                    Command::Top => {
-                        s.state.select_first();
-                    }
-                    Command::Bottom => {
-                        s.state.select_last();
-                    }
-                    Command::PageDown => {
-                        s.state.scroll_down(tree_page);
-                        for _ in 0..tree_page {
-                            s.state.key_down();
-                        }
-                    }
-                    Command::PageUp => {
-                        s.state.scroll_up(tree_page);
-                        for _ in 0..tree_page {
-                            s.state.key_up();
-                        }
-                    }
-                    Command::ExpandAll => {
-                        for path in schema_view::all_paths(&s.items) {
-                            s.state.open(path);
-                        }
-                    }
-                    Command::CollapseAll => {
-                        s.state.close_all();
-                        s.state.select(vec![0]);
-                    }
-                    _ => self.dirty = false,
+                let mut cx = Ctx::new(&self.theme);
+                let used = self.schema.as_mut().is_some_and(|s| s.command(cmd, &mut cx).yes());
+                if !used && cmd == Command::Collapse {
+                    self.focus = Pane::Tools;
+                } else if !used {
+                    self.dirty = false;
                 }
             }
             Pane::Log => {
@@ -528,7 +464,7 @@ impl App {
                     }
                     Pane::Schema => {
                         if let Some(s) = &mut self.schema {
-                            s.state.click_at(at);
+                            s.click(super::app::inner_of(self.areas.schema), m.row, &self.theme);
                         }
                     }
                     _ => {}

@@ -8,7 +8,6 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
-use tui_tree_widget::Tree;
 
 use super::app::{App, Areas, Conn, Pane};
 use super::component::Component;
@@ -375,76 +374,17 @@ fn draw_tools(f: &mut Frame, app: &App, area: Rect) {
     app.list.draw(f, inner, &app.theme, app.focus == Pane::Tools);
 }
 
-fn draw_schema(f: &mut Frame, app: &mut App, area: Rect) {
-    let t = app.theme.clone();
-    let Some(tool) = app.selected_tool().cloned() else {
+fn draw_schema(f: &mut Frame, app: &App, area: Rect) {
+    let Some(s) = &app.schema else {
         let b = block(app, Line::from(" Schema "), Pane::Schema);
-        f.render_widget(Paragraph::new("Select a tool to see its schemas.").style(t.fg("dim")).block(b), area);
+        let msg = Paragraph::new("Select a tool to see its schemas.").style(app.theme.fg("dim")).block(b);
+        f.render_widget(msg, area);
         return;
     };
-    let raw_mode = app.schema.as_ref().is_some_and(|s| s.raw.is_some());
-    let mut title = format!(" {} ", sanitize::line(tool.name()));
-    if let Some(tt) = tool.title() {
-        title = format!(" {} — {} ", sanitize::line(tool.name()), sanitize::line(tt));
-    }
-    if raw_mode {
-        title.push_str("· raw JSON as sent ");
-    }
-    let b = block(app, Line::from(title), Pane::Schema);
+    let b = block(app, Line::from(s.pane_title()), Pane::Schema);
     let inner = b.inner(area);
     f.render_widget(b, area);
-    let mut header: Vec<Line> = vec![];
-    if let Some(p) = tool.problem() {
-        header.push(Line::styled(format!("malformed descriptor: {p}"), t.fg("error")));
-    }
-    if !raw_mode && let Some(d) = tool.description() {
-        for l in sanitize::text(d).lines().take(4) {
-            header.push(Line::styled(l.to_string(), t.fg("text")));
-        }
-    }
-    let width = inner.width.max(1) as usize;
-    let wrapped: usize = header.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
-    let header_h = (wrapped as u16).min(inner.height / 3);
-    let [head, body] = Layout::vertical([Constraint::Length(header_h), Constraint::Min(1)]).areas(inner);
-    if header_h > 0 {
-        f.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
-    }
-    let Some(s) = &mut app.schema else { return };
-    if let Some(raw) = &s.raw {
-        let lines: Vec<Line> = raw
-            .iter()
-            .skip(s.raw_scroll)
-            .take(body.height as usize)
-            .map(|l| {
-                Line::from(
-                    l.iter()
-                        .map(|(tok, txt)| {
-                            Span::styled(sanitize::line(txt).into_owned(), super::result::token_style(&t, *tok))
-                        })
-                        .collect::<Vec<_>>(),
-                )
-            })
-            .collect();
-        f.render_widget(Paragraph::new(lines), body);
-        return;
-    }
-    // The selected node in full under the tree: long lines are cut at the pane's edge.
-    let detail = s.selected_node().map(|n| super::schema_view::node_line(n, &t));
-    let detail_h =
-        detail.as_ref().map_or(0, |l| (l.width().max(1).div_ceil(body.width.max(1) as usize) as u16).min(4) + 1);
-    let [tree_area, detail_area] = Layout::vertical([Constraint::Min(1), Constraint::Length(detail_h)]).areas(body);
-    if let Ok(tree) = Tree::new(&s.items) {
-        let tree = tree
-            .highlight_style(t.selection())
-            .node_closed_symbol("▸ ")
-            .node_open_symbol("▾ ")
-            .node_no_children_symbol("  ");
-        f.render_stateful_widget(tree, tree_area, &mut s.state);
-    }
-    if let Some(line) = detail {
-        let block = Block::default().borders(Borders::TOP).border_style(t.border(false));
-        f.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }).block(block), detail_area);
-    }
+    s.draw(f, inner, &app.theme, app.focus == Pane::Schema);
 }
 
 fn draw_result(f: &mut Frame, app: &mut App, area: Rect) {

@@ -1,4 +1,5 @@
 //! The panes and overlays, one file each (see `component.rs` for the shape they share).
 
 pub mod picker;
+pub mod schema;
 pub mod tools;

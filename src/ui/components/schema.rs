@@ -1,0 +1,403 @@
+//! The selected tool's input and output schemas as one foldable tree (or the raw JSON as sent).
+//!
+//! The tree is flattened here into the rows that are open, and scrolled with `Scroll`: drawing
+//! reads those rows and writes nothing (tui-tree-widget keeps its scroll offset and last rows in
+//! its state during rendering, which a pure draw cannot allow).
+
+use std::collections::HashSet;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use crate::mcp::ToolDescriptor;
+use crate::sanitize;
+use crate::schema::tree::{self, SchemaNode};
+use crate::ui::component::{Component, Ctx, Used};
+use crate::ui::keymap::{Command, Scope};
+use crate::ui::schema_view::{EXPAND_ALL_BELOW, node_line};
+use crate::ui::scroll::Scroll;
+use crate::ui::theme::Theme;
+
+/// One visible row: where its node sits (indices from a root down), how deep, and whether it
+/// has children to fold.
+#[derive(Debug, Clone, PartialEq)]
+struct Row {
+    path: Vec<usize>,
+    parent: bool,
+}
+
+pub struct SchemaPane {
+    /// The tool's index in the list, to rebuild only when the selection changes.
+    pub tool: usize,
+    name: String,
+    title: Option<String>,
+    description: Option<String>,
+    problem: Option<String>,
+    raw_text: String,
+    roots: Vec<SchemaNode>,
+    pub nodes: usize,
+    opened: HashSet<Vec<usize>>,
+    rows: Vec<Row>,
+    pub scroll: Scroll,
+    /// The schema as sent, pretty-printed, while `r` shows it.
+    raw: Option<Vec<crate::json_pretty::Line>>,
+    raw_scroll: Scroll,
+}
+
+impl SchemaPane {
+    pub fn new(tool: usize, t: &ToolDescriptor) -> SchemaPane {
+        let mut roots = vec![];
+        for (label, schema) in [("input", t.input_schema()), ("output", t.output_schema())] {
+            if let Some(schema) = schema {
+                roots.push(tree::build_labeled(schema, label));
+            }
+        }
+        let nodes = roots.iter().map(SchemaNode::count).sum();
+        let mut pane = SchemaPane {
+            tool,
+            name: t.name().to_string(),
+            title: t.title().map(str::to_string),
+            description: t.description().map(str::to_string),
+            problem: t.problem(),
+            raw_text: t.raw.get().to_string(),
+            roots,
+            nodes,
+            opened: HashSet::new(),
+            rows: vec![],
+            scroll: Scroll::default(),
+            raw: None,
+            raw_scroll: Scroll::default(),
+        };
+        pane.open_to(if nodes < EXPAND_ALL_BELOW { usize::MAX } else { 2 });
+        pane
+    }
+
+    /// The schema node under the cursor.
+    pub fn selected_node(&self) -> Option<&SchemaNode> {
+        self.node(&self.rows.get(self.scroll.cursor)?.path)
+    }
+
+    fn node(&self, path: &[usize]) -> Option<&SchemaNode> {
+        let (first, rest) = path.split_first()?;
+        let mut node = self.roots.get(*first)?;
+        for i in rest {
+            node = node.children.get(*i)?;
+        }
+        Some(node)
+    }
+
+    pub fn raw_shown(&self) -> bool {
+        self.raw.is_some()
+    }
+
+    /// The pane's title: the tool's name, its title, and the mode.
+    pub fn pane_title(&self) -> String {
+        let mut title = format!(" {} ", sanitize::line(&self.name));
+        if let Some(tt) = &self.title {
+            title = format!(" {} — {} ", sanitize::line(&self.name), sanitize::line(tt));
+        }
+        if self.raw.is_some() {
+            title.push_str("· raw JSON as sent ");
+        }
+        title
+    }
+
+    /// Opens every node with children down to `depth` levels (walked with a stack, not
+    /// recursion: a schema's depth is the server's to choose).
+    fn open_to(&mut self, depth: usize) {
+        let mut stack: Vec<Vec<usize>> = (0..self.roots.len()).map(|i| vec![i]).collect();
+        while let Some(path) = stack.pop() {
+            let Some(node) = self.node(&path) else { continue };
+            if node.children.is_empty() || path.len() > depth {
+                continue;
+            }
+            for i in 0..node.children.len() {
+                let mut child = path.clone();
+                child.push(i);
+                stack.push(child);
+            }
+            self.opened.insert(path);
+        }
+        self.reflow();
+    }
+
+    /// The visible rows from the open set, keeping the cursor on the same node where it can.
+    fn reflow(&mut self) {
+        let keep = self.rows.get(self.scroll.cursor).map(|r| r.path.clone());
+        self.rows.clear();
+        let mut stack: Vec<Vec<usize>> = (0..self.roots.len()).rev().map(|i| vec![i]).collect();
+        while let Some(path) = stack.pop() {
+            let Some(node) = self.node(&path) else { continue };
+            let parent = !node.children.is_empty();
+            if parent && self.opened.contains(&path) {
+                for i in (0..node.children.len()).rev() {
+                    let mut child = path.clone();
+                    child.push(i);
+                    stack.push(child);
+                }
+            }
+            self.rows.push(Row { path, parent });
+        }
+        self.scroll.set_len(self.rows.len());
+        if let Some(at) = keep.and_then(|k| self.rows.iter().position(|r| r.path == k)) {
+            self.scroll.select(at);
+        }
+    }
+
+    fn expand(&mut self) {
+        let Some(row) = self.rows.get(self.scroll.cursor).cloned() else { return };
+        if !row.parent {
+            return;
+        }
+        if self.opened.insert(row.path) {
+            self.reflow();
+        } else {
+            self.scroll.down(1);
+        }
+    }
+
+    /// Folds the node, or goes to its parent; false at a folded root (the focus may move on).
+    fn collapse(&mut self) -> bool {
+        let Some(row) = self.rows.get(self.scroll.cursor).cloned() else { return false };
+        if row.parent && self.opened.remove(&row.path) {
+            self.reflow();
+            return true;
+        }
+        let parent = &row.path[..row.path.len().saturating_sub(1)];
+        match self.rows.iter().position(|r| r.path == parent).filter(|_| !parent.is_empty()) {
+            Some(at) => {
+                self.scroll.select(at);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn toggle(&mut self) {
+        let Some(row) = self.rows.get(self.scroll.cursor).cloned() else { return };
+        if row.parent {
+            if !self.opened.remove(&row.path) {
+                self.opened.insert(row.path);
+            }
+            self.reflow();
+        }
+    }
+
+    fn toggle_raw(&mut self) {
+        self.raw = match self.raw {
+            Some(_) => None,
+            None => Some(crate::json_pretty::lines(&self.raw_text, 200_000)),
+        };
+        self.raw_scroll = Scroll::new(self.raw.as_ref().map_or(0, Vec::len));
+        self.raw_scroll.height = self.scroll.height;
+    }
+
+    /// Where the description, the tree and the selected node's detail go inside `area`.
+    fn parts(&self, area: Rect, t: &Theme) -> (Rect, Rect, Rect) {
+        let header = self.header(t);
+        let width = area.width.max(1) as usize;
+        let wrapped: usize = header.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
+        let header_h = (wrapped as u16).min(area.height / 3);
+        let [head, body] = Layout::vertical([Constraint::Length(header_h), Constraint::Min(1)]).areas(area);
+        if self.raw.is_some() {
+            return (head, body, Rect::default());
+        }
+        let detail_h =
+            self.selected_node().map_or(0, |n| (node_line(n, t).width().max(1).div_ceil(width) as u16).min(4) + 1);
+        let [tree, detail] = Layout::vertical([Constraint::Min(1), Constraint::Length(detail_h)]).areas(body);
+        (head, tree, detail)
+    }
+
+    fn header(&self, t: &Theme) -> Vec<Line<'static>> {
+        let mut header = vec![];
+        if let Some(p) = &self.problem {
+            header.push(Line::styled(format!("malformed descriptor: {}", sanitize::line(p)), t.fg("error")));
+        }
+        if self.raw.is_none()
+            && let Some(d) = &self.description
+        {
+            header.extend(sanitize::text(d).lines().take(4).map(|l| Line::styled(l.to_string(), t.fg("text"))));
+        }
+        header
+    }
+
+    /// Sets the page sizes for a pane of `area` (called from the layout, not the draw).
+    pub fn set_area(&mut self, area: Rect, t: &Theme) {
+        let (_, tree, _) = self.parts(area, t);
+        self.scroll.set_height(tree.height as usize);
+        self.raw_scroll.set_height(tree.height as usize);
+    }
+
+    /// Selects the row at screen line `y` of a pane drawn in `area`; a click on the selected
+    /// row folds or unfolds it.
+    pub fn click(&mut self, area: Rect, y: u16, t: &Theme) {
+        let (_, tree, _) = self.parts(area, t);
+        if self.raw.is_some() || y < tree.y || y >= tree.bottom() {
+            return;
+        }
+        let at = self.scroll.window(tree.height as usize).start + (y - tree.y) as usize;
+        if at == self.scroll.cursor {
+            self.toggle();
+        } else if at < self.rows.len() {
+            self.scroll.select(at);
+        }
+    }
+
+    fn tree_line(&self, row: &Row, t: &Theme) -> Line<'static> {
+        let Some(node) = self.node(&row.path) else { return Line::raw("") };
+        let indent = "  ".repeat(row.path.len().saturating_sub(1).min(40));
+        let symbol = match (row.parent, self.opened.contains(&row.path)) {
+            (false, _) => "  ",
+            (true, true) => "▾ ",
+            (true, false) => "▸ ",
+        };
+        let mut line = node_line(node, t);
+        line.spans.insert(0, Span::raw(format!("{indent}{symbol}")));
+        line
+    }
+}
+
+impl Component for SchemaPane {
+    fn scope(&self) -> Scope {
+        Scope::Schema
+    }
+
+    fn command(&mut self, cmd: Command, _cx: &mut Ctx) -> Used {
+        if let Some(_raw) = &self.raw {
+            let s = &mut self.raw_scroll;
+            match cmd {
+                Command::Down => s.scroll_by(1),
+                Command::Up => s.scroll_by(-1),
+                Command::Top => s.scroll_by(isize::MIN / 2),
+                Command::Bottom => s.scroll_by(isize::MAX / 2),
+                Command::PageDown => s.scroll_by(crate::ui::scroll::page(s.height) as isize),
+                Command::PageUp => s.scroll_by(-(crate::ui::scroll::page(s.height) as isize)),
+                Command::ToggleRaw | Command::Back => self.toggle_raw(),
+                _ => return Used::No,
+            }
+            return Used::Yes;
+        }
+        match cmd {
+            Command::Down => self.scroll.down(1),
+            Command::Up => self.scroll.up(1),
+            Command::Top => self.scroll.first(),
+            Command::Bottom => self.scroll.last(),
+            Command::PageDown => self.scroll.page_down(),
+            Command::PageUp => self.scroll.page_up(),
+            Command::Expand => self.expand(),
+            Command::Collapse => return if self.collapse() { Used::Yes } else { Used::No },
+            Command::Activate => self.toggle(),
+            Command::ExpandAll => self.open_to(usize::MAX),
+            Command::CollapseAll => {
+                self.opened.clear();
+                self.reflow();
+            }
+            Command::ToggleRaw => self.toggle_raw(),
+            _ => return Used::No,
+        }
+        Used::Yes
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+        let (head, tree, detail) = self.parts(area, t);
+        if head.height > 0 {
+            f.render_widget(Paragraph::new(self.header(t)).wrap(Wrap { trim: false }), head);
+        }
+        if let Some(raw) = &self.raw {
+            let window = self.raw_scroll.window(tree.height as usize);
+            let lines: Vec<Line> = raw[window]
+                .iter()
+                .map(|l| {
+                    Line::from(
+                        l.iter()
+                            .map(|(tok, txt)| {
+                                Span::styled(sanitize::line(txt).into_owned(), crate::ui::result::token_style(t, *tok))
+                            })
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .collect();
+            f.render_widget(Paragraph::new(lines), tree);
+            return;
+        }
+        if self.roots.is_empty() {
+            f.render_widget(Paragraph::new("this tool has no input schema").style(t.fg("warning")), tree);
+            return;
+        }
+        let window = self.scroll.window(tree.height as usize);
+        let lines: Vec<Line> = window
+            .clone()
+            .filter_map(|i| {
+                let line = self.tree_line(self.rows.get(i)?, t);
+                Some(if i == self.scroll.cursor { line.style(t.selection()) } else { line })
+            })
+            .collect();
+        f.render_widget(Paragraph::new(lines), tree);
+        if let Some(n) = self.selected_node() {
+            let block = Block::default().borders(Borders::TOP).border_style(t.border(false));
+            f.render_widget(Paragraph::new(node_line(n, t)).wrap(Wrap { trim: false }).block(block), detail);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pane(schema: serde_json::Value) -> SchemaPane {
+        let raw = json!({"name": "t", "inputSchema": schema}).to_string();
+        let raw = serde_json::value::RawValue::from_string(raw).unwrap_or_else(|e| panic!("{e}"));
+        let mut p = SchemaPane::new(0, &ToolDescriptor::from_raw(&raw, 10_000));
+        p.set_area(Rect::new(0, 0, 80, 20), &Theme::default());
+        p
+    }
+
+    fn labels(p: &SchemaPane) -> Vec<String> {
+        p.rows.iter().filter_map(|r| p.node(&r.path)).map(|n| n.label.clone()).collect()
+    }
+
+    #[test]
+    fn folds_unfolds_and_walks_to_the_parent() {
+        let theme = Theme::default();
+        let mut cx = Ctx::new(&theme);
+        let mut p = pane(
+            json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}, "c": {"type": "integer"}}}),
+        );
+        assert_eq!(labels(&p), ["input", "a", "b", "c"]);
+        p.command(Command::Down, &mut cx);
+        p.command(Command::Collapse, &mut cx);
+        assert_eq!(labels(&p), ["input", "a", "c"]);
+        p.command(Command::Expand, &mut cx);
+        p.command(Command::Expand, &mut cx);
+        assert_eq!(p.selected_node().map(|n| n.label.as_str()), Some("b"));
+        // h on a leaf goes to its parent; on a folded root it is not used (the focus moves on).
+        p.command(Command::Collapse, &mut cx);
+        assert_eq!(p.selected_node().map(|n| n.label.as_str()), Some("a"));
+        p.command(Command::CollapseAll, &mut cx);
+        assert_eq!(labels(&p), ["input"]);
+        assert_eq!(p.command(Command::Collapse, &mut cx), Used::No);
+        p.command(Command::ExpandAll, &mut cx);
+        assert_eq!(labels(&p).len(), 4);
+    }
+
+    #[test]
+    fn a_deep_schema_opens_without_recursion_and_clicks_select_rows() {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..200 {
+            schema = json!({"type": "object", "properties": {"x": schema}});
+        }
+        let mut p = pane(schema);
+        let theme = Theme::default();
+        let mut cx = Ctx::new(&theme);
+        p.command(Command::ExpandAll, &mut cx);
+        p.command(Command::Bottom, &mut cx);
+        assert!(p.rows.len() > 2);
+        let area = Rect::new(0, 0, 80, 20);
+        p.command(Command::Top, &mut cx);
+        p.click(area, p.parts(area, &theme).1.y + 1, &theme);
+        assert_eq!(p.scroll.cursor, 1);
+    }
+}
