@@ -184,11 +184,23 @@ async fn history_is_kept_privately_and_reopens_or_reruns_calls() {
     // The history view re-runs a past call at once.
     screen.press(&mut app, KeyCode::Esc);
     screen.press(&mut app, KeyCode::Char('H'));
-    assert!(screen.text(&mut app).contains("History: 1 call(s)"));
+    assert!(screen.text(&mut app).contains("History: 1 call ·"));
     let cmds = screen.press(&mut app, KeyCode::Char('r'));
     assert!(
         matches!(cmds.first(), Some(Cmd::Call { tool, arguments, .. }) if tool == "get_weather" && arguments == &json!({"city": "Lisbon"}))
     );
+    assert!(app.overlays.is_empty(), "the overlay closes when a call is re-run");
+    // Esc closes it; `o` shows a call's kept result.
+    screen.press(&mut app, KeyCode::Char('H'));
+    screen.press(&mut app, KeyCode::Esc);
+    assert!(app.overlays.is_empty() && !screen.text(&mut app).contains("History: 1 call"));
+    app.running = None;
+    execute(&mut app, &session, cmds).await;
+    app.results.clear();
+    screen.press(&mut app, KeyCode::Char('H'));
+    screen.press(&mut app, KeyCode::Char('o'));
+    assert_eq!(app.focus, Pane::Result);
+    assert_eq!(app.result().map(|r| r.call.tool.as_str()), Some("get_weather"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

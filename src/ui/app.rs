@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 use ratatui::layout::Rect;
 
+use super::component::Stack;
 use super::components::schema::SchemaPane;
 use super::components::tools::{Status as ToolsStatus, ToolsPane};
 use super::form::FormState;
@@ -187,8 +188,8 @@ pub struct App {
     /// Forms left with Esc, by tool name: reopening one keeps its values.
     pub kept_forms: HashMap<String, FormState>,
     pub history: History,
-    pub show_history: bool,
-    pub history_cursor: usize,
+    /// Overlays (history, pickers, a value shown whole), newest on top; they see keys first.
+    pub overlays: Stack,
     pub running: Option<Running>,
     /// The pages of the shown result (one for an unpaged result), fetched once and kept.
     pub results: Vec<ResultState>,
@@ -222,8 +223,7 @@ impl App {
             form: None,
             kept_forms: HashMap::new(),
             history: History::default(),
-            show_history: false,
-            history_cursor: 0,
+            overlays: Stack::default(),
             running: None,
             results: vec![],
             page: 0,
@@ -256,8 +256,8 @@ impl App {
     }
 
     pub fn scope(&self) -> Scope {
-        if self.show_history {
-            return Scope::History;
+        if let Some(top) = self.overlays.top() {
+            return top.scope();
         }
         match self.focus {
             Pane::Tools => Scope::Tools,
@@ -314,6 +314,11 @@ impl App {
     pub fn relayout(&mut self) {
         self.areas = super::view::layout(self, self.size);
         self.list.scroll.set_height(self.areas.tools.height.saturating_sub(2) as usize);
+        let screen = self.size;
+        self.overlays.set_areas(|c| {
+            let (w, h) = c.overlay_size(screen);
+            super::view::centered(screen, w, h)
+        });
         let inner = inner_of(self.areas.schema);
         if let Some(s) = &mut self.schema {
             s.set_area(inner, &self.theme);

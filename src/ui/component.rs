@@ -97,6 +97,10 @@ pub trait Component {
         keymap::footer(self.scope()).into_iter().map(|(keys, word, _)| (keys.to_string(), word.to_string())).collect()
     }
 
+    /// The area the component will be drawn in: where page sizes come from. Called by the
+    /// layout after each update, never by the draw.
+    fn set_area(&mut self, _area: Rect) {}
+
     /// How big an overlay wants to be inside `area` (panes fill what the layout gives them).
     fn overlay_size(&self, area: Rect) -> (u16, u16) {
         (area.width.saturating_sub(4).min(100), area.height.saturating_sub(2))
@@ -144,6 +148,14 @@ impl Stack {
         match keymap::lookup(key, top.scope()) {
             Some(cmd) => top.command(cmd, cx),
             None => Used::No,
+        }
+    }
+
+    /// Tells each layer where it will be drawn (`place` gives the area for a layer).
+    pub fn set_areas(&mut self, place: impl Fn(&dyn Component) -> Rect) {
+        for layer in &mut self.layers {
+            let area = place(layer.as_ref());
+            layer.set_area(area);
         }
     }
 

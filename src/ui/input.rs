@@ -6,7 +6,8 @@ use std::time::Instant;
 use ratatui::layout::Position;
 
 use super::app::{App, Cmd, Pane, Purpose, Running};
-use super::component::{Component, Ctx};
+use super::component::{Action, Component, Ctx, Effect};
+use super::components::history::HistoryOverlay;
 use super::form::FormOutcome;
 use super::keymap::{self, Command, Scope};
 use super::result::{Page, ResultState, View};
@@ -120,34 +121,44 @@ impl App {
         }
     }
 
-    pub(super) fn history_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
-        let n = self.history.entries.len();
-        let cmd = keymap::lookup(&k, Scope::History);
-        let selected = n.checked_sub(1 + self.history_cursor).and_then(|i| self.history.entries.get(i)).cloned();
-        match cmd {
-            Some(Command::Down) => self.history_cursor = (self.history_cursor + 1).min(n.saturating_sub(1)),
-            Some(Command::Up) => self.history_cursor = self.history_cursor.saturating_sub(1),
-            Some(Command::Top) => self.history_cursor = 0,
-            Some(Command::Bottom) => self.history_cursor = n.saturating_sub(1),
-            Some(Command::Open) | Some(Command::Rerun) => {
-                let Some(e) = selected else { return vec![] };
-                self.show_history = false;
-                if !self.select_tool(&e.tool) {
-                    self.notice = Some((format!("this server no longer lists {}", e.tool), true));
-                    return vec![];
+    /// Carries out what components asked for; returns the worker's share.
+    pub(super) fn apply(&mut self, effects: Vec<Effect>) -> Vec<Cmd> {
+        let mut cmds = vec![];
+        for e in effects {
+            match e {
+                Effect::Cmd(c) => cmds.push(c),
+                Effect::Notice(n, error) => self.notice = Some((n, error)),
+                Effect::Close => {
+                    self.overlays.pop();
                 }
-                if cmd == Some(Command::Rerun) {
-                    return self.start_call(e.tool, e.arguments);
-                }
-                self.open_form(Some(e.arguments));
+                Effect::Push(c) => self.overlays.push(c),
+                Effect::App(a) => cmds.extend(self.act(a)),
             }
-            Some(Command::ShowResult) => {
-                let Some(e) = selected else { return vec![] };
-                match self.past.iter().rev().find(|(at, r)| *at == e.at && r.tool == e.tool) {
+        }
+        self.relayout();
+        cmds
+    }
+
+    fn act(&mut self, a: Action) -> Vec<Cmd> {
+        match a {
+            Action::OpenForm { tool, arguments } => {
+                if self.select_listed(&tool) {
+                    self.open_form(arguments);
+                }
+                vec![]
+            }
+            Action::Run { tool, arguments } => {
+                if self.select_listed(&tool) {
+                    self.start_call(tool, arguments)
+                } else {
+                    vec![]
+                }
+            }
+            Action::ShowPast { at, tool } => {
+                match self.past.iter().rev().find(|(when, r)| *when == at && r.tool == tool) {
                     Some((_, r)) => {
                         self.results = vec![ResultState::new(r.clone(), Page::default(), &self.theme)];
                         self.page = 0;
-                        self.show_history = false;
                         self.focus = Pane::Result;
                     }
                     None => {
@@ -157,14 +168,37 @@ impl App {
                         ))
                     }
                 }
+                vec![]
             }
-            Some(Command::Quit) => {
-                self.quit = true;
-                return vec![Cmd::Quit];
-            }
-            _ => self.show_history = false,
+            Action::Connect(_) => vec![],
         }
-        vec![]
+    }
+
+    fn select_listed(&mut self, tool: &str) -> bool {
+        let found = self.select_tool(tool);
+        if !found {
+            self.notice = Some((format!("this server no longer lists {tool}"), true));
+        }
+        found
+    }
+
+    /// A key while an overlay is open: the top overlay's, else only quit and help.
+    fn overlay_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
+        let mut cx = Ctx::new(&self.theme);
+        let used = self.overlays.key(&k, &mut cx);
+        let effects = cx.effects;
+        let mut cmds = self.apply(effects);
+        if !used.yes() {
+            match keymap::lookup(&k, Scope::Any) {
+                Some(Command::Quit) => {
+                    self.quit = true;
+                    cmds.push(Cmd::Quit);
+                }
+                Some(Command::Help) => self.show_help = true,
+                _ => self.dirty = false,
+            }
+        }
+        cmds
     }
 
     pub(super) fn key(&mut self, k: KeyEvent) -> Vec<Cmd> {
@@ -180,8 +214,8 @@ impl App {
                 return vec![];
             }
         }
-        if self.show_history && !self.show_help {
-            return self.history_key(k);
+        if !self.overlays.is_empty() && !self.show_help {
+            return self.overlay_key(k);
         }
         if self.focus == Pane::Form
             && !self.show_help
@@ -240,10 +274,7 @@ impl App {
                 }
                 self.notice = Some(("no call is running".into(), false));
             }
-            Command::History => {
-                self.show_history = true;
-                self.history_cursor = 0;
-            }
+            Command::History => self.overlays.push(Box::new(HistoryOverlay::new(&self.history.entries))),
             Command::NextPage | Command::PrevPage | Command::AllPages => return self.page_command(cmd),
             Command::NextView | Command::View1 | Command::View2 | Command::View3 | Command::View4 => {
                 let Some(r) = self.result_mut() else {

@@ -18,7 +18,7 @@ use crate::sanitize;
 const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 fn block<'a>(app: &App, title: Line<'a>, pane: Pane) -> Block<'a> {
-    let focused = app.focus == pane && !app.show_help;
+    let focused = app.focus == pane && !app.show_help && app.overlays.is_empty();
     Block::default()
         .borders(Borders::ALL)
         .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
@@ -108,8 +108,9 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         draw_log(f, app, a.log);
     }
     draw_footer(f, app, a.footer);
-    if app.show_history {
-        draw_history(f, app, area);
+    for layer in app.overlays.layers() {
+        let (w, h) = layer.overlay_size(area);
+        layer.draw(f, centered(area, w, h), &app.theme, true);
     }
     if app.show_help {
         draw_help(f, app, area);
@@ -141,7 +142,7 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
     use super::form::RowKind;
     let t = app.theme.clone();
     let Some(form) = &mut app.form else { return };
-    let focused = app.focus == Pane::Form && !app.show_help && !app.show_history;
+    let focused = app.focus == Pane::Form && !app.show_help && app.overlays.is_empty();
     let mut title = format!(" Form: {} · Ctrl-R run · Ctrl-T JSON · Esc back ", sanitize::line(&form.tool));
     if form.raw.is_some() {
         title.push_str("· JSON mode ");
@@ -310,36 +311,6 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
     }
 }
 
-fn draw_history(f: &mut Frame, app: &App, area: Rect) {
-    let t = &app.theme;
-    let r = overlay(f, area, area.width.saturating_sub(6).min(110), area.height.saturating_sub(6));
-    let h = r.height;
-    let n = app.history.entries.len();
-    let mut lines: Vec<Line> = vec![];
-    if n == 0 {
-        lines.push(Line::styled("No calls yet for this server.", t.fg("dim")));
-    }
-    let rows = h.saturating_sub(2) as usize;
-    let skip = app.history_cursor.saturating_sub(rows.saturating_sub(1));
-    for (pos, e) in app.history.entries.iter().rev().enumerate().skip(skip).take(rows) {
-        let secs = e.at % 86_400;
-        let role = if e.status == "ok" { "ok" } else { "error" };
-        let line = Line::from(vec![
-            Span::styled(format!("{:02}:{:02}:{:02} ", secs / 3600, secs / 60 % 60, secs % 60), t.fg("dim")),
-            Span::styled(format!("{:<10} ", sanitize::truncate(&e.status, 10)), t.fg(role)),
-            Span::styled(format!("{:>7} ms ", e.duration_ms), t.fg("dim")),
-            Span::styled(format!("{} ", sanitize::line(&e.tool)), t.fg("text").add_modifier(Modifier::BOLD)),
-            Span::styled(
-                sanitize::truncate(&sanitize::line(&e.arguments.to_string()), 200).into_owned(),
-                t.fg("json_string"),
-            ),
-        ]);
-        lines.push(if pos == app.history_cursor { line.style(t.selection()) } else { line });
-    }
-    let b = overlay_block(t, format!(" History: {n} call(s) · Enter reopen · r re-run · Esc close "));
-    f.render_widget(Paragraph::new(lines).block(b), r);
-}
-
 fn draw_server(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let mut spans = vec![];
@@ -446,7 +417,7 @@ fn draw_result(f: &mut Frame, app: &mut App, area: Rect) {
     let status_h = (lines.len() as u16).min(inner.height);
     let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);
     f.render_widget(Paragraph::new(lines), status);
-    let focused = app.focus == Pane::Result && !app.show_help && !app.show_history;
+    let focused = app.focus == Pane::Result && !app.show_help && app.overlays.is_empty();
     if let Some(r) = app.result_mut() {
         r.render(f, body, &t, focused);
     }

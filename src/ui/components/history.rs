@@ -1,0 +1,117 @@
+//! The history overlay: this server's past calls, newest first, to reopen, re-run or show.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+
+use crate::history::Entry;
+use crate::sanitize;
+use crate::ui::component::{Action, Component, Ctx, Effect, Used};
+use crate::ui::keymap::{Command, Scope};
+use crate::ui::scroll::Scroll;
+use crate::ui::theme::Theme;
+
+pub struct HistoryOverlay {
+    /// Newest first.
+    entries: Vec<Entry>,
+    scroll: Scroll,
+}
+
+impl HistoryOverlay {
+    pub fn new(entries: &[Entry]) -> HistoryOverlay {
+        let entries: Vec<Entry> = entries.iter().rev().cloned().collect();
+        let scroll = Scroll::new(entries.len());
+        HistoryOverlay { entries, scroll }
+    }
+
+    fn selected(&self) -> Option<&Entry> {
+        self.entries.get(self.scroll.cursor)
+    }
+
+    fn row(e: &Entry, t: &Theme) -> Line<'static> {
+        let secs = e.at % 86_400;
+        // `ok (all pages)` is a success too.
+        let role = if e.status.starts_with("ok") { "ok" } else { "error" };
+        Line::from(vec![
+            Span::styled(format!("{:02}:{:02}:{:02} ", secs / 3600, secs / 60 % 60, secs % 60), t.fg("dim")),
+            Span::styled(format!("{:<14} ", sanitize::truncate(&sanitize::line(&e.status), 14)), t.fg(role)),
+            Span::styled(format!("{:>7} ms ", e.duration_ms), t.fg("dim")),
+            Span::styled(format!("{} ", sanitize::line(&e.tool)), t.fg("text").add_modifier(Modifier::BOLD)),
+            Span::styled(
+                sanitize::truncate(&sanitize::line(&e.arguments.to_string()), 200).into_owned(),
+                t.fg("json_string"),
+            ),
+        ])
+    }
+}
+
+impl Component for HistoryOverlay {
+    fn scope(&self) -> Scope {
+        Scope::History
+    }
+
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        match cmd {
+            Command::Down => self.scroll.down(1),
+            Command::Up => self.scroll.up(1),
+            Command::Top => self.scroll.first(),
+            Command::Bottom => self.scroll.last(),
+            Command::PageDown => self.scroll.page_down(),
+            Command::PageUp => self.scroll.page_up(),
+            Command::Open | Command::Rerun | Command::ShowResult => {
+                let Some(e) = self.selected().cloned() else { return Used::Yes };
+                cx.effects.push(Effect::Close);
+                cx.action(match cmd {
+                    Command::Open => Action::OpenForm { tool: e.tool, arguments: Some(e.arguments) },
+                    Command::Rerun => Action::Run { tool: e.tool, arguments: e.arguments },
+                    _ => Action::ShowPast { at: e.at, tool: e.tool },
+                });
+            }
+            Command::Back | Command::History => cx.effects.push(Effect::Close),
+            _ => return Used::No,
+        }
+        Used::Yes
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+        f.render_widget(Clear, area);
+        let n = self.entries.len();
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_type(BorderType::Thick)
+            .border_style(t.border(true))
+            .title(
+                Line::from(format!(
+                    " History: {n} call{} · Enter reopen · r re-run · o result · Esc close ",
+                    plural(n)
+                ))
+                .style(t.title(true)),
+            )
+            .style(t.base());
+        let inner = block.inner(area);
+        let mut lines: Vec<Line> = vec![];
+        if n == 0 {
+            lines.push(Line::styled("No calls yet for this server.", t.fg("dim")));
+        }
+        for i in self.scroll.window(inner.height as usize) {
+            let Some(e) = self.entries.get(i) else { continue };
+            let line = Self::row(e, t);
+            lines.push(if i == self.scroll.cursor { line.style(t.selection()) } else { line });
+        }
+        f.render_widget(Paragraph::new(lines).block(block), area);
+    }
+
+    fn set_area(&mut self, area: Rect) {
+        self.scroll.set_height(area.height.saturating_sub(2) as usize);
+    }
+
+    fn overlay_size(&self, area: Rect) -> (u16, u16) {
+        (area.width.saturating_sub(6).min(110), area.height.saturating_sub(6))
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
