@@ -280,6 +280,15 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
     }
 }
 
+/// What a history entry's call was for, as its column says it.
+fn history_purpose(p: crate::call::Purpose) -> &'static str {
+    match p {
+        crate::call::Purpose::New => "",
+        crate::call::Purpose::NextPage => "next page",
+        crate::call::Purpose::AllPages => "all pages",
+    }
+}
+
 fn draw_history(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let r = overlay(f, area, area.width.saturating_sub(6).min(110), area.height.saturating_sub(6));
@@ -293,10 +302,11 @@ fn draw_history(f: &mut Frame, app: &App, area: Rect) {
     let skip = app.history_cursor.saturating_sub(rows.saturating_sub(1));
     for (pos, e) in app.history.entries.iter().rev().enumerate().skip(skip).take(rows) {
         let secs = e.at % 86_400;
-        let role = if e.status == "ok" { "ok" } else { "error" };
+        let role = if e.status.is_success() { "ok" } else { "error" };
         let line = Line::from(vec![
             Span::styled(format!("{:02}:{:02}:{:02} ", secs / 3600, secs / 60 % 60, secs % 60), t.fg("dim")),
-            Span::styled(format!("{:<10} ", sanitize::truncate(&e.status, 10)), t.fg(role)),
+            Span::styled(format!("{:<11} ", e.status.as_str()), t.fg(role)),
+            Span::styled(format!("{:<10} ", history_purpose(e.purpose)), t.fg("dim")),
             Span::styled(format!("{:>7} ms ", e.duration_ms), t.fg("dim")),
             Span::styled(format!("{} ", sanitize::line(&e.tool)), t.fg("text").add_modifier(Modifier::BOLD)),
             Span::styled(
