@@ -11,8 +11,9 @@ use tokio_util::sync::CancellationToken;
 
 pub use args::{CallArgs, Cli, Command, TargetArgs};
 
+use crate::call::{Call, PageCount};
 use crate::error::{ErrorKind, LensError, Result};
-use crate::mcp::{CallOptions, Progress, Reply, ReplyBody, Session, ToolList};
+use crate::mcp::{CallOptions, Progress, Reply, Session, ToolList};
 use crate::sanitize;
 
 fn out(text: &str) -> Result<()> {
@@ -135,6 +136,11 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
             Err(e) => eprintln!("warning: not validated: {}", sanitize::line(&e)),
         }
     }
+    let mut hints = crate::envelope::hints::Hints::load_default(a.target.project_dir().as_deref());
+    hints.aliases = a.target.server_names();
+    let label = session.target.label();
+    let hint = hints.find(&[session.server.name(), &label], &a.tool);
+    let call = Call { tool: &a.tool, arguments: arguments.as_ref(), descriptor: tool.map(|t| t.value()), hint };
     let cancel = CancellationToken::new();
     let ctrl_c = cancel.clone();
     let watcher = tokio::spawn(async move {
@@ -143,85 +149,74 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
         }
     });
     let tty = std::io::stderr().is_terminal();
-    let mut on_progress = |p: &Progress| {
-        let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
-        let msg = p.message.as_deref().map(|m| format!(" {}", sanitize::line(m))).unwrap_or_default();
-        if tty {
-            eprint!("\r\x1b[2Kprogress {}{total}{msg}", p.progress);
-        } else {
-            eprintln!("progress {}{total}{msg}", p.progress);
-        }
-    };
     let opts = CallOptions { timeout: None, cancel: Some(cancel) };
-    let arguments_sent = arguments.clone();
-    let reply = session.call_tool(&a.tool, arguments, &opts, &mut on_progress).await;
+    let reply = call.send(session, &opts, &mut |p| show_progress(p, tty)).await;
     watcher.abort();
-    if tty {
-        eprint!("\r\x1b[2K");
-    }
+    clear_line(tty);
     let reply = reply?;
     for w in &reply.warnings {
         eprintln!("warning: the result breaks the MCP schema: {}", sanitize::line(w));
     }
-    let descriptor = tool.map(|t| t.value());
-    let code = match &reply.body {
-        ReplyBody::Error(_) => 1,
-        ReplyBody::Result(r) if r.get("isError").and_then(Value::as_bool) == Some(true) => 1,
-        ReplyBody::Result(_) => 0,
-    };
     if a.raw {
+        let code = crate::call::reply_status(&reply).exit_code();
         out(&(raw_member(&reply) + "\n"))?;
         // The process exits next: freeing a big parsed reply piece by piece only costs time.
         std::mem::forget(reply);
         return Ok(code);
     }
-    let rpc_error = match &reply.body {
-        ReplyBody::Error(e) => Some(e.clone()),
-        ReplyBody::Result(_) => None,
-    };
-    // The envelope takes the parsed reply apart; a long list's records stay in the raw text.
-    let Reply { body, elisions, .. } = reply;
-    let mut hints = crate::envelope::hints::Hints::load_default(a.target.project_dir().as_deref());
-    hints.aliases = a.target.server_names();
     for p in &hints.problems {
         eprintln!("warning: hints: {} (the built-in heuristics go on)", sanitize::line(p));
     }
-    let label = session.target.label();
-    let hint = hints.find(&[session.server.name(), &label], &a.tool);
-    let mut envelope = crate::envelope::normalize_taught(&a.tool, descriptor, body, elisions, hint);
-    let sent = arguments_sent.clone().unwrap_or_default();
-    crate::envelope::pager::infer_from_request(&mut envelope, schema, &sent);
+    let answer = call.read(reply);
+    let mut envelope = answer.envelope;
     if a.all_pages && envelope.has_more() {
-        let mut on_page = |pages: usize, items: usize, total: Option<u64>| {
-            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
-            // A document read in slices has no items to count.
-            let count = if items == 0 && total.is_none() { String::new() } else { format!(": {items}{of} items") };
-            if tty {
-                eprint!("\r\x1b[2Kpage {pages}{count}");
-            } else {
-                eprintln!("page {pages}{count}");
-            }
-        };
-        let args = arguments_sent.unwrap_or_default();
-        let call = crate::envelope::pager::PagedCall { tool: &a.tool, schema, descriptor, args: &args, hint };
-        envelope = crate::envelope::pager::all_pages(session, &call, envelope, a.max_pages, &opts, &mut on_page).await;
-        if tty {
-            eprint!("\r\x1b[2K");
-        }
+        let on_page = &mut |c: &PageCount| show_page(c, tty);
+        (envelope, _) = crate::call::all_pages(session, &call, vec![envelope], a.max_pages, &opts, on_page).await;
+        clear_line(tty);
     }
-    let code = if envelope.response_type == crate::envelope::ResponseType::Error { 1 } else { code };
+    let code =
+        if envelope.response_type == crate::envelope::ResponseType::Error { 1 } else { answer.status.exit_code() };
     if a.json {
         // Streamed: a 100 MB envelope is never built as one string. A closed pipe is no error.
         let _ = crate::json_out::write_envelope(std::io::stdout().lock(), &mut envelope);
     } else {
         out(&render::envelope(&envelope))?;
-        if let Some(e) = &rpc_error {
+        if let Some(e) = &answer.rpc_error {
             eprintln!("{}", sanitize::line(&Reply::error_summary(e)));
         }
     }
     // The process exits next: freeing a big envelope piece by piece only costs time.
     std::mem::forget(envelope);
     Ok(code)
+}
+
+/// A progress notification on stderr: one line rewritten on a terminal, a line each elsewhere.
+fn show_progress(p: &Progress, tty: bool) {
+    let total = p.total.map(|t| format!("/{t}")).unwrap_or_default();
+    let msg = p.message.as_deref().map(|m| format!(" {}", sanitize::line(m))).unwrap_or_default();
+    status_line(&format!("progress {}{total}{msg}", p.progress), tty);
+}
+
+/// The pages gathered so far, on stderr.
+fn show_page(c: &PageCount, tty: bool) {
+    let of = c.total.map(|t| format!(" of {t}")).unwrap_or_default();
+    // A document read in slices has no items to count.
+    let count = if c.items == 0 && c.total.is_none() { String::new() } else { format!(": {}{of} items", c.items) };
+    status_line(&format!("page {}{count}", c.pages), tty);
+}
+
+fn status_line(text: &str, tty: bool) {
+    if tty {
+        eprint!("\r\x1b[2K{text}");
+    } else {
+        eprintln!("{text}");
+    }
+}
+
+fn clear_line(tty: bool) {
+    if tty {
+        eprint!("\r\x1b[2K");
+    }
 }
 
 /// Runs a parsed command line (not the TUI) and returns the process exit code.

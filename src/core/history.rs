@@ -8,21 +8,46 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::call::{CallStatus, Purpose};
 use crate::mcp::log::Redactor;
 
 /// Entries kept in memory and shown; older ones stay in the file.
 const KEEP: usize = 500;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", from = "EntryLine")]
 pub struct Entry {
     pub tool: String,
     pub arguments: Value,
     /// Seconds since the Unix epoch.
     pub at: u64,
     pub duration_ms: u64,
-    /// `ok`, `tool error`, `rpc error`, `failed` or `cancelled`.
-    pub status: String,
+    /// Written as its word (`ok`, `tool error`...), as older versions wrote it.
+    pub status: CallStatus,
+    /// A new call, a next page or every page: only a new call's arguments prefill the form.
+    #[serde(rename = "for")]
+    pub purpose: Purpose,
+}
+
+/// An entry as any version wrote it: older ones have no `for` and may say `ok (all pages)`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EntryLine {
+    tool: String,
+    arguments: Value,
+    at: u64,
+    duration_ms: u64,
+    status: String,
+    #[serde(default, rename = "for")]
+    purpose: Option<Purpose>,
+}
+
+impl From<EntryLine> for Entry {
+    fn from(l: EntryLine) -> Entry {
+        let (status, purpose) = CallStatus::parse(&l.status);
+        let purpose = l.purpose.or(purpose).unwrap_or_default();
+        Entry { tool: l.tool, arguments: l.arguments, at: l.at, duration_ms: l.duration_ms, status, purpose }
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -147,9 +172,10 @@ impl History {
         }
     }
 
-    /// The arguments of the last call of `tool`.
+    /// The arguments of the last new call of `tool` (a page's arguments carry the pager's
+    /// position, not what the user asked for).
     pub fn last_arguments(&self, tool: &str) -> Option<&Value> {
-        self.entries.iter().rev().find(|e| e.tool == tool).map(|e| &e.arguments)
+        self.entries.iter().rev().find(|e| e.tool == tool && e.purpose == Purpose::New).map(|e| &e.arguments)
     }
 
     pub fn path(&self) -> Option<&Path> {
@@ -184,7 +210,8 @@ mod tests {
                 arguments: json!({"token": "sk-very-secret", "n": 1}),
                 at: 1,
                 duration_ms: 2,
-                status: "ok".into(),
+                status: CallStatus::Ok,
+                purpose: Purpose::New,
             },
             &redactor,
         );
@@ -199,5 +226,33 @@ mod tests {
         }
         assert_eq!(h.last_arguments("t").map(|a| a["n"].clone()), Some(json!(1)));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn entry(status: CallStatus, purpose: Purpose, offset: u64) -> Entry {
+        Entry { tool: "t".into(), arguments: json!({"offset": offset}), at: 1, duration_ms: 2, status, purpose }
+    }
+
+    #[test]
+    fn old_lines_still_load_and_new_ones_read_back() {
+        let old = r#"{"tool":"t","arguments":{},"at":1,"durationMs":2,"status":"ok (all pages)"}"#;
+        let e: Entry = serde_json::from_str(old).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((e.status, e.purpose), (CallStatus::Ok, Purpose::AllPages));
+        let old = r#"{"tool":"t","arguments":{},"at":1,"durationMs":2,"status":"rpc error"}"#;
+        let e: Entry = serde_json::from_str(old).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((e.status, e.purpose), (CallStatus::RpcError, Purpose::New));
+        let new = entry(CallStatus::Partial, Purpose::NextPage, 3);
+        let text = serde_json::to_string(&new).unwrap_or_default();
+        assert!(text.contains(r#""status":"partial""#) && text.contains(r#""for":"next_page""#), "{text}");
+        assert_eq!(serde_json::from_str::<Entry>(&text).ok(), Some(new));
+    }
+
+    #[test]
+    fn the_form_is_prefilled_from_the_last_new_call_not_a_page() {
+        let mut h = History::default();
+        let redactor = Redactor::new(Vec::<String>::new());
+        h.append(entry(CallStatus::Ok, Purpose::New, 0), &redactor);
+        h.append(entry(CallStatus::Ok, Purpose::NextPage, 20), &redactor);
+        h.append(entry(CallStatus::Ok, Purpose::AllPages, 40), &redactor);
+        assert_eq!(h.last_arguments("t"), Some(&json!({"offset": 0})));
     }
 }

@@ -80,12 +80,7 @@ pub struct CallResult {
 }
 
 /// Why a call was made: a new result, the next page of the shown one, or every page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Purpose {
-    New,
-    NextPage,
-    AllPages,
-}
+pub use crate::call::Purpose;
 
 /// A call under way.
 #[derive(Debug, Clone)]
@@ -114,6 +109,8 @@ pub enum Cmd {
         tool: String,
         arguments: serde_json::Value,
         descriptor: Option<serde_json::Value>,
+        /// A new call or the next page: the history keeps only a new call's arguments for the form.
+        purpose: Purpose,
     },
     /// Gather every page after the known ones (the last known page's arguments are given).
     AllPages {
@@ -444,6 +441,15 @@ impl App {
     }
 
     pub(super) fn start_call(&mut self, tool_name: String, arguments: serde_json::Value) -> Vec<Cmd> {
+        self.start_call_for(tool_name, arguments, Purpose::New)
+    }
+
+    pub(super) fn start_call_for(
+        &mut self,
+        tool_name: String,
+        arguments: serde_json::Value,
+        purpose: Purpose,
+    ) -> Vec<Cmd> {
         if self.running.is_some() {
             self.notice = Some(("a call is running; Ctrl-K cancels it".into(), true));
             return vec![];
@@ -453,10 +459,9 @@ impl App {
             return vec![];
         }
         let descriptor = self.list.find(&tool_name).map(|t| t.value().clone());
-        self.running =
-            Some(Running { tool: tool_name.clone(), started: Instant::now(), progress: None, purpose: Purpose::New });
+        self.running = Some(Running { tool: tool_name.clone(), started: Instant::now(), progress: None, purpose });
         self.notice = None;
-        vec![Cmd::Call { tool: tool_name, arguments, descriptor }]
+        vec![Cmd::Call { tool: tool_name, arguments, descriptor, purpose }]
     }
 
     /// The connection's state, which the tool list also shows while it has no tools.

@@ -33,8 +33,9 @@ pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let cancel = tokio_util::sync::CancellationToken::new();
         match cmd {
-            super::app::Cmd::Call { tool, arguments, descriptor } => {
-                super::run_call(session.clone(), history.clone(), (tool, arguments, descriptor), cancel, tx).await;
+            super::app::Cmd::Call { tool, arguments, descriptor, purpose } => {
+                let call = (tool, arguments, descriptor);
+                super::run_call(session.clone(), history.clone(), call, purpose, cancel, tx).await;
             }
             super::app::Cmd::AllPages { tool, arguments, descriptor, known } => {
                 super::run_all_pages(

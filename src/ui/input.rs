@@ -53,12 +53,7 @@ impl App {
                     }
                     Ok(None) => vec![],
                     Ok(Some((next_args, _))) if cmd == Command::NextPage => {
-                        let mut cmds = self.start_call(tool, serde_json::Value::Object(next_args));
-                        if let Some(r) = &mut self.running {
-                            r.purpose = Purpose::NextPage;
-                        }
-                        cmds.truncate(1);
-                        cmds
+                        self.start_call_for(tool, serde_json::Value::Object(next_args), Purpose::NextPage)
                     }
                     Ok(Some(_)) => {
                         if self.running.is_some() {

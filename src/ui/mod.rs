@@ -27,6 +27,7 @@ use futures::StreamExt;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::call::{Call, CallStatus, Purpose};
 use crate::cli::TargetArgs;
 use crate::cli::args::UiArgs;
 use crate::envelope::hints::{Hint, Hints};
@@ -41,10 +42,11 @@ pub async fn run_call(
     session: Arc<Session>,
     history: Arc<Mutex<History>>,
     call: (String, serde_json::Value, Option<serde_json::Value>),
+    purpose: Purpose,
     cancel: CancellationToken,
     out: mpsc::UnboundedSender<Msg>,
 ) {
-    run_taught_call(session, history, Arc::default(), call, cancel, out).await
+    run_taught_call(session, history, Arc::default(), call, purpose, cancel, out).await
 }
 
 /// The hint the user taught for this session's server and `tool`, if any.
@@ -60,73 +62,45 @@ async fn run_taught_call(
     history: Arc<Mutex<History>>,
     hints: Arc<Mutex<Hints>>,
     call: (String, serde_json::Value, Option<serde_json::Value>),
+    purpose: Purpose,
     cancel: CancellationToken,
     out: mpsc::UnboundedSender<Msg>,
 ) {
     let (tool, arguments, descriptor) = call;
     let hint = hint_for(&hints, &session, &tool);
-    let output_schema = descriptor.as_ref().and_then(|d| d.get("outputSchema")).cloned();
-    let started = Instant::now();
+    let args = arguments.as_object().cloned();
+    let c = Call { tool: &tool, arguments: args.as_ref(), descriptor: descriptor.as_ref(), hint: hint.as_ref() };
     let progress_out = out.clone();
     let mut on_progress = move |p: &crate::mcp::Progress| {
         let _ = progress_out.send(Msg::Session(SessionMsg::CallProgress(p.clone())));
     };
-    let args = arguments.as_object().cloned();
     let opts = CallOptions { timeout: None, cancel: Some(cancel) };
-    let reply = session.call_tool(&tool, args, &opts, &mut on_progress).await;
-    let elapsed = started.elapsed();
-    let (status, result) = match reply {
-        Ok(r) => {
-            let rpc_error = matches!(r.body, crate::mcp::ReplyBody::Error(_));
-            // The envelope takes the parsed reply apart (no copy of a big result); the views read
-            // what else they need from the raw text.
-            let crate::mcp::Reply { raw, elapsed: took, body, warnings, elisions } = r;
-            let mut env = crate::envelope::normalize_taught(&tool, descriptor.as_ref(), body, elisions, hint.as_ref());
-            let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema"));
-            crate::envelope::pager::infer_from_request(
-                &mut env,
-                schema,
-                arguments.as_object().unwrap_or(&Default::default()),
-            );
-            let r = crate::mcp::Reply {
-                raw,
-                elapsed: took,
-                body: crate::mcp::ReplyBody::Result(serde_json::Value::Null),
-                elisions: Default::default(),
-                warnings,
-            };
-            let status = match (rpc_error, env.response_type) {
-                (true, _) => "rpc error",
-                (_, crate::envelope::ResponseType::Error) => "tool error",
-                _ => "ok",
-            };
-            let result = CallResult {
-                tool: tool.clone(),
-                arguments: arguments.clone(),
-                reply: Some(Arc::new(r)),
-                envelope: Some(Arc::new(env)),
-                output_schema,
-                error: None,
-                elapsed,
-            };
-            (status, result)
-        }
-        Err(e) => {
-            let status = if e.kind == crate::error::ErrorKind::Cancelled { "cancelled" } else { "failed" };
-            let result = CallResult {
-                tool: tool.clone(),
-                arguments: arguments.clone(),
-                reply: None,
-                envelope: None,
-                output_schema,
-                error: Some(e.message),
-                elapsed,
-            };
-            (status, result)
-        }
+    let outcome = c.run(&session, &opts, &mut on_progress).await;
+    let (reply, envelope, error) = match outcome.answer {
+        Ok(a) => (Some(Arc::new(a.reply)), Some(Arc::new(a.envelope)), None),
+        Err(e) => (None, None, Some(e.message)),
     };
-    let entry =
-        Entry { tool, arguments, at: now_secs(), duration_ms: elapsed.as_millis() as u64, status: status.into() };
+    let output_schema = c.output_schema().cloned();
+    let result = CallResult { tool, arguments, reply, envelope, output_schema, error, elapsed: outcome.elapsed };
+    record(&session, &history, result, (outcome.status, purpose), &out);
+}
+
+/// Writes a finished call into the history and reports it.
+fn record(
+    session: &Session,
+    history: &Mutex<History>,
+    result: CallResult,
+    (status, purpose): (CallStatus, Purpose),
+    out: &mpsc::UnboundedSender<Msg>,
+) {
+    let entry = Entry {
+        tool: result.tool.clone(),
+        arguments: result.arguments.clone(),
+        at: now_secs(),
+        duration_ms: result.elapsed.as_millis() as u64,
+        status,
+        purpose,
+    };
     if let Ok(mut h) = history.lock() {
         h.append(entry.clone(), session.log().redactor());
     }
@@ -143,55 +117,22 @@ pub async fn run_all_pages(
     cancel: CancellationToken,
     out: mpsc::UnboundedSender<Msg>,
 ) {
-    use crate::envelope::pager::{PagedCall, all_pages, merge};
     let (tool, arguments, descriptor) = call;
+    if known.is_empty() {
+        return;
+    }
     let hint = hint_for(&hints, &session, &tool);
     let started = Instant::now();
-    let Some(last) = known.last().map(|e| (**e).clone()) else { return };
-    let before: Vec<_> = known[..known.len() - 1].iter().map(|e| (**e).clone()).collect();
-    let items_before: usize = before.iter().map(|e| e.item_count()).sum();
-    let pages_before = before.len();
-    let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema")).cloned();
-    let empty = serde_json::Map::new();
-    let args = arguments.as_object().unwrap_or(&empty);
-    let paged =
-        PagedCall { tool: &tool, schema: schema.as_ref(), descriptor: descriptor.as_ref(), args, hint: hint.as_ref() };
+    let known: Vec<_> = known.iter().map(|e| (**e).clone()).collect();
+    let args = arguments.as_object().cloned();
+    let c = Call { tool: &tool, arguments: args.as_ref(), descriptor: descriptor.as_ref(), hint: hint.as_ref() };
     let opts = CallOptions { timeout: None, cancel: Some(cancel) };
     let progress_out = out.clone();
-    let mut on_page = move |pages: usize, items: usize, total: Option<u64>| {
-        let _ = progress_out.send(Msg::Session(SessionMsg::PagerProgress(
-            pages_before + pages,
-            items_before + items,
-            total,
-        )));
+    let mut on_page = move |n: &crate::call::PageCount| {
+        let _ = progress_out.send(Msg::Session(SessionMsg::PagerProgress(n.pages, n.items, n.total)));
     };
-    let rest = all_pages(&session, &paged, last, 100, &opts, &mut on_page).await;
-    let rest_pager = rest.metadata.as_ref().and_then(|m| m.get("pager")).cloned().unwrap_or_default();
-    let complete = rest_pager["complete"].as_bool().unwrap_or(true);
-    let notes: Vec<String> = rest_pager["notes"]
-        .as_array()
-        .map(|a| a.iter().filter_map(|n| n.as_str().map(str::to_string)).collect())
-        .unwrap_or_default();
-    let rest_pages = rest_pager["pages"].as_u64().unwrap_or(1) as usize;
-    let mut pages = before;
-    pages.push(rest);
-    let mut merged = merge(pages, notes, complete);
-    if let Some(p) = merged.metadata.as_mut().and_then(|m| m.get_mut("pager")) {
-        p["pages"] = serde_json::json!(pages_before + rest_pages);
-    }
-    let elapsed = started.elapsed();
-    let status = if complete { "ok" } else { "partial" };
-    let entry = Entry {
-        tool: tool.clone(),
-        arguments: arguments.clone(),
-        at: now_secs(),
-        duration_ms: elapsed.as_millis() as u64,
-        status: format!("{status} (all pages)"),
-    };
-    if let Ok(mut h) = history.lock() {
-        h.append(entry.clone(), session.log().redactor());
-    }
-    let output_schema = descriptor.as_ref().and_then(|d| d.get("outputSchema")).cloned();
+    let (merged, report) = crate::call::all_pages(&session, &c, known, 100, &opts, &mut on_page).await;
+    let output_schema = c.output_schema().cloned();
     let result = CallResult {
         tool,
         arguments,
@@ -199,9 +140,9 @@ pub async fn run_all_pages(
         envelope: Some(Arc::new(merged)),
         output_schema,
         error: None,
-        elapsed,
+        elapsed: started.elapsed(),
     };
-    let _ = out.send(Msg::Session(SessionMsg::CallDone(Box::new(result), entry)));
+    record(&session, &history, result, (report.status(), Purpose::AllPages), &out);
 }
 
 /// Writes an export (mode 0600) under the state directory; returns its path.
@@ -328,10 +269,10 @@ async fn worker(
                 cmd = cmds.recv() => match cmd {
                     Some(Cmd::Reconnect) => break true,
                     Some(Cmd::Quit) | None => break false,
-                    Some(Cmd::Call { tool, arguments, descriptor }) => {
+                    Some(Cmd::Call { tool, arguments, descriptor, purpose }) => {
                         let cancel = CancellationToken::new();
                         current = Some(cancel.clone());
-                        tokio::spawn(run_taught_call(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), cancel, out.clone()));
+                        tokio::spawn(run_taught_call(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), purpose, cancel, out.clone()));
                     }
                     Some(Cmd::AllPages { tool, arguments, descriptor, known }) => {
                         let cancel = CancellationToken::new();

@@ -1,5 +1,5 @@
-//! The pager: finds the input argument that carries the position, calls the tool again with the
-//! same other arguments, and gathers every page into one envelope.
+//! The pager's rules: finds the input argument that carries the position, the arguments of the
+//! next page, and merges pages into one envelope (the calls themselves are `crate::call`'s).
 
 use std::collections::HashSet;
 
@@ -8,7 +8,6 @@ use serde_json::{Map, Value, json};
 use super::key_norm as norm;
 use super::pagination::PageKind;
 use super::{Data, Envelope, RawItems, ResponseType, Status, Summary};
-use crate::mcp::{CallOptions, Session};
 use crate::schema::args::property_schema;
 
 /// Argument names that carry each kind of position, best first.
@@ -280,90 +279,6 @@ fn identity(item: &Value, by_id: bool) -> String {
         (true, Some(id)) => format!("id:{id}"),
         _ => item.to_string(),
     }
-}
-
-/// The call being paged: the tool, its input schema and descriptor, and the first page's arguments.
-#[derive(Clone, Copy)]
-pub struct PagedCall<'a> {
-    pub tool: &'a str,
-    pub schema: Option<&'a Value>,
-    pub descriptor: Option<&'a Value>,
-    pub args: &'a Map<String, Value>,
-    /// What the user taught about this tool's answers.
-    pub hint: Option<&'a super::hints::Hint>,
-}
-
-/// Progress of `all_pages`: pages fetched, items so far, total if known.
-pub type OnPage<'a> = dyn FnMut(usize, usize, Option<u64>) + Send + 'a;
-
-/// Follows every page after `first` (up to `max_pages` pages in all) and returns one envelope
-/// whose data holds every item exactly once. Stops on a repeated position, an empty page, an
-/// error (the envelope is then `partial`, with the reason in metadata.pager).
-pub async fn all_pages(
-    session: &Session,
-    call: &PagedCall<'_>,
-    first: Envelope,
-    max_pages: usize,
-    opts: &CallOptions,
-    on_page: &mut OnPage<'_>,
-) -> Envelope {
-    let PagedCall { tool, schema, descriptor, args, hint } = *call;
-    let mut pages = vec![first];
-    let mut notes: Vec<String> = vec![];
-    let mut seen = HashSet::new();
-    let mut args = args.clone();
-    let mut complete = true;
-    loop {
-        let last = pages.last().cloned();
-        let Some(last) = last else { break };
-        let (next, position) = match next_arguments(schema, &args, &last) {
-            Ok(Some(n)) => n,
-            Ok(None) => break,
-            Err(why) => {
-                notes.push(why);
-                complete = false;
-                break;
-            }
-        };
-        if pages.len() >= max_pages.max(1) {
-            notes.push(format!("stopped after {} pages (--max-pages)", pages.len()));
-            complete = false;
-            break;
-        }
-        if !seen.insert(position.to_string()) {
-            notes.push(format!("the server gave the position {position} twice; stopped there"));
-            break;
-        }
-        let reply = session.call_tool(tool, Some(next.clone()), opts, &mut |_| {}).await;
-        let env = match reply {
-            Ok(r) => {
-                let mut env = super::normalize_taught(tool, descriptor, r.body, r.elisions, hint);
-                infer_from_request(&mut env, schema, &next);
-                env
-            }
-            Err(e) => {
-                notes.push(format!("page {} failed: {}", pages.len() + 1, e.message));
-                complete = false;
-                break;
-            }
-        };
-        if env.response_type == ResponseType::Error {
-            let msg = env.error.as_ref().and_then(|e| e.message.clone()).unwrap_or_default();
-            notes.push(format!("page {} answered an error: {msg}", pages.len() + 1));
-            complete = false;
-            break;
-        }
-        // A list page with no items ends the list; a page of text (a long document) has none.
-        let empty = env.data.is_array() && env.item_count() == 0;
-        pages.push(env);
-        args = next;
-        let count: usize = pages.iter().map(|p| p.item_count()).sum();
-        on_page(pages.len(), count, pages.last().and_then(|p| p.summary.as_ref()).and_then(|s| s.total));
-        if empty {
-            break;
-        }
-    }
-    merge(pages, notes, complete)
 }
 
 /// One envelope from several pages of the same list.

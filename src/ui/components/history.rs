@@ -32,11 +32,16 @@ impl HistoryOverlay {
 
     fn row(e: &Entry, t: &Theme) -> Line<'static> {
         let secs = e.at % 86_400;
-        // `ok (all pages)` is a success too.
-        let role = if e.status.starts_with("ok") { "ok" } else { "error" };
+        let role = if e.status.is_success() { "ok" } else { "error" };
+        let purpose = match e.purpose {
+            crate::call::Purpose::New => "",
+            crate::call::Purpose::NextPage => "next page",
+            crate::call::Purpose::AllPages => "all pages",
+        };
         Line::from(vec![
             Span::styled(format!("{:02}:{:02}:{:02} ", secs / 3600, secs / 60 % 60, secs % 60), t.fg("dim")),
-            Span::styled(format!("{:<14} ", sanitize::truncate(&sanitize::line(&e.status), 14)), t.fg(role)),
+            Span::styled(format!("{:<11} ", e.status.as_str()), t.fg(role)),
+            Span::styled(format!("{purpose:<10} "), t.fg("dim")),
             Span::styled(format!("{:>7} ms ", e.duration_ms), t.fg("dim")),
             Span::styled(format!("{} ", sanitize::line(&e.tool)), t.fg("text").add_modifier(Modifier::BOLD)),
             Span::styled(

@@ -1,0 +1,141 @@
+//! The one call service: sends `tools/call`, reads the reply into the envelope (with what the
+//! user taught), says how the call ended, and follows the pages. `mcplens call` and the TUI's
+//! runs, next pages and all-pages all go through here.
+
+mod pages;
+mod status;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value};
+
+pub use pages::{PageCount, PagerReport, Stopped, all_pages};
+pub use status::{CallStatus, Purpose};
+
+use crate::envelope::hints::Hint;
+use crate::envelope::pager::infer_from_request;
+use crate::envelope::{Envelope, ResponseType, normalize_taught};
+use crate::error::LensError;
+use crate::mcp::{CallOptions, Progress, Reply, ReplyBody, Session};
+
+/// One call of a tool: what is sent, and what the answer is read with.
+#[derive(Clone, Copy)]
+pub struct Call<'a> {
+    pub tool: &'a str,
+    /// `None` sends no `arguments` member at all.
+    pub arguments: Option<&'a Map<String, Value>>,
+    /// The tool's descriptor (its input and output schemas), when the server listed it.
+    pub descriptor: Option<&'a Value>,
+    /// What the user taught about this tool's answers.
+    pub hint: Option<&'a Hint>,
+}
+
+/// A reply read: the envelope, the reply itself (its body taken apart into the envelope), and
+/// how the call ended.
+#[derive(Debug)]
+pub struct Answer {
+    pub envelope: Envelope,
+    /// The reply as received: `raw`, `elapsed` and `warnings`; its parsed body is now the
+    /// envelope's (left `null` here, so a big result is not held twice).
+    pub reply: Reply,
+    /// The `error` member of a JSON-RPC error reply.
+    pub rpc_error: Option<Value>,
+    pub status: CallStatus,
+}
+
+/// A call carried out: the answer, or why there is none.
+#[derive(Debug)]
+pub struct Outcome {
+    pub status: CallStatus,
+    pub answer: Result<Answer, LensError>,
+    pub elapsed: Duration,
+}
+
+impl<'a> Call<'a> {
+    pub fn input_schema(&self) -> Option<&'a Value> {
+        self.descriptor.and_then(|d| d.get("inputSchema"))
+    }
+
+    pub fn output_schema(&self) -> Option<&'a Value> {
+        self.descriptor.and_then(|d| d.get("outputSchema"))
+    }
+
+    /// The same call with other arguments (the next page's).
+    pub fn with_arguments(&self, arguments: &'a Map<String, Value>) -> Call<'a> {
+        Call { arguments: Some(arguments), ..*self }
+    }
+
+    /// Sends the call; the reply as received.
+    pub async fn send(
+        &self,
+        session: &Session,
+        opts: &CallOptions,
+        on_progress: &mut (dyn FnMut(&Progress) + Send),
+    ) -> crate::error::Result<Reply> {
+        session.call_tool(self.tool, self.arguments.cloned(), opts, on_progress).await
+    }
+
+    /// Reads a reply into the envelope and says how the call ended.
+    pub fn read(&self, reply: Reply) -> Answer {
+        let rpc_error = match &reply.body {
+            ReplyBody::Error(e) => Some(e.clone()),
+            ReplyBody::Result(_) => None,
+        };
+        let reported = reply_status(&reply);
+        // The envelope takes the parsed reply apart; a long list's records stay in the raw text.
+        let Reply { raw, elapsed, body, elisions, warnings } = reply;
+        let mut envelope = normalize_taught(self.tool, self.descriptor, body, elisions, self.hint);
+        let empty = Map::new();
+        infer_from_request(&mut envelope, self.input_schema(), self.arguments.unwrap_or(&empty));
+        let status = match reported {
+            CallStatus::Ok if envelope.response_type == ResponseType::Error => CallStatus::ToolError,
+            other => other,
+        };
+        let reply =
+            Reply { raw, elapsed, body: ReplyBody::Result(Value::Null), elisions: Default::default(), warnings };
+        Answer { envelope, reply, rpc_error, status }
+    }
+
+    /// Sends the call and reads its reply.
+    pub async fn run(
+        &self,
+        session: &Session,
+        opts: &CallOptions,
+        on_progress: &mut (dyn FnMut(&Progress) + Send),
+    ) -> Outcome {
+        let started = Instant::now();
+        let sent = self.send(session, opts, on_progress).await;
+        let elapsed = started.elapsed();
+        match sent {
+            Ok(reply) => {
+                let answer = self.read(reply);
+                Outcome { status: answer.status, answer: Ok(answer), elapsed }
+            }
+            Err(e) => Outcome { status: CallStatus::of_error(&e, session.is_closed()), answer: Err(e), elapsed },
+        }
+    }
+}
+
+/// How a call ended, from its reply alone (before it is read into an envelope): a JSON-RPC
+/// error, a result marked `isError`, or ok.
+pub fn reply_status(reply: &Reply) -> CallStatus {
+    match &reply.body {
+        ReplyBody::Error(_) => CallStatus::RpcError,
+        ReplyBody::Result(r) if r.get("isError").and_then(Value::as_bool) == Some(true) => CallStatus::ToolError,
+        ReplyBody::Result(_) => CallStatus::Ok,
+    }
+}
+
+impl CallStatus {
+    /// The exit code of `mcplens call` for a call that got a reply (see the README).
+    pub fn exit_code(self) -> i32 {
+        match self {
+            CallStatus::Ok | CallStatus::Partial => 0,
+            CallStatus::ToolError | CallStatus::RpcError => 1,
+            CallStatus::Cancelled | CallStatus::Timeout | CallStatus::ServerGone | CallStatus::Failed => 3,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,70 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::*;
+
+fn reply(message: Value) -> Reply {
+    let mut m = json!({"jsonrpc": "2.0", "id": 1});
+    if let (Some(m), Some(parts)) = (m.as_object_mut(), message.as_object()) {
+        m.extend(parts.clone());
+    }
+    Reply::parse(Arc::new(m.to_string()), Duration::ZERO, usize::MAX).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn call<'a>(tool: &'a str, args: &'a Map<String, Value>, descriptor: Option<&'a Value>) -> Call<'a> {
+    Call { tool, arguments: Some(args), descriptor, hint: None }
+}
+
+#[test]
+fn a_reply_is_read_into_the_envelope_with_its_status() {
+    let args = Map::new();
+    let c = call("t", &args, None);
+    let ok = c.read(reply(json!({"result": {"content": [{"type": "text", "text": "hi"}]}})));
+    assert_eq!((ok.status, ok.rpc_error.is_none()), (CallStatus::Ok, true));
+    assert!(ok.reply.raw.contains("hi") && matches!(ok.reply.body, ReplyBody::Result(Value::Null)));
+
+    let tool_error = c.read(reply(json!({"result": {"isError": true, "content": [{"type": "text", "text": "no"}]}})));
+    assert_eq!(tool_error.status, CallStatus::ToolError);
+    assert_eq!(tool_error.status.exit_code(), 1);
+
+    let rpc = c.read(reply(json!({"error": {"code": -32602, "message": "unknown tool"}})));
+    assert_eq!((rpc.status, rpc.envelope.response_type), (CallStatus::RpcError, ResponseType::Error));
+    assert_eq!(rpc.rpc_error.map(|e| e["code"].clone()), Some(json!(-32602)));
+}
+
+#[test]
+fn the_request_places_a_list_that_states_only_its_total() {
+    let descriptor = json!({"inputSchema": {"properties": {"offset": {"type": "integer"}}}});
+    let args = json!({"offset": 0}).as_object().cloned().unwrap_or_default();
+    let c = call("t", &args, Some(&descriptor));
+    let a = c.read(reply(json!({"result": {"structuredContent": {"items": [{"id": 1}, {"id": 2}], "total": 5}}})));
+    assert!(a.envelope.has_more());
+    let next = crate::envelope::pager::next_arguments(c.input_schema(), &args, &a.envelope).ok().flatten();
+    assert_eq!(next.map(|(a, _)| Value::Object(a)), Some(json!({"offset": 2})));
+}
+
+#[test]
+fn a_taught_hint_reads_the_answer() {
+    let args = Map::new();
+    let hint = Hint { tool: "t".into(), records: Some("/content/0/text".into()), ..Hint::default() };
+    let c = Call { hint: Some(&hint), ..call("t", &args, None) };
+    let a = c.read(reply(json!({"result": {"content": [{"type": "text", "text": "a\nb\nc"}]}})));
+    assert_eq!((a.envelope.response_type, a.envelope.item_count()), (ResponseType::List, 3));
+}
+
+#[test]
+fn the_pager_says_why_it_stopped() {
+    let report = |stopped| PagerReport { count: PageCount { pages: 3, items: 30, total: None }, stopped };
+    assert_eq!(report(Stopped::LastPage).status(), CallStatus::Ok);
+    assert_eq!(report(Stopped::RepeatedPosition("\"x\"".into())).status(), CallStatus::Ok);
+    let capped = report(Stopped::MaxPages(3));
+    assert_eq!(
+        (capped.status(), capped.stopped.note()),
+        (CallStatus::Partial, Some("stopped after 3 pages (--max-pages)".into()))
+    );
+    let failed = Stopped::PageFailed { page: 4, message: "timed out".into() };
+    assert_eq!(failed.note().as_deref(), Some("page 4 failed: timed out"));
+    assert!(!failed.complete());
+}
