@@ -207,14 +207,20 @@ async fn worker(
 ) {
     let (history, hints) = stores;
     let send = |m: SessionMsg| out.send(Msg::Session(m)).is_ok();
-    loop {
+    // One log for every session: a reconnect appends to it, so why the server died stays.
+    let log = crate::mcp::log::SessionLog::new(options.log_limits, crate::mcp::log::Redactor::new(target.secrets()));
+    let options = ConnectOptions { log: Some(log.clone()), ..options };
+    for attempt in 0.. {
+        if attempt > 0 {
+            log.mark_reconnect("reconnecting: a new session begins");
+        }
         if !send(SessionMsg::Connecting) {
             return;
         }
         let session = match Session::connect(&target, options.clone()).await {
             Ok(s) => Arc::new(s),
             Err(e) => {
-                if !send(SessionMsg::Failed { error: e.message, log: None }) {
+                if !send(SessionMsg::Failed { error: e.message, log: Some(log.clone()) }) {
                     return;
                 }
                 loop {

@@ -450,7 +450,7 @@ fn draw_log(f: &mut Frame, app: &App, area: Rect) {
                 LogKind::Sent => "json_key",
                 LogKind::Received => "json_string",
                 LogKind::Warning => "warning",
-                LogKind::Info => "ok",
+                LogKind::Info | LogKind::Marker => "ok",
             };
             let text = sanitize::truncate(&e.text, 2000).into_owned();
             Line::from(vec![

@@ -64,6 +64,8 @@ pub struct ConnectOptions {
     pub max_list_pages: usize,
     /// Deepest JSON nesting accepted in a reply (`--max-depth`).
     pub max_depth: usize,
+    /// The log to append to (a reconnect keeps its log); a new one when None.
+    pub log: Option<SessionLog>,
 }
 
 impl Default for ConnectOptions {
@@ -74,6 +76,7 @@ impl Default for ConnectOptions {
             log_limits: LogLimits::default(),
             max_list_pages: 10_000,
             max_depth: crate::json_depth::DEFAULT_MAX_DEPTH,
+            log: None,
         }
     }
 }
@@ -211,7 +214,10 @@ pub struct Session {
 
 impl Session {
     pub async fn connect(target: &Target, options: ConnectOptions) -> Result<Session> {
-        let log = SessionLog::new(options.log_limits, Redactor::new(target.secrets()));
+        let log = match &options.log {
+            Some(log) => log.clone(),
+            None => SessionLog::new(options.log_limits, Redactor::new(target.secrets())),
+        };
         let tap = WireTap::new(log.clone());
         let client = LensClient::default();
         let (served, child) = match target {

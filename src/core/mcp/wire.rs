@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use tokio::sync::broadcast;
 
-use super::log::{LogKind, SessionLog};
+use super::log::{Level, LogKind, SessionLog, Wire};
 
 /// Something the server told us outside a reply.
 #[derive(Debug, Clone)]
@@ -47,6 +47,35 @@ struct Probe<'a> {
     error: Option<&'a RawValue>,
     #[serde(borrow, default)]
     params: Option<&'a RawValue>,
+}
+
+/// A server log message's level and logger (`notifications/message`).
+#[derive(Deserialize)]
+struct LogParams<'a> {
+    #[serde(borrow, default)]
+    level: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    logger: Option<Cow<'a, str>>,
+}
+
+impl<'a> Probe<'a> {
+    /// What the log keeps of the message (the params of a log message are small; nothing else
+    /// is parsed again).
+    fn wire(&self) -> Wire<'_> {
+        let mut w = Wire {
+            id: self.id.map(RawValue::get),
+            method: self.method.as_deref(),
+            error: self.error.is_some(),
+            ..Wire::default()
+        };
+        if w.method == Some("notifications/message")
+            && let Some(p) = self.params.and_then(|p| serde_json::from_str::<LogParams>(p.get()).ok())
+        {
+            w.level = p.level.as_deref().and_then(Level::parse);
+            w.logger = p.logger.map(Cow::into_owned);
+        }
+        w
+    }
 }
 
 /// A JSON-RPC id as a map key: `1` and `"1"` are the same request (rmcp correlates them too).
@@ -116,10 +145,12 @@ impl WireTap {
 
     /// A message mcplens is about to send.
     pub fn outbound(&self, line: &str) {
-        self.log.push(LogKind::Sent, line.trim_end());
-        if let Ok(p) = serde_json::from_str::<Probe>(line)
-            && let (Some(id), Some(method)) = (p.id, p.method)
-        {
+        let Ok(p) = serde_json::from_str::<Probe>(line) else {
+            self.log.push(LogKind::Sent, line.trim_end());
+            return;
+        };
+        self.log.push_message(LogKind::Sent, line.trim_end(), &p.wire());
+        if let (Some(id), Some(method)) = (p.id, p.method) {
             self.lock().pending.insert(id_key(id.get()), method.into_owned());
         }
     }
@@ -147,7 +178,7 @@ impl WireTap {
                 return None;
             }
         };
-        self.log.push(LogKind::Received, trimmed);
+        let seq = self.log.push_message(LogKind::Received, trimmed, &probe.wire());
         if let Some(method) = probe.method.as_deref() {
             if probe.id.is_none() {
                 self.notification(method, probe.params);
@@ -182,6 +213,7 @@ impl WireTap {
         });
         match stub {
             Some(stub) => {
+                self.log.attach_full(seq, raw.clone());
                 st.kept.insert(key, raw);
                 Some(format!(r#"{{"jsonrpc":"2.0","id":{id_text},"result":{stub}}}"#))
             }
@@ -274,5 +306,21 @@ mod tests {
             }
             other => panic!("expected progress, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn log_messages_carry_level_and_logger_and_replies_their_method() {
+        let t = tap();
+        t.outbound(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#);
+        t.inbound(
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","logger":"db","data":"x"}}"#
+                .to_string(),
+        );
+        t.inbound(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#.to_string());
+        let e = t.log().entries();
+        let m = e[1].msg.clone().unwrap_or_else(|| panic!("no info"));
+        assert_eq!((m.level, m.logger.as_deref()), (Some(Level::Error), Some("db")));
+        let r = e[2].msg.clone().unwrap_or_else(|| panic!("no info"));
+        assert_eq!((r.method.as_deref(), r.reply_to), (Some("tools/call"), Some(e[0].seq)));
     }
 }
