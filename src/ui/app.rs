@@ -8,6 +8,7 @@ use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 use ratatui::layout::Rect;
 use tui_tree_widget::{TreeItem, TreeState};
 
+use super::component::Stack;
 use super::form::FormState;
 use super::fuzzy;
 use super::keymap::Scope;
@@ -197,8 +198,8 @@ pub struct App {
     pub cursor: usize,
     pub offset: usize,
     pub focus: Pane,
-    pub show_help: bool,
-    pub help_scroll: usize,
+    /// Overlays (help...), newest on top; they see keys first.
+    pub overlays: Stack,
     pub show_log: bool,
     pub log: Option<SessionLog>,
     pub log_seen: u64,
@@ -241,8 +242,7 @@ impl App {
             cursor: 0,
             offset: 0,
             focus: Pane::Tools,
-            show_help: false,
-            help_scroll: 0,
+            overlays: Stack::default(),
             show_log: false,
             log: None,
             log_seen: 0,

@@ -89,12 +89,16 @@ pub trait Component {
     /// A command of the keymap (this component's section first, then the global one).
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used;
 
+    /// The area it will be drawn in, before each draw: for state that depends on the size
+    /// (the page height, wrapped text). Drawing itself never writes state.
+    fn resize(&mut self, _area: Rect) {}
+
     /// Draws from the component's own state; never writes it.
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool);
 
     /// `(keys, word)` for the footer while this component has the focus.
     fn hints(&self) -> Vec<(String, String)> {
-        keymap::footer(self.scope()).into_iter().map(|(keys, word, _)| (keys.to_string(), word.to_string())).collect()
+        keymap::footer(self.scope()).into_iter().map(|(keys, word, _)| (keys, word)).collect()
     }
 
     /// How big an overlay wants to be inside `area` (panes fill what the layout gives them).
@@ -145,6 +149,11 @@ impl Stack {
             Some(cmd) => top.command(cmd, cx),
             None => Used::No,
         }
+    }
+
+    /// Every layer, bottom first, to lay out before drawing.
+    pub fn layers_mut(&mut self) -> impl Iterator<Item = &mut Box<dyn Component>> {
+        self.layers.iter_mut()
     }
 
     /// Every layer, bottom first, to draw over the panes.

@@ -6,6 +6,8 @@ use std::time::Instant;
 use ratatui::layout::Position;
 
 use super::app::{App, Cmd, Pane, Purpose, Running};
+use super::component::{Ctx, Effect};
+use super::components::help::Help;
 use super::form::FormOutcome;
 use super::keymap::{self, Command, Scope};
 use super::result::{Page, ResultState, View};
@@ -173,9 +175,12 @@ impl App {
     }
 
     pub(super) fn key(&mut self, k: KeyEvent) -> Vec<Cmd> {
-        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+        if keymap::lookup_own(&k, Scope::Any) == Some(Command::ForceQuit) {
             self.quit = true;
             return vec![Cmd::Quit];
+        }
+        if !self.overlays.is_empty() {
+            return self.overlay_key(k);
         }
         if self.filtering {
             match k.code {
@@ -201,46 +206,58 @@ impl App {
             }
             return vec![];
         }
-        if self.show_history && !self.show_help {
+        if self.show_history {
             return self.history_key(k);
         }
         if self.focus == Pane::Form
-            && !self.show_help
             && let Some(cmds) = self.form_key(k)
         {
             return cmds;
         }
         if self.focus == Pane::Result
-            && !self.show_help
             && let Some(v) = self.result_mut().and_then(|r| r.viewer())
             && v.search_key(&k)
         {
             return vec![];
         }
         let Some(cmd) = keymap::lookup(&k, self.scope()) else {
-            if self.show_help {
-                self.show_help = false;
-            } else {
-                self.dirty = false;
-            }
+            self.dirty = false;
             return vec![];
         };
-        if self.show_help {
-            match cmd {
-                Command::Quit => {
-                    self.quit = true;
-                    return vec![Cmd::Quit];
-                }
-                Command::Down => self.help_scroll += 1,
-                Command::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
-                Command::PageDown => self.help_scroll += 10,
-                Command::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
-                Command::Top => self.help_scroll = 0,
-                _ => self.show_help = false,
-            }
-            return vec![];
-        }
         self.command(cmd)
+    }
+
+    /// The top overlay sees the key first; one it does not use goes to the global bindings only.
+    fn overlay_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
+        let mut cx = Ctx::new(&self.theme);
+        let used = self.overlays.key(&k, &mut cx);
+        let effects = cx.effects;
+        let mut cmds = self.apply(effects);
+        if !used.yes() {
+            match keymap::lookup_own(&k, Scope::Any) {
+                Some(cmd) => cmds.extend(self.command(cmd)),
+                None => self.dirty = false,
+            }
+        }
+        cmds
+    }
+
+    /// Applies what a component asked for.
+    pub(super) fn apply(&mut self, effects: Vec<Effect>) -> Vec<Cmd> {
+        let mut cmds = vec![];
+        for e in effects {
+            match e {
+                Effect::Cmd(c) => cmds.push(c),
+                Effect::Notice(text, error) => self.notice = Some((text, error)),
+                Effect::Close => {
+                    self.overlays.pop();
+                }
+                Effect::Push(c) => self.overlays.push(c),
+                // No overlay asks for these yet; the lead wires them with the panes that do.
+                Effect::App(_) => {}
+            }
+        }
+        cmds
     }
 
     pub(super) fn command(&mut self, cmd: Command) -> Vec<Cmd> {
@@ -250,9 +267,10 @@ impl App {
                 self.quit = true;
                 return vec![Cmd::Quit];
             }
-            Command::Help => {
-                self.show_help = true;
-                self.help_scroll = 0;
+            Command::Help => self.overlays.push(Box::new(Help::new(self.scope()))),
+            Command::ForceQuit => {
+                self.quit = true;
+                return vec![Cmd::Quit];
             }
             Command::Reconnect => return vec![Cmd::Reconnect],
             Command::CancelCall => {
