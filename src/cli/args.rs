@@ -43,6 +43,10 @@ pub struct UiArgs {
     /// Theme: a built-in name (dark, light, high-contrast) or a path to a theme TOML file.
     #[arg(long, value_name = "NAME|PATH")]
     pub theme: Option<String>,
+    /// A keymap TOML file laid over the built-in keymap (default: the config directory's
+    /// mcplens/keymap.toml, if it exists).
+    #[arg(long, value_name = "FILE")]
+    pub keymap: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -164,8 +164,8 @@ pub struct App {
     /// The tool list pane.
     pub list: ToolsPane,
     pub focus: Pane,
-    pub show_help: bool,
-    pub help_scroll: usize,
+    /// Overlays (help, history, a value shown whole), newest on top; they see keys first.
+    pub overlays: Stack,
     pub show_log: bool,
     pub log: Option<SessionLog>,
     pub log_seen: u64,
@@ -185,8 +185,6 @@ pub struct App {
     /// Forms left with Esc, by tool name: reopening one keeps its values.
     pub kept_forms: HashMap<String, FormState>,
     pub history: History,
-    /// Overlays (history, pickers, a value shown whole), newest on top; they see keys first.
-    pub overlays: Stack,
     pub running: Option<Running>,
     /// The pages of the shown result (one for an unpaged result), fetched once and kept.
     pub results: Vec<ResultState>,
@@ -204,8 +202,7 @@ impl App {
             server: None,
             list: ToolsPane::default(),
             focus: Pane::Tools,
-            show_help: false,
-            help_scroll: 0,
+            overlays: Stack::default(),
             show_log: false,
             log: None,
             log_seen: 0,
@@ -220,7 +217,6 @@ impl App {
             form: None,
             kept_forms: HashMap::new(),
             history: History::default(),
-            overlays: Stack::default(),
             running: None,
             results: vec![],
             page: 0,

@@ -94,7 +94,7 @@ pub trait Component {
 
     /// `(keys, word)` for the footer while this component has the focus.
     fn hints(&self) -> Vec<(String, String)> {
-        keymap::footer(self.scope()).into_iter().map(|(keys, word, _)| (keys.to_string(), word.to_string())).collect()
+        keymap::footer(self.scope()).into_iter().map(|(keys, word, _)| (keys, word)).collect()
     }
 
     /// The area the component will be drawn in: where page sizes come from. Called by the

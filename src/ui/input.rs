@@ -1,12 +1,13 @@
 //! Input: keys, mouse and the commands they map to, for the app model in `app.rs`.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use std::time::Instant;
 
 use ratatui::layout::Position;
 
 use super::app::{App, Cmd, Pane, Purpose, Running};
 use super::component::{Action, Component, Ctx, Effect};
+use super::components::help::Help;
 use super::components::history::HistoryOverlay;
 use super::form::FormOutcome;
 use super::keymap::{self, Command, Scope};
@@ -177,29 +178,13 @@ impl App {
         found
     }
 
-    /// A key while an overlay is open: the top overlay's, else only quit and help.
-    fn overlay_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
-        let mut cx = Ctx::new(&self.theme);
-        let used = self.overlays.key(&k, &mut cx);
-        let effects = cx.effects;
-        let mut cmds = self.apply(effects);
-        if !used.yes() {
-            match keymap::lookup(&k, Scope::Any) {
-                Some(Command::Quit) => {
-                    self.quit = true;
-                    cmds.push(Cmd::Quit);
-                }
-                Some(Command::Help) => self.show_help = true,
-                _ => self.dirty = false,
-            }
-        }
-        cmds
-    }
-
     pub(super) fn key(&mut self, k: KeyEvent) -> Vec<Cmd> {
-        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+        if keymap::lookup_own(&k, Scope::Any) == Some(Command::ForceQuit) {
             self.quit = true;
             return vec![Cmd::Quit];
+        }
+        if !self.overlays.is_empty() {
+            return self.overlay_key(k);
         }
         if self.focus == Pane::Tools && self.list.filtering {
             let mut cx = Ctx::new(&self.theme);
@@ -209,46 +194,48 @@ impl App {
                 return vec![];
             }
         }
-        if !self.overlays.is_empty() && !self.show_help {
-            return self.overlay_key(k);
-        }
         if self.focus == Pane::Form
-            && !self.show_help
             && let Some(cmds) = self.form_key(k)
         {
             return cmds;
         }
         if self.focus == Pane::Result
-            && !self.show_help
             && let Some(v) = self.result_mut().and_then(|r| r.viewer())
             && v.search_key(&k)
         {
             return vec![];
         }
         let Some(cmd) = keymap::lookup(&k, self.scope()) else {
-            if self.show_help {
-                self.show_help = false;
-            } else {
-                self.dirty = false;
-            }
+            self.dirty = false;
             return vec![];
         };
-        if self.show_help {
-            match cmd {
-                Command::Quit => {
-                    self.quit = true;
-                    return vec![Cmd::Quit];
-                }
-                Command::Down => self.help_scroll += 1,
-                Command::Up => self.help_scroll = self.help_scroll.saturating_sub(1),
-                Command::PageDown => self.help_scroll += 10,
-                Command::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
-                Command::Top => self.help_scroll = 0,
-                _ => self.show_help = false,
-            }
-            return vec![];
-        }
         self.command(cmd)
+    }
+
+    /// The top overlay sees the key first; one it does not use goes to the global bindings only.
+    fn overlay_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
+        let mut cx = Ctx::new(&self.theme);
+        let before = self.overlays.len();
+        let used = self.overlays.key(&k, &mut cx);
+        let effects = cx.effects;
+        let mut cmds = self.apply(effects);
+        if !used.yes() && self.overlays.len() < before {
+            // The overlay closed on a key it does not use: the key does its own work beneath.
+            cmds.extend(self.key(k));
+        } else if !used.yes() {
+            // Only what makes sense over any overlay: not pane moves or views under it.
+            match keymap::lookup_own(&k, Scope::Any) {
+                Some(
+                    cmd @ (Command::Quit
+                    | Command::ForceQuit
+                    | Command::Help
+                    | Command::Reconnect
+                    | Command::CancelCall),
+                ) => cmds.extend(self.command(cmd)),
+                _ => self.dirty = false,
+            }
+        }
+        cmds
     }
 
     pub(super) fn command(&mut self, cmd: Command) -> Vec<Cmd> {
@@ -258,9 +245,10 @@ impl App {
                 self.quit = true;
                 return vec![Cmd::Quit];
             }
-            Command::Help => {
-                self.show_help = true;
-                self.help_scroll = 0;
+            Command::Help => self.overlays.push(Box::new(Help::new(self.scope()))),
+            Command::ForceQuit => {
+                self.quit = true;
+                return vec![Cmd::Quit];
             }
             Command::Reconnect => return vec![Cmd::Reconnect],
             Command::CancelCall => {

@@ -1,72 +1,106 @@
 //! Keys map to named commands through one table, which also generates the help overlay and the
-//! footer hints, so what is documented is exactly what is bound.
+//! footer hints, so what is documented is exactly what is bound. The table is data: the embedded
+//! `keymap.toml`, with a user's file laid over it once at start (`init`).
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+mod key;
+mod load;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
-    Quit,
-    Help,
-    NextPane,
-    PrevPane,
-    Up,
-    Down,
-    Expand,
-    Collapse,
-    Top,
-    Bottom,
-    PageUp,
-    PageDown,
-    Filter,
-    Open,
-    Back,
-    ToggleRaw,
-    ToggleLog,
-    ExpandAll,
-    CollapseAll,
-    Reconnect,
-    CancelCall,
-    History,
-    // In a form.
-    Run,
-    ToggleJson,
-    ToggleValidate,
-    SetNull,
-    SetEmpty,
-    ClearField,
-    RemoveItem,
-    MoveItemUp,
-    MoveItemDown,
-    NextField,
-    PrevField,
-    Activate,
-    Toggle,
-    Leave,
-    // In the history.
-    Rerun,
-    ShowResult,
-    // Results.
-    NextView,
-    View1,
-    View2,
-    View3,
-    View4,
-    NextPage,
-    PrevPage,
-    AllPages,
-    Copy,
-    Export,
-    Search,
-    NextMatch,
-    PrevMatch,
-    SwitchSide,
-    MarkRecords,
-    MarkNext,
-    DecodeTexts,
-    Zoom,
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crossterm::event::KeyEvent;
+
+pub use key::Key;
+
+/// The embedded default keymap.
+pub const DEFAULT: &str = include_str!("keymap.toml");
+
+macro_rules! commands {
+    ($($variant:ident = $name:literal),* $(,)?) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Command { $($variant),* }
+
+        impl Command {
+            pub const ALL: &[Command] = &[$(Command::$variant),*];
+
+            /// The name a keymap file's `run` uses.
+            pub fn name(self) -> &'static str {
+                match self { $(Command::$variant => $name),* }
+            }
+
+            pub fn from_name(name: &str) -> Option<Command> {
+                match name { $($name => Some(Command::$variant),)* _ => None }
+            }
+        }
+    };
 }
 
-/// Where a binding applies. `Any` bindings apply everywhere, after the pane's own.
+// Adding a command: a line here, its handling, and a line in keymap.toml.
+commands! {
+    Quit = "quit",
+    ForceQuit = "force_quit",
+    Help = "help",
+    NextPane = "next_pane",
+    PrevPane = "prev_pane",
+    Up = "up",
+    Down = "down",
+    Expand = "expand",
+    Collapse = "collapse",
+    Top = "top",
+    Bottom = "bottom",
+    PageUp = "page_up",
+    PageDown = "page_down",
+    Filter = "filter",
+    Open = "open",
+    Back = "back",
+    ToggleRaw = "toggle_raw",
+    ToggleLog = "toggle_log",
+    ExpandAll = "expand_all",
+    CollapseAll = "collapse_all",
+    Reconnect = "reconnect",
+    CancelCall = "cancel_call",
+    History = "history",
+    // In a form.
+    Run = "run",
+    ToggleJson = "toggle_json",
+    ToggleValidate = "toggle_validate",
+    SetNull = "set_null",
+    SetEmpty = "set_empty",
+    ClearField = "clear_field",
+    RemoveItem = "remove_item",
+    MoveItemUp = "move_item_up",
+    MoveItemDown = "move_item_down",
+    NextField = "next_field",
+    PrevField = "prev_field",
+    Activate = "activate",
+    Toggle = "toggle",
+    Leave = "leave",
+    // In the history.
+    Rerun = "rerun",
+    ShowResult = "show_result",
+    // Results.
+    NextView = "next_view",
+    View1 = "view1",
+    View2 = "view2",
+    View3 = "view3",
+    View4 = "view4",
+    NextPage = "next_page",
+    PrevPage = "prev_page",
+    AllPages = "all_pages",
+    Copy = "copy",
+    Export = "export",
+    Search = "search",
+    NextMatch = "next_match",
+    PrevMatch = "prev_match",
+    SwitchSide = "switch_side",
+    MarkRecords = "mark_records",
+    MarkNext = "mark_next",
+    DecodeTexts = "decode_texts",
+    Zoom = "zoom",
+}
+
+/// Where a binding applies. `Any` (the file's `[global]`) applies everywhere, after the pane's
+/// own: a pane's binding for a key hides the global one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     Any,
@@ -76,10 +110,24 @@ pub enum Scope {
     History,
     Result,
     Log,
+    Help,
     Picker,
 }
 
 impl Scope {
+    /// In the order the help lists them.
+    pub const ALL: &[Scope] = &[
+        Scope::Tools,
+        Scope::Schema,
+        Scope::Form,
+        Scope::Result,
+        Scope::History,
+        Scope::Log,
+        Scope::Help,
+        Scope::Picker,
+        Scope::Any,
+    ];
+
     pub fn title(self) -> &'static str {
         match self {
             Scope::Any => "Everywhere",
@@ -89,123 +137,175 @@ impl Scope {
             Scope::History => "History (H)",
             Scope::Result => "Result",
             Scope::Log => "Log",
+            Scope::Help => "This help",
             Scope::Picker => "Server picker (a config file with several servers)",
         }
     }
+
+    /// The section of the keymap file.
+    pub fn section(self) -> &'static str {
+        match self {
+            Scope::Any => "global",
+            Scope::Tools => "tools",
+            Scope::Schema => "schema",
+            Scope::Form => "form",
+            Scope::History => "history",
+            Scope::Result => "result",
+            Scope::Log => "log",
+            Scope::Help => "help",
+            Scope::Picker => "picker",
+        }
+    }
+
+    pub fn from_section(name: &str) -> Option<Scope> {
+        Scope::ALL.iter().copied().find(|s| s.section() == name)
+    }
 }
 
+#[derive(Debug, Clone)]
 pub struct Binding {
-    pub keys: &'static [(KeyCode, KeyModifiers)],
-    /// How the keys are written in help and footer.
-    pub label: &'static str,
+    pub keys: Vec<Key>,
+    /// How the keys are written in help and footer ("j / ↓").
+    pub label: String,
     pub command: Command,
-    pub help: &'static str,
+    pub help: String,
     pub scope: Scope,
     /// Shown in the footer for its scope, with this short word.
-    pub footer: Option<&'static str>,
+    pub footer: Option<String>,
 }
 
-const NONE: KeyModifiers = KeyModifiers::NONE;
-const SHIFT: KeyModifiers = KeyModifiers::SHIFT;
-const CTRL: KeyModifiers = KeyModifiers::CONTROL;
+impl Binding {
+    fn new(scope: Scope, keys: Vec<Key>, command: Command, help: String, footer: Option<String>) -> Binding {
+        let label = keys.iter().map(Key::label).collect::<Vec<_>>().join(" / ");
+        Binding { keys, label, command, help, scope, footer }
+    }
 
-macro_rules! bind {
-    ($scope:ident, $label:expr, $cmd:ident, $help:expr, $footer:expr, [$($code:expr => $mods:expr),+ $(,)?]) => {
-        Binding { keys: &[$(($code, $mods)),+], label: $label, command: Command::$cmd, help: $help, scope: Scope::$scope, footer: $footer }
+    pub fn has(&self, key: &Key) -> bool {
+        self.keys.contains(key)
+    }
+}
+
+/// Every binding of every section, in file order within a section.
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    pub bindings: Vec<Binding>,
+}
+
+impl Keymap {
+    /// The embedded default. It is checked by tests, so an error here is a bug of this build.
+    pub fn default_map() -> Keymap {
+        match load::parse(DEFAULT) {
+            Ok(p) => Keymap { bindings: load::into_bindings(p) },
+            Err(e) => {
+                // Unreachable after the tests pass; still no panic in a user's terminal.
+                eprintln!("mcplens: the built-in keymap is broken: {e}");
+                Keymap { bindings: vec![] }
+            }
+        }
+    }
+
+    /// The default with `user` (a keymap file's text) laid over it.
+    pub fn with_user(user: &str) -> Result<Keymap, String> {
+        let parsed = load::parse(user)?;
+        Ok(Keymap { bindings: load::overlay(Keymap::default_map().bindings, parsed) })
+    }
+
+    /// The bindings `scope` lists, in order.
+    pub fn own(&self, scope: Scope) -> impl Iterator<Item = &Binding> {
+        self.bindings.iter().filter(move |b| b.scope == scope)
+    }
+
+    /// The global bindings that still apply in `scope`, without the keys `scope` binds itself;
+    /// a global binding left with no key is hidden.
+    pub fn global_in(&self, scope: Scope) -> Vec<Binding> {
+        let own: Vec<Key> =
+            if scope == Scope::Any { vec![] } else { self.own(scope).flat_map(|b| b.keys.clone()).collect() };
+        self.own(Scope::Any)
+            .filter_map(|b| {
+                let keys: Vec<Key> = b.keys.iter().copied().filter(|k| !own.contains(k)).collect();
+                (!keys.is_empty()).then(|| Binding::new(Scope::Any, keys, b.command, b.help.clone(), b.footer.clone()))
+            })
+            .collect()
+    }
+
+    pub fn lookup_own(&self, key: &KeyEvent, scope: Scope) -> Option<Command> {
+        let k = Key::from_event(key);
+        self.own(scope).find(|b| b.has(&k)).map(|b| b.command)
+    }
+
+    pub fn lookup(&self, key: &KeyEvent, scope: Scope) -> Option<Command> {
+        self.lookup_own(key, scope).or_else(|| self.lookup_own(key, Scope::Any))
+    }
+
+    /// `(keys, word, command)` footer hints in `scope`: its own, then the global ones it does
+    /// not hide. The first key stands for the binding.
+    pub fn footer(&self, scope: Scope) -> Vec<(String, String, Command)> {
+        let global = if scope == Scope::Any { vec![] } else { self.global_in(scope) };
+        self.own(scope)
+            .chain(global.iter())
+            .filter_map(|b| Some((b.keys.first()?.label(), b.footer.clone()?, b.command)))
+            .collect()
+    }
+}
+
+static KEYMAP: OnceLock<Keymap> = OnceLock::new();
+
+/// Loads the user's keymap over the default, once, before the first key. `path` is `--keymap`;
+/// without it the config directory's `keymap.toml` is read if it exists. A bad file never stops
+/// mcplens: the default is used and the returned message goes to the status line.
+pub fn init(path: Option<&Path>) -> Option<String> {
+    let (map, err) = load_user(path);
+    let _ = KEYMAP.set(map);
+    err
+}
+
+fn load_user(path: Option<&Path>) -> (Keymap, Option<String>) {
+    let Some(file) = path.map(Path::to_path_buf).or_else(user_file) else { return (Keymap::default_map(), None) };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) if path.is_none() && e.kind() == std::io::ErrorKind::NotFound => {
+            return (Keymap::default_map(), None);
+        }
+        Err(e) => return (Keymap::default_map(), Some(format!("keymap {}: {e}; using the default", file.display()))),
     };
+    match Keymap::with_user(&text) {
+        Ok(map) => (map, None),
+        Err(e) => (Keymap::default_map(), Some(format!("keymap {}: {e}; using the default", file.display()))),
+    }
 }
 
-pub static BINDINGS: &[Binding] = &[
-    bind!(Tools, "/", Filter, "filter tools as you type (fuzzy: name, title, description)", Some("filter"), [KeyCode::Char('/') => NONE]),
-    bind!(Tools, "Enter", Open, "open the tool's form (prefilled with its last arguments)", Some("form"), [KeyCode::Enter => NONE]),
-    bind!(Schema, "r", ToggleRaw, "show the schema as the raw JSON the server sent", Some("raw JSON"), [KeyCode::Char('r') => NONE]),
-    bind!(Schema, "E", ExpandAll, "expand every node", None, [KeyCode::Char('E') => SHIFT, KeyCode::Char('E') => NONE]),
-    bind!(Schema, "C", CollapseAll, "collapse every node", None, [KeyCode::Char('C') => SHIFT, KeyCode::Char('C') => NONE]),
-    bind!(Form, "Ctrl-R", Run, "run the tool with these arguments (destructive tools ask first)", Some("run"), [KeyCode::Char('r') => CTRL]),
-    bind!(Form, "Tab / ↓", NextField, "next field", None, [KeyCode::Tab => NONE, KeyCode::Down => NONE]),
-    bind!(Form, "Shift-Tab / ↑", PrevField, "previous field", None, [KeyCode::BackTab => SHIFT, KeyCode::BackTab => NONE, KeyCode::Up => NONE]),
-    bind!(Form, "Space", Toggle, "toggle a boolean, open a picker (enum, multi-select, oneOf)", None, [KeyCode::Char(' ') => NONE]),
-    bind!(Form, "Enter", Activate, "pick, add an array item, add a key, expand a recursive field", None, [KeyCode::Enter => NONE]),
-    bind!(Form, "Ctrl-T", ToggleJson, "raw JSON mode for the whole argument object (synced both ways)", Some("JSON"), [KeyCode::Char('t') => CTRL]),
-    bind!(Form, "Ctrl-V", ToggleValidate, "turn validation off (send arguments that break the schema) or on", None, [KeyCode::Char('v') => CTRL]),
-    bind!(Form, "Ctrl-N", SetNull, "set the field to an explicit null", None, [KeyCode::Char('n') => CTRL]),
-    bind!(Form, "Ctrl-E", SetEmpty, "set the field to an explicit empty value (\"\", [], {})", None, [KeyCode::Char('e') => CTRL]),
-    bind!(Form, "Ctrl-D", ClearField, "clear the field (it is then omitted)", None, [KeyCode::Char('d') => CTRL]),
-    bind!(Form, "Ctrl-X", RemoveItem, "remove the array item or added key", None, [KeyCode::Char('x') => CTRL]),
-    bind!(Form, "Ctrl-↑ / Ctrl-↓", MoveItemUp, "move the array item up (Ctrl-↓: down)", None, [KeyCode::Up => CTRL]),
-    bind!(Form, "Ctrl-↓", MoveItemDown, "move the array item down", None, [KeyCode::Down => CTRL]),
-    bind!(Form, "Esc", Leave, "leave the form (its values are kept)", Some("back"), [KeyCode::Esc => NONE]),
-    bind!(History, "Enter", Open, "reopen the call's form, prefilled", Some("reopen"), [KeyCode::Enter => NONE]),
-    bind!(History, "r", Rerun, "run the call again now", Some("re-run"), [KeyCode::Char('r') => NONE]),
-    bind!(History, "o", ShowResult, "show the call's result (calls made in this session)", Some("result"), [KeyCode::Char('o') => NONE]),
-    bind!(Result, "/", Search, "search keys and values (n next, N previous); matches are highlighted", Some("search"), [KeyCode::Char('/') => NONE]),
-    bind!(Result, "n", NextMatch, "next match", None, [KeyCode::Char('n') => NONE]),
-    bind!(Result, "N", PrevMatch, "previous match", None, [KeyCode::Char('N') => SHIFT, KeyCode::Char('N') => NONE]),
-    bind!(Result, "Enter", Activate, "fold or unfold; open a record of the table; show a long value whole", None, [KeyCode::Enter => NONE]),
-    bind!(Result, "o", Open, "show the selected value whole (long strings, big objects)", None, [KeyCode::Char('o') => NONE]),
-    bind!(Result, "s", SwitchSide, "Split view: switch between structuredContent and _meta", None, [KeyCode::Char('s') => NONE]),
-    bind!(Result, "E", ExpandAll, "unfold everything", None, [KeyCode::Char('E') => SHIFT, KeyCode::Char('E') => NONE]),
-    bind!(Result, "C", CollapseAll, "fold everything", None, [KeyCode::Char('C') => SHIFT, KeyCode::Char('C') => NONE]),
-    bind!(Result, "d", DecodeTexts, "Raw view: show the JSON that text blocks carry as trees (d again: as sent)", None, [KeyCode::Char('d') => NONE]),
-    bind!(Result, "m", MarkRecords, "teach: the selected node (Raw or Split tree) holds the records; saved as a hint, result read again", None, [KeyCode::Char('m') => NONE]),
-    bind!(Result, "M", MarkNext, "teach: the selected node is the next page's position; saved as a hint", None, [KeyCode::Char('M') => SHIFT, KeyCode::Char('M') => NONE]),
-    bind!(Result, "y", Copy, "copy the selected value (or the record) to the clipboard (OSC 52)", Some("copy"), [KeyCode::Char('y') => NONE]),
-    bind!(Result, "e", Export, "export the result to a file (Raw view: the reply as sent; else the envelope)", Some("export"), [KeyCode::Char('e') => NONE]),
-    bind!(Any, "v", NextView, "next result view: Envelope, Split, Content, Raw", Some("view"), [KeyCode::Char('v') => NONE]),
-    bind!(Any, "1", View1, "Envelope view: header, then a table of records, a JSON tree, or the error", None, [KeyCode::Char('1') => NONE]),
-    bind!(Any, "2", View2, "Split view: structuredContent beside _meta, with the outputSchema check", None, [KeyCode::Char('2') => NONE]),
-    bind!(Any, "3", View3, "Content view: the content blocks in order", None, [KeyCode::Char('3') => NONE]),
-    bind!(Any, "4", View4, "Raw view: the reply exactly as the server sent it", None, [KeyCode::Char('4') => NONE]),
-    bind!(Any, "]", NextPage, "next page of a paged result (fetched once, then kept)", Some("next page"), [KeyCode::Char(']') => NONE]),
-    bind!(Any, "[", PrevPage, "previous page (already fetched, not fetched again)", None, [KeyCode::Char('[') => NONE]),
-    bind!(Any, "A", AllPages, "fetch every page into one list (progress; Ctrl-K cancels)", None, [KeyCode::Char('A') => SHIFT, KeyCode::Char('A') => NONE]),
-    bind!(Any, "Ctrl-K", CancelCall, "cancel the running call (the server is told)", None, [KeyCode::Char('k') => CTRL]),
-    bind!(Any, "H", History, "history of this server's calls", Some("history"), [KeyCode::Char('H') => SHIFT, KeyCode::Char('H') => NONE]),
-    bind!(Any, "j / ↓", Down, "move down", None, [KeyCode::Char('j') => NONE, KeyCode::Down => NONE]),
-    bind!(Any, "k / ↑", Up, "move up", None, [KeyCode::Char('k') => NONE, KeyCode::Up => NONE]),
-    bind!(Any, "l / →", Expand, "expand the node (schema), or go to the schema (tools)", None, [KeyCode::Char('l') => NONE, KeyCode::Right => NONE]),
-    bind!(Any, "h / ←", Collapse, "collapse the node, or go to its parent", None, [KeyCode::Char('h') => NONE, KeyCode::Left => NONE]),
-    bind!(Any, "g / Home", Top, "go to the top", None, [KeyCode::Char('g') => NONE, KeyCode::Home => NONE]),
-    bind!(Any, "G / End", Bottom, "go to the bottom", None, [KeyCode::Char('G') => SHIFT, KeyCode::Char('G') => NONE, KeyCode::End => NONE]),
-    bind!(Any, "PgUp", PageUp, "one page up", None, [KeyCode::PageUp => NONE, KeyCode::Char('b') => CTRL]),
-    bind!(Any, "PgDn", PageDown, "one page down", None, [KeyCode::PageDown => NONE, KeyCode::Char('f') => CTRL]),
-    bind!(Any, "Tab", NextPane, "next pane", Some("pane"), [KeyCode::Tab => NONE]),
-    bind!(Any, "Shift-Tab", PrevPane, "previous pane", None, [KeyCode::BackTab => SHIFT, KeyCode::BackTab => NONE]),
-    bind!(Any, "z", Zoom, "zoom: the focused pane fills the screen (z again: back)", Some("zoom"), [KeyCode::Char('z') => NONE]),
-    bind!(Any, "L", ToggleLog, "show or hide the log (stderr, notifications, protocol messages)", Some("log"), [KeyCode::Char('L') => SHIFT, KeyCode::Char('L') => NONE]),
-    bind!(Any, "R", Reconnect, "reconnect: restart the session (after the server died)", None, [KeyCode::Char('R') => SHIFT, KeyCode::Char('R') => NONE]),
-    bind!(Any, "Esc", Back, "close the overlay, clear the filter, or go back", None, [KeyCode::Esc => NONE]),
-    bind!(Any, "?", Help, "this help", Some("help"), [KeyCode::Char('?') => NONE, KeyCode::Char('?') => SHIFT, KeyCode::F(1) => NONE]),
-    bind!(Any, "q", Quit, "quit (Ctrl-C always quits)", Some("quit"), [KeyCode::Char('q') => NONE, KeyCode::Char('c') => CTRL]),
-];
+/// `$XDG_CONFIG_HOME/mcplens/keymap.toml`, else `~/.config/mcplens/keymap.toml`.
+pub fn user_file() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("mcplens").join("keymap.toml"))
+}
+
+/// The keymap in force: the one `init` loaded, else the default (tests, headless screens).
+pub fn keymap() -> &'static Keymap {
+    KEYMAP.get_or_init(Keymap::default_map)
+}
+
+/// Every binding in force.
+pub fn bindings() -> &'static [Binding] {
+    &keymap().bindings
+}
 
 /// The command `key` means among `scope`'s own bindings only.
 pub fn lookup_own(key: &KeyEvent, scope: Scope) -> Option<Command> {
-    BINDINGS
-        .iter()
-        .filter(|b| b.scope == scope)
-        .find(|b| b.keys.iter().any(|(code, mods)| *code == key.code && *mods == key.modifiers))
-        .map(|b| b.command)
+    keymap().lookup_own(key, scope)
 }
 
 /// The command `key` means in `scope` (the scope's own bindings win over `Any`).
 pub fn lookup(key: &KeyEvent, scope: Scope) -> Option<Command> {
-    let matches = |b: &&Binding| b.keys.iter().any(|(code, mods)| *code == key.code && *mods == key.modifiers);
-    BINDINGS
-        .iter()
-        .filter(|b| b.scope == scope)
-        .find(matches)
-        .or_else(|| BINDINGS.iter().filter(|b| b.scope == Scope::Any).find(matches))
-        .map(|b| b.command)
+    keymap().lookup(key, scope)
 }
 
-/// `(keys, help)` hints for the footer in `scope`.
-pub fn footer(scope: Scope) -> Vec<(&'static str, &'static str, Command)> {
-    BINDINGS
-        .iter()
-        .filter(|b| b.scope == scope || b.scope == Scope::Any)
-        .filter_map(|b| b.footer.map(|word| (b.label, word, b.command)))
-        .collect()
+/// `(keys, word, command)` hints for the footer in `scope`.
+pub fn footer(scope: Scope) -> Vec<(String, String, Command)> {
+    keymap().footer(scope)
 }
 
 /// Extra keys that are not commands of the table (mouse, text input), for the help overlay.
@@ -218,22 +318,7 @@ pub const EXTRA_HELP: &[(&str, &str)] = &[
         "edit the focused text or number field: a value shown selected is replaced by what you type (End or → keeps it and types after it); an emptied field is omitted",
     ),
     ("+ add key rows", "type the new key's name, then Enter"),
-    ("Ctrl-C", "quit, from anywhere (also while filtering)"),
 ];
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_command_has_a_binding_and_lookup_finds_it() {
-        for b in BINDINGS {
-            for (code, mods) in b.keys {
-                let key = KeyEvent::new(*code, *mods);
-                let scope = if b.scope == Scope::Any { Scope::Log } else { b.scope };
-                assert_eq!(lookup(&key, scope), Some(b.command), "{}", b.label);
-            }
-        }
-        assert_eq!(lookup(&KeyEvent::new(KeyCode::Char('r'), NONE), Scope::Tools), None);
-    }
-}
+mod tests;

@@ -485,6 +485,9 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
     if let Some(e) = theme_error {
         app.notice = Some((e, true));
     }
+    if let Some(e) = keymap::init(ui.keymap.as_deref()) {
+        app.notice = Some((e, true));
+    }
 
     let mut terminal = match terminal {
         Some(t) => t,

@@ -11,14 +11,14 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 
 use super::app::{App, Areas, Conn, Pane};
 use super::component::Component;
-use super::keymap::{self, BINDINGS, EXTRA_HELP, Scope};
+use super::keymap;
 use crate::mcp::log::LogKind;
 use crate::sanitize;
 
 const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 fn block<'a>(app: &App, title: Line<'a>, pane: Pane) -> Block<'a> {
-    let focused = app.focus == pane && !app.show_help && app.overlays.is_empty();
+    let focused = app.focus == pane && app.overlays.is_empty();
     Block::default()
         .borders(Borders::ALL)
         .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
@@ -108,12 +108,11 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         draw_log(f, app, a.log);
     }
     draw_footer(f, app, a.footer);
+    // Bottom first; each was told its area by `App::relayout`.
     for layer in app.overlays.layers() {
         let (w, h) = layer.overlay_size(area);
-        layer.draw(f, centered(area, w, h), &app.theme, true);
-    }
-    if app.show_help {
-        draw_help(f, app, area);
+        let r = overlay(f, area, w, h);
+        layer.draw(f, r, &app.theme, true);
     }
 }
 
@@ -142,7 +141,7 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
     use super::form::RowKind;
     let t = app.theme.clone();
     let Some(form) = &mut app.form else { return };
-    let focused = app.focus == Pane::Form && !app.show_help && app.overlays.is_empty();
+    let focused = app.focus == Pane::Form && app.overlays.is_empty();
     let mut title = format!(" Form: {} · Ctrl-R run · Ctrl-T JSON · Esc back ", sanitize::line(&form.tool));
     if form.raw.is_some() {
         title.push_str("· JSON mode ");
@@ -417,7 +416,7 @@ fn draw_result(f: &mut Frame, app: &mut App, area: Rect) {
     let status_h = (lines.len() as u16).min(inner.height);
     let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);
     f.render_widget(Paragraph::new(lines), status);
-    let focused = app.focus == Pane::Result && !app.show_help && app.overlays.is_empty();
+    let focused = app.focus == Pane::Result && app.overlays.is_empty();
     if let Some(r) = app.result_mut() {
         r.render(f, body, &t, focused);
     }
@@ -480,10 +479,17 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled("  Enter accept · Esc clear", t.fg("dim")));
     } else {
         let has_result = app.result().is_some();
-        for (k, h, cmd) in keymap::footer(app.scope()) {
-            if !has_result && matches!(cmd, keymap::Command::NextView | keymap::Command::NextPage) {
-                continue;
-            }
+        let hints: Vec<(String, String)> = match app.overlays.top() {
+            Some(top) => top.hints(),
+            None => keymap::footer(app.scope())
+                .into_iter()
+                .filter(|(_, _, cmd)| {
+                    has_result || !matches!(cmd, keymap::Command::NextView | keymap::Command::NextPage)
+                })
+                .map(|(k, h, _)| (k, h))
+                .collect(),
+        };
+        for (k, h) in hints {
             spans.push(Span::styled(format!(" {k}"), t.key()));
             spans.push(Span::styled(format!(" {h} "), t.fg("dim")));
         }
@@ -504,25 +510,4 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         }
     }
     f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
-}
-
-fn draw_help(f: &mut Frame, app: &App, area: Rect) {
-    let t = &app.theme;
-    let r = overlay(f, area, area.width.saturating_sub(4).min(116), area.height.saturating_sub(2));
-    let mut lines = vec![];
-    for scope in [Scope::Tools, Scope::Schema, Scope::Form, Scope::Result, Scope::History, Scope::Any] {
-        lines.push(Line::styled(scope.title(), t.title(true)));
-        for b in BINDINGS.iter().filter(|b| b.scope == scope) {
-            lines.push(Line::from(vec![Span::styled(format!("  {:<12}", b.label), t.key()), Span::raw(b.help)]));
-        }
-        lines.push(Line::raw(""));
-    }
-    lines.push(Line::styled("Also", t.title(true)));
-    for (k, h) in EXTRA_HELP {
-        lines.push(Line::from(vec![Span::styled(format!("  {k:<16}"), t.key()), Span::raw(*h)]));
-    }
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(format!("  theme: {} · any other key closes this help", t.name), t.fg("dim")));
-    let b = overlay_block(t, " Help: every key · j/k PgUp/PgDn scroll · any other key closes ".into());
-    f.render_widget(Paragraph::new(lines).scroll((app.help_scroll as u16, 0)).block(b), r);
 }

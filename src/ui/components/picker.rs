@@ -1,6 +1,5 @@
 //! A list to choose one entry from: the servers of a config file, before connecting.
 
-use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -63,14 +62,6 @@ impl Component for Picker {
         Scope::Picker
     }
 
-    fn key(&mut self, key: &KeyEvent, cx: &mut Ctx) -> Used {
-        if key.code == KeyCode::Enter {
-            self.choose(cx);
-            return Used::Yes;
-        }
-        Used::No
-    }
-
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
         self.scroll.height = self.scroll.height.max(1);
         match cmd {
@@ -129,7 +120,6 @@ impl Component for Picker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crossterm::event::KeyModifiers;
 
     fn picker() -> Picker {
         Picker::new(
@@ -147,10 +137,14 @@ mod tests {
         let theme = Theme::default();
         let mut p = picker();
         let mut cx = Ctx::new(&theme);
+        let enter =
+            crossterm::event::KeyEvent::new(crossterm::event::KeyCode::Enter, crossterm::event::KeyModifiers::NONE);
+        let open = crate::ui::keymap::lookup(&enter, Scope::Picker);
+        assert_eq!(open, Some(Command::Open));
         p.command(Command::Down, &mut cx);
-        p.key(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), &mut cx);
+        p.command(Command::Open, &mut cx);
         p.command(Command::Down, &mut cx);
-        p.key(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), &mut cx);
+        p.command(Command::Open, &mut cx);
         let acts: Vec<String> = cx
             .effects
             .iter()
