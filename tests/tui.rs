@@ -147,7 +147,7 @@ async fn every_theme_file_loads_and_colors_the_screen() {
         let buf = screen.render(&mut app).clone();
         // The focused pane's border (tool list, top-left corner) has the theme's focus color.
         let corner = &buf[(app.areas.tools.x, app.areas.tools.y)];
-        assert_eq!(corner.fg, theme.color("border_focus"), "{}", path.display());
+        assert_eq!(corner.fg, theme.paint_color(mcplens::ui::theme::Role::BorderFocus), "{}", path.display());
         assert!(mcplens::ui::headless::buffer_text(&buf).contains("Tools (19)"));
         seen += 1;
     }

@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::keymap::Command;
-use super::theme::Theme;
+use super::theme::{Role, Theme};
 use crate::jsontree::{Folds, JsonTree, Kind};
 use crate::sanitize;
 
@@ -317,7 +317,10 @@ impl JsonView {
                 break;
             }
             out.push(Span::styled(text[at..start].to_string(), style));
-            out.push(Span::styled(text[start..end].to_string(), theme.fg("match").add_modifier(Modifier::REVERSED)));
+            out.push(Span::styled(
+                text[start..end].to_string(),
+                theme.paint(Role::Match).add_modifier(Modifier::REVERSED),
+            ));
             at = end;
         }
         out.push(Span::styled(text[at..].to_string(), style));
@@ -337,7 +340,7 @@ impl JsonView {
             } else {
                 "▾ "
             },
-            theme.fg("dim"),
+            theme.paint(Role::Dim),
         ));
         let parent = &self.tree.rows[r.parent as usize];
         if r.parent as usize != i {
@@ -346,25 +349,30 @@ impl JsonView {
             } else {
                 sanitize::line(self.tree.key(r)).into_owned()
             };
-            spans.extend(self.highlight(key, theme.fg("json_key"), theme));
-            spans.push(Span::styled(": ", theme.fg("dim")));
+            spans.extend(self.highlight(key, theme.paint(Role::JsonKey), theme));
+            spans.push(Span::styled(": ", theme.paint(Role::Dim)));
         }
         let (text, role) = match r.kind {
-            Kind::Object => {
-                (if folded { format!("{{…}} {} keys", r.children) } else { format!("{{ {} keys", r.children) }, "dim")
-            }
-            Kind::Array => {
-                (if folded { format!("[…] {} items", r.children) } else { format!("[ {} items", r.children) }, "dim")
-            }
-            Kind::String => (self.tree.value(r).to_string(), "json_string"),
-            Kind::Number => (self.tree.value(r).to_string(), "json_number"),
-            Kind::Bool => (self.tree.value(r).to_string(), "json_bool"),
-            Kind::Null => (self.tree.value(r).to_string(), "json_null"),
+            Kind::Object => (
+                if folded { format!("{{…}} {} keys", r.children) } else { format!("{{ {} keys", r.children) },
+                Role::Dim,
+            ),
+            Kind::Array => (
+                if folded { format!("[…] {} items", r.children) } else { format!("[ {} items", r.children) },
+                Role::Dim,
+            ),
+            Kind::String => (self.tree.value(r).to_string(), Role::JsonString),
+            Kind::Number => (self.tree.value(r).to_string(), Role::JsonNumber),
+            Kind::Bool => (self.tree.value(r).to_string(), Role::JsonBool),
+            Kind::Null => (self.tree.value(r).to_string(), Role::JsonNull),
         };
         let shown = sanitize::line(&sanitize::truncate(&text, MAX_CELL)).into_owned();
-        spans.extend(self.highlight(shown, theme.fg(role), theme));
+        spans.extend(self.highlight(shown, theme.paint(role), theme));
         if text.chars().count() > MAX_CELL {
-            spans.push(Span::styled(format!("  ({} chars: o shows it whole)", text.chars().count()), theme.fg("dim")));
+            spans.push(Span::styled(
+                format!("  ({} chars: o shows it whole)", text.chars().count()),
+                theme.paint(Role::Dim),
+            ));
         }
         Line::from(spans)
     }
@@ -387,24 +395,24 @@ impl JsonView {
             i = self.folds.next(&self.tree, row);
         }
         if self.tree.is_empty() {
-            lines.push(Line::styled("(empty)", theme.fg("dim")));
+            lines.push(Line::styled("(empty)", theme.paint(Role::Dim)));
         }
-        let mut foot = vec![Span::styled(sanitize::line(&self.path()).into_owned(), theme.fg("key"))];
+        let mut foot = vec![Span::styled(sanitize::line(&self.path()).into_owned(), theme.paint(Role::Key))];
         if self.searching {
-            foot.push(Span::styled(format!("  search: {}▏", sanitize::line(&self.query)), theme.fg("match")));
+            foot.push(Span::styled(format!("  search: {}▏", sanitize::line(&self.query)), theme.paint(Role::Match)));
         } else if !self.query.is_empty() {
             foot.push(Span::styled(
                 format!("  /{}  n next · N previous", sanitize::line(&self.query)),
-                theme.fg("dim"),
+                theme.paint(Role::Dim),
             ));
         }
         if let Some(n) = &self.search_note {
-            foot.push(Span::styled(format!("  {n}"), theme.fg("warning")));
+            foot.push(Span::styled(format!("  {n}"), theme.paint(Role::Warning)));
         }
         if let Some(e) = &self.tree.error {
-            foot.push(Span::styled(format!("  not valid JSON: {e}"), theme.fg("error")));
+            foot.push(Span::styled(format!("  not valid JSON: {e}"), theme.paint(Role::Error)));
         }
-        foot.push(Span::styled(format!("  {} rows", self.tree.len()), theme.fg("dim")));
+        foot.push(Span::styled(format!("  {} rows", self.tree.len()), theme.paint(Role::Dim)));
         let body = Rect { height: area.height - 1, ..area };
         let foot_area = Rect { y: area.y + area.height - 1, height: 1, ..area };
         f.render_widget(Paragraph::new(lines), body);

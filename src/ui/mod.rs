@@ -35,6 +35,7 @@ use crate::history::{Entry, History, now_secs};
 use crate::mcp::wire::ServerEvent;
 use crate::mcp::{CallOptions, ConnectOptions, Session, Target};
 use app::{App, CallResult, Cmd, Msg, SessionMsg};
+use theme::Role;
 
 /// Runs one call: progress and the outcome go to `out`, the history records it. Used by the
 /// worker and by the headless driver.
@@ -402,7 +403,7 @@ async fn pick_server(
             picker.draw(f, r, theme, true);
             if let Some(n) = &notice {
                 let line = ratatui::layout::Rect { y: area.bottom().saturating_sub(1), height: 1, ..area };
-                f.render_widget(ratatui::widgets::Paragraph::new(n.as_str()).style(theme.fg("error")), line);
+                f.render_widget(ratatui::widgets::Paragraph::new(n.as_str()).style(theme.paint(Role::Error)), line);
             }
         });
         if drawn.is_err() {

@@ -17,7 +17,7 @@ use serde_json::value::RawValue;
 use super::app::CallResult;
 use super::jsonview::JsonView;
 use super::keymap::Command;
-use super::theme::Theme;
+use super::theme::{Role, Theme};
 use crate::envelope::{Envelope, ResponseType};
 use crate::json_pretty::{self, Token};
 use crate::sanitize;
@@ -49,13 +49,13 @@ impl View {
 }
 
 pub fn token_style(theme: &Theme, tok: Token) -> ratatui::style::Style {
-    theme.fg(match tok {
-        Token::Key => "json_key",
-        Token::String => "json_string",
-        Token::Number => "json_number",
-        Token::Bool => "json_bool",
-        Token::Null => "json_null",
-        Token::Punct | Token::Space => "dim",
+    theme.paint(match tok {
+        Token::Key => Role::JsonKey,
+        Token::String => Role::JsonString,
+        Token::Number => Role::JsonNumber,
+        Token::Bool => Role::JsonBool,
+        Token::Null => Role::JsonNull,
+        Token::Punct | Token::Space => Role::Dim,
     })
 }
 
@@ -164,17 +164,17 @@ impl Table {
         }
         let n = self.env.item_count();
         let num_w = (first_item + n).to_string().len().max(1);
-        let mut head = vec![Span::styled(format!("{:>num_w$} ", "#"), theme.fg("dim"))];
+        let mut head = vec![Span::styled(format!("{:>num_w$} ", "#"), theme.paint(Role::Dim))];
         for (c, w) in &self.columns {
             head.push(Span::styled(
                 format!("{:<w$} ", sanitize::truncate(&sanitize::line(c), *w)),
-                theme.fg("json_key").add_modifier(Modifier::BOLD),
+                theme.paint(Role::JsonKey).add_modifier(Modifier::BOLD),
             ));
         }
         let mut lines = vec![Line::from(head)];
         for (i, item) in (self.top..n.min(self.top + h)).filter_map(|i| Some((i, self.env.data.item(i)?))) {
             let item = item.as_ref();
-            let mut spans = vec![Span::styled(format!("{:>num_w$} ", first_item + i + 1), theme.fg("dim"))];
+            let mut spans = vec![Span::styled(format!("{:>num_w$} ", first_item + i + 1), theme.paint(Role::Dim))];
             for (c, w) in &self.columns {
                 let v = match item {
                     Value::Object(m) => m.get(c),
@@ -182,15 +182,15 @@ impl Table {
                     _ => None,
                 };
                 let (text, role) = match v {
-                    None => (String::new(), "dim"),
-                    Some(Value::String(s)) => (s.clone(), "json_string"),
-                    Some(Value::Number(n)) => (n.to_string(), "json_number"),
-                    Some(Value::Bool(b)) => (b.to_string(), "json_bool"),
-                    Some(Value::Null) => ("null".into(), "json_null"),
-                    Some(other) => (cell(other), "dim"),
+                    None => (String::new(), Role::Dim),
+                    Some(Value::String(s)) => (s.clone(), Role::JsonString),
+                    Some(Value::Number(n)) => (n.to_string(), Role::JsonNumber),
+                    Some(Value::Bool(b)) => (b.to_string(), Role::JsonBool),
+                    Some(Value::Null) => ("null".into(), Role::JsonNull),
+                    Some(other) => (cell(other), Role::Dim),
                 };
                 let shown = sanitize::truncate(&sanitize::line(&text), *w).into_owned();
-                spans.push(Span::styled(format!("{shown:<w$} "), theme.fg(role)));
+                spans.push(Span::styled(format!("{shown:<w$} "), theme.paint(role)));
             }
             let line = Line::from(spans);
             lines.push(if i == self.cursor && focused { line.style(theme.selection()) } else { line });
@@ -198,7 +198,7 @@ impl Table {
         let foot = format!("data[{}] · {} columns · Enter opens the record", self.cursor, self.columns.len());
         let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
         f.render_widget(Paragraph::new(lines), body);
-        f.render_widget(Paragraph::new(Line::styled(foot, theme.fg("key"))), footer);
+        f.render_widget(Paragraph::new(Line::styled(foot, theme.paint(Role::Key))), footer);
     }
 }
 
@@ -317,17 +317,17 @@ fn markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
         let l = raw.trim_end();
         if l.trim_start().starts_with("```") {
             in_code = !in_code;
-            out.push(Line::styled("  ────", theme.fg("dim")));
+            out.push(Line::styled("  ────", theme.paint(Role::Dim)));
             continue;
         }
         if in_code {
-            out.push(Line::styled(format!("  {l}"), theme.fg("json_string")));
+            out.push(Line::styled(format!("  {l}"), theme.paint(Role::JsonString)));
             continue;
         }
         if let Some(h) = l.strip_prefix('#') {
             let level = 1 + h.chars().take_while(|c| *c == '#').count();
             let title = h.trim_start_matches('#').trim();
-            let style = theme.fg("title").add_modifier(Modifier::BOLD);
+            let style = theme.paint(Role::Title).add_modifier(Modifier::BOLD);
             out.push(Line::styled(if level == 1 { title.to_uppercase() } else { title.to_string() }, style));
             continue;
         }
@@ -335,7 +335,7 @@ fn markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
             Some(r) => ("  • ", r),
             None => ("", l),
         };
-        let mut spans = vec![Span::styled(bullet.to_string(), theme.fg("key"))];
+        let mut spans = vec![Span::styled(bullet.to_string(), theme.paint(Role::Key))];
         // **bold** and `code` spans.
         let mut bold = false;
         let mut code = false;
@@ -343,7 +343,7 @@ fn markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
         let mut chars = rest.chars().peekable();
         let flush = |cur: &mut String, spans: &mut Vec<Span<'static>>, bold: bool, code: bool| {
             if !cur.is_empty() {
-                let mut st = theme.fg(if code { "json_string" } else { "text" });
+                let mut st = theme.paint(if code { Role::JsonString } else { Role::Text });
                 if bold {
                     st = st.add_modifier(Modifier::BOLD);
                 }
@@ -371,11 +371,11 @@ fn markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
 fn content_lines(result: &Value, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = vec![];
     let Some(blocks) = result.get("content").and_then(Value::as_array) else {
-        out.push(Line::styled("This result has no content array.", theme.fg("dim")));
+        out.push(Line::styled("This result has no content array.", theme.paint(Role::Dim)));
         return out;
     };
     if blocks.is_empty() {
-        out.push(Line::styled("The content array is empty.", theme.fg("dim")));
+        out.push(Line::styled("The content array is empty.", theme.paint(Role::Dim)));
     }
     for (i, b) in blocks.iter().enumerate() {
         let kind = b.get("type").and_then(Value::as_str).unwrap_or("(no type)");
@@ -399,7 +399,7 @@ fn content_lines(result: &Value, theme: &Theme) -> Vec<Line<'static>> {
                         "text is not a string: {}",
                         sanitize::line(&other.map(|v| v.to_string()).unwrap_or_default())
                     ),
-                    theme.fg("warning"),
+                    theme.paint(Role::Warning),
                 )),
             },
             "image" | "audio" => {
@@ -416,7 +416,9 @@ fn content_lines(result: &Value, theme: &Theme) -> Vec<Line<'static>> {
                             head.push_str(&format!(" · {w}×{h}"));
                         }
                     }
-                    Err(e) => body.push(Line::styled(format!("data is not valid base64: {e}"), theme.fg("warning"))),
+                    Err(e) => {
+                        body.push(Line::styled(format!("data is not valid base64: {e}"), theme.paint(Role::Warning)))
+                    }
                 }
             }
             "resource_link" => {
@@ -425,7 +427,7 @@ fn content_lines(result: &Value, theme: &Theme) -> Vec<Line<'static>> {
                     if let Some(v) = b.get(k) {
                         body.push(Line::styled(
                             format!("  {k}: {}", sanitize::line(&crate::schema::tree::compact(v))),
-                            theme.fg("text"),
+                            theme.paint(Role::Text),
                         ));
                     }
                 }
@@ -443,15 +445,18 @@ fn content_lines(result: &Value, theme: &Theme) -> Vec<Line<'static>> {
                 } else if let Some(blob) = r.get("blob").and_then(Value::as_str) {
                     body.push(Line::styled(
                         format!("  binary, about {}", human_bytes(blob.len() / 4 * 3)),
-                        theme.fg("dim"),
+                        theme.paint(Role::Dim),
                     ));
                 }
             }
             _ => body = json_lines(&b.to_string(), theme, 2_000),
         }
-        out.push(Line::styled(head, theme.fg("title").add_modifier(Modifier::BOLD)));
+        out.push(Line::styled(head, theme.paint(Role::Title).add_modifier(Modifier::BOLD)));
         if let Some(a) = b.get("annotations") {
-            out.push(Line::styled(format!("  annotations: {}", sanitize::line(&a.to_string())), theme.fg("dim")));
+            out.push(Line::styled(
+                format!("  annotations: {}", sanitize::line(&a.to_string())),
+                theme.paint(Role::Dim),
+            ));
         }
         out.extend(body);
         out.push(Line::raw(""));
@@ -470,13 +475,13 @@ impl ResultState {
                     sanitize::line(&call.tool),
                     sanitize::line(call.error.as_deref().unwrap_or("no reply"))
                 ),
-                theme.fg("error").add_modifier(Modifier::BOLD),
+                theme.paint(Role::Error).add_modifier(Modifier::BOLD),
             )),
             Some(env) => {
-                let role = if env.response_type == ResponseType::Error { "error" } else { "ok" };
+                let role = if env.response_type == ResponseType::Error { Role::Error } else { Role::Ok };
                 header.push(Line::from(vec![
-                    Span::styled(header_text(env, page), theme.fg(role).add_modifier(Modifier::BOLD)),
-                    Span::styled(format!("  ({took})"), theme.fg("dim")),
+                    Span::styled(header_text(env, page), theme.paint(role).add_modifier(Modifier::BOLD)),
+                    Span::styled(format!("  ({took})"), theme.paint(Role::Dim)),
                 ]));
                 if let Some(source) = env.metadata.as_ref().and_then(|m| m.get("source")).and_then(Value::as_str) {
                     let records = match env.data.is_array() {
@@ -485,7 +490,10 @@ impl ResultState {
                         }
                         false => String::new(),
                     };
-                    header.push(Line::styled(format!("from {}{records}", sanitize::line(source)), theme.fg("dim")));
+                    header.push(Line::styled(
+                        format!("from {}{records}", sanitize::line(source)),
+                        theme.paint(Role::Dim),
+                    ));
                 }
                 if let Some(w) = call.reply.as_ref().map(|r| &r.warnings).filter(|w| !w.is_empty()) {
                     header.push(Line::styled(
@@ -493,18 +501,18 @@ impl ResultState {
                             "⚠ the result breaks the MCP schema: {} (all in the log, L; Raw view: 4)",
                             sanitize::line(&w.join("; "))
                         ),
-                        theme.fg("warning"),
+                        theme.paint(Role::Warning),
                     ));
                 }
                 if let Some(err) = &env.error {
                     let code = if err.code.is_null() { String::new() } else { format!("{} ", err.code) };
                     header.push(Line::styled(
                         format!("✖ error {code}{}", sanitize::line(err.message.as_deref().unwrap_or(""))),
-                        theme.fg("error").add_modifier(Modifier::BOLD),
+                        theme.paint(Role::Error).add_modifier(Modifier::BOLD),
                     ));
                 } else if let Some(m) = env.message.as_ref().filter(|_| !env.data.is_null()) {
                     for l in sanitize::text(m).lines().take(3) {
-                        header.push(Line::styled(l.to_string(), theme.fg("text")));
+                        header.push(Line::styled(l.to_string(), theme.paint(Role::Text)));
                     }
                 }
             }
@@ -568,13 +576,13 @@ impl ResultState {
                     Some(env) if env.response_type == ResponseType::Error => {
                         let mut lines = vec![];
                         if let Some(err) = &env.error {
-                            lines.push(Line::styled(format!("code: {}", err.code), theme.fg("error")));
+                            lines.push(Line::styled(format!("code: {}", err.code), theme.paint(Role::Error)));
                             lines.push(Line::styled(
                                 format!("message: {}", sanitize::line(err.message.as_deref().unwrap_or(""))),
-                                theme.fg("error"),
+                                theme.paint(Role::Error),
                             ));
                             if !err.details.is_null() {
-                                lines.push(Line::styled("details:", theme.fg("error")));
+                                lines.push(Line::styled("details:", theme.paint(Role::Error)));
                                 lines.extend(json_lines(&err.details.to_string(), theme, 5_000));
                             }
                         }
@@ -631,27 +639,29 @@ impl ResultState {
                              (mcplens call --json, then a validator, checks it)",
                             sc_len as f64 / (1 << 20) as f64
                         ),
-                        theme.fg("warning"),
+                        theme.paint(Role::Warning),
                     )),
                     (Some(schema), Some(sc)) => match crate::schema::validate::validate(schema, sc) {
-                        Ok(v) if v.is_empty() => check
-                            .push(Line::styled("✔ structuredContent matches the tool's outputSchema", theme.fg("ok"))),
+                        Ok(v) if v.is_empty() => check.push(Line::styled(
+                            "✔ structuredContent matches the tool's outputSchema",
+                            theme.paint(Role::Ok),
+                        )),
                         Ok(v) => {
                             check.push(Line::styled(
                                 format!("✖ structuredContent breaks the outputSchema in {} place(s):", v.len()),
-                                theme.fg("error"),
+                                theme.paint(Role::Error),
                             ));
                             for x in v.iter().take(5) {
-                                check.push(Line::styled(format!("  {x}"), theme.fg("error")));
+                                check.push(Line::styled(format!("  {x}"), theme.paint(Role::Error)));
                             }
                         }
-                        Err(e) => check.push(Line::styled(sanitize::line(&e).into_owned(), theme.fg("warning"))),
+                        Err(e) => check.push(Line::styled(sanitize::line(&e).into_owned(), theme.paint(Role::Warning))),
                     },
                     (Some(_), None) => check.push(Line::styled(
                         "✖ the tool has an outputSchema but sent no structuredContent",
-                        theme.fg("error"),
+                        theme.paint(Role::Error),
                     )),
-                    (None, _) => check.push(Line::styled("the tool declares no outputSchema", theme.fg("dim"))),
+                    (None, _) => check.push(Line::styled("the tool declares no outputSchema", theme.paint(Role::Dim))),
                 }
                 self.split = Some((left, right, check));
             }
@@ -659,7 +669,7 @@ impl ResultState {
                 let content = self.result_member("content").map(|c| serde_json::json!({"content": c}));
                 let lines = match content.or_else(|| self.result_member("")) {
                     Some(r) => content_lines(&r, theme),
-                    None => vec![Line::styled("No reply to show (see the Envelope view).", theme.fg("dim"))],
+                    None => vec![Line::styled("No reply to show (see the Envelope view).", theme.paint(Role::Dim))],
                 };
                 self.content = Some((lines, 0));
             }
@@ -678,7 +688,7 @@ impl ResultState {
                                 }
                                 None => "The call got no reply.",
                             },
-                            theme.fg("dim"),
+                            theme.paint(Role::Dim),
                         )],
                         0,
                     ),
@@ -837,7 +847,7 @@ impl ResultState {
                         Some(v) => v.render(f, inner, theme, active),
                         None => f.render_widget(
                             Paragraph::new(vec![Line::raw("absent"), Line::raw(format!("this result has no {name}"))])
-                                .style(theme.fg("dim"))
+                                .style(theme.paint(Role::Dim))
                                 .wrap(Wrap { trim: false }),
                             inner,
                         ),

@@ -3,7 +3,7 @@
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use super::theme::Theme;
+use super::theme::{Role, Theme};
 use crate::sanitize;
 use crate::schema::tree::{NodeRole, SchemaNode};
 
@@ -14,19 +14,19 @@ pub fn node_line(n: &SchemaNode, theme: &Theme) -> Line<'static> {
     let mut spans = vec![];
     let label_style = match n.role {
         NodeRole::Variant | NodeRole::Items | NodeRole::Additional | NodeRole::Pattern | NodeRole::Conditional => {
-            theme.fg("dim")
+            theme.paint(Role::Dim)
         }
-        NodeRole::Cut => theme.fg("warning"),
-        _ => theme.fg("text").add_modifier(Modifier::BOLD),
+        NodeRole::Cut => theme.paint(Role::Warning),
+        _ => theme.paint(Role::Text).add_modifier(Modifier::BOLD),
     };
     spans.push(Span::styled(sanitize::line(&n.label).into_owned(), label_style));
     if n.required {
-        spans.push(Span::styled("*", theme.fg("required").add_modifier(Modifier::BOLD)));
+        spans.push(Span::styled("*", theme.paint(Role::Required).add_modifier(Modifier::BOLD)));
     }
     if n.role == NodeRole::Cut {
         return Line::from(spans);
     }
-    spans.push(Span::styled(format!(" {}", sanitize::line(&n.types)), theme.fg("type")));
+    spans.push(Span::styled(format!(" {}", sanitize::line(&n.types)), theme.paint(Role::Type)));
     if let Some(r) = &n.reference {
         let mut s = format!(" → {}", sanitize::line(r));
         if n.cycle {
@@ -35,18 +35,18 @@ pub fn node_line(n: &SchemaNode, theme: &Theme) -> Line<'static> {
         if n.unresolved {
             s.push_str(" (unresolved)");
         }
-        spans.push(Span::styled(s, theme.fg("reference")));
+        spans.push(Span::styled(s, theme.paint(Role::Reference)));
     }
     for (k, v) in &n.facts {
-        spans.push(Span::styled(format!("  {}=", sanitize::line(k)), theme.fg("fact")));
-        let role = if k == "enum" || k == "const" || k == "default" { "json_string" } else { "fact" };
-        spans.push(Span::styled(sanitize::line(v).into_owned(), theme.fg(role)));
+        spans.push(Span::styled(format!("  {}=", sanitize::line(k)), theme.paint(Role::Fact)));
+        let role = if k == "enum" || k == "const" || k == "default" { Role::JsonString } else { Role::Fact };
+        spans.push(Span::styled(sanitize::line(v).into_owned(), theme.paint(role)));
     }
     if let Some(t) = n.title.as_deref().filter(|_| n.role != NodeRole::Variant) {
-        spans.push(Span::styled(format!("  \"{}\"", sanitize::line(t)), theme.fg("dim")));
+        spans.push(Span::styled(format!("  \"{}\"", sanitize::line(t)), theme.paint(Role::Dim)));
     }
     if let Some(d) = &n.description {
-        spans.push(Span::styled(format!(" — {}", sanitize::truncate(&sanitize::line(d), 300)), theme.fg("dim")));
+        spans.push(Span::styled(format!(" — {}", sanitize::truncate(&sanitize::line(d), 300)), theme.paint(Role::Dim)));
     }
     Line::from(spans)
 }

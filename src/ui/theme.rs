@@ -1,10 +1,12 @@
-//! Themes: flat role names in TOML, built-ins compiled in, a user's file laid over the default.
-//! A bad theme never stops mcplens: the error is shown and the default is used.
+//! Themes: a typed palette (one field per role) read from flat TOML, built-ins compiled in, a
+//! user's file laid over the default. A misspelt role is a compile error in code (`Role`,
+//! `Palette`) and a named error in a file; a bad theme never stops mcplens: the error is shown
+//! and the default is used.
 
-use std::collections::HashMap;
 use std::str::FromStr;
 
 use ratatui::style::{Color, Modifier, Style};
+use serde::Deserialize;
 
 pub const BUILTIN: &[(&str, &str)] = &[
     ("dark", include_str!("../../themes/dark.toml")),
@@ -12,38 +14,89 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("high-contrast", include_str!("../../themes/high-contrast.toml")),
 ];
 
-/// Every role a theme may set.
-pub const ROLES: &[&str] = &[
-    "text",
-    "dim",
-    "background",
-    "border",
-    "border_focus",
-    "title",
-    "title_focus",
-    "selection_fg",
-    "selection_bg",
-    "key",
-    "type",
-    "required",
-    "reference",
-    "fact",
-    "error",
-    "warning",
-    "ok",
-    "json_key",
-    "json_string",
-    "json_number",
-    "json_bool",
-    "json_null",
-    "match",
-    "status_bg",
-];
+macro_rules! roles {
+    ($($role:ident $field:ident = $name:literal),* $(,)?) => {
+        /// A color role, for code that names one: `theme.paint(Role::Error)`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Role { $($role),* }
+
+        /// Every role's color.
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub struct Palette { $(pub $field: Color),* }
+
+        /// A theme file as written: every role optional, an unknown key an error.
+        #[derive(Deserialize, Default)]
+        #[serde(deny_unknown_fields)]
+        struct ThemeFile {
+            name: Option<String>,
+            $(#[serde(rename = $name)] $field: Option<String>,)*
+        }
+
+        /// Every role a theme may set, as files name them.
+        pub const ROLES: &[&str] = &[$($name),*];
+
+        impl Palette {
+            /// Every role the terminal's own color.
+            fn reset() -> Palette {
+                Palette { $($field: Color::Reset),* }
+            }
+
+            pub fn get(&self, role: Role) -> Color {
+                match role { $(Role::$role => self.$field),* }
+            }
+
+            /// Sets the roles `file` sets; an unreadable color names its role.
+            fn lay(&mut self, file: &ThemeFile) -> Result<(), String> {
+                $(if let Some(c) = &file.$field {
+                    self.$field = parse_color(c).map_err(|e| format!("role {:?}: {e}", $name))?;
+                })*
+                Ok(())
+            }
+        }
+
+        impl ThemeFile {
+            #[cfg(test)]
+            /// The roles this file leaves unset (a built-in theme must set them all).
+            fn missing(&self) -> Vec<&'static str> {
+                let mut out = vec![];
+                $(if self.$field.is_none() { out.push($name); })*
+                out
+            }
+        }
+    };
+}
+
+roles! {
+    Text text = "text",
+    Dim dim = "dim",
+    Background background = "background",
+    Border border = "border",
+    BorderFocus border_focus = "border_focus",
+    Title title = "title",
+    TitleFocus title_focus = "title_focus",
+    SelectionFg selection_fg = "selection_fg",
+    SelectionBg selection_bg = "selection_bg",
+    Key key = "key",
+    Type type_ = "type",
+    Required required = "required",
+    Reference reference = "reference",
+    Fact fact = "fact",
+    Error error = "error",
+    Warning warning = "warning",
+    Ok ok = "ok",
+    JsonKey json_key = "json_key",
+    JsonString json_string = "json_string",
+    JsonNumber json_number = "json_number",
+    JsonBool json_bool = "json_bool",
+    JsonNull json_null = "json_null",
+    Match match_ = "match",
+    StatusBg status_bg = "status_bg",
+}
 
 #[derive(Debug, Clone)]
 pub struct Theme {
     pub name: String,
-    colors: HashMap<String, Color>,
+    pub palette: Palette,
     /// NO_COLOR: every color is the terminal's own; emphasis comes from modifiers only.
     pub monochrome: bool,
 }
@@ -57,32 +110,22 @@ fn parse_color(s: &str) -> Result<Color, String> {
         .map_err(|_| format!("{s:?} is not a color (use \"#rrggbb\", a name like \"lightblue\", or \"reset\")"))
 }
 
-fn parse(text: &str) -> Result<(Option<String>, HashMap<String, Color>), String> {
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+fn parse(text: &str) -> Result<ThemeFile, String> {
+    toml::from_str(text).map_err(|e: toml::de::Error| {
         let line = e.span().map_or(1, |r| text[..r.start.min(text.len())].matches('\n').count() + 1);
-        format!("line {line}: {}", e.message())
-    })?;
-    let mut colors = HashMap::new();
-    let mut name = None;
-    for (k, v) in table {
-        if k == "name" {
-            name = v.as_str().map(str::to_string);
-            continue;
-        }
-        if !ROLES.contains(&k.as_str()) {
-            return Err(format!("unknown role {k:?}; the roles are: {}", ROLES.join(", ")));
-        }
-        let s = v.as_str().ok_or_else(|| format!("role {k:?} must be a string"))?;
-        let color = parse_color(s).map_err(|e| format!("role {k:?}: {e}"))?;
-        colors.insert(k, color);
-    }
-    Ok((name, colors))
+        let msg = e.message().trim().replace("unknown field", "unknown role");
+        format!("line {line}: {msg}")
+    })
 }
 
 impl Default for Theme {
     fn default() -> Self {
-        let (_, colors) = parse(BUILTIN[0].1).unwrap_or_default();
-        Theme { name: "dark".into(), colors, monochrome: false }
+        let mut palette = Palette::reset();
+        // The built-ins are checked by tests; a broken one would leave the terminal's colors.
+        if let Ok(file) = parse(BUILTIN[0].1) {
+            let _ = palette.lay(&file);
+        }
+        Theme { name: "dark".into(), palette, monochrome: false }
     }
 }
 
@@ -106,9 +149,10 @@ impl Theme {
                 }
             },
         };
-        match parse(&text) {
-            Ok((name, colors)) => {
-                theme.colors.extend(colors);
+        let mut palette = theme.palette;
+        match parse(&text).and_then(|file| palette.lay(&file).map(|()| file.name)) {
+            Ok(name) => {
+                theme.palette = palette;
                 theme.name = name.unwrap_or_else(|| want.to_string());
                 (theme, None)
             }
@@ -116,95 +160,45 @@ impl Theme {
         }
     }
 
-    pub fn color(&self, role: &str) -> Color {
-        if self.monochrome {
-            return Color::Reset;
-        }
-        self.colors.get(role).copied().unwrap_or(Color::Reset)
+    /// A role's color; the terminal's own under NO_COLOR.
+    pub fn paint_color(&self, role: Role) -> Color {
+        if self.monochrome { Color::Reset } else { self.palette.get(role) }
     }
 
-    pub fn fg(&self, role: &str) -> Style {
-        Style::new().fg(self.color(role))
+    /// A role as a foreground style.
+    pub fn paint(&self, role: Role) -> Style {
+        Style::new().fg(self.paint_color(role))
     }
 
     pub fn base(&self) -> Style {
-        Style::new().fg(self.color("text")).bg(self.color("background"))
+        Style::new().fg(self.paint_color(Role::Text)).bg(self.paint_color(Role::Background))
     }
 
     pub fn border(&self, focused: bool) -> Style {
-        let s = self.fg(if focused { "border_focus" } else { "border" });
+        let s = self.paint(if focused { Role::BorderFocus } else { Role::Border });
         if self.monochrome && focused { s.add_modifier(Modifier::BOLD) } else { s }
     }
 
     pub fn title(&self, focused: bool) -> Style {
-        self.fg(if focused { "title_focus" } else { "title" }).add_modifier(Modifier::BOLD)
+        self.paint(if focused { Role::TitleFocus } else { Role::Title }).add_modifier(Modifier::BOLD)
     }
 
     pub fn selection(&self) -> Style {
         if self.monochrome {
             Style::new().add_modifier(Modifier::REVERSED)
         } else {
-            Style::new().fg(self.color("selection_fg")).bg(self.color("selection_bg"))
+            Style::new().fg(self.paint_color(Role::SelectionFg)).bg(self.paint_color(Role::SelectionBg))
         }
     }
 
     pub fn status(&self) -> Style {
-        Style::new().fg(self.color("text")).bg(self.color("status_bg"))
+        Style::new().fg(self.paint_color(Role::Text)).bg(self.paint_color(Role::StatusBg))
     }
 
     pub fn key(&self) -> Style {
-        self.fg("key").add_modifier(Modifier::BOLD)
+        self.paint(Role::Key).add_modifier(Modifier::BOLD)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_builtin_sets_every_role() {
-        for (name, text) in BUILTIN {
-            let (_, colors) = parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
-            for role in ROLES {
-                assert!(colors.contains_key(*role), "{name} lacks {role}");
-            }
-        }
-    }
-
-    #[test]
-    fn bad_themes_fall_back_with_a_message() {
-        let dir = std::env::temp_dir().join(format!("mcplens-theme-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
-        for (body, want) in [
-            ("text = ", "line 1:"),
-            ("txet = \"red\"", "unknown role"),
-            ("text = \"not-a-color\"", "is not a color"),
-            ("text = 5", "must be a string"),
-        ] {
-            let p = dir.join("t.toml");
-            let _ = std::fs::write(&p, body);
-            let (theme, msg) = Theme::load(p.to_str(), false);
-            assert_eq!(theme.name, "dark");
-            let msg = msg.unwrap_or_default();
-            assert!(msg.to_lowercase().contains(want), "{body}: {msg}");
-        }
-        let (_, msg) = Theme::load(Some("/no/such/theme.toml"), false);
-        assert!(msg.is_some_and(|m| m.contains("dark, light, high-contrast")));
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn a_partial_user_theme_overlays_the_default() {
-        let dir = std::env::temp_dir().join(format!("mcplens-theme2-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
-        let p = dir.join("mine.toml");
-        let _ = std::fs::write(&p, "name = \"mine\"\nerror = \"#010203\"\n");
-        let (theme, msg) = Theme::load(p.to_str(), false);
-        assert!(msg.is_none());
-        assert_eq!((theme.name.as_str(), theme.color("error")), ("mine", Color::Rgb(1, 2, 3)));
-        assert_eq!(theme.color("ok"), Theme::default().color("ok"));
-        let (mono, _) = Theme::load(Some("light"), true);
-        assert_eq!(mono.color("error"), Color::Reset);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
+mod tests;

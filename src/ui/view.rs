@@ -12,6 +12,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 use super::app::{App, Areas, Conn, Pane};
 use super::component::Component;
 use super::keymap;
+use super::theme::Role;
 use crate::mcp::log::LogKind;
 use crate::sanitize;
 
@@ -162,27 +163,27 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
     if form.confirm {
         info.push(Line::styled(
             format!("{} is marked destructive. Run it? y / N", sanitize::line(&form.tool)),
-            t.fg("error").add_modifier(Modifier::BOLD),
+            t.paint(Role::Error).add_modifier(Modifier::BOLD),
         ));
     }
     if let Some(m) = &form.message {
-        info.push(Line::styled(sanitize::line(m).into_owned(), t.fg("warning")));
+        info.push(Line::styled(sanitize::line(m).into_owned(), t.paint(Role::Warning)));
     }
     if let Some(p) = &form.schema_problem {
-        info.push(Line::styled(sanitize::line(p).into_owned(), t.fg("warning")));
+        info.push(Line::styled(sanitize::line(p).into_owned(), t.paint(Role::Warning)));
     }
     if form.raw.is_none()
         && let Some(field) = form.focused_field()
     {
         for h in field.hints() {
-            info.push(Line::styled(sanitize::line(&h).into_owned(), t.fg("dim")));
+            info.push(Line::styled(sanitize::line(&h).into_owned(), t.paint(Role::Dim)));
         }
     }
     for e in form.loose_errors().into_iter().take(3) {
-        info.push(Line::styled(format!("✖ {}", sanitize::line(e)), t.fg("error")));
+        info.push(Line::styled(format!("✖ {}", sanitize::line(e)), t.paint(Role::Error)));
     }
     if form.errors.is_empty() && form.raw.is_none() {
-        info.push(Line::styled("✔ arguments valid", t.fg("ok")));
+        info.push(Line::styled("✔ arguments valid", t.paint(Role::Ok)));
     }
     let info_h = (info.len() as u16 + 1).min(inner.height / 2).max(2);
     let [rows_area, info_area] = Layout::vertical([Constraint::Min(1), Constraint::Length(info_h)]).areas(inner);
@@ -228,14 +229,14 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
         let is_focus = i == form.focus;
         let mut spans = vec![Span::raw(indent)];
         match row.kind {
-            RowKind::AddItem => spans.push(Span::styled("+ add item (Enter)", t.fg("key"))),
+            RowKind::AddItem => spans.push(Span::styled("+ add item (Enter)", t.paint(Role::Key))),
             RowKind::AddKey => {
-                spans.push(Span::styled("+ add key: ", t.fg("key")));
+                spans.push(Span::styled("+ add key: ", t.paint(Role::Key)));
                 spans.push(Span::raw(sanitize::line(&form.new_key).into_owned()));
                 if is_focus {
-                    spans.push(Span::styled("▏", t.fg("match")));
+                    spans.push(Span::styled("▏", t.paint(Role::Match)));
                 }
-                spans.push(Span::styled("  (type a name, Enter)", t.fg("dim")));
+                spans.push(Span::styled("  (type a name, Enter)", t.paint(Role::Dim)));
             }
             RowKind::Field => {
                 let Some(field) = crate::schema::form::field_at(&form.form.root, &row.path) else { continue };
@@ -244,14 +245,14 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
                 } else {
                     sanitize::line(&field.key).into_owned()
                 };
-                spans.push(Span::styled(key, t.fg("text").add_modifier(Modifier::BOLD)));
+                spans.push(Span::styled(key, t.paint(Role::Text).add_modifier(Modifier::BOLD)));
                 if field.required {
-                    spans.push(Span::styled("*", t.fg("required")));
+                    spans.push(Span::styled("*", t.paint(Role::Required)));
                 }
-                spans.push(Span::styled(": ", t.fg("dim")));
+                spans.push(Span::styled(": ", t.paint(Role::Dim)));
                 let (value, set) = super::form::FormState::display(field);
                 if set || !value.is_empty() {
-                    let mut style = t.fg(if set { "json_string" } else { "dim" });
+                    let mut style = t.paint(if set { Role::JsonString } else { Role::Dim });
                     if is_focus && form.selected_value() {
                         // Selected: the first key typed replaces it.
                         style = style.add_modifier(Modifier::REVERSED);
@@ -259,15 +260,15 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
                     spans.push(Span::styled(sanitize::line(&value).into_owned(), style));
                 }
                 if is_focus && field.is_text() {
-                    spans.push(Span::styled("▏", t.fg("match")));
+                    spans.push(Span::styled("▏", t.paint(Role::Match)));
                 }
                 if !set && value.is_empty() {
-                    spans.push(Span::styled(format!(" ({}; omitted)", kind_hint(field)), t.fg("dim")));
+                    spans.push(Span::styled(format!(" ({}; omitted)", kind_hint(field)), t.paint(Role::Dim)));
                 }
                 for e in form.errors_at(&row.path).into_iter().take(1) {
                     spans.push(Span::styled(
                         format!("  ✖ {}", sanitize::truncate(&sanitize::line(e), 120)),
-                        t.fg("error"),
+                        t.paint(Role::Error),
                     ));
                 }
             }
@@ -276,7 +277,7 @@ fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
         lines.push(if is_focus { line.style(t.selection()) } else { line });
     }
     if lines.is_empty() {
-        lines.push(Line::styled("This tool takes no arguments: Ctrl-R runs it.", t.fg("dim")));
+        lines.push(Line::styled("This tool takes no arguments: Ctrl-R runs it.", t.paint(Role::Dim)));
     }
     f.render_widget(Paragraph::new(lines), rows_area);
     if let Some(p) = &form.picker {
@@ -316,24 +317,27 @@ fn draw_server(f: &mut Frame, app: &App, area: Rect) {
     match &app.conn {
         Conn::Connecting { since } => {
             let frame = (since.elapsed().as_millis() / 100) as usize % SPINNER.len();
-            spans.push(Span::styled(format!(" {} connecting ", SPINNER[frame]), t.fg("warning")));
+            spans.push(Span::styled(format!(" {} connecting ", SPINNER[frame]), t.paint(Role::Warning)));
         }
-        Conn::Connected => spans.push(Span::styled(" ● connected ", t.fg("ok"))),
-        Conn::Down(_) => spans.push(Span::styled(" ✖ disconnected (R reconnects) ", t.fg("error"))),
+        Conn::Connected => spans.push(Span::styled(" ● connected ", t.paint(Role::Ok))),
+        Conn::Down(_) => spans.push(Span::styled(" ✖ disconnected (R reconnects) ", t.paint(Role::Error))),
     }
     if let Some(s) = &app.server {
-        spans.push(Span::styled(sanitize::line(s.name()).into_owned(), t.fg("title").add_modifier(Modifier::BOLD)));
+        spans.push(Span::styled(
+            sanitize::line(s.name()).into_owned(),
+            t.paint(Role::Title).add_modifier(Modifier::BOLD),
+        ));
         spans.push(Span::raw(format!(" {}", sanitize::line(s.version()))));
         if let Some(title) = s.title() {
-            spans.push(Span::styled(format!(" ({})", sanitize::line(title)), t.fg("dim")));
+            spans.push(Span::styled(format!(" ({})", sanitize::line(title)), t.paint(Role::Dim)));
         }
-        spans.push(Span::styled(format!(" · protocol {}", sanitize::line(s.protocol_version())), t.fg("dim")));
+        spans.push(Span::styled(format!(" · protocol {}", sanitize::line(s.protocol_version())), t.paint(Role::Dim)));
         let caps = s.capabilities();
         if !caps.is_empty() {
-            spans.push(Span::styled(format!(" · {}", sanitize::line(&caps.join(", "))), t.fg("dim")));
+            spans.push(Span::styled(format!(" · {}", sanitize::line(&caps.join(", "))), t.paint(Role::Dim)));
         }
     }
-    spans.push(Span::styled(format!(" · {}", sanitize::line(&app.target_label)), t.fg("dim")));
+    spans.push(Span::styled(format!(" · {}", sanitize::line(&app.target_label)), t.paint(Role::Dim)));
     f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
 }
 
@@ -347,7 +351,7 @@ fn draw_tools(f: &mut Frame, app: &App, area: Rect) {
 fn draw_schema(f: &mut Frame, app: &App, area: Rect) {
     let Some(s) = &app.schema else {
         let b = block(app, Line::from(" Schema "), Pane::Schema);
-        let msg = Paragraph::new("Select a tool to see its schemas.").style(app.theme.fg("dim")).block(b);
+        let msg = Paragraph::new("Select a tool to see its schemas.").style(app.theme.paint(Role::Dim)).block(b);
         f.render_widget(msg, area);
         return;
     };
@@ -375,7 +379,7 @@ fn draw_result(f: &mut Frame, app: &mut App, area: Rect) {
     f.render_widget(b, area);
     let mut lines: Vec<Line> = vec![];
     if let Some((n, err)) = &app.notice {
-        lines.push(Line::styled(sanitize::line(n).into_owned(), t.fg(if *err { "error" } else { "dim" })));
+        lines.push(Line::styled(sanitize::line(n).into_owned(), t.paint(if *err { Role::Error } else { Role::Dim })));
     }
     if let Some(run) = &app.running {
         let secs = run.started.elapsed().as_secs_f32();
@@ -388,9 +392,9 @@ fn draw_result(f: &mut Frame, app: &mut App, area: Rect) {
         let mut spans = vec![
             Span::styled(
                 format!("{} {what} {} ", SPINNER[frame], sanitize::line(&run.tool)),
-                t.fg("warning").add_modifier(Modifier::BOLD),
+                t.paint(Role::Warning).add_modifier(Modifier::BOLD),
             ),
-            Span::styled(format!("{secs:.1}s "), t.fg("dim")),
+            Span::styled(format!("{secs:.1}s "), t.paint(Role::Dim)),
         ];
         if let Some(p) = &run.progress {
             match p.total.filter(|t| *t > 0.0) {
@@ -398,20 +402,23 @@ fn draw_result(f: &mut Frame, app: &mut App, area: Rect) {
                     let frac = (p.progress / total).clamp(0.0, 1.0);
                     let w = 20usize;
                     let done = (frac * w as f64).round() as usize;
-                    spans.push(Span::styled(format!("[{}{}] ", "█".repeat(done), "░".repeat(w - done)), t.fg("ok")));
+                    spans.push(Span::styled(
+                        format!("[{}{}] ", "█".repeat(done), "░".repeat(w - done)),
+                        t.paint(Role::Ok),
+                    ));
                     spans.push(Span::raw(format!("{}/{} ", p.progress, total)));
                 }
                 None => spans.push(Span::raw(format!("progress {} ", p.progress))),
             }
             if let Some(m) = &p.message {
-                spans.push(Span::styled(sanitize::line(m).into_owned(), t.fg("text")));
+                spans.push(Span::styled(sanitize::line(m).into_owned(), t.paint(Role::Text)));
             }
         }
-        spans.push(Span::styled("  Ctrl-K cancels", t.fg("key")));
+        spans.push(Span::styled("  Ctrl-K cancels", t.paint(Role::Key)));
         lines.push(Line::from(spans));
     }
     if app.result().is_none() && app.running.is_none() && app.notice.is_none() {
-        lines.push(Line::styled("No result yet: Enter on a tool opens its form, Ctrl-R runs it.", t.fg("dim")));
+        lines.push(Line::styled("No result yet: Enter on a tool opens its form, Ctrl-R runs it.", t.paint(Role::Dim)));
     }
     let status_h = (lines.len() as u16).min(inner.height);
     let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);
@@ -445,25 +452,25 @@ fn draw_log(f: &mut Frame, app: &App, area: Rect) {
         .iter()
         .map(|e| {
             let role = match e.kind {
-                LogKind::Stderr => "text",
-                LogKind::Sent => "json_key",
-                LogKind::Received => "json_string",
-                LogKind::Warning => "warning",
-                LogKind::Info | LogKind::Marker => "ok",
+                LogKind::Stderr => Role::Text,
+                LogKind::Sent => Role::JsonKey,
+                LogKind::Received => Role::JsonString,
+                LogKind::Warning => Role::Warning,
+                LogKind::Info | LogKind::Marker => Role::Ok,
             };
             let text = sanitize::truncate(&e.text, 2000).into_owned();
             Line::from(vec![
-                Span::styled(format!("{} ", clock(e.at)), t.fg("dim")),
-                Span::styled(format!("{:<6} ", e.kind.label()), t.fg(role).add_modifier(Modifier::BOLD)),
+                Span::styled(format!("{} ", clock(e.at)), t.paint(Role::Dim)),
+                Span::styled(format!("{:<6} ", e.kind.label()), t.paint(role).add_modifier(Modifier::BOLD)),
                 Span::styled(
                     sanitize::line(&text).into_owned(),
-                    t.fg(if e.kind == LogKind::Warning { "warning" } else { "text" }),
+                    t.paint(if e.kind == LogKind::Warning { Role::Warning } else { Role::Text }),
                 ),
             ])
         })
         .collect();
     if lines.is_empty() {
-        f.render_widget(Paragraph::new("Nothing logged yet.").style(t.fg("dim")), inner);
+        f.render_widget(Paragraph::new("Nothing logged yet.").style(t.paint(Role::Dim)), inner);
     } else {
         f.render_widget(Paragraph::new(lines), inner);
     }
@@ -475,8 +482,8 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
     if app.list.filtering {
         spans.push(Span::styled(" filter: ", t.key()));
         spans.push(Span::raw(sanitize::line(&app.list.filter).into_owned()));
-        spans.push(Span::styled("▏", t.fg("match")));
-        spans.push(Span::styled("  Enter accept · Esc clear", t.fg("dim")));
+        spans.push(Span::styled("▏", t.paint(Role::Match)));
+        spans.push(Span::styled("  Enter accept · Esc clear", t.paint(Role::Dim)));
     } else {
         let has_result = app.result().is_some();
         let hints: Vec<(String, String)> = match app.overlays.top() {
@@ -491,21 +498,21 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         };
         for (k, h) in hints {
             spans.push(Span::styled(format!(" {k}"), t.key()));
-            spans.push(Span::styled(format!(" {h} "), t.fg("dim")));
+            spans.push(Span::styled(format!(" {h} "), t.paint(Role::Dim)));
         }
         if app.running.is_some() {
             spans.push(Span::styled(" Ctrl-K", t.key()));
-            spans.push(Span::styled(" cancel call ", t.fg("dim")));
+            spans.push(Span::styled(" cancel call ", t.paint(Role::Dim)));
         }
         if let Some(s) = &app.schema
             && app.focus == Pane::Schema
         {
-            spans.push(Span::styled(format!(" {} nodes", s.nodes), t.fg("dim")));
+            spans.push(Span::styled(format!(" {} nodes", s.nodes), t.paint(Role::Dim)));
         }
         if !app.list.warnings.is_empty() {
             spans.push(Span::styled(
                 format!("  {} listing warning(s): see the log (L)", app.list.warnings.len()),
-                t.fg("warning"),
+                t.paint(Role::Warning),
             ));
         }
     }

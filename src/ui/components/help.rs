@@ -11,7 +11,7 @@ use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, EXTRA_HELP, Scope};
 use crate::ui::scroll::{Scroll, page};
-use crate::ui::theme::Theme;
+use crate::ui::theme::{Role, Theme};
 
 /// One binding (or extra line) of the help, before layout.
 #[derive(Debug, Clone, PartialEq)]
@@ -240,7 +240,7 @@ impl Component for Help {
             let cursor = if self.typing { "▏" } else { "" };
             lines.push(Line::from(vec![
                 Span::styled(" search: ", theme.key()),
-                Span::styled(format!("{}{cursor}", sanitize::line(&self.query)), theme.fg("match")),
+                Span::styled(format!("{}{cursor}", sanitize::line(&self.query)), theme.paint(Role::Match)),
             ]));
         }
         let title = format!(

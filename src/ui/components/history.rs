@@ -11,7 +11,7 @@ use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Effect, Used};
 use crate::ui::keymap::{Command, Scope};
 use crate::ui::scroll::Scroll;
-use crate::ui::theme::Theme;
+use crate::ui::theme::{Role, Theme};
 
 pub struct HistoryOverlay {
     /// Newest first.
@@ -32,21 +32,21 @@ impl HistoryOverlay {
 
     fn row(e: &Entry, t: &Theme) -> Line<'static> {
         let secs = e.at % 86_400;
-        let role = if e.status.is_success() { "ok" } else { "error" };
+        let role = if e.status.is_success() { Role::Ok } else { Role::Error };
         let purpose = match e.purpose {
             crate::call::Purpose::New => "",
             crate::call::Purpose::NextPage => "next page",
             crate::call::Purpose::AllPages => "all pages",
         };
         Line::from(vec![
-            Span::styled(format!("{:02}:{:02}:{:02} ", secs / 3600, secs / 60 % 60, secs % 60), t.fg("dim")),
-            Span::styled(format!("{:<11} ", e.status.as_str()), t.fg(role)),
-            Span::styled(format!("{purpose:<10} "), t.fg("dim")),
-            Span::styled(format!("{:>7} ms ", e.duration_ms), t.fg("dim")),
-            Span::styled(format!("{} ", sanitize::line(&e.tool)), t.fg("text").add_modifier(Modifier::BOLD)),
+            Span::styled(format!("{:02}:{:02}:{:02} ", secs / 3600, secs / 60 % 60, secs % 60), t.paint(Role::Dim)),
+            Span::styled(format!("{:<11} ", e.status.as_str()), t.paint(role)),
+            Span::styled(format!("{purpose:<10} "), t.paint(Role::Dim)),
+            Span::styled(format!("{:>7} ms ", e.duration_ms), t.paint(Role::Dim)),
+            Span::styled(format!("{} ", sanitize::line(&e.tool)), t.paint(Role::Text).add_modifier(Modifier::BOLD)),
             Span::styled(
                 sanitize::truncate(&sanitize::line(&e.arguments.to_string()), 200).into_owned(),
-                t.fg("json_string"),
+                t.paint(Role::JsonString),
             ),
         ])
     }
@@ -98,7 +98,7 @@ impl Component for HistoryOverlay {
         let inner = block.inner(area);
         let mut lines: Vec<Line> = vec![];
         if n == 0 {
-            lines.push(Line::styled("No calls yet for this server.", t.fg("dim")));
+            lines.push(Line::styled("No calls yet for this server.", t.paint(Role::Dim)));
         }
         for i in self.scroll.window(inner.height as usize) {
             let Some(e) = self.entries.get(i) else { continue };

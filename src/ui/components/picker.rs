@@ -10,7 +10,7 @@ use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Used};
 use crate::ui::keymap::{Command, Scope};
 use crate::ui::scroll::Scroll;
-use crate::ui::theme::Theme;
+use crate::ui::theme::{Role, Theme};
 
 /// One row: a name, what it stands for, and why it cannot be chosen (if it cannot).
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +84,7 @@ impl Component for Picker {
             .border_type(BorderType::Thick)
             .border_style(t.border(true))
             .title(Line::from(format!(" {} ", sanitize::line(&self.title))).style(t.title(true)))
-            .title_bottom(Line::from(" ↑↓ choose · Enter connect · q quit ").style(t.fg("dim")))
+            .title_bottom(Line::from(" ↑↓ choose · Enter connect · q quit ").style(t.paint(Role::Dim)))
             .style(t.base());
         let inner = block.inner(area);
         let rows = inner.height as usize;
@@ -98,12 +98,12 @@ impl Component for Picker {
             .map(|(i, c)| {
                 let name = sanitize::truncate(&sanitize::line(&c.name), 32).into_owned();
                 let (detail, role) = match &c.problem {
-                    Some(p) => (format!("cannot start: {p}"), "error"),
-                    None => (c.detail.clone(), "dim"),
+                    Some(p) => (format!("cannot start: {p}"), Role::Error),
+                    None => (c.detail.clone(), Role::Dim),
                 };
                 let line = Line::from(vec![
-                    Span::styled(format!(" {name:<name_w$}  "), t.fg("text").add_modifier(Modifier::BOLD)),
-                    Span::styled(sanitize::line(&detail).into_owned(), t.fg(role)),
+                    Span::styled(format!(" {name:<name_w$}  "), t.paint(Role::Text).add_modifier(Modifier::BOLD)),
+                    Span::styled(sanitize::line(&detail).into_owned(), t.paint(role)),
                 ]);
                 if i == self.scroll.cursor { line.style(t.selection()) } else { line }
             })

@@ -18,7 +18,7 @@ use crate::ui::component::{Component, Ctx, Used};
 use crate::ui::keymap::{Command, Scope};
 use crate::ui::schema_view::{EXPAND_ALL_BELOW, node_line};
 use crate::ui::scroll::Scroll;
-use crate::ui::theme::Theme;
+use crate::ui::theme::{Role, Theme};
 
 /// One visible row: where its node sits (indices from a root down), how deep, and whether it
 /// has children to fold.
@@ -213,12 +213,12 @@ impl SchemaPane {
     fn header(&self, t: &Theme) -> Vec<Line<'static>> {
         let mut header = vec![];
         if let Some(p) = &self.problem {
-            header.push(Line::styled(format!("malformed descriptor: {}", sanitize::line(p)), t.fg("error")));
+            header.push(Line::styled(format!("malformed descriptor: {}", sanitize::line(p)), t.paint(Role::Error)));
         }
         if self.raw.is_none()
             && let Some(d) = &self.description
         {
-            header.extend(sanitize::text(d).lines().take(4).map(|l| Line::styled(l.to_string(), t.fg("text"))));
+            header.extend(sanitize::text(d).lines().take(4).map(|l| Line::styled(l.to_string(), t.paint(Role::Text))));
         }
         header
     }
@@ -323,7 +323,7 @@ impl Component for SchemaPane {
             return;
         }
         if self.roots.is_empty() {
-            f.render_widget(Paragraph::new("this tool has no input schema").style(t.fg("warning")), tree);
+            f.render_widget(Paragraph::new("this tool has no input schema").style(t.paint(Role::Warning)), tree);
             return;
         }
         let window = self.scroll.window(tree.height as usize);

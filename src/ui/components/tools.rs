@@ -15,7 +15,7 @@ use crate::ui::component::{Action, Component, Ctx, Used};
 use crate::ui::fuzzy;
 use crate::ui::keymap::{Command, Scope};
 use crate::ui::scroll::Scroll;
-use crate::ui::theme::Theme;
+use crate::ui::theme::{Role, Theme};
 
 /// What the list shows while it has no tools.
 #[derive(Debug, Clone, Default)]
@@ -174,17 +174,19 @@ impl ToolsPane {
         Some(match &self.status {
             Status::Connecting { since, to } => vec![Line::styled(
                 format!("connecting to {} … {:.1}s", sanitize::line(to), since.elapsed().as_secs_f32()),
-                t.fg("warning"),
+                t.paint(Role::Warning),
             )],
             Status::Down(err) => {
-                let mut lines =
-                    vec![Line::styled("Could not connect:", t.fg("error").add_modifier(Modifier::BOLD)), Line::raw("")];
-                lines.extend(sanitize::text(err).lines().map(|l| Line::styled(l.to_string(), t.fg("error"))));
+                let mut lines = vec![
+                    Line::styled("Could not connect:", t.paint(Role::Error).add_modifier(Modifier::BOLD)),
+                    Line::raw(""),
+                ];
+                lines.extend(sanitize::text(err).lines().map(|l| Line::styled(l.to_string(), t.paint(Role::Error))));
                 lines.push(Line::raw(""));
-                lines.push(Line::styled("Press R to reconnect, L for the log, q to quit.", t.fg("dim")));
+                lines.push(Line::styled("Press R to reconnect, L for the log, q to quit.", t.paint(Role::Dim)));
                 lines
             }
-            Status::Ready => vec![Line::styled("This server lists no tools.", t.fg("dim"))],
+            Status::Ready => vec![Line::styled("This server lists no tools.", t.paint(Role::Dim))],
         })
     }
 
@@ -192,23 +194,23 @@ impl ToolsPane {
     /// far as it fits.
     fn row(&self, tool: &ToolDescriptor, t: &Theme) -> Line<'static> {
         let (mark, mark_style) = if tool.problem().is_some() {
-            ("! ", t.fg("error"))
+            ("! ", t.paint(Role::Error))
         } else if tool.destructive() {
-            ("⚠ ", t.fg("warning"))
+            ("⚠ ", t.paint(Role::Warning))
         } else if tool.read_only() {
-            ("· ", t.fg("ok"))
+            ("· ", t.paint(Role::Ok))
         } else {
-            ("  ", t.fg("dim"))
+            ("  ", t.paint(Role::Dim))
         };
         let name = sanitize::line(tool.name()).into_owned();
         let mut spans = vec![Span::styled(mark, mark_style)];
         if name.is_empty() {
-            spans.push(Span::styled("(no name)", t.fg("error")));
+            spans.push(Span::styled("(no name)", t.paint(Role::Error)));
         } else {
-            spans.push(Span::styled(name, t.fg("text").add_modifier(Modifier::BOLD)));
+            spans.push(Span::styled(name, t.paint(Role::Text).add_modifier(Modifier::BOLD)));
         }
         if let Some(title) = tool.title().filter(|tt| !tt.trim().is_empty()) {
-            spans.push(Span::styled(format!("  {}", sanitize::line(title)), t.fg("dim")));
+            spans.push(Span::styled(format!("  {}", sanitize::line(title)), t.paint(Role::Dim)));
         }
         Line::from(spans)
     }
@@ -251,7 +253,7 @@ impl Component for ToolsPane {
         }
         if self.visible.is_empty() {
             let msg = "No tool matches the filter (Esc clears it).";
-            f.render_widget(Paragraph::new(msg).style(t.fg("dim")), area);
+            f.render_widget(Paragraph::new(msg).style(t.paint(Role::Dim)), area);
             return;
         }
         let window = self.scroll.window(area.height as usize);
