@@ -223,6 +223,8 @@ pub struct App {
     pub page: usize,
     /// Results of this session's calls, newest last, for the history view.
     pub past: Vec<(u64, CallResult)>,
+    /// Overlays over the panes (a value shown whole); the top one sees keys first.
+    pub overlays: super::component::Stack,
 }
 
 impl App {
@@ -262,6 +264,7 @@ impl App {
             results: vec![],
             page: 0,
             past: vec![],
+            overlays: super::component::Stack::default(),
         }
     }
 
@@ -430,7 +433,7 @@ impl App {
                     r.progress = Some(Progress {
                         progress: items as f64,
                         total: total.map(|t| t as f64),
-                        message: Some(format!("page {pages}: {items} items")),
+                        message: Some(format!("page {pages}: {}", super::result::count(items, "item", "items"))),
                     });
                 }
             }

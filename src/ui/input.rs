@@ -6,6 +6,7 @@ use std::time::Instant;
 use ratatui::layout::Position;
 
 use super::app::{App, Cmd, Pane, Purpose, Running};
+use super::component::{Ctx, Effect};
 use super::form::FormOutcome;
 use super::keymap::{self, Command, Scope};
 use super::result::{Page, ResultState, View};
@@ -172,6 +173,41 @@ impl App {
         vec![]
     }
 
+    /// A key while an overlay is open: the top one sees it first; one it does not use goes to
+    /// the global bindings only.
+    fn overlay_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
+        let mut cx = Ctx::new(&self.theme);
+        let used = self.overlays.key(&k, &mut cx);
+        let effects = cx.effects;
+        let mut cmds = self.apply_effects(effects);
+        if !used.yes() {
+            match keymap::lookup_own(&k, Scope::Any) {
+                Some(cmd) => cmds.extend(self.command(cmd)),
+                None => self.dirty = false,
+            }
+        }
+        cmds
+    }
+
+    /// Carries out what a component asked for.
+    pub(crate) fn apply_effects(&mut self, effects: Vec<Effect>) -> Vec<Cmd> {
+        let mut cmds = vec![];
+        for e in effects {
+            match e {
+                Effect::Cmd(c) => cmds.push(c),
+                Effect::Notice(text, error) => self.notice = Some((text, error)),
+                Effect::Close => {
+                    self.overlays.pop();
+                }
+                Effect::Push(c) => self.overlays.push(c),
+                // No component asks for these yet; the panes that will (history, picker) bring
+                // their handling.
+                Effect::App(_) => {}
+            }
+        }
+        cmds
+    }
+
     pub(super) fn key(&mut self, k: KeyEvent) -> Vec<Cmd> {
         if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
             self.quit = true;
@@ -210,12 +246,14 @@ impl App {
         {
             return cmds;
         }
+        if !self.overlays.is_empty() && !self.show_help {
+            return self.overlay_key(k);
+        }
         if self.focus == Pane::Result
             && !self.show_help
-            && let Some(v) = self.result_mut().and_then(|r| r.viewer())
-            && v.search_key(&k)
+            && let Some(cmds) = self.result_key(&k)
         {
-            return vec![];
+            return cmds;
         }
         let Some(cmd) = keymap::lookup(&k, self.scope()) else {
             if self.show_help {
@@ -281,54 +319,7 @@ impl App {
                 r.set_view(view);
                 self.focus = Pane::Result;
             }
-            Command::Copy => {
-                if let Some(text) = self.result_mut().and_then(|r| r.copy_text()) {
-                    self.notice = Some((format!("copied {} bytes to the clipboard (OSC 52)", text.len()), false));
-                    return vec![Cmd::Copy(text)];
-                }
-            }
-            Command::Export => {
-                if let Some(r) = self.result() {
-                    let text = match (r.view, &r.call.reply, &r.call.envelope) {
-                        (View::Raw, Some(reply), _) => reply.raw.to_string(),
-                        // Streamed from the records' text: no tree of a 100k-record list is built.
-                        (_, _, Some(env)) => crate::json_out::to_pretty_string(env.as_ref()),
-                        (_, Some(reply), None) => reply.raw.to_string(),
-                        _ => String::new(),
-                    };
-                    let kind = if r.view == View::Raw { "raw" } else { "envelope" };
-                    return vec![Cmd::Export { name: format!("{}-{kind}", r.call.tool), text }];
-                }
-            }
-            Command::Search => {
-                if let Some(v) = self.result_mut().and_then(|r| r.viewer()) {
-                    v.searching = true;
-                    v.query.clear();
-                } else {
-                    self.notice = Some((
-                        "search works in the JSON trees (open a record, or the Split and Raw views)".into(),
-                        false,
-                    ));
-                }
-            }
-            Command::NextMatch | Command::PrevMatch => {
-                if let Some(v) = self.result_mut().and_then(|r| r.viewer()) {
-                    v.search(cmd == Command::NextMatch);
-                }
-            }
             Command::MarkRecords | Command::MarkNext => return self.teach(cmd),
-            Command::DecodeTexts => {
-                self.notice = Some(match self.result_mut().and_then(|r| r.toggle_decoded()) {
-                    Some(true) => ("Raw view: JSON carried in text blocks shown as trees (d: as sent)".into(), false),
-                    Some(false) => ("Raw view: the reply as sent".into(), false),
-                    None => ("d works in the Raw view (4) of a result with a reply".into(), false),
-                });
-            }
-            Command::SwitchSide => {
-                if let Some(r) = self.result_mut() {
-                    r.split_right = !r.split_right;
-                }
-            }
             Command::ToggleLog => {
                 self.show_log = !self.show_log;
                 self.focus = if self.show_log { Pane::Log } else { Pane::Tools };
@@ -347,9 +338,7 @@ impl App {
             }
             Command::Back => {
                 let raw_schema = self.schema.as_ref().is_some_and(|s| s.raw.is_some());
-                let closed = self.focus == Pane::Result && self.result_mut().is_some_and(|r| r.back());
-                if closed {
-                } else if self.focus == Pane::Result && self.form.is_some() {
+                if self.focus == Pane::Result && self.form.is_some() {
                     self.focus = Pane::Form;
                 } else if self.focus == Pane::Schema && raw_schema {
                     if let Some(s) = &mut self.schema {
@@ -514,7 +503,7 @@ impl App {
                 .min(n.saturating_sub(1));
             }
             Pane::Result => {
-                let handled = self.result_mut().is_some_and(|r| r.command(cmd));
+                let handled = self.result_mut().is_some_and(|r| r.navigate(cmd));
                 if !handled {
                     self.dirty = false;
                 }

@@ -75,7 +75,7 @@ pub fn draw(f: &mut Frame, app: &mut App) {
     } else {
         draw_schema(f, app, schema);
     }
-    draw_result(f, app, result);
+    super::components::result::draw_pane(f, app, result);
     if let Some(l) = log {
         draw_log(f, app, l);
     }
@@ -85,6 +85,11 @@ pub fn draw(f: &mut Frame, app: &mut App) {
     }
     if app.show_help {
         draw_help(f, app, area);
+    }
+    for layer in app.overlays.layers() {
+        let (w, h) = layer.overlay_size(area);
+        let r = overlay(f, area, w, h);
+        layer.draw(f, r, &app.theme, true);
     }
 }
 
@@ -489,71 +494,6 @@ fn draw_schema(f: &mut Frame, app: &mut App, area: Rect) {
     }
 }
 
-fn draw_result(f: &mut Frame, app: &mut App, area: Rect) {
-    let t = app.theme.clone();
-    let title = match app.result() {
-        Some(r) => {
-            let pages = if app.results.len() > 1 {
-                format!(" · page {}/{} fetched", app.page + 1, app.results.len())
-            } else {
-                String::new()
-            };
-            format!(" Result: {} · {} (v next, 1-4){pages} ", sanitize::line(&r.call.tool), r.view.name())
-        }
-        None => " Result ".to_string(),
-    };
-    let b = block(app, Line::from(title), Pane::Result);
-    let inner = b.inner(area);
-    f.render_widget(b, area);
-    let mut lines: Vec<Line> = vec![];
-    if let Some((n, err)) = &app.notice {
-        lines.push(Line::styled(sanitize::line(n).into_owned(), t.fg(if *err { "error" } else { "dim" })));
-    }
-    if let Some(run) = &app.running {
-        let secs = run.started.elapsed().as_secs_f32();
-        let frame = (run.started.elapsed().as_millis() / 100) as usize % SPINNER.len();
-        let what = match run.purpose {
-            super::app::Purpose::New => "running",
-            super::app::Purpose::NextPage => "fetching the next page of",
-            super::app::Purpose::AllPages => "fetching every page of",
-        };
-        let mut spans = vec![
-            Span::styled(
-                format!("{} {what} {} ", SPINNER[frame], sanitize::line(&run.tool)),
-                t.fg("warning").add_modifier(Modifier::BOLD),
-            ),
-            Span::styled(format!("{secs:.1}s "), t.fg("dim")),
-        ];
-        if let Some(p) = &run.progress {
-            match p.total.filter(|t| *t > 0.0) {
-                Some(total) => {
-                    let frac = (p.progress / total).clamp(0.0, 1.0);
-                    let w = 20usize;
-                    let done = (frac * w as f64).round() as usize;
-                    spans.push(Span::styled(format!("[{}{}] ", "█".repeat(done), "░".repeat(w - done)), t.fg("ok")));
-                    spans.push(Span::raw(format!("{}/{} ", p.progress, total)));
-                }
-                None => spans.push(Span::raw(format!("progress {} ", p.progress))),
-            }
-            if let Some(m) = &p.message {
-                spans.push(Span::styled(sanitize::line(m).into_owned(), t.fg("text")));
-            }
-        }
-        spans.push(Span::styled("  Ctrl-K cancels", t.fg("key")));
-        lines.push(Line::from(spans));
-    }
-    if app.result().is_none() && app.running.is_none() && app.notice.is_none() {
-        lines.push(Line::styled("No result yet: Enter on a tool opens its form, Ctrl-R runs it.", t.fg("dim")));
-    }
-    let status_h = (lines.len() as u16).min(inner.height);
-    let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);
-    f.render_widget(Paragraph::new(lines), status);
-    let focused = app.focus == Pane::Result && !app.show_help && !app.show_history;
-    if let Some(r) = app.result_mut() {
-        r.render(f, body, &t, focused);
-    }
-}
-
 /// `HH:MM:SS.mmm` (UTC) without a calendar crate.
 fn clock(at: std::time::SystemTime) -> String {
     let ms = at.duration_since(UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
@@ -611,8 +551,9 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled("  Enter accept · Esc clear", t.fg("dim")));
     } else {
         let has_result = app.result().is_some();
+        let next_page = app.page + 1 < app.results.len() || app.result().is_some_and(|r| r.has_next_page());
         for (k, h, cmd) in keymap::footer(app.scope()) {
-            if !has_result && matches!(cmd, keymap::Command::NextView | keymap::Command::NextPage) {
+            if !has_result && cmd == keymap::Command::NextView || !next_page && cmd == keymap::Command::NextPage {
                 continue;
             }
             spans.push(Span::styled(format!(" {k}"), t.key()));
