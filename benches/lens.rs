@@ -101,9 +101,9 @@ fn bench_frames(c: &mut Criterion) {
         g.sample_size(20);
         for n in sizes() {
             let mut state = ResultState::new(call_result(n), Page::default(), &theme);
-            state.view = view;
+            state.set_view(view);
             let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap_or_else(|e| match e {});
-            // The first frame builds the view; the bench measures the frames after it.
+            // set_view built the view; the bench measures the frames.
             let _ = term.draw(|f| state.render(f, f.area(), &theme, true));
             g.bench_function(BenchmarkId::from_parameter(n), |b| {
                 b.iter(|| {
@@ -113,9 +113,9 @@ fn bench_frames(c: &mut Criterion) {
             // Scrolling to the last row, then a frame.
             g.bench_function(BenchmarkId::new("to_last_row", n), |b| {
                 b.iter(|| {
-                    state.command(mcplens::ui::keymap::Command::Bottom);
+                    state.navigate(mcplens::ui::keymap::Command::Bottom);
                     let _ = term.draw(|f| state.render(f, f.area(), &theme, true));
-                    state.command(mcplens::ui::keymap::Command::Top);
+                    state.navigate(mcplens::ui::keymap::Command::Top);
                 })
             });
         }

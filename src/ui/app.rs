@@ -387,7 +387,7 @@ impl App {
                     r.progress = Some(Progress {
                         progress: items as f64,
                         total: total.map(|t| t as f64),
-                        message: Some(format!("page {pages}: {items} items")),
+                        message: Some(format!("page {pages}: {}", super::result::count(items, "item", "items"))),
                     });
                 }
             }

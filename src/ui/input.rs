@@ -118,7 +118,7 @@ impl App {
     }
 
     /// Carries out what components asked for; returns the worker's share.
-    pub(super) fn apply(&mut self, effects: Vec<Effect>) -> Vec<Cmd> {
+    pub(crate) fn apply(&mut self, effects: Vec<Effect>) -> Vec<Cmd> {
         let mut cmds = vec![];
         for e in effects {
             match e {
@@ -200,10 +200,9 @@ impl App {
             return cmds;
         }
         if self.focus == Pane::Result
-            && let Some(v) = self.result_mut().and_then(|r| r.viewer())
-            && v.search_key(&k)
+            && let Some(cmds) = self.result_key(&k)
         {
-            return vec![];
+            return cmds;
         }
         let Some(cmd) = keymap::lookup(&k, self.scope()) else {
             self.dirty = false;
@@ -274,54 +273,7 @@ impl App {
                 r.set_view(view);
                 self.focus = Pane::Result;
             }
-            Command::Copy => {
-                if let Some(text) = self.result_mut().and_then(|r| r.copy_text()) {
-                    self.notice = Some((format!("copied {} bytes to the clipboard (OSC 52)", text.len()), false));
-                    return vec![Cmd::Copy(text)];
-                }
-            }
-            Command::Export => {
-                if let Some(r) = self.result() {
-                    let text = match (r.view, &r.call.reply, &r.call.envelope) {
-                        (View::Raw, Some(reply), _) => reply.raw.to_string(),
-                        // Streamed from the records' text: no tree of a 100k-record list is built.
-                        (_, _, Some(env)) => crate::json_out::to_pretty_string(env.as_ref()),
-                        (_, Some(reply), None) => reply.raw.to_string(),
-                        _ => String::new(),
-                    };
-                    let kind = if r.view == View::Raw { "raw" } else { "envelope" };
-                    return vec![Cmd::Export { name: format!("{}-{kind}", r.call.tool), text }];
-                }
-            }
-            Command::Search => {
-                if let Some(v) = self.result_mut().and_then(|r| r.viewer()) {
-                    v.searching = true;
-                    v.query.clear();
-                } else {
-                    self.notice = Some((
-                        "search works in the JSON trees (open a record, or the Split and Raw views)".into(),
-                        false,
-                    ));
-                }
-            }
-            Command::NextMatch | Command::PrevMatch => {
-                if let Some(v) = self.result_mut().and_then(|r| r.viewer()) {
-                    v.search(cmd == Command::NextMatch);
-                }
-            }
             Command::MarkRecords | Command::MarkNext => return self.teach(cmd),
-            Command::DecodeTexts => {
-                self.notice = Some(match self.result_mut().and_then(|r| r.toggle_decoded()) {
-                    Some(true) => ("Raw view: JSON carried in text blocks shown as trees (d: as sent)".into(), false),
-                    Some(false) => ("Raw view: the reply as sent".into(), false),
-                    None => ("d works in the Raw view (4) of a result with a reply".into(), false),
-                });
-            }
-            Command::SwitchSide => {
-                if let Some(r) = self.result_mut() {
-                    r.split_right = !r.split_right;
-                }
-            }
             Command::Zoom => self.zoom = !self.zoom,
             Command::ToggleLog => {
                 self.show_log = !self.show_log;
@@ -341,9 +293,7 @@ impl App {
             }
             Command::Back => {
                 let raw_schema = self.schema.as_ref().is_some_and(|s| s.raw_shown());
-                let closed = self.focus == Pane::Result && self.result_mut().is_some_and(|r| r.back());
-                if closed {
-                } else if self.focus == Pane::Result && self.form.is_some() {
+                if self.focus == Pane::Result && self.form.is_some() {
                     self.focus = Pane::Form;
                 } else if self.focus == Pane::Schema && raw_schema {
                     self.navigate(Command::ToggleRaw);
@@ -441,7 +391,7 @@ impl App {
                 .min(n.saturating_sub(1));
             }
             Pane::Result => {
-                let handled = self.result_mut().is_some_and(|r| r.command(cmd));
+                let handled = self.result_mut().is_some_and(|r| r.navigate(cmd));
                 if !handled {
                     self.dirty = false;
                 }

@@ -1,6 +1,6 @@
 //! The JSON tree viewer every result view uses: folding, search with highlighted matches, the path
-//! of the selected node, and a popup for a value too long for its line. It renders only the rows
-//! on screen, walking the flat row model from the top row.
+//! of the selected node, and the selected value's whole text (which the result shows in an
+//! overlay). It draws only the rows on screen, walking the flat row model from the top row.
 
 use std::sync::Arc;
 
@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 use super::keymap::Command;
 use super::theme::{Role, Theme};
@@ -28,17 +28,9 @@ pub struct JsonView {
     /// The search prompt is open and takes typing.
     pub searching: bool,
     pub search_note: Option<String>,
-    /// A whole value shown in a popup: its text lines and scroll.
-    pub popup: Option<(String, Vec<String>, usize)>,
 }
 
-fn contains_ci(hay: &str, needle_lower: &str) -> bool {
-    if needle_lower.is_empty() {
-        return false;
-    }
-    let (h, n) = (hay.as_bytes(), needle_lower.as_bytes());
-    h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
-}
+use super::result::text::contains_ci;
 
 impl JsonView {
     pub fn new(tree: Arc<JsonTree>) -> Self {
@@ -52,7 +44,6 @@ impl JsonView {
             query: String::new(),
             searching: false,
             search_note: None,
-            popup: None,
         }
     }
 
@@ -71,15 +62,19 @@ impl JsonView {
 
     /// Keeps the cursor on screen, looking at no more than a screenful of rows.
     fn follow(&mut self) {
-        let h = self.height.max(1);
+        self.top = self.window_top(self.height);
+    }
+
+    /// The first row of a `height`-row window that shows the cursor, starting from `top`.
+    fn window_top(&self, height: usize) -> usize {
+        let h = height.max(1);
         if self.cursor < self.top {
-            self.top = self.cursor;
-            return;
+            return self.cursor;
         }
         let mut i = self.top;
         for _ in 0..h {
             if i == self.cursor {
-                return;
+                return self.top;
             }
             match self.folds.next(&self.tree, i) {
                 Some(n) => i = n,
@@ -94,7 +89,7 @@ impl JsonView {
                 None => break,
             }
         }
-        self.top = t;
+        t
     }
 
     fn step(&mut self, down: bool, n: usize) {
@@ -138,17 +133,16 @@ impl JsonView {
                     self.cursor = self.folds.lift(&self.tree, p);
                 }
             }
-            Command::Activate | Command::Open => {
-                if self.tree.is_container(self.cursor) {
-                    if self.folds.is_folded(self.cursor) {
-                        self.unfold(self.cursor);
-                    } else {
-                        self.folds.set(self.cursor, true);
-                    }
+            // On a value, Enter is the result's: it shows the value whole.
+            Command::Activate if self.tree.is_container(self.cursor) => {
+                if self.folds.is_folded(self.cursor) {
+                    self.unfold(self.cursor);
                 } else {
-                    self.open_value();
+                    self.folds.set(self.cursor, true);
                 }
             }
+            Command::NextMatch => self.search(true),
+            Command::PrevMatch => self.search(false),
             Command::ExpandAll => {
                 if !self.tree.fully_loaded() {
                     // Rows are rebuilt: keep the cursor and the top on the same values.
@@ -202,17 +196,17 @@ impl JsonView {
         self.tree.rows.partition_point(|r| r.value_start < at).min(self.tree.len().saturating_sub(1))
     }
 
-    /// Shows the selected value whole (a long string decoded, wrapped; a container pretty-printed).
-    pub fn open_value(&mut self) {
-        let Some(r) = self.tree.rows.get(self.cursor) else { return };
+    /// The selected value whole, with its path: a string decoded, a container pretty-printed
+    /// (up to 50,000 lines). Not sanitized: the overlay that shows it does that.
+    pub fn value_text(&self) -> Option<(String, String)> {
+        let r = self.tree.rows.get(self.cursor)?;
         let raw = self.tree.value(r);
         let text = match r.kind {
             Kind::String => serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_string()),
             Kind::Object | Kind::Array => crate::json_pretty::to_string(&crate::json_pretty::lines(raw, 50_000)),
             _ => raw.to_string(),
         };
-        let lines = sanitize::text(&text).lines().map(str::to_string).collect();
-        self.popup = Some((self.tree.path(self.cursor), lines, 0));
+        Some((self.tree.path(self.cursor), text))
     }
 
     /// The selected value's text as sent (for copying).
@@ -353,14 +347,14 @@ impl JsonView {
             spans.push(Span::styled(": ", theme.paint(Role::Dim)));
         }
         let (text, role) = match r.kind {
-            Kind::Object => (
-                if folded { format!("{{…}} {} keys", r.children) } else { format!("{{ {} keys", r.children) },
-                Role::Dim,
-            ),
-            Kind::Array => (
-                if folded { format!("[…] {} items", r.children) } else { format!("[ {} items", r.children) },
-                Role::Dim,
-            ),
+            Kind::Object => {
+                let keys = super::result::count(r.children as usize, "key", "keys");
+                (if folded { format!("{{…}} {keys}") } else { format!("{{ {keys}") }, Role::Dim)
+            }
+            Kind::Array => {
+                let items = super::result::count(r.children as usize, "item", "items");
+                (if folded { format!("[…] {items}") } else { format!("[ {items}") }, Role::Dim)
+            }
             Kind::String => (self.tree.value(r).to_string(), Role::JsonString),
             Kind::Number => (self.tree.value(r).to_string(), Role::JsonNumber),
             Kind::Bool => (self.tree.value(r).to_string(), Role::JsonBool),
@@ -377,17 +371,17 @@ impl JsonView {
         Line::from(spans)
     }
 
-    /// Draws the tree into `area` (with a one-line footer: the path, search state).
-    pub fn render(&mut self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+    /// Draws the tree into `area` (with a one-line footer: the path, search state), from the
+    /// rows on screen only.
+    pub fn render(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         if area.height == 0 {
             return;
         }
-        self.height = area.height.saturating_sub(1) as usize;
-        self.follow();
-        let mut lines = Vec::with_capacity(self.height + 1);
-        let mut i = Some(self.top);
+        let height = area.height.saturating_sub(1) as usize;
+        let mut lines = Vec::with_capacity(height + 1);
+        let mut i = Some(self.window_top(height)).filter(|_| !self.tree.is_empty());
         while let Some(row) = i {
-            if lines.len() >= self.height {
+            if lines.len() >= height {
                 break;
             }
             let line = self.row_line(row, theme);
@@ -399,7 +393,10 @@ impl JsonView {
         }
         let mut foot = vec![Span::styled(sanitize::line(&self.path()).into_owned(), theme.paint(Role::Key))];
         if self.searching {
-            foot.push(Span::styled(format!("  search: {}▏", sanitize::line(&self.query)), theme.paint(Role::Match)));
+            foot.push(Span::styled(
+                format!("  search: {}▏ (Enter finds, Esc cancels)", sanitize::line(&self.query)),
+                theme.paint(Role::Match),
+            ));
         } else if !self.query.is_empty() {
             foot.push(Span::styled(
                 format!("  /{}  n next · N previous", sanitize::line(&self.query)),
@@ -412,44 +409,14 @@ impl JsonView {
         if let Some(e) = &self.tree.error {
             foot.push(Span::styled(format!("  not valid JSON: {e}"), theme.paint(Role::Error)));
         }
-        foot.push(Span::styled(format!("  {} rows", self.tree.len()), theme.paint(Role::Dim)));
+        foot.push(Span::styled(
+            format!("  {}", super::result::count(self.tree.len(), "row", "rows")),
+            theme.paint(Role::Dim),
+        ));
         let body = Rect { height: area.height - 1, ..area };
         let foot_area = Rect { y: area.y + area.height - 1, height: 1, ..area };
         f.render_widget(Paragraph::new(lines), body);
         f.render_widget(Paragraph::new(Line::from(foot)), foot_area);
-        if let Some((title, text, scroll)) = &self.popup {
-            let r = Rect {
-                x: area.x + 2,
-                y: area.y + 1,
-                width: area.width.saturating_sub(4),
-                height: area.height.saturating_sub(2),
-            };
-            f.render_widget(Clear, r);
-            let b = Block::default()
-                .borders(Borders::ALL)
-                .border_style(theme.border(true))
-                .title(
-                    Line::from(format!(" {} · j/k scroll · Esc closes ", sanitize::line(title)))
-                        .style(theme.title(true)),
-                )
-                .style(theme.base());
-            let body: Vec<Line> =
-                text.iter().skip(*scroll).take(r.height as usize).map(|l| Line::raw(l.clone())).collect();
-            f.render_widget(Paragraph::new(body).wrap(Wrap { trim: false }).block(b), r);
-        }
-    }
-
-    /// Keys while the popup is open; false when it is not.
-    pub fn popup_command(&mut self, cmd: Option<Command>) -> bool {
-        let Some((_, lines, scroll)) = &mut self.popup else { return false };
-        match cmd {
-            Some(Command::Down) => *scroll = (*scroll + 1).min(lines.len().saturating_sub(1)),
-            Some(Command::Up) => *scroll = scroll.saturating_sub(1),
-            Some(Command::PageDown) => *scroll = (*scroll + 20).min(lines.len().saturating_sub(1)),
-            Some(Command::PageUp) => *scroll = scroll.saturating_sub(20),
-            _ => self.popup = None,
-        }
-        true
     }
 }
 

@@ -12,13 +12,12 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use super::app::CallResult;
 use super::jsonview::JsonView;
 use super::keymap::Command;
 use super::theme::{Role, Theme};
-use crate::envelope::{Envelope, ResponseType};
+use crate::envelope::Envelope;
 use crate::json_pretty::{self, Token};
 use crate::sanitize;
 
@@ -72,134 +71,16 @@ pub fn json_lines(text: &str, theme: &Theme, max: usize) -> Vec<Line<'static>> {
         .collect()
 }
 
-/// A list's records as a table: columns from the records' keys, nested values folded.
-pub struct Table {
-    pub env: Arc<Envelope>,
-    pub columns: Vec<(String, usize)>,
-    pub cursor: usize,
-    pub top: usize,
-    pub height: usize,
-    /// A record opened with Enter.
-    pub record: Option<JsonView>,
-}
+pub(crate) mod build;
+pub mod table;
+pub mod text;
 
-fn cell(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Object(m) => format!("{{…{}}}", m.len()),
-        Value::Array(a) => format!("[{}]", a.len()),
-        other => other.to_string(),
-    }
-}
+use table::Table;
+use text::{TextView, Typed};
 
-impl Table {
-    fn new(env: Arc<Envelope>) -> Table {
-        let mut columns: Vec<(String, usize)> = vec![];
-        let n = env.item_count();
-        // The first and the last records: widths of ids and counters grow towards the end.
-        let tail = n.saturating_sub(200).max(200.min(n));
-        for item in (0..200.min(n)).chain(tail..n).filter_map(|i| env.data.item(i)) {
-            match item.as_ref() {
-                Value::Object(m) => {
-                    for (k, v) in m {
-                        let w = cell(v).chars().count().min(40);
-                        if let Some(col) = columns.iter_mut().find(|(c, _)| c == k) {
-                            col.1 = col.1.max(w);
-                        } else if columns.len() < 40 {
-                            columns.push((k.clone(), w.max(k.chars().count())));
-                        }
-                    }
-                }
-                other => {
-                    let w = cell(other).chars().count().min(60);
-                    if let Some(col) = columns.iter_mut().find(|(c, _)| c == "value") {
-                        col.1 = col.1.max(w);
-                    } else {
-                        columns.push(("value".into(), w.max(5)));
-                    }
-                }
-            }
-        }
-        Table { env, columns, cursor: 0, top: 0, height: 10, record: None }
-    }
-
-    fn command(&mut self, cmd: Command) -> bool {
-        if let Some(r) = &mut self.record {
-            return r.command(cmd);
-        }
-        let n = self.env.item_count();
-        if n == 0 {
-            return false;
-        }
-        let page = self.height.saturating_sub(1).max(1);
-        self.cursor = match cmd {
-            Command::Down => self.cursor + 1,
-            Command::Up => self.cursor.saturating_sub(1),
-            Command::PageDown => self.cursor + page,
-            Command::PageUp => self.cursor.saturating_sub(page),
-            Command::Top => 0,
-            Command::Bottom => n - 1,
-            Command::Activate | Command::Open | Command::Expand => {
-                let text = self.env.data.item_text(self.cursor).unwrap_or_default().into_owned();
-                self.record = Some(JsonView::from_text(Arc::<str>::from(text), &format!("data[{}]", self.cursor)));
-                return true;
-            }
-            _ => return false,
-        }
-        .min(n - 1);
-        true
-    }
-
-    fn render(&mut self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool, first_item: usize) {
-        if let Some(r) = &mut self.record {
-            r.render(f, area, theme, focused);
-            return;
-        }
-        self.height = area.height.saturating_sub(2) as usize;
-        let h = self.height.max(1);
-        if self.cursor < self.top {
-            self.top = self.cursor;
-        } else if self.cursor >= self.top + h {
-            self.top = self.cursor + 1 - h;
-        }
-        let n = self.env.item_count();
-        let num_w = (first_item + n).to_string().len().max(1);
-        let mut head = vec![Span::styled(format!("{:>num_w$} ", "#"), theme.paint(Role::Dim))];
-        for (c, w) in &self.columns {
-            head.push(Span::styled(
-                format!("{:<w$} ", sanitize::truncate(&sanitize::line(c), *w)),
-                theme.paint(Role::JsonKey).add_modifier(Modifier::BOLD),
-            ));
-        }
-        let mut lines = vec![Line::from(head)];
-        for (i, item) in (self.top..n.min(self.top + h)).filter_map(|i| Some((i, self.env.data.item(i)?))) {
-            let item = item.as_ref();
-            let mut spans = vec![Span::styled(format!("{:>num_w$} ", first_item + i + 1), theme.paint(Role::Dim))];
-            for (c, w) in &self.columns {
-                let v = match item {
-                    Value::Object(m) => m.get(c),
-                    other if c == "value" => Some(other),
-                    _ => None,
-                };
-                let (text, role) = match v {
-                    None => (String::new(), Role::Dim),
-                    Some(Value::String(s)) => (s.clone(), Role::JsonString),
-                    Some(Value::Number(n)) => (n.to_string(), Role::JsonNumber),
-                    Some(Value::Bool(b)) => (b.to_string(), Role::JsonBool),
-                    Some(Value::Null) => ("null".into(), Role::JsonNull),
-                    Some(other) => (cell(other), Role::Dim),
-                };
-                let shown = sanitize::truncate(&sanitize::line(&text), *w).into_owned();
-                spans.push(Span::styled(format!("{shown:<w$} "), theme.paint(role)));
-            }
-            let line = Line::from(spans);
-            lines.push(if i == self.cursor && focused { line.style(theme.selection()) } else { line });
-        }
-        let foot = format!("data[{}] · {} columns · Enter opens the record", self.cursor, self.columns.len());
-        let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
-        f.render_widget(Paragraph::new(lines), body);
-        f.render_widget(Paragraph::new(Line::styled(foot, theme.paint(Role::Key))), footer);
-    }
+/// `1 item`, `2 items`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// structuredContent larger than this is not validated in the TUI (the tree would cost ten
@@ -213,7 +94,14 @@ const SHED_OVER: usize = 1 << 20;
 pub enum Body {
     Table(Box<Table>),
     Tree(Box<JsonView>),
-    Lines(Vec<Line<'static>>, usize),
+    Text(TextView),
+}
+
+/// The Split view: structuredContent and _meta (absent ones are `None`), and the outputSchema check.
+pub struct SplitView {
+    pub left: Option<JsonView>,
+    pub right: Option<JsonView>,
+    pub check: Vec<Line<'static>>,
 }
 
 /// Where this result sits in a paged list.
@@ -229,14 +117,36 @@ pub struct ResultState {
     pub call: CallResult,
     pub view: View,
     pub page: Page,
+    /// For the views built later (a view is built the first time it is shown).
+    theme: Theme,
     header: Vec<Line<'static>>,
     body: Option<Body>,
-    split: Option<(Option<JsonView>, Option<JsonView>, Vec<Line<'static>>)>,
+    split: Option<SplitView>,
     pub split_right: bool,
-    content: Option<(Vec<Line<'static>>, usize)>,
+    content: Option<TextView>,
     raw: Option<Body>,
     /// The Raw view shows the JSON that text blocks carry as trees (`d`).
     pub raw_decoded: bool,
+}
+
+/// The part of the shown view that takes keys.
+pub enum Focus<'a> {
+    Tree(&'a mut JsonView),
+    Table(&'a mut Table),
+    Text(&'a mut TextView),
+    None,
+}
+
+fn body_focus(b: Option<&mut Body>) -> Focus<'_> {
+    match b {
+        Some(Body::Table(t)) => match t.record.is_some() {
+            true => t.record.as_mut().map_or(Focus::None, Focus::Tree),
+            false => Focus::Table(t),
+        },
+        Some(Body::Tree(v)) => Focus::Tree(v),
+        Some(Body::Text(t)) => Focus::Text(t),
+        None => Focus::None,
+    }
 }
 
 /// `list · success · items 51–100 of 150 · page 2 · ] next`
@@ -466,61 +376,12 @@ fn content_lines(result: &Value, theme: &Theme) -> Vec<Line<'static>> {
 
 impl ResultState {
     pub fn new(call: CallResult, page: Page, theme: &Theme) -> ResultState {
-        let mut header = vec![];
-        let took = format!("{:.0} ms", call.elapsed.as_secs_f64() * 1000.0);
-        match &call.envelope {
-            None => header.push(Line::styled(
-                format!(
-                    "{} failed after {took}: {}",
-                    sanitize::line(&call.tool),
-                    sanitize::line(call.error.as_deref().unwrap_or("no reply"))
-                ),
-                theme.paint(Role::Error).add_modifier(Modifier::BOLD),
-            )),
-            Some(env) => {
-                let role = if env.response_type == ResponseType::Error { Role::Error } else { Role::Ok };
-                header.push(Line::from(vec![
-                    Span::styled(header_text(env, page), theme.paint(role).add_modifier(Modifier::BOLD)),
-                    Span::styled(format!("  ({took})"), theme.paint(Role::Dim)),
-                ]));
-                if let Some(source) = env.metadata.as_ref().and_then(|m| m.get("source")).and_then(Value::as_str) {
-                    let records = match env.data.is_array() {
-                        true => {
-                            format!(", {} record{}", env.item_count(), if env.item_count() == 1 { "" } else { "s" })
-                        }
-                        false => String::new(),
-                    };
-                    header.push(Line::styled(
-                        format!("from {}{records}", sanitize::line(source)),
-                        theme.paint(Role::Dim),
-                    ));
-                }
-                if let Some(w) = call.reply.as_ref().map(|r| &r.warnings).filter(|w| !w.is_empty()) {
-                    header.push(Line::styled(
-                        format!(
-                            "⚠ the result breaks the MCP schema: {} (all in the log, L; Raw view: 4)",
-                            sanitize::line(&w.join("; "))
-                        ),
-                        theme.paint(Role::Warning),
-                    ));
-                }
-                if let Some(err) = &env.error {
-                    let code = if err.code.is_null() { String::new() } else { format!("{} ", err.code) };
-                    header.push(Line::styled(
-                        format!("✖ error {code}{}", sanitize::line(err.message.as_deref().unwrap_or(""))),
-                        theme.paint(Role::Error).add_modifier(Modifier::BOLD),
-                    ));
-                } else if let Some(m) = env.message.as_ref().filter(|_| !env.data.is_null()) {
-                    for l in sanitize::text(m).lines().take(3) {
-                        header.push(Line::styled(l.to_string(), theme.paint(Role::Text)));
-                    }
-                }
-            }
-        }
-        ResultState {
+        let header = build::header(&call, page, theme);
+        let mut r = ResultState {
             call,
             view: View::Envelope,
             page,
+            theme: theme.clone(),
             header,
             body: None,
             split: None,
@@ -528,30 +389,18 @@ impl ResultState {
             content: None,
             raw: None,
             raw_decoded: false,
-        }
+        };
+        r.ensure();
+        r
     }
 
-    /// One member of the reply's `result` (or of its JSON-RPC `error`), parsed from the raw text
-    /// on demand: the parsed reply itself was taken apart by the envelope.
-    fn result_member(&self, key: &str) -> Option<Value> {
-        #[derive(serde::Deserialize)]
-        struct Outer<'a> {
-            #[serde(borrow, default)]
-            result: Option<&'a RawValue>,
-            #[serde(borrow, default)]
-            error: Option<&'a RawValue>,
-        }
-        let raw = &self.call.reply.as_ref()?.raw;
-        let outer: Outer = serde_json::from_str(raw).ok()?;
-        let body = outer.result.or(outer.error)?;
-        if key.is_empty() {
-            return crate::json_depth::parse(body.get(), crate::json_depth::DEFAULT_MAX_DEPTH).ok();
-        }
-        let members: std::collections::HashMap<&str, &RawValue> = serde_json::from_str(body.get()).ok()?;
-        crate::json_depth::parse(members.get(key)?.get(), crate::json_depth::DEFAULT_MAX_DEPTH).ok()
+    /// The lines above the view (for tests and the pane's layout).
+    pub fn header(&self) -> &[Line<'static>] {
+        &self.header
     }
 
-    /// Shows `view`; for a big reply the views left behind give back their memory.
+    /// Shows `view`, building it if needed; for a big reply the views left behind give back
+    /// their memory.
     pub fn set_view(&mut self, view: View) {
         if view != self.view && self.call.reply.as_ref().is_some_and(|r| r.raw.len() > SHED_OVER) {
             if view != View::Split {
@@ -565,156 +414,52 @@ impl ResultState {
             }
         }
         self.view = view;
+        self.ensure();
     }
 
     /// Builds the current view if it was not built yet.
-    fn ensure(&mut self, theme: &Theme) {
+    fn ensure(&mut self) {
+        let theme = &self.theme;
         match self.view {
-            View::Envelope if self.body.is_none() => {
-                self.body = Some(match &self.call.envelope {
-                    None => Body::Lines(vec![], 0),
-                    Some(env) if env.response_type == ResponseType::Error => {
-                        let mut lines = vec![];
-                        if let Some(err) = &env.error {
-                            lines.push(Line::styled(format!("code: {}", err.code), theme.paint(Role::Error)));
-                            lines.push(Line::styled(
-                                format!("message: {}", sanitize::line(err.message.as_deref().unwrap_or(""))),
-                                theme.paint(Role::Error),
-                            ));
-                            if !err.details.is_null() {
-                                lines.push(Line::styled("details:", theme.paint(Role::Error)));
-                                lines.extend(json_lines(&err.details.to_string(), theme, 5_000));
-                            }
-                        }
-                        Body::Lines(lines, 0)
-                    }
-                    Some(env) if env.data.is_array() => Body::Table(Box::new(Table::new(env.clone()))),
-                    // A text answer (most servers send one): what the server said, whole.
-                    Some(env) if env.data.is_null() && env.message.is_some() => {
-                        Body::Lines(markdown(env.message.as_deref().unwrap_or(""), theme), 0)
-                    }
-                    Some(env) => {
-                        Body::Tree(Box::new(JsonView::from_text(Arc::<str>::from(env.data.json().to_string()), "data")))
-                    }
-                });
-            }
-            View::Split if self.split.is_none() => {
-                #[derive(serde::Deserialize)]
-                struct Parts<'a> {
-                    #[serde(borrow, rename = "structuredContent")]
-                    structured: Option<&'a RawValue>,
-                    #[serde(borrow, rename = "_meta")]
-                    meta: Option<&'a RawValue>,
-                }
-                #[derive(serde::Deserialize)]
-                struct Reply<'a> {
-                    #[serde(borrow)]
-                    result: Option<Parts<'a>>,
-                }
-                let raw = self.call.reply.as_ref().map(|r| r.raw.clone()).unwrap_or_default();
-                let parts = serde_json::from_str::<Reply>(&raw).ok().and_then(|r| r.result);
-                // Views over the reply's own text: a 10 MB structuredContent is not copied.
-                let view = |rv: Option<&RawValue>, name: &str| {
-                    rv.map(|v| {
-                        let start = v.get().as_ptr() as usize - raw.as_ptr() as usize;
-                        JsonView::from_text_in(raw.clone(), start..start + v.get().len(), name)
-                    })
-                };
-                let left = view(parts.as_ref().and_then(|p| p.structured), "structuredContent");
-                let right = view(parts.as_ref().and_then(|p| p.meta), "_meta");
-                let mut check = vec![];
-                let sc_len = parts.as_ref().and_then(|p| p.structured).map_or(0, |s| s.get().len());
-                // Validating needs the parsed tree, ten times the text: not for a big result.
-                let checkable = sc_len <= CHECK_MAX;
-                let sc = self
-                    .call
-                    .output_schema
-                    .as_ref()
-                    .filter(|_| checkable)
-                    .and_then(|_| self.result_member("structuredContent"));
-                match (&self.call.output_schema, &sc) {
-                    (Some(_), None) if !checkable => check.push(Line::styled(
-                        format!(
-                            "structuredContent is {:.1} MB: not checked against the outputSchema here \
-                             (mcplens call --json, then a validator, checks it)",
-                            sc_len as f64 / (1 << 20) as f64
-                        ),
-                        theme.paint(Role::Warning),
-                    )),
-                    (Some(schema), Some(sc)) => match crate::schema::validate::validate(schema, sc) {
-                        Ok(v) if v.is_empty() => check.push(Line::styled(
-                            "✔ structuredContent matches the tool's outputSchema",
-                            theme.paint(Role::Ok),
-                        )),
-                        Ok(v) => {
-                            check.push(Line::styled(
-                                format!("✖ structuredContent breaks the outputSchema in {} place(s):", v.len()),
-                                theme.paint(Role::Error),
-                            ));
-                            for x in v.iter().take(5) {
-                                check.push(Line::styled(format!("  {x}"), theme.paint(Role::Error)));
-                            }
-                        }
-                        Err(e) => check.push(Line::styled(sanitize::line(&e).into_owned(), theme.paint(Role::Warning))),
-                    },
-                    (Some(_), None) => check.push(Line::styled(
-                        "✖ the tool has an outputSchema but sent no structuredContent",
-                        theme.paint(Role::Error),
-                    )),
-                    (None, _) => check.push(Line::styled("the tool declares no outputSchema", theme.paint(Role::Dim))),
-                }
-                self.split = Some((left, right, check));
-            }
-            View::Content if self.content.is_none() => {
-                let content = self.result_member("content").map(|c| serde_json::json!({"content": c}));
-                let lines = match content.or_else(|| self.result_member("")) {
-                    Some(r) => content_lines(&r, theme),
-                    None => vec![Line::styled("No reply to show (see the Envelope view).", theme.paint(Role::Dim))],
-                };
-                self.content = Some((lines, 0));
-            }
-            View::Raw if self.raw.is_none() => {
-                self.raw = Some(match &self.call.reply {
-                    Some(r) if self.raw_decoded => match decoded_reply(&r.raw) {
-                        Some(text) => Body::Tree(Box::new(JsonView::from_text(text, "reply (texts decoded)"))),
-                        None => Body::Tree(Box::new(JsonView::from_text(r.raw.clone(), "reply"))),
-                    },
-                    Some(r) => Body::Tree(Box::new(JsonView::from_text(r.raw.clone(), "reply"))),
-                    None => Body::Lines(
-                        vec![Line::styled(
-                            match &self.call.envelope {
-                                Some(_) => {
-                                    "This list was gathered from several pages; each page's raw reply is in the log (L)."
-                                }
-                                None => "The call got no reply.",
-                            },
-                            theme.paint(Role::Dim),
-                        )],
-                        0,
-                    ),
-                });
-            }
+            View::Envelope if self.body.is_none() => self.body = Some(build::envelope_body(&self.call, theme)),
+            View::Split if self.split.is_none() => self.split = Some(build::split(&self.call, theme)),
+            View::Content if self.content.is_none() => self.content = Some(build::content(&self.call, theme)),
+            View::Raw if self.raw.is_none() => self.raw = Some(build::raw(&self.call, self.raw_decoded, theme)),
             _ => {}
+        }
+    }
+
+    /// The part of the current view that takes keys.
+    pub fn focus_mut(&mut self) -> Focus<'_> {
+        match self.view {
+            View::Envelope => body_focus(self.body.as_mut()),
+            View::Raw => body_focus(self.raw.as_mut()),
+            View::Content => self.content.as_mut().map_or(Focus::None, Focus::Text),
+            View::Split => {
+                let Some(s) = self.split.as_mut() else { return Focus::None };
+                let side = if self.split_right { s.right.as_mut() } else { s.left.as_mut() };
+                side.map_or(Focus::None, Focus::Tree)
+            }
         }
     }
 
     /// The JSON viewer under focus in the current view, if it is one.
     pub fn viewer(&mut self) -> Option<&mut JsonView> {
-        match self.view {
-            View::Envelope => match self.body.as_mut()? {
-                Body::Tree(v) => Some(v),
-                Body::Table(t) => t.record.as_mut(),
-                Body::Lines(..) => None,
-            },
-            View::Split => {
-                let (l, r, _) = self.split.as_mut()?;
-                if self.split_right { r.as_mut() } else { l.as_mut() }
-            }
-            View::Raw => match self.raw.as_mut()? {
-                Body::Tree(v) => Some(v),
-                _ => None,
-            },
-            View::Content => None,
+        match self.focus_mut() {
+            Focus::Tree(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Rows of the pane's body at the last layout: paging moves by this.
+    pub fn set_height(&mut self, rows: usize) {
+        let header = self.header.len();
+        let body = rows.saturating_sub(header).max(1);
+        match self.focus_mut() {
+            Focus::Tree(v) => v.height = body.saturating_sub(1).max(1),
+            Focus::Table(t) => t.set_height(body),
+            Focus::Text(t) => t.height = body,
+            Focus::None => {}
         }
     }
 
@@ -725,6 +470,7 @@ impl ResultState {
         }
         self.raw_decoded = !self.raw_decoded;
         self.raw = None;
+        self.ensure();
         Some(self.raw_decoded)
     }
 
@@ -753,17 +499,10 @@ impl ResultState {
         Some((pointer, value))
     }
 
-    /// Closes an open record or popup; false if there was none.
+    /// Esc: closes the search prompt, then an open record; false if there was neither.
     pub fn back(&mut self) -> bool {
-        if let Some(v) = self.viewer()
-            && (v.popup.is_some() || v.searching)
-        {
-            v.popup = None;
-            v.searching = false;
-            return true;
-        }
         if let (View::Envelope, Some(Body::Table(t))) = (self.view, self.body.as_mut())
-            && t.record.is_some()
+            && t.record.as_ref().is_some_and(|r| !r.searching)
         {
             t.record = None;
             return true;
@@ -771,108 +510,174 @@ impl ResultState {
         false
     }
 
-    pub fn command(&mut self, cmd: Command) -> bool {
-        if let Some(v) = self.viewer()
-            && v.popup.is_some()
-        {
-            return v.popup_command(Some(cmd));
+    /// `/`: opens the search prompt of the shown view; false where there is nothing to search.
+    pub fn open_search(&mut self) -> bool {
+        match self.focus_mut() {
+            Focus::Tree(v) => {
+                v.searching = true;
+                v.query.clear();
+                v.search_note = None;
+            }
+            Focus::Table(t) => t.search.open(),
+            Focus::Text(t) => t.search.open(),
+            Focus::None => return false,
         }
-        match self.view {
-            View::Envelope => match &mut self.body {
-                Some(Body::Table(t)) => t.command(cmd),
-                Some(Body::Tree(v)) => v.command(cmd),
-                Some(Body::Lines(l, s)) => scroll_lines(l.len(), s, cmd),
-                None => false,
+        true
+    }
+
+    /// Whether a search prompt is open (it takes every printable key).
+    pub fn typing(&mut self) -> bool {
+        match self.focus_mut() {
+            Focus::Tree(v) => v.searching,
+            Focus::Table(t) => t.search.typing,
+            Focus::Text(t) => t.search.typing,
+            Focus::None => false,
+        }
+    }
+
+    /// A key while the search prompt is open; false when no prompt is open.
+    pub fn search_key(&mut self, k: &crossterm::event::KeyEvent) -> bool {
+        match self.focus_mut() {
+            Focus::Tree(v) => v.search_key(k),
+            Focus::Table(t) => match t.search.key(k) {
+                Typed::No => false,
+                Typed::Edited => true,
+                Typed::Accepted => {
+                    t.find_first();
+                    true
+                }
             },
-            View::Content => match &mut self.content {
-                Some((l, s)) => scroll_lines(l.len(), s, cmd),
-                None => false,
+            Focus::Text(t) => match t.search.key(k) {
+                Typed::No => false,
+                Typed::Edited => true,
+                Typed::Accepted => {
+                    t.find_first();
+                    true
+                }
             },
-            View::Split | View::Raw => match self.viewer() {
-                Some(v) => v.command(cmd),
-                None => match &mut self.raw {
-                    Some(Body::Lines(l, s)) if self.view == View::Raw => scroll_lines(l.len(), s, cmd),
-                    _ => false,
-                },
-            },
+            Focus::None => false,
+        }
+    }
+
+    /// Navigation and search commands of the shown view; false if it has no use for `cmd`.
+    pub fn navigate(&mut self, cmd: Command) -> bool {
+        match self.focus_mut() {
+            Focus::Tree(v) => v.command(cmd),
+            Focus::Table(t) => t.command(cmd),
+            Focus::Text(t) => t.command(cmd),
+            Focus::None => false,
+        }
+    }
+
+    /// `o`: the selected value whole, with a title: a tree's node, a table's record, a text
+    /// view's whole text.
+    pub fn value_text(&mut self) -> Option<(String, String)> {
+        let name = self.view.name();
+        match self.focus_mut() {
+            Focus::Tree(v) => v.value_text(),
+            Focus::Table(t) => {
+                let text = t.selected_text()?;
+                let pretty = crate::json_pretty::to_string(&crate::json_pretty::lines(&text, 50_000));
+                Some((format!("data[{}]", t.scroll.cursor), pretty))
+            }
+            Focus::Text(t) => Some((name.to_string(), t.text())),
+            Focus::None => None,
         }
     }
 
     /// Text to copy: the selected value, or the whole view's JSON.
     pub fn copy_text(&mut self) -> Option<String> {
-        if let Some(v) = self.viewer() {
-            return v.selected_text().map(str::to_string);
-        }
-        if let (View::Envelope, Some(Body::Table(t))) = (self.view, &self.body) {
-            return t.env.data.item_text(t.cursor).map(|s| s.into_owned());
+        let content = self.view == View::Content;
+        match self.focus_mut() {
+            Focus::Tree(v) => return v.selected_text().map(str::to_string),
+            Focus::Table(t) => return t.selected_text(),
+            Focus::Text(t) if content => return Some(t.text()),
+            _ => {}
         }
         self.call.envelope.as_ref().and_then(|e| serde_json::to_string(e.as_ref()).ok())
     }
 
-    pub fn render(&mut self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
-        self.ensure(theme);
+    /// What `e` writes: the reply as sent (Raw view), else the envelope; for a failed call the
+    /// raw error reply, or a note of why there was no reply. `(file name, text)`.
+    pub fn export(&self) -> (String, String) {
+        let (kind, text) = match (self.view, &self.call.reply, &self.call.envelope) {
+            (View::Raw, Some(reply), _) => ("raw", reply.raw.to_string()),
+            // Streamed from the records' text: no tree of a 100k-record list is built.
+            (_, _, Some(env)) => ("envelope", crate::json_out::to_pretty_string(env.as_ref())),
+            (_, Some(reply), None) => ("raw", reply.raw.to_string()),
+            (_, None, None) => {
+                let why = self.call.error.as_deref().unwrap_or("no reason given");
+                let note = serde_json::json!({
+                    "tool": self.call.tool,
+                    "arguments": self.call.arguments,
+                    "reply": null,
+                    "error": why,
+                    "elapsed_ms": self.call.elapsed.as_millis() as u64,
+                });
+                ("failed", serde_json::to_string_pretty(&note).unwrap_or_else(|_| why.to_string()))
+            }
+        };
+        (format!("{}-{kind}", self.call.tool), text)
+    }
+
+    /// Whether the result has a page after this one to fetch.
+    pub fn has_next_page(&self) -> bool {
+        self.call.envelope.as_ref().is_some_and(|e| e.has_more())
+    }
+
+    /// Draws the header and the shown view from what was built; builds nothing.
+    pub fn render(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let width = area.width.max(1) as usize;
         let wrapped: usize = self.header.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
         let header_h = (wrapped as u16).min(area.height / 2).max(1);
         let [head, body] = Layout::vertical([Constraint::Length(header_h), Constraint::Min(1)]).areas(area);
         f.render_widget(Paragraph::new(self.header.clone()).wrap(Wrap { trim: false }), head);
         let first_item = self.page.first_item;
+        let draw_body = |f: &mut Frame, b: &Option<Body>| match b {
+            Some(Body::Table(t)) => t.draw(f, body, theme, focused, first_item),
+            Some(Body::Tree(v)) => v.render(f, body, theme, focused),
+            Some(Body::Text(t)) => t.draw(f, body, theme),
+            None => {}
+        };
         match self.view {
-            View::Envelope => match &mut self.body {
-                Some(Body::Table(t)) => t.render(f, body, theme, focused, first_item),
-                Some(Body::Tree(v)) => v.render(f, body, theme, focused),
-                Some(Body::Lines(l, s)) => f.render_widget(
-                    Paragraph::new(
-                        l[(*s).min(l.len())..].iter().take(body.height as usize).cloned().collect::<Vec<_>>(),
-                    )
-                    .wrap(Wrap { trim: false }),
-                    body,
-                ),
-                None => {}
-            },
-            View::Split => {
-                let Some((left, right, check)) = &mut self.split else { return };
-                let check_h = (check.len() as u16).min(4);
-                let [panes, chk] = Layout::vertical([Constraint::Min(3), Constraint::Length(check_h)]).areas(body);
-                let [l, r] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(panes);
-                for (side, view, name, is_right) in [(l, left, "structuredContent", false), (r, right, "_meta", true)] {
-                    let active = focused && self.split_right == is_right;
-                    let b = Block::default()
-                        .borders(Borders::ALL)
-                        .border_style(theme.border(active))
-                        .title(Line::from(format!(" {name} ")).style(theme.title(active)));
-                    let inner = b.inner(side);
-                    f.render_widget(b, side);
-                    match view {
-                        Some(v) => v.render(f, inner, theme, active),
-                        None => f.render_widget(
-                            Paragraph::new(vec![Line::raw("absent"), Line::raw(format!("this result has no {name}"))])
-                                .style(theme.paint(Role::Dim))
-                                .wrap(Wrap { trim: false }),
-                            inner,
-                        ),
-                    }
-                }
-                f.render_widget(Paragraph::new(check.clone()), chk);
-            }
+            View::Envelope => draw_body(f, &self.body),
+            View::Raw => draw_body(f, &self.raw),
             View::Content => {
-                if let Some((l, s)) = &self.content {
-                    f.render_widget(
-                        Paragraph::new(l.iter().skip(*s).take(body.height as usize).cloned().collect::<Vec<_>>())
-                            .wrap(Wrap { trim: false }),
-                        body,
-                    );
+                if let Some(t) = &self.content {
+                    t.draw(f, body, theme);
                 }
             }
-            View::Raw => match &mut self.raw {
-                Some(Body::Tree(v)) => v.render(f, body, theme, focused),
-                Some(Body::Lines(l, _)) => f.render_widget(
-                    Paragraph::new(l.iter().take(body.height as usize).cloned().collect::<Vec<_>>()),
-                    body,
-                ),
-                _ => {}
-            },
+            View::Split => {
+                if let Some(s) = &self.split {
+                    self.draw_split(f, body, s, theme, focused);
+                }
+            }
         }
+    }
+
+    fn draw_split(&self, f: &mut Frame, body: Rect, s: &SplitView, theme: &Theme, focused: bool) {
+        let check_h = (s.check.len() as u16).min(4);
+        let [panes, chk] = Layout::vertical([Constraint::Min(3), Constraint::Length(check_h)]).areas(body);
+        let [l, r] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(panes);
+        for (side, view, name, is_right) in [(l, &s.left, "structuredContent", false), (r, &s.right, "_meta", true)] {
+            let active = focused && self.split_right == is_right;
+            let b = Block::default()
+                .borders(Borders::ALL)
+                .border_style(theme.border(active))
+                .title(Line::from(format!(" {name} ")).style(theme.title(active)));
+            let inner = b.inner(side);
+            f.render_widget(b, side);
+            match view {
+                Some(v) => v.render(f, inner, theme, active),
+                None => f.render_widget(
+                    Paragraph::new(vec![Line::raw("absent"), Line::raw(format!("this result has no {name}"))])
+                        .style(theme.paint(Role::Dim))
+                        .wrap(Wrap { trim: false }),
+                    inner,
+                ),
+            }
+        }
+        f.render_widget(Paragraph::new(s.check.clone()), chk);
     }
 }
 
@@ -898,20 +703,6 @@ fn decoded_reply(raw: &str) -> Option<Arc<str>> {
         }
     }
     any.then(|| serde_json::to_string(&reply).ok().map(Arc::from)).flatten()
-}
-
-fn scroll_lines(n: usize, s: &mut usize, cmd: Command) -> bool {
-    *s = match cmd {
-        Command::Down => *s + 1,
-        Command::Up => s.saturating_sub(1),
-        Command::PageDown => *s + 20,
-        Command::PageUp => s.saturating_sub(20),
-        Command::Top => 0,
-        Command::Bottom => n.saturating_sub(1),
-        _ => return false,
-    }
-    .min(n.saturating_sub(1));
-    true
 }
 
 #[cfg(test)]

@@ -103,13 +103,18 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         draw_schema(f, app, a.schema);
     }
     if !a.result.is_empty() {
-        draw_result(f, app, a.result);
+        super::components::result::draw_pane(f, app, a.result);
     }
     if !a.log.is_empty() {
         draw_log(f, app, a.log);
     }
     draw_footer(f, app, a.footer);
     // Bottom first; each was told its area by `App::relayout`.
+    for layer in app.overlays.layers() {
+        let (w, h) = layer.overlay_size(area);
+        let r = overlay(f, area, w, h);
+        layer.draw(f, r, &app.theme, true);
+    }
     for layer in app.overlays.layers() {
         let (w, h) = layer.overlay_size(area);
         let r = overlay(f, area, w, h);
@@ -361,74 +366,6 @@ fn draw_schema(f: &mut Frame, app: &App, area: Rect) {
     s.draw(f, inner, &app.theme, app.focus == Pane::Schema);
 }
 
-fn draw_result(f: &mut Frame, app: &mut App, area: Rect) {
-    let t = app.theme.clone();
-    let title = match app.result() {
-        Some(r) => {
-            let pages = if app.results.len() > 1 {
-                format!(" · page {}/{} fetched", app.page + 1, app.results.len())
-            } else {
-                String::new()
-            };
-            format!(" Result: {} · {} (v next, 1-4){pages} ", sanitize::line(&r.call.tool), r.view.name())
-        }
-        None => " Result ".to_string(),
-    };
-    let b = block(app, Line::from(title), Pane::Result);
-    let inner = b.inner(area);
-    f.render_widget(b, area);
-    let mut lines: Vec<Line> = vec![];
-    if let Some((n, err)) = &app.notice {
-        lines.push(Line::styled(sanitize::line(n).into_owned(), t.paint(if *err { Role::Error } else { Role::Dim })));
-    }
-    if let Some(run) = &app.running {
-        let secs = run.started.elapsed().as_secs_f32();
-        let frame = (run.started.elapsed().as_millis() / 100) as usize % SPINNER.len();
-        let what = match run.purpose {
-            super::app::Purpose::New => "running",
-            super::app::Purpose::NextPage => "fetching the next page of",
-            super::app::Purpose::AllPages => "fetching every page of",
-        };
-        let mut spans = vec![
-            Span::styled(
-                format!("{} {what} {} ", SPINNER[frame], sanitize::line(&run.tool)),
-                t.paint(Role::Warning).add_modifier(Modifier::BOLD),
-            ),
-            Span::styled(format!("{secs:.1}s "), t.paint(Role::Dim)),
-        ];
-        if let Some(p) = &run.progress {
-            match p.total.filter(|t| *t > 0.0) {
-                Some(total) => {
-                    let frac = (p.progress / total).clamp(0.0, 1.0);
-                    let w = 20usize;
-                    let done = (frac * w as f64).round() as usize;
-                    spans.push(Span::styled(
-                        format!("[{}{}] ", "█".repeat(done), "░".repeat(w - done)),
-                        t.paint(Role::Ok),
-                    ));
-                    spans.push(Span::raw(format!("{}/{} ", p.progress, total)));
-                }
-                None => spans.push(Span::raw(format!("progress {} ", p.progress))),
-            }
-            if let Some(m) = &p.message {
-                spans.push(Span::styled(sanitize::line(m).into_owned(), t.paint(Role::Text)));
-            }
-        }
-        spans.push(Span::styled("  Ctrl-K cancels", t.paint(Role::Key)));
-        lines.push(Line::from(spans));
-    }
-    if app.result().is_none() && app.running.is_none() && app.notice.is_none() {
-        lines.push(Line::styled("No result yet: Enter on a tool opens its form, Ctrl-R runs it.", t.paint(Role::Dim)));
-    }
-    let status_h = (lines.len() as u16).min(inner.height);
-    let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);
-    f.render_widget(Paragraph::new(lines), status);
-    let focused = app.focus == Pane::Result && app.overlays.is_empty();
-    if let Some(r) = app.result_mut() {
-        r.render(f, body, &t, focused);
-    }
-}
-
 /// `HH:MM:SS.mmm` (UTC) without a calendar crate.
 fn clock(at: std::time::SystemTime) -> String {
     let ms = at.duration_since(UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
@@ -486,12 +423,15 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled("  Enter accept · Esc clear", t.paint(Role::Dim)));
     } else {
         let has_result = app.result().is_some();
+        let next_page = app.page + 1 < app.results.len() || app.result().is_some_and(|r| r.has_next_page());
         let hints: Vec<(String, String)> = match app.overlays.top() {
             Some(top) => top.hints(),
             None => keymap::footer(app.scope())
                 .into_iter()
-                .filter(|(_, _, cmd)| {
-                    has_result || !matches!(cmd, keymap::Command::NextView | keymap::Command::NextPage)
+                .filter(|(_, _, cmd)| match cmd {
+                    keymap::Command::NextView => has_result,
+                    keymap::Command::NextPage => next_page,
+                    _ => true,
                 })
                 .map(|(k, h, _)| (k, h))
                 .collect(),

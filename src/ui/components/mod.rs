@@ -3,5 +3,7 @@
 pub mod help;
 pub mod history;
 pub mod picker;
+pub mod result;
 pub mod schema;
 pub mod tools;
+pub mod value;

@@ -1,0 +1,204 @@
+//! The result pane: a call's result in its four views (the model is `ui::result::ResultState`,
+//! built when the result arrives or a view is first shown). Keys here: search, n/N, `o` (the
+//! value whole, in an overlay), copy, export, `d`, `s`, and the shown view's navigation. The
+//! app keeps paging, teaching and the switch between views.
+
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
+
+use super::value::ValueOverlay;
+use crate::sanitize;
+use crate::ui::app::{App, Cmd, Pane, Purpose};
+use crate::ui::component::{Component, Ctx, Effect, Used};
+use crate::ui::keymap::{Command, Scope};
+use crate::ui::result::{ResultState, View};
+use crate::ui::theme::{Role, Theme};
+
+const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+impl Component for ResultState {
+    fn scope(&self) -> Scope {
+        Scope::Result
+    }
+
+    /// While a search prompt is open, every key but Ctrl-C goes to it.
+    fn key(&mut self, key: &KeyEvent, _cx: &mut Ctx) -> Used {
+        if self.search_key(key) { Used::Yes } else { Used::No }
+    }
+
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        match cmd {
+            Command::Search => {
+                if !self.open_search() {
+                    cx.notice("nothing to search in this view", false);
+                }
+            }
+            Command::Open => self.open_value(cx),
+            Command::Copy => match self.copy_text() {
+                Some(text) => {
+                    cx.notice(format!("copied {} bytes to the clipboard (OSC 52)", text.len()), false);
+                    cx.cmd(Cmd::Copy(text));
+                }
+                None => cx.notice("nothing to copy here", false),
+            },
+            Command::Export => {
+                let (name, text) = self.export();
+                cx.cmd(Cmd::Export { name, text });
+            }
+            Command::DecodeTexts => cx.notice(
+                match self.toggle_decoded() {
+                    Some(true) => "Raw view: JSON carried in text blocks shown as trees (d: as sent)",
+                    Some(false) => "Raw view: the reply as sent",
+                    None => "d works in the Raw view (4) of a result with a reply",
+                },
+                false,
+            ),
+            Command::SwitchSide if self.view == View::Split => self.split_right = !self.split_right,
+            Command::SwitchSide => cx.notice("s switches sides in the Split view (2)", false),
+            Command::Back => return if self.back() { Used::Yes } else { Used::No },
+            // Enter on a value (not a fold, not a record) shows it whole, as `o` does.
+            Command::Activate => {
+                if !self.navigate(cmd) {
+                    self.open_value(cx);
+                }
+            }
+            other => return if self.navigate(other) { Used::Yes } else { Used::No },
+        }
+        Used::Yes
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+        self.render(f, area, theme, focused);
+    }
+
+    fn hints(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> =
+            [("/", "search"), ("o", "value"), ("y", "copy"), ("e", "export"), ("v", "view")]
+                .iter()
+                .map(|(k, w)| (k.to_string(), w.to_string()))
+                .collect();
+        if self.has_next_page() {
+            out.push(("]".into(), "next page".into()));
+        }
+        out
+    }
+}
+
+impl ResultState {
+    fn open_value(&mut self, cx: &mut Ctx) {
+        match self.value_text() {
+            Some((title, text)) => cx.effects.push(Effect::Push(Box::new(ValueOverlay::new(&title, &text)))),
+            None => cx.notice("nothing selected to show", false),
+        }
+    }
+}
+
+impl App {
+    /// A key for the result pane, if it used it: the search prompt first, then its commands.
+    /// The pane's size at the last layout sets how far a page moves.
+    pub(crate) fn result_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
+        let rows = self.areas.result.height.saturating_sub(2) as usize;
+        let mut cx = Ctx::new(&self.theme);
+        let r = self.results.get_mut(self.page)?;
+        r.set_height(rows.saturating_sub(usize::from(self.running.is_some() || self.notice.is_some())));
+        let used = match r.key(k, &mut cx) {
+            Used::Yes => Used::Yes,
+            Used::No => match crate::ui::keymap::lookup(k, Scope::Result) {
+                Some(cmd) => r.command(cmd, &mut cx),
+                None => Used::No,
+            },
+        };
+        let effects = cx.effects;
+        if !used.yes() {
+            return None;
+        }
+        self.notice = None;
+        Some(self.apply(effects))
+    }
+}
+
+/// The pane's title: the tool being run while a call runs, else the shown result's.
+fn title(app: &App) -> String {
+    if let Some(run) = &app.running {
+        let was = app.result().map(|r| format!(" · below: {}", sanitize::line(&r.call.tool))).unwrap_or_default();
+        return format!(" Result: {} · running…{was} ", sanitize::line(&run.tool));
+    }
+    match app.result() {
+        Some(r) => {
+            let pages = if app.results.len() > 1 {
+                format!(" · page {}/{} fetched", app.page + 1, app.results.len())
+            } else {
+                String::new()
+            };
+            format!(" Result: {} · {} (v next, 1-4){pages} ", sanitize::line(&r.call.tool), r.view.name())
+        }
+        None => " Result ".to_string(),
+    }
+}
+
+/// The running call's line: spinner, what, how long, progress.
+fn running_line(app: &App, t: &Theme) -> Option<Line<'static>> {
+    let run = app.running.as_ref()?;
+    let secs = run.started.elapsed().as_secs_f32();
+    let frame = (run.started.elapsed().as_millis() / 100) as usize % SPINNER.len();
+    let what = match run.purpose {
+        Purpose::New => "running",
+        Purpose::NextPage => "fetching the next page of",
+        Purpose::AllPages => "fetching every page of",
+    };
+    let mut spans = vec![
+        Span::styled(
+            format!("{} {what} {} ", SPINNER[frame], sanitize::line(&run.tool)),
+            t.paint(Role::Warning).add_modifier(Modifier::BOLD),
+        ),
+        Span::styled(format!("{secs:.1}s "), t.paint(Role::Dim)),
+    ];
+    if let Some(p) = &run.progress {
+        match p.total.filter(|t| *t > 0.0) {
+            Some(total) => {
+                let frac = (p.progress / total).clamp(0.0, 1.0);
+                let w = 20usize;
+                let done = (frac * w as f64).round() as usize;
+                spans.push(Span::styled(format!("[{}{}] ", "█".repeat(done), "░".repeat(w - done)), t.paint(Role::Ok)));
+                spans.push(Span::raw(format!("{}/{} ", p.progress, total)));
+            }
+            None => spans.push(Span::raw(format!("progress {} ", p.progress))),
+        }
+        if let Some(m) = &p.message {
+            spans.push(Span::styled(sanitize::line(m).into_owned(), t.paint(Role::Text)));
+        }
+    }
+    spans.push(Span::styled("  Ctrl-K cancels", t.paint(Role::Key)));
+    Some(Line::from(spans))
+}
+
+/// The result pane: its frame, the notice and the running call, then the shown result.
+pub fn draw_pane(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let focused = app.focus == Pane::Result && app.overlays.is_empty();
+    let b = Block::default()
+        .borders(Borders::ALL)
+        .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
+        .border_style(t.border(focused))
+        .title(Line::from(title(app)).style(t.title(focused)));
+    let inner = b.inner(area);
+    f.render_widget(b, area);
+    let mut lines: Vec<Line> = vec![];
+    if let Some((n, err)) = &app.notice {
+        lines.push(Line::styled(sanitize::line(n).into_owned(), t.paint(if *err { Role::Error } else { Role::Dim })));
+    }
+    lines.extend(running_line(app, t));
+    if app.result().is_none() && app.running.is_none() && app.notice.is_none() {
+        lines.push(Line::styled("No result yet: Enter on a tool opens its form, Ctrl-R runs it.", t.paint(Role::Dim)));
+    }
+    let status_h = (lines.len() as u16).min(inner.height);
+    let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);
+    f.render_widget(Paragraph::new(lines), status);
+    if let Some(r) = app.result() {
+        r.draw(f, body, t, focused);
+    }
+}

@@ -1,0 +1,268 @@
+//! The views of a result, built when the result arrives or a view is first shown (never while
+//! drawing): the Envelope view's body, the Split panes with the outputSchema check, the Content
+//! blocks, the Raw reply.
+
+use std::sync::Arc;
+
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::table::Table;
+use super::text::TextView;
+use super::{Body, CHECK_MAX, Page, SplitView, content_lines, decoded_reply, header_text, json_lines, markdown};
+use crate::envelope::{Envelope, ResponseType};
+use crate::sanitize;
+use crate::ui::app::CallResult;
+use crate::ui::jsonview::JsonView;
+use crate::ui::theme::{Role, Theme};
+
+/// A message longer than this many lines is shown in the Envelope view's body, whole, rather
+/// than in its header.
+const HEADER_MESSAGE_LINES: usize = 3;
+
+/// Data up to this size is printed under a long message; larger data keeps its lazy tree.
+const DOC_DATA_MAX: usize = 256 << 10;
+
+/// One member of the reply's `result` (or of its JSON-RPC `error`), parsed from the raw text
+/// on demand: the parsed reply itself was taken apart by the envelope.
+pub fn result_member(call: &CallResult, key: &str) -> Option<Value> {
+    #[derive(serde::Deserialize)]
+    struct Outer<'a> {
+        #[serde(borrow, default)]
+        result: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        error: Option<&'a RawValue>,
+    }
+    let raw = &call.reply.as_ref()?.raw;
+    let outer: Outer = serde_json::from_str(raw).ok()?;
+    let body = outer.result.or(outer.error)?;
+    if key.is_empty() {
+        return crate::json_depth::parse(body.get(), crate::json_depth::DEFAULT_MAX_DEPTH).ok();
+    }
+    let members: std::collections::HashMap<&str, &RawValue> = serde_json::from_str(body.get()).ok()?;
+    crate::json_depth::parse(members.get(key)?.get(), crate::json_depth::DEFAULT_MAX_DEPTH).ok()
+}
+
+/// Whether the envelope's message goes to the body (whole) rather than the header.
+fn message_in_body(env: &Envelope) -> bool {
+    let Some(m) = &env.message else { return false };
+    env.data.is_null()
+        || (!env.data.is_array()
+            && m.lines().count() > HEADER_MESSAGE_LINES
+            && serde_json::to_string(env.data.json()).map_or(0, |t| t.len()) <= DOC_DATA_MAX)
+}
+
+/// The lines above every view: what kind of answer, how long it took, where it was read from,
+/// warnings, the error, a short message.
+pub fn header(call: &CallResult, page: Page, theme: &Theme) -> Vec<Line<'static>> {
+    let mut header = vec![];
+    let took = format!("{:.0} ms", call.elapsed.as_secs_f64() * 1000.0);
+    let Some(env) = &call.envelope else {
+        header.push(Line::styled(
+            format!(
+                "{} failed after {took}: {}",
+                sanitize::line(&call.tool),
+                sanitize::line(call.error.as_deref().unwrap_or("no reply"))
+            ),
+            theme.paint(Role::Error).add_modifier(Modifier::BOLD),
+        ));
+        return header;
+    };
+    let role = if env.response_type == ResponseType::Error { Role::Error } else { Role::Ok };
+    header.push(Line::from(vec![
+        Span::styled(header_text(env, page), theme.paint(role).add_modifier(Modifier::BOLD)),
+        Span::styled(format!("  ({took})"), theme.paint(Role::Dim)),
+    ]));
+    if let Some(source) = env.metadata.as_ref().and_then(|m| m.get("source")).and_then(Value::as_str) {
+        let records = match env.data.is_array() {
+            true => format!(", {}", super::count(env.item_count(), "record", "records")),
+            false => String::new(),
+        };
+        header.push(Line::styled(format!("from {}{records}", sanitize::line(source)), theme.paint(Role::Dim)));
+    }
+    if let Some(w) = call.reply.as_ref().map(|r| &r.warnings).filter(|w| !w.is_empty()) {
+        header.push(Line::styled(
+            format!(
+                "⚠ the result breaks the MCP schema: {} (all in the log, L; Raw view: 4)",
+                sanitize::line(&w.join("; "))
+            ),
+            theme.paint(Role::Warning),
+        ));
+    }
+    if let Some(err) = &env.error {
+        let code = if err.code.is_null() { String::new() } else { format!("{} ", err.code) };
+        let first = err.message.as_deref().unwrap_or("").lines().next().unwrap_or("");
+        header.push(Line::styled(
+            format!("✖ error {code}{}", sanitize::line(first)),
+            theme.paint(Role::Error).add_modifier(Modifier::BOLD),
+        ));
+    } else if let Some(m) = env.message.as_ref().filter(|_| !message_in_body(env)) {
+        let text = sanitize::text(m);
+        for l in text.lines().take(HEADER_MESSAGE_LINES) {
+            header.push(Line::styled(l.to_string(), theme.paint(Role::Text)));
+        }
+        let more = text.lines().count().saturating_sub(HEADER_MESSAGE_LINES);
+        if more > 0 {
+            header.push(Line::styled(
+                format!("… {} more (the Content view, 3, has the whole text)", super::count(more, "line", "lines")),
+                theme.paint(Role::Dim),
+            ));
+        }
+    }
+    header
+}
+
+fn error_lines(env: &Envelope, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![];
+    let Some(err) = &env.error else {
+        lines.push(Line::styled("The server reported an error without saying more.", theme.paint(Role::Error)));
+        return lines;
+    };
+    if !err.code.is_null() {
+        lines.push(Line::styled(format!("code: {}", sanitize::line(&err.code.to_string())), theme.paint(Role::Error)));
+    }
+    let message = err.message.as_deref().unwrap_or("(no message)");
+    let mut text = sanitize::text(message).lines().map(str::to_string).collect::<Vec<_>>().into_iter();
+    lines.push(Line::styled(format!("message: {}", text.next().unwrap_or_default()), theme.paint(Role::Error)));
+    lines.extend(text.map(|l| Line::styled(format!("  {l}"), theme.paint(Role::Error))));
+    if !err.details.is_null() {
+        lines.push(Line::styled("details:", theme.paint(Role::Error)));
+        lines.extend(json_lines(&err.details.to_string(), theme, 5_000));
+    }
+    lines
+}
+
+fn failed_lines(call: &CallResult, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::styled("No reply came back.", theme.paint(Role::Error).add_modifier(Modifier::BOLD))];
+    for l in sanitize::text(call.error.as_deref().unwrap_or("(no reason given)")).lines() {
+        lines.push(Line::styled(l.to_string(), theme.paint(Role::Error)));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("What the server wrote before that is in the log (L).", theme.paint(Role::Dim)));
+    lines
+}
+
+/// The Envelope view below its header: whatever the envelope is, what the server said.
+pub fn envelope_body(call: &CallResult, theme: &Theme) -> Body {
+    let Some(env) = &call.envelope else {
+        return Body::Text(TextView::new(failed_lines(call, theme)));
+    };
+    if env.response_type == ResponseType::Error {
+        return Body::Text(TextView::new(error_lines(env, theme)));
+    }
+    if env.data.is_array() {
+        return Body::Table(Box::new(Table::new(env.clone())));
+    }
+    let message = env.message.as_deref().filter(|_| message_in_body(env));
+    match (message, env.data.is_null()) {
+        // A text answer (most servers send one): the text, whole.
+        (Some(m), true) => Body::Text(TextView::new(markdown(m, theme))),
+        (None, true) => Body::Text(TextView::new(vec![Line::styled(
+            "The reply carries nothing to show: no text, no structured data (the Raw view, 4, has it as sent).",
+            theme.paint(Role::Dim),
+        )])),
+        // A long message with data: the message whole, then the data.
+        (Some(m), false) => {
+            let mut lines = markdown(m, theme);
+            lines.push(Line::raw(""));
+            lines.push(Line::styled("data:", theme.paint(Role::JsonKey).add_modifier(Modifier::BOLD)));
+            lines.extend(json_lines(&env.data.json().to_string(), theme, 20_000));
+            Body::Text(TextView::new(lines))
+        }
+        (None, false) => {
+            Body::Tree(Box::new(JsonView::from_text(Arc::<str>::from(env.data.json().to_string()), "data")))
+        }
+    }
+}
+
+/// structuredContent beside _meta, as views over the reply's own text (a 10 MB structuredContent
+/// is not copied), and the outputSchema check.
+pub fn split(call: &CallResult, theme: &Theme) -> SplitView {
+    #[derive(serde::Deserialize)]
+    struct Parts<'a> {
+        #[serde(borrow, rename = "structuredContent")]
+        structured: Option<&'a RawValue>,
+        #[serde(borrow, rename = "_meta")]
+        meta: Option<&'a RawValue>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Reply<'a> {
+        #[serde(borrow)]
+        result: Option<Parts<'a>>,
+    }
+    let raw = call.reply.as_ref().map(|r| r.raw.clone()).unwrap_or_default();
+    let parts = serde_json::from_str::<Reply>(&raw).ok().and_then(|r| r.result);
+    // Views over the reply's own text: a 10 MB structuredContent is not copied.
+    let view = |rv: Option<&RawValue>, name: &str| {
+        rv.map(|v| {
+            let start = v.get().as_ptr() as usize - raw.as_ptr() as usize;
+            JsonView::from_text_in(raw.clone(), start..start + v.get().len(), name)
+        })
+    };
+    let left = view(parts.as_ref().and_then(|p| p.structured), "structuredContent");
+    let right = view(parts.as_ref().and_then(|p| p.meta), "_meta");
+    let mut check = vec![];
+    let sc_len = parts.as_ref().and_then(|p| p.structured).map_or(0, |s| s.get().len());
+    // Validating needs the parsed tree, ten times the text: not for a big result.
+    let checkable = sc_len <= CHECK_MAX;
+    let sc = call.output_schema.as_ref().filter(|_| checkable).and_then(|_| result_member(call, "structuredContent"));
+    match (&call.output_schema, &sc) {
+        (Some(_), None) if !checkable => check.push(Line::styled(
+            format!(
+                "structuredContent is {:.1} MB: not checked against the outputSchema here \
+                     (mcplens call --json, then a validator, checks it)",
+                sc_len as f64 / (1 << 20) as f64
+            ),
+            theme.paint(Role::Warning),
+        )),
+        (Some(schema), Some(sc)) => match crate::schema::validate::validate(schema, sc) {
+            Ok(v) if v.is_empty() => {
+                check.push(Line::styled("✔ structuredContent matches the tool's outputSchema", theme.paint(Role::Ok)))
+            }
+            Ok(v) => {
+                check.push(Line::styled(
+                    format!("✖ structuredContent breaks the outputSchema in {} place(s):", v.len()),
+                    theme.paint(Role::Error),
+                ));
+                for x in v.iter().take(5) {
+                    check.push(Line::styled(format!("  {x}"), theme.paint(Role::Error)));
+                }
+            }
+            Err(e) => check.push(Line::styled(sanitize::line(&e).into_owned(), theme.paint(Role::Warning))),
+        },
+        (Some(_), None) => check.push(Line::styled(
+            "✖ the tool has an outputSchema but sent no structuredContent",
+            theme.paint(Role::Error),
+        )),
+        (None, _) => check.push(Line::styled("the tool declares no outputSchema", theme.paint(Role::Dim))),
+    }
+    SplitView { left, right, check }
+}
+
+pub fn content(call: &CallResult, theme: &Theme) -> TextView {
+    let content = result_member(call, "content").map(|c| serde_json::json!({"content": c}));
+    let lines = match content.or_else(|| result_member(call, "")) {
+        Some(r) => content_lines(&r, theme),
+        None => vec![Line::styled("No reply to show (see the Envelope view).", theme.paint(Role::Dim))],
+    };
+    TextView::new(lines)
+}
+
+pub fn raw(call: &CallResult, decoded: bool, theme: &Theme) -> Body {
+    match &call.reply {
+        Some(r) if decoded => match decoded_reply(&r.raw) {
+            Some(text) => Body::Tree(Box::new(JsonView::from_text(text, "reply (texts decoded)"))),
+            None => Body::Tree(Box::new(JsonView::from_text(r.raw.clone(), "reply"))),
+        },
+        Some(r) => Body::Tree(Box::new(JsonView::from_text(r.raw.clone(), "reply"))),
+        None => Body::Text(TextView::new(vec![Line::styled(
+            match &call.envelope {
+                Some(_) => "This list was gathered from several pages; each page's raw reply is in the log (L).",
+                None => "The call got no reply.",
+            },
+            theme.paint(Role::Dim),
+        )])),
+    }
+}

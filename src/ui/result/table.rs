@@ -1,0 +1,191 @@
+//! A list's records as a table: columns from the first and last records' keys (measured once,
+//! when the result arrives), nested values folded, rows read from the list only as they are shown.
+
+use std::sync::Arc;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use serde_json::Value;
+
+use super::text::{Search, contains_ci};
+use crate::envelope::Envelope;
+use crate::sanitize;
+use crate::ui::jsonview::JsonView;
+use crate::ui::keymap::Command;
+use crate::ui::scroll::Scroll;
+use crate::ui::theme::{Role, Theme};
+
+pub struct Table {
+    pub env: Arc<Envelope>,
+    pub columns: Vec<(String, usize)>,
+    pub scroll: Scroll,
+    /// A record opened with Enter.
+    pub record: Option<JsonView>,
+    pub search: Search,
+}
+
+fn cell(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Object(m) => format!("{{…{}}}", m.len()),
+        Value::Array(a) => format!("[{}]", a.len()),
+        other => other.to_string(),
+    }
+}
+
+fn widen(columns: &mut Vec<(String, usize)>, key: &str, width: usize) {
+    if let Some(col) = columns.iter_mut().find(|(c, _)| c == key) {
+        col.1 = col.1.max(width);
+    } else if columns.len() < 40 {
+        columns.push((key.to_string(), width.max(key.chars().count())));
+    }
+}
+
+impl Table {
+    pub fn new(env: Arc<Envelope>) -> Table {
+        let mut columns: Vec<(String, usize)> = vec![];
+        let n = env.item_count();
+        // The first and the last records: widths of ids and counters grow towards the end.
+        let tail = n.saturating_sub(200).max(200.min(n));
+        for item in (0..200.min(n)).chain(tail..n).filter_map(|i| env.data.item(i)) {
+            match item.as_ref() {
+                Value::Object(m) => {
+                    for (k, v) in m {
+                        widen(&mut columns, k, cell(v).chars().count().min(40));
+                    }
+                }
+                other => widen(&mut columns, "value", cell(other).chars().count().min(60)),
+            }
+        }
+        Table { env, columns, scroll: Scroll::new(n), record: None, search: Search::default() }
+    }
+
+    pub fn set_height(&mut self, rows: usize) {
+        // The header row and the footer row are not records.
+        self.scroll.set_height(rows.saturating_sub(2));
+    }
+
+    pub fn command(&mut self, cmd: Command) -> bool {
+        if let Some(r) = &mut self.record {
+            return r.command(cmd);
+        }
+        if self.scroll.len == 0 {
+            return false;
+        }
+        match cmd {
+            Command::Down => self.scroll.down(1),
+            Command::Up => self.scroll.up(1),
+            Command::PageDown => self.scroll.page_down(),
+            Command::PageUp => self.scroll.page_up(),
+            Command::Top => self.scroll.first(),
+            Command::Bottom => self.scroll.last(),
+            Command::Activate | Command::Expand => {
+                let at = self.scroll.cursor;
+                let text = self.env.data.item_text(at).unwrap_or_default().into_owned();
+                let mut v = JsonView::from_text(Arc::<str>::from(text), &format!("data[{at}]"));
+                v.height = self.scroll.height.max(1);
+                self.record = Some(v);
+            }
+            Command::NextMatch => self.find(true),
+            Command::PrevMatch => self.find(false),
+            _ => return false,
+        }
+        true
+    }
+
+    /// The next (or previous) record whose text holds the query, wrapping once. Records are
+    /// read one at a time: a long list costs a scan, never a copy.
+    pub fn find(&mut self, forward: bool) {
+        self.find_from(self.scroll.cursor, forward, false);
+    }
+
+    /// Enter in the prompt: the first match from the cursor on (it included).
+    pub fn find_first(&mut self) {
+        self.find_from(self.scroll.cursor, true, true);
+    }
+
+    fn find_from(&mut self, from: usize, forward: bool, inclusive: bool) {
+        let q = self.search.query.to_ascii_lowercase();
+        let n = self.scroll.len;
+        if q.is_empty() || n == 0 {
+            return;
+        }
+        let steps = if inclusive { 0..n } else { 1..n + 1 };
+        let hit = steps
+            .map(|k| if forward { (from + k) % n } else { (from + n * 2 - k) % n })
+            .find(|&i| self.env.data.item_text(i).is_some_and(|t| contains_ci(&t, &q)));
+        match hit {
+            Some(i) => {
+                self.scroll.select(i);
+                self.search.note = None;
+            }
+            None => self.search.note = Some(format!("no record holds {:?}", self.search.query)),
+        }
+    }
+
+    /// The selected record's text (for `o` and copying).
+    pub fn selected_text(&self) -> Option<String> {
+        self.env.data.item_text(self.scroll.cursor).map(|s| s.into_owned())
+    }
+
+    fn row(&self, i: usize, item: &Value, num_w: usize, first_item: usize, theme: &Theme) -> Line<'static> {
+        let mut spans = vec![Span::styled(format!("{:>num_w$} ", first_item + i + 1), theme.paint(Role::Dim))];
+        for (c, w) in &self.columns {
+            let v = match item {
+                Value::Object(m) => m.get(c),
+                other if c == "value" => Some(other),
+                _ => None,
+            };
+            let (text, role) = match v {
+                None => (String::new(), Role::Dim),
+                Some(Value::String(s)) => (s.clone(), Role::JsonString),
+                Some(Value::Number(n)) => (n.to_string(), Role::JsonNumber),
+                Some(Value::Bool(b)) => (b.to_string(), Role::JsonBool),
+                Some(Value::Null) => ("null".into(), Role::JsonNull),
+                Some(other) => (cell(other), Role::Dim),
+            };
+            let shown = sanitize::truncate(&sanitize::line(&text), *w).into_owned();
+            spans.push(Span::styled(format!("{shown:<w$} "), theme.paint(role)));
+        }
+        Line::from(spans)
+    }
+
+    pub fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool, first_item: usize) {
+        if let Some(r) = &self.record {
+            r.render(f, area, theme, focused);
+            return;
+        }
+        let h = area.height.saturating_sub(2) as usize;
+        let n = self.scroll.len;
+        let num_w = (first_item + n).to_string().len().max(1);
+        let mut head = vec![Span::styled(format!("{:>num_w$} ", "#"), theme.paint(Role::Dim))];
+        for (c, w) in &self.columns {
+            head.push(Span::styled(
+                format!("{:<w$} ", sanitize::truncate(&sanitize::line(c), *w)),
+                theme.paint(Role::JsonKey).add_modifier(Modifier::BOLD),
+            ));
+        }
+        let mut lines = vec![Line::from(head)];
+        for i in self.scroll.window(h) {
+            let Some(item) = self.env.data.item(i) else { continue };
+            let line = self.row(i, item.as_ref(), num_w, first_item, theme);
+            let line = super::text::highlight(&line, &self.search.query, theme);
+            lines.push(if i == self.scroll.cursor && focused { line.style(theme.selection()) } else { line });
+        }
+        let mut foot = vec![Span::styled(
+            format!(
+                "data[{}] · {} · Enter opens the record · o shows it whole",
+                self.scroll.cursor,
+                super::count(self.columns.len(), "column", "columns")
+            ),
+            theme.paint(Role::Key),
+        )];
+        foot.extend(self.search.footer(theme));
+        let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+        f.render_widget(Paragraph::new(lines), body);
+        f.render_widget(Paragraph::new(Line::from(foot)), footer);
+    }
+}
