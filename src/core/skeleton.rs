@@ -471,12 +471,12 @@ fn member_span(raw: &str, key: &str) -> Option<(usize, usize)> {
     Some((start, start + v.len()))
 }
 
-struct Scan {
-    skeleton: String,
+pub(crate) struct Scan {
+    pub(crate) skeleton: String,
     /// Element spans of each elided array, in the order their sentinels were numbered.
-    arrays: Vec<Vec<[u32; 2]>>,
+    pub(crate) arrays: Vec<Vec<[u32; 2]>>,
     /// Spans of the long `text` members left out, likewise.
-    strings: Vec<[u32; 2]>,
+    pub(crate) strings: Vec<[u32; 2]>,
 }
 
 enum Frame {
@@ -537,7 +537,7 @@ fn check_and_scan(text: &str, max_depth: usize, first_id: usize, first_text: usi
 /// every element past [`SAMPLE`] of any array, and records the spans of the long arrays'
 /// elements. The text's syntax must have been checked by serde_json (its message is the one
 /// shown): a fault the tokenizer meets here is returned, but only as a fallback.
-fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
+pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
     let mut out = String::with_capacity(1 << 12);
     let mut arrays: Vec<Vec<[u32; 2]>> = vec![];
     let mut strings: Vec<[u32; 2]> = vec![];
