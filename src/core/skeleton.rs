@@ -461,14 +461,41 @@ fn unicode_escape(inner: &str, i: usize) -> Option<(char, usize)> {
     Some((char::from_u32(hi).unwrap_or('\u{fffd}'), 6))
 }
 
-/// The span of member `key`'s value within one object's JSON text.
+/// The span of member `key`'s value within one object's JSON text (the last, if repeated, as a
+/// parse has it); none if the text is not one JSON object.
 fn member_span(raw: &str, key: &str) -> Option<(usize, usize)> {
-    #[derive(serde::Deserialize)]
-    struct Any<'a>(#[serde(borrow)] std::collections::HashMap<Cow<'a, str>, &'a serde_json::value::RawValue>);
-    let Any(m) = crate::json_depth::parse_borrowed(raw).ok()?;
-    let v = m.get(key)?.get();
-    let start = v.as_ptr() as usize - raw.as_ptr() as usize;
-    Some((start, start + v.len()))
+    let (mut found, mut start, mut wanted) = (None, None, false);
+    for (n, tok) in Tokenizer::new(raw).enumerate() {
+        let tok = tok.ok()?;
+        if n == 0 && tok.kind != Kind::ObjectOpen {
+            return None;
+        }
+        if tok.depth != 1 {
+            continue;
+        }
+        match tok.kind {
+            Kind::Key => {
+                let lit = tok.text(raw);
+                // Most keys have no escape: compared as they are, without decoding.
+                wanted = match lit.get(1..lit.len() - 1) {
+                    Some(inner) if !inner.contains('\\') => inner == key,
+                    _ => unescape(lit).is_some_and(|k| k == key),
+                };
+            }
+            kind if kind.is_open() && wanted => start = Some(tok.start),
+            kind if kind.is_close() => {
+                if let Some(s) = start.take() {
+                    found = Some((s, tok.end));
+                }
+            }
+            _ if wanted => found = Some((tok.start, tok.end)),
+            _ => {}
+        }
+        if tok.kind != Kind::Key {
+            wanted = false;
+        }
+    }
+    found
 }
 
 pub(crate) struct Scan {

@@ -207,3 +207,22 @@ fn truncated_and_deep_texts_are_scanned_safely() {
     let err = Elisions::default().parse(text(&deep), 1000).unwrap().unwrap_err();
     assert!(err.contains("--max-depth"), "{err}");
 }
+
+#[test]
+fn member_spans_are_read_from_tokens() {
+    fn span<'a>(raw: &'a str, key: &str) -> Option<&'a str> {
+        member_span(raw, key).map(|(a, b)| &raw[a..b])
+    }
+    let raw = r#"{"node": {"n": [1, {}]}, "a\"b": "x\u00e9", "n\u00e9": -1.5e3, "e": [], "node": 2}"#;
+    assert_eq!(span(raw, "node"), Some("2"));
+    assert_eq!(span(raw, "a\"b"), Some(r#""x\u00e9""#));
+    assert_eq!(span(raw, "né"), Some("-1.5e3"));
+    assert_eq!(span(raw, "e"), Some("[]"));
+    assert_eq!(span(raw, "n"), None);
+    assert_eq!(span(r#"{"k": {"x": {}}}"#, "k"), Some(r#"{"x": {}}"#));
+    assert_eq!(span(r#"["node", 1]"#, "node"), None);
+    assert_eq!(span(r#"{"node": 1, "#, "node"), None);
+    assert_eq!(span(r#"{"node": tru}"#, "node"), None);
+    let deep = format!(r#"{{"node": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+    assert_eq!(span(&deep, "node").map(str::len), Some(200_000));
+}
