@@ -300,22 +300,27 @@ pub fn check(text: &str) -> Result<(), Error> {
 const HI: u64 = 0x8080_8080_8080_8080;
 const ONES: u64 = 0x0101_0101_0101_0101;
 
-/// Whether any byte of `x` is `"`, `\` or a control character (eight bytes at once).
-fn special(x: u64) -> bool {
+/// The bytes of `x` that are `"`, `\\` or a control character, as their high bits (eight bytes at
+/// once). Only the lowest flag is exact (a borrow can flag the byte above a true one), which is
+/// the only one read.
+#[inline]
+fn specials(x: u64) -> u64 {
     let zero = |y: u64| y.wrapping_sub(ONES) & !y & HI;
     let control = x.wrapping_sub(ONES * 0x20) & !x & HI;
-    control | zero(x ^ (ONES * b'"' as u64)) | zero(x ^ (ONES * b'\\' as u64)) != 0
+    control | zero(x ^ (ONES * b'"' as u64)) | zero(x ^ (ONES * b'\\' as u64))
 }
 
 /// The end (just past the closing quote) of the string literal whose `"` is at `start`.
 pub fn string_end(b: &[u8], start: usize) -> Result<usize, Error> {
     let mut i = start + 1;
     loop {
-        // Plain runs eight bytes at a time; a chunk with anything special is read byte by byte.
+        // Plain runs eight bytes at a time, up to the first special byte.
         while let Some(chunk) = b.get(i..i + 8) {
             let mut w = [0u8; 8];
             w.copy_from_slice(chunk);
-            if special(u64::from_le_bytes(w)) {
+            let m = specials(u64::from_le_bytes(w));
+            if m != 0 {
+                i += (m.trailing_zeros() / 8) as usize;
                 break;
             }
             i += 8;
