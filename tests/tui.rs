@@ -98,8 +98,9 @@ async fn log_shows_the_protocol_exchange() {
     screen.press(&mut app, KeyCode::Char('L'));
     let text = screen.text(&mut app);
     assert!(text.contains("Log ("), "{text}");
-    assert!(text.contains("sent") && text.contains("\"method\":\"tools/list\""), "{text}");
-    assert!(text.contains("recv") && text.contains("connected to mcplens-demo"), "{text}");
+    // A row per message: direction, method, id, latency for replies, then the payload's start.
+    assert!(text.contains("→ tools/list") && text.contains("← tools/list             #"), "{text}");
+    assert!(text.contains("connected to mcplens-demo"), "{text}");
 }
 
 #[tokio::test]
@@ -260,4 +261,39 @@ async fn keys_in_the_help_do_what_the_help_says() {
     screen.press(&mut app, KeyCode::Char('/'));
     screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert!(app.quit);
+}
+
+#[tokio::test]
+async fn the_log_opens_entries_whole_pairs_them_and_filters() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.focus, Pane::Log);
+    let text = screen.text(&mut app);
+    assert!(text.contains("→ initialize") && text.contains("← initialize"), "{text}");
+    // After the start note comes the initialize request: Enter shows it whole, p its reply.
+    screen.press(&mut app, KeyCode::Char('g'));
+    screen.press(&mut app, KeyCode::Char('j'));
+    screen.press(&mut app, KeyCode::Enter);
+    let text = screen.text(&mut app);
+    assert!(text.contains("Log entry: sent initialize") && text.contains("\"clientInfo\""), "{text}");
+    screen.press(&mut app, KeyCode::Char('p'));
+    let text = screen.text(&mut app);
+    assert!(text.contains("Log entry: received initialize") && text.contains("\"serverInfo\""), "{text}");
+    assert!(text.contains("latency"), "{text}");
+    screen.press(&mut app, KeyCode::Esc);
+    assert!(app.overlays.is_empty());
+    // Filters: direction, then a method typed in.
+    screen.press(&mut app, KeyCode::Char('d'));
+    assert!(screen.text(&mut app).contains("sent →"));
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "tools/li");
+    screen.press(&mut app, KeyCode::Enter);
+    let text = screen.text(&mut app);
+    assert!(text.contains("method ~ tools/li") && !text.contains("→ initialize"), "{text}");
+    // Esc clears the filters; a second Esc leaves the pane.
+    screen.press(&mut app, KeyCode::Esc);
+    assert!(screen.text(&mut app).contains("→ initialize"));
+    screen.press(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Pane::Tools);
 }

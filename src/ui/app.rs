@@ -8,6 +8,7 @@ use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 use ratatui::layout::Rect;
 
 use super::component::Stack;
+use super::components::log::LogPane;
 use super::components::schema::SchemaPane;
 use super::components::tools::{Status as ToolsStatus, ToolsPane};
 use super::form::FormState;
@@ -167,10 +168,8 @@ pub struct App {
     /// Overlays (help, history, a value shown whole), newest on top; they see keys first.
     pub overlays: Stack,
     pub show_log: bool,
-    pub log: Option<SessionLog>,
-    pub log_seen: u64,
-    /// Lines scrolled up from the newest entry.
-    pub log_scroll: usize,
+    /// The log pane, with the session's log (one across reconnects).
+    pub log: LogPane,
     pub schema: Option<SchemaPane>,
     pub notice: Option<(String, bool)>,
     /// Where the panes are, from `view::layout` after each update (for mouse hits and pages).
@@ -204,9 +203,7 @@ impl App {
             focus: Pane::Tools,
             overlays: Stack::default(),
             show_log: false,
-            log: None,
-            log_seen: 0,
-            log_scroll: 0,
+            log: LogPane::default(),
             schema: None,
             notice: None,
             areas: Areas::default(),
@@ -312,6 +309,8 @@ impl App {
             let (w, h) = c.overlay_size(screen);
             super::view::centered(screen, w, h)
         });
+        let screen = (self.size.width, self.size.height);
+        self.log.set_layout(self.areas.log.height.saturating_sub(2), screen);
         let inner = inner_of(self.areas.schema);
         if let Some(s) = &mut self.schema {
             s.set_area(inner, &self.theme);
@@ -332,12 +331,11 @@ impl App {
             }
             Msg::Resize => vec![],
             Msg::Tick => {
+                let grew = self.log.sync();
                 if matches!(self.conn, Conn::Connecting { .. }) || self.running.is_some() {
                     return vec![];
                 }
-                let pushed = self.log.as_ref().map_or(0, |l| l.pushed());
-                self.dirty = pushed != self.log_seen;
-                self.log_seen = pushed;
+                self.dirty = grew && self.show_log;
                 vec![]
             }
             Msg::Session(s) => {
@@ -353,13 +351,13 @@ impl App {
             SessionMsg::Connected { server, tools, log } => {
                 self.set_conn(Conn::Connected);
                 self.server = Some(*server);
-                self.log = Some(log);
+                self.log.set_log(log);
                 self.set_tools(tools);
             }
             SessionMsg::ToolsRefreshed(tools) => self.set_tools(tools),
             SessionMsg::Failed { error, log } => {
-                if log.is_some() {
-                    self.log = log;
+                if let Some(log) = log {
+                    self.log.set_log(log);
                 }
                 self.set_conn(Conn::Down(error));
             }

@@ -199,6 +199,12 @@ impl App {
         {
             return cmds;
         }
+        if self.focus == Pane::Log
+            && self.show_log
+            && let Some(cmds) = self.log_key(&k)
+        {
+            return cmds;
+        }
         if self.focus == Pane::Result
             && let Some(cmds) = self.result_key(&k)
         {
@@ -278,7 +284,7 @@ impl App {
             Command::ToggleLog => {
                 self.show_log = !self.show_log;
                 self.focus = if self.show_log { Pane::Log } else { Pane::Tools };
-                self.log_scroll = 0;
+                self.log.sync();
             }
             Command::NextPane | Command::PrevPane => {
                 let panes = self.panes();
@@ -377,18 +383,10 @@ impl App {
                 }
             }
             Pane::Log => {
-                let n = self.log.as_ref().map_or(0, |l| l.len());
-                let page = self.areas.log.height.saturating_sub(2).max(1) as usize;
-                self.log_scroll = match cmd {
-                    Command::Up => self.log_scroll + 1,
-                    Command::Down => self.log_scroll.saturating_sub(1),
-                    Command::PageUp => self.log_scroll + page,
-                    Command::PageDown => self.log_scroll.saturating_sub(page),
-                    Command::Top => n,
-                    Command::Bottom => 0,
-                    _ => self.log_scroll,
+                let mut cx = Ctx::new(&self.theme);
+                if !self.log.command(cmd, &mut cx).yes() {
+                    self.dirty = false;
                 }
-                .min(n.saturating_sub(1));
             }
             Pane::Result => {
                 let handled = self.result_mut().is_some_and(|r| r.navigate(cmd));

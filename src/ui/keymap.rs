@@ -97,6 +97,10 @@ commands! {
     MarkNext = "mark_next",
     DecodeTexts = "decode_texts",
     Zoom = "zoom",
+    // The log.
+    LogDirection = "log_direction",
+    LogLevel = "log_level",
+    Paired = "paired",
 }
 
 /// Where a binding applies. `Any` (the file's `[global]`) applies everywhere, after the pane's
@@ -112,6 +116,7 @@ pub enum Scope {
     Log,
     Help,
     Picker,
+    LogEntry,
 }
 
 impl Scope {
@@ -123,6 +128,7 @@ impl Scope {
         Scope::Result,
         Scope::History,
         Scope::Log,
+        Scope::LogEntry,
         Scope::Help,
         Scope::Picker,
         Scope::Any,
@@ -139,6 +145,7 @@ impl Scope {
             Scope::Log => "Log",
             Scope::Help => "This help",
             Scope::Picker => "Server picker (a config file with several servers)",
+            Scope::LogEntry => "Log entry (Enter in the log)",
         }
     }
 
@@ -154,6 +161,7 @@ impl Scope {
             Scope::Log => "log",
             Scope::Help => "help",
             Scope::Picker => "picker",
+            Scope::LogEntry => "log_entry",
         }
     }
 

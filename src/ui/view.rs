@@ -1,8 +1,6 @@
 //! Rendering. Reads the model; draws only what fits on screen (the tool list renders its visible
 //! window, the log its last screenful).
 
-use std::time::UNIX_EPOCH;
-
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
@@ -13,7 +11,6 @@ use super::app::{App, Areas, Conn, Pane};
 use super::component::Component;
 use super::keymap;
 use super::theme::Role;
-use crate::mcp::log::LogKind;
 use crate::sanitize;
 
 const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -366,51 +363,9 @@ fn draw_schema(f: &mut Frame, app: &App, area: Rect) {
     s.draw(f, inner, &app.theme, app.focus == Pane::Schema);
 }
 
-/// `HH:MM:SS.mmm` (UTC) without a calendar crate.
-fn clock(at: std::time::SystemTime) -> String {
-    let ms = at.duration_since(UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
-    let s = ms / 1000;
-    format!("{:02}:{:02}:{:02}.{:03}", (s / 3600) % 24, (s / 60) % 60, s % 60, ms % 1000)
-}
-
 fn draw_log(f: &mut Frame, app: &App, area: Rect) {
-    let t = &app.theme;
-    let total = app.log.as_ref().map_or(0, |l| l.len());
-    let title = format!(
-        " Log ({} entries{}) ",
-        total,
-        if app.log_scroll > 0 { format!(", {} up", app.log_scroll) } else { String::new() }
-    );
-    let b = block(app, Line::from(title), Pane::Log);
-    let inner = b.inner(area);
-    f.render_widget(b, area);
-    let entries = app.log.as_ref().map(|l| l.window(app.log_scroll, inner.height as usize)).unwrap_or_default();
-    let lines: Vec<Line> = entries
-        .iter()
-        .map(|e| {
-            let role = match e.kind {
-                LogKind::Stderr => Role::Text,
-                LogKind::Sent => Role::JsonKey,
-                LogKind::Received => Role::JsonString,
-                LogKind::Warning => Role::Warning,
-                LogKind::Info | LogKind::Marker => Role::Ok,
-            };
-            let text = sanitize::truncate(&e.text, 2000).into_owned();
-            Line::from(vec![
-                Span::styled(format!("{} ", clock(e.at)), t.paint(Role::Dim)),
-                Span::styled(format!("{:<6} ", e.kind.label()), t.paint(role).add_modifier(Modifier::BOLD)),
-                Span::styled(
-                    sanitize::line(&text).into_owned(),
-                    t.paint(if e.kind == LogKind::Warning { Role::Warning } else { Role::Text }),
-                ),
-            ])
-        })
-        .collect();
-    if lines.is_empty() {
-        f.render_widget(Paragraph::new("Nothing logged yet.").style(t.paint(Role::Dim)), inner);
-    } else {
-        f.render_widget(Paragraph::new(lines), inner);
-    }
+    let focused = app.focus == Pane::Log && app.overlays.is_empty();
+    app.log.draw(f, area, &app.theme, focused);
 }
 
 fn draw_footer(f: &mut Frame, app: &App, area: Rect) {

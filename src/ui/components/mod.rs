@@ -2,6 +2,8 @@
 
 pub mod help;
 pub mod history;
+pub mod log;
+pub mod log_entry;
 pub mod picker;
 pub mod result;
 pub mod schema;
