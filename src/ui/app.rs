@@ -311,6 +311,9 @@ impl App {
         });
         let screen = (self.size.width, self.size.height);
         self.log.set_layout(self.areas.log.height.saturating_sub(2), screen);
+        if let Some(form) = &mut self.form {
+            super::component::Component::set_area(form, self.areas.schema);
+        }
         let inner = inner_of(self.areas.schema);
         if let Some(s) = &mut self.schema {
             s.set_area(inner, &self.theme);

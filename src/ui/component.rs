@@ -47,6 +47,10 @@ pub enum Action {
     Run { tool: String, arguments: serde_json::Value },
     /// Show the kept result of the call made at this time (history entry's `at`).
     ShowPast { at: u64, tool: String },
+    /// Run the form's tool with the arguments it built (validated, confirmed).
+    RunForm { tool: String, arguments: serde_json::Value },
+    /// Leave the form; its values are kept for when it is opened again.
+    LeaveForm,
     /// Connect to the server of this index in the config's list.
     Connect(usize),
 }

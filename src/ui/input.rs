@@ -1,6 +1,6 @@
 //! Input: keys, mouse and the commands they map to, for the app model in `app.rs`.
 
-use crossterm::event::{KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use std::time::Instant;
 
 use ratatui::layout::Position;
@@ -9,7 +9,6 @@ use super::app::{App, Cmd, Pane, Purpose, Running};
 use super::component::{Action, Component, Ctx, Effect};
 use super::components::help::Help;
 use super::components::history::HistoryOverlay;
-use super::form::FormOutcome;
 use super::keymap::{self, Command, Scope};
 use super::result::{Page, ResultState, View};
 use crate::envelope::PageKind;
@@ -79,42 +78,10 @@ impl App {
 
     pub(super) fn form_key(&mut self, k: KeyEvent) -> Option<Vec<Cmd>> {
         let form = self.form.as_mut()?;
-        let outcome = if form.captures() {
-            form.key(&k)
-        } else if let Some(cmd) = keymap::lookup_own(&k, Scope::Form) {
-            match form.command(cmd) {
-                FormOutcome::NotMine => form.key(&k),
-                other => other,
-            }
-        } else {
-            form.key(&k)
-        };
-        match outcome {
-            FormOutcome::Handled => Some(vec![]),
-            FormOutcome::Run => {
-                let tool = form.tool.clone();
-                match form.arguments() {
-                    Ok(args) => Some(self.start_call(tool, args)),
-                    Err(e) => {
-                        form.message = Some(e);
-                        Some(vec![])
-                    }
-                }
-            }
-            FormOutcome::Leave => {
-                if let Some(f) = self.form.take() {
-                    self.kept_forms.insert(f.tool.clone(), f);
-                }
-                self.focus = Pane::Tools;
-                Some(vec![])
-            }
-            // Not a form key: the global keys apply, except while typing into a field.
-            FormOutcome::NotMine if form.typing() && !k.modifiers.contains(KeyModifiers::CONTROL) => {
-                self.dirty = false;
-                Some(vec![])
-            }
-            FormOutcome::NotMine => None,
-        }
+        let mut cx = Ctx::new(&self.theme);
+        let used = Component::key(form, &k, &mut cx);
+        let effects = cx.effects;
+        used.yes().then(|| self.apply(effects))
     }
 
     /// Carries out what components asked for; returns the worker's share.
@@ -164,6 +131,14 @@ impl App {
                         ))
                     }
                 }
+                vec![]
+            }
+            Action::RunForm { tool, arguments } => self.start_call(tool, arguments),
+            Action::LeaveForm => {
+                if let Some(f) = self.form.take() {
+                    self.kept_forms.insert(f.tool.clone(), f);
+                }
+                self.focus = Pane::Tools;
                 vec![]
             }
             Action::Connect(_) => vec![],

@@ -514,7 +514,7 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
     let mut code = 0;
     loop {
         if app.dirty {
-            if let Err(e) = terminal.draw(|f| view::draw(f, &mut app)) {
+            if let Err(e) = terminal.draw(|f| view::draw(f, &app)) {
                 restore_terminal();
                 eprintln!("mcplens: cannot draw: {e}");
                 code = 3;
