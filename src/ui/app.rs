@@ -431,7 +431,10 @@ impl App {
         let kept = self.kept_forms.remove(tool.name());
         self.form = Some(match (args, kept) {
             (Some(a), _) => FormState::new(&tool, Some(&a)),
-            (None, Some(f)) => f,
+            (None, Some(mut f)) => {
+                f.reselect();
+                f
+            }
             (None, None) => FormState::new(&tool, self.history.last_arguments(tool.name())),
         });
         self.focus = Pane::Form;

@@ -293,6 +293,12 @@ impl FormState {
             && self.focused_field().is_some_and(|f| f.is_text() && f.state == State::Set && !f.text.is_empty())
     }
 
+    /// The form is shown again (reopened, or the focus came back to it): the focused value is
+    /// selected again, so what is typed replaces it.
+    pub fn reselect(&mut self) {
+        self.typed_at = None;
+    }
+
     fn move_focus(&mut self, by: isize) {
         let n = self.rows.len() as isize;
         if n > 0 {

@@ -267,6 +267,9 @@ impl App {
                 let n = panes.len();
                 let next = if cmd == Command::NextPane { (at + 1) % n } else { (at + n - 1) % n };
                 self.focus = panes[next];
+                if let (Pane::Form, Some(f)) = (self.focus, &mut self.form) {
+                    f.reselect();
+                }
             }
             Command::Filter => {
                 self.focus = Pane::Tools;

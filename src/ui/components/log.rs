@@ -431,6 +431,8 @@ fn preview(e: &LogEntry) -> &str {
     ["\"data\":", "\"params\":", "\"result\":", "\"error\":"]
         .iter()
         .find_map(|k| text[..head].find(k).map(|at| &text[at + k.len()..]))
+        // The message's own closing brace ends what follows the key.
+        .map(|rest| rest.trim_end().strip_suffix('}').unwrap_or(rest))
         .unwrap_or(text)
 }
 
