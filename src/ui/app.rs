@@ -311,6 +311,11 @@ impl App {
         });
         let screen = (self.size.width, self.size.height);
         self.log.set_layout(self.areas.log.height.saturating_sub(2), screen);
+        let rows = self.areas.result.height.saturating_sub(2) as usize;
+        let status = usize::from(self.running.is_some() || self.notice.is_some());
+        if let Some(r) = self.results.get_mut(self.page) {
+            r.set_height(rows.saturating_sub(status));
+        }
         if let Some(form) = &mut self.form {
             super::component::Component::set_area(form, self.areas.schema);
         }

@@ -55,6 +55,18 @@ pub enum Action {
     Connect(usize),
 }
 
+/// Offers a key to a component: raw first (text being typed), then as the command its keymap
+/// section (or the global one) binds the key to.
+pub fn offer<C: Component + ?Sized>(c: &mut C, key: &KeyEvent, cx: &mut Ctx) -> Used {
+    if c.key(key, cx).yes() {
+        return Used::Yes;
+    }
+    match keymap::lookup(key, c.scope()) {
+        Some(cmd) => c.command(cmd, cx),
+        None => Used::No,
+    }
+}
+
 /// What a component gets while it handles input: the theme (for rows it builds) and a place
 /// for its effects.
 pub struct Ctx<'a> {
@@ -145,12 +157,8 @@ impl Stack {
 
     /// Offers a key to the top overlay: raw first, then as its section's command.
     pub fn key(&mut self, key: &KeyEvent, cx: &mut Ctx) -> Used {
-        let Some(top) = self.layers.last_mut() else { return Used::No };
-        if top.key(key, cx).yes() {
-            return Used::Yes;
-        }
-        match keymap::lookup(key, top.scope()) {
-            Some(cmd) => top.command(cmd, cx),
+        match self.layers.last_mut() {
+            Some(top) => offer(top.as_mut(), key, cx),
             None => Used::No,
         }
     }

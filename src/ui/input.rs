@@ -6,7 +6,7 @@ use std::time::Instant;
 use ratatui::layout::Position;
 
 use super::app::{App, Cmd, Pane, Purpose, Running};
-use super::component::{Action, Component, Ctx, Effect};
+use super::component::{Action, Component, Ctx, Effect, Used};
 use super::components::help::Help;
 use super::components::history::HistoryOverlay;
 use super::keymap::{self, Command, Scope};
@@ -81,7 +81,16 @@ impl App {
         let mut cx = Ctx::new(&self.theme);
         let used = Component::key(form, &k, &mut cx);
         let effects = cx.effects;
-        used.yes().then(|| self.apply(effects))
+        self.settle(used, effects)
+    }
+
+    /// After a pane was offered a key: nothing if it did not use it, else what it asked for.
+    pub(crate) fn settle(&mut self, used: Used, effects: Vec<Effect>) -> Option<Vec<Cmd>> {
+        if !used.yes() {
+            return None;
+        }
+        self.notice = None;
+        Some(self.apply(effects))
     }
 
     /// Carries out what components asked for; returns the worker's share.

@@ -1,6 +1,8 @@
 //! The one cursor-and-window type every list, tree and text pane scrolls with, and the one rule
 //! for how far a page moves.
 
+use super::keymap::Command;
+
 /// A cursor over `len` rows and the first row shown (`top`). Drawing never writes it: a pane
 /// draws `window(height)`, which keeps the cursor in view even when `height` changed since the
 /// last update.
@@ -63,6 +65,20 @@ impl Scroll {
 
     pub fn last(&mut self) {
         self.select(self.len.saturating_sub(1));
+    }
+
+    /// The moves every list shares (up, down, a page, top, bottom); false for any other command.
+    pub fn navigate(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Up => self.up(1),
+            Command::Down => self.down(1),
+            Command::PageUp => self.page_up(),
+            Command::PageDown => self.page_down(),
+            Command::Top => self.first(),
+            Command::Bottom => self.last(),
+            _ => return false,
+        }
+        true
     }
 
     /// Scrolls the window without moving the cursor past it (mouse wheel, text views).

@@ -15,7 +15,7 @@ use super::log_entry::EntryView;
 use crate::mcp::log::{Level, LogEntry, LogKind, Role, SessionLog, to_json_lines};
 use crate::sanitize;
 use crate::ui::app::Cmd;
-use crate::ui::component::{Component, Ctx, Effect, Used};
+use crate::ui::component::{Component, Ctx, Effect, Used, offer};
 use crate::ui::fuzzy;
 use crate::ui::keymap::{Command, Scope};
 use crate::ui::scroll::Scroll;
@@ -220,14 +220,8 @@ impl LogPane {
     }
 
     fn navigate(&mut self, cmd: Command) -> Used {
-        match cmd {
-            Command::Up => self.scroll.up(1),
-            Command::Down => self.scroll.down(1),
-            Command::PageUp => self.scroll.page_up(),
-            Command::PageDown => self.scroll.page_down(),
-            Command::Top => self.scroll.first(),
-            Command::Bottom => self.scroll.last(),
-            _ => return Used::No,
+        if !self.scroll.navigate(cmd) {
+            return Used::No;
         }
         self.follow = self.scroll.cursor + 1 >= self.scroll.len;
         Used::Yes
@@ -356,19 +350,9 @@ impl crate::ui::app::App {
     /// pane's commands.
     pub(crate) fn log_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
         let mut cx = Ctx::new(&self.theme);
-        let used = match self.log.key(k, &mut cx) {
-            Used::Yes => Used::Yes,
-            Used::No => match crate::ui::keymap::lookup(k, Scope::Log) {
-                Some(cmd) => self.log.command(cmd, &mut cx),
-                None => Used::No,
-            },
-        };
+        let used = offer(&mut self.log, k, &mut cx);
         let effects = cx.effects;
-        if !used.yes() {
-            return None;
-        }
-        self.notice = None;
-        Some(self.apply(effects))
+        self.settle(used, effects)
     }
 }
 
