@@ -128,8 +128,8 @@ async fn content_and_raw_views() {
     let text = screen.text(&mut app);
     for needle in [
         "#1 resource · demo://notes/readme.md · text/markdown",
-        "DEMO NOTES",
-        "• first item",
+        "# Demo notes",
+        "- first item",
         "#2 resource_link · demo://files/report.pdf",
         "mimeType: \"application/pdf\"",
         "#3 audio · audio/wav · 52 bytes",

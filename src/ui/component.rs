@@ -108,9 +108,9 @@ pub trait Component {
     /// Draws from the component's own state; never writes it.
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool);
 
-    /// `(keys, word)` for the footer while this component has the focus.
+    /// `(keys, word)` for the footer while this component is the top overlay.
     fn hints(&self) -> Vec<(String, String)> {
-        keymap::footer(self.scope()).into_iter().map(|(keys, word, _)| (keys, word)).collect()
+        keymap::overlay_footer(self.scope())
     }
 
     /// The area the component will be drawn in: where page sizes come from. Called by the

@@ -316,6 +316,18 @@ pub fn footer(scope: Scope) -> Vec<(String, String, Command)> {
     keymap().footer(scope)
 }
 
+/// The footer over an overlay: its own keys, and of the global ones only those that still work
+/// over an overlay (help, quit); the others would do nothing there.
+pub fn overlay_footer(scope: Scope) -> Vec<(String, String)> {
+    footer(scope)
+        .into_iter()
+        .filter(|(_, _, cmd)| {
+            matches!(cmd, Command::Help | Command::Quit) || keymap().own(scope).any(|b| b.command == *cmd)
+        })
+        .map(|(keys, word, _)| (keys, word))
+        .collect()
+}
+
 /// Extra keys that are not commands of the table (mouse, text input), for the help overlay.
 pub const EXTRA_HELP: &[(&str, &str)] = &[
     ("mouse click", "select a tool or a schema node, focus a pane"),

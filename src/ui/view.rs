@@ -183,6 +183,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         let next_page = app.page + 1 < app.results.len() || app.result().is_some_and(|r| r.has_next_page());
         let hints: Vec<(String, String)> = match app.overlays.top() {
             Some(top) => top.hints(),
+            None if app.focus == Pane::Log && app.log.is_typing() => app.log.hints(),
             None => keymap::footer(app.scope())
                 .into_iter()
                 .filter(|(_, _, cmd)| match cmd {

@@ -157,7 +157,7 @@ impl FormState {
             lines.push(if is_focus { line.style(theme.selection()) } else { line });
         }
         if lines.is_empty() {
-            lines.push(Line::styled("This tool takes no arguments: Ctrl-R runs itheme.", theme.paint(Role::Dim)));
+            lines.push(Line::styled("This tool takes no arguments: Ctrl-R runs it.", theme.paint(Role::Dim)));
         }
         f.render_widget(Paragraph::new(lines), rows_area);
         if let Some(p) = &self.picker {

@@ -214,8 +214,12 @@ impl LogPane {
             cx.notice("nothing logged yet", false);
             return;
         };
+        if self.rows.is_empty() {
+            cx.notice("no entry passes the filters: nothing to export", true);
+            return;
+        }
         let entries = log.get_many(&self.rows);
-        let name = if self.filter.is_empty() { "log" } else { "log-filtered" };
+        let name = if self.rows.len() == log.len() { "log" } else { "log-filtered" };
         cx.cmd(Cmd::Export { name: name.into(), text: to_json_lines(log, &entries) });
     }
 

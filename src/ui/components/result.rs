@@ -74,18 +74,6 @@ impl Component for ResultState {
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         self.render(f, area, theme, focused);
     }
-
-    fn hints(&self) -> Vec<(String, String)> {
-        let mut out: Vec<(String, String)> =
-            [("/", "search"), ("o", "value"), ("y", "copy"), ("e", "export"), ("v", "view")]
-                .iter()
-                .map(|(k, w)| (k.to_string(), w.to_string()))
-                .collect();
-        if self.has_next_page() {
-            out.push(("]".into(), "next page".into()));
-        }
-        out
-    }
 }
 
 impl ResultState {

@@ -96,3 +96,9 @@ fn a_bad_or_missing_file_falls_back_with_a_message() {
     assert!(err.is_some_and(|e| e.contains("using the default")));
     assert_eq!(map.bindings.len(), Keymap::default_map().bindings.len());
 }
+
+#[test]
+fn an_overlay_footer_offers_only_keys_that_work_over_it() {
+    let words: Vec<String> = overlay_footer(Scope::LogEntry).into_iter().map(|(_, w)| w).collect();
+    assert_eq!(words, ["paired", "copy", "close", "help", "quit"]);
+}
