@@ -297,3 +297,49 @@ async fn the_log_opens_entries_whole_pairs_them_and_filters() {
     screen.press(&mut app, KeyCode::Esc);
     assert_eq!(app.focus, Pane::Tools);
 }
+
+/// Clock times, latencies and process ids change run to run; the rest of a log screen does not.
+fn masked(name: &str, text: &str) {
+    insta::with_settings!({filters => vec![
+        (r"\d\d:\d\d:\d\d\.\d\d\d( UTC)?", "HH:MM:SS.mmm"),
+        (r"\b\d+(\.\d+)? ?(ms|µs|s)\b", "T"),
+        (r"started \S+ \(pid \d+\)", "started SERVER (pid N)"),
+    ]}, {
+        insta::assert_snapshot!(name, stable(text));
+    });
+}
+
+#[tokio::test]
+async fn snapshots_of_the_log_its_entry_and_a_zoomed_pane() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Char('L'));
+    masked("log_rows", &screen.text(&mut app));
+    screen.press(&mut app, KeyCode::Char('g'));
+    screen.press(&mut app, KeyCode::Char('j'));
+    screen.press(&mut app, KeyCode::Enter);
+    masked("log_entry", &screen.text(&mut app));
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Char('z'));
+    masked("log_zoomed", &screen.text(&mut app));
+}
+
+#[test]
+fn snapshot_of_the_server_picker() {
+    use mcplens::ui::component::Component;
+    use mcplens::ui::components::picker::{Choice, Picker};
+    let choices = vec![
+        Choice {
+            name: "everything".into(),
+            detail: "npx -y @modelcontextprotocol/server-everything".into(),
+            problem: None,
+        },
+        Choice { name: "broken".into(), detail: String::new(), problem: Some("no command and no url".into()) },
+        Choice { name: "remote".into(), detail: "https://example.com/mcp".into(), problem: None },
+    ];
+    let picker = Picker::new("mcp.json lists several servers: pick one", choices);
+    let theme = Theme::default();
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(90, 7)).unwrap_or_else(|e| panic!("{e}"));
+    term.draw(|f| picker.draw(f, f.area(), &theme, true)).unwrap_or_else(|e| panic!("{e}"));
+    insta::assert_snapshot!("picker", mcplens::ui::headless::buffer_text(term.backend().buffer()));
+}
