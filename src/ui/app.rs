@@ -113,10 +113,12 @@ pub enum Cmd {
         /// A new call or the next page: the history keeps only a new call's arguments for the form.
         purpose: Purpose,
     },
-    /// Gather every page after the known ones (the last known page's arguments are given).
+    /// Gather every page after the known ones (the last known page's arguments are given, and
+    /// the first page's, which the history records: the list gathered starts there).
     AllPages {
         tool: String,
         arguments: serde_json::Value,
+        first: serde_json::Value,
         descriptor: Option<serde_json::Value>,
         known: Vec<std::sync::Arc<Envelope>>,
     },

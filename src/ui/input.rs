@@ -61,14 +61,15 @@ impl App {
                             return vec![];
                         }
                         let known: Vec<_> = self.results.iter().filter_map(|r| r.call.envelope.clone()).collect();
-                        let last_args = self.results.last().map(|r| r.call.arguments.clone()).unwrap_or(args);
+                        let last_args = self.results.last().map_or_else(|| args.clone(), |r| r.call.arguments.clone());
+                        let first = self.results.first().map_or(args, |r| r.call.arguments.clone());
                         self.running = Some(Running {
                             tool: tool.clone(),
                             started: Instant::now(),
                             progress: None,
                             purpose: Purpose::AllPages,
                         });
-                        vec![Cmd::AllPages { tool, arguments: last_args, descriptor, known }]
+                        vec![Cmd::AllPages { tool, arguments: last_args, first, descriptor, known }]
                     }
                 }
             }

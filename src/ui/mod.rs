@@ -114,6 +114,7 @@ pub async fn run_all_pages(
     history: Arc<Mutex<History>>,
     hints: Arc<Mutex<Hints>>,
     call: (String, serde_json::Value, Option<serde_json::Value>),
+    first: serde_json::Value,
     known: Vec<Arc<crate::envelope::Envelope>>,
     cancel: CancellationToken,
     out: mpsc::UnboundedSender<Msg>,
@@ -134,9 +135,10 @@ pub async fn run_all_pages(
     };
     let (merged, report) = crate::call::all_pages(&session, &c, known, 100, &opts, &mut on_page).await;
     let output_schema = c.output_schema().cloned();
+    // The gathered list starts at the first page: its arguments are what a re-run needs.
     let result = CallResult {
         tool,
-        arguments,
+        arguments: first,
         reply: None,
         envelope: Some(Arc::new(merged)),
         output_schema,
@@ -281,10 +283,10 @@ async fn worker(
                         current = Some(cancel.clone());
                         tokio::spawn(run_taught_call(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), purpose, cancel, out.clone()));
                     }
-                    Some(Cmd::AllPages { tool, arguments, descriptor, known }) => {
+                    Some(Cmd::AllPages { tool, arguments, first, descriptor, known }) => {
                         let cancel = CancellationToken::new();
                         current = Some(cancel.clone());
-                        tokio::spawn(run_all_pages(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), known, cancel, out.clone()));
+                        tokio::spawn(run_all_pages(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), first, known, cancel, out.clone()));
                     }
                     Some(Cmd::Cancel) => {
                         if let Some(c) = current.take() {
