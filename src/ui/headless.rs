@@ -43,8 +43,7 @@ pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec
                     history.clone(),
                     Default::default(),
                     (tool, arguments, descriptor),
-                    first,
-                    known,
+                    (first, known),
                     cancel,
                     tx,
                 )

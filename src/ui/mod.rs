@@ -114,8 +114,8 @@ pub async fn run_all_pages(
     history: Arc<Mutex<History>>,
     hints: Arc<Mutex<Hints>>,
     call: (String, serde_json::Value, Option<serde_json::Value>),
-    first: serde_json::Value,
-    known: Vec<Arc<crate::envelope::Envelope>>,
+    // The first page's arguments (what the history records) and the pages already fetched.
+    (first, known): (serde_json::Value, Vec<Arc<crate::envelope::Envelope>>),
     cancel: CancellationToken,
     out: mpsc::UnboundedSender<Msg>,
 ) {
@@ -286,7 +286,7 @@ async fn worker(
                     Some(Cmd::AllPages { tool, arguments, first, descriptor, known }) => {
                         let cancel = CancellationToken::new();
                         current = Some(cancel.clone());
-                        tokio::spawn(run_all_pages(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), first, known, cancel, out.clone()));
+                        tokio::spawn(run_all_pages(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), (first, known), cancel, out.clone()));
                     }
                     Some(Cmd::Cancel) => {
                         if let Some(c) = current.take() {
