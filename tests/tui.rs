@@ -303,7 +303,7 @@ fn masked(name: &str, text: &str) {
     insta::with_settings!({filters => vec![
         (r"\d\d:\d\d:\d\d\.\d\d\d( UTC)?", "HH:MM:SS.mmm"),
         (r"\b\d+(\.\d+)? ?(ms|µs|s)\b *", "T "),
-        (r"started \S+ \(pid \d+\)", "started SERVER (pid N)"),
+        (r"started \S+ \(pid \d+\) *", "started SERVER (pid N) "),
     ]}, {
         insta::assert_snapshot!(name, stable(text));
     });

@@ -128,7 +128,7 @@ fn entries(from: Scope) -> Vec<Entry> {
         out.extend(map.own(from).map(|b| entry(from.title(), b)));
     }
     out.extend(map.global_in(from).iter().map(|b| entry(Scope::Any.title(), b)));
-    for &scope in Scope::ALL.iter().filter(|&&s| s != from && s != Scope::Any) {
+    for &scope in Scope::all().iter().filter(|&&s| s != from && s != Scope::Any) {
         out.extend(map.own(scope).map(|b| entry(scope.title(), b)));
     }
     out.extend(EXTRA_HELP.iter().map(|(k, h)| Entry { section: "Also", keys: k.to_string(), desc: h.to_string() }));

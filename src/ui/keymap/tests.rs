@@ -16,7 +16,7 @@ fn the_default_keymap_parses_and_binds_every_key_once_per_section() {
 #[test]
 fn every_key_the_help_lists_reaches_its_command() {
     let map = Keymap::default_map();
-    for &scope in Scope::ALL {
+    for &scope in Scope::all() {
         for b in map.own(scope) {
             for k in &b.keys {
                 assert_eq!(map.lookup(&event(k), scope), Some(b.command), "[{}] {}", scope.section(), b.label);
