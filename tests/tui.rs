@@ -343,3 +343,33 @@ fn snapshot_of_the_server_picker() {
     term.draw(|f| picker.draw(f, f.area(), &theme, true)).unwrap_or_else(|e| panic!("{e}"));
     insta::assert_snapshot!("picker", mcplens::ui::headless::buffer_text(term.backend().buffer()));
 }
+
+#[tokio::test]
+async fn i_shows_the_server_info_docked_in_the_schemas_place_from_any_pane() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Char('i'));
+    assert_eq!(app.focus, Pane::Docked);
+    let text = screen.text(&mut app);
+    assert!(text.contains("Server info") && text.contains("protocol  2025-11-25"), "{text}");
+    assert!(text.contains("capabilities (as sent)") && text.contains("\"tools\": {}"), "{text}");
+    insta::assert_snapshot!("server_info", stable(&text));
+    // Esc hides it and gives the focus back to the tools; from another pane, i shows it again
+    // and i hides it.
+    screen.press(&mut app, KeyCode::Esc);
+    assert!(app.shown.is_none() && app.focus == Pane::Tools);
+    screen.press(&mut app, KeyCode::Tab);
+    screen.press(&mut app, KeyCode::Char('i'));
+    assert_eq!(app.focus, Pane::Docked);
+    screen.press(&mut app, KeyCode::Char('i'));
+    assert!(!screen.text(&mut app).contains("Server info"));
+    // The help lists its keys under its own heading.
+    screen.press(&mut app, KeyCode::Char('?'));
+    screen.press(&mut app, KeyCode::Char('G'));
+    let mut seen = String::new();
+    for _ in 0..10 {
+        seen.push_str(&screen.text(&mut app));
+        screen.press(&mut app, KeyCode::PageUp);
+    }
+    assert!(seen.contains("Server info (i, from anywhere)"), "{seen}");
+}

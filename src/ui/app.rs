@@ -27,6 +27,8 @@ pub enum Pane {
     Form,
     Result,
     Log,
+    /// The docked pane shown in the schema's place (`App::shown`).
+    Docked,
 }
 
 #[derive(Debug, Clone)]
@@ -192,6 +194,9 @@ pub struct App {
     pub page: usize,
     /// Results of this session's calls, newest last, for the history view.
     pub past: Vec<(u64, CallResult)>,
+    /// The docked panes (`components::docked`), and which one is shown.
+    pub docked: Vec<Box<dyn super::component::Component>>,
+    pub shown: Option<usize>,
 }
 
 impl App {
@@ -220,6 +225,8 @@ impl App {
             results: vec![],
             page: 0,
             past: vec![],
+            docked: super::components::docked(),
+            shown: None,
         };
         app.set_conn(Conn::Connecting { since: Instant::now() });
         app
@@ -257,11 +264,19 @@ impl App {
             Pane::Form => Scope::Form,
             Pane::Log => Scope::Log,
             Pane::Result => Scope::Result,
+            Pane::Docked => self.shown_docked().map_or(Scope::Tools, |p| p.scope()),
         }
     }
 
     pub(super) fn panes(&self) -> Vec<Pane> {
-        let mut p = vec![Pane::Tools, if self.form.is_some() { Pane::Form } else { Pane::Schema }, Pane::Result];
+        let middle = if self.shown.is_some() {
+            Pane::Docked
+        } else if self.form.is_some() {
+            Pane::Form
+        } else {
+            Pane::Schema
+        };
+        let mut p = vec![Pane::Tools, middle, Pane::Result];
         if self.show_log {
             p.push(Pane::Log);
         }
@@ -322,6 +337,11 @@ impl App {
             super::component::Component::set_area(form, self.areas.schema);
         }
         let inner = inner_of(self.areas.schema);
+        if let Some(i) = self.shown
+            && let Some(p) = self.docked.get_mut(i)
+        {
+            p.set_area(inner);
+        }
         if let Some(s) = &mut self.schema {
             s.set_area(inner, &self.theme);
         }
@@ -360,6 +380,7 @@ impl App {
             SessionMsg::Connecting => self.set_conn(Conn::Connecting { since: Instant::now() }),
             SessionMsg::Connected { server, tools, log } => {
                 self.set_conn(Conn::Connected);
+                self.observe(&super::component::Observed::Server(&server));
                 self.server = Some(*server);
                 self.log.set_log(log);
                 self.set_tools(tools);

@@ -92,6 +92,12 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// What a docked pane may want to know of the session (told by the App as it happens).
+pub enum Observed<'a> {
+    /// Connected (again): the server's initialize result.
+    Server(&'a crate::mcp::ServerInfo),
+}
+
 pub trait Component {
     /// The keymap section whose bindings this component answers.
     fn scope(&self) -> Scope;
@@ -116,6 +122,14 @@ pub trait Component {
     /// The area the component will be drawn in: where page sizes come from. Called by the
     /// layout after each update, never by the draw.
     fn set_area(&mut self, _area: Rect) {}
+
+    /// A docked pane's frame title.
+    fn title(&self) -> String {
+        format!(" {} ", self.scope().title())
+    }
+
+    /// A docked pane hears of the session here.
+    fn observe(&mut self, _event: &Observed) {}
 
     /// How big an overlay wants to be inside `area` (panes fill what the layout gives them).
     fn overlay_size(&self, area: Rect) -> (u16, u16) {

@@ -195,6 +195,12 @@ impl App {
         {
             return cmds;
         }
+        if let Some(cmds) = self.docked_key(&k) {
+            return cmds;
+        }
+        if self.show_key(&k) {
+            return vec![];
+        }
         let Some(cmd) = keymap::lookup(&k, self.scope()) else {
             self.dirty = false;
             return vec![];
@@ -382,6 +388,13 @@ impl App {
                     self.dirty = false;
                 }
             }
+            Pane::Docked => {
+                let mut cx = Ctx::new(&self.theme);
+                let shown = self.shown.and_then(|i| self.docked.get_mut(i));
+                if !shown.is_some_and(|p| p.command(cmd, &mut cx).yes()) {
+                    self.dirty = false;
+                }
+            }
             Pane::Form => self.dirty = false,
         }
     }
@@ -390,7 +403,8 @@ impl App {
         let at = Position::new(m.column, m.row);
         let pane = [
             (Pane::Tools, self.areas.tools),
-            (Pane::Schema, self.areas.schema),
+            // The schema's place holds the schema, the form or a docked pane.
+            (self.panes()[1], self.areas.schema),
             (Pane::Result, self.areas.result),
             (Pane::Log, self.areas.log),
         ]

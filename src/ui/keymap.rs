@@ -101,6 +101,8 @@ commands! {
     LogDirection = "log_direction",
     LogLevel = "log_level",
     Paired = "paired",
+    // A docked pane's key, from anywhere.
+    Show = "show",
 }
 
 /// Where a binding applies: a section of the keymap file. `Any` (the file's `[global]`) applies

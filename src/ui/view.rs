@@ -57,7 +57,7 @@ pub fn layout(app: &App, area: Rect) -> Areas {
     if app.zoom {
         match app.focus {
             Pane::Tools => a.tools = main,
-            Pane::Schema | Pane::Form => a.schema = main,
+            Pane::Schema | Pane::Form | Pane::Docked => a.schema = main,
             Pane::Result => a.result = main,
             Pane::Log => a.log = main,
         }
@@ -76,7 +76,7 @@ pub fn layout(app: &App, area: Rect) -> Areas {
     let has_result = app.result().is_some() || app.running.is_some();
     let result_h = match app.focus {
         Pane::Result => Constraint::Percentage(75),
-        Pane::Form | Pane::Schema if has_result => Constraint::Percentage(30),
+        Pane::Form | Pane::Schema | Pane::Docked if has_result => Constraint::Percentage(30),
         _ if has_result => Constraint::Percentage(50),
         _ => Constraint::Length(6),
     };
@@ -94,6 +94,11 @@ pub fn draw(f: &mut Frame, app: &App) {
         draw_tools(f, app, a.tools);
     }
     if a.schema.is_empty() {
+    } else if let Some(p) = app.shown_docked() {
+        let b = block(app, Line::from(p.title()), Pane::Docked);
+        let inner = b.inner(a.schema);
+        f.render_widget(b, a.schema);
+        p.draw(f, inner, &app.theme, app.focus == Pane::Docked && app.overlays.is_empty());
     } else if let Some(form) = &app.form {
         let focused = app.focus == Pane::Form && app.overlays.is_empty();
         form.draw(f, a.schema, &app.theme, focused);
@@ -194,7 +199,9 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
                 .map(|(k, h, _)| (k, h))
                 .collect(),
         };
-        for (k, h) in hints {
+        let mut docked = if app.overlays.is_empty() { app.docked_hints() } else { vec![] };
+        docked.retain(|d| !hints.contains(d));
+        for (k, h) in hints.into_iter().chain(docked) {
             spans.push(Span::styled(format!(" {k}"), t.key()));
             spans.push(Span::styled(format!(" {h} "), t.paint(Role::Dim)));
         }

@@ -98,6 +98,10 @@ impl ServerInfo {
             .unwrap_or(Value::Null);
         ServerInfo { raw, result }
     }
+    /// From an initialize reply's text (tests, and a reply read back from a file).
+    pub fn from_raw_text(text: &str) -> Self {
+        Self::from_raw(Some(Arc::new(text.to_string())))
+    }
     fn info_str(&self, key: &str) -> Option<&str> {
         self.result.get("serverInfo").and_then(|s| s.get(key)).and_then(Value::as_str)
     }
