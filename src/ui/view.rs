@@ -199,7 +199,9 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
                 .map(|(k, h, _)| (k, h))
                 .collect(),
         };
-        let mut docked = if app.overlays.is_empty() { app.docked_hints() } else { vec![] };
+        // In the form, letters type: a docked pane's letter key does not reach it there.
+        let typing = app.focus == Pane::Form;
+        let mut docked = if app.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };
         docked.retain(|d| !hints.contains(d));
         for (k, h) in hints.into_iter().chain(docked) {
             spans.push(Span::styled(format!(" {k}"), t.key()));

@@ -19,7 +19,7 @@ use crate::ui::component::{Component, Ctx, Observed, offer};
 use crate::ui::keymap::{self, Command};
 
 /// The docked panes. Each shows in the schema's place when its section's `show` key is pressed
-/// (from any pane), and hides on the same key or Esc. A new docked pane is its file, its keymap
+/// (from any pane that does not take that key itself: the form types letters), and hides on the same key or Esc. A new docked pane is its file, its keymap
 /// section with a `show` binding, and a line here: the App, the layout and the help know it
 /// through this list.
 pub fn docked() -> Vec<Box<dyn Component>> {
