@@ -43,6 +43,9 @@ impl Default for LensClient {
         info.client_info.name = "mcplens".into();
         info.client_info.version = env!("CARGO_PKG_VERSION").into();
         info.client_info.title = Some("mcplens".into());
+        // The initialize handshake belongs to the legacy era: it offers the newest version that
+        // still has one (2026-07-28 replaced it with per-request _meta), not rmcp's LATEST.
+        info.protocol_version = rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE;
         LensClient { info }
     }
 }

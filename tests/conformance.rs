@@ -1,0 +1,27 @@
+//! The official MCP client conformance suite (npm `@modelcontextprotocol/conformance`, on the
+//! Node 22 that `scripts/install-peers` installs beside it) with mcplens as the client.
+
+mod common;
+
+use std::process::Command;
+
+use common::{bin, root};
+
+/// Runs one client scenario; the suite starts its own server and appends its URL to the command.
+fn scenario(name: &str, client: &str) -> (bool, String) {
+    let bin_dir = root().join("tests/peers/node_modules/.bin");
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new(bin_dir.join("conformance"))
+        .args(["client", "--command", client, "--scenario", name])
+        .env("PATH", path)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the conformance suite (scripts/install-peers installs it): {e}"));
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.success() && text.contains("OVERALL: PASSED"), text)
+}
+
+#[test]
+fn initialize_offers_the_newest_protocol_that_has_a_handshake() {
+    let (passed, text) = scenario("initialize", &format!("{} tools --url", bin()));
+    assert!(passed, "{text}");
+}
