@@ -25,3 +25,9 @@ fn initialize_offers_the_newest_protocol_that_has_a_handshake() {
     let (passed, text) = scenario("initialize", &format!("{} tools --url", bin()));
     assert!(passed, "{text}");
 }
+
+#[test]
+fn tools_call_calls_the_suites_tool_with_typed_arguments() {
+    let (passed, text) = scenario("tools_call", &format!("{} call add_numbers --arg a=2 --arg b=3 --url", bin()));
+    assert!(passed, "{text}");
+}
