@@ -224,3 +224,13 @@ async fn result_views_survive_tiny_terminals() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_list_that_holds_more_than_it_sent_but_cannot_page_says_why() {
+    let (mut app, session, mut screen) = setup().await;
+    run(&mut app, &session, &mut screen, "web_search", json!({"query": "rust", "maxResults": 5})).await;
+    let cmds = screen.press(&mut app, KeyCode::Char(']'));
+    assert!(cmds.is_empty(), "{cmds:?}");
+    let text = screen.text(&mut app);
+    assert!(text.contains("no next page: the server says 1005 in all and sent 5"), "{text}");
+}

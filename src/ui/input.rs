@@ -38,7 +38,7 @@ impl App {
             }
             Command::NextPage | Command::AllPages => {
                 let Some(env) = env.filter(|e| e.has_more()) else {
-                    self.notice = Some(("there are no more pages".into(), false));
+                    self.notice = Some((no_next_page(self.result().and_then(|r| r.call.envelope.as_deref())), false));
                     return vec![];
                 };
                 let descriptor = self.list.find(&tool).map(|t| t.value().clone());
@@ -445,5 +445,18 @@ impl App {
             }
             _ => self.dirty = false,
         }
+    }
+}
+
+/// Why `]` has nothing to fetch: the last page, or a list that says it holds more than it sent
+/// but gives no way (offset, cursor, page) to ask for the rest.
+fn no_next_page(env: Option<&crate::envelope::Envelope>) -> String {
+    let summary = env.and_then(|e| e.summary.as_ref());
+    match summary.and_then(|s| Some((s.total?, s.returned?))) {
+        Some((total, returned)) if total > returned => format!(
+            "no next page: the server says {total} in all and sent {returned}, but gives no offset, cursor or \
+             page to ask for more (a larger limit argument may return more)"
+        ),
+        _ => "there are no more pages".into(),
     }
 }
