@@ -31,3 +31,9 @@ fn tools_call_calls_the_suites_tool_with_typed_arguments() {
     let (passed, text) = scenario("tools_call", &format!("{} call add_numbers --arg a=2 --arg b=3 --url", bin()));
     assert!(passed, "{text}");
 }
+
+#[test]
+fn sse_retry_reconnects_after_the_retry_time_with_the_last_event_id() {
+    let (passed, text) = scenario("sse-retry", &format!("{} call test_reconnection --timeout 10 --url", bin()));
+    assert!(passed, "{text}");
+}
