@@ -222,6 +222,14 @@ async fn typing_replaces_a_prefilled_value_and_booleans_flip() {
     screen.press(&mut app, KeyCode::Backspace);
     let args = app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default();
     assert_eq!(args.get("count"), None, "{args}");
+    // So does leaving the form and opening it again.
+    screen.type_text(&mut app, "7");
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Enter);
+    assert!(app.form.as_ref().is_some_and(|f| f.selected_value()));
+    screen.press(&mut app, KeyCode::Backspace);
+    let args = app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default();
+    assert_eq!(args.get("count"), None, "{args}");
     // An optional boolean defaulting to false: Space gives true, then false, then true again.
     go(&mut screen, &mut app, "as_text");
     let as_text = |app: &App| app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default()["as_text"].clone();

@@ -133,3 +133,20 @@ fn progress_is_reported_on_stderr() {
     assert!(err.contains("progress 1/3 step 1 of 3") && err.contains("progress 3/3"), "{err}");
     assert!(stdout(&o).contains("Finished 3 steps."));
 }
+
+#[test]
+fn info_shows_the_server_as_it_introduced_itself() {
+    let o = mcplens(&["info"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("server        mcplens-demo") && text.contains("protocol      2025-11-25"), "{text}");
+    assert!(text.contains("  tools       {}") && text.contains("instructions\n  Demo tools"), "{text}");
+    // --json: the initialize result as sent, its members in the server's order.
+    let o = mcplens(&["info", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_out(&o);
+    let keys: Vec<&str> = v.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+    assert_eq!(keys, ["protocolVersion", "capabilities", "serverInfo", "instructions"]);
+    assert_eq!(v["capabilities"], json!({"tools": {}}));
+    assert_eq!(v["serverInfo"]["name"], "mcplens-demo");
+}

@@ -128,8 +128,8 @@ async fn content_and_raw_views() {
     let text = screen.text(&mut app);
     for needle in [
         "#1 resource · demo://notes/readme.md · text/markdown",
-        "DEMO NOTES",
-        "• first item",
+        "# Demo notes",
+        "- first item",
         "#2 resource_link · demo://files/report.pdf",
         "mimeType: \"application/pdf\"",
         "#3 audio · audio/wav · 52 bytes",
@@ -178,8 +178,15 @@ async fn paging_forward_and_back_shows_the_right_items() {
     assert!(screen.press(&mut app, KeyCode::Char(']')).is_empty());
     // A gathers every item once.
     let cmds = screen.press(&mut app, KeyCode::Char('A'));
-    assert!(matches!(cmds.first(), Some(Cmd::AllPages { .. })), "{cmds:?}");
+    // From the second page shown, it goes on from there, and the call it records is the first
+    // page's: the gathered list starts there.
+    assert!(
+        matches!(cmds.first(), Some(Cmd::AllPages { arguments, first, .. })
+            if arguments["offset"] == 20 && first == &json!({"limit": 20, "type": "text"})),
+        "{cmds:?}"
+    );
     execute(&mut app, &session, cmds).await;
+    assert_eq!(app.result().map(|r| r.call.arguments.clone()), Some(json!({"limit": 20, "type": "text"})));
     let env = app.result().and_then(|r| r.call.envelope.clone()).unwrap_or_else(|| panic!("no result"));
     let ids: std::collections::HashSet<String> = env.items().map(|i| i["id"].to_string()).collect();
     let expected =
@@ -216,4 +223,14 @@ async fn result_views_survive_tiny_terminals() {
             Screen::new(w, h).render(&mut app);
         }
     }
+}
+
+#[tokio::test]
+async fn a_list_that_holds_more_than_it_sent_but_cannot_page_says_why() {
+    let (mut app, session, mut screen) = setup().await;
+    run(&mut app, &session, &mut screen, "web_search", json!({"query": "rust", "maxResults": 5})).await;
+    let cmds = screen.press(&mut app, KeyCode::Char(']'));
+    assert!(cmds.is_empty(), "{cmds:?}");
+    let text = screen.text(&mut app);
+    assert!(text.contains("no next page: the server says 1005 in all and sent 5"), "{text}");
 }

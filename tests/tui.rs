@@ -98,8 +98,9 @@ async fn log_shows_the_protocol_exchange() {
     screen.press(&mut app, KeyCode::Char('L'));
     let text = screen.text(&mut app);
     assert!(text.contains("Log ("), "{text}");
-    assert!(text.contains("sent") && text.contains("\"method\":\"tools/list\""), "{text}");
-    assert!(text.contains("recv") && text.contains("connected to mcplens-demo"), "{text}");
+    // A row per message: direction, method, id, latency for replies, then the payload's start.
+    assert!(text.contains("→ tools/list") && text.contains("← tools/list             #"), "{text}");
+    assert!(text.contains("connected to mcplens-demo"), "{text}");
 }
 
 #[tokio::test]
@@ -260,4 +261,115 @@ async fn keys_in_the_help_do_what_the_help_says() {
     screen.press(&mut app, KeyCode::Char('/'));
     screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert!(app.quit);
+}
+
+#[tokio::test]
+async fn the_log_opens_entries_whole_pairs_them_and_filters() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.focus, Pane::Log);
+    let text = screen.text(&mut app);
+    assert!(text.contains("→ initialize") && text.contains("← initialize"), "{text}");
+    // After the start note comes the initialize request: Enter shows it whole, p its reply.
+    screen.press(&mut app, KeyCode::Char('g'));
+    screen.press(&mut app, KeyCode::Char('j'));
+    screen.press(&mut app, KeyCode::Enter);
+    let text = screen.text(&mut app);
+    assert!(text.contains("Log entry: sent initialize") && text.contains("\"clientInfo\""), "{text}");
+    screen.press(&mut app, KeyCode::Char('p'));
+    let text = screen.text(&mut app);
+    assert!(text.contains("Log entry: received initialize") && text.contains("\"serverInfo\""), "{text}");
+    assert!(text.contains("latency"), "{text}");
+    screen.press(&mut app, KeyCode::Esc);
+    assert!(app.overlays.is_empty());
+    // Filters: direction, then a method typed in.
+    screen.press(&mut app, KeyCode::Char('d'));
+    assert!(screen.text(&mut app).contains("sent →"));
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "tools/li");
+    screen.press(&mut app, KeyCode::Enter);
+    let text = screen.text(&mut app);
+    assert!(text.contains("method ~ tools/li") && !text.contains("→ initialize"), "{text}");
+    // Esc clears the filters; a second Esc leaves the pane.
+    screen.press(&mut app, KeyCode::Esc);
+    assert!(screen.text(&mut app).contains("→ initialize"));
+    screen.press(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Pane::Tools);
+}
+
+/// Clock times, latencies and process ids change run to run; the rest of a log screen does not.
+fn masked(name: &str, text: &str) {
+    insta::with_settings!({filters => vec![
+        (r"\d\d:\d\d:\d\d\.\d\d\d( UTC)?", "HH:MM:SS.mmm"),
+        (r"\b\d+(\.\d+)? ?(ms|µs|s)\b *", "T "),
+        (r"started \S+ \(pid \d+\) *", "started SERVER (pid N) "),
+    ]}, {
+        insta::assert_snapshot!(name, stable(text));
+    });
+}
+
+#[tokio::test]
+async fn snapshots_of_the_log_its_entry_and_a_zoomed_pane() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Char('L'));
+    masked("log_rows", &screen.text(&mut app));
+    screen.press(&mut app, KeyCode::Char('g'));
+    screen.press(&mut app, KeyCode::Char('j'));
+    screen.press(&mut app, KeyCode::Enter);
+    masked("log_entry", &screen.text(&mut app));
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Char('z'));
+    masked("log_zoomed", &screen.text(&mut app));
+}
+
+#[test]
+fn snapshot_of_the_server_picker() {
+    use mcplens::ui::component::Component;
+    use mcplens::ui::components::picker::{Choice, Picker};
+    let choices = vec![
+        Choice {
+            name: "everything".into(),
+            detail: "npx -y @modelcontextprotocol/server-everything".into(),
+            problem: None,
+        },
+        Choice { name: "broken".into(), detail: String::new(), problem: Some("no command and no url".into()) },
+        Choice { name: "remote".into(), detail: "https://example.com/mcp".into(), problem: None },
+    ];
+    let picker = Picker::new("mcp.json lists several servers: pick one", choices);
+    let theme = Theme::default();
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(90, 7)).unwrap_or_else(|e| panic!("{e}"));
+    term.draw(|f| picker.draw(f, f.area(), &theme, true)).unwrap_or_else(|e| panic!("{e}"));
+    insta::assert_snapshot!("picker", mcplens::ui::headless::buffer_text(term.backend().buffer()));
+}
+
+#[tokio::test]
+async fn i_shows_the_server_info_docked_in_the_schemas_place_from_any_pane() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Char('i'));
+    assert_eq!(app.focus, Pane::Docked);
+    let text = screen.text(&mut app);
+    assert!(text.contains("Server info") && text.contains("protocol  2025-11-25"), "{text}");
+    assert!(text.contains("capabilities (as sent)") && text.contains("\"tools\": {}"), "{text}");
+    insta::assert_snapshot!("server_info", stable(&text));
+    // Esc hides it and gives the focus back to the tools; from another pane, i shows it again
+    // and i hides it.
+    screen.press(&mut app, KeyCode::Esc);
+    assert!(app.shown.is_none() && app.focus == Pane::Tools);
+    screen.press(&mut app, KeyCode::Tab);
+    screen.press(&mut app, KeyCode::Char('i'));
+    assert_eq!(app.focus, Pane::Docked);
+    screen.press(&mut app, KeyCode::Char('i'));
+    assert!(!screen.text(&mut app).contains("Server info"));
+    // The help lists its keys under its own heading.
+    screen.press(&mut app, KeyCode::Char('?'));
+    screen.press(&mut app, KeyCode::Char('G'));
+    let mut seen = String::new();
+    for _ in 0..10 {
+        seen.push_str(&screen.text(&mut app));
+        screen.press(&mut app, KeyCode::PageUp);
+    }
+    assert!(seen.contains("Server info (i, from any pane but the form)"), "{seen}");
 }

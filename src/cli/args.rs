@@ -60,6 +60,15 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// The server as it introduced itself: name, version, protocol, capabilities, instructions.
+    #[command(after_help = EXIT_CODES)]
+    Info {
+        /// Print the initialize result exactly as the server sent it.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
     /// Call one tool and print its result.
     #[command(after_help = EXIT_CODES)]
     Call(CallArgs),

@@ -1,6 +1,7 @@
 //! The headless commands (`tools`, `call`, `schema`, `demo-server`) on top of the core.
 
 pub mod args;
+pub mod info;
 pub mod render;
 
 use std::io::{IsTerminal, Write};
@@ -16,7 +17,7 @@ use crate::error::{ErrorKind, LensError, Result};
 use crate::mcp::{CallOptions, Progress, Reply, Session, ToolList};
 use crate::sanitize;
 
-fn out(text: &str) -> Result<()> {
+pub(crate) fn out(text: &str) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (e.g. `| head`) is not an error worth a message.
     let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
@@ -224,6 +225,7 @@ pub async fn run(cli: Cli) -> i32 {
     let result = match &cli.command {
         Some(Command::Tools { target, json }) => tools(target, *json).await,
         Some(Command::Call(a)) => call(a).await,
+        Some(Command::Info { target, json }) => info::info(target, *json).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
             Ok(()) => Ok(0),

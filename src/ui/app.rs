@@ -8,6 +8,7 @@ use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 use ratatui::layout::Rect;
 
 use super::component::Stack;
+use super::components::log::LogPane;
 use super::components::schema::SchemaPane;
 use super::components::tools::{Status as ToolsStatus, ToolsPane};
 use super::form::FormState;
@@ -26,6 +27,8 @@ pub enum Pane {
     Form,
     Result,
     Log,
+    /// The docked pane shown in the schema's place (`App::shown`).
+    Docked,
 }
 
 #[derive(Debug, Clone)]
@@ -112,10 +115,12 @@ pub enum Cmd {
         /// A new call or the next page: the history keeps only a new call's arguments for the form.
         purpose: Purpose,
     },
-    /// Gather every page after the known ones (the last known page's arguments are given).
+    /// Gather every page after the known ones (the last known page's arguments are given, and
+    /// the first page's, which the history records: the list gathered starts there).
     AllPages {
         tool: String,
         arguments: serde_json::Value,
+        first: serde_json::Value,
         descriptor: Option<serde_json::Value>,
         known: Vec<std::sync::Arc<Envelope>>,
     },
@@ -167,10 +172,8 @@ pub struct App {
     /// Overlays (help, history, a value shown whole), newest on top; they see keys first.
     pub overlays: Stack,
     pub show_log: bool,
-    pub log: Option<SessionLog>,
-    pub log_seen: u64,
-    /// Lines scrolled up from the newest entry.
-    pub log_scroll: usize,
+    /// The log pane, with the session's log (one across reconnects).
+    pub log: LogPane,
     pub schema: Option<SchemaPane>,
     pub notice: Option<(String, bool)>,
     /// Where the panes are, from `view::layout` after each update (for mouse hits and pages).
@@ -191,6 +194,9 @@ pub struct App {
     pub page: usize,
     /// Results of this session's calls, newest last, for the history view.
     pub past: Vec<(u64, CallResult)>,
+    /// The docked panes (`components::docked`), and which one is shown.
+    pub docked: Vec<Box<dyn super::component::Component>>,
+    pub shown: Option<usize>,
 }
 
 impl App {
@@ -204,9 +210,7 @@ impl App {
             focus: Pane::Tools,
             overlays: Stack::default(),
             show_log: false,
-            log: None,
-            log_seen: 0,
-            log_scroll: 0,
+            log: LogPane::default(),
             schema: None,
             notice: None,
             areas: Areas::default(),
@@ -221,6 +225,8 @@ impl App {
             results: vec![],
             page: 0,
             past: vec![],
+            docked: super::components::docked(),
+            shown: None,
         };
         app.set_conn(Conn::Connecting { since: Instant::now() });
         app
@@ -258,11 +264,19 @@ impl App {
             Pane::Form => Scope::Form,
             Pane::Log => Scope::Log,
             Pane::Result => Scope::Result,
+            Pane::Docked => self.shown_docked().map_or(Scope::Tools, |p| p.scope()),
         }
     }
 
     pub(super) fn panes(&self) -> Vec<Pane> {
-        let mut p = vec![Pane::Tools, if self.form.is_some() { Pane::Form } else { Pane::Schema }, Pane::Result];
+        let middle = if self.shown.is_some() {
+            Pane::Docked
+        } else if self.form.is_some() {
+            Pane::Form
+        } else {
+            Pane::Schema
+        };
+        let mut p = vec![Pane::Tools, middle, Pane::Result];
         if self.show_log {
             p.push(Pane::Log);
         }
@@ -312,7 +326,22 @@ impl App {
             let (w, h) = c.overlay_size(screen);
             super::view::centered(screen, w, h)
         });
+        let screen = (self.size.width, self.size.height);
+        self.log.set_layout(self.areas.log.height.saturating_sub(2), screen);
+        let rows = self.areas.result.height.saturating_sub(2) as usize;
+        let status = usize::from(self.running.is_some() || self.notice.is_some());
+        if let Some(r) = self.results.get_mut(self.page) {
+            r.set_height(rows.saturating_sub(status));
+        }
+        if let Some(form) = &mut self.form {
+            super::component::Component::set_area(form, self.areas.schema);
+        }
         let inner = inner_of(self.areas.schema);
+        if let Some(i) = self.shown
+            && let Some(p) = self.docked.get_mut(i)
+        {
+            p.set_area(inner);
+        }
         if let Some(s) = &mut self.schema {
             s.set_area(inner, &self.theme);
         }
@@ -332,12 +361,11 @@ impl App {
             }
             Msg::Resize => vec![],
             Msg::Tick => {
+                let grew = self.log.sync();
                 if matches!(self.conn, Conn::Connecting { .. }) || self.running.is_some() {
                     return vec![];
                 }
-                let pushed = self.log.as_ref().map_or(0, |l| l.pushed());
-                self.dirty = pushed != self.log_seen;
-                self.log_seen = pushed;
+                self.dirty = grew && self.show_log;
                 vec![]
             }
             Msg::Session(s) => {
@@ -352,14 +380,15 @@ impl App {
             SessionMsg::Connecting => self.set_conn(Conn::Connecting { since: Instant::now() }),
             SessionMsg::Connected { server, tools, log } => {
                 self.set_conn(Conn::Connected);
+                self.observe(&super::component::Observed::Server(&server));
                 self.server = Some(*server);
-                self.log = Some(log);
+                self.log.set_log(log);
                 self.set_tools(tools);
             }
             SessionMsg::ToolsRefreshed(tools) => self.set_tools(tools),
             SessionMsg::Failed { error, log } => {
-                if log.is_some() {
-                    self.log = log;
+                if let Some(log) = log {
+                    self.log.set_log(log);
                 }
                 self.set_conn(Conn::Down(error));
             }
@@ -430,7 +459,10 @@ impl App {
         let kept = self.kept_forms.remove(tool.name());
         self.form = Some(match (args, kept) {
             (Some(a), _) => FormState::new(&tool, Some(&a)),
-            (None, Some(f)) => f,
+            (None, Some(mut f)) => {
+                f.reselect();
+                f
+            }
             (None, None) => FormState::new(&tool, self.history.last_arguments(tool.name())),
         });
         self.focus = Pane::Form;

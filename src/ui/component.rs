@@ -47,8 +47,24 @@ pub enum Action {
     Run { tool: String, arguments: serde_json::Value },
     /// Show the kept result of the call made at this time (history entry's `at`).
     ShowPast { at: u64, tool: String },
+    /// Run the form's tool with the arguments it built (validated, confirmed).
+    RunForm { tool: String, arguments: serde_json::Value },
+    /// Leave the form; its values are kept for when it is opened again.
+    LeaveForm,
     /// Connect to the server of this index in the config's list.
     Connect(usize),
+}
+
+/// Offers a key to a component: raw first (text being typed), then as the command its keymap
+/// section (or the global one) binds the key to.
+pub fn offer<C: Component + ?Sized>(c: &mut C, key: &KeyEvent, cx: &mut Ctx) -> Used {
+    if c.key(key, cx).yes() {
+        return Used::Yes;
+    }
+    match keymap::lookup(key, c.scope()) {
+        Some(cmd) => c.command(cmd, cx),
+        None => Used::No,
+    }
 }
 
 /// What a component gets while it handles input: the theme (for rows it builds) and a place
@@ -76,6 +92,12 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// What a docked pane may want to know of the session (told by the App as it happens).
+pub enum Observed<'a> {
+    /// Connected (again): the server's initialize result.
+    Server(&'a crate::mcp::ServerInfo),
+}
+
 pub trait Component {
     /// The keymap section whose bindings this component answers.
     fn scope(&self) -> Scope;
@@ -92,14 +114,22 @@ pub trait Component {
     /// Draws from the component's own state; never writes it.
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool);
 
-    /// `(keys, word)` for the footer while this component has the focus.
+    /// `(keys, word)` for the footer while this component is the top overlay.
     fn hints(&self) -> Vec<(String, String)> {
-        keymap::footer(self.scope()).into_iter().map(|(keys, word, _)| (keys, word)).collect()
+        keymap::overlay_footer(self.scope())
     }
 
     /// The area the component will be drawn in: where page sizes come from. Called by the
     /// layout after each update, never by the draw.
     fn set_area(&mut self, _area: Rect) {}
+
+    /// A docked pane's frame title.
+    fn title(&self) -> String {
+        format!(" {} ", self.scope().title())
+    }
+
+    /// A docked pane hears of the session here.
+    fn observe(&mut self, _event: &Observed) {}
 
     /// How big an overlay wants to be inside `area` (panes fill what the layout gives them).
     fn overlay_size(&self, area: Rect) -> (u16, u16) {
@@ -141,12 +171,8 @@ impl Stack {
 
     /// Offers a key to the top overlay: raw first, then as its section's command.
     pub fn key(&mut self, key: &KeyEvent, cx: &mut Ctx) -> Used {
-        let Some(top) = self.layers.last_mut() else { return Used::No };
-        if top.key(key, cx).yes() {
-            return Used::Yes;
-        }
-        match keymap::lookup(key, top.scope()) {
-            Some(cmd) => top.command(cmd, cx),
+        match self.layers.last_mut() {
+            Some(top) => offer(top.as_mut(), key, cx),
             None => Used::No,
         }
     }

@@ -32,6 +32,17 @@ pub struct Picker {
     pub multi: Option<Vec<bool>>,
 }
 
+/// What a row can be given: typed text and the few keys rows use. The keymap's activate and
+/// toggle commands arrive as `Enter` and a space, so a user who rebinds them gets the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Input {
+    Char(char),
+    Backspace,
+    Enter,
+    End,
+    Right,
+}
+
 /// What a key did, for the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormOutcome {
@@ -282,6 +293,12 @@ impl FormState {
             && self.focused_field().is_some_and(|f| f.is_text() && f.state == State::Set && !f.text.is_empty())
     }
 
+    /// The form is shown again (reopened, or the focus came back to it): the focused value is
+    /// selected again, so what is typed replaces it.
+    pub fn reselect(&mut self) {
+        self.typed_at = None;
+    }
+
     fn move_focus(&mut self, by: isize) {
         let n = self.rows.len() as isize;
         if n > 0 {
@@ -370,7 +387,7 @@ impl FormState {
     }
 
     /// A command from the keymap's form bindings.
-    pub fn command(&mut self, cmd: Command) -> FormOutcome {
+    pub fn form_command(&mut self, cmd: Command) -> FormOutcome {
         let in_raw = self.raw.is_some();
         match cmd {
             Command::Run => return self.run_request(),
@@ -407,15 +424,15 @@ impl FormState {
             Command::MoveItemDown => self.item_op(1),
             Command::NextField => self.move_focus(1),
             Command::PrevField => self.move_focus(-1),
-            Command::Activate => return self.key(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
-            Command::Toggle => return self.key(&KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)),
+            Command::Activate => return self.act(Input::Enter),
+            Command::Toggle => return self.act(Input::Char(' ')),
             _ => return FormOutcome::NotMine,
         }
         FormOutcome::Handled
     }
 
     /// Typing, the JSON editor, pickers and confirmations. `NotMine` goes back to the app.
-    pub fn key(&mut self, k: &KeyEvent) -> FormOutcome {
+    pub fn edit_key(&mut self, k: &KeyEvent) -> FormOutcome {
         if self.confirm {
             self.confirm = false;
             return if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
@@ -440,14 +457,27 @@ impl FormState {
         if k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
             return FormOutcome::NotMine;
         }
-        let Some(row) = self.focused().cloned() else { return FormOutcome::NotMine };
-        self.row_key(k, &row)
+        let input = match k.code {
+            KeyCode::Char(c) => Input::Char(c),
+            KeyCode::Backspace => Input::Backspace,
+            KeyCode::Enter => Input::Enter,
+            KeyCode::End => Input::End,
+            KeyCode::Right => Input::Right,
+            _ => return FormOutcome::NotMine,
+        };
+        self.act(input)
     }
 
-    fn row_key(&mut self, k: &KeyEvent, row: &Row) -> FormOutcome {
+    /// What `input` does on the focused row (a key typed, or the keymap's activate/toggle).
+    fn act(&mut self, input: Input) -> FormOutcome {
+        let Some(row) = self.focused().cloned() else { return FormOutcome::NotMine };
+        self.row_key(input, &row)
+    }
+
+    fn row_key(&mut self, input: Input, row: &Row) -> FormOutcome {
         match row.kind {
             RowKind::AddItem => {
-                if matches!(k.code, KeyCode::Enter | KeyCode::Char(' ') | KeyCode::Char('+')) {
+                if matches!(input, Input::Enter | Input::Char(' ') | Input::Char('+')) {
                     let path = row.path.clone();
                     self.structural(&path, |arr, b| {
                         let item = b.item(arr, arr.children.len());
@@ -467,16 +497,16 @@ impl FormState {
                 }
                 FormOutcome::NotMine
             }
-            RowKind::AddKey => match k.code {
-                KeyCode::Char(c) => {
+            RowKind::AddKey => match input {
+                Input::Char(c) => {
                     self.new_key.push(c);
                     FormOutcome::Handled
                 }
-                KeyCode::Backspace => {
+                Input::Backspace => {
                     self.new_key.pop();
                     FormOutcome::Handled
                 }
-                KeyCode::Enter => {
+                Input::Enter => {
                     let key = std::mem::take(&mut self.new_key);
                     if key.is_empty() {
                         self.message = Some("type the new key's name, then Enter".into());
@@ -497,16 +527,16 @@ impl FormState {
                 }
                 _ => FormOutcome::NotMine,
             },
-            RowKind::Field => self.field_key(k),
+            RowKind::Field => self.field_key(input),
         }
     }
 
-    fn field_key(&mut self, k: &KeyEvent) -> FormOutcome {
+    fn field_key(&mut self, input: Input) -> FormOutcome {
         let Some(f) = self.focused_field() else { return FormOutcome::NotMine };
         let kind = f.kind.clone();
         let path = self.focused().map(|r| r.path.clone()).unwrap_or_default();
-        match (&kind, k.code) {
-            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Char(c)) => {
+        match (&kind, input) {
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, Input::Char(c)) => {
                 let fresh = self.selected_value();
                 self.typed_at = Some(self.focus);
                 self.edit(|f| {
@@ -517,7 +547,7 @@ impl FormState {
                     f.state = State::Set;
                 })
             }
-            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Backspace) => {
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, Input::Backspace) => {
                 let fresh = self.selected_value();
                 self.typed_at = Some(self.focus);
                 self.edit(|f| {
@@ -530,12 +560,12 @@ impl FormState {
                     }
                 })
             }
-            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::Enter) => self.move_focus(1),
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, Input::Enter) => self.move_focus(1),
             // End or → keeps a selected value and types after it.
-            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, KeyCode::End | KeyCode::Right) => {
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, Input::End | Input::Right) => {
                 self.typed_at = Some(self.focus)
             }
-            (Kind::Boolean, KeyCode::Char(' ') | KeyCode::Enter) => {
+            (Kind::Boolean, Input::Char(' ') | Input::Enter) => {
                 // Space flips true and false; from omitted it gives the opposite of the default
                 // (what the server would assume). Ctrl-D omits the field again.
                 let default_true = f.schema.get("default") == Some(&Value::Bool(true));
@@ -546,19 +576,19 @@ impl FormState {
                     };
                 });
             }
-            (Kind::Enum(_) | Kind::MultiEnum(_) | Kind::Variant(_), KeyCode::Char(' ') | KeyCode::Enter) => {
+            (Kind::Enum(_) | Kind::MultiEnum(_) | Kind::Variant(_), Input::Char(' ') | Input::Enter) => {
                 self.open_picker()
             }
-            (Kind::Recursive, KeyCode::Char(' ') | KeyCode::Enter) => self.structural(&path, |f, b| b.expand(f)),
-            (Kind::Array, KeyCode::Enter | KeyCode::Char(' ')) => {
+            (Kind::Recursive, Input::Char(' ') | Input::Enter) => self.structural(&path, |f, b| b.expand(f)),
+            (Kind::Array, Input::Enter | Input::Char(' ')) => {
                 let add_row = self.rows.iter().position(|r| r.kind == RowKind::AddItem && r.path == path);
                 if let Some(i) = add_row {
                     self.focus = i;
-                    return self.key(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+                    return self.act(Input::Enter);
                 }
             }
-            (Kind::Object, KeyCode::Enter | KeyCode::Char(' ')) => self.move_focus(1),
-            (Kind::Const(_), KeyCode::Char(' ') | KeyCode::Enter) => self.edit(|f| {
+            (Kind::Object, Input::Enter | Input::Char(' ')) => self.move_focus(1),
+            (Kind::Const(_), Input::Char(' ') | Input::Enter) => self.edit(|f| {
                 f.state = if f.state == State::Set { State::Unset } else { State::Set };
             }),
             _ => return FormOutcome::NotMine,

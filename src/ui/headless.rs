@@ -37,13 +37,13 @@ pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec
                 let call = (tool, arguments, descriptor);
                 super::run_call(session.clone(), history.clone(), call, purpose, cancel, tx).await;
             }
-            super::app::Cmd::AllPages { tool, arguments, descriptor, known } => {
+            super::app::Cmd::AllPages { tool, arguments, first, descriptor, known } => {
                 super::run_all_pages(
                     session.clone(),
                     history.clone(),
                     Default::default(),
                     (tool, arguments, descriptor),
-                    known,
+                    (first, known),
                     cancel,
                     tx,
                 )

@@ -1,15 +1,14 @@
 //! Input: keys, mouse and the commands they map to, for the app model in `app.rs`.
 
-use crossterm::event::{KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use std::time::Instant;
 
 use ratatui::layout::Position;
 
 use super::app::{App, Cmd, Pane, Purpose, Running};
-use super::component::{Action, Component, Ctx, Effect};
+use super::component::{Action, Component, Ctx, Effect, Used};
 use super::components::help::Help;
 use super::components::history::HistoryOverlay;
-use super::form::FormOutcome;
 use super::keymap::{self, Command, Scope};
 use super::result::{Page, ResultState, View};
 use crate::envelope::PageKind;
@@ -39,7 +38,7 @@ impl App {
             }
             Command::NextPage | Command::AllPages => {
                 let Some(env) = env.filter(|e| e.has_more()) else {
-                    self.notice = Some(("there are no more pages".into(), false));
+                    self.notice = Some((no_next_page(self.result().and_then(|r| r.call.envelope.as_deref())), false));
                     return vec![];
                 };
                 let descriptor = self.list.find(&tool).map(|t| t.value().clone());
@@ -62,14 +61,15 @@ impl App {
                             return vec![];
                         }
                         let known: Vec<_> = self.results.iter().filter_map(|r| r.call.envelope.clone()).collect();
-                        let last_args = self.results.last().map(|r| r.call.arguments.clone()).unwrap_or(args);
+                        let last_args = self.results.last().map_or_else(|| args.clone(), |r| r.call.arguments.clone());
+                        let first = self.results.first().map_or(args, |r| r.call.arguments.clone());
                         self.running = Some(Running {
                             tool: tool.clone(),
                             started: Instant::now(),
                             progress: None,
                             purpose: Purpose::AllPages,
                         });
-                        vec![Cmd::AllPages { tool, arguments: last_args, descriptor, known }]
+                        vec![Cmd::AllPages { tool, arguments: last_args, first, descriptor, known }]
                     }
                 }
             }
@@ -79,42 +79,19 @@ impl App {
 
     pub(super) fn form_key(&mut self, k: KeyEvent) -> Option<Vec<Cmd>> {
         let form = self.form.as_mut()?;
-        let outcome = if form.captures() {
-            form.key(&k)
-        } else if let Some(cmd) = keymap::lookup_own(&k, Scope::Form) {
-            match form.command(cmd) {
-                FormOutcome::NotMine => form.key(&k),
-                other => other,
-            }
-        } else {
-            form.key(&k)
-        };
-        match outcome {
-            FormOutcome::Handled => Some(vec![]),
-            FormOutcome::Run => {
-                let tool = form.tool.clone();
-                match form.arguments() {
-                    Ok(args) => Some(self.start_call(tool, args)),
-                    Err(e) => {
-                        form.message = Some(e);
-                        Some(vec![])
-                    }
-                }
-            }
-            FormOutcome::Leave => {
-                if let Some(f) = self.form.take() {
-                    self.kept_forms.insert(f.tool.clone(), f);
-                }
-                self.focus = Pane::Tools;
-                Some(vec![])
-            }
-            // Not a form key: the global keys apply, except while typing into a field.
-            FormOutcome::NotMine if form.typing() && !k.modifiers.contains(KeyModifiers::CONTROL) => {
-                self.dirty = false;
-                Some(vec![])
-            }
-            FormOutcome::NotMine => None,
+        let mut cx = Ctx::new(&self.theme);
+        let used = Component::key(form, &k, &mut cx);
+        let effects = cx.effects;
+        self.settle(used, effects)
+    }
+
+    /// After a pane was offered a key: nothing if it did not use it, else what it asked for.
+    pub(crate) fn settle(&mut self, used: Used, effects: Vec<Effect>) -> Option<Vec<Cmd>> {
+        if !used.yes() {
+            return None;
         }
+        self.notice = None;
+        Some(self.apply(effects))
     }
 
     /// Carries out what components asked for; returns the worker's share.
@@ -166,6 +143,14 @@ impl App {
                 }
                 vec![]
             }
+            Action::RunForm { tool, arguments } => self.start_call(tool, arguments),
+            Action::LeaveForm => {
+                if let Some(f) = self.form.take() {
+                    self.kept_forms.insert(f.tool.clone(), f);
+                }
+                self.focus = Pane::Tools;
+                vec![]
+            }
             Action::Connect(_) => vec![],
         }
     }
@@ -199,10 +184,22 @@ impl App {
         {
             return cmds;
         }
+        if self.focus == Pane::Log
+            && self.show_log
+            && let Some(cmds) = self.log_key(&k)
+        {
+            return cmds;
+        }
         if self.focus == Pane::Result
             && let Some(cmds) = self.result_key(&k)
         {
             return cmds;
+        }
+        if let Some(cmds) = self.docked_key(&k) {
+            return cmds;
+        }
+        if self.show_key(&k) {
+            return vec![];
         }
         let Some(cmd) = keymap::lookup(&k, self.scope()) else {
             self.dirty = false;
@@ -278,7 +275,7 @@ impl App {
             Command::ToggleLog => {
                 self.show_log = !self.show_log;
                 self.focus = if self.show_log { Pane::Log } else { Pane::Tools };
-                self.log_scroll = 0;
+                self.log.sync();
             }
             Command::NextPane | Command::PrevPane => {
                 let panes = self.panes();
@@ -286,6 +283,9 @@ impl App {
                 let n = panes.len();
                 let next = if cmd == Command::NextPane { (at + 1) % n } else { (at + n - 1) % n };
                 self.focus = panes[next];
+                if let (Pane::Form, Some(f)) = (self.focus, &mut self.form) {
+                    f.reselect();
+                }
             }
             Command::Filter => {
                 self.focus = Pane::Tools;
@@ -377,22 +377,21 @@ impl App {
                 }
             }
             Pane::Log => {
-                let n = self.log.as_ref().map_or(0, |l| l.len());
-                let page = self.areas.log.height.saturating_sub(2).max(1) as usize;
-                self.log_scroll = match cmd {
-                    Command::Up => self.log_scroll + 1,
-                    Command::Down => self.log_scroll.saturating_sub(1),
-                    Command::PageUp => self.log_scroll + page,
-                    Command::PageDown => self.log_scroll.saturating_sub(page),
-                    Command::Top => n,
-                    Command::Bottom => 0,
-                    _ => self.log_scroll,
+                let mut cx = Ctx::new(&self.theme);
+                if !self.log.command(cmd, &mut cx).yes() {
+                    self.dirty = false;
                 }
-                .min(n.saturating_sub(1));
             }
             Pane::Result => {
                 let handled = self.result_mut().is_some_and(|r| r.navigate(cmd));
                 if !handled {
+                    self.dirty = false;
+                }
+            }
+            Pane::Docked => {
+                let mut cx = Ctx::new(&self.theme);
+                let shown = self.shown.and_then(|i| self.docked.get_mut(i));
+                if !shown.is_some_and(|p| p.command(cmd, &mut cx).yes()) {
                     self.dirty = false;
                 }
             }
@@ -404,7 +403,8 @@ impl App {
         let at = Position::new(m.column, m.row);
         let pane = [
             (Pane::Tools, self.areas.tools),
-            (Pane::Schema, self.areas.schema),
+            // The schema's place holds the schema, the form or a docked pane.
+            (self.panes()[1], self.areas.schema),
             (Pane::Result, self.areas.result),
             (Pane::Log, self.areas.log),
         ]
@@ -445,5 +445,18 @@ impl App {
             }
             _ => self.dirty = false,
         }
+    }
+}
+
+/// Why `]` has nothing to fetch: the last page, or a list that says it holds more than it sent
+/// but gives no way (offset, cursor, page) to ask for the rest.
+fn no_next_page(env: Option<&crate::envelope::Envelope>) -> String {
+    let summary = env.and_then(|e| e.summary.as_ref());
+    match summary.and_then(|s| Some((s.total?, s.returned?))) {
+        Some((total, returned)) if total > returned => format!(
+            "no next page: the server says {total} in all and sent {returned}, but gives no offset, cursor or \
+             page to ask for more (a larger limit argument may return more)"
+        ),
+        _ => "there are no more pages".into(),
     }
 }

@@ -97,68 +97,55 @@ commands! {
     MarkNext = "mark_next",
     DecodeTexts = "decode_texts",
     Zoom = "zoom",
+    // The log.
+    LogDirection = "log_direction",
+    LogLevel = "log_level",
+    Paired = "paired",
+    // A docked pane's key, from anywhere.
+    Show = "show",
 }
 
-/// Where a binding applies. `Any` (the file's `[global]`) applies everywhere, after the pane's
-/// own: a pane's binding for a key hides the global one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
-    Any,
-    Tools,
-    Schema,
-    Form,
-    History,
-    Result,
-    Log,
-    Help,
-    Picker,
-}
+/// Where a binding applies: a section of the keymap file. `Any` (the file's `[global]`) applies
+/// everywhere, after the pane's own: a pane's binding for a key hides the global one. A section
+/// is data: a component names its own (`Scope("info")`), and the embedded keymap gives its keys,
+/// its title in the help and its place there; no list here needs to know it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Scope(pub &'static str);
 
+#[allow(non_upper_case_globals)]
 impl Scope {
-    /// In the order the help lists them.
-    pub const ALL: &[Scope] = &[
-        Scope::Tools,
-        Scope::Schema,
-        Scope::Form,
-        Scope::Result,
-        Scope::History,
-        Scope::Log,
-        Scope::Help,
-        Scope::Picker,
-        Scope::Any,
-    ];
+    pub const Any: Scope = Scope("global");
+    pub const Tools: Scope = Scope("tools");
+    pub const Schema: Scope = Scope("schema");
+    pub const Form: Scope = Scope("form");
+    pub const History: Scope = Scope("history");
+    pub const Result: Scope = Scope("result");
+    pub const Log: Scope = Scope("log");
+    pub const Help: Scope = Scope("help");
+    pub const Picker: Scope = Scope("picker");
+    pub const LogEntry: Scope = Scope("log_entry");
 
+    /// Every section of the embedded keymap, in its order (the help's order).
+    pub fn all() -> &'static [Scope] {
+        static ALL: OnceLock<Vec<Scope>> = OnceLock::new();
+        ALL.get_or_init(|| load::section_names(DEFAULT).into_iter().map(Scope).collect())
+    }
+
+    /// The heading of the section in the help (its `title` in the keymap file).
     pub fn title(self) -> &'static str {
-        match self {
-            Scope::Any => "Everywhere",
-            Scope::Tools => "Tool list",
-            Scope::Schema => "Schema tree",
-            Scope::Form => "Form (typing edits the focused field)",
-            Scope::History => "History (H)",
-            Scope::Result => "Result",
-            Scope::Log => "Log",
-            Scope::Help => "This help",
-            Scope::Picker => "Server picker (a config file with several servers)",
-        }
+        static TITLES: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
+        let titles = TITLES.get_or_init(|| load::section_titles(DEFAULT));
+        titles.iter().find(|(name, _)| *name == self.0).map_or(self.0, |(_, t)| t.as_str())
     }
 
     /// The section of the keymap file.
     pub fn section(self) -> &'static str {
-        match self {
-            Scope::Any => "global",
-            Scope::Tools => "tools",
-            Scope::Schema => "schema",
-            Scope::Form => "form",
-            Scope::History => "history",
-            Scope::Result => "result",
-            Scope::Log => "log",
-            Scope::Help => "help",
-            Scope::Picker => "picker",
-        }
+        self.0
     }
 
+    /// A section the embedded keymap has (a user's file may only change those).
     pub fn from_section(name: &str) -> Option<Scope> {
-        Scope::ALL.iter().copied().find(|s| s.section() == name)
+        Scope::all().iter().copied().find(|s| s.0 == name)
     }
 }
 
@@ -306,6 +293,18 @@ pub fn lookup(key: &KeyEvent, scope: Scope) -> Option<Command> {
 /// `(keys, word, command)` hints for the footer in `scope`.
 pub fn footer(scope: Scope) -> Vec<(String, String, Command)> {
     keymap().footer(scope)
+}
+
+/// The footer over an overlay: its own keys, and of the global ones only those that still work
+/// over an overlay (help, quit); the others would do nothing there.
+pub fn overlay_footer(scope: Scope) -> Vec<(String, String)> {
+    footer(scope)
+        .into_iter()
+        .filter(|(_, _, cmd)| {
+            matches!(cmd, Command::Help | Command::Quit) || keymap().own(scope).any(|b| b.command == *cmd)
+        })
+        .map(|(keys, word, _)| (keys, word))
+        .collect()
 }
 
 /// Extra keys that are not commands of the table (mouse, text input), for the help overlay.

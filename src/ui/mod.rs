@@ -114,7 +114,8 @@ pub async fn run_all_pages(
     history: Arc<Mutex<History>>,
     hints: Arc<Mutex<Hints>>,
     call: (String, serde_json::Value, Option<serde_json::Value>),
-    known: Vec<Arc<crate::envelope::Envelope>>,
+    // The first page's arguments (what the history records) and the pages already fetched.
+    (first, known): (serde_json::Value, Vec<Arc<crate::envelope::Envelope>>),
     cancel: CancellationToken,
     out: mpsc::UnboundedSender<Msg>,
 ) {
@@ -134,9 +135,10 @@ pub async fn run_all_pages(
     };
     let (merged, report) = crate::call::all_pages(&session, &c, known, 100, &opts, &mut on_page).await;
     let output_schema = c.output_schema().cloned();
+    // The gathered list starts at the first page: its arguments are what a re-run needs.
     let result = CallResult {
         tool,
-        arguments,
+        arguments: first,
         reply: None,
         envelope: Some(Arc::new(merged)),
         output_schema,
@@ -281,10 +283,10 @@ async fn worker(
                         current = Some(cancel.clone());
                         tokio::spawn(run_taught_call(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), purpose, cancel, out.clone()));
                     }
-                    Some(Cmd::AllPages { tool, arguments, descriptor, known }) => {
+                    Some(Cmd::AllPages { tool, arguments, first, descriptor, known }) => {
                         let cancel = CancellationToken::new();
                         current = Some(cancel.clone());
-                        tokio::spawn(run_all_pages(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), known, cancel, out.clone()));
+                        tokio::spawn(run_all_pages(session.clone(), history.clone(), hints.clone(), (tool, arguments, descriptor), (first, known), cancel, out.clone()));
                     }
                     Some(Cmd::Cancel) => {
                         if let Some(c) = current.take() {
@@ -514,7 +516,7 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
     let mut code = 0;
     loop {
         if app.dirty {
-            if let Err(e) = terminal.draw(|f| view::draw(f, &mut app)) {
+            if let Err(e) = terminal.draw(|f| view::draw(f, &app)) {
                 restore_terminal();
                 eprintln!("mcplens: cannot draw: {e}");
                 code = 3;

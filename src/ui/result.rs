@@ -72,6 +72,7 @@ pub fn json_lines(text: &str, theme: &Theme, max: usize) -> Vec<Line<'static>> {
 }
 
 pub(crate) mod build;
+pub mod markdown;
 pub mod table;
 pub mod text;
 
@@ -219,63 +220,9 @@ fn human_bytes(n: usize) -> String {
     }
 }
 
-/// Terminal rendering of markdown: headings, emphasis, bullets, code, as plain styled lines.
+/// A server's text, styled, every character kept (see `markdown`).
 fn markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
-    let mut out = vec![];
-    let mut in_code = false;
-    for raw in sanitize::text(text).lines() {
-        let l = raw.trim_end();
-        if l.trim_start().starts_with("```") {
-            in_code = !in_code;
-            out.push(Line::styled("  ────", theme.paint(Role::Dim)));
-            continue;
-        }
-        if in_code {
-            out.push(Line::styled(format!("  {l}"), theme.paint(Role::JsonString)));
-            continue;
-        }
-        if let Some(h) = l.strip_prefix('#') {
-            let level = 1 + h.chars().take_while(|c| *c == '#').count();
-            let title = h.trim_start_matches('#').trim();
-            let style = theme.paint(Role::Title).add_modifier(Modifier::BOLD);
-            out.push(Line::styled(if level == 1 { title.to_uppercase() } else { title.to_string() }, style));
-            continue;
-        }
-        let (bullet, rest) = match l.trim_start().strip_prefix("- ").or_else(|| l.trim_start().strip_prefix("* ")) {
-            Some(r) => ("  • ", r),
-            None => ("", l),
-        };
-        let mut spans = vec![Span::styled(bullet.to_string(), theme.paint(Role::Key))];
-        // **bold** and `code` spans.
-        let mut bold = false;
-        let mut code = false;
-        let mut cur = String::new();
-        let mut chars = rest.chars().peekable();
-        let flush = |cur: &mut String, spans: &mut Vec<Span<'static>>, bold: bool, code: bool| {
-            if !cur.is_empty() {
-                let mut st = theme.paint(if code { Role::JsonString } else { Role::Text });
-                if bold {
-                    st = st.add_modifier(Modifier::BOLD);
-                }
-                spans.push(Span::styled(std::mem::take(cur), st));
-            }
-        };
-        while let Some(c) = chars.next() {
-            if c == '*' && chars.peek() == Some(&'*') && !code {
-                chars.next();
-                flush(&mut cur, &mut spans, bold, code);
-                bold = !bold;
-            } else if c == '`' {
-                flush(&mut cur, &mut spans, bold, code);
-                code = !code;
-            } else {
-                cur.push(c);
-            }
-        }
-        flush(&mut cur, &mut spans, bold, code);
-        out.push(Line::from(spans));
-    }
-    out
+    markdown::lines(text, theme)
 }
 
 fn content_lines(result: &Value, theme: &Theme) -> Vec<Line<'static>> {

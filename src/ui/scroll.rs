@@ -1,6 +1,8 @@
 //! The one cursor-and-window type every list, tree and text pane scrolls with, and the one rule
 //! for how far a page moves.
 
+use super::keymap::Command;
+
 /// A cursor over `len` rows and the first row shown (`top`). Drawing never writes it: a pane
 /// draws `window(height)`, which keeps the cursor in view even when `height` changed since the
 /// last update.
@@ -65,6 +67,20 @@ impl Scroll {
         self.select(self.len.saturating_sub(1));
     }
 
+    /// The moves every list shares (up, down, a page, top, bottom); false for any other command.
+    pub fn navigate(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Up => self.up(1),
+            Command::Down => self.down(1),
+            Command::PageUp => self.page_up(),
+            Command::PageDown => self.page_down(),
+            Command::Top => self.first(),
+            Command::Bottom => self.last(),
+            _ => return false,
+        }
+        true
+    }
+
     /// Scrolls the window without moving the cursor past it (mouse wheel, text views).
     pub fn scroll_by(&mut self, delta: isize) {
         let max_top = self.len.saturating_sub(self.height.max(1));
@@ -74,25 +90,28 @@ impl Scroll {
     }
 
     fn follow(&mut self) {
-        self.top = window_top(self.cursor, self.top, self.height);
+        self.top = window_top(self.cursor, self.top, self.height, self.len);
     }
 
     /// The rows to draw in `height` rows: starts at `top`, moved just enough to show the cursor.
     pub fn window(&self, height: usize) -> std::ops::Range<usize> {
-        let top = window_top(self.cursor, self.top, height);
+        let top = window_top(self.cursor, self.top, height, self.len);
         top..(top + height).min(self.len)
     }
 }
 
-fn window_top(cursor: usize, top: usize, height: usize) -> usize {
+/// The first row shown: the cursor in view, and no blank rows below the last row while rows
+/// above are hidden (a pane that grew, or was laid out while hidden, fills up again).
+fn window_top(cursor: usize, top: usize, height: usize, len: usize) -> usize {
     let h = height.max(1);
-    if cursor < top {
+    let top = if cursor < top {
         cursor
     } else if cursor >= top + h {
         cursor + 1 - h
     } else {
         top
-    }
+    };
+    top.min(len.saturating_sub(h))
 }
 
 #[cfg(test)]
@@ -115,6 +134,17 @@ mod tests {
         assert_eq!(s.window(10), 0..10);
         s.set_len(0);
         assert_eq!((s.cursor, s.window(10)), (0, 0..0));
+    }
+
+    #[test]
+    fn a_pane_that_grows_shows_the_rows_above_instead_of_blanks() {
+        // Followed to the end while the pane had no height (hidden): then shown 10 rows high.
+        let mut s = Scroll::new(11);
+        s.set_height(0);
+        s.last();
+        assert_eq!(s.window(10), 1..11);
+        s.set_height(10);
+        assert_eq!((s.top, s.cursor), (1, 10));
     }
 
     #[test]

@@ -1,19 +1,16 @@
 //! Rendering. Reads the model; draws only what fits on screen (the tool list renders its visible
 //! window, the log its last screenful).
 
-use std::time::UNIX_EPOCH;
-
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
 use super::app::{App, Areas, Conn, Pane};
 use super::component::Component;
 use super::keymap;
 use super::theme::Role;
-use crate::mcp::log::LogKind;
 use crate::sanitize;
 
 const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -42,7 +39,7 @@ fn overlay(f: &mut Frame, area: Rect, w: u16, h: u16) -> Rect {
 }
 
 /// The frame of an overlay (help, history, picker).
-fn overlay_block<'a>(t: &super::theme::Theme, title: String) -> Block<'a> {
+pub(crate) fn overlay_block<'a>(t: &super::theme::Theme, title: String) -> Block<'a> {
     Block::default()
         .borders(Borders::ALL)
         .border_type(BorderType::Thick)
@@ -60,7 +57,7 @@ pub fn layout(app: &App, area: Rect) -> Areas {
     if app.zoom {
         match app.focus {
             Pane::Tools => a.tools = main,
-            Pane::Schema | Pane::Form => a.schema = main,
+            Pane::Schema | Pane::Form | Pane::Docked => a.schema = main,
             Pane::Result => a.result = main,
             Pane::Log => a.log = main,
         }
@@ -79,7 +76,7 @@ pub fn layout(app: &App, area: Rect) -> Areas {
     let has_result = app.result().is_some() || app.running.is_some();
     let result_h = match app.focus {
         Pane::Result => Constraint::Percentage(75),
-        Pane::Form | Pane::Schema if has_result => Constraint::Percentage(30),
+        Pane::Form | Pane::Schema | Pane::Docked if has_result => Constraint::Percentage(30),
         _ if has_result => Constraint::Percentage(50),
         _ => Constraint::Length(6),
     };
@@ -88,7 +85,7 @@ pub fn layout(app: &App, area: Rect) -> Areas {
     a
 }
 
-pub fn draw(f: &mut Frame, app: &mut App) {
+pub fn draw(f: &mut Frame, app: &App) {
     let area = f.area();
     f.render_widget(Block::default().style(app.theme.base()), area);
     let a = layout(app, area);
@@ -97,8 +94,14 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         draw_tools(f, app, a.tools);
     }
     if a.schema.is_empty() {
-    } else if app.form.is_some() {
-        draw_form(f, app, a.schema);
+    } else if let Some(p) = app.shown_docked() {
+        let b = block(app, Line::from(p.title()), Pane::Docked);
+        let inner = b.inner(a.schema);
+        f.render_widget(b, a.schema);
+        p.draw(f, inner, &app.theme, app.focus == Pane::Docked && app.overlays.is_empty());
+    } else if let Some(form) = &app.form {
+        let focused = app.focus == Pane::Form && app.overlays.is_empty();
+        form.draw(f, a.schema, &app.theme, focused);
     } else {
         draw_schema(f, app, a.schema);
     }
@@ -114,205 +117,6 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         let (w, h) = layer.overlay_size(area);
         let r = overlay(f, area, w, h);
         layer.draw(f, r, &app.theme, true);
-    }
-    for layer in app.overlays.layers() {
-        let (w, h) = layer.overlay_size(area);
-        let r = overlay(f, area, w, h);
-        layer.draw(f, r, &app.theme, true);
-    }
-}
-
-fn kind_hint(f: &crate::schema::form::Field) -> String {
-    use crate::schema::form::Kind;
-    let base = match &f.kind {
-        Kind::Text => {
-            f.schema.get("format").and_then(|v| v.as_str()).map_or("string".to_string(), |fm| format!("string, {fm}"))
-        }
-        Kind::Integer => "integer".into(),
-        Kind::Number => "number".into(),
-        Kind::Boolean => "boolean: Space toggles".into(),
-        Kind::Enum(o) => format!("one of {}: Space picks", o.len()),
-        Kind::MultiEnum(o) => format!("any of {}: Space picks", o.len()),
-        Kind::Const(_) => "const".into(),
-        Kind::Object => "object".into(),
-        Kind::Array => format!("array, {} item(s)", f.children.len()),
-        Kind::Variant(v) => format!("one of {} variants: Space picks", v.len()),
-        Kind::Recursive => "recursive".into(),
-        Kind::Json => "JSON".into(),
-    };
-    if f.nullable { format!("{base} or null") } else { base }
-}
-
-fn draw_form(f: &mut Frame, app: &mut App, area: Rect) {
-    use super::form::RowKind;
-    let t = app.theme.clone();
-    let Some(form) = &mut app.form else { return };
-    let focused = app.focus == Pane::Form && app.overlays.is_empty();
-    let mut title = format!(" Form: {} · Ctrl-R run · Ctrl-T JSON · Esc back ", sanitize::line(&form.tool));
-    if form.raw.is_some() {
-        title.push_str("· JSON mode ");
-    }
-    if form.no_validate {
-        title.push_str("· validation OFF ");
-    }
-    let b = Block::default()
-        .borders(Borders::ALL)
-        .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
-        .border_style(t.border(focused))
-        .title(Line::from(title).style(t.title(focused)));
-    let inner = b.inner(area);
-    f.render_widget(b, area);
-
-    // Bottom: the focused field's hints, its errors, and messages.
-    let mut info: Vec<Line> = vec![];
-    if form.confirm {
-        info.push(Line::styled(
-            format!("{} is marked destructive. Run it? y / N", sanitize::line(&form.tool)),
-            t.paint(Role::Error).add_modifier(Modifier::BOLD),
-        ));
-    }
-    if let Some(m) = &form.message {
-        info.push(Line::styled(sanitize::line(m).into_owned(), t.paint(Role::Warning)));
-    }
-    if let Some(p) = &form.schema_problem {
-        info.push(Line::styled(sanitize::line(p).into_owned(), t.paint(Role::Warning)));
-    }
-    if form.raw.is_none()
-        && let Some(field) = form.focused_field()
-    {
-        for h in field.hints() {
-            info.push(Line::styled(sanitize::line(&h).into_owned(), t.paint(Role::Dim)));
-        }
-    }
-    for e in form.loose_errors().into_iter().take(3) {
-        info.push(Line::styled(format!("✖ {}", sanitize::line(e)), t.paint(Role::Error)));
-    }
-    if form.errors.is_empty() && form.raw.is_none() {
-        info.push(Line::styled("✔ arguments valid", t.paint(Role::Ok)));
-    }
-    let info_h = (info.len() as u16 + 1).min(inner.height / 2).max(2);
-    let [rows_area, info_area] = Layout::vertical([Constraint::Min(1), Constraint::Length(info_h)]).areas(inner);
-    let sep = Block::default().borders(Borders::TOP).border_style(t.border(false));
-    f.render_widget(Paragraph::new(info).wrap(Wrap { trim: false }).block(sep), info_area);
-
-    let h = rows_area.height as usize;
-    if let Some(ta) = &mut form.raw {
-        ta.follow(h);
-        let lines: Vec<Line> = ta
-            .lines
-            .iter()
-            .enumerate()
-            .skip(ta.scroll)
-            .take(h)
-            .map(|(i, l)| {
-                if i == ta.row {
-                    let col = ta.col.min(l.chars().count());
-                    let (a, b): (String, String) = (l.chars().take(col).collect(), l.chars().skip(col).collect());
-                    let mut bs = b.chars();
-                    let cur = bs.next().map_or(" ".to_string(), |c| c.to_string());
-                    Line::from(vec![
-                        Span::raw(sanitize::line(&a).into_owned()),
-                        Span::styled(sanitize::line(&cur).into_owned(), t.selection()),
-                        Span::raw(sanitize::line(&bs.collect::<String>()).into_owned()),
-                    ])
-                } else {
-                    Line::raw(sanitize::line(l).into_owned())
-                }
-            })
-            .collect();
-        f.render_widget(Paragraph::new(lines), rows_area);
-        return;
-    }
-    if form.focus < form.scroll {
-        form.scroll = form.focus;
-    } else if form.focus >= form.scroll + h.max(1) {
-        form.scroll = form.focus + 1 - h.max(1);
-    }
-    let mut lines = vec![];
-    for (i, row) in form.rows.iter().enumerate().skip(form.scroll).take(h) {
-        let indent = "  ".repeat(row.depth.min(30));
-        let is_focus = i == form.focus;
-        let mut spans = vec![Span::raw(indent)];
-        match row.kind {
-            RowKind::AddItem => spans.push(Span::styled("+ add item (Enter)", t.paint(Role::Key))),
-            RowKind::AddKey => {
-                spans.push(Span::styled("+ add key: ", t.paint(Role::Key)));
-                spans.push(Span::raw(sanitize::line(&form.new_key).into_owned()));
-                if is_focus {
-                    spans.push(Span::styled("▏", t.paint(Role::Match)));
-                }
-                spans.push(Span::styled("  (type a name, Enter)", t.paint(Role::Dim)));
-            }
-            RowKind::Field => {
-                let Some(field) = crate::schema::form::field_at(&form.form.root, &row.path) else { continue };
-                let key = if field.key.is_empty() {
-                    "(arguments)".to_string()
-                } else {
-                    sanitize::line(&field.key).into_owned()
-                };
-                spans.push(Span::styled(key, t.paint(Role::Text).add_modifier(Modifier::BOLD)));
-                if field.required {
-                    spans.push(Span::styled("*", t.paint(Role::Required)));
-                }
-                spans.push(Span::styled(": ", t.paint(Role::Dim)));
-                let (value, set) = super::form::FormState::display(field);
-                if set || !value.is_empty() {
-                    let mut style = t.paint(if set { Role::JsonString } else { Role::Dim });
-                    if is_focus && form.selected_value() {
-                        // Selected: the first key typed replaces it.
-                        style = style.add_modifier(Modifier::REVERSED);
-                    }
-                    spans.push(Span::styled(sanitize::line(&value).into_owned(), style));
-                }
-                if is_focus && field.is_text() {
-                    spans.push(Span::styled("▏", t.paint(Role::Match)));
-                }
-                if !set && value.is_empty() {
-                    spans.push(Span::styled(format!(" ({}; omitted)", kind_hint(field)), t.paint(Role::Dim)));
-                }
-                for e in form.errors_at(&row.path).into_iter().take(1) {
-                    spans.push(Span::styled(
-                        format!("  ✖ {}", sanitize::truncate(&sanitize::line(e), 120)),
-                        t.paint(Role::Error),
-                    ));
-                }
-            }
-        }
-        let line = Line::from(spans);
-        lines.push(if is_focus { line.style(t.selection()) } else { line });
-    }
-    if lines.is_empty() {
-        lines.push(Line::styled("This tool takes no arguments: Ctrl-R runs it.", t.paint(Role::Dim)));
-    }
-    f.render_widget(Paragraph::new(lines), rows_area);
-    if let Some(p) = &form.picker {
-        let w = p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8;
-        let r = overlay(f, rows_area, w, p.options.len() as u16 + 2);
-        let hgt = r.height;
-        let skip = p.cursor.saturating_sub(hgt.saturating_sub(3) as usize);
-        let items: Vec<Line> = p
-            .options
-            .iter()
-            .enumerate()
-            .skip(skip)
-            .map(|(i, o)| {
-                let mark = match &p.multi {
-                    Some(on) => {
-                        if on.get(i).copied().unwrap_or(false) {
-                            "[x] "
-                        } else {
-                            "[ ] "
-                        }
-                    }
-                    None => "",
-                };
-                let l = Line::raw(format!("{mark}{}", sanitize::line(o)));
-                if i == p.cursor { l.style(t.selection()) } else { l }
-            })
-            .collect();
-        let hint = if p.multi.is_some() { " Space toggles · Enter done " } else { " Enter picks · Esc cancels " };
-        let b = overlay_block(&t, hint.to_string());
-        f.render_widget(Paragraph::new(items).block(b), r);
     }
 }
 
@@ -366,51 +170,9 @@ fn draw_schema(f: &mut Frame, app: &App, area: Rect) {
     s.draw(f, inner, &app.theme, app.focus == Pane::Schema);
 }
 
-/// `HH:MM:SS.mmm` (UTC) without a calendar crate.
-fn clock(at: std::time::SystemTime) -> String {
-    let ms = at.duration_since(UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
-    let s = ms / 1000;
-    format!("{:02}:{:02}:{:02}.{:03}", (s / 3600) % 24, (s / 60) % 60, s % 60, ms % 1000)
-}
-
 fn draw_log(f: &mut Frame, app: &App, area: Rect) {
-    let t = &app.theme;
-    let total = app.log.as_ref().map_or(0, |l| l.len());
-    let title = format!(
-        " Log ({} entries{}) ",
-        total,
-        if app.log_scroll > 0 { format!(", {} up", app.log_scroll) } else { String::new() }
-    );
-    let b = block(app, Line::from(title), Pane::Log);
-    let inner = b.inner(area);
-    f.render_widget(b, area);
-    let entries = app.log.as_ref().map(|l| l.window(app.log_scroll, inner.height as usize)).unwrap_or_default();
-    let lines: Vec<Line> = entries
-        .iter()
-        .map(|e| {
-            let role = match e.kind {
-                LogKind::Stderr => Role::Text,
-                LogKind::Sent => Role::JsonKey,
-                LogKind::Received => Role::JsonString,
-                LogKind::Warning => Role::Warning,
-                LogKind::Info | LogKind::Marker => Role::Ok,
-            };
-            let text = sanitize::truncate(&e.text, 2000).into_owned();
-            Line::from(vec![
-                Span::styled(format!("{} ", clock(e.at)), t.paint(Role::Dim)),
-                Span::styled(format!("{:<6} ", e.kind.label()), t.paint(role).add_modifier(Modifier::BOLD)),
-                Span::styled(
-                    sanitize::line(&text).into_owned(),
-                    t.paint(if e.kind == LogKind::Warning { Role::Warning } else { Role::Text }),
-                ),
-            ])
-        })
-        .collect();
-    if lines.is_empty() {
-        f.render_widget(Paragraph::new("Nothing logged yet.").style(t.paint(Role::Dim)), inner);
-    } else {
-        f.render_widget(Paragraph::new(lines), inner);
-    }
+    let focused = app.focus == Pane::Log && app.overlays.is_empty();
+    app.log.draw(f, area, &app.theme, focused);
 }
 
 fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
@@ -426,6 +188,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         let next_page = app.page + 1 < app.results.len() || app.result().is_some_and(|r| r.has_next_page());
         let hints: Vec<(String, String)> = match app.overlays.top() {
             Some(top) => top.hints(),
+            None if app.focus == Pane::Log && app.log.is_typing() => app.log.hints(),
             None => keymap::footer(app.scope())
                 .into_iter()
                 .filter(|(_, _, cmd)| match cmd {
@@ -436,7 +199,11 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
                 .map(|(k, h, _)| (k, h))
                 .collect(),
         };
-        for (k, h) in hints {
+        // In the form, letters type: a docked pane's letter key does not reach it there.
+        let typing = app.focus == Pane::Form;
+        let mut docked = if app.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };
+        docked.retain(|d| !hints.contains(d));
+        for (k, h) in hints.into_iter().chain(docked) {
             spans.push(Span::styled(format!(" {k}"), t.key()));
             spans.push(Span::styled(format!(" {h} "), t.paint(Role::Dim)));
         }

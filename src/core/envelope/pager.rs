@@ -209,12 +209,13 @@ fn offset_from_request(
         }
         None => nested_offset(args)?,
     };
-    let more = returned > 0 && offset + returned < total;
+    let next = offset.checked_add(returned);
+    let more = returned > 0 && next.is_some_and(|n| n < total);
     Some(super::Pagination {
         kind: Some(PageKind::Offset),
         offset: Some(offset),
         has_more: Some(more),
-        next_offset: more.then(|| json!(offset + returned)),
+        next_offset: next.filter(|_| more).map(|n| json!(n)),
         argument: Some(arg),
         ..super::Pagination::default()
     })

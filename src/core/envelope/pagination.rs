@@ -241,7 +241,7 @@ impl Found {
             ..Pagination::default()
         };
         let beyond = |start: u64| match (returned, total) {
-            (Some(r), Some(t)) => Some(start + r < t),
+            (Some(r), Some(t)) => Some(start.saturating_add(r) < t),
             _ => None,
         };
         if self.graphql {
@@ -265,7 +265,8 @@ impl Found {
         } else if self.next_offset.is_some() || self.offset.is_some() {
             p.kind = Some(PageKind::Offset);
             let start = self.offset.unwrap_or(0);
-            let next = self.next_offset.or_else(|| returned.map(|r| start + r));
+            // The offset is the server's number: one near u64::MAX has no next page, not an overflow.
+            let next = self.next_offset.or_else(|| returned.and_then(|r| start.checked_add(r)));
             p.has_more = self
                 .has_more
                 .or(self.complete.map(|c| !c))
@@ -417,5 +418,16 @@ mod tests {
         assert_eq!((p.kind, p.has_more), (Some(PageKind::Offset), Some(false)));
         let p = detect(json!({"start_at": 0, "total": 45}), 20).0.unwrap_or_default();
         assert_eq!(p.next_offset, Some(json!(20)));
+    }
+
+    #[test]
+    fn offsets_near_the_top_of_u64_do_not_overflow() {
+        // A fuzzed server sent `"offset": 4.43e185`; numbers that big read as u64::MAX.
+        for offset in [json!(4.43e185), json!(u64::MAX), json!(u64::MAX - 1)] {
+            let p = detect(json!({"offset": offset, "total": 10}), 5).0.unwrap_or_default();
+            assert_eq!(p.kind, Some(PageKind::Offset));
+            let p = detect(json!({"offset": offset}), 5).0.unwrap_or_default();
+            assert!(p.next_offset.as_ref().is_none_or(|n| n.as_u64().is_some()), "{p:?}");
+        }
     }
 }

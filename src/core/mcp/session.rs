@@ -43,6 +43,9 @@ impl Default for LensClient {
         info.client_info.name = "mcplens".into();
         info.client_info.version = env!("CARGO_PKG_VERSION").into();
         info.client_info.title = Some("mcplens".into());
+        // The initialize handshake belongs to the legacy era: it offers the newest version that
+        // still has one (2026-07-28 replaced it with per-request _meta), not rmcp's LATEST.
+        info.protocol_version = rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE;
         LensClient { info }
     }
 }
@@ -97,6 +100,10 @@ impl ServerInfo {
             .and_then(|mut v| v.get_mut("result").map(Value::take))
             .unwrap_or(Value::Null);
         ServerInfo { raw, result }
+    }
+    /// From an initialize reply's text (tests, and a reply read back from a file).
+    pub fn from_raw_text(text: &str) -> Self {
+        Self::from_raw(Some(Arc::new(text.to_string())))
     }
     fn info_str(&self, key: &str) -> Option<&str> {
         self.result.get("serverInfo").and_then(|s| s.get(key)).and_then(Value::as_str)

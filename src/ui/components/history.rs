@@ -59,12 +59,7 @@ impl Component for HistoryOverlay {
 
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
         match cmd {
-            Command::Down => self.scroll.down(1),
-            Command::Up => self.scroll.up(1),
-            Command::Top => self.scroll.first(),
-            Command::Bottom => self.scroll.last(),
-            Command::PageDown => self.scroll.page_down(),
-            Command::PageUp => self.scroll.page_up(),
+            cmd if self.scroll.navigate(cmd) => {}
             Command::Open | Command::Rerun | Command::ShowResult => {
                 let Some(e) = self.selected().cloned() else { return Used::Yes };
                 cx.effects.push(Effect::Close);

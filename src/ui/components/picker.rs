@@ -65,12 +65,7 @@ impl Component for Picker {
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
         self.scroll.height = self.scroll.height.max(1);
         match cmd {
-            Command::Up => self.scroll.up(1),
-            Command::Down => self.scroll.down(1),
-            Command::Top => self.scroll.first(),
-            Command::Bottom => self.scroll.last(),
-            Command::PageUp => self.scroll.page_up(),
-            Command::PageDown => self.scroll.page_down(),
+            cmd if self.scroll.navigate(cmd) => {}
             Command::Open | Command::Activate | Command::Expand => self.choose(cx),
             _ => return Used::No,
         }

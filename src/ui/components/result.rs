@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 use super::value::ValueOverlay;
 use crate::sanitize;
 use crate::ui::app::{App, Cmd, Pane, Purpose};
-use crate::ui::component::{Component, Ctx, Effect, Used};
+use crate::ui::component::{Component, Ctx, Effect, Used, offer};
 use crate::ui::keymap::{Command, Scope};
 use crate::ui::result::{ResultState, View};
 use crate::ui::theme::{Role, Theme};
@@ -74,18 +74,6 @@ impl Component for ResultState {
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         self.render(f, area, theme, focused);
     }
-
-    fn hints(&self) -> Vec<(String, String)> {
-        let mut out: Vec<(String, String)> =
-            [("/", "search"), ("o", "value"), ("y", "copy"), ("e", "export"), ("v", "view")]
-                .iter()
-                .map(|(k, w)| (k.to_string(), w.to_string()))
-                .collect();
-        if self.has_next_page() {
-            out.push(("]".into(), "next page".into()));
-        }
-        out
-    }
 }
 
 impl ResultState {
@@ -99,25 +87,11 @@ impl ResultState {
 
 impl App {
     /// A key for the result pane, if it used it: the search prompt first, then its commands.
-    /// The pane's size at the last layout sets how far a page moves.
     pub(crate) fn result_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
-        let rows = self.areas.result.height.saturating_sub(2) as usize;
         let mut cx = Ctx::new(&self.theme);
-        let r = self.results.get_mut(self.page)?;
-        r.set_height(rows.saturating_sub(usize::from(self.running.is_some() || self.notice.is_some())));
-        let used = match r.key(k, &mut cx) {
-            Used::Yes => Used::Yes,
-            Used::No => match crate::ui::keymap::lookup(k, Scope::Result) {
-                Some(cmd) => r.command(cmd, &mut cx),
-                None => Used::No,
-            },
-        };
+        let used = offer(self.results.get_mut(self.page)?, k, &mut cx);
         let effects = cx.effects;
-        if !used.yes() {
-            return None;
-        }
-        self.notice = None;
-        Some(self.apply(effects))
+        self.settle(used, effects)
     }
 }
 

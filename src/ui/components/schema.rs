@@ -280,12 +280,7 @@ impl Component for SchemaPane {
             return Used::Yes;
         }
         match cmd {
-            Command::Down => self.scroll.down(1),
-            Command::Up => self.scroll.up(1),
-            Command::Top => self.scroll.first(),
-            Command::Bottom => self.scroll.last(),
-            Command::PageDown => self.scroll.page_down(),
-            Command::PageUp => self.scroll.page_up(),
+            cmd if self.scroll.navigate(cmd) => {}
             Command::Expand => self.expand(),
             Command::Collapse => return if self.collapse() { Used::Yes } else { Used::No },
             Command::Activate => self.toggle(),

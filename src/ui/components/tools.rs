@@ -227,12 +227,7 @@ impl Component for ToolsPane {
 
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
         match cmd {
-            Command::Up => self.scroll.up(1),
-            Command::Down => self.scroll.down(1),
-            Command::Top => self.scroll.first(),
-            Command::Bottom => self.scroll.last(),
-            Command::PageUp => self.scroll.page_up(),
-            Command::PageDown => self.scroll.page_down(),
+            cmd if self.scroll.navigate(cmd) => {}
             Command::Filter => self.filtering = true,
             Command::Back if !self.filter.is_empty() => {
                 self.clear_filter();

@@ -17,6 +17,8 @@ pub struct ValueOverlay {
     lines: Vec<String>,
     /// `cursor` is the first line shown (wrapped lines scroll by their first row).
     scroll: Scroll,
+    /// The rows inside the border at the last layout: how far a page moves.
+    rows: usize,
 }
 
 impl ValueOverlay {
@@ -25,7 +27,7 @@ impl ValueOverlay {
         let lines: Vec<String> = sanitize::text(text).lines().map(str::to_string).collect();
         let mut scroll = Scroll::new(lines.len().max(1));
         scroll.set_height(1);
-        ValueOverlay { title: sanitize::line(title).into_owned(), lines, scroll }
+        ValueOverlay { title: sanitize::line(title).into_owned(), lines, scroll, rows: 20 }
     }
 
     pub fn first_line(&self) -> usize {
@@ -43,9 +45,7 @@ impl Component for ValueOverlay {
     }
 
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
-        // Paging moves by the overlay's height at the last draw area the app knows; a fixed
-        // screenful is close enough for a popup that fills the screen.
-        let page_rows = page(20);
+        let page_rows = page(self.rows);
         match cmd {
             Command::Down => self.scroll.down(1),
             Command::Up => self.scroll.up(1),
@@ -58,6 +58,10 @@ impl Component for ValueOverlay {
             _ => return Used::No,
         }
         Used::Yes
+    }
+
+    fn set_area(&mut self, area: Rect) {
+        self.rows = area.height.saturating_sub(2) as usize;
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {

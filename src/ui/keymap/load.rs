@@ -11,6 +11,9 @@ use super::{Binding, Command, Scope};
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Section {
+    /// The section's heading in the help (only the embedded keymap's is used).
+    #[serde(default)]
+    title: Option<String>,
     #[serde(default)]
     keymap: Vec<RawBinding>,
 }
@@ -51,6 +54,21 @@ pub(super) struct Parsed {
     pub footer: Option<String>,
 }
 
+/// The `[name]` headers of a keymap file, in the file's order (TOML tables lose it). Taken from
+/// the embedded text itself, so the names live as long as the program.
+pub(super) fn section_names(text: &'static str) -> Vec<&'static str> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix('[')?.strip_suffix(']'))
+        .filter(|name| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect()
+}
+
+/// Each section's `title`, by name.
+pub(super) fn section_titles(text: &'static str) -> Vec<(&'static str, String)> {
+    let Ok(sections) = toml::from_str::<BTreeMap<String, Section>>(text) else { return vec![] };
+    section_names(text).into_iter().filter_map(|name| Some((name, sections.get(name)?.title.clone()?))).collect()
+}
+
 pub(super) fn parse(text: &str) -> Result<Vec<Parsed>, String> {
     let sections: BTreeMap<String, Section> = toml::from_str(text).map_err(|e| {
         let line = e.span().map_or(1, |r| text[..r.start.min(text.len())].matches('\n').count() + 1);
@@ -59,7 +77,7 @@ pub(super) fn parse(text: &str) -> Result<Vec<Parsed>, String> {
     let mut out = vec![];
     for (name, section) in sections {
         let scope = Scope::from_section(&name).ok_or_else(|| {
-            let known: Vec<&str> = Scope::ALL.iter().map(|s| s.section()).collect();
+            let known: Vec<&str> = Scope::all().iter().map(|s| s.section()).collect();
             format!("[{name}] is not a section; the sections are: {}", known.join(", "))
         })?;
         let mut seen: Vec<Key> = vec![];

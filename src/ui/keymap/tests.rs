@@ -16,7 +16,7 @@ fn the_default_keymap_parses_and_binds_every_key_once_per_section() {
 #[test]
 fn every_key_the_help_lists_reaches_its_command() {
     let map = Keymap::default_map();
-    for &scope in Scope::ALL {
+    for &scope in Scope::all() {
         for b in map.own(scope) {
             for k in &b.keys {
                 assert_eq!(map.lookup(&event(k), scope), Some(b.command), "[{}] {}", scope.section(), b.label);
@@ -95,4 +95,10 @@ fn a_bad_or_missing_file_falls_back_with_a_message() {
     let (map, err) = load_user(Some(Path::new("/no/such/keymap.toml")));
     assert!(err.is_some_and(|e| e.contains("using the default")));
     assert_eq!(map.bindings.len(), Keymap::default_map().bindings.len());
+}
+
+#[test]
+fn an_overlay_footer_offers_only_keys_that_work_over_it() {
+    let words: Vec<String> = overlay_footer(Scope::LogEntry).into_iter().map(|(_, w)| w).collect();
+    assert_eq!(words, ["paired", "copy", "close", "help", "quit"]);
 }

@@ -1,0 +1,289 @@
+//! The form pane: a tool's arguments as rows built from its input schema, the JSON editor,
+//! and the pickers. Keys and commands go through `FormState` (`ui/form.rs`); drawing here reads
+//! the state and writes nothing: the window follows the focus in `set_area`, called by the
+//! layout after each update.
+
+use crossterm::event::{KeyEvent, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
+
+use crate::sanitize;
+use crate::ui::component::{Action, Component, Ctx, Used};
+use crate::ui::form::{FormOutcome, FormState, RowKind};
+use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::theme::{Role, Theme};
+
+/// One line under the rows: the focused field's hints, its errors, messages.
+struct Info {
+    text: String,
+    role: Role,
+    bold: bool,
+}
+
+impl FormState {
+    fn info(&self) -> Vec<Info> {
+        let line = |text: String, role: Role| Info { text, role, bold: false };
+        let mut info = vec![];
+        if self.confirm {
+            let text = format!("{} is marked destructive. Run it? y / N", sanitize::line(&self.tool));
+            info.push(Info { text, role: Role::Error, bold: true });
+        }
+        if let Some(m) = &self.message {
+            info.push(line(sanitize::line(m).into_owned(), Role::Warning));
+        }
+        if let Some(p) = &self.schema_problem {
+            info.push(line(sanitize::line(p).into_owned(), Role::Warning));
+        }
+        if self.raw.is_none()
+            && let Some(field) = self.focused_field()
+        {
+            for h in field.hints() {
+                info.push(line(sanitize::line(&h).into_owned(), Role::Dim));
+            }
+        }
+        for e in self.loose_errors().into_iter().take(3) {
+            info.push(line(format!("✖ {}", sanitize::line(e)), Role::Error));
+        }
+        if self.errors.is_empty() && self.raw.is_none() {
+            info.push(line("✔ arguments valid".into(), Role::Ok));
+        }
+        info
+    }
+
+    /// The rows' area and the info area inside the pane's border.
+    fn split(&self, inner: Rect, info_len: usize) -> [Rect; 2] {
+        let info_h = (info_len as u16 + 1).min(inner.height / 2).max(2);
+        Layout::vertical([Constraint::Min(1), Constraint::Length(info_h)]).areas(inner)
+    }
+
+    /// What the form's outcome asks of the app.
+    fn settle(&mut self, outcome: FormOutcome, cx: &mut Ctx) -> Used {
+        match outcome {
+            FormOutcome::Handled => {}
+            FormOutcome::Run => match self.arguments() {
+                Ok(arguments) => cx.action(Action::RunForm { tool: self.tool.clone(), arguments }),
+                Err(e) => self.message = Some(e),
+            },
+            FormOutcome::Leave => cx.action(Action::LeaveForm),
+            FormOutcome::NotMine => return Used::No,
+        }
+        Used::Yes
+    }
+
+    fn draw_rows(&self, f: &mut Frame, rows_area: Rect, theme: &Theme) {
+        let h = rows_area.height as usize;
+        if let Some(ta) = &self.raw {
+            let ta_top = ta.scroll;
+            let lines: Vec<Line> = ta
+                .lines
+                .iter()
+                .enumerate()
+                .skip(ta_top)
+                .take(h)
+                .map(|(i, l)| {
+                    if i == ta.row {
+                        let col = ta.col.min(l.chars().count());
+                        let (a, b): (String, String) = (l.chars().take(col).collect(), l.chars().skip(col).collect());
+                        let mut bs = b.chars();
+                        let cur = bs.next().map_or(" ".to_string(), |c| c.to_string());
+                        Line::from(vec![
+                            Span::raw(sanitize::line(&a).into_owned()),
+                            Span::styled(sanitize::line(&cur).into_owned(), theme.selection()),
+                            Span::raw(sanitize::line(&bs.collect::<String>()).into_owned()),
+                        ])
+                    } else {
+                        Line::raw(sanitize::line(l).into_owned())
+                    }
+                })
+                .collect();
+            f.render_widget(Paragraph::new(lines), rows_area);
+            return;
+        }
+        let top = self.scroll;
+        let mut lines = vec![];
+        for (i, row) in self.rows.iter().enumerate().skip(top).take(h) {
+            let indent = "  ".repeat(row.depth.min(30));
+            let is_focus = i == self.focus;
+            let mut spans = vec![Span::raw(indent)];
+            match row.kind {
+                RowKind::AddItem => spans.push(Span::styled("+ add item (Enter)", theme.paint(Role::Key))),
+                RowKind::AddKey => {
+                    spans.push(Span::styled("+ add key: ", theme.paint(Role::Key)));
+                    spans.push(Span::raw(sanitize::line(&self.new_key).into_owned()));
+                    if is_focus {
+                        spans.push(Span::styled("▏", theme.paint(Role::Match)));
+                    }
+                    spans.push(Span::styled("  (type a name, Enter)", theme.paint(Role::Dim)));
+                }
+                RowKind::Field => {
+                    let Some(field) = crate::schema::form::field_at(&self.form.root, &row.path) else { continue };
+                    let key = if field.key.is_empty() {
+                        "(arguments)".to_string()
+                    } else {
+                        sanitize::line(&field.key).into_owned()
+                    };
+                    spans.push(Span::styled(key, theme.paint(Role::Text).add_modifier(Modifier::BOLD)));
+                    if field.required {
+                        spans.push(Span::styled("*", theme.paint(Role::Required)));
+                    }
+                    spans.push(Span::styled(": ", theme.paint(Role::Dim)));
+                    let (value, set) = FormState::display(field);
+                    if set || !value.is_empty() {
+                        let mut style = theme.paint(if set { Role::JsonString } else { Role::Dim });
+                        if is_focus && self.selected_value() {
+                            // Selected: the first key typed replaces itheme.
+                            style = style.add_modifier(Modifier::REVERSED);
+                        }
+                        spans.push(Span::styled(sanitize::line(&value).into_owned(), style));
+                    }
+                    if is_focus && field.is_text() {
+                        spans.push(Span::styled("▏", theme.paint(Role::Match)));
+                    }
+                    if !set && value.is_empty() {
+                        spans.push(Span::styled(format!(" ({}; omitted)", kind_hint(field)), theme.paint(Role::Dim)));
+                    }
+                    for e in self.errors_at(&row.path).into_iter().take(1) {
+                        spans.push(Span::styled(
+                            format!("  ✖ {}", sanitize::truncate(&sanitize::line(e), 120)),
+                            theme.paint(Role::Error),
+                        ));
+                    }
+                }
+            }
+            let line = Line::from(spans);
+            lines.push(if is_focus { line.style(theme.selection()) } else { line });
+        }
+        if lines.is_empty() {
+            lines.push(Line::styled("This tool takes no arguments: Ctrl-R runs it.", theme.paint(Role::Dim)));
+        }
+        f.render_widget(Paragraph::new(lines), rows_area);
+        if let Some(p) = &self.picker {
+            let w = p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8;
+            let r = crate::ui::view::centered(rows_area, w, p.options.len() as u16 + 2);
+            f.render_widget(Clear, r);
+            let hgt = r.height;
+            let skip = p.cursor.saturating_sub(hgt.saturating_sub(3) as usize);
+            let items: Vec<Line> = p
+                .options
+                .iter()
+                .enumerate()
+                .skip(skip)
+                .map(|(i, o)| {
+                    let mark = match &p.multi {
+                        Some(on) => {
+                            if on.get(i).copied().unwrap_or(false) {
+                                "[x] "
+                            } else {
+                                "[ ] "
+                            }
+                        }
+                        None => "",
+                    };
+                    let l = Line::raw(format!("{mark}{}", sanitize::line(o)));
+                    if i == p.cursor { l.style(theme.selection()) } else { l }
+                })
+                .collect();
+            let hint = if p.multi.is_some() { " Space toggles · Enter done " } else { " Enter picks · Esc cancels " };
+            let b = crate::ui::view::overlay_block(theme, hint.to_string());
+            f.render_widget(Paragraph::new(items).block(b), r);
+        }
+    }
+}
+
+impl Component for FormState {
+    fn scope(&self) -> Scope {
+        Scope::Form
+    }
+
+    /// The form's own bindings first, then typing; while a field takes text, keys bound
+    /// elsewhere are typed, not run (Ctrl keys still reach the app).
+    fn key(&mut self, k: &KeyEvent, cx: &mut Ctx) -> Used {
+        let outcome = if self.captures() {
+            self.edit_key(k)
+        } else if let Some(cmd) = keymap::lookup_own(k, Scope::Form) {
+            match self.form_command(cmd) {
+                FormOutcome::NotMine => self.edit_key(k),
+                other => other,
+            }
+        } else {
+            self.edit_key(k)
+        };
+        match outcome {
+            FormOutcome::NotMine if self.typing() && !k.modifiers.contains(KeyModifiers::CONTROL) => Used::Yes,
+            other => self.settle(other, cx),
+        }
+    }
+
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        let outcome = self.form_command(cmd);
+        self.settle(outcome, cx)
+    }
+
+    /// Moves the window to keep the focused row (or the editor's cursor) in view.
+    fn set_area(&mut self, area: Rect) {
+        let inner = Block::bordered().inner(area);
+        let [rows, _] = self.split(inner, self.info().len());
+        let h = (rows.height as usize).max(1);
+        if let Some(ta) = &mut self.raw {
+            ta.follow(h);
+        }
+        if self.focus < self.scroll {
+            self.scroll = self.focus;
+        } else if self.focus >= self.scroll + h {
+            self.scroll = self.focus + 1 - h;
+        }
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+        let mut title = format!(" Form: {} · Ctrl-R run · Ctrl-T JSON · Esc back ", sanitize::line(&self.tool));
+        if self.raw.is_some() {
+            title.push_str("· JSON mode ");
+        }
+        if self.no_validate {
+            title.push_str("· validation OFF ");
+        }
+        let b = Block::default()
+            .borders(Borders::ALL)
+            .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
+            .border_style(theme.border(focused))
+            .title(Line::from(title).style(theme.title(focused)));
+        let inner = b.inner(area);
+        f.render_widget(b, area);
+        let info = self.info();
+        let [rows_area, info_area] = self.split(inner, info.len());
+        let lines: Vec<Line> = info
+            .into_iter()
+            .map(|i| {
+                let style = theme.paint(i.role);
+                Line::styled(i.text, if i.bold { style.add_modifier(Modifier::BOLD) } else { style })
+            })
+            .collect();
+        let sep = Block::default().borders(Borders::TOP).border_style(theme.border(false));
+        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(sep), info_area);
+        self.draw_rows(f, rows_area, theme);
+    }
+}
+
+fn kind_hint(f: &crate::schema::form::Field) -> String {
+    use crate::schema::form::Kind;
+    let base = match &f.kind {
+        Kind::Text => {
+            f.schema.get("format").and_then(|v| v.as_str()).map_or("string".to_string(), |fm| format!("string, {fm}"))
+        }
+        Kind::Integer => "integer".into(),
+        Kind::Number => "number".into(),
+        Kind::Boolean => "boolean: Space toggles".into(),
+        Kind::Enum(o) => format!("one of {}: Space picks", o.len()),
+        Kind::MultiEnum(o) => format!("any of {}: Space picks", o.len()),
+        Kind::Const(_) => "const".into(),
+        Kind::Object => "object".into(),
+        Kind::Array => format!("array, {} item(s)", f.children.len()),
+        Kind::Variant(v) => format!("one of {} variants: Space picks", v.len()),
+        Kind::Recursive => "recursive".into(),
+        Kind::Json => "JSON".into(),
+    };
+    if f.nullable { format!("{base} or null") } else { base }
+}

@@ -1,0 +1,163 @@
+//! The server as it introduced itself: name, version, the negotiated protocol, every capability
+//! it declared (as sent), and its instructions. A docked pane: `i` shows it in place of the
+//! schema, `i` or Esc hides it.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::mcp::ServerInfo;
+use crate::sanitize;
+use crate::ui::component::{Component, Ctx, Observed, Used};
+use crate::ui::keymap::{Command, Scope};
+use crate::ui::scroll::Scroll;
+use crate::ui::theme::{Role, Theme};
+
+pub const SCOPE: Scope = Scope("info");
+
+#[derive(Default)]
+pub struct InfoPane {
+    /// Built when the server is known, not while drawing; styled when drawn.
+    rows: Vec<Row>,
+    /// `cursor` is the first row shown.
+    scroll: Scroll,
+    /// The initialize result as sent (pretty), for `y`.
+    copy: String,
+    /// The text width at the last layout: rows wrap, so the last page starts where the rows
+    /// below it fill the pane.
+    width: usize,
+}
+
+enum Row {
+    Fact(&'static str, String),
+    Heading(&'static str),
+    Json(crate::json_pretty::Line),
+    Text(String),
+}
+
+impl InfoPane {
+    fn build(&mut self, s: &ServerInfo) {
+        let mut rows = vec![
+            Row::Fact("server", s.name().to_string()),
+            Row::Fact("version", s.version().to_string()),
+            Row::Fact("title", s.title().unwrap_or("(none)").to_string()),
+            Row::Fact("protocol", s.protocol_version().to_string()),
+            Row::Heading("capabilities (as sent)"),
+        ];
+        let caps = s.result.get("capabilities").map_or_else(|| "(none)".to_string(), |c| c.to_string());
+        rows.extend(crate::json_pretty::lines(&caps, 20_000).into_iter().map(Row::Json));
+        rows.push(Row::Heading("instructions"));
+        match s.instructions() {
+            Some(text) => rows.extend(sanitize::text(text).lines().map(|l| Row::Text(l.to_string()))),
+            None => rows.push(Row::Text("(the server sent none)".into())),
+        }
+        self.copy = serde_json::to_string_pretty(&s.result).unwrap_or_default();
+        self.scroll = Scroll::new(rows.len());
+        self.rows = rows;
+    }
+
+    /// The first row of the last page: as many rows from the end as fill the pane once wrapped.
+    fn last_top(&self) -> usize {
+        let width = self.width.max(1);
+        let mut lines = 0;
+        for (i, row) in self.rows.iter().enumerate().rev() {
+            lines += self.line(row, &Theme::default()).width().max(1).div_ceil(width);
+            if lines > self.scroll.height.max(1) {
+                return i + 1;
+            }
+        }
+        0
+    }
+
+    fn line(&self, row: &Row, t: &Theme) -> Line<'static> {
+        match row {
+            Row::Fact(k, v) => Line::from(vec![
+                Span::styled(format!("{k:<10}"), t.paint(Role::Key)),
+                Span::styled(sanitize::line(v).into_owned(), t.paint(Role::Text)),
+            ]),
+            Row::Heading(h) => Line::styled(h.to_string(), t.paint(Role::Title).add_modifier(Modifier::BOLD)),
+            Row::Json(tokens) => Line::from(
+                tokens
+                    .iter()
+                    .map(|(tok, txt)| {
+                        Span::styled(sanitize::line(txt).into_owned(), crate::ui::result::token_style(t, *tok))
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            Row::Text(s) => Line::styled(s.clone(), t.paint(Role::Text)),
+        }
+    }
+}
+
+impl Component for InfoPane {
+    fn scope(&self) -> Scope {
+        SCOPE
+    }
+
+    fn title(&self) -> String {
+        " Server info (i or Esc hides it) ".into()
+    }
+
+    fn observe(&mut self, event: &Observed) {
+        match event {
+            Observed::Server(s) => self.build(s),
+        }
+    }
+
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        match cmd {
+            cmd if self.scroll.navigate(cmd) => {
+                // The cursor is the first row: it stops where the last row reaches the bottom.
+                self.scroll.cursor = self.scroll.cursor.min(self.last_top());
+            }
+            Command::Copy if !self.copy.is_empty() => {
+                cx.cmd(crate::ui::app::Cmd::Copy(self.copy.clone()));
+                cx.notice("copied the initialize result to the clipboard (OSC 52)", false);
+            }
+            _ => return Used::No,
+        }
+        Used::Yes
+    }
+
+    fn set_area(&mut self, area: Rect) {
+        self.scroll.set_height(area.height as usize);
+        self.width = area.width as usize;
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+        if self.rows.is_empty() {
+            f.render_widget(Paragraph::new("Not connected yet.").style(t.paint(Role::Dim)), area);
+            return;
+        }
+        let top = self.scroll.cursor.min(self.rows.len().saturating_sub(1));
+        // Wrapped rows take more than one line: `take` by lines is an upper bound.
+        let lines: Vec<Line> = self.rows[top..].iter().take(area.height as usize).map(|r| self.line(r, t)).collect();
+        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shows_what_the_server_declared_and_scrolls() {
+        let raw = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"x-odd":{"\u001b[31m":1}},"serverInfo":{"name":"s","version":"1"},"instructions":"Use\nwell"}}"#;
+        let info = ServerInfo::from_raw_text(raw);
+        let mut p = InfoPane::default();
+        p.observe(&Observed::Server(&info));
+        let t = Theme::default();
+        let text: Vec<String> =
+            p.rows.iter().map(|r| p.line(r, &t).spans.iter().map(|s| s.content.to_string()).collect()).collect();
+        assert!(text.iter().any(|l| l.contains("protocol") && l.contains("2025-11-25")), "{text:?}");
+        assert!(text.iter().any(|l| l.contains("\"listChanged\": true")), "{text:?}");
+        assert!(text.iter().all(|l| !l.contains('\u{1b}')), "{text:?}");
+        assert!(text.ends_with(&["instructions".to_string(), "Use".to_string(), "well".to_string()]), "{text:?}");
+        p.set_area(Rect::new(0, 0, 40, 5));
+        let mut cx = Ctx::new(&t);
+        p.command(Command::Bottom, &mut cx);
+        assert!(p.scroll.cursor > 0);
+    }
+}

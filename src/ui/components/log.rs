@@ -1,0 +1,443 @@
+//! The log pane: one row per entry (time, direction, method, id, latency, level, a preview),
+//! filters by direction, method and level, Enter opens the entry whole (`log_entry.rs`).
+//!
+//! The pane keeps the `seq`s of the entries its filters pass, extended with only the new entries
+//! on each sync, and draws only the visible rows: a 20,000-entry log costs a screenful per frame.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
+
+use super::log_entry::EntryView;
+use crate::mcp::log::{Level, LogEntry, LogKind, Role, SessionLog, to_json_lines};
+use crate::sanitize;
+use crate::ui::app::Cmd;
+use crate::ui::component::{Component, Ctx, Effect, Used, offer};
+use crate::ui::fuzzy;
+use crate::ui::keymap::{Command, Scope};
+use crate::ui::scroll::Scroll;
+use crate::ui::theme::{Role as Paint, Theme};
+
+/// Which way the shown messages went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    #[default]
+    All,
+    Sent,
+    Received,
+    /// Everything that is not a protocol message: stderr, warnings, mcplens's notes.
+    Other,
+}
+
+impl Direction {
+    fn next(self) -> Direction {
+        match self {
+            Direction::All => Direction::Sent,
+            Direction::Sent => Direction::Received,
+            Direction::Received => Direction::Other,
+            Direction::Other => Direction::All,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Direction::All => "all",
+            Direction::Sent => "sent →",
+            Direction::Received => "received ←",
+            Direction::Other => "other",
+        }
+    }
+}
+
+/// What the rows show.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter {
+    pub direction: Direction,
+    /// Part of the method (or of the kind, for other entries): a substring, else fuzzy.
+    pub method: String,
+    /// Only entries with a level at least this (server log messages, warnings).
+    pub level: Option<Level>,
+}
+
+impl Filter {
+    fn is_empty(&self) -> bool {
+        *self == Filter::default()
+    }
+
+    pub fn passes(&self, e: &LogEntry) -> bool {
+        let dir_ok = match self.direction {
+            Direction::All => true,
+            Direction::Sent => e.kind == LogKind::Sent,
+            Direction::Received => e.kind == LogKind::Received,
+            Direction::Other => !matches!(e.kind, LogKind::Sent | LogKind::Received),
+        };
+        let level_ok = self.level.is_none_or(|min| e.level().is_some_and(|l| l >= min));
+        dir_ok && level_ok && self.method_ok(e)
+    }
+
+    fn method_ok(&self, e: &LogEntry) -> bool {
+        let q = self.method.trim();
+        if q.is_empty() {
+            return true;
+        }
+        let name = method_of(e);
+        name.to_lowercase().contains(&q.to_lowercase()) || fuzzy::subsequence(q, name).is_some()
+    }
+
+    fn describe(&self) -> String {
+        let mut parts = vec![];
+        if self.direction != Direction::All {
+            parts.push(self.direction.label().to_string());
+        }
+        if !self.method.is_empty() {
+            parts.push(format!("method ~ {}", sanitize::line(&self.method)));
+        }
+        if let Some(l) = self.level {
+            parts.push(format!("level ≥ {}", l.label()));
+        }
+        parts.join(" · ")
+    }
+}
+
+/// The method of a protocol entry (a reply: its request's), else the entry's kind.
+fn method_of(e: &LogEntry) -> &str {
+    e.msg.as_ref().and_then(|m| m.method.as_deref()).unwrap_or(e.kind.label())
+}
+
+pub struct LogPane {
+    log: Option<SessionLog>,
+    /// The `seq`s of the entries the filter passes, oldest first.
+    rows: Vec<u64>,
+    /// The next `seq` to look at.
+    next: u64,
+    pub scroll: Scroll,
+    /// Keep the cursor on the newest row as entries come (off once the user scrolls up).
+    follow: bool,
+    pub filter: Filter,
+    /// Typing into the method filter.
+    typing: bool,
+    /// The screen's size at the last layout: the entry overlay wraps to it.
+    screen: (u16, u16),
+}
+
+impl Default for LogPane {
+    fn default() -> Self {
+        LogPane {
+            log: None,
+            rows: vec![],
+            next: 0,
+            scroll: Scroll::default(),
+            follow: true,
+            filter: Filter::default(),
+            typing: false,
+            screen: (80, 24),
+        }
+    }
+}
+
+impl LogPane {
+    pub fn log(&self) -> Option<&SessionLog> {
+        self.log.as_ref()
+    }
+
+    /// The session's log; the same log again (a reconnect) keeps the rows and the place.
+    pub fn set_log(&mut self, log: SessionLog) {
+        if self.log.as_ref().is_some_and(|l| l.same(&log)) {
+            return;
+        }
+        self.log = Some(log);
+        self.refilter();
+    }
+
+    /// The pane's rows (inside its border) and the screen's size, from the last layout.
+    pub fn set_layout(&mut self, rows: u16, screen: (u16, u16)) {
+        self.scroll.set_height(rows as usize);
+        self.screen = screen;
+    }
+
+    /// Takes in the entries logged since the last sync. Returns whether the rows changed.
+    pub fn sync(&mut self) -> bool {
+        let Some(log) = &self.log else { return false };
+        let first = log.first_seq();
+        let dropped = self.rows.partition_point(|&s| s < first);
+        let fresh = log.since(self.next);
+        if dropped == 0 && fresh.is_empty() {
+            return false;
+        }
+        self.rows.drain(..dropped);
+        if let Some(last) = fresh.last() {
+            self.next = last.seq + 1;
+        }
+        self.rows.extend(fresh.iter().filter(|e| self.filter.passes(e)).map(|e| e.seq));
+        let cursor = self.scroll.cursor.saturating_sub(dropped);
+        self.scroll.set_len(self.rows.len());
+        if self.follow {
+            self.scroll.last();
+        } else {
+            self.scroll.top = self.scroll.top.saturating_sub(dropped);
+            self.scroll.select(cursor);
+        }
+        true
+    }
+
+    fn refilter(&mut self) {
+        self.rows.clear();
+        self.next = self.log.as_ref().map_or(0, |l| l.first_seq());
+        self.scroll = Scroll { height: self.scroll.height, ..Scroll::default() };
+        self.follow = true;
+        self.sync();
+    }
+
+    fn selected(&self) -> Option<LogEntry> {
+        let seq = *self.rows.get(self.scroll.cursor)?;
+        self.log.as_ref()?.get(seq)
+    }
+
+    pub fn is_typing(&self) -> bool {
+        self.typing
+    }
+
+    fn open(&self, cx: &mut Ctx) {
+        let (Some(log), Some(e)) = (&self.log, self.selected()) else {
+            cx.notice("no entry here", false);
+            return;
+        };
+        let width = self.screen.0.saturating_sub(6).clamp(20, 140);
+        cx.effects.push(Effect::Push(Box::new(EntryView::new(log.clone(), &e, width, self.screen.1, cx.theme))));
+    }
+
+    fn export(&self, cx: &mut Ctx) {
+        let Some(log) = &self.log else {
+            cx.notice("nothing logged yet", false);
+            return;
+        };
+        if self.rows.is_empty() {
+            cx.notice("no entry passes the filters: nothing to export", true);
+            return;
+        }
+        let entries = log.get_many(&self.rows);
+        let name = if self.rows.len() == log.len() { "log" } else { "log-filtered" };
+        cx.cmd(Cmd::Export { name: name.into(), text: to_json_lines(log, &entries) });
+    }
+
+    fn navigate(&mut self, cmd: Command) -> Used {
+        if !self.scroll.navigate(cmd) {
+            return Used::No;
+        }
+        self.follow = self.scroll.cursor + 1 >= self.scroll.len;
+        Used::Yes
+    }
+}
+
+impl Component for LogPane {
+    fn scope(&self) -> Scope {
+        Scope::Log
+    }
+
+    fn key(&mut self, key: &KeyEvent, _cx: &mut Ctx) -> Used {
+        if !self.typing {
+            return Used::No;
+        }
+        match key.code {
+            KeyCode::Enter => self.typing = false,
+            KeyCode::Esc => {
+                self.typing = false;
+                self.filter.method.clear();
+                self.refilter();
+            }
+            KeyCode::Backspace => {
+                self.filter.method.pop();
+                self.refilter();
+            }
+            KeyCode::Char(c)
+                if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                    && self.filter.method.len() < 100 =>
+            {
+                self.filter.method.push(c);
+                self.refilter();
+            }
+            KeyCode::Up | KeyCode::Down => return Used::No,
+            _ => {}
+        }
+        Used::Yes
+    }
+
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        match cmd {
+            Command::Open => self.open(cx),
+            Command::Export => self.export(cx),
+            Command::Filter => self.typing = true,
+            Command::LogDirection => {
+                self.filter.direction = self.filter.direction.next();
+                self.refilter();
+            }
+            Command::LogLevel => {
+                self.filter.level = match self.filter.level {
+                    None => Some(Level::Debug),
+                    Some(l) => l.next(),
+                };
+                self.refilter();
+            }
+            Command::Back if !self.filter.is_empty() => {
+                self.filter = Filter::default();
+                self.refilter();
+            }
+            other => return self.navigate(other),
+        }
+        Used::Yes
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
+            .border_style(theme.border(focused))
+            .title(Line::from(self.title()).style(theme.title(focused)));
+        let inner = block.inner(area);
+        f.render_widget(block, area);
+        let Some(log) = &self.log else {
+            f.render_widget(Paragraph::new("Nothing logged yet.").style(theme.paint(Paint::Dim)), inner);
+            return;
+        };
+        let window = self.scroll.window(inner.height as usize);
+        let start = window.start;
+        let entries = log.get_many(self.rows.get(window).unwrap_or_default());
+        if entries.is_empty() {
+            let what = if self.filter.is_empty() { "Nothing logged yet." } else { "No entry passes the filters." };
+            f.render_widget(Paragraph::new(what).style(theme.paint(Paint::Dim)), inner);
+            return;
+        }
+        let width = inner.width as usize;
+        let lines: Vec<Line> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let line = row(e, theme, width);
+                if start + i == self.scroll.cursor && focused { line.style(theme.selection()) } else { line }
+            })
+            .collect();
+        f.render_widget(Paragraph::new(lines), inner);
+    }
+
+    fn hints(&self) -> Vec<(String, String)> {
+        if self.typing {
+            return vec![("Enter".into(), "keep filter".into()), ("Esc".into(), "clear".into())];
+        }
+        crate::ui::keymap::footer(Scope::Log).into_iter().map(|(keys, word, _)| (keys, word)).collect()
+    }
+}
+
+impl LogPane {
+    fn title(&self) -> String {
+        let total = self.log.as_ref().map_or(0, |l| l.len());
+        let mut title = if self.filter.is_empty() {
+            format!(" Log ({total} entries")
+        } else {
+            format!(" Log ({} of {total} · {}", self.rows.len(), self.filter.describe())
+        };
+        if self.typing {
+            title.push('▏');
+        }
+        if !self.follow && !self.rows.is_empty() {
+            title.push_str(&format!(" · row {} of {}, G follows", self.scroll.cursor + 1, self.rows.len()));
+        }
+        title.push_str(") ");
+        title
+    }
+}
+
+impl crate::ui::app::App {
+    /// A key for the log pane, if it used it: the method filter being typed first, then the
+    /// pane's commands.
+    pub(crate) fn log_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
+        let mut cx = Ctx::new(&self.theme);
+        let used = offer(&mut self.log, k, &mut cx);
+        let effects = cx.effects;
+        self.settle(used, effects)
+    }
+}
+
+/// One entry as one row: time, arrow, method, id, latency or level, a preview of the text.
+fn row<'a>(e: &LogEntry, t: &Theme, width: usize) -> Line<'a> {
+    let (arrow, role) = match e.kind {
+        LogKind::Sent => ("→", Paint::JsonKey),
+        LogKind::Received => ("←", Paint::JsonString),
+        LogKind::Stderr => (" ", Paint::Text),
+        LogKind::Warning => ("!", Paint::Warning),
+        LogKind::Info => ("·", Paint::Ok),
+        LogKind::Marker => ("═", Paint::Match),
+    };
+    let mut spans = vec![
+        Span::styled(format!("{} ", clock(e.at)), t.paint(Paint::Dim)),
+        Span::styled(format!("{arrow} "), t.paint(role).add_modifier(Modifier::BOLD)),
+    ];
+    let method = sanitize::truncate(method_of(e), 28);
+    spans.push(Span::styled(format!("{:<22} ", sanitize::line(&method)), t.paint(role)));
+    let mut meta = String::new();
+    if let Some(m) = &e.msg {
+        if let Some(id) = &m.id {
+            meta.push_str(&format!("#{} ", sanitize::line(&sanitize::truncate(id, 12))));
+        }
+        if let Some(l) = m.latency {
+            meta.push_str(&format!("{} ", latency(l)));
+        }
+        if m.role == Role::Error {
+            meta.push_str("error ");
+        }
+    }
+    spans.push(Span::styled(format!("{meta:<10}"), t.paint(Paint::Dim)));
+    if let Some(level) = e.msg.as_ref().and_then(|m| m.level) {
+        let style = if level >= Level::Warning { t.paint(Paint::Warning) } else { t.paint(Paint::Dim) };
+        spans.push(Span::styled(format!("{} ", level.label()), style.add_modifier(Modifier::BOLD)));
+    }
+    if let Some(logger) = e.msg.as_ref().and_then(|m| m.logger.as_deref()) {
+        spans
+            .push(Span::styled(format!("[{}] ", sanitize::line(&sanitize::truncate(logger, 20))), t.paint(Paint::Dim)));
+    }
+    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    let room = width.saturating_sub(used).max(1);
+    let text = sanitize::truncate(preview(e), room);
+    let style = if e.kind == LogKind::Warning { t.paint(Paint::Warning) } else { t.paint(Paint::Text) };
+    spans.push(Span::styled(sanitize::line(&text).into_owned(), style));
+    Line::from(spans)
+}
+
+/// The part of a message worth a glance: from its params, result or error on (the envelope
+/// `{"jsonrpc":"2.0","id":…` is in the other columns). Looks only at the start of the text.
+fn preview(e: &LogEntry) -> &str {
+    let text = e.text.as_ref();
+    if e.msg.is_none() {
+        return text;
+    }
+    let mut head = 2000.min(text.len());
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    ["\"data\":", "\"params\":", "\"result\":", "\"error\":"]
+        .iter()
+        .find_map(|k| text[..head].find(k).map(|at| &text[at + k.len()..]))
+        // The message's own closing brace ends what follows the key.
+        .map(|rest| rest.trim_end().strip_suffix('}').unwrap_or(rest))
+        .unwrap_or(text)
+}
+
+fn latency(d: std::time::Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms < 10.0 {
+        format!("{ms:.1}ms")
+    } else if ms < 10_000.0 {
+        format!("{ms:.0}ms")
+    } else {
+        format!("{:.1}s", ms / 1000.0)
+    }
+}
+
+/// `HH:MM:SS.mmm` (UTC) without a calendar crate.
+pub fn clock(at: std::time::SystemTime) -> String {
+    let ms = at.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    let s = ms / 1000;
+    format!("{:02}:{:02}:{:02}.{:03}", (s / 3600) % 24, (s / 60) % 60, s % 60, ms % 1000)
+}
