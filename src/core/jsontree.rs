@@ -4,7 +4,7 @@
 //! parsed or formatted again after the build. It is built from the tokens of [`crate::json`]'s
 //! iterative tokenizer: any depth is safe.
 
-use crate::json::{Kind as TokenKind, Token, Tokenizer};
+use crate::json::{Kind as TokenKind, Skim, Token, Tokenizer};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -49,13 +49,9 @@ pub struct JsonTree {
     pub error: Option<String>,
 }
 
-/// The tokens of the document at `start` of `text`, with spans and errors made absolute (the
-/// tokenizer reads from `start`, so token depths count from the document's root).
-fn tokens(text: &str, start: usize) -> impl Iterator<Item = Result<Token, String>> + '_ {
-    Tokenizer::new(text.get(start..).unwrap_or_default()).map(move |t| {
-        t.map(|t| Token { start: t.start + start, end: t.end + start, ..t })
-            .map_err(|e| format!("{} at byte {}", e.what, e.offset + start))
-    })
+/// A syntax error of the document read from `start`, with its offset in the whole text.
+fn located(e: crate::json::Error, start: usize) -> String {
+    format!("{} at byte {}", e.what, e.offset + start)
 }
 
 /// Documents up to this size get every row at once; a larger one gets rows down to the depth at
@@ -71,9 +67,10 @@ fn depth_limit(text: &str, range: std::ops::Range<usize>) -> usize {
     if range.len() <= EAGER_BYTES {
         return usize::MAX;
     }
-    // Values that begin at each depth (as far as the text is JSON).
+    // Values that begin at each depth. Only an estimate for the budget: the syntax is checked
+    // by the build that follows, so it is not checked here.
     let mut counts: Vec<usize> = vec![];
-    for tok in tokens(text.get(..range.end).unwrap_or_default(), range.start).map_while(Result::ok) {
+    for tok in Skim::new(text.get(range).unwrap_or_default()) {
         if tok.kind.starts_value() {
             if counts.len() <= tok.depth {
                 counts.resize(tok.depth + 1, 0);
@@ -113,11 +110,11 @@ fn flatten(text: &str, start: usize, at: Place, limit: usize) -> (Vec<Row>, Opti
     // Open containers: their row index.
     let mut stack: Vec<u32> = Vec::new();
     let mut pending_key: Option<(u32, u32)> = None;
-    let mut toks = tokens(text, start);
+    let mut toks = Tokenizer::new(text.get(start..).unwrap_or_default());
     let error = loop {
         let tok = match toks.next() {
-            Some(Ok(tok)) => tok,
-            Some(Err(e)) => break Some(e),
+            Some(Ok(tok)) => Token { start: tok.start + start, end: tok.end + start, ..tok },
+            Some(Err(e)) => break Some(located(e, start)),
             None => break None,
         };
         let parent = stack.last().copied();
@@ -174,24 +171,15 @@ fn flatten(text: &str, start: usize, at: Place, limit: usize) -> (Vec<Row>, Opti
             children: 0,
         };
         if tok.kind.is_open() && tok.depth >= limit {
-            // Deep enough: the children get rows when this container is unfolded. Its tokens
-            // are read past here, its direct children counted.
-            let mut children = 0u32;
-            let close = loop {
-                match toks.next() {
-                    Some(Ok(t)) if t.depth == tok.depth && t.kind.is_close() => break Ok(t.end),
-                    Some(Ok(t)) => children += u32::from(t.depth == tok.depth + 1 && t.kind.starts_value()),
-                    Some(Err(e)) => break Err(e),
-                    None => break Err("the document ends inside an object or array".into()),
-                }
-            };
-            match close {
-                Ok(after) => {
+            // Deep enough: the children get rows (their text checked) when this container is
+            // unfolded; here only its extent and its direct children are counted.
+            match toks.skip_container() {
+                Ok((after, children)) => {
                     row.loaded = false;
                     row.children = children;
-                    row.value_len = after as u32 - row.value_start;
+                    row.value_len = (after + start) as u32 - row.value_start;
                 }
-                Err(e) => break Some(e),
+                Err(e) => break Some(located(e, start)),
             }
         } else if tok.kind.is_open() {
             rows.push(row);

@@ -21,7 +21,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use crate::json::{Kind, Tokenizer};
+use crate::json::{Kind, Skim};
 
 /// Elements kept of a long array: enough for every shape heuristic of the normalizer.
 pub const SAMPLE: usize = 64;
@@ -465,8 +465,8 @@ fn unicode_escape(inner: &str, i: usize) -> Option<(char, usize)> {
 /// parse has it); none if the text is not one JSON object.
 fn member_span(raw: &str, key: &str) -> Option<(usize, usize)> {
     let (mut found, mut start, mut wanted) = (None, None, false);
-    for (n, tok) in Tokenizer::new(raw).enumerate() {
-        let tok = tok.ok()?;
+    // The elements were checked with the reply they came in.
+    for (n, tok) in Skim::new(raw).enumerate() {
         if n == 0 && tok.kind != Kind::ObjectOpen {
             return None;
         }
@@ -563,7 +563,7 @@ fn check_and_scan(text: &str, max_depth: usize, first_id: usize, first_text: usi
 /// One pass over `text`'s tokens (iterative, any depth): copies it into a skeleton, leaving out
 /// every element past [`SAMPLE`] of any array, and records the spans of the long arrays'
 /// elements. The text's syntax must have been checked by serde_json (its message is the one
-/// shown): a fault the tokenizer meets here is returned, but only as a fallback.
+/// shown), so the scan reads tokens without checking them; on broken text it ends without panic.
 pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
     let mut out = String::with_capacity(1 << 12);
     let mut arrays: Vec<Vec<[u32; 2]>> = vec![];
@@ -572,8 +572,7 @@ pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: us
     // Depth of the array whose tail is being skipped; nothing inside it is tracked.
     let mut skipping: Option<usize> = None;
     let mut stack: Vec<Frame> = vec![];
-    for tok in Tokenizer::new(text) {
-        let tok = tok.map_err(|e| e.to_string())?;
+    for tok in Skim::new(text) {
         match tok.kind {
             Kind::Key => {
                 if let Some(Frame::Object { in_text }) = stack.last_mut() {

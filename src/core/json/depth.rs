@@ -7,17 +7,17 @@
 
 use serde::de::DeserializeOwned;
 
-use super::Tokenizer;
+use super::Skim;
 
 /// The default limit on nesting (`--max-depth`).
 pub const DEFAULT_MAX_DEPTH: usize = 1000;
 
-/// The deepest nesting of arrays and objects in `text`, as far as it is JSON: the count stops at
-/// the first syntax error, which the parse that follows reports (and serde_json's own depth
-/// limit still guards a parse of a text that is broken before it gets deep).
+/// The deepest nesting of arrays and objects in `text` (brackets outside strings). The syntax is
+/// not checked here: the parse that follows reports any fault, and serde_json's own depth limit
+/// still guards the parse of a text whose brackets hide in an unterminated string.
 pub fn depth(text: &str) -> usize {
     let mut max = 0;
-    for tok in Tokenizer::new(text).map_while(Result::ok) {
+    for tok in Skim::new(text) {
         if tok.kind.is_open() {
             max = max.max(tok.depth + 1);
         }
@@ -80,10 +80,11 @@ mod tests {
         assert_eq!(depth("{}"), 1);
         assert_eq!(depth(r#"{"k\"[": ["\u00e9[", {"x": [[]]}], "y": "é{"}"#), 5);
         assert_eq!(depth("[[[1e+9, -0.0E-2]], []]"), 3);
-        // Truncated or broken text: the depth reached before the fault.
+        // Truncated or broken text: its brackets outside strings.
         assert_eq!(depth("[[[1,"), 3);
-        assert_eq!(depth("[[1]] [[[[["), 2);
+        assert_eq!(depth("[[1]] [[[[["), 5);
         assert_eq!(depth("[\"unterminated [[[[["), 1);
+        assert_eq!(depth("]]]][[x[\"\\\"[\"]"), 3);
     }
 
     #[test]

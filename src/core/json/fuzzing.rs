@@ -13,6 +13,7 @@ pub fn check(data: &[u8]) {
     };
     let tokenized = super::check(text);
     spans_are_sound(text);
+    skim_is_sound(text, tokenized.is_ok());
     let serde = super::depth::validate(text);
     assert_eq!(tokenized.is_ok(), serde.is_ok(), "tokenizer {tokenized:?}, serde_json {serde:?}: {text:?}");
     if let Err(e) = tokenized {
@@ -30,8 +31,9 @@ pub fn check(data: &[u8]) {
             );
         }
     }
+    // The scan reads text serde_json has checked; on any other it must only end without panic.
     let scan = crate::skeleton::scan(text, usize::MAX, 0, 0);
-    assert_eq!(scan.is_ok(), tokenized.is_ok(), "skeleton scan {:?} of {text:?}", scan.as_ref().err());
+    assert!(scan.is_ok(), "skeleton scan {:?} of {text:?}", scan.as_ref().err());
     if serde.is_ok() {
         assert!(tree.error.is_none(), "row model: {:?} for {text:?}", tree.error);
         assert!(tree.rows.iter().all(|r| r.loaded), "row model of {text:?} not loaded");
@@ -62,6 +64,20 @@ pub fn check(data: &[u8]) {
 
 fn parse_any(text: &str) -> Option<serde_json::Value> {
     super::depth::parse(text, usize::MAX).ok()
+}
+
+/// The unchecked reader yields the checked one's tokens on JSON, and on any text spans inside it
+/// on character boundaries.
+fn skim_is_sound(text: &str, json: bool) {
+    for tok in super::Skim::new(text) {
+        assert!(tok.start < tok.end && tok.end <= text.len(), "skim {tok:?} of {text:?}");
+        assert!(text.is_char_boundary(tok.start) && text.is_char_boundary(tok.end), "skim {tok:?} of {text:?}");
+    }
+    if json {
+        let checked: Vec<_> = super::Tokenizer::new(text).flatten().collect();
+        let skimmed: Vec<_> = super::Skim::new(text).collect();
+        assert_eq!(skimmed, checked, "skim of {text:?}");
+    }
 }
 
 /// Every token's span is inside the text and on character boundaries; strings keep their quotes;

@@ -5,7 +5,9 @@
 pub mod depth;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod skim;
 pub mod tokenizer;
 
 pub use crate::skeleton::unescape;
+pub use skim::Skim;
 pub use tokenizer::{Error, Kind, Token, Tokenizer, check};

@@ -93,13 +93,14 @@ enum Expect {
 
 /// The open containers, one bit each (set: array).
 #[derive(Debug, Default)]
-struct Stack {
+pub(super) struct Stack {
     words: Vec<u64>,
-    len: usize,
+    pub(super) len: usize,
 }
 
 impl Stack {
-    fn push(&mut self, array: bool) {
+    #[inline]
+    pub(super) fn push(&mut self, array: bool) {
         let (w, b) = (self.len / 64, self.len % 64);
         if w == self.words.len() {
             self.words.push(0);
@@ -113,12 +114,13 @@ impl Stack {
     }
 
     /// The innermost container: `Some(true)` for an array.
-    fn top(&self) -> Option<bool> {
+    #[inline]
+    pub(super) fn top(&self) -> Option<bool> {
         let i = self.len.checked_sub(1)?;
         Some(self.words[i / 64] >> (i % 64) & 1 == 1)
     }
 
-    fn pop(&mut self) {
+    pub(super) fn pop(&mut self) {
         self.len = self.len.saturating_sub(1);
     }
 }
@@ -126,6 +128,7 @@ impl Stack {
 /// Tokens of one JSON text, in order; after an error (yielded once) it yields nothing.
 #[derive(Debug)]
 pub struct Tokenizer<'a> {
+    text: &'a str,
     b: &'a [u8],
     i: usize,
     expect: Expect,
@@ -134,7 +137,7 @@ pub struct Tokenizer<'a> {
 
 impl<'a> Tokenizer<'a> {
     pub fn new(text: &'a str) -> Self {
-        Tokenizer { b: text.as_bytes(), i: 0, expect: Expect::Value, stack: Stack::default() }
+        Tokenizer { text, b: text.as_bytes(), i: 0, expect: Expect::Value, stack: Stack::default() }
     }
 
     /// The current nesting: containers open at this point.
@@ -147,11 +150,32 @@ impl<'a> Tokenizer<'a> {
         self.i
     }
 
+    /// Right after an opening token: moves past the container's contents and its close without
+    /// checking them, for a reader that needs only its extent and will read its contents checked
+    /// later, if at all (the row model's folded containers). The close's end and the number of
+    /// direct children; an error if the text ends first.
+    pub fn skip_container(&mut self) -> Result<(usize, u32), Error> {
+        let (base, array) = (self.i, self.stack.top() == Some(true));
+        let mut children = 0u32;
+        for tok in super::Skim::inside(self.text.get(base..).unwrap_or_default(), array) {
+            if tok.depth == 0 {
+                self.i = base + tok.end;
+                self.stack.pop();
+                self.expect = self.after_value();
+                return Ok((self.i, children));
+            }
+            children += u32::from(tok.depth == 1 && tok.kind.starts_value());
+        }
+        self.expect = Expect::Done;
+        Err(Error { offset: self.b.len(), what: "the text ends inside an object or array" })
+    }
+
     fn fail(&mut self, offset: usize, what: &'static str) -> Option<Result<Token, Error>> {
         self.expect = Expect::Done;
         Some(Err(Error { offset, what }))
     }
 
+    #[inline]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
             self.i += 1;
@@ -159,14 +183,17 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// What may follow a complete value.
+    #[inline]
     fn after_value(&self) -> Expect {
         if self.stack.len == 0 { Expect::End } else { Expect::CommaOrClose }
     }
 
+    #[inline]
     fn token(&self, kind: Kind, start: usize, depth: usize) -> Option<Result<Token, Error>> {
         Some(Ok(Token { kind, start, end: self.i, depth }))
     }
 
+    #[inline]
     fn value(&mut self, allow_close: bool) -> Option<Result<Token, Error>> {
         let start = self.i;
         let depth = self.stack.len;
@@ -218,6 +245,7 @@ impl<'a> Tokenizer<'a> {
         self.token(kind, start, self.stack.len)
     }
 
+    #[inline]
     fn close(&mut self, c: u8) -> Option<Result<Token, Error>> {
         let start = self.i;
         let array = c == b']';
@@ -230,6 +258,7 @@ impl<'a> Tokenizer<'a> {
         self.token(if array { Kind::ArrayClose } else { Kind::ObjectClose }, start, self.stack.len)
     }
 
+    #[inline]
     fn key(&mut self, allow_close: bool) -> Option<Result<Token, Error>> {
         let start = self.i;
         match self.b.get(start) {
@@ -253,6 +282,7 @@ impl<'a> Tokenizer<'a> {
         Some(Ok(Token { kind: Kind::Key, start, end, depth: self.stack.len }))
     }
 
+    #[inline]
     fn comma_or_close(&mut self) -> Option<Result<Token, Error>> {
         match self.b.get(self.i) {
             Some(b',') => {
@@ -270,6 +300,7 @@ impl<'a> Tokenizer<'a> {
 impl Iterator for Tokenizer<'_> {
     type Item = Result<Token, Error>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.expect == Expect::Done {
             return None;
@@ -311,6 +342,7 @@ fn specials(x: u64) -> u64 {
 }
 
 /// The end (just past the closing quote) of the string literal whose `"` is at `start`.
+#[inline]
 pub fn string_end(b: &[u8], start: usize) -> Result<usize, Error> {
     let mut i = start + 1;
     loop {
@@ -357,6 +389,7 @@ fn escape_end(b: &[u8], i: usize) -> Result<usize, Error> {
 }
 
 /// Past the digits from `i` on; an error unless there is at least one.
+#[inline]
 fn digits(b: &[u8], mut i: usize) -> Result<usize, Error> {
     let first = i;
     while b.get(i).is_some_and(u8::is_ascii_digit) {
@@ -369,6 +402,7 @@ fn digits(b: &[u8], mut i: usize) -> Result<usize, Error> {
 }
 
 /// The end of the number starting at `start` (`-`? int frac? exp?, RFC 8259).
+#[inline]
 pub fn number_end(b: &[u8], start: usize) -> Result<usize, Error> {
     let mut i = start + usize::from(b.get(start) == Some(&b'-'));
     if b.get(i) == Some(&b'0') {

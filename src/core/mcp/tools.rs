@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::json::{Kind, Tokenizer};
+use crate::json::{Kind, Skim};
 
 #[derive(Debug, Clone)]
 pub struct ToolDescriptor {
@@ -26,8 +26,7 @@ pub struct ToolDescriptor {
 
 /// One pass over a descriptor's text: its nesting depth, and whether the top-level `name` holds a
 /// non-empty string and `inputSchema` an object or a boolean (the last of repeated keys counts,
-/// as in a parse). The text came out of a parsed reply, so the tokenizer meets no error in it;
-/// if it did, the scan would stop there and the descriptor would be read the slow way.
+/// as in a parse). The text came out of a parsed reply, so its syntax is not checked again.
 fn scan(text: &str) -> (usize, bool) {
     #[derive(PartialEq)]
     enum Key {
@@ -37,7 +36,7 @@ fn scan(text: &str) -> (usize, bool) {
     }
     let (mut max, mut key, mut root_object) = (0usize, Key::Other, false);
     let (mut name_ok, mut schema_ok) = (false, false);
-    for (n, tok) in Tokenizer::new(text).map_while(Result::ok).enumerate() {
+    for (n, tok) in Skim::new(text).enumerate() {
         if tok.kind.is_open() {
             max = max.max(tok.depth + 1);
         }

@@ -136,3 +136,19 @@ proptest! {
         crate::json::fuzzing::check(&b);
     }
 }
+
+#[test]
+fn skip_container_passes_contents_unchecked_and_counts_children() {
+    let text = r#"{"a": [1, [2, "]"], {"b": 3}], "c": 4}"#;
+    let mut t = Tokenizer::new(text);
+    let opened: Vec<Kind> = t.by_ref().take(3).map(|x| x.map(|x| x.kind).unwrap_or(Kind::Null)).collect();
+    assert_eq!(opened, [Kind::ObjectOpen, Kind::Key, Kind::ArrayOpen]);
+    let end = text.find("], \"c\"").map_or(0, |i| i + 1);
+    assert_eq!(t.skip_container(), Ok((end, 3)));
+    let rest: Vec<&str> = t.map(|x| x.map(|x| &text[x.start..x.end]).unwrap_or("?")).collect();
+    assert_eq!(rest, ["\"c\"", "4", "}"]);
+    let mut t = Tokenizer::new(r#"[{"x": [1, 2"#);
+    assert!(t.nth(1).is_some_and(|x| x.is_ok_and(|x| x.kind == Kind::ObjectOpen)));
+    assert!(t.skip_container().is_err());
+    assert_eq!(t.next(), None);
+}
