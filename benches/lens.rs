@@ -137,5 +137,56 @@ fn bench_schema_tree(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_normalize, bench_normalize_tree, bench_row_model, bench_frames, bench_schema_tree);
+/// The JSON users of the tokenizer, one by one, on the 100k-record reply (8 MB) and on 20,000
+/// tool descriptors.
+fn bench_json(c: &mut Criterion) {
+    let n = if sizes().len() > 1 { 100_000 } else { 1_000 };
+    let text = reply_text(n);
+    let mut g = c.benchmark_group("json");
+    g.sample_size(10);
+    g.bench_function("depth", |b| b.iter(|| black_box(mcplens::json_depth::depth(&text))));
+    g.bench_function("validate", |b| b.iter(|| black_box(mcplens::json_depth::validate(&text).is_ok())));
+    g.bench_function("pretty_lines", |b| b.iter(|| black_box(mcplens::json_pretty::lines(&text, 200_000).len())));
+    let shared: Arc<str> = Arc::from(text.as_str());
+    g.bench_function("row_model", |b| b.iter(|| black_box(JsonTree::build(shared.clone(), "reply").len())));
+    g.bench_function("row_model_all", |b| {
+        b.iter(|| {
+            let mut t = JsonTree::build(shared.clone(), "reply");
+            t.load_all();
+            black_box(t.len())
+        })
+    });
+    let owned: Arc<String> = Arc::new(text.clone());
+    g.bench_function("skeleton_checked", |b| {
+        b.iter(|| {
+            let mut el = mcplens::skeleton::Elisions::default();
+            black_box(el.parse_with(owned.clone().into(), 1000, mcplens::skeleton::Syntax::Checked).is_some())
+        })
+    });
+    let tools: Vec<Box<serde_json::value::RawValue>> = (0..20_000)
+        .map(|i| {
+            let t = json!({"name": format!("tool_{i}"), "description": "Finds things by a query, with paging.",
+                "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}, "page": {"type": "integer"}}}});
+            serde_json::value::to_raw_value(&t).unwrap_or_default()
+        })
+        .collect();
+    g.bench_function("descriptor_scan_20000", |b| {
+        b.iter(|| {
+            black_box(
+                tools.iter().filter(|t| mcplens::mcp::ToolDescriptor::from_raw(t, 1000).problem().is_none()).count(),
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_normalize,
+    bench_normalize_tree,
+    bench_row_model,
+    bench_frames,
+    bench_schema_tree,
+    bench_json
+);
 criterion_main!(benches);

@@ -246,3 +246,70 @@ proptest! {
         prop_assert!(v.is_empty(), "{:?}\n{}", v, e.to_json());
     }
 }
+
+/// A document nested `levels` deep (each level an array or an object member, as `kinds` picks),
+/// around `leaf`, cut to its first `keep` bytes when `keep` is short of its length.
+fn nested(levels: usize, kinds: &[bool], leaf: &str, keep: usize) -> String {
+    let array = |i: usize| kinds.get(i % kinds.len().max(1)).copied().unwrap_or(true);
+    let mut s = String::with_capacity(levels * 7 + leaf.len());
+    for i in 0..levels {
+        s.push_str(if array(i) { "[" } else { "{\"k\\u00e9\":" });
+    }
+    s.push_str(leaf);
+    for i in (0..levels).rev() {
+        s.push(if array(i) { ']' } else { '}' });
+    }
+    let mut cut = keep.min(s.len());
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    s.truncate(cut);
+    s
+}
+
+// The checks of the fuzz target (src/core/fuzz, nightly) on stable: the tokenizer and every
+// reader built on it never panic, agree with serde_json on what is JSON, and keep their spans
+// inside the text and on character boundaries.
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn json_readers_survive_any_bytes(b in prop::collection::vec(any::<u8>(), 0..256)) {
+        mcplens::json::fuzzing::check(&b);
+    }
+
+    #[test]
+    fn json_readers_survive_any_string(s in any::<String>()) {
+        mcplens::json::fuzzing::check(s.as_bytes());
+    }
+
+    #[test]
+    fn json_readers_survive_near_json(s in "[\\[\\]{}\",: \t\r\n0-9.eE+\\-\\\\u/trfnals\u{1}é😀]{0,64}") {
+        mcplens::json::fuzzing::check(s.as_bytes());
+    }
+
+    #[test]
+    fn json_readers_agree_with_serde_json_on_documents(v in arb_json(), pretty in any::<bool>(), keep in any::<prop::sample::Index>()) {
+        let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.unwrap_or_default();
+        mcplens::json::fuzzing::check(text.as_bytes());
+        // And every prefix of it is a fault the readers survive.
+        mcplens::json::fuzzing::check(&text.as_bytes()[..keep.index(text.len() + 1)]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn json_readers_survive_deep_nesting(
+        levels in prop_oneof![0usize..2000, Just(100_000usize)],
+        kinds in prop::collection::vec(any::<bool>(), 1..8),
+        leaf in prop::sample::select(vec!["1", "-0.5e+7", "\"x\\\"y\"", "[]", "{}", "tru", "", "\"é"]),
+        cut in any::<prop::sample::Index>(),
+        whole in any::<bool>(),
+    ) {
+        let full = nested(levels, &kinds, leaf, usize::MAX);
+        let keep = if whole { full.len() } else { cut.index(full.len() + 1) };
+        mcplens::json::fuzzing::check(nested(levels, &kinds, leaf, keep).as_bytes());
+    }
+}

@@ -6,6 +6,13 @@
 //! characters that could act as terminal controls inside strings written as `\uXXXX` escapes.
 //! Nothing is built in memory, so a 100 MB envelope streams straight to stdout, and raw records
 //! keep their numbers exactly as sent.
+//!
+//! It is the one reader of JSON text not built on [`crate::json`]'s tokenizer, on purpose: its
+//! input comes in pieces through `io::Write` (serde_json writes a string in runs and escapes;
+//! raw text may be cut anywhere, even inside a character), while the tokenizer reads a whole
+//! `&str`. Holding the pieces to tokenize them would undo the streaming; so it keeps its own
+//! byte state machine, which only re-indents text that is already JSON (it never decides what
+//! is).
 
 use std::io::{self, Write};
 

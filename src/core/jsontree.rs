@@ -1,7 +1,10 @@
 //! A JSON document flattened once into rows (the jless approach): each row has its depth, its
 //! parent, the last row of its subtree, and byte ranges of its key and value in the document's own
 //! text. Folding skips a subtree in O(1); the screen touches only the rows it shows; nothing is
-//! parsed or formatted again after the build. The tokenizer is iterative: any depth is safe.
+//! parsed or formatted again after the build. It is built from the tokens of [`crate::json`]'s
+//! iterative tokenizer: any depth is safe.
+
+use crate::json::{Kind as TokenKind, Skim, Token, Tokenizer};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -46,32 +49,9 @@ pub struct JsonTree {
     pub error: Option<String>,
 }
 
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && matches!(b[i], b' ' | b'\n' | b'\r' | b'\t') {
-        i += 1;
-    }
-    i
-}
-
-/// The end of the string literal starting at `i` (which is a `"`), just past the closing quote.
-fn string_end(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = i + 1;
-    while j < b.len() {
-        match b[j] {
-            b'\\' => j += 2,
-            b'"' => return Some(j + 1),
-            _ => j += 1,
-        }
-    }
-    None
-}
-
-fn scalar_end(b: &[u8], i: usize) -> usize {
-    let mut j = i;
-    while j < b.len() && !matches!(b[j], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t' | b':') {
-        j += 1;
-    }
-    j
+/// A syntax error of the document read from `start`, with its offset in the whole text.
+fn located(e: crate::json::Error, start: usize) -> String {
+    format!("{} at byte {}", e.what, e.offset + start)
 }
 
 /// Documents up to this size get every row at once; a larger one gets rows down to the depth at
@@ -81,45 +61,26 @@ const EAGER_BYTES: usize = 1 << 20;
 /// Rows built at once for a large document (a row is 36 bytes).
 const ROW_BUDGET: usize = 200_000;
 
-/// How deep to build rows for `b[range]`: the deepest level at which the rows so far stay within
-/// [`ROW_BUDGET`] (at least the root's children), or no limit for a small document.
-fn depth_limit(b: &[u8], range: std::ops::Range<usize>) -> usize {
+/// How deep to build rows for `text[range]`: the deepest level at which the rows so far stay
+/// within [`ROW_BUDGET`] (at least the root's children), or no limit for a small document.
+fn depth_limit(text: &str, range: std::ops::Range<usize>) -> usize {
     if range.len() <= EAGER_BYTES {
         return usize::MAX;
     }
-    // Values that begin at each depth: after `[` or `,` in an array, after `:` in an object.
-    let mut counts: Vec<usize> = vec![1];
-    let mut stack: Vec<bool> = vec![]; // true: array
-    let mut expect_value = false;
-    let mut i = range.start;
-    let end = range.end.min(b.len());
-    while i < end {
-        let c = b[i];
-        if expect_value && !matches!(c, b' ' | b'\n' | b'\r' | b'\t' | b']') {
-            let d = stack.len();
-            if counts.len() <= d {
-                counts.resize(d + 1, 0);
+    // Values that begin at each depth. Only an estimate for the budget: the syntax is checked
+    // by the build that follows, so it is not checked here.
+    let mut counts: Vec<usize> = vec![];
+    for tok in Skim::new(text.get(range).unwrap_or_default()) {
+        if tok.kind.starts_value() {
+            if counts.len() <= tok.depth {
+                counts.resize(tok.depth + 1, 0);
             }
-            counts[d] += 1;
+            counts[tok.depth] += 1;
         }
-        if !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
-            expect_value = false;
+        if tok.depth == 0 && !tok.kind.is_open() {
+            // The root is complete: what follows it is not this document's.
+            break;
         }
-        match c {
-            b'"' => i = string_end(b, i).unwrap_or(end).saturating_sub(1),
-            b'[' => {
-                stack.push(true);
-                expect_value = true;
-            }
-            b'{' => stack.push(false),
-            b']' | b'}' => {
-                stack.pop();
-            }
-            b',' => expect_value = stack.last() == Some(&true),
-            b':' => expect_value = true,
-            _ => {}
-        }
-        i += 1;
     }
     let mut total = 0usize;
     for (d, n) in counts.iter().enumerate() {
@@ -129,37 +90,6 @@ fn depth_limit(b: &[u8], range: std::ops::Range<usize>) -> usize {
         }
     }
     usize::MAX
-}
-
-/// Past the container opening at `i`: the index after its close, and its number of children.
-fn skip_container(b: &[u8], i: usize) -> Option<(usize, u32)> {
-    let (mut depth, mut commas, mut empty, mut j) = (0usize, 0u32, true, i);
-    while j < b.len() {
-        match b[j] {
-            b'"' => {
-                empty = false;
-                j = string_end(b, j)?;
-                continue;
-            }
-            b'{' | b'[' => {
-                if depth > 0 {
-                    empty = false;
-                }
-                depth += 1;
-            }
-            b'}' | b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((j + 1, if empty { 0 } else { commas + 1 }));
-                }
-            }
-            b',' if depth == 1 => commas += 1,
-            b' ' | b'\n' | b'\r' | b'\t' => {}
-            _ => empty = false,
-        }
-        j += 1;
-    }
-    None
 }
 
 /// Where a flattened document sits: the first row's index, depth, parent, key and array index.
@@ -172,67 +102,35 @@ struct Place {
     index: u32,
 }
 
-/// Flattens the document starting at `start` (within `b`), down to `limit` levels below it.
+/// Flattens the document starting at `start` (within `text`), down to `limit` levels below it.
 /// Rows are numbered from `at.first`. Returns the rows and why the text stopped being JSON.
-fn flatten(b: &[u8], start: usize, at: Place, limit: usize) -> (Vec<Row>, Option<String>) {
+fn flatten(text: &str, start: usize, at: Place, limit: usize) -> (Vec<Row>, Option<String>) {
     let mut rows: Vec<Row> = Vec::new();
-    let mut error = None;
     let local = |p: u32| (p - at.first) as usize;
     // Open containers: their row index.
     let mut stack: Vec<u32> = Vec::new();
-    let mut i = skip_ws(b, start);
     let mut pending_key: Option<(u32, u32)> = None;
-    loop {
-        if i >= b.len() {
-            if !stack.is_empty() {
-                error = Some("the document ends inside an object or array".into());
-            }
-            break;
-        }
+    let mut toks = Tokenizer::new(text.get(start..).unwrap_or_default());
+    let error = loop {
+        let tok = match toks.next() {
+            Some(Ok(tok)) => Token { start: tok.start + start, end: tok.end + start, ..tok },
+            Some(Err(e)) => break Some(located(e, start)),
+            None => break None,
+        };
         let parent = stack.last().copied();
-        // Inside an object, a value is preceded by its key.
-        if let Some(p) = parent
-            && rows[local(p)].kind == Kind::Object
-            && pending_key.is_none()
-            && b[i] != b'}'
-        {
-            if b[i] != b'"' {
-                error = Some(format!("expected a key at byte {i}"));
-                break;
+        match tok.kind {
+            TokenKind::Key => {
+                pending_key = Some((tok.start as u32, (tok.end - tok.start) as u32));
+                continue;
             }
-            let Some(end) = string_end(b, i) else {
-                error = Some("unterminated key".into());
-                break;
-            };
-            pending_key = Some((i as u32, (end - i) as u32));
-            i = skip_ws(b, end);
-            if i >= b.len() || b[i] != b':' {
-                error = Some(format!("expected ':' at byte {i}"));
-                break;
-            }
-            i = skip_ws(b, i + 1);
-            continue;
-        }
-        match b[i] {
-            b'}' | b']' if pending_key.is_some() => {
-                error = Some(format!("a key without a value at byte {i}"));
-                break;
-            }
-            b'}' | b']' => {
-                let Some(open) = stack.pop() else {
-                    error = Some(format!("unexpected '{}' at byte {i}", b[i] as char));
-                    break;
-                };
+            TokenKind::ObjectClose | TokenKind::ArrayClose => {
+                let Some(open) = stack.pop() else { break None };
                 let last = at.first + rows.len() as u32 - 1;
                 let row = &mut rows[local(open)];
                 row.end = last;
-                row.value_len = (i + 1) as u32 - row.value_start;
-                i = skip_ws(b, i + 1);
-                if i < b.len() && b[i] == b',' {
-                    i = skip_ws(b, i + 1);
-                }
+                row.value_len = tok.end as u32 - row.value_start;
                 if stack.is_empty() {
-                    break;
+                    break None;
                 }
                 continue;
             }
@@ -251,28 +149,16 @@ fn flatten(b: &[u8], start: usize, at: Place, limit: usize) -> (Vec<Row>, Option
         if let Some(p) = parent {
             rows[local(p)].children += 1;
         }
-        let depth = (at.depth as usize + stack.len()).min(u16::MAX as usize) as u16;
-        let (kind, end) = match b[i] {
-            b'{' => (Kind::Object, i + 1),
-            b'[' => (Kind::Array, i + 1),
-            b'"' => match string_end(b, i) {
-                Some(e) => (Kind::String, e),
-                None => {
-                    error = Some("unterminated string".into());
-                    break;
-                }
-            },
-            b't' | b'f' => (Kind::Bool, scalar_end(b, i)),
-            b'n' => (Kind::Null, scalar_end(b, i)),
-            _ => (Kind::Number, scalar_end(b, i)),
+        let kind = match tok.kind {
+            TokenKind::ObjectOpen => Kind::Object,
+            TokenKind::ArrayOpen => Kind::Array,
+            TokenKind::String => Kind::String,
+            TokenKind::True | TokenKind::False => Kind::Bool,
+            TokenKind::Null => Kind::Null,
+            _ => Kind::Number,
         };
-        if end == i {
-            error = Some(format!("unexpected '{}' at byte {i}", b[i] as char));
-            break;
-        }
-        let container = matches!(kind, Kind::Object | Kind::Array);
         let mut row = Row {
-            depth,
+            depth: (at.depth as usize + tok.depth).min(u16::MAX as usize) as u16,
             kind,
             loaded: true,
             parent: parent.or(at.parent).unwrap_or(me),
@@ -280,38 +166,37 @@ fn flatten(b: &[u8], start: usize, at: Place, limit: usize) -> (Vec<Row>, Option
             key_start,
             key_len,
             index,
-            value_start: i as u32,
-            value_len: (end - i) as u32,
+            value_start: tok.start as u32,
+            value_len: (tok.end - tok.start) as u32,
             children: 0,
         };
-        let mut next = end;
-        if container && stack.len() >= limit {
-            // Deep enough: the children get rows when this container is unfolded.
-            let Some((after, children)) = skip_container(b, i) else {
-                error = Some("the document ends inside an object or array".into());
-                break;
-            };
-            row.loaded = false;
-            row.children = children;
-            row.value_len = (after - i) as u32;
-            next = after;
-        } else if container {
+        if tok.kind.is_open() && tok.depth >= limit {
+            // Deep enough: the children get rows (their text checked) when this container is
+            // unfolded; here only its extent and its direct children are counted.
+            match toks.skip_container() {
+                Ok((after, children)) => {
+                    row.loaded = false;
+                    row.children = children;
+                    row.value_len = (after + start) as u32 - row.value_start;
+                }
+                Err(e) => break Some(located(e, start)),
+            }
+        } else if tok.kind.is_open() {
             rows.push(row);
             stack.push(me);
-            i = skip_ws(b, end);
             continue;
         }
         rows.push(row);
-        i = skip_ws(b, next);
-        if i < b.len() && b[i] == b',' {
-            i = skip_ws(b, i + 1);
-        }
         if stack.is_empty() {
-            break;
+            break None;
         }
-    }
-    (rows, error)
+    };
+    // Nothing but whitespace is no document, and no fault either.
+    let blank = rows.is_empty() && text.get(start..).is_none_or(|t| t.trim_matches(JSON_WS).is_empty());
+    (rows, if blank { None } else { error })
 }
+
+const JSON_WS: [char; 4] = [' ', '\n', '\r', '\t'];
 
 impl JsonTree {
     /// Flattens `text`. Text over 4 GiB is refused (offsets are 32-bit to keep rows small).
@@ -335,10 +220,10 @@ impl JsonTree {
             tree.error = Some("the document is larger than 4 GiB".into());
             return tree;
         }
-        let b = text.as_bytes().get(..range.end).unwrap_or_default();
-        let limit = depth_limit(b, range.start..range.end);
+        let doc = text.get(..range.end).unwrap_or_default();
+        let limit = depth_limit(doc, range.start..range.end);
         let root = Place { first: 0, depth: 0, parent: None, key: (0, 0), index: 0 };
-        (tree.rows, tree.error) = flatten(b, range.start, root, limit);
+        (tree.rows, tree.error) = flatten(doc, range.start, root, limit);
         tree
     }
 
@@ -351,10 +236,10 @@ impl JsonTree {
         }
         let start = r.value_start as usize;
         let end = start + r.value_len as usize;
-        let b = self.text.as_bytes().get(..end).unwrap_or_default();
+        let doc = self.text.get(..end).unwrap_or_default();
         let parent = (r.parent as usize != i).then_some(r.parent);
         let at = Place { first: i as u32, depth: r.depth, parent, key: (r.key_start, r.key_len), index: r.index };
-        let (sub, _) = flatten(b, start, at, depth_limit(b, start..end));
+        let (sub, _) = flatten(doc, start, at, depth_limit(doc, start..end));
         if sub.is_empty() {
             return 0;
         }
@@ -387,9 +272,9 @@ impl JsonTree {
         let Some(root) = self.rows.first().copied() else { return };
         let start = root.value_start as usize;
         let end = start + root.value_len as usize;
-        let b = self.text.as_bytes().get(..end).unwrap_or_default();
+        let doc = self.text.get(..end).unwrap_or_default();
         let at = Place { first: 0, depth: 0, parent: None, key: (0, 0), index: 0 };
-        (self.rows, self.error) = flatten(b, start, at, usize::MAX);
+        (self.rows, self.error) = flatten(doc, start, at, usize::MAX);
     }
 
     pub fn len(&self) -> usize {
@@ -652,6 +537,48 @@ mod tests {
         assert_eq!(t.path(5), r#"data["c d"]"#);
         assert_eq!((t.rows[1].end, t.rows[1].children), (4, 2));
         assert_eq!(t.value(&t.rows[6]), "{}");
+    }
+
+    #[test]
+    fn rows_of_every_shape() {
+        let t = tree(
+            " {\"k\\\"é\": \"v\\u00e9\\n😀\", \"n\": [-1.5e+3, 0, 2E-2], \"e\": [{}, []], \"b\": [true, false, null]} ",
+        );
+        assert!(t.error.is_none(), "{:?}", t.error);
+        let shown: Vec<(u16, Kind, &str, &str)> =
+            t.rows.iter().map(|r| (r.depth, r.kind, t.key(r), t.value(r))).filter(|r| !r.3.starts_with('{')).collect();
+        assert_eq!(
+            shown,
+            vec![
+                (1, Kind::String, "\"k\\\"é\"", "\"v\\u00e9\\n😀\""),
+                (1, Kind::Array, "\"n\"", "[-1.5e+3, 0, 2E-2]"),
+                (2, Kind::Number, "", "-1.5e+3"),
+                (2, Kind::Number, "", "0"),
+                (2, Kind::Number, "", "2E-2"),
+                (1, Kind::Array, "\"e\"", "[{}, []]"),
+                (2, Kind::Array, "", "[]"),
+                (1, Kind::Array, "\"b\"", "[true, false, null]"),
+                (2, Kind::Bool, "", "true"),
+                (2, Kind::Bool, "", "false"),
+                (2, Kind::Null, "", "null"),
+            ]
+        );
+        assert_eq!(t.path(1), "data[\"k\\\"é\"]");
+        assert_eq!((t.rows[6].children, t.rows[7].children, t.rows[8].children, t.rows[9].children), (2, 0, 0, 3));
+        // A scalar document, and whitespace (no document, no fault).
+        let s = tree(" 1e5 ");
+        assert_eq!((s.len(), s.value(&s.rows[0]), s.error.is_none()), (1, "1e5", true));
+        assert!(tree(" \n").is_empty() && tree(" \n").error.is_none());
+    }
+
+    #[test]
+    fn truncated_and_invalid_text_keeps_the_rows_before_the_fault() {
+        let t = tree(r#"{"a": [1, 2], "b": [3, "#);
+        assert_eq!(t.len(), 6);
+        assert!(t.error.as_deref().is_some_and(|e| e.contains("byte 23")), "{:?}", t.error);
+        for bad in ["[tru]", "[1.]", "[01]", "{\"a\":1,}", "[\"\\x\"]", "{1: 2}", "[1 2]", "[\"a\u{1}\"]"] {
+            assert!(tree(bad).error.is_some(), "{bad}");
+        }
     }
 
     #[test]

@@ -8,7 +8,9 @@ pub mod call;
 pub mod envelope;
 pub mod error;
 pub mod history;
-pub mod json_depth;
+pub mod json;
+/// The depth check, at its old path.
+pub use json::depth as json_depth;
 pub mod json_out;
 pub mod json_pretty;
 pub mod jsontree;

@@ -21,6 +21,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
+use crate::json::{Kind, Skim};
+
 /// Elements kept of a long array: enough for every shape heuristic of the normalizer.
 pub const SAMPLE: usize = 64;
 
@@ -459,27 +461,53 @@ fn unicode_escape(inner: &str, i: usize) -> Option<(char, usize)> {
     Some((char::from_u32(hi).unwrap_or('\u{fffd}'), 6))
 }
 
-/// The span of member `key`'s value within one object's JSON text.
+/// The span of member `key`'s value within one object's JSON text (the last, if repeated, as a
+/// parse has it); none if the text is not one JSON object.
 fn member_span(raw: &str, key: &str) -> Option<(usize, usize)> {
-    #[derive(serde::Deserialize)]
-    struct Any<'a>(#[serde(borrow)] std::collections::HashMap<Cow<'a, str>, &'a serde_json::value::RawValue>);
-    let Any(m) = crate::json_depth::parse_borrowed(raw).ok()?;
-    let v = m.get(key)?.get();
-    let start = v.as_ptr() as usize - raw.as_ptr() as usize;
-    Some((start, start + v.len()))
+    let (mut found, mut start, mut wanted) = (None, None, false);
+    // The elements were checked with the reply they came in.
+    for (n, tok) in Skim::new(raw).enumerate() {
+        if n == 0 && tok.kind != Kind::ObjectOpen {
+            return None;
+        }
+        if tok.depth != 1 {
+            continue;
+        }
+        match tok.kind {
+            Kind::Key => {
+                let lit = tok.text(raw);
+                // Most keys have no escape: compared as they are, without decoding.
+                wanted = match lit.get(1..lit.len() - 1) {
+                    Some(inner) if !inner.contains('\\') => inner == key,
+                    _ => unescape(lit).is_some_and(|k| k == key),
+                };
+            }
+            kind if kind.is_open() && wanted => start = Some(tok.start),
+            kind if kind.is_close() => {
+                if let Some(s) = start.take() {
+                    found = Some((s, tok.end));
+                }
+            }
+            _ if wanted => found = Some((tok.start, tok.end)),
+            _ => {}
+        }
+        if tok.kind != Kind::Key {
+            wanted = false;
+        }
+    }
+    found
 }
 
-struct Scan {
-    skeleton: String,
+pub(crate) struct Scan {
+    pub(crate) skeleton: String,
     /// Element spans of each elided array, in the order their sentinels were numbered.
-    arrays: Vec<Vec<[u32; 2]>>,
+    pub(crate) arrays: Vec<Vec<[u32; 2]>>,
     /// Spans of the long `text` members left out, likewise.
-    strings: Vec<[u32; 2]>,
+    pub(crate) strings: Vec<[u32; 2]>,
 }
 
 enum Frame {
     Object {
-        key_next: bool,
         /// The member being read is `text`.
         in_text: bool,
     },
@@ -532,12 +560,11 @@ fn check_and_scan(text: &str, max_depth: usize, first_id: usize, first_text: usi
     scanned
 }
 
-/// One pass over `text` (iterative, any depth): copies it into a skeleton, leaving out every
-/// element past [`SAMPLE`] of any array, and records the spans of the long arrays' elements.
-/// The text's syntax must have been checked (the parse of the skeleton alone would not see a
-/// fault in what is left out).
-fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
-    let b = text.as_bytes();
+/// One pass over `text`'s tokens (iterative, any depth): copies it into a skeleton, leaving out
+/// every element past [`SAMPLE`] of any array, and records the spans of the long arrays'
+/// elements. The text's syntax must have been checked by serde_json (its message is the one
+/// shown), so the scan reads tokens without checking them; on broken text it ends without panic.
+pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
     let mut out = String::with_capacity(1 << 12);
     let mut arrays: Vec<Vec<[u32; 2]>> = vec![];
     let mut strings: Vec<[u32; 2]> = vec![];
@@ -545,38 +572,15 @@ fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Res
     // Depth of the array whose tail is being skipped; nothing inside it is tracked.
     let mut skipping: Option<usize> = None;
     let mut stack: Vec<Frame> = vec![];
-    let mut i = 0usize;
-    while i < b.len() {
-        let c = b[i];
-        match c {
-            b',' => {
-                let depth = stack.len();
-                match stack.last_mut() {
-                    Some(Frame::Object { key_next, .. }) => *key_next = true,
-                    Some(Frame::Array { count, track: true, .. }) if *count == SAMPLE && skipping.is_none() => {
-                        // Keep the sample; leave out the rest of this array, up to its `]`.
-                        out.push_str(&text[copied..i]);
-                        skipping = Some(depth);
-                    }
-                    _ => {}
+    for tok in Skim::new(text) {
+        match tok.kind {
+            Kind::Key => {
+                if let Some(Frame::Object { in_text }) = stack.last_mut() {
+                    *in_text = tok.text(text) == "\"text\"";
                 }
-                i += 1;
+                continue;
             }
-            b'{' | b'[' => {
-                begin(&mut stack, i);
-                if stack.len() >= max_depth {
-                    return Err(format!(
-                        "it nests JSON more than {max_depth} levels deep, over the limit (--max-depth)"
-                    ));
-                }
-                stack.push(if c == b'{' {
-                    Frame::Object { key_next: true, in_text: false }
-                } else {
-                    Frame::Array { spans: vec![], count: 0, open: None, track: skipping.is_none() }
-                });
-                i += 1;
-            }
-            b'}' | b']' => {
+            Kind::ObjectClose | Kind::ArrayClose => {
                 let depth = stack.len();
                 if let Some(Frame::Array { spans, count, .. }) = stack.pop()
                     && skipping == Some(depth)
@@ -584,48 +588,54 @@ fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Res
                     let id = first_id + arrays.len();
                     out.push(',');
                     out.push_str(&serde_json::to_string(&sentinel_text(id, count - SAMPLE)).unwrap_or_default());
-                    copied = i;
+                    copied = tok.start;
                     skipping = None;
                     arrays.push(spans);
                 }
-                i += 1;
-                end(&mut stack, i);
+                end(&mut stack, tok.end);
+                continue;
             }
-            b'"' => {
-                let start = i;
-                let is_key = matches!(stack.last(), Some(Frame::Object { key_next: true, .. }));
-                if !is_key {
-                    begin(&mut stack, i);
+            _ => {}
+        }
+        // A value begins.
+        let depth = stack.len();
+        if let Some(Frame::Array { spans, count, track: true, .. }) = stack.last()
+            && *count == SAMPLE
+            && skipping.is_none()
+        {
+            // Keep the sample; leave out the rest of this array, up to its `]`.
+            let kept = spans.last().map_or(copied, |&[_, e]| e as usize);
+            out.push_str(text.get(copied..kept).unwrap_or_default());
+            skipping = Some(depth);
+        }
+        begin(&mut stack, tok.start);
+        match tok.kind {
+            Kind::ObjectOpen | Kind::ArrayOpen => {
+                if depth >= max_depth {
+                    return Err(format!(
+                        "it nests JSON more than {max_depth} levels deep, over the limit (--max-depth)"
+                    ));
                 }
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-                if let Some(Frame::Object { key_next, in_text }) = stack.last_mut() {
-                    if is_key {
-                        *key_next = false;
-                        *in_text = &b[start..i.min(b.len())] == b"\"text\"";
-                    } else if *in_text && skipping.is_none() && i - start > LONG_TEXT && i <= b.len() {
-                        // A long text member: left in the text, decoded when it is read.
-                        out.push_str(&text[copied..start]);
-                        let sentinel = sentinel_text(first_text + strings.len(), "text");
-                        out.push_str(&serde_json::to_string(&sentinel).unwrap_or_default());
-                        copied = i;
-                        strings.push([start as u32, i as u32]);
-                    }
-                }
-                if !is_key {
-                    end(&mut stack, i);
-                }
+                stack.push(if tok.kind == Kind::ObjectOpen {
+                    Frame::Object { in_text: false }
+                } else {
+                    Frame::Array { spans: vec![], count: 0, open: None, track: skipping.is_none() }
+                });
             }
-            b' ' | b'\n' | b'\r' | b'\t' | b':' => i += 1,
-            _ => {
-                begin(&mut stack, i);
-                while i < b.len() && !matches!(b[i], b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t') {
-                    i += 1;
+            kind => {
+                if kind == Kind::String
+                    && let Some(Frame::Object { in_text: true }) = stack.last()
+                    && skipping.is_none()
+                    && tok.end - tok.start > LONG_TEXT
+                {
+                    // A long text member: left in the text, decoded when it is read.
+                    out.push_str(text.get(copied..tok.start).unwrap_or_default());
+                    let sentinel = sentinel_text(first_text + strings.len(), "text");
+                    out.push_str(&serde_json::to_string(&sentinel).unwrap_or_default());
+                    copied = tok.end;
+                    strings.push([tok.start as u32, tok.end as u32]);
                 }
-                end(&mut stack, i);
+                end(&mut stack, tok.end);
             }
         }
     }

@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::json::{Kind, Skim};
+
 #[derive(Debug, Clone)]
 pub struct ToolDescriptor {
     /// The descriptor's JSON text exactly as it appeared in the server's reply.
@@ -24,7 +26,7 @@ pub struct ToolDescriptor {
 
 /// One pass over a descriptor's text: its nesting depth, and whether the top-level `name` holds a
 /// non-empty string and `inputSchema` an object or a boolean (the last of repeated keys counts,
-/// as in a parse).
+/// as in a parse). The text came out of a parsed reply, so its syntax is not checked again.
 fn scan(text: &str) -> (usize, bool) {
     #[derive(PartialEq)]
     enum Key {
@@ -32,52 +34,39 @@ fn scan(text: &str) -> (usize, bool) {
         Schema,
         Other,
     }
-    let b = text.as_bytes();
-    let (mut d, mut max, mut i) = (0usize, 0usize, 0usize);
-    let (mut key_next, mut key, mut value_next) = (false, Key::Other, false);
+    let (mut max, mut key, mut root_object) = (0usize, Key::Other, false);
     let (mut name_ok, mut schema_ok) = (false, false);
-    while i < b.len() {
-        let c = b[i];
-        if value_next && !c.is_ascii_whitespace() {
-            value_next = false;
-            match key {
-                Key::Name => name_ok = c == b'"' && b.get(i + 1) != Some(&b'"'),
-                Key::Schema => schema_ok = c == b'{' || c == b't' || c == b'f',
-                Key::Other => {}
-            }
+    for (n, tok) in Skim::new(text).enumerate() {
+        if tok.kind.is_open() {
+            max = max.max(tok.depth + 1);
         }
-        match c {
-            b'"' => {
-                let start = i;
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                if key_next && d == 1 {
-                    key_next = false;
-                    key = match &b[start..(i + 1).min(b.len())] {
-                        b"\"name\"" => Key::Name,
-                        b"\"inputSchema\"" => Key::Schema,
-                        _ => Key::Other,
-                    };
-                }
+        if n == 0 {
+            root_object = tok.kind == Kind::ObjectOpen;
+        }
+        if tok.depth != 1 || !root_object {
+            continue;
+        }
+        match tok.kind {
+            Kind::Key => {
+                key = match tok.text(text) {
+                    "\"name\"" => Key::Name,
+                    "\"inputSchema\"" => Key::Schema,
+                    _ => Key::Other,
+                };
+                continue;
             }
-            b'{' | b'[' => {
-                d += 1;
-                max = max.max(d);
-                key_next = d == 1 && c == b'{';
-            }
-            b'}' | b']' => d = d.saturating_sub(1),
-            b',' if d == 1 => key_next = true,
-            b':' if d == 1 => value_next = true,
+            // A member's value: the first token at depth 1 after its key.
+            kind if kind.starts_value() => match key {
+                // `""` is the empty name; any longer literal decodes to at least one character.
+                Key::Name => name_ok = kind == Kind::String && tok.end - tok.start > 2,
+                Key::Schema => schema_ok = matches!(kind, Kind::ObjectOpen | Kind::True | Kind::False),
+                Key::Other => {}
+            },
             _ => {}
         }
-        i += 1;
+        key = Key::Other;
     }
-    (max, name_ok && schema_ok && b.first() == Some(&b'{'))
+    (max, name_ok && schema_ok && root_object)
 }
 
 impl ToolDescriptor {
@@ -206,5 +195,32 @@ mod tests {
         let deep = format!(r#"{{"name": "d", "inputSchema": {}{}}}"#, "[".repeat(50), "]".repeat(50));
         let raw: Box<RawValue> = serde_json::from_str(&deep).unwrap_or_else(|_| RawValue::NULL.to_owned());
         assert!(ToolDescriptor::from_raw(&raw, 20).problem().is_some_and(|p| p.contains("51 levels")));
+    }
+
+    #[test]
+    fn the_scan_reads_shapes_as_a_parse_would() {
+        for (text, well_formed) in [
+            (r#"{"name":"a","inputSchema":{}}"#, true),
+            (r#" { "name" : "\u00e9\"" , "inputSchema" : false } "#, true),
+            (r#"{"name":"\n","inputSchema":true,"n":[1e5,-2.5E-3,{}]}"#, true),
+            // A nested `name` or `inputSchema` is not the tool's.
+            (r#"{"x":{"name":"a","inputSchema":{}},"name":"b"}"#, false),
+            (r#"{"name":"","inputSchema":{}}"#, false),
+            (r#"{"name":["a"],"inputSchema":{}}"#, false),
+            (r#"{"name":"a","inputSchema":[]}"#, false),
+            (r#"{"name":"a","inputSchema":null}"#, false),
+            // An escaped key is left to the parse (which finds the name).
+            (r#"{"na\u006de":"a","inputSchema":{}}"#, false),
+            (r#"[{"name":"a","inputSchema":{}}]"#, false),
+            (r#""name""#, false),
+            (r#"{}"#, false),
+            // Truncated text (never met: descriptors come out of a parse) is judged on what was read.
+            (r#"{"name":"a","inputSchema":{"#, true),
+        ] {
+            assert_eq!(scan(text).1, well_formed, "{text}");
+        }
+        assert_eq!(scan(r#"{"a":[{"b":[]}],"c":"[[[["}"#).0, 4);
+        let deep = format!(r#"{{"name":"d","inputSchema":{}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(scan(&deep), (100_001, false));
     }
 }

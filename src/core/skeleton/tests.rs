@@ -163,3 +163,68 @@ fn a_literal_is_compared_with_bytes_without_decoding_it() {
     assert!(!super::literal_equals("\"\\x\"", &mut std::iter::once(&b"x"[..])));
     assert!(!super::literal_equals("no quotes", &mut std::iter::once(&b"no quotes"[..])));
 }
+
+#[test]
+fn scanned_spans_are_the_elements_whatever_their_shape() {
+    let shapes = [
+        json!("q\"]\\,[ \u{1} é😀"),
+        json!(-2.5e-3),
+        json!(1e300),
+        json!([]),
+        json!({}),
+        json!({"a\"": [[], {}], "text": "t"}),
+        json!(null),
+        json!(true),
+    ];
+    let doc: Vec<Value> = (0..200).map(|i| shapes[i % shapes.len()].clone()).collect();
+    for raw in [
+        big(Value::Array(doc.clone())),
+        serde_json::to_string_pretty(&json!({"doc": doc, "pad": "p".repeat(MIN_TEXT)})).unwrap(),
+    ] {
+        let scan = scan(&raw, 100, 0, 0).unwrap();
+        assert_eq!(scan.arrays.len(), 1);
+        for (i, [a, b]) in scan.arrays[0].iter().enumerate() {
+            let el: Value = serde_json::from_str(&raw[*a as usize..*b as usize]).unwrap();
+            assert_eq!(el, shapes[i % shapes.len()], "{i}");
+        }
+        let skeleton: Value = serde_json::from_str(&scan.skeleton).unwrap();
+        assert_eq!(skeleton["doc"].as_array().map(Vec::len), Some(SAMPLE + 1));
+    }
+}
+
+#[test]
+fn truncated_and_deep_texts_are_scanned_safely() {
+    let raw = big(records(100));
+    for cut in [1, 10, raw.len() / 3, raw.len() - 1] {
+        let part = &raw[..cut];
+        // The scan trusts the syntax check before it: on broken text it only has to end.
+        let _ = scan(part, 100, 0, 0);
+        let padded = format!("{part}{}", " ".repeat(MIN_TEXT));
+        assert!(Elisions::default().parse(text(&padded), 100).unwrap().is_err(), "{cut}");
+    }
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(scan(&deep, usize::MAX, 0, 0).is_ok_and(|s| s.arrays.is_empty()));
+    let _ = scan(&deep[..100_000], usize::MAX, 0, 0);
+    let err = Elisions::default().parse(text(&deep), 1000).unwrap().unwrap_err();
+    assert!(err.contains("--max-depth"), "{err}");
+}
+
+#[test]
+fn member_spans_are_read_from_tokens() {
+    fn span<'a>(raw: &'a str, key: &str) -> Option<&'a str> {
+        member_span(raw, key).map(|(a, b)| &raw[a..b])
+    }
+    let raw = r#"{"node": {"n": [1, {}]}, "a\"b": "x\u00e9", "n\u00e9": -1.5e3, "e": [], "node": 2}"#;
+    assert_eq!(span(raw, "node"), Some("2"));
+    assert_eq!(span(raw, "a\"b"), Some(r#""x\u00e9""#));
+    assert_eq!(span(raw, "né"), Some("-1.5e3"));
+    assert_eq!(span(raw, "e"), Some("[]"));
+    assert_eq!(span(raw, "n"), None);
+    assert_eq!(span(r#"{"k": {"x": {}}}"#, "k"), Some(r#"{"x": {}}"#));
+    assert_eq!(span(r#"["node", 1]"#, "node"), None);
+    // Broken text (never given: the elements come from a checked reply) reads without panic.
+    let _ = span(r#"{"node": 1, "#, "node");
+    let _ = span(r#"{"node": tru}"#, "node");
+    let deep = format!(r#"{{"node": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+    assert_eq!(span(&deep, "node").map(str::len), Some(200_000));
+}

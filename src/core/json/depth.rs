@@ -7,32 +7,20 @@
 
 use serde::de::DeserializeOwned;
 
+use super::Skim;
+
 /// The default limit on nesting (`--max-depth`).
 pub const DEFAULT_MAX_DEPTH: usize = 1000;
 
-/// The deepest nesting of arrays and objects in `text` (strings are skipped).
+/// The deepest nesting of arrays and objects in `text` (brackets outside strings). The syntax is
+/// not checked here: the parse that follows reports any fault, and serde_json's own depth limit
+/// still guards the parse of a text whose brackets hide in an unterminated string.
 pub fn depth(text: &str) -> usize {
-    let b = text.as_bytes();
-    let (mut d, mut max, mut i) = (0usize, 0usize, 0usize);
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
-            b'{' | b'[' => {
-                d += 1;
-                max = max.max(d);
-            }
-            b'}' | b']' => d = d.saturating_sub(1),
-            _ => {}
+    let mut max = 0;
+    for tok in Skim::new(text) {
+        if tok.kind.is_open() {
+            max = max.max(tok.depth + 1);
         }
-        i += 1;
     }
     max
 }
@@ -62,7 +50,9 @@ pub fn parse_borrowed<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T,
     Ok(value)
 }
 
-/// Checks that `text` is one JSON document, at any depth, without building anything.
+/// Checks that `text` is one JSON document, at any depth, without building anything. This stays
+/// on serde_json rather than the tokenizer: it is the oracle the tokenizer is fuzzed against, and
+/// its error messages (line and column) are the ones users see.
 pub fn validate(text: &str) -> Result<(), String> {
     parse_borrowed::<serde::de::IgnoredAny>(text).map(|_| ())
 }
@@ -80,5 +70,30 @@ mod tests {
         let too_deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
         let err = parse::<serde_json::Value>(&too_deep, 1000).err().unwrap_or_default();
         assert!(err.contains("5000 levels") && err.contains("--max-depth"), "{err}");
+    }
+
+    #[test]
+    fn depth_of_shapes() {
+        assert_eq!(depth(""), 0);
+        assert_eq!(depth("  12.5e-3 "), 0);
+        assert_eq!(depth("[]"), 1);
+        assert_eq!(depth("{}"), 1);
+        assert_eq!(depth(r#"{"k\"[": ["\u00e9[", {"x": [[]]}], "y": "é{"}"#), 5);
+        assert_eq!(depth("[[[1e+9, -0.0E-2]], []]"), 3);
+        // Truncated or broken text: its brackets outside strings.
+        assert_eq!(depth("[[[1,"), 3);
+        assert_eq!(depth("[[1]] [[[[["), 5);
+        assert_eq!(depth("[\"unterminated [[[[["), 1);
+        assert_eq!(depth("]]]][[x[\"\\\"[\"]"), 3);
+    }
+
+    #[test]
+    fn any_depth_without_overflow() {
+        let deep = "[".repeat(100_000);
+        assert_eq!(depth(&deep), 100_000);
+        let closed = format!("{deep}{}", "]".repeat(100_000));
+        assert_eq!(depth(&closed), 100_000);
+        assert!(validate(&closed).is_ok());
+        assert!(parse::<serde_json::Value>(&closed, 1000).is_err_and(|e| e.contains("100000 levels")));
     }
 }

@@ -1,0 +1,13 @@
+//! JSON text as tokens: one iterative tokenizer with byte spans ([`tokenizer`]) that the depth
+//! check, the descriptor scan and the other readers of server JSON build on. Nothing here
+//! recurses per nesting level: the nesting of server JSON is attacker-controlled.
+
+pub mod depth;
+#[doc(hidden)]
+pub mod fuzzing;
+pub mod skim;
+pub mod tokenizer;
+
+pub use crate::skeleton::unescape;
+pub use skim::Skim;
+pub use tokenizer::{Error, Kind, Token, Tokenizer, check};

@@ -1,0 +1,194 @@
+//! The same tokens as [`super::Tokenizer`], read without checking the syntax: for text whose
+//! syntax serde_json has checked already (a parsed reply, a `RawValue`) or where it does not
+//! matter (the depth measured before a parse). On JSON it yields exactly the tokenizer's tokens
+//! (the fuzz checks compare them); on any other bytes it yields something and ends, without
+//! panicking and with every span on character boundaries.
+//!
+//! It exists for speed: the checked tokenizer's grammar state costs a branch per token, and its
+//! checks of escapes, numbers and literals a branch per byte; the users that read a reply many
+//! times over need neither.
+
+use super::tokenizer::{Kind, Stack, Token};
+
+#[derive(Debug)]
+pub struct Skim<'a> {
+    b: &'a [u8],
+    i: usize,
+    stack: Stack,
+    /// The next string is an object key.
+    key_next: bool,
+    /// The innermost open container is an object (the stack's top, kept at hand).
+    in_object: bool,
+}
+
+impl<'a> Skim<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Skim { b: text.as_bytes(), i: 0, stack: Stack::default(), key_next: false, in_object: false }
+    }
+
+    /// Tokens of the contents of a container that opened just before `text` (an array if
+    /// `array`), through its close, the one token at depth 0.
+    pub fn inside(text: &'a str, array: bool) -> Self {
+        let mut skim = Skim::new(text);
+        skim.stack.push(array);
+        skim.key_next = !array;
+        skim.in_object = !array;
+        skim
+    }
+
+    #[inline]
+    fn open(&mut self, array: bool, start: usize) -> Token {
+        let depth = self.stack.len;
+        self.stack.push(array);
+        self.key_next = !array;
+        self.in_object = !array;
+        self.i = start + 1;
+        Token { kind: if array { Kind::ArrayOpen } else { Kind::ObjectOpen }, start, end: self.i, depth }
+    }
+
+    #[inline]
+    fn close(&mut self, array: bool, start: usize) -> Token {
+        self.stack.pop();
+        // After a complete value, a string is a key if an object encloses it.
+        self.in_object = self.stack.top() == Some(false);
+        self.key_next = self.in_object;
+        self.i = start + 1;
+        Token {
+            kind: if array { Kind::ArrayClose } else { Kind::ObjectClose },
+            start,
+            end: self.i,
+            depth: self.stack.len,
+        }
+    }
+
+    #[inline]
+    fn scalar(&mut self, kind: Kind, start: usize, end: usize) -> Token {
+        let depth = self.stack.len;
+        self.i = end;
+        self.key_next = kind != Kind::Key && self.in_object;
+        Token { kind, start, end, depth }
+    }
+}
+
+impl Iterator for Skim<'_> {
+    type Item = Token;
+
+    #[inline]
+    fn next(&mut self) -> Option<Token> {
+        loop {
+            let start = self.i;
+            let &c = self.b.get(start)?;
+            let (kind, end) = match c {
+                b'{' | b'[' => return Some(self.open(c == b'[', start)),
+                b'}' | b']' => return Some(self.close(c == b']', start)),
+                b'"' => (if self.key_next { Kind::Key } else { Kind::String }, string_end(self.b, start)),
+                b'-' | b'0'..=b'9' => (Kind::Number, number_end(self.b, start)),
+                b't' => (Kind::True, word_end(self.b, start, 4)),
+                b'f' => (Kind::False, word_end(self.b, start, 5)),
+                b'n' => (Kind::Null, word_end(self.b, start, 4)),
+                // Whitespace, `,` and `:`, and in broken text anything else, one byte at a time.
+                _ => {
+                    self.i = start + 1;
+                    continue;
+                }
+            };
+            return Some(self.scalar(kind, start, end));
+        }
+    }
+}
+
+impl std::iter::FusedIterator for Skim<'_> {}
+
+/// Just past the closing quote of the string whose `"` is at `start`, or the text's end.
+#[inline]
+fn string_end(b: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    loop {
+        // Eight bytes at a time up to the first `"` or `\`.
+        while let Some(chunk) = b.get(i..i + 8) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(chunk);
+            let m = quote_or_backslash(u64::from_le_bytes(w));
+            if m != 0 {
+                i += (m.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        match b.get(i) {
+            Some(b'"') => return i + 1,
+            // The escaped byte is ASCII in JSON; in broken text it may start a character,
+            // so the end is kept on a boundary below.
+            Some(b'\\') => i += 2,
+            Some(_) => i += 1,
+            None => return b.len(),
+        }
+        if i >= b.len() {
+            return b.len();
+        }
+    }
+}
+
+const HI: u64 = 0x8080_8080_8080_8080;
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The bytes of `x` that are `"` or `\\`, as high bits; only the lowest is exact.
+#[inline]
+fn quote_or_backslash(x: u64) -> u64 {
+    let zero = |y: u64| y.wrapping_sub(ONES) & !y & HI;
+    zero(x ^ (ONES * b'"' as u64)) | zero(x ^ (ONES * b'\\' as u64))
+}
+
+/// Past the bytes a number may hold.
+#[inline]
+fn number_end(b: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Past a literal of `len` bytes, or as far as its ASCII letters go in broken text.
+#[inline]
+fn word_end(b: &[u8], start: usize, len: usize) -> usize {
+    let mut i = start + 1;
+    while i < start + len && b.get(i).is_some_and(u8::is_ascii_lowercase) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Tokenizer;
+
+    fn same_as_checked(text: &str) {
+        let checked: Vec<Token> = Tokenizer::new(text).map(|t| t.expect("test JSON is valid")).collect();
+        assert_eq!(Skim::new(text).collect::<Vec<_>>(), checked, "{text}");
+    }
+
+    #[test]
+    fn yields_the_checked_tokens_on_json() {
+        for text in [
+            " 1 ",
+            r#"{"a": [1, -2.5e+3, true, false, null, "s"], "b\"[": {"c": {}}, "d": []}"#,
+            r#"[{"k": "v"}, ["x", {"y": [[]]}], "\u00e9\\", {"": ""}]"#,
+            "{\"k\":{\"k\":{\"k\":\"v\"},\"k2\":[\"not a key\",{\"key\":0}]},\"after\":1}",
+        ] {
+            same_as_checked(text);
+        }
+        same_as_checked(&format!("{}1{}", "[{\"a\":".repeat(50_000), "}]".repeat(50_000)));
+    }
+
+    #[test]
+    fn broken_text_ends_on_boundaries() {
+        for text in ["\"é\\", "[\"a\\é", "]]}}", "tru", "{\"a\" \"b\" \"c\"}", "nul\u{1F600}", "-é", "\"\\\u{1F600}\""]
+        {
+            for t in Skim::new(text) {
+                assert!(text.get(t.start..t.end).is_some(), "{t:?} of {text:?}");
+            }
+        }
+    }
+}
