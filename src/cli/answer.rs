@@ -235,16 +235,17 @@ fn describe(a: &Answer) -> String {
     }
 }
 
-/// A line on stderr; a closed stderr loses it and nothing else.
+/// A line on stderr, made safe for a terminal (it quotes the server); a closed stderr loses it
+/// and nothing else.
 fn say(text: &str) {
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{text}");
+    let _ = writeln!(err, "{}", sanitize::text(text));
 }
 
 /// One answer from the terminal, trimmed; None at end of input.
 fn prompt(q: &str) -> Option<String> {
     let mut err = std::io::stderr().lock();
-    let _ = write!(err, "{q}");
+    let _ = write!(err, "{}", sanitize::line(q));
     let _ = err.flush();
     let mut line = String::new();
     match std::io::stdin().lock().read_line(&mut line) {

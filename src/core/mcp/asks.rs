@@ -112,11 +112,15 @@ fn empty_schema() -> Value {
 
 /// The content an accepted form sends when the user changes nothing: every default the schema
 /// gives (SEP-1034: a client applies defaults for fields the user leaves alone).
+/// Taken as written, not through the form model, so a default no field kind can hold (an
+/// object, a number beyond 64 bits) is still sent.
 pub fn defaults(schema: &Value) -> Map<String, Value> {
-    match crate::schema::form::Form::new(schema).arguments() {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
+    let props = schema.get("properties").and_then(Value::as_object);
+    props
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, p)| Some((k.clone(), p.get("default")?.clone())))
+        .collect()
 }
 
 /// `defaults` with the user's own values laid over them.
