@@ -6,10 +6,8 @@ use std::process::{Command, Stdio};
 
 /// Starts the browser on `url` and returns at once; the error says what to do instead.
 pub fn open_url(url: &str) -> Result<(), String> {
-    let lower = url.to_ascii_lowercase();
-    if !(lower.starts_with("https://") || lower.starts_with("http://")) || url.chars().any(char::is_control) {
-        return Err("only http and https URLs are opened; copy it by hand if you trust it".into());
-    }
+    let url = check_url(url)?;
+    let url = url.as_str();
     let mut cmd = match std::env::var("BROWSER").ok().filter(|b| !b.trim().is_empty()) {
         Some(b) => browser_command(&b, url),
         None => platform_opener(url),
@@ -23,6 +21,15 @@ pub fn open_url(url: &str) -> Result<(), String> {
         }
         Err(e) => Err(format!("could not start a browser ({e}); set $BROWSER, or open the URL by hand")),
     }
+}
+
+/// The URL when it is one mcplens opens (http or https, no control characters).
+pub fn check_url(url: &str) -> Result<String, String> {
+    let lower = url.to_ascii_lowercase();
+    if !(lower.starts_with("https://") || lower.starts_with("http://")) || url.chars().any(char::is_control) {
+        return Err("only http and https URLs are opened; copy it by hand if you trust it".into());
+    }
+    Ok(url.to_string())
 }
 
 /// `$BROWSER` is a command, split on whitespace (no shell); `%s` takes the URL, else it is

@@ -29,6 +29,14 @@ pub struct ServerAsk {
     reply: oneshot::Sender<Answer>,
 }
 
+/// A request as a front end shows it; the answer goes back by `id`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AskView {
+    pub id: String,
+    pub kind: AskKind,
+    pub raw: Arc<String>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum AskKind {
     /// A form for the user: the requested schema becomes fields.
@@ -66,16 +74,31 @@ impl ServerAsk {
         let _ = self.reply.send(answer);
     }
 
+    /// The server withdrew the request (cancelled it, or the session ended): no answer is
+    /// awaited any more.
+    pub fn withdrawn(&self) -> bool {
+        self.reply.is_closed()
+    }
+
+    /// What a front end shows, without the answer channel.
+    pub fn view(&self) -> AskView {
+        AskView { id: self.id.clone(), kind: self.kind.clone(), raw: self.raw.clone() }
+    }
+
     pub fn method(&self) -> &'static str {
-        match self.kind {
-            AskKind::Sampling { .. } => "sampling/createMessage",
-            _ => "elicitation/create",
-        }
+        self.kind.method()
     }
 
     /// One line on what is asked, for a status line or stderr (not sanitized: callers do).
     pub fn summary(&self) -> String {
-        match &self.kind {
+        self.kind.summary()
+    }
+}
+
+impl AskKind {
+    /// One line on what is asked (not sanitized: callers do).
+    pub fn summary(&self) -> String {
+        match self {
             AskKind::Form { message, .. } => format!("the server asks: {message}"),
             AskKind::Url { message, url, .. } => format!("the server asks you to open {url}: {message}"),
             AskKind::Sampling { params } => {
@@ -87,6 +110,13 @@ impl ServerAsk {
 }
 
 impl AskKind {
+    pub fn method(&self) -> &'static str {
+        match self {
+            AskKind::Sampling { .. } => "sampling/createMessage",
+            _ => "elicitation/create",
+        }
+    }
+
     /// Reads a kept request; None when it is not one of [`KEPT`]'s methods.
     fn parse(raw: &str) -> Option<AskKind> {
         let msg: Value = serde_json::from_str(raw).ok()?;
@@ -116,11 +146,7 @@ fn empty_schema() -> Value {
 /// object, a number beyond 64 bits) is still sent.
 pub fn defaults(schema: &Value) -> Map<String, Value> {
     let props = schema.get("properties").and_then(Value::as_object);
-    props
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, p)| Some((k.clone(), p.get("default")?.clone())))
-        .collect()
+    props.into_iter().flatten().filter_map(|(k, p)| Some((k.clone(), p.get("default")?.clone()))).collect()
 }
 
 /// `defaults` with the user's own values laid over them.
@@ -200,9 +226,9 @@ impl AskDesk {
         (AskDesk { tx }, rx)
     }
 
-    /// Hands the ask over; gives it back when no one listens.
-    pub fn send(&self, ask: ServerAsk) -> Result<(), ServerAsk> {
-        self.tx.send(ask).map_err(|e| e.0)
+    /// Hands the ask over; false when no one listens (the ask is then dropped: a decline).
+    pub fn send(&self, ask: ServerAsk) -> bool {
+        self.tx.send(ask).is_ok()
     }
 }
 

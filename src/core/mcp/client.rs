@@ -52,7 +52,7 @@ impl LensClient {
             return Ok(Answer::Decline);
         };
         let method = ask.method();
-        if desk.send(ask).is_err() {
+        if !desk.send(ask) {
             log.push(LogKind::Warning, &format!("{method}: declined (nothing here can answer it)"));
             return Ok(Answer::Decline);
         }

@@ -101,8 +101,8 @@ impl Component for InfoPane {
     }
 
     fn observe(&mut self, event: &Observed) {
-        match event {
-            Observed::Server(s) => self.build(s),
+        if let Observed::Server(s) = event {
+            self.build(s);
         }
     }
 
