@@ -98,6 +98,8 @@ pub enum Observed<'a> {
     Server(&'a crate::mcp::ServerInfo),
     /// The server withdrew its request of this id (or the session ended).
     AskWithdrawn(&'a str),
+    /// The roots offered to the server (`--root`, the config's `roots`).
+    Roots(&'a [crate::mcp::asks::Root]),
 }
 
 pub trait Component {

@@ -523,6 +523,7 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
         other => other.label(),
     };
     let mut app = App::new(theme, label);
+    app.observe(&component::Observed::Roots(&options.roots));
     let history = History::open(&target.label());
     if let Some(p) = &history.problem {
         app.notice = Some((format!("history: {p}"), true));
