@@ -37,3 +37,12 @@ fn sse_retry_reconnects_after_the_retry_time_with_the_last_event_id() {
     let (passed, text) = scenario("sse-retry", &format!("{} call test_reconnection --timeout 10 --url", bin()));
     assert!(passed, "{text}");
 }
+
+#[test]
+fn elicitation_accepted_headless_applies_every_default_of_the_requested_schema() {
+    let (passed, text) = scenario(
+        "elicitation-sep1034-client-defaults",
+        &format!("{} call test_client_elicitation_defaults --elicitation accept --url", bin()),
+    );
+    assert!(passed, "{text}");
+}

@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{LensError, Result};
+use crate::mcp::asks::Root;
 use crate::mcp::{ConnectOptions, HttpTarget, StdioTarget, Target, config};
 
 pub const EXIT_CODES: &str = "\
@@ -113,7 +114,33 @@ pub struct CallArgs {
     #[arg(long)]
     pub no_validate: bool,
     #[command(flatten)]
+    pub answers: AnswerArgs,
+    #[command(flatten)]
     pub target: TargetArgs,
+}
+
+/// How `call` answers what the server asks during the call.
+#[derive(Args, Debug, Clone, Default)]
+pub struct AnswerArgs {
+    /// Answer the server's elicitation requests: accept (with the schema's defaults), decline,
+    /// cancel, or ask on the terminal (the default; without a terminal it declines).
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub elicitation: Option<Elicitation>,
+    /// Accept elicitation requests with this JSON object (the schema's defaults fill the rest).
+    #[arg(long, value_name = "JSON")]
+    pub elicitation_answer: Option<String>,
+    /// Answer sampling/createMessage requests with this text as the model's reply, or `decline`.
+    /// Without it the request is shown and the reply asked for on the terminal.
+    #[arg(long, value_name = "TEXT|decline")]
+    pub sampling_answer: Option<String>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elicitation {
+    Accept,
+    Decline,
+    Cancel,
+    Ask,
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -145,6 +172,10 @@ pub struct TargetArgs {
     /// Deepest JSON nesting accepted in a server's message.
     #[arg(long, default_value_t = crate::json_depth::DEFAULT_MAX_DEPTH, value_name = "LEVELS")]
     pub max_depth: usize,
+    /// A directory offered to the server as a root (`roots/list`). Repeatable; adds to the
+    /// config entry's "roots".
+    #[arg(long = "root", value_name = "PATH")]
+    pub roots: Vec<PathBuf>,
     /// The server command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -172,8 +203,20 @@ impl TargetArgs {
             timeout: Duration::from_secs_f64(self.timeout.min(1e9)),
             max_message: self.max_message_mb.saturating_mul(1 << 20),
             max_depth: self.max_depth.max(1),
+            roots: self.roots()?,
             ..ConnectOptions::default()
         })
+    }
+
+    /// The config entry's roots, then each `--root`, as `file://` URIs.
+    pub fn roots(&self) -> Result<Vec<Root>> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let mut paths = match &self.config {
+            Some(path) => config::roots(path, self.server.as_deref())?,
+            None => vec![],
+        };
+        paths.extend(self.roots.iter().map(|p| p.to_string_lossy().into_owned()));
+        Ok(paths.iter().map(|p| Root::from_path(p, &cwd)).collect())
     }
 
     /// Where the project's files sit (hints beside `.mcp.json`): the config file's directory, else

@@ -1,5 +1,6 @@
 //! The headless commands (`tools`, `call`, `schema`, `demo-server`) on top of the core.
 
+pub mod answer;
 pub mod args;
 pub mod info;
 pub mod render;
@@ -102,7 +103,9 @@ fn suggest(list: &ToolList, name: &str) -> String {
 /// `mcplens call`
 pub async fn call(a: &CallArgs) -> Result<i32> {
     let target = a.target.target()?;
-    let session = Session::connect(&target, a.target.connect_options()?).await?;
+    let mut options = a.target.connect_options()?;
+    options.asks = Some(answer::Policy::new(&a.answers)?.start());
+    let session = Session::connect(&target, options).await?;
     let result = call_in(&session, a).await;
     session.close().await;
     result

@@ -15,6 +15,7 @@ pub mod json_out;
 pub mod json_pretty;
 pub mod jsontree;
 pub mod mcp;
+pub mod opener;
 pub mod sanitize;
 pub mod schema;
 pub mod skeleton;

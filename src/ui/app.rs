@@ -65,6 +65,10 @@ pub enum SessionMsg {
     PagerProgress(usize, usize, Option<u64>),
     /// The shown result read again with a hint just taught.
     Retaught(Box<CallResult>),
+    /// The server asks the user something (elicitation, sampling).
+    Asked(crate::mcp::asks::AskView),
+    /// The server withdrew its request of this id.
+    AskWithdrawn(String),
 }
 
 /// A finished call: what was sent, what came back (verbatim and normalized), how long it took.
@@ -125,6 +129,13 @@ pub enum Cmd {
         known: Vec<std::sync::Arc<Envelope>>,
     },
     Cancel,
+    /// Answer the server's request of this id.
+    Answer {
+        id: String,
+        answer: crate::mcp::asks::Answer,
+    },
+    /// Open a URL (checked as http/https) in the browser.
+    OpenUrl(String),
     /// Write to the clipboard through the terminal (OSC 52).
     Copy(String),
     /// Write `text` to a new file named after `name` in the exports directory.
@@ -394,6 +405,15 @@ impl App {
             }
             SessionMsg::Closed { reason } => self.set_conn(Conn::Down(reason)),
             SessionMsg::Notice(n) => self.notice = Some((n, false)),
+            SessionMsg::Asked(view) => {
+                self.overlays.push(Box::new(super::components::ask::AskOverlay::new(&view)));
+                self.relayout();
+            }
+            SessionMsg::AskWithdrawn(id) => {
+                self.overlays.close_on(&super::component::Observed::AskWithdrawn(&id));
+                self.notice = Some(("the server withdrew its request".into(), false));
+                self.relayout();
+            }
             SessionMsg::Retaught(call) => {
                 let theme = self.theme.clone();
                 if let Some(r) = self.result_mut()

@@ -96,6 +96,10 @@ impl<'a> Ctx<'a> {
 pub enum Observed<'a> {
     /// Connected (again): the server's initialize result.
     Server(&'a crate::mcp::ServerInfo),
+    /// The server withdrew its request of this id (or the session ended).
+    AskWithdrawn(&'a str),
+    /// The roots offered to the server (`--root`, the config's `roots`).
+    Roots(&'a [crate::mcp::asks::Root]),
 }
 
 pub trait Component {
@@ -130,6 +134,11 @@ pub trait Component {
 
     /// A docked pane hears of the session here.
     fn observe(&mut self, _event: &Observed) {}
+
+    /// An overlay that this event makes moot (a request the server withdrew) is closed.
+    fn closes_on(&self, _event: &Observed) -> bool {
+        false
+    }
 
     /// How big an overlay wants to be inside `area` (panes fill what the layout gives them).
     fn overlay_size(&self, area: Rect) -> (u16, u16) {
@@ -183,6 +192,11 @@ impl Stack {
             let area = place(layer.as_ref());
             layer.set_area(area);
         }
+    }
+
+    /// Closes every layer the event makes moot.
+    pub fn close_on(&mut self, event: &Observed) {
+        self.layers.retain(|l| !l.closes_on(event));
     }
 
     /// Every layer, bottom first, to draw over the panes.

@@ -101,20 +101,28 @@ fn label(v: &Value) -> String {
 impl FormState {
     pub fn new(tool: &crate::mcp::ToolDescriptor, previous: Option<&Value>) -> Self {
         let schema = tool.input_schema().cloned().unwrap_or_else(|| serde_json::json!({"type": "object"}));
-        let mut form = Form::new(&schema);
+        let mut s = FormState::for_schema(tool.name(), &schema, previous);
+        s.destructive = tool.destructive();
+        s
+    }
+
+    /// A form for any object schema (a tool's input, a server's elicitation); `name` is what
+    /// the form fills in.
+    pub fn for_schema(name: &str, schema: &Value, previous: Option<&Value>) -> Self {
+        let mut form = Form::new(schema);
         let mut message = None;
         if let Some(prev) = previous
             && !form.load(prev)
         {
             message = Some("the last arguments do not all fit the fields; Ctrl-T shows them as JSON".into());
         }
-        let (validator, schema_problem) = match jsonschema::options().should_validate_formats(true).build(&schema) {
+        let (validator, schema_problem) = match jsonschema::options().should_validate_formats(true).build(schema) {
             Ok(v) => (Some(v), None),
             Err(e) => (None, Some(format!("the input schema cannot be used for validation: {e}"))),
         };
         let mut s = FormState {
-            tool: tool.name().to_string(),
-            destructive: tool.destructive(),
+            tool: name.to_string(),
+            destructive: false,
             form,
             rows: vec![],
             focus: 0,

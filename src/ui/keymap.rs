@@ -103,6 +103,8 @@ commands! {
     Paired = "paired",
     // A docked pane's key, from anywhere.
     Show = "show",
+    // A server's request.
+    Decline = "decline",
 }
 
 /// Where a binding applies: a section of the keymap file. `Any` (the file's `[global]`) applies
@@ -124,6 +126,7 @@ impl Scope {
     pub const Help: Scope = Scope("help");
     pub const Picker: Scope = Scope("picker");
     pub const LogEntry: Scope = Scope("log_entry");
+    pub const Ask: Scope = Scope("ask");
 
     /// Every section of the embedded keymap, in its order (the help's order).
     pub fn all() -> &'static [Scope] {
@@ -298,11 +301,18 @@ pub fn footer(scope: Scope) -> Vec<(String, String, Command)> {
 /// The footer over an overlay: its own keys, and of the global ones only those that still work
 /// over an overlay (help, quit); the others would do nothing there.
 pub fn overlay_footer(scope: Scope) -> Vec<(String, String)> {
+    overlay_footer_of(scope, |_| true)
+}
+
+/// `overlay_footer` with only the commands `keep` allows (an overlay whose keys depend on
+/// what it shows).
+pub fn overlay_footer_of(scope: Scope, keep: impl Fn(Command) -> bool) -> Vec<(String, String)> {
     footer(scope)
         .into_iter()
         .filter(|(_, _, cmd)| {
             matches!(cmd, Command::Help | Command::Quit) || keymap().own(scope).any(|b| b.command == *cmd)
         })
+        .filter(|(_, _, cmd)| keep(*cmd))
         .map(|(keys, word, _)| (keys, word))
         .collect()
 }

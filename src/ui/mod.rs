@@ -17,6 +17,7 @@ pub mod textarea;
 pub mod theme;
 pub mod view;
 
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -212,7 +213,9 @@ async fn worker(
     let send = |m: SessionMsg| out.send(Msg::Session(m)).is_ok();
     // One log for every session: a reconnect appends to it, so why the server died stays.
     let log = crate::mcp::log::SessionLog::new(options.log_limits, crate::mcp::log::Redactor::new(target.secrets()));
-    let options = ConnectOptions { log: Some(log.clone()), ..options };
+    let (desk, asks) = crate::mcp::asks::AskDesk::new();
+    let mut pending = Pending { rx: asks, asks: HashMap::new() };
+    let options = ConnectOptions { log: Some(log.clone()), asks: Some(desk), ..options };
     for attempt in 0.. {
         if attempt > 0 {
             log.mark_reconnect("reconnecting: a new session begins");
@@ -247,7 +250,7 @@ async fn worker(
                                 send(m);
                             }
                         }
-                        Some(Cmd::Cancel) | Some(Cmd::Copy(_)) => {}
+                        Some(Cmd::Cancel) | Some(Cmd::Copy(_)) | Some(Cmd::OpenUrl(_)) | Some(Cmd::Answer { .. }) => {}
                         Some(Cmd::Quit) | None => return,
                     }
                 }
@@ -304,12 +307,22 @@ async fn worker(
                             send(m);
                         }
                     }
-                    Some(Cmd::Copy(_)) => {}
+                    Some(Cmd::Answer { id, answer }) => pending.answer(&id, answer),
+                    Some(Cmd::Copy(_)) | Some(Cmd::OpenUrl(_)) => {}
+                },
+                ask = pending.rx.recv() => if let Some(ask) = ask {
+                    send(SessionMsg::Asked(ask.view()));
+                    pending.asks.insert(ask.id.clone(), ask);
                 },
                 ev = events.recv() => match ev {
                     Ok(ServerEvent::ToolListChanged) => {
                         if let Ok(tools) = session.list_tools().await {
                             send(SessionMsg::ToolsRefreshed(tools));
+                        }
+                    }
+                    Ok(ServerEvent::Asking(false)) => {
+                        for id in pending.withdrawn() {
+                            send(SessionMsg::AskWithdrawn(id));
                         }
                     }
                     Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
@@ -339,9 +352,40 @@ async fn worker(
             }
         };
         session.close().await;
+        for id in pending.drain() {
+            send(SessionMsg::AskWithdrawn(id));
+        }
         if !reconnect {
             return;
         }
+    }
+}
+
+/// The server's requests waiting on the user, by id.
+struct Pending {
+    rx: mpsc::UnboundedReceiver<crate::mcp::asks::ServerAsk>,
+    asks: HashMap<String, crate::mcp::asks::ServerAsk>,
+}
+
+impl Pending {
+    fn answer(&mut self, id: &str, answer: crate::mcp::asks::Answer) {
+        if let Some(ask) = self.asks.remove(id) {
+            ask.answer(answer);
+        }
+    }
+
+    /// The requests the server gave up on, forgotten.
+    fn withdrawn(&mut self) -> Vec<String> {
+        let ids: Vec<String> = self.asks.iter().filter(|(_, a)| a.withdrawn()).map(|(id, _)| id.clone()).collect();
+        for id in &ids {
+            self.asks.remove(id);
+        }
+        ids
+    }
+
+    /// Every request, forgotten (the session ended: no answer can reach the server).
+    fn drain(&mut self) -> Vec<String> {
+        self.asks.drain().map(|(id, _)| id).collect()
     }
 }
 
@@ -479,6 +523,7 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
         other => other.label(),
     };
     let mut app = App::new(theme, label);
+    app.observe(&component::Observed::Roots(&options.roots));
     let history = History::open(&target.label());
     if let Some(p) = &history.problem {
         app.notice = Some((format!("history: {p}"), true));
@@ -559,6 +604,11 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
             match cmd {
                 Cmd::Quit => quit = true,
                 Cmd::Copy(text) => osc52(&text),
+                Cmd::OpenUrl(url) => {
+                    if let Err(e) = crate::opener::open_url(&url) {
+                        app.notice = Some((format!("not opened: {e}"), true));
+                    }
+                }
                 other => {
                     let _ = cmd_tx.send(other);
                 }

@@ -51,6 +51,12 @@ fn need(path: PathBuf) -> PathBuf {
     path
 }
 
+/// What mcplens declares (servers such as server-everything list tools by the client's
+/// capabilities), so the bare client is shown the same tools.
+fn bare_capabilities() -> Value {
+    json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}})
+}
+
 /// server-everything's entry point (installed by scripts/install-peers).
 pub fn server_everything() -> PathBuf {
     need(root().join("tests/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"))
@@ -127,7 +133,7 @@ impl Bare {
         let mut bare = Bare { child: Guard(child), reader: BufReader::new(out), next_id: 1 };
         bare.request(
             "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bare", "version": "0"}}),
+            json!({"protocolVersion": "2025-06-18", "capabilities": bare_capabilities(), "clientInfo": {"name": "bare", "version": "0"}}),
         );
         bare.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         bare

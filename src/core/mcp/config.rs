@@ -20,6 +20,36 @@ pub fn load(path: &Path, server: Option<&str>) -> Result<(String, Target)> {
 
 /// Parses config text; `dir` is where relative `cwd` values are resolved from.
 pub fn parse(text: &str, server: Option<&str>, dir: Option<&Path>) -> Result<(String, Target)> {
+    let (name, entry) = pick(text, server)?;
+    let target = entry_target(&name, &entry, dir)?;
+    Ok((name, target))
+}
+
+/// The roots a config entry offers the server (`"roots": ["path", ...]`, an mcplens key other
+/// clients ignore); relative paths are resolved from the file's directory.
+pub fn roots(path: &Path, server: Option<&str>) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LensError::usage(format!("cannot read config file {}: {e}", path.display())))?;
+    let in_file = |e: LensError| LensError::usage(format!("config file {}: {}", path.display(), e.message));
+    let (name, entry) = pick(&text, server).map_err(in_file)?;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let resolve = |s: &str| match dir {
+        Some(d) if Path::new(s).is_relative() => d.join(s).to_string_lossy().into_owned(),
+        _ => s.to_string(),
+    };
+    match entry.get("roots") {
+        None | Some(Value::Null) => Ok(vec![]),
+        Some(Value::Array(a)) => {
+            a.iter().map(|v| v.as_str().map(resolve)).collect::<Option<Vec<_>>>().ok_or_else(|| {
+                in_file(LensError::usage(format!("server \"{name}\": every root must be a path string")))
+            })
+        }
+        Some(_) => Err(in_file(LensError::usage(format!("server \"{name}\": \"roots\" must be an array of paths")))),
+    }
+}
+
+/// The entry of `server` (or of the only server) in config text.
+fn pick(text: &str, server: Option<&str>) -> Result<(String, Map<String, Value>)> {
     let root: Value = serde_json::from_str(text).map_err(|e| LensError::usage(format!("not valid JSON: {e}")))?;
     let servers = servers_of(&root)?;
     let names = || servers.keys().cloned().collect::<Vec<_>>().join(", ");
@@ -48,8 +78,7 @@ pub fn parse(text: &str, server: Option<&str>, dir: Option<&Path>) -> Result<(St
         },
     };
     let entry = entry.as_object().ok_or_else(|| LensError::usage(format!("server \"{name}\" must be an object")))?;
-    let target = entry_target(&name, entry, dir)?;
-    Ok((name, target))
+    Ok((name, entry.clone()))
 }
 
 fn servers_of(root: &Value) -> Result<&Map<String, Value>> {

@@ -1,5 +1,7 @@
 //! The MCP connection core: targets, transports with the wire tap, the session. No UI here.
 
+pub mod asks;
+pub mod client;
 pub mod config;
 pub mod http;
 pub mod log;

@@ -9,19 +9,21 @@ use std::time::{Duration, Instant};
 
 use http::{HeaderName, HeaderValue};
 use rmcp::model::{
-    CallToolRequestParams, CancelledNotificationParam, ClientConfig, ClientNotification, ClientRequest, Notification,
+    CallToolRequestParams, CancelledNotificationParam, ClientNotification, ClientRequest, Notification,
     PaginatedRequestParams, Request, RequestOptionalParam,
 };
 use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{RoleClient, ServiceExt};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
+use super::asks::{AskDesk, Root};
+use super::client::LensClient;
 use super::http::TappedHttpClient;
 use super::log::{LogKind, LogLimits, Redactor, SessionLog};
 use super::stdio::{self, ChildWatch, describe_status};
@@ -30,31 +32,6 @@ use super::tools::{ToolDescriptor, ToolList};
 use super::wire::{ServerEvent, WireTap, id_key};
 use crate::error::{LensError, Result};
 use crate::skeleton::{Elisions, SharedText, Syntax};
-
-/// How mcplens introduces itself; everything else is rmcp's default client.
-#[derive(Clone)]
-pub struct LensClient {
-    info: ClientConfig,
-}
-
-impl Default for LensClient {
-    fn default() -> Self {
-        let mut info = ClientConfig::default();
-        info.client_info.name = "mcplens".into();
-        info.client_info.version = env!("CARGO_PKG_VERSION").into();
-        info.client_info.title = Some("mcplens".into());
-        // The initialize handshake belongs to the legacy era: it offers the newest version that
-        // still has one (2026-07-28 replaced it with per-request _meta), not rmcp's LATEST.
-        info.protocol_version = rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE;
-        LensClient { info }
-    }
-}
-
-impl ClientHandler for LensClient {
-    fn get_info(&self) -> ClientConfig {
-        self.info.clone()
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct ConnectOptions {
@@ -69,6 +46,10 @@ pub struct ConnectOptions {
     pub max_depth: usize,
     /// The log to append to (a reconnect keeps its log); a new one when None.
     pub log: Option<SessionLog>,
+    /// Who answers the server's elicitation and sampling requests; None declines them.
+    pub asks: Option<AskDesk>,
+    /// The roots offered to the server (`--root`); none means the capability is not offered.
+    pub roots: Vec<Root>,
 }
 
 impl Default for ConnectOptions {
@@ -80,6 +61,8 @@ impl Default for ConnectOptions {
             max_list_pages: 10_000,
             max_depth: crate::json_depth::DEFAULT_MAX_DEPTH,
             log: None,
+            asks: None,
+            roots: vec![],
         }
     }
 }
@@ -226,7 +209,7 @@ impl Session {
             None => SessionLog::new(options.log_limits, Redactor::new(target.secrets())),
         };
         let tap = WireTap::new(log.clone());
-        let client = LensClient::default();
+        let client = LensClient::new(tap.clone(), options.asks.clone(), options.roots.clone());
         let (served, child) = match target {
             Target::Stdio(s) => {
                 let (io, child) = stdio::spawn(s, tap.clone(), options.max_message)?;
@@ -352,11 +335,7 @@ impl Session {
         let mut events = self.tap.subscribe();
         let timeout = opts.timeout.unwrap_or(self.options.timeout);
         let started = Instant::now();
-        let handle = self
-            .service
-            .peer()
-            .send_cancellable_request(request, PeerRequestOptions::with_timeout(timeout).reset_timeout_on_progress())
-            .await;
+        let handle = self.service.peer().send_cancellable_request(request, PeerRequestOptions::no_options()).await;
         let handle = match handle {
             Ok(h) => h,
             Err(e) => return Err(self.service_error(e, what).await),
@@ -368,6 +347,9 @@ impl Session {
         let response = handle.await_response();
         tokio::pin!(response);
         let cancel = opts.cancel.clone().unwrap_or_default();
+        // Our own clock, not rmcp's: progress restarts it and it stands still while the user
+        // answers a question of the server's (elicitation, sampling).
+        let mut clock = Deadline::new(timeout);
         loop {
             tokio::select! {
                 r = &mut response => {
@@ -398,8 +380,10 @@ impl Session {
                 }
                 ev = events.recv() => match ev {
                     Ok(ServerEvent::Progress { token: t, progress, total, message }) if t == token => {
+                        clock.restart();
                         on_progress(&Progress { progress, total, message });
                     }
+                    Ok(ServerEvent::Asking(open)) => clock.asking(open),
                     Ok(_) | Err(RecvError::Lagged(_)) => {}
                     Err(RecvError::Closed) => {}
                 },
@@ -412,6 +396,15 @@ impl Session {
                     let _ = peer.send_notification(ClientNotification::CancelledNotification(note)).await;
                     self.log().push(LogKind::Info, &format!("{what} cancelled by the user"));
                     return Err(LensError::cancelled());
+                }
+                _ = clock.expired() => {
+                    self.tap.forget(&id);
+                    let note = Notification::new(CancelledNotificationParam::new(
+                        Some(request_id),
+                        Some("timed out".into()),
+                    ));
+                    let _ = peer.send_notification(ClientNotification::CancelledNotification(note)).await;
+                    return Err(self.service_error(ServiceError::Timeout { timeout }, what).await);
                 }
             }
         }
@@ -573,6 +566,35 @@ impl Session {
         if let Some(c) = &self.child {
             let _ = c.wait_exit(Duration::from_secs(2)).await;
         }
+    }
+}
+
+/// A request's timeout: restarted by progress, stopped while the user is asked something.
+struct Deadline {
+    timeout: Duration,
+    at: tokio::time::Instant,
+    asking: usize,
+}
+
+impl Deadline {
+    fn new(timeout: Duration) -> Self {
+        Deadline { timeout, at: tokio::time::Instant::now() + timeout, asking: 0 }
+    }
+
+    fn restart(&mut self) {
+        self.at = tokio::time::Instant::now() + self.timeout;
+    }
+
+    fn asking(&mut self, open: bool) {
+        self.asking = if open { self.asking + 1 } else { self.asking.saturating_sub(1) };
+        self.restart();
+    }
+
+    async fn expired(&self) {
+        if self.asking > 0 {
+            std::future::pending::<()>().await;
+        }
+        tokio::time::sleep_until(self.at).await;
     }
 }
 

@@ -26,6 +26,9 @@ pub enum ServerEvent {
         message: Option<String>,
     },
     ToolListChanged,
+    /// A request of the server's waits on the user (true) or was answered (false): a call's
+    /// timeout does not run while the user is asked.
+    Asking(bool),
     /// Any other notification, by method.
     Notification {
         method: String,
@@ -95,6 +98,8 @@ struct TapState {
     kept: HashMap<String, Arc<String>>,
     /// The server's reply to `initialize`, verbatim.
     initialize: Option<Arc<String>>,
+    /// Server requests answered from their raw text (`asks::KEPT`), by id key.
+    asks: HashMap<String, Arc<String>>,
 }
 
 pub struct WireTap {
@@ -129,6 +134,16 @@ impl WireTap {
     /// The server's reply to `initialize`, verbatim.
     pub fn initialize_reply(&self) -> Option<Arc<String>> {
         self.lock().initialize.clone()
+    }
+
+    /// The server's request `id` as it sent it (elicitation, sampling). Taking it frees it.
+    pub fn take_ask(&self, id: &str) -> Option<Arc<String>> {
+        self.lock().asks.remove(id)
+    }
+
+    /// Tells every listener (the call waiting on its reply among them).
+    pub fn emit(&self, event: ServerEvent) {
+        let _ = self.events.send(event);
     }
 
     /// The raw reply to `id` without taking it.
@@ -180,8 +195,15 @@ impl WireTap {
         };
         let seq = self.log.push_message(LogKind::Received, trimmed, &probe.wire());
         if let Some(method) = probe.method.as_deref() {
-            if probe.id.is_none() {
-                self.notification(method, probe.params);
+            match probe.id {
+                None => self.notification(method, probe.params),
+                Some(id) => {
+                    if let Some((_, stub)) = super::asks::KEPT.iter().find(|(m, _)| *m == method) {
+                        self.lock().asks.insert(id_key(id.get()), Arc::new(trimmed.to_string()));
+                        let id = id.get();
+                        return Some(format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{stub}}}"#));
+                    }
+                }
             }
             return Some(trimmed.to_string());
         }
@@ -291,6 +313,22 @@ mod tests {
         let t = tap();
         assert!(t.inbound(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#.to_string()).is_some());
         assert!(t.log().entries().iter().any(|e| e.kind == LogKind::Warning && e.text.contains("id 99")));
+    }
+
+    #[test]
+    fn server_asks_are_kept_whole_and_rmcp_gets_a_stub_it_reads() {
+        let t = tap();
+        let raw = r#"{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"deep":{"type":"object"}}}}}"#;
+        let fwd = t.inbound(raw.to_string()).unwrap_or_default();
+        assert!(serde_json::from_str::<rmcp::model::ServerJsonRpcMessage>(&fwd).is_ok(), "{fwd}");
+        assert_eq!(t.take_ask("e1").as_deref().map(String::as_str), Some(raw));
+        let sampling = r#"{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"new"}}]}}"#;
+        let fwd = t.inbound(sampling.to_string()).unwrap_or_default();
+        assert!(serde_json::from_str::<rmcp::model::ServerJsonRpcMessage>(&fwd).is_ok(), "{fwd}");
+        assert!(t.take_ask("7").is_some());
+        let roots = r#"{"jsonrpc":"2.0","id":8,"method":"roots/list"}"#;
+        assert_eq!(t.inbound(roots.to_string()).as_deref(), Some(roots));
+        assert!(t.take_ask("8").is_none());
     }
 
     #[test]

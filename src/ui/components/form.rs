@@ -59,6 +59,51 @@ impl FormState {
         Layout::vertical([Constraint::Min(1), Constraint::Length(info_h)]).areas(inner)
     }
 
+    /// A key for the form: its own bindings first, then typing (pickers and confirmations
+    /// take every key while open).
+    pub fn handle_key(&mut self, k: &KeyEvent) -> FormOutcome {
+        if self.captures() {
+            self.edit_key(k)
+        } else if let Some(cmd) = keymap::lookup_own(k, Scope::Form) {
+            match self.form_command(cmd) {
+                FormOutcome::NotMine => self.edit_key(k),
+                other => other,
+            }
+        } else {
+            self.edit_key(k)
+        }
+    }
+
+    /// Everything inside the border: the rows, then the focused field's hints and the errors.
+    pub fn draw_inside(&self, f: &mut Frame, inner: Rect, theme: &Theme) {
+        let info = self.info();
+        let [rows_area, info_area] = self.split(inner, info.len());
+        let lines: Vec<Line> = info
+            .into_iter()
+            .map(|i| {
+                let style = theme.paint(i.role);
+                Line::styled(i.text, if i.bold { style.add_modifier(Modifier::BOLD) } else { style })
+            })
+            .collect();
+        let sep = Block::default().borders(Borders::TOP).border_style(theme.border(false));
+        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(sep), info_area);
+        self.draw_rows(f, rows_area, theme);
+    }
+
+    /// Keeps the focused row (or the editor's cursor) in view, for rows drawn inside `inner`.
+    pub fn follow(&mut self, inner: Rect) {
+        let [rows, _] = self.split(inner, self.info().len());
+        let h = (rows.height as usize).max(1);
+        if let Some(ta) = &mut self.raw {
+            ta.follow(h);
+        }
+        if self.focus < self.scroll {
+            self.scroll = self.focus;
+        } else if self.focus >= self.scroll + h {
+            self.scroll = self.focus + 1 - h;
+        }
+    }
+
     /// What the form's outcome asks of the app.
     fn settle(&mut self, outcome: FormOutcome, cx: &mut Ctx) -> Used {
         match outcome {
@@ -201,17 +246,7 @@ impl Component for FormState {
     /// The form's own bindings first, then typing; while a field takes text, keys bound
     /// elsewhere are typed, not run (Ctrl keys still reach the app).
     fn key(&mut self, k: &KeyEvent, cx: &mut Ctx) -> Used {
-        let outcome = if self.captures() {
-            self.edit_key(k)
-        } else if let Some(cmd) = keymap::lookup_own(k, Scope::Form) {
-            match self.form_command(cmd) {
-                FormOutcome::NotMine => self.edit_key(k),
-                other => other,
-            }
-        } else {
-            self.edit_key(k)
-        };
-        match outcome {
+        match self.handle_key(k) {
             FormOutcome::NotMine if self.typing() && !k.modifiers.contains(KeyModifiers::CONTROL) => Used::Yes,
             other => self.settle(other, cx),
         }
@@ -224,17 +259,7 @@ impl Component for FormState {
 
     /// Moves the window to keep the focused row (or the editor's cursor) in view.
     fn set_area(&mut self, area: Rect) {
-        let inner = Block::bordered().inner(area);
-        let [rows, _] = self.split(inner, self.info().len());
-        let h = (rows.height as usize).max(1);
-        if let Some(ta) = &mut self.raw {
-            ta.follow(h);
-        }
-        if self.focus < self.scroll {
-            self.scroll = self.focus;
-        } else if self.focus >= self.scroll + h {
-            self.scroll = self.focus + 1 - h;
-        }
+        self.follow(Block::bordered().inner(area));
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
@@ -252,18 +277,7 @@ impl Component for FormState {
             .title(Line::from(title).style(theme.title(focused)));
         let inner = b.inner(area);
         f.render_widget(b, area);
-        let info = self.info();
-        let [rows_area, info_area] = self.split(inner, info.len());
-        let lines: Vec<Line> = info
-            .into_iter()
-            .map(|i| {
-                let style = theme.paint(i.role);
-                Line::styled(i.text, if i.bold { style.add_modifier(Modifier::BOLD) } else { style })
-            })
-            .collect();
-        let sep = Block::default().borders(Borders::TOP).border_style(theme.border(false));
-        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(sep), info_area);
-        self.draw_rows(f, rows_area, theme);
+        self.draw_inside(f, inner, theme);
     }
 }
 

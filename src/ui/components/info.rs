@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::mcp::ServerInfo;
+use crate::mcp::asks::Root;
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Observed, Used};
 use crate::ui::keymap::{Command, Scope};
@@ -28,6 +29,9 @@ pub struct InfoPane {
     /// The text width at the last layout: rows wrap, so the last page starts where the rows
     /// below it fill the pane.
     width: usize,
+    /// What the rows were built from: the server's info and the roots offered to it.
+    server: Option<ServerInfo>,
+    roots: Vec<Root>,
 }
 
 enum Row {
@@ -52,6 +56,13 @@ impl InfoPane {
         match s.instructions() {
             Some(text) => rows.extend(sanitize::text(text).lines().map(|l| Row::Text(l.to_string()))),
             None => rows.push(Row::Text("(the server sent none)".into())),
+        }
+        rows.push(Row::Heading("roots offered to the server"));
+        if self.roots.is_empty() {
+            rows.push(Row::Text("(none: --root PATH, or \"roots\" in the config entry, offers one)".into()));
+        }
+        for r in &self.roots {
+            rows.push(Row::Fact("root", format!("{}  {}", r.name, r.uri)));
         }
         self.copy = serde_json::to_string_pretty(&s.result).unwrap_or_default();
         self.scroll = Scroll::new(rows.len());
@@ -102,7 +113,18 @@ impl Component for InfoPane {
 
     fn observe(&mut self, event: &Observed) {
         match event {
-            Observed::Server(s) => self.build(s),
+            Observed::Server(s) => {
+                self.build(s);
+                self.server = Some((*s).clone());
+            }
+            Observed::Roots(r) => {
+                self.roots = r.to_vec();
+                if let Some(s) = self.server.take() {
+                    self.build(&s);
+                    self.server = Some(s);
+                }
+            }
+            Observed::AskWithdrawn(_) => {}
         }
     }
 

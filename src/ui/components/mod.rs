@@ -1,5 +1,6 @@
 //! The panes and overlays, one file each (see `component.rs` for the shape they share).
 
+pub mod ask;
 pub mod form;
 pub mod help;
 pub mod history;

@@ -1,0 +1,269 @@
+//! Answering the server's requests during a headless `call`: by the policy of `--elicitation`,
+//! `--elicitation-answer` and `--sampling-answer`, or by asking on the terminal. What was asked
+//! and what was answered always goes to stderr, so a script's log shows it.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use serde_json::{Map, Value};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use super::args::{AnswerArgs, Elicitation};
+use crate::error::{LensError, Result};
+use crate::mcp::asks::{self, Answer, AskDesk, AskKind, ServerAsk};
+use crate::sanitize;
+
+/// The model name a typed sampling reply reports: a person wrote it.
+const MODEL: &str = "mcplens (typed by the user)";
+
+#[derive(Debug, Clone)]
+pub struct Policy {
+    elicitation: Elicitation,
+    given: Option<Map<String, Value>>,
+    sampling: Option<String>,
+    terminal: bool,
+}
+
+impl Policy {
+    pub fn new(a: &AnswerArgs) -> Result<Policy> {
+        let given = match &a.elicitation_answer {
+            None => None,
+            Some(text) => match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(m)) => Some(m),
+                Ok(_) => return Err(LensError::usage("--elicitation-answer must be a JSON object")),
+                Err(e) => return Err(LensError::usage(format!("--elicitation-answer is not valid JSON: {e}"))),
+            },
+        };
+        let elicitation = match (a.elicitation, &given) {
+            (Some(e @ (Elicitation::Decline | Elicitation::Cancel)), Some(_)) => {
+                return Err(LensError::usage(format!(
+                    "--elicitation-answer accepts; it cannot go with --elicitation {}",
+                    if e == Elicitation::Decline { "decline" } else { "cancel" }
+                )));
+            }
+            (_, Some(_)) => Elicitation::Accept,
+            (e, None) => e.unwrap_or(Elicitation::Ask),
+        };
+        let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+        Ok(Policy { elicitation, given, sampling: a.sampling_answer.clone(), terminal })
+    }
+
+    /// A desk whose asks this policy answers, on a task of its own.
+    pub fn start(self) -> AskDesk {
+        let (desk, rx) = AskDesk::new();
+        tokio::spawn(self.serve(rx));
+        desk
+    }
+
+    async fn serve(self, mut rx: UnboundedReceiver<ServerAsk>) {
+        while let Some(ask) = rx.recv().await {
+            let policy = self.clone();
+            // Reading the terminal blocks: off the runtime's threads.
+            let answered = tokio::task::spawn_blocking(move || {
+                let answer = policy.answer(&ask);
+                ask.answer(answer);
+            })
+            .await;
+            if answered.is_err() {
+                say("could not answer the server's request; it was cancelled");
+            }
+        }
+    }
+
+    fn answer(&self, ask: &ServerAsk) -> Answer {
+        say(&format!("\n{}", ask.summary()));
+        let answer = match &ask.kind {
+            AskKind::Form { schema, .. } => self.form(schema),
+            AskKind::Url { url, .. } => self.url(url),
+            AskKind::Sampling { params } => self.sampling(params),
+        };
+        say(&format!("mcplens answered: {}", describe(&answer)));
+        answer
+    }
+
+    fn form(&self, schema: &Value) -> Answer {
+        match self.elicitation {
+            Elicitation::Decline => Answer::Decline,
+            Elicitation::Cancel => Answer::Cancel,
+            Elicitation::Accept => {
+                let content = asks::with_defaults(schema, self.given.as_ref().unwrap_or(&Map::new()));
+                for p in problems(schema, &content) {
+                    say(&format!("warning: the answer breaks the requested schema: {p}"));
+                }
+                Answer::Accept(content)
+            }
+            Elicitation::Ask if self.terminal => ask_form(schema),
+            Elicitation::Ask => {
+                say(
+                    "declined: there is no terminal to ask on (--elicitation accept|decline|cancel, --elicitation-answer JSON)",
+                );
+                Answer::Decline
+            }
+        }
+    }
+
+    fn url(&self, url: &str) -> Answer {
+        match self.elicitation {
+            Elicitation::Decline => Answer::Decline,
+            Elicitation::Cancel => Answer::Cancel,
+            Elicitation::Accept => Answer::Accept(Map::new()),
+            Elicitation::Ask if self.terminal => {
+                match prompt(
+                    "open it in the browser (o), accept without opening (a), decline (d) or cancel (c)? [o/a/d/C] ",
+                )
+                .as_deref()
+                {
+                    Some("o") => match crate::opener::open_url(url) {
+                        Ok(()) => Answer::Accept(Map::new()),
+                        Err(e) => {
+                            say(&format!("not opened: {e}"));
+                            Answer::Decline
+                        }
+                    },
+                    Some("a") => Answer::Accept(Map::new()),
+                    Some("d") => Answer::Decline,
+                    _ => Answer::Cancel,
+                }
+            }
+            Elicitation::Ask => {
+                say("declined: there is no terminal to ask on (--elicitation accept opens nothing and accepts)");
+                Answer::Decline
+            }
+        }
+    }
+
+    fn sampling(&self, params: &Value) -> Answer {
+        for line in asks::sampling_lines(params) {
+            say(&format!("  {}", sanitize::line(&line)));
+        }
+        match self.sampling.as_deref() {
+            Some("decline") => Answer::Decline,
+            Some(text) => Answer::Reply { text: text.to_string(), model: MODEL.into() },
+            None if self.terminal => {
+                say("type the model's reply; an empty line ends it (an empty reply declines):");
+                let text = read_lines();
+                if text.is_empty() { Answer::Decline } else { Answer::Reply { text, model: MODEL.into() } }
+            }
+            None => {
+                say("declined: there is no terminal to ask on (--sampling-answer TEXT|decline)");
+                Answer::Decline
+            }
+        }
+    }
+}
+
+/// Each property of the requested schema asked in turn; Enter keeps the default.
+fn ask_form(schema: &Value) -> Answer {
+    let props = schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
+    let required: Vec<&str> =
+        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    loop {
+        let mut pairs = vec![];
+        for (name, prop) in &props {
+            let mark = if required.contains(&name.as_str()) { "*" } else { "" };
+            let q = format!("  {}{mark} ({}): ", sanitize::line(name), sanitize::line(&field_hint(prop)));
+            match prompt(&q) {
+                None => return Answer::Cancel,
+                Some(v) if v.is_empty() => {}
+                Some(v) => pairs.push(format!("{name}={v}")),
+            }
+        }
+        let typed = match crate::schema::args::build(Some(schema), None, &pairs) {
+            Ok(m) => m.unwrap_or_default(),
+            Err(e) => {
+                say(&format!("{}; again:", sanitize::line(&e.message)));
+                continue;
+            }
+        };
+        let content = asks::with_defaults(schema, &typed);
+        let problems = problems(schema, &content);
+        for p in &problems {
+            say(&format!("  ✖ {p}"));
+        }
+        let q = if problems.is_empty() {
+            "accept (a), decline (d), cancel (c) or edit again (e)? [A/d/c/e] "
+        } else {
+            "accept anyway (a), decline (d), cancel (c) or edit again (E)? [a/d/c/E] "
+        };
+        match prompt(q).as_deref() {
+            None | Some("c") => return Answer::Cancel,
+            Some("d") => return Answer::Decline,
+            Some("a") => return Answer::Accept(content),
+            Some("") if problems.is_empty() => return Answer::Accept(content),
+            _ => {}
+        }
+    }
+}
+
+/// What a field takes: its type, choices, default and description, for the prompt.
+fn field_hint(prop: &Value) -> String {
+    let mut parts = vec![];
+    let choices = prop.get("enum").or_else(|| prop.get("items").and_then(|i| i.get("enum")));
+    match choices.and_then(Value::as_array) {
+        Some(e) => parts.push(format!("one of {}", e.iter().map(plain).collect::<Vec<_>>().join(", "))),
+        None => parts.push(prop.get("type").map(plain).unwrap_or_else(|| "any".into())),
+    }
+    if let Some(d) = prop.get("default") {
+        parts.push(format!("Enter for {}", plain(d)));
+    }
+    if let Some(d) = prop.get("description").and_then(Value::as_str) {
+        parts.push(d.to_string());
+    }
+    parts.join("; ")
+}
+
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn problems(schema: &Value, content: &Map<String, Value>) -> Vec<String> {
+    match crate::schema::validate::validate(schema, &Value::Object(content.clone())) {
+        Ok(v) => v.iter().map(|x| sanitize::line(&x.to_string()).into_owned()).collect(),
+        Err(e) => vec![sanitize::line(&e).into_owned()],
+    }
+}
+
+fn describe(a: &Answer) -> String {
+    match a {
+        Answer::Accept(c) if c.is_empty() => "accept".into(),
+        Answer::Accept(c) => format!("accept {}", sanitize::line(&Value::Object(c.clone()).to_string())),
+        Answer::Decline => "decline".into(),
+        Answer::Cancel => "cancel".into(),
+        Answer::Reply { text, .. } => format!("a reply of {} characters", text.chars().count()),
+    }
+}
+
+/// A line on stderr, made safe for a terminal (it quotes the server); a closed stderr loses it
+/// and nothing else.
+fn say(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{}", sanitize::text(text));
+}
+
+/// One answer from the terminal, trimmed; None at end of input.
+fn prompt(q: &str) -> Option<String> {
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "{}", sanitize::line(q));
+    let _ = err.flush();
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line.trim().to_string()),
+    }
+}
+
+/// Lines until an empty one or the end of input.
+fn read_lines() -> String {
+    let mut out = vec![];
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        match line {
+            Ok(l) if l.is_empty() => break,
+            Ok(l) => out.push(l),
+            Err(_) => break,
+        }
+    }
+    out.join("\n")
+}

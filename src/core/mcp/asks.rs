@@ -1,0 +1,337 @@
+//! What a server asks of its client: elicitation (a form or a URL for the user), sampling (a
+//! model's reply, typed by the user here) and roots.
+//!
+//! The wire tap keeps each such request as the server sent it and hands rmcp a stub, so a
+//! schema rmcp's types would refuse still reaches the user whole. The client handler turns the
+//! raw request into a [`ServerAsk`] and sends it to whoever answers (the TUI, or the headless
+//! policy of `--elicitation` and `--sampling-answer`); no one answering means decline.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use tokio::sync::{mpsc, oneshot};
+
+/// The server requests mcplens answers from what it kept on the wire, with the stub rmcp sees.
+pub const KEPT: &[(&str, &str)] = &[
+    ("elicitation/create", r#"{"mode":"form","message":"","requestedSchema":{"type":"object","properties":{}}}"#),
+    ("sampling/createMessage", r#"{"messages":[],"maxTokens":1}"#),
+];
+
+/// A request from the server waiting on the user.
+#[derive(Debug)]
+pub struct ServerAsk {
+    /// The JSON-RPC id as the log shows it.
+    pub id: String,
+    pub kind: AskKind,
+    /// The whole request as the server sent it.
+    pub raw: Arc<String>,
+    reply: oneshot::Sender<Answer>,
+}
+
+/// A request as a front end shows it; the answer goes back by `id`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AskView {
+    pub id: String,
+    pub kind: AskKind,
+    pub raw: Arc<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum AskKind {
+    /// A form for the user: the requested schema becomes fields.
+    Form { message: String, schema: Value },
+    /// A page for the user to open in a browser; the server learns the outcome on its own.
+    Url { message: String, url: String, elicitation_id: String },
+    /// A model's reply is wanted: the request's params (messages, system prompt, tools,
+    /// preferences) as sent.
+    Sampling { params: Value },
+}
+
+/// What the user answered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Elicitation accepted, with the form's content (`{}` for URL mode).
+    Accept(Map<String, Value>),
+    Decline,
+    Cancel,
+    /// A sampling reply: the text the user typed and the model name to report.
+    Reply {
+        text: String,
+        model: String,
+    },
+}
+
+impl ServerAsk {
+    pub fn new(id: String, raw: Arc<String>) -> Option<(ServerAsk, oneshot::Receiver<Answer>)> {
+        let kind = AskKind::parse(&raw)?;
+        let (reply, rx) = oneshot::channel();
+        Some((ServerAsk { id, kind, raw, reply }, rx))
+    }
+
+    /// Sends the answer to the server (nothing happens if the request was already given up).
+    pub fn answer(self, answer: Answer) {
+        let _ = self.reply.send(answer);
+    }
+
+    /// The server withdrew the request (cancelled it, or the session ended): no answer is
+    /// awaited any more.
+    pub fn withdrawn(&self) -> bool {
+        self.reply.is_closed()
+    }
+
+    /// What a front end shows, without the answer channel.
+    pub fn view(&self) -> AskView {
+        AskView { id: self.id.clone(), kind: self.kind.clone(), raw: self.raw.clone() }
+    }
+
+    pub fn method(&self) -> &'static str {
+        self.kind.method()
+    }
+
+    /// One line on what is asked, for a status line or stderr (not sanitized: callers do).
+    pub fn summary(&self) -> String {
+        self.kind.summary()
+    }
+}
+
+impl AskKind {
+    /// One line on what is asked (not sanitized: callers do).
+    pub fn summary(&self) -> String {
+        match self {
+            AskKind::Form { message, .. } => format!("the server asks: {message}"),
+            AskKind::Url { message, url, .. } => format!("the server asks you to open {url}: {message}"),
+            AskKind::Sampling { params } => {
+                let n = params.get("messages").and_then(Value::as_array).map_or(0, Vec::len);
+                format!("the server asks for a model's reply to {n} message{}", if n == 1 { "" } else { "s" })
+            }
+        }
+    }
+}
+
+impl AskKind {
+    pub fn method(&self) -> &'static str {
+        match self {
+            AskKind::Sampling { .. } => "sampling/createMessage",
+            _ => "elicitation/create",
+        }
+    }
+
+    /// Reads a kept request; None when it is not one of [`KEPT`]'s methods.
+    fn parse(raw: &str) -> Option<AskKind> {
+        let msg: Value = serde_json::from_str(raw).ok()?;
+        let params = msg.get("params").cloned().unwrap_or(Value::Null);
+        let text = |k: &str| params.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+        match msg.get("method")?.as_str()? {
+            "sampling/createMessage" => Some(AskKind::Sampling { params }),
+            "elicitation/create" if params.get("mode").and_then(Value::as_str) == Some("url") => {
+                Some(AskKind::Url { message: text("message"), url: text("url"), elicitation_id: text("elicitationId") })
+            }
+            "elicitation/create" => {
+                let schema = params.get("requestedSchema").cloned().unwrap_or_else(empty_schema);
+                Some(AskKind::Form { message: text("message"), schema })
+            }
+            _ => None,
+        }
+    }
+}
+
+fn empty_schema() -> Value {
+    serde_json::json!({"type": "object", "properties": {}})
+}
+
+/// The content an accepted form sends when the user changes nothing: every default the schema
+/// gives (SEP-1034: a client applies defaults for fields the user leaves alone).
+/// Taken as written, not through the form model, so a default no field kind can hold (an
+/// object, a number beyond 64 bits) is still sent.
+pub fn defaults(schema: &Value) -> Map<String, Value> {
+    let props = schema.get("properties").and_then(Value::as_object);
+    props.into_iter().flatten().filter_map(|(k, p)| Some((k.clone(), p.get("default")?.clone()))).collect()
+}
+
+/// `defaults` with the user's own values laid over them.
+pub fn with_defaults(schema: &Value, given: &Map<String, Value>) -> Map<String, Value> {
+    let mut content = defaults(schema);
+    content.extend(given.iter().map(|(k, v)| (k.clone(), v.clone())));
+    content
+}
+
+/// A sampling request as lines for a person: system prompt, each message by role with every
+/// content type named, then the model preferences, limits and tools. Not sanitized: callers do.
+pub fn sampling_lines(params: &Value) -> Vec<String> {
+    let mut out = vec![];
+    if let Some(s) = params.get("systemPrompt").and_then(Value::as_str) {
+        out.push(format!("system: {s}"));
+    }
+    for m in params.get("messages").and_then(Value::as_array).into_iter().flatten() {
+        let role = m.get("role").and_then(Value::as_str).unwrap_or("?");
+        let blocks = match m.get("content") {
+            Some(Value::Array(a)) => a.iter().map(content_text).collect::<Vec<_>>(),
+            Some(c) => vec![content_text(c)],
+            None => vec![String::new()],
+        };
+        out.push(format!("{role}: {}", blocks.join(" ")));
+    }
+    let mut facts = vec![];
+    for key in ["maxTokens", "temperature", "stopSequences", "includeContext", "toolChoice"] {
+        if let Some(v) = params.get(key) {
+            facts.push(format!("{key} {}", compact(v)));
+        }
+    }
+    if let Some(p) = params.get("modelPreferences") {
+        facts.push(format!("modelPreferences {}", compact(p)));
+    }
+    if !facts.is_empty() {
+        out.push(facts.join(" · "));
+    }
+    if let Some(tools) = params.get("tools").and_then(Value::as_array) {
+        let names: Vec<&str> = tools.iter().map(|t| t.get("name").and_then(Value::as_str).unwrap_or("?")).collect();
+        out.push(format!("tools: {}", names.join(", ")));
+    }
+    out
+}
+
+fn content_text(c: &Value) -> String {
+    let field = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or_default();
+    match field("type") {
+        "text" => field("text").to_string(),
+        kind @ ("image" | "audio") => {
+            format!("[{kind} {}, {} bytes]", field("mimeType"), field("data").len() / 4 * 3)
+        }
+        "tool_use" => format!("[tool_use {} {}]", field("name"), c.get("input").map(compact).unwrap_or_default()),
+        "tool_result" => format!("[tool_result for {}]", field("toolUseId")),
+        "" => compact(c),
+        other => format!("[{other}]"),
+    }
+}
+
+/// JSON on one line, cut at 200 characters.
+fn compact(v: &Value) -> String {
+    let s = v.to_string();
+    match s.char_indices().nth(200) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}
+
+/// Where asks go. Cloned into the client handler; the receiver belongs to the front end.
+#[derive(Debug, Clone)]
+pub struct AskDesk {
+    tx: mpsc::UnboundedSender<ServerAsk>,
+}
+
+impl AskDesk {
+    pub fn new() -> (AskDesk, mpsc::UnboundedReceiver<ServerAsk>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        (AskDesk { tx }, rx)
+    }
+
+    /// Hands the ask over; false when no one listens (the ask is then dropped: a decline).
+    pub fn send(&self, ask: ServerAsk) -> bool {
+        self.tx.send(ask).is_ok()
+    }
+}
+
+/// A root the client offers (`roots/list`): a `file://` URI and a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    pub uri: String,
+    pub name: String,
+}
+
+impl Root {
+    /// A root from a path as the user typed it: made absolute against `base`, turned into a
+    /// `file://` URI (percent-encoding what a URI cannot hold), named by its last component.
+    pub fn from_path(path: &str, base: &Path) -> Root {
+        let p = Path::new(path);
+        let abs = if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
+        let abs = abs.canonicalize().unwrap_or(abs);
+        let text = abs.to_string_lossy();
+        let name = abs.file_name().map_or_else(|| text.to_string(), |n| n.to_string_lossy().into_owned());
+        Root { uri: format!("file://{}", encode_path(&text)), name }
+    }
+}
+
+fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(raw: &str) -> AskKind {
+        ServerAsk::new("1".into(), Arc::new(raw.into()))
+            .map(|(a, _)| a.kind)
+            .unwrap_or(AskKind::Sampling { params: Value::String("not an ask".into()) })
+    }
+
+    #[test]
+    fn requests_are_read_by_mode_and_method() {
+        let form = ask(r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"hi",
+            "requestedSchema":{"type":"object","properties":{"a":{"type":"string","default":"x"}}}}}"#);
+        assert!(matches!(&form, AskKind::Form { message, .. } if message == "hi"));
+        let url = ask(r#"{"id":2,"method":"elicitation/create","params":{"mode":"url","message":"log in",
+            "url":"https://example.com/x","elicitationId":"e1"}}"#);
+        assert_eq!(
+            url,
+            AskKind::Url { message: "log in".into(), url: "https://example.com/x".into(), elicitation_id: "e1".into() }
+        );
+        let s = ask(r#"{"id":3,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":9}}"#);
+        assert!(matches!(s, AskKind::Sampling { .. }));
+        assert!(ServerAsk::new("4".into(), Arc::new(r#"{"id":4,"method":"roots/list"}"#.into())).is_none());
+        assert!(ServerAsk::new("5".into(), Arc::new("not json".into())).is_none());
+    }
+
+    #[test]
+    fn a_form_without_schema_is_an_empty_form() {
+        let k = ask(r#"{"id":1,"method":"elicitation/create","params":{"message":"ok?"}}"#);
+        assert_eq!(k, AskKind::Form { message: "ok?".into(), schema: empty_schema() });
+    }
+
+    #[test]
+    fn defaults_cover_every_kind_and_the_user_overrides_them() {
+        let schema = serde_json::json!({"type":"object","properties":{
+            "name":{"type":"string","default":"John Doe"},"age":{"type":"integer","default":30},
+            "score":{"type":"number","default":95.5},"status":{"type":"string","enum":["a","b"],"default":"b"},
+            "ok":{"type":"boolean","default":true},"none":{"type":"string"}}});
+        let d = defaults(&schema);
+        assert_eq!(
+            Value::Object(d),
+            serde_json::json!({"name":"John Doe","age":30,"score":95.5,"status":"b","ok":true})
+        );
+        let given = serde_json::json!({"age": 5, "none": "n"});
+        let c = with_defaults(&schema, given.as_object().unwrap_or(&Map::new()));
+        assert_eq!((c["age"].clone(), c["none"].clone(), c["ok"].clone()), (5.into(), "n".into(), true.into()));
+    }
+
+    #[test]
+    fn sampling_shows_every_content_type_and_the_preferences() {
+        let p = serde_json::json!({"systemPrompt":"be brief","maxTokens":50,
+            "messages":[{"role":"user","content":{"type":"text","text":"hi"}},
+                {"role":"user","content":[{"type":"image","mimeType":"image/png","data":"AAAA"},{"type":"weird"}]}],
+            "modelPreferences":{"hints":[{"name":"claude"}]},"tools":[{"name":"t1"},{"name":"t2"}]});
+        let lines = sampling_lines(&p);
+        assert_eq!(lines[0], "system: be brief");
+        assert_eq!(lines[1], "user: hi");
+        assert_eq!(lines[2], "user: [image image/png, 3 bytes] [weird]");
+        assert!(lines[3].starts_with("maxTokens 50 · modelPreferences"), "{}", lines[3]);
+        assert_eq!(lines[4], "tools: t1, t2");
+        assert!(sampling_lines(&Value::Null).is_empty());
+    }
+
+    #[test]
+    fn roots_are_file_uris_named_by_their_last_part() {
+        let r = Root::from_path("/no such dir/a b%", Path::new("/"));
+        assert_eq!(r, Root { uri: "file:///no%20such%20dir/a%20b%25".into(), name: "a b%".into() });
+        let rel = Root::from_path("x", Path::new("/nowhere"));
+        assert_eq!(rel.uri, "file:///nowhere/x");
+    }
+}

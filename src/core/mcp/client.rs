@@ -1,0 +1,154 @@
+//! mcplens as an MCP client: how it introduces itself, and how it answers what the server asks
+//! (elicitation, sampling, roots) by handing each request to the user through an [`AskDesk`].
+
+#![allow(deprecated)] // sampling and roots are deprecated in 2026-07-28 but live in most servers
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
+    ElicitResult, ElicitationAction, ElicitationCapability, ErrorCode, FormElicitationCapability, ListRootsResult,
+    RequestId, Role, RootsCapabilities, SamplingCapability, SamplingMessage, UrlElicitationCapability,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ClientHandler, ErrorData, RoleClient};
+use serde_json::Value;
+
+use super::asks::{Answer, AskDesk, Root, ServerAsk};
+use super::log::LogKind;
+use super::wire::{ServerEvent, WireTap, id_key};
+
+/// How mcplens introduces itself, and who answers the server's requests.
+#[derive(Clone)]
+pub struct LensClient {
+    info: ClientConfig,
+    tap: Arc<WireTap>,
+    desk: Option<AskDesk>,
+    roots: Arc<Vec<Root>>,
+}
+
+impl LensClient {
+    pub fn new(tap: Arc<WireTap>, desk: Option<AskDesk>, roots: Vec<Root>) -> Self {
+        let mut info = ClientConfig::default();
+        info.client_info.name = "mcplens".into();
+        info.client_info.version = env!("CARGO_PKG_VERSION").into();
+        info.client_info.title = Some("mcplens".into());
+        // The initialize handshake belongs to the legacy era: it offers the newest version that
+        // still has one (2026-07-28 replaced it with per-request _meta), not rmcp's LATEST.
+        info.protocol_version = rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE;
+        info.capabilities = capabilities(!roots.is_empty());
+        LensClient { info, tap, desk, roots: Arc::new(roots) }
+    }
+
+    /// Hands the request `id` to the user and waits for the answer. No one to ask, or a
+    /// request the server withdrew, is a decline.
+    async fn ask(&self, id: &RequestId, cx: &RequestContext<RoleClient>) -> Result<Answer, ErrorData> {
+        let key = id_key(&serde_json::to_string(id).unwrap_or_default());
+        let raw = self.tap.take_ask(&key).ok_or_else(|| internal("the request was not captured on the wire"))?;
+        let (ask, rx) = ServerAsk::new(key, raw).ok_or_else(|| internal("the request could not be read"))?;
+        let log = self.tap.log();
+        let Some(desk) = &self.desk else {
+            log.push(LogKind::Warning, &format!("{}: declined (nothing here can answer it)", ask.method()));
+            return Ok(Answer::Decline);
+        };
+        let method = ask.method();
+        if !desk.send(ask) {
+            log.push(LogKind::Warning, &format!("{method}: declined (nothing here can answer it)"));
+            return Ok(Answer::Decline);
+        }
+        self.tap.emit(ServerEvent::Asking(true));
+        let answer = tokio::select! {
+            a = rx => a.unwrap_or(Answer::Cancel),
+            _ = cx.ct.cancelled() => {
+                log.push(LogKind::Info, &format!("{method}: the server withdrew it"));
+                Answer::Cancel
+            }
+        };
+        self.tap.emit(ServerEvent::Asking(false));
+        log.push(LogKind::Info, &format!("{method}: {}", answer_word(&answer)));
+        Ok(answer)
+    }
+}
+
+fn capabilities(roots: bool) -> ClientCapabilities {
+    let mut c = ClientCapabilities::default();
+    let mut elicitation = ElicitationCapability::default();
+    elicitation.form = Some(FormElicitationCapability::default());
+    elicitation.url = Some(UrlElicitationCapability::new());
+    c.elicitation = Some(elicitation);
+    c.sampling = Some(SamplingCapability::default());
+    if roots {
+        let mut r = RootsCapabilities::default();
+        r.list_changed = Some(true);
+        c.roots = Some(r);
+    }
+    c
+}
+
+fn internal(msg: &str) -> ErrorData {
+    ErrorData::internal_error(msg.to_string(), None)
+}
+
+fn answer_word(a: &Answer) -> &'static str {
+    match a {
+        Answer::Accept(_) => "accepted",
+        Answer::Decline => "declined",
+        Answer::Cancel => "cancelled",
+        Answer::Reply { .. } => "answered",
+    }
+}
+
+impl ClientHandler for LensClient {
+    fn get_info(&self) -> ClientConfig {
+        self.info.clone()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        cx: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let url_mode = matches!(request, ElicitRequestParams::UrlElicitationParams { .. });
+        Ok(match self.ask(&cx.id.clone(), &cx).await? {
+            Answer::Accept(content) if url_mode && content.is_empty() => ElicitResult::new(ElicitationAction::Accept),
+            Answer::Accept(content) => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(Value::Object(content))
+            }
+            Answer::Cancel => ElicitResult::new(ElicitationAction::Cancel),
+            Answer::Decline | Answer::Reply { .. } => ElicitResult::new(ElicitationAction::Decline),
+        })
+    }
+
+    async fn create_message(
+        &self,
+        _request: CreateMessageRequestParams,
+        cx: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        match self.ask(&cx.id.clone(), &cx).await? {
+            Answer::Reply { text, model } => {
+                let mut r = CreateMessageResult::new(SamplingMessage::new(Role::Assistant, text_block(text)), model);
+                r.stop_reason = Some("endTurn".into());
+                Ok(r)
+            }
+            // The spec's code for a sampling request the user rejected.
+            _ => Err(ErrorData::new(ErrorCode(-1), "the user declined the sampling request", None)),
+        }
+    }
+
+    async fn list_roots(&self, _cx: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> {
+        let roots = self
+            .roots
+            .iter()
+            .map(|r| {
+                let mut root = rmcp::model::Root::new(r.uri.clone());
+                root.name = Some(r.name.clone());
+                root
+            })
+            .collect();
+        Ok(ListRootsResult::new(roots))
+    }
+}
+
+fn text_block(text: String) -> rmcp::model::SamplingMessageContentBlock {
+    rmcp::model::SamplingMessageContentBlock::text(text)
+}

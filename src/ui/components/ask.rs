@@ -1,0 +1,301 @@
+//! A request of the server's, over the panes until answered: an elicitation form built from
+//! the requested schema (the tool form's fields, pickers and validation), a URL to open, or a
+//! sampling request with the reply typed in. Ctrl-R accepts, Ctrl-O declines, Esc cancels; the
+//! answer goes to the worker by the request's id.
+
+use crossterm::event::{KeyEvent, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
+use serde_json::{Map, Value};
+
+use crate::mcp::asks::{self, Answer, AskKind, AskView};
+use crate::sanitize;
+use crate::ui::app::Cmd;
+use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
+use crate::ui::form::{FormOutcome, FormState};
+use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::textarea::TextArea;
+use crate::ui::theme::{Role, Theme};
+
+/// The model a typed sampling reply reports: a person wrote it.
+const MODEL: &str = "mcplens (typed by the user)";
+
+enum Body {
+    Form(Box<FormState>),
+    Url {
+        url: String,
+    },
+    /// The request as lines, and the reply being typed.
+    Sampling {
+        request: Vec<String>,
+        reply: TextArea,
+    },
+}
+
+pub struct AskOverlay {
+    id: String,
+    method: &'static str,
+    message: String,
+    body: Body,
+    /// Why the last Ctrl-R did not send.
+    problem: Option<String>,
+}
+
+impl AskOverlay {
+    pub fn new(view: &AskView) -> AskOverlay {
+        let (message, body) = match &view.kind {
+            AskKind::Form { message, schema } => {
+                (message.clone(), Body::Form(Box::new(FormState::for_schema("the server's request", schema, None))))
+            }
+            AskKind::Url { message, url, .. } => (message.clone(), Body::Url { url: url.clone() }),
+            AskKind::Sampling { params } => (
+                view.kind.summary(),
+                Body::Sampling { request: asks::sampling_lines(params), reply: TextArea::new("") },
+            ),
+        };
+        AskOverlay { id: view.id.clone(), method: view.kind.method(), message, body, problem: None }
+    }
+
+    fn answer(&self, answer: Answer, cx: &mut Ctx) -> Used {
+        cx.cmd(Cmd::Answer { id: self.id.clone(), answer });
+        cx.effects.push(Effect::Close);
+        Used::Yes
+    }
+
+    /// Ctrl-R: the form's content (validated; Ctrl-V in the form sends it anyway), the typed
+    /// reply, or consent to the URL.
+    fn accept(&mut self, cx: &mut Ctx) -> Used {
+        let answer = match &mut self.body {
+            Body::Form(form) => {
+                if !form.no_validate && !form.errors.is_empty() {
+                    self.problem = Some(format!(
+                        "{} problem(s) with the answer: fix them, or Ctrl-V to send it anyway",
+                        form.errors.len()
+                    ));
+                    return Used::Yes;
+                }
+                match form.arguments() {
+                    Ok(Value::Object(content)) => Answer::Accept(content),
+                    Ok(_) => Answer::Accept(Map::new()),
+                    Err(e) => {
+                        self.problem = Some(e);
+                        return Used::Yes;
+                    }
+                }
+            }
+            Body::Url { .. } => Answer::Accept(Map::new()),
+            Body::Sampling { reply, .. } => {
+                let text = reply.text();
+                if text.trim().is_empty() {
+                    self.problem = Some("type the model's reply first (Ctrl-O declines)".into());
+                    return Used::Yes;
+                }
+                Answer::Reply { text, model: MODEL.into() }
+            }
+        };
+        self.answer(answer, cx)
+    }
+
+    fn url(&self) -> Option<&str> {
+        match &self.body {
+            Body::Url { url } => Some(url),
+            _ => None,
+        }
+    }
+
+    /// The body's own handling of a key; `None` when it is not the body's.
+    fn body_key(&mut self, k: &KeyEvent, cx: &mut Ctx) -> Option<Used> {
+        match &mut self.body {
+            Body::Form(form) => match form.handle_key(k) {
+                FormOutcome::Run => Some(self.accept(cx)),
+                FormOutcome::Leave => Some(self.answer(Answer::Cancel, cx)),
+                FormOutcome::Handled => Some(Used::Yes),
+                FormOutcome::NotMine => {
+                    let typed = form.typing() && !k.modifiers.contains(KeyModifiers::CONTROL);
+                    typed.then_some(Used::Yes)
+                }
+            },
+            Body::Sampling { reply, .. } => reply.key(k).then_some(Used::Yes),
+            Body::Url { .. } => None,
+        }
+    }
+}
+
+impl Component for AskOverlay {
+    fn scope(&self) -> Scope {
+        Scope::Ask
+    }
+
+    /// Decline first (no field takes Ctrl-O), then the form or the reply being typed, then
+    /// this section's keys.
+    fn key(&mut self, k: &KeyEvent, cx: &mut Ctx) -> Used {
+        let own = keymap::lookup_own(k, Scope::Ask);
+        if own == Some(Command::Decline) {
+            return self.answer(Answer::Decline, cx);
+        }
+        if let Some(used) = self.body_key(k, cx) {
+            self.problem = None;
+            return used;
+        }
+        match own {
+            Some(cmd) => self.command(cmd, cx),
+            None => Used::No,
+        }
+    }
+
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        match cmd {
+            Command::Run => self.accept(cx),
+            Command::Decline => self.answer(Answer::Decline, cx),
+            Command::Leave | Command::Back => self.answer(Answer::Cancel, cx),
+            Command::Open => match self.url().map(crate::opener::check_url) {
+                Some(Ok(url)) => {
+                    cx.cmd(Cmd::OpenUrl(url));
+                    self.answer(Answer::Accept(Map::new()), cx)
+                }
+                Some(Err(e)) => {
+                    self.problem = Some(e);
+                    Used::Yes
+                }
+                None => Used::No,
+            },
+            Command::Copy => match self.url() {
+                Some(url) => {
+                    cx.cmd(Cmd::Copy(url.to_string()));
+                    cx.notice("URL copied", false);
+                    Used::Yes
+                }
+                None => Used::No,
+            },
+            _ => Used::No,
+        }
+    }
+
+    /// The URL keys only when there is a URL.
+    fn hints(&self) -> Vec<(String, String)> {
+        let url = self.url().is_some();
+        keymap::overlay_footer_of(Scope::Ask, |c| url || !matches!(c, Command::Open | Command::Copy))
+    }
+
+    fn closes_on(&self, event: &Observed) -> bool {
+        matches!(event, Observed::AskWithdrawn(id) if *id == self.id)
+    }
+
+    fn set_area(&mut self, area: Rect) {
+        let [_, body] = self.split(Block::bordered().inner(area));
+        if let Body::Form(form) = &mut self.body {
+            form.follow(body);
+        }
+        if let Body::Sampling { reply, .. } = &mut self.body {
+            reply.follow(body.height.saturating_sub(1).max(1) as usize);
+        }
+    }
+
+    fn overlay_size(&self, area: Rect) -> (u16, u16) {
+        let h = if self.url().is_some() { 12 } else { 36 };
+        (area.width.saturating_sub(4).min(110), area.height.saturating_sub(2).min(h))
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
+        let title = format!(" The server asks ({}) · Ctrl-R accept · Ctrl-O decline · Esc cancel ", self.method);
+        let b = Block::default()
+            .borders(Borders::ALL)
+            .border_type(BorderType::Thick)
+            .border_style(theme.border(true))
+            .title(Line::from(title).style(theme.title(true)));
+        let inner = b.inner(area);
+        f.render_widget(b, area);
+        let [head, body] = self.split(inner);
+        let mut lines = vec![Line::styled(
+            sanitize::line(&self.message).into_owned(),
+            theme.paint(Role::Text).add_modifier(Modifier::BOLD),
+        )];
+        if let Some(p) = &self.problem {
+            lines.push(Line::styled(format!("✖ {}", sanitize::line(p)), theme.paint(Role::Error)));
+        }
+        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), head);
+        match &self.body {
+            Body::Form(form) => form.draw_inside(f, body, theme),
+            Body::Url { url } => draw_url(f, body, theme, url),
+            Body::Sampling { request, reply } => draw_sampling(f, body, theme, request, reply),
+        }
+    }
+}
+
+impl AskOverlay {
+    /// The message (and a problem line) above, the body below.
+    fn split(&self, inner: Rect) -> [Rect; 2] {
+        let width = inner.width.max(1) as usize;
+        let head =
+            sanitize::line(&self.message).chars().count().div_ceil(width).max(1) + usize::from(self.problem.is_some());
+        let head = (head as u16).min(inner.height / 3).max(1);
+        Layout::vertical([Constraint::Length(head + 1), Constraint::Min(1)]).areas(inner)
+    }
+}
+
+fn draw_url(f: &mut Frame, area: Rect, theme: &Theme, url: &str) {
+    let key = |k: &str| Span::styled(k.to_string(), theme.paint(Role::Key));
+    let lines = vec![
+        Line::from(vec![
+            Span::styled("URL  ", theme.paint(Role::Dim)),
+            Span::styled(sanitize::line(url).into_owned(), theme.paint(Role::JsonString)),
+        ]),
+        Line::raw(""),
+        Line::from(vec![
+            key("o"),
+            Span::raw(" opens it in the browser and accepts · "),
+            key("y"),
+            Span::raw(" copies it"),
+        ]),
+        Line::from(vec![
+            key("Ctrl-R"),
+            Span::raw(" accepts without opening · "),
+            key("Ctrl-O"),
+            Span::raw(" declines · "),
+            key("Esc"),
+            Span::raw(" cancels"),
+        ]),
+        Line::styled(
+            "The server learns the outcome of the page on its own; the call goes on when it does.",
+            theme.paint(Role::Dim),
+        ),
+    ];
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+}
+
+fn draw_sampling(f: &mut Frame, area: Rect, theme: &Theme, request: &[String], reply: &TextArea) {
+    let shown = (request.len() as u16 + 1).min(area.height / 2).max(1);
+    let [req, sep, edit] =
+        Layout::vertical([Constraint::Length(shown), Constraint::Length(1), Constraint::Min(1)]).areas(area);
+    let lines: Vec<Line> = request.iter().map(|l| Line::raw(sanitize::line(l).into_owned())).collect();
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), req);
+    f.render_widget(
+        Paragraph::new(Line::styled(
+            "The model's reply (type it; Enter is a new line, Ctrl-R sends):",
+            theme.paint(Role::Dim),
+        )),
+        sep,
+    );
+    let lines: Vec<Line> = reply
+        .lines
+        .iter()
+        .enumerate()
+        .skip(reply.scroll)
+        .take(edit.height as usize)
+        .map(|(i, l)| {
+            if i != reply.row {
+                return Line::raw(sanitize::line(l).into_owned());
+            }
+            let at = l.char_indices().nth(reply.col).map_or(l.len(), |(b, _)| b);
+            Line::from(vec![
+                Span::raw(sanitize::line(&l[..at]).into_owned()),
+                Span::styled("▏", theme.paint(Role::Match)),
+                Span::raw(sanitize::line(&l[at..]).into_owned()),
+            ])
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines), edit);
+}

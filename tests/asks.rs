@@ -1,0 +1,144 @@
+//! What a server asks of mcplens during a headless `call`: elicitation (form and URL mode),
+//! sampling and roots, against a Python SDK server of the project's (tests/servers/asks_server.py)
+//! and server-everything over stdio and streamable HTTP.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+/// `mcplens call TOOL EXTRA... -- python asks_server.py`; stdin is closed (no terminal).
+fn ask(tool: &str, extra: &[&str]) -> std::process::Output {
+    let py = python().to_string_lossy().into_owned();
+    let server = script("asks_server.py");
+    let mut args = vec!["call", tool, "--json"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--", &py, &server]);
+    mcplens(&args)
+}
+
+/// What the server says it received: the JSON text of the result's first content block.
+fn received(o: &std::process::Output) -> Value {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    let env = json_out(o);
+    let text = env["data"].as_str().map(str::to_string).unwrap_or_else(|| env["data"].to_string());
+    serde_json::from_str(&text).unwrap_or(env["data"].clone())
+}
+
+#[test]
+fn accept_sends_every_default_and_says_what_was_asked_and_answered() {
+    let o = ask("ask_profile", &["--elicitation", "accept"]);
+    assert_eq!(
+        received(&o),
+        json!({"action": "accept", "content": {"name": "Ada", "color": "green", "subscribe": false}})
+    );
+    let err = stderr(&o);
+    assert!(err.contains("the server asks: Who are you?"), "{err}");
+    // The required `age` has no default: accepted as the user said, with a warning.
+    assert!(err.contains("\"age\" is a required property"), "{err}");
+    assert!(err.contains("mcplens answered: accept"), "{err}");
+}
+
+#[test]
+fn an_answer_given_as_json_is_laid_over_the_defaults() {
+    let o = ask("ask_profile", &["--elicitation-answer", r#"{"age": 41, "color": "blue"}"#]);
+    assert_eq!(
+        received(&o),
+        json!({"action": "accept", "content": {"name": "Ada", "age": 41, "color": "blue", "subscribe": false}})
+    );
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    let bad = ask("ask_profile", &["--elicitation-answer", "[1]"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("--elicitation-answer must be a JSON object"));
+    let clash = ask("ask_profile", &["--elicitation-answer", "{}", "--elicitation", "decline"]);
+    assert_eq!(clash.status.code(), Some(2), "{}", stderr(&clash));
+}
+
+#[test]
+fn decline_cancel_and_no_terminal_each_reach_the_server() {
+    assert_eq!(received(&ask("ask_profile", &["--elicitation", "decline"]))["action"], "decline");
+    assert_eq!(received(&ask("ask_profile", &["--elicitation", "cancel"]))["action"], "cancel");
+    // The default is to ask on the terminal; with none it declines and says how to answer.
+    let o = ask("ask_profile", &[]);
+    assert_eq!(received(&o)["action"], "decline");
+    assert!(stderr(&o).contains("no terminal to ask on (--elicitation"), "{}", stderr(&o));
+}
+
+#[test]
+fn url_mode_shows_the_url_and_accepts_without_opening_it_headless() {
+    let o = ask("ask_login", &["--elicitation", "accept"]);
+    assert_eq!(received(&o), json!({"action": "accept"}));
+    assert!(stderr(&o).contains("open https://example.com/login?x=1: Log in to continue"), "{}", stderr(&o));
+    assert_eq!(received(&ask("ask_login", &[]))["action"], "decline");
+}
+
+#[test]
+fn sampling_is_shown_whole_and_answered_or_declined() {
+    let o = ask("summarize", &["--arg", "text=the tides", "--sampling-answer", "Water moves."]);
+    assert_eq!(
+        received(&o),
+        json!({"model": "mcplens (typed by the user)", "role": "assistant", "text": "Water moves."})
+    );
+    let err = stderr(&o);
+    for line in ["system: You write one short line.", "user: Summarize: the tides", "maxTokens 64"] {
+        assert!(err.contains(line), "{line} missing from:\n{err}");
+    }
+    let declined = ask("summarize", &["--arg", "text=x", "--sampling-answer", "decline"]);
+    assert_eq!(received(&declined)["result"], "sampling failed: the user declined the sampling request");
+    let no_tty = ask("summarize", &["--arg", "text=x"]);
+    assert!(stderr(&no_tty).contains("--sampling-answer TEXT|decline"), "{}", stderr(&no_tty));
+}
+
+#[test]
+fn roots_come_from_flags_and_the_config_entry() {
+    let dir = std::env::temp_dir().join(format!("mcplens-roots-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("a b")).unwrap_or_else(|e| panic!("{e}"));
+    let o = ask("show_roots", &["--root", &dir.join("a b").to_string_lossy()]);
+    let uri = format!("file://{}/a%20b", dir.canonicalize().unwrap_or(dir.clone()).display());
+    assert_eq!(received(&o), json!([{"uri": uri, "name": "a b"}]));
+    let config = dir.join("mcp.json");
+    let entry = json!({"mcpServers": {"asks": {
+        "command": python(), "args": [script("asks_server.py")], "roots": ["a b", "/"]}}});
+    std::fs::write(&config, entry.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let o = mcplens(&["call", "show_roots", "--json", "--config", &config.to_string_lossy(), "--root", "/tmp"]);
+    let names: Vec<Value> = received(&o).as_array().into_iter().flatten().map(|r| r["uri"].clone()).collect();
+    assert_eq!(names, [json!(uri), json!("file:///"), json!("file:///tmp")]);
+    let bad = json!({"mcpServers": {"asks": {"command": "x", "roots": "a"}}});
+    std::fs::write(&config, bad.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let o = mcplens(&["tools", "--config", &config.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("\"roots\" must be an array of paths"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_schema_outside_the_spec_and_escapes_in_the_message_reach_the_user_safely() {
+    let o = ask("ask_odd", &["--elicitation", "accept"]);
+    let err = stderr(&o);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains(r"\x1b[2Jclear"), "{err}");
+    // The nested default rmcp's typed schema would refuse is sent as the server wrote it.
+    assert!(err.contains(r#""nested":{"deep":"d"}"#), "{err}");
+}
+
+#[test]
+fn server_everything_elicits_samples_and_lists_roots_over_stdio_and_http() {
+    let se = server_everything().to_string_lossy().into_owned();
+    let (_server, url) = server_everything_http();
+    let stdio = ["--", "node", se.as_str(), "stdio"];
+    let http = ["--url", url.as_str()];
+    for target in [&stdio[..], &http[..]] {
+        let run = |args: &[&str]| {
+            let mut all = args.to_vec();
+            all.extend_from_slice(target);
+            mcplens(&all)
+        };
+        let o = run(&["call", "trigger-elicitation-request", "--elicitation-answer", r#"{"name": "Lin"}"#]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains("\"name\": \"Lin\"") && stdout(&o).contains("\"integer\": 42"), "{}", stdout(&o));
+        let o = run(&["call", "trigger-sampling-request", "--arg", "prompt=hi", "--sampling-answer", "hello back"]);
+        assert!(stdout(&o).contains("hello back"), "{}{}", stdout(&o), stderr(&o));
+        let o = run(&["call", "get-roots-list", "--root", "/tmp"]);
+        assert!(stdout(&o).contains("URI: file:///tmp"), "{}{}", stdout(&o), stderr(&o));
+    }
+}

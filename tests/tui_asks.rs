@@ -1,0 +1,135 @@
+//! The TUI's overlay for a server's request (elicitation form and URL, sampling): what it shows,
+//! and the answer each key sends to the worker. Snapshots on TestBackend, against the demo.
+
+mod common;
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use mcplens::mcp::asks::{Answer, ServerAsk};
+use mcplens::ui::app::{App, Cmd, Msg, SessionMsg};
+use mcplens::ui::headless::{Screen, connected_app};
+use mcplens::ui::theme::Theme;
+use serde_json::json;
+
+async fn app() -> (App, mcplens::mcp::Session) {
+    connected_app(&common::demo(), Theme::default(), "embedded demo server").await.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The app told that the server sent `raw` (request id 7).
+fn asked(app: &mut App, raw: serde_json::Value) {
+    let (ask, _rx) = ServerAsk::new("7".into(), Arc::new(raw.to_string())).unwrap_or_else(|| panic!("not an ask"));
+    app.update(Msg::Session(SessionMsg::Asked(ask.view())));
+}
+
+fn answers(cmds: &[Cmd]) -> Vec<Answer> {
+    cmds.iter()
+        .filter_map(|c| match c {
+            Cmd::Answer { id, answer } if id == "7" => Some(answer.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn stable(text: &str) -> String {
+    text.replace(env!("CARGO_PKG_VERSION"), "X.Y.Z")
+}
+
+fn elicit(schema: serde_json::Value) -> serde_json::Value {
+    json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create",
+        "params": {"message": "Who are you?\u{1b}[2J", "requestedSchema": schema}})
+}
+
+#[tokio::test]
+async fn a_form_request_is_filled_in_and_accepted_with_its_defaults() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    asked(
+        &mut app,
+        elicit(json!({"type": "object", "required": ["name"], "properties": {
+            "name": {"type": "string", "description": "Your name"},
+            "color": {"type": "string", "enum": ["red", "green"], "default": "green"},
+            "subscribe": {"type": "boolean", "default": false}}})),
+    );
+    let text = screen.text(&mut app);
+    assert!(text.contains("Who are you?\\x1b[2J") && !text.contains('\u{1b}'), "{text}");
+    insta::assert_snapshot!("ask_form", stable(&text));
+    // Ctrl-R with the required name missing does not send.
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    assert!(answers(&cmds).is_empty());
+    assert!(screen.text(&mut app).contains("1 validation error(s): fix them, or Ctrl-V"));
+    // Letters bound elsewhere (q quits, o opens) are typed into the field.
+    screen.type_text(&mut app, "qo Lin");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let content = json!({"name": "qo Lin", "color": "green", "subscribe": false});
+    assert_eq!(answers(&cmds), [Answer::Accept(content.as_object().cloned().unwrap_or_default())]);
+    assert!(!screen.text(&mut app).contains("The server asks"), "the overlay closes once answered");
+}
+
+#[tokio::test]
+async fn decline_and_cancel_are_one_key_each() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    asked(&mut app, elicit(json!({"type": "object", "properties": {}})));
+    let cmds = screen.press_with(&mut app, KeyCode::Char('o'), KeyModifiers::CONTROL);
+    assert_eq!(answers(&cmds), [Answer::Decline]);
+    asked(&mut app, elicit(json!({"type": "object", "properties": {"c": {"enum": ["a", "b"]}}})));
+    // Esc closes the enum's picker first, then cancels.
+    screen.press(&mut app, KeyCode::Char(' '));
+    assert!(answers(&screen.press(&mut app, KeyCode::Esc)).is_empty());
+    assert_eq!(answers(&screen.press(&mut app, KeyCode::Esc)), [Answer::Cancel]);
+}
+
+#[tokio::test]
+async fn a_url_request_shows_the_url_and_opens_only_web_urls() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    let url = |u: &str| {
+        json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create",
+            "params": {"mode": "url", "message": "Log in", "url": u, "elicitationId": "e1"}})
+    };
+    asked(&mut app, url("https://example.com/login"));
+    let text = screen.text(&mut app);
+    insta::assert_snapshot!("ask_url", stable(&text));
+    let cmds = screen.press(&mut app, KeyCode::Char('o'));
+    assert!(cmds.contains(&Cmd::OpenUrl("https://example.com/login".into())), "{cmds:?}");
+    assert_eq!(answers(&cmds), [Answer::Accept(Default::default())]);
+    asked(&mut app, url("file:///etc/passwd"));
+    let cmds = screen.press(&mut app, KeyCode::Char('o'));
+    assert!(!cmds.iter().any(|c| matches!(c, Cmd::OpenUrl(_))), "{cmds:?}");
+    assert!(screen.text(&mut app).contains("only http and https URLs are opened"));
+    let cmds = screen.press(&mut app, KeyCode::Char('y'));
+    assert!(cmds.contains(&Cmd::Copy("file:///etc/passwd".into())), "{cmds:?}");
+}
+
+#[tokio::test]
+async fn a_sampling_request_shows_the_conversation_and_sends_the_typed_reply() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    asked(
+        &mut app,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage", "params": {
+            "systemPrompt": "Be brief.", "maxTokens": 20,
+            "messages": [{"role": "user", "content": {"type": "text", "text": "Name a color"}},
+                {"role": "assistant", "content": {"type": "image", "mimeType": "image/png", "data": "AAAA"}}]}}),
+    );
+    let text = screen.text(&mut app);
+    insta::assert_snapshot!("ask_sampling", stable(&text));
+    assert!(answers(&screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL)).is_empty());
+    screen.type_text(&mut app, "blue");
+    screen.press(&mut app, KeyCode::Enter);
+    screen.type_text(&mut app, "q");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    assert_eq!(answers(&cmds), [Answer::Reply { text: "blue\nq".into(), model: "mcplens (typed by the user)".into() }]);
+}
+
+#[tokio::test]
+async fn a_request_the_server_withdraws_closes_its_overlay() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    asked(&mut app, elicit(json!({"type": "object", "properties": {}})));
+    assert!(screen.text(&mut app).contains("The server asks"));
+    app.update(Msg::Session(SessionMsg::AskWithdrawn("7".into())));
+    let text = screen.text(&mut app);
+    assert!(!text.contains("The server asks") && text.contains("withdrew"), "{text}");
+}
