@@ -70,6 +70,11 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// A task of the server's (a tool run with `call --task`): its status, result, or cancel; or
+    /// every task the server lists. Tasks live in the session that made them: over HTTP a
+    /// server may keep them across connections, a stdio server's end with its process.
+    #[command(after_help = EXIT_CODES)]
+    Task(TaskArgs),
     /// Call one tool and print its result.
     #[command(after_help = EXIT_CODES)]
     Call(CallArgs),
@@ -113,10 +118,41 @@ pub struct CallArgs {
     /// Send the arguments even if they break the input schema (to test the server's own checks).
     #[arg(long)]
     pub no_validate: bool,
+    /// Run the tool as a task: poll its status (on stderr) and print its result when it ends.
+    /// A tool whose `execution.taskSupport` is "required" runs as a task without it.
+    #[arg(long)]
+    pub task: bool,
+    /// With --task: print the task's id and status as soon as it is created, and exit.
+    #[arg(long, requires = "task")]
+    pub no_wait: bool,
     #[command(flatten)]
     pub answers: AnswerArgs,
     #[command(flatten)]
     pub target: TargetArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct TaskArgs {
+    #[arg(value_enum)]
+    pub action: TaskAction,
+    /// The task's id (not for `list`).
+    #[arg(required_if_eq_any = [("action", "get"), ("action", "result"), ("action", "cancel")])]
+    pub id: Option<String>,
+    /// Print the server's reply as JSON, exactly as sent.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub answers: AnswerArgs,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskAction {
+    Get,
+    Result,
+    Cancel,
+    List,
 }
 
 /// How `call` answers what the server asks during the call.

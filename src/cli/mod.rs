@@ -4,6 +4,7 @@ pub mod answer;
 pub mod args;
 pub mod info;
 pub mod render;
+pub mod task;
 
 use std::io::{IsTerminal, Write};
 
@@ -154,7 +155,19 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     });
     let tty = std::io::stderr().is_terminal();
     let opts = CallOptions { timeout: None, cancel: Some(cancel) };
-    let reply = call.send(session, &opts, &mut |p| show_progress(p, tty)).await;
+    let required = call.requires_task();
+    if a.no_wait {
+        watcher.abort();
+        return task::start(session, &a.tool, arguments.as_ref(), a.json, &opts).await;
+    }
+    let reply = if a.task || required {
+        if required && !a.task {
+            let _ = writeln!(std::io::stderr(), "{} requires a task: run as one", sanitize::line(&a.tool));
+        }
+        session.run_task(&a.tool, arguments.as_ref(), &opts, &mut |t| task::show(t, tty)).await
+    } else {
+        call.send(session, &opts, &mut |p| show_progress(p, tty)).await
+    };
     watcher.abort();
     clear_line(tty);
     let reply = reply?;
@@ -209,7 +222,7 @@ fn show_page(c: &PageCount, tty: bool) {
     status_line(&format!("page {}{count}", c.pages), tty);
 }
 
-fn status_line(text: &str, tty: bool) {
+pub(crate) fn status_line(text: &str, tty: bool) {
     if tty {
         eprint!("\r\x1b[2K{text}");
     } else {
@@ -229,6 +242,7 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Tools { target, json }) => tools(target, *json).await,
         Some(Command::Call(a)) => call(a).await,
         Some(Command::Info { target, json }) => info::info(target, *json).await,
+        Some(Command::Task(t)) => task::command(t).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
             Ok(()) => Ok(0),

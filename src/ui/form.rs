@@ -234,13 +234,13 @@ impl FormState {
     fn open_picker(&mut self) {
         let Some(f) = self.focused_field() else { return };
         self.picker = match &f.kind {
-            Kind::Enum(opts) => {
-                let mut options: Vec<String> = opts.iter().map(label).collect();
+            Kind::Enum(_) => {
+                let mut options = form::option_labels(f);
                 options.insert(0, "(none: omit)".into());
                 Some(Picker { options, cursor: f.choice.map_or(0, |c| c + 1), multi: None })
             }
-            Kind::MultiEnum(opts) => {
-                Some(Picker { options: opts.iter().map(label).collect(), cursor: 0, multi: Some(f.chosen.clone()) })
+            Kind::MultiEnum(_) => {
+                Some(Picker { options: form::option_labels(f), cursor: 0, multi: Some(f.chosen.clone()) })
             }
             Kind::Variant(labels) => {
                 let mut options = labels.clone();
@@ -650,10 +650,11 @@ impl FormState {
                 (false, Some(_)) => "[ ] false".into(),
                 _ => String::new(),
             },
-            Kind::Enum(opts) => f.choice.and_then(|c| opts.get(c)).map(label).unwrap_or_default(),
-            Kind::MultiEnum(opts) => {
+            Kind::Enum(_) => f.choice.and_then(|c| form::option_labels(f).get(c).cloned()).unwrap_or_default(),
+            Kind::MultiEnum(_) => {
+                let labels = form::option_labels(f);
                 let on: Vec<String> =
-                    opts.iter().zip(&f.chosen).filter(|(_, on)| **on).map(|(o, _)| label(o)).collect();
+                    labels.into_iter().zip(&f.chosen).filter(|(_, on)| **on).map(|(o, _)| o).collect();
                 if on.is_empty() && unset { String::new() } else { format!("[{}]", on.join(", ")) }
             }
             Kind::Const(c) => {

@@ -72,7 +72,21 @@ impl<'a> Call<'a> {
         opts: &CallOptions,
         on_progress: &mut (dyn FnMut(&Progress) + Send),
     ) -> crate::error::Result<Reply> {
-        session.call_tool(self.tool, self.arguments.cloned(), opts, on_progress).await
+        if !self.requires_task() {
+            return session.call_tool(self.tool, self.arguments.cloned(), opts, on_progress).await;
+        }
+        // The task's status stands in for progress: each poll is a step, its line the message.
+        let mut polls = 0.0;
+        let on_status = &mut |t: &crate::mcp::tasks::Task| {
+            polls += 1.0;
+            on_progress(&Progress { progress: polls, total: None, message: Some(t.line()) });
+        };
+        session.run_task(self.tool, self.arguments, opts, on_status).await
+    }
+
+    /// The tool says it can only run as a task (`execution.taskSupport: "required"`).
+    pub fn requires_task(&self) -> bool {
+        self.descriptor.and_then(|d| d.pointer("/execution/taskSupport")).and_then(Value::as_str) == Some("required")
     }
 
     /// Reads a reply into the envelope and says how the call ended.

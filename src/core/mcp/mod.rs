@@ -8,6 +8,7 @@ pub mod log;
 pub mod session;
 pub mod stdio;
 pub mod target;
+pub mod tasks;
 pub mod tools;
 pub mod wire;
 

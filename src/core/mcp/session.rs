@@ -534,6 +534,20 @@ impl Session {
         out
     }
 
+    /// Sends any request by method name, its reply kept as sent (for the methods the tap keeps:
+    /// see `wire::STUBBED`). What rmcp has no type for (the tasks of 2025-11-25, a task-augmented
+    /// call) goes this way.
+    pub async fn request_method(
+        &self,
+        method: &str,
+        params: Value,
+        opts: &CallOptions,
+        on_progress: &mut (dyn FnMut(&Progress) + Send),
+    ) -> Result<Reply> {
+        let request = ClientRequest::CustomRequest(rmcp::model::CustomRequest::new(method, Some(params)));
+        self.request(request, method, opts, on_progress).await
+    }
+
     /// Calls a tool; arguments are sent as given. A JSON-RPC error reply is a `Reply` too.
     pub async fn call_tool(
         &self,

@@ -36,7 +36,16 @@ pub enum ServerEvent {
 }
 
 /// The methods whose replies are kept raw and stubbed for rmcp.
-const STUBBED: &[(&str, &str)] = &[("tools/list", r#"{"tools":[]}"#), ("tools/call", r#"{"content":[]}"#)];
+const STUBBED: &[(&str, &str)] = &[
+    ("tools/list", r#"{"tools":[]}"#),
+    ("tools/call", r#"{"content":[]}"#),
+    // The tasks of 2025-11-25 (rmcp speaks only the later extension): sent as custom requests,
+    // whose result rmcp takes as any object.
+    ("tasks/get", "{}"),
+    ("tasks/result", "{}"),
+    ("tasks/list", "{}"),
+    ("tasks/cancel", "{}"),
+];
 
 #[derive(Deserialize)]
 struct Probe<'a> {

@@ -206,6 +206,8 @@ impl<'a> Builder<'a> {
             Kind::Const(c.clone())
         } else if let Some(Value::Array(opts)) = s.get("enum") {
             Kind::Enum(opts.clone())
+        } else if let Some(consts) = titled_consts(&s) {
+            Kind::Enum(consts)
         } else if let Some(Value::Array(vs)) = s.get("oneOf").or_else(|| s.get("anyOf")) {
             // `anyOf: [X, {type: null}]` is how many generators spell "nullable X".
             let non_null: Vec<&Value> =
@@ -227,6 +229,9 @@ impl<'a> Builder<'a> {
                 Some("array") => match s.get("items").and_then(|i| self.deref(i)).map(|(i, _)| i) {
                     Some(items) if items.get("enum").is_some_and(Value::is_array) => {
                         Kind::MultiEnum(items["enum"].as_array().cloned().unwrap_or_default())
+                    }
+                    Some(items) if titled_consts(&items).is_some() => {
+                        Kind::MultiEnum(titled_consts(&items).unwrap_or_default())
                     }
                     _ => Kind::Array,
                 },
@@ -531,6 +536,44 @@ impl Field {
         }
         out
     }
+}
+
+/// `oneOf`/`anyOf` whose every member is a `const` (with a title, as elicitation's titled enums
+/// and many generators write a labelled choice): the consts, a choice of values like `enum`.
+fn titled_consts(s: &Value) -> Option<Vec<Value>> {
+    let members = s.get("oneOf").or_else(|| s.get("anyOf"))?.as_array()?;
+    let consts: Option<Vec<Value>> = members.iter().map(|m| m.get("const").cloned()).collect();
+    consts.filter(|c| !c.is_empty())
+}
+
+/// The labels a choice shows: each option's `title` (`oneOf`/`anyOf` of consts, or the legacy
+/// `enumNames`), else the value itself.
+pub fn option_labels(f: &Field) -> Vec<String> {
+    let plain = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let (opts, schema) = match &f.kind {
+        Kind::Enum(o) => (o, &f.schema),
+        Kind::MultiEnum(o) => (o, f.schema.get("items").unwrap_or(&f.schema)),
+        _ => return vec![],
+    };
+    let members = schema.get("oneOf").or_else(|| schema.get("anyOf")).and_then(Value::as_array);
+    let names = schema.get("enumNames").and_then(Value::as_array);
+    opts.iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let title = members
+                .and_then(|m| m.iter().find(|m| m.get("const") == Some(v)))
+                .and_then(|m| m.get("title"))
+                .or_else(|| names.and_then(|n| n.get(i)))
+                .and_then(Value::as_str);
+            match title {
+                Some(t) if *t != plain(v) => format!("{t} ({})", plain(v)),
+                _ => plain(v),
+            }
+        })
+        .collect()
 }
 
 /// A whole form: the root object field of a tool's input schema.

@@ -176,7 +176,12 @@ mod tests {
         assert!(text.iter().any(|l| l.contains("protocol") && l.contains("2025-11-25")), "{text:?}");
         assert!(text.iter().any(|l| l.contains("\"listChanged\": true")), "{text:?}");
         assert!(text.iter().all(|l| !l.contains('\u{1b}')), "{text:?}");
-        assert!(text.ends_with(&["instructions".to_string(), "Use".to_string(), "well".to_string()]), "{text:?}");
+        let tail: Vec<&str> = text.iter().rev().take(5).rev().map(String::as_str).collect();
+        assert_eq!(tail[..4], ["instructions", "Use", "well", "roots offered to the server"], "{text:?}");
+        assert!(tail[4].starts_with("(none: --root PATH"), "{text:?}");
+        p.observe(&Observed::Roots(&[Root { uri: "file:///w".into(), name: "w".into() }]));
+        let last = p.rows.last().map(|r| p.line(r, &t).spans.iter().map(|s| s.content.to_string()).collect::<String>());
+        assert_eq!(last.as_deref().map(str::trim_end), Some("root      w  file:///w"));
         p.set_area(Rect::new(0, 0, 40, 5));
         let mut cx = Ctx::new(&t);
         p.command(Command::Bottom, &mut cx);

@@ -187,3 +187,22 @@ fn odd_schemas_do_not_panic() {
         let _ = f.load(&json!({"a": {"a": {"a": 1}}}));
     }
 }
+
+#[test]
+fn a_choice_of_titled_consts_is_an_enum_labelled_by_its_titles() {
+    // Elicitation's titled enums (SEP-1330), the legacy enumNames, and a multi-select of consts.
+    let schema = json!({"type": "object", "properties": {
+        "hero": {"type": "string", "oneOf": [{"const": "h1", "title": "Superman"}, {"const": "h2", "title": "Batman"}]},
+        "pet": {"type": "string", "enum": ["p1", "p2"], "enumNames": ["Cat", "Dog"]},
+        "fish": {"type": "array", "items": {"anyOf": [{"const": "f1", "title": "Tuna"}, {"const": "f2"}]}},
+        "mixed": {"oneOf": [{"const": 1}, {"type": "string"}]}}});
+    let form = Form::new(&schema);
+    let kinds: Vec<&Kind> = form.root.children.iter().map(|f| &f.kind).collect();
+    assert_eq!(kinds[0], &Kind::Enum(vec![json!("h1"), json!("h2")]));
+    assert_eq!(kinds[2], &Kind::MultiEnum(vec![json!("f1"), json!("f2")]));
+    assert!(matches!(kinds[3], Kind::Variant(_)), "not every member is a const: still variants");
+    let labels: Vec<Vec<String>> = form.root.children.iter().take(3).map(option_labels).collect();
+    assert_eq!(labels[0], ["Superman (h1)", "Batman (h2)"]);
+    assert_eq!(labels[1], ["Cat (p1)", "Dog (p2)"]);
+    assert_eq!(labels[2], ["Tuna (f1)", "f2"]);
+}

@@ -1,0 +1,66 @@
+//! Tools run as tasks (protocol 2025-11-25) against server-everything over stdio and HTTP:
+//! polled to the end, input asked for while the task waits, started without waiting, and the
+//! `task` command.
+
+mod common;
+
+use common::*;
+
+fn targets(se: &str, url: &str) -> Vec<Vec<String>> {
+    vec![vec!["--".into(), "node".into(), se.into(), "stdio".into()], vec!["--url".into(), url.into()]]
+}
+
+fn run(args: &[&str], target: &[String]) -> std::process::Output {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(target.iter().map(String::as_str));
+    mcplens(&all)
+}
+
+#[test]
+fn a_tool_that_requires_a_task_runs_as_one_and_its_result_is_printed() {
+    let se = server_everything().to_string_lossy().into_owned();
+    let (_server, url) = server_everything_http();
+    for target in targets(&se, &url) {
+        let o = run(&["call", "simulate-research-query", "--arg", "topic=tides"], &target);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains("# Research Report: tides"), "{}", stdout(&o));
+        let err = stderr(&o);
+        assert!(err.contains("requires a task: run as one") && err.contains("completed"), "{err}");
+        // The task waits for input: the elicitation is answered and the task goes on.
+        let o = run(
+            &[
+                "call",
+                "simulate-research-query",
+                "--arg",
+                "topic=rust",
+                "--arg",
+                "ambiguous=true",
+                "--elicitation",
+                "decline",
+            ],
+            &target,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stderr(&o).contains("input_required"), "{}", stderr(&o));
+        assert!(stdout(&o).contains("User declined"), "{}", stdout(&o));
+    }
+}
+
+#[test]
+fn no_wait_prints_the_task_and_task_get_names_an_unknown_one() {
+    let se = server_everything().to_string_lossy().into_owned();
+    let target = vec!["--".into(), "node".into(), se, "stdio".into()];
+    let o = run(&["call", "simulate-research-query", "--arg", "topic=x", "--task", "--no-wait"], &target);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let line = stdout(&o);
+    assert!(line.starts_with("task ") && line.contains(" working"), "{line}");
+    let o = run(&["call", "simulate-research-query", "--arg", "topic=x", "--task", "--no-wait", "--json"], &target);
+    assert!(json_out(&o)["task"]["taskId"].is_string(), "{}", stdout(&o));
+    let o = run(&["task", "get", "no-such-task"], &target);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a task lives in the session that made it"), "{}", stderr(&o));
+    let o = run(&["task", "list"], &target);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "no tasks\n"), "{}", stderr(&o));
+    let o = run(&["task", "get"], &target);
+    assert_eq!(o.status.code(), Some(2), "an id is required: {}", stderr(&o));
+}
