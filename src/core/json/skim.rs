@@ -8,7 +8,7 @@
 //! checks of escapes, numbers and literals a branch per byte; the users that read a reply many
 //! times over need neither.
 
-use super::tokenizer::{Kind, Stack, Token};
+use super::tokenizer::{Kind, Stack, Token, quote_or_backslash, skip_unflagged};
 
 #[derive(Debug)]
 pub struct Skim<'a> {
@@ -105,16 +105,7 @@ fn string_end(b: &[u8], start: usize) -> usize {
     let mut i = start + 1;
     loop {
         // Eight bytes at a time up to the first `"` or `\`.
-        while let Some(chunk) = b.get(i..i + 8) {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(chunk);
-            let m = quote_or_backslash(u64::from_le_bytes(w));
-            if m != 0 {
-                i += (m.trailing_zeros() / 8) as usize;
-                break;
-            }
-            i += 8;
-        }
+        i = skip_unflagged(b, i, quote_or_backslash);
         match b.get(i) {
             Some(b'"') => return i + 1,
             // The escaped byte is ASCII in JSON; in broken text it may start a character,
@@ -127,16 +118,6 @@ fn string_end(b: &[u8], start: usize) -> usize {
             return b.len();
         }
     }
-}
-
-const HI: u64 = 0x8080_8080_8080_8080;
-const ONES: u64 = 0x0101_0101_0101_0101;
-
-/// The bytes of `x` that are `"` or `\\`, as high bits; only the lowest is exact.
-#[inline]
-fn quote_or_backslash(x: u64) -> u64 {
-    let zero = |y: u64| y.wrapping_sub(ONES) & !y & HI;
-    zero(x ^ (ONES * b'"' as u64)) | zero(x ^ (ONES * b'\\' as u64))
 }
 
 /// Past the bytes a number may hold.

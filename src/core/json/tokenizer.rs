@@ -336,9 +336,31 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 /// the only one read.
 #[inline]
 fn specials(x: u64) -> u64 {
-    let zero = |y: u64| y.wrapping_sub(ONES) & !y & HI;
     let control = x.wrapping_sub(ONES * 0x20) & !x & HI;
-    control | zero(x ^ (ONES * b'"' as u64)) | zero(x ^ (ONES * b'\\' as u64))
+    control | quote_or_backslash(x)
+}
+
+/// The bytes of `x` that are `"` or `\\`, as high bits; only the lowest is exact.
+#[inline]
+pub(super) fn quote_or_backslash(x: u64) -> u64 {
+    let zero = |y: u64| y.wrapping_sub(ONES) & !y & HI;
+    zero(x ^ (ONES * b'"' as u64)) | zero(x ^ (ONES * b'\\' as u64))
+}
+
+/// From `i`, eight bytes at a time, to the first byte `flags` marks; stops before the last
+/// chunk shorter than eight, which the caller reads byte by byte.
+#[inline]
+pub(super) fn skip_unflagged(b: &[u8], mut i: usize, flags: fn(u64) -> u64) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let m = flags(u64::from_le_bytes(w));
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
 }
 
 /// The end (just past the closing quote) of the string literal whose `"` is at `start`.
@@ -347,16 +369,7 @@ pub fn string_end(b: &[u8], start: usize) -> Result<usize, Error> {
     let mut i = start + 1;
     loop {
         // Plain runs eight bytes at a time, up to the first special byte.
-        while let Some(chunk) = b.get(i..i + 8) {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(chunk);
-            let m = specials(u64::from_le_bytes(w));
-            if m != 0 {
-                i += (m.trailing_zeros() / 8) as usize;
-                break;
-            }
-            i += 8;
-        }
+        i = skip_unflagged(b, i, specials);
         let Some(&c) = b.get(i) else {
             return Err(Error { offset: i, what: "the text ends inside a string" });
         };
