@@ -46,13 +46,8 @@ impl LensClient {
         let key = id_key(&serde_json::to_string(id).unwrap_or_default());
         let raw = self.tap.take_ask(&key).ok_or_else(|| internal("the request was not captured on the wire"))?;
         let (ask, rx) = ServerAsk::new(key, raw).ok_or_else(|| internal("the request could not be read"))?;
-        let log = self.tap.log();
-        let Some(desk) = &self.desk else {
-            log.push(LogKind::Warning, &format!("{}: declined (nothing here can answer it)", ask.method()));
-            return Ok(Answer::Decline);
-        };
-        let method = ask.method();
-        if !desk.send(ask) {
+        let (log, method) = (self.tap.log(), ask.method());
+        if !self.desk.as_ref().is_some_and(|desk| desk.send(ask)) {
             log.push(LogKind::Warning, &format!("{method}: declined (nothing here can answer it)"));
             return Ok(Answer::Decline);
         }

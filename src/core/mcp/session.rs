@@ -388,26 +388,23 @@ impl Session {
                     Err(RecvError::Closed) => {}
                 },
                 _ = cancel.cancelled() => {
-                    self.tap.forget(&id);
-                    let note = Notification::new(CancelledNotificationParam::new(
-                        Some(request_id),
-                        Some("cancelled by the user".into()),
-                    ));
-                    let _ = peer.send_notification(ClientNotification::CancelledNotification(note)).await;
+                    self.give_up(&peer, &id, request_id, "cancelled by the user").await;
                     self.log().push(LogKind::Info, &format!("{what} cancelled by the user"));
                     return Err(LensError::cancelled());
                 }
                 _ = clock.expired() => {
-                    self.tap.forget(&id);
-                    let note = Notification::new(CancelledNotificationParam::new(
-                        Some(request_id),
-                        Some("timed out".into()),
-                    ));
-                    let _ = peer.send_notification(ClientNotification::CancelledNotification(note)).await;
+                    self.give_up(&peer, &id, request_id, "timed out").await;
                     return Err(self.service_error(ServiceError::Timeout { timeout }, what).await);
                 }
             }
         }
+    }
+
+    /// Stops waiting on request `id` and tells the server why (`notifications/cancelled`).
+    async fn give_up(&self, peer: &rmcp::Peer<RoleClient>, id: &str, request_id: rmcp::model::RequestId, why: &str) {
+        self.tap.forget(id);
+        let note = Notification::new(CancelledNotificationParam::new(Some(request_id), Some(why.into())));
+        let _ = peer.send_notification(ClientNotification::CancelledNotification(note)).await;
     }
 
     /// Every tool, following `nextCursor` to the end; a repeated cursor stops the walk.
