@@ -8,7 +8,7 @@ fn main() {
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("mcplens: cannot start the async runtime: {e}");
+            mcplens::cli::output::err_line(&format!("mcplens: cannot start the async runtime: {e}"));
             std::process::exit(3);
         }
     };
@@ -32,6 +32,6 @@ fn report_peak_memory() {
     }
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     if let Some(line) = status.lines().find(|l| l.starts_with("VmHWM:")) {
-        eprintln!("mcplens-peak-rss {}", line.trim_start_matches("VmHWM:").trim());
+        mcplens::cli::output::err_line(&format!("mcplens-peak-rss {}", line.trim_start_matches("VmHWM:").trim()));
     }
 }

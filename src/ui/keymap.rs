@@ -185,7 +185,7 @@ impl Keymap {
             Ok(p) => Keymap { bindings: load::into_bindings(p) },
             Err(e) => {
                 // Unreachable after the tests pass; still no panic in a user's terminal.
-                eprintln!("mcplens: the built-in keymap is broken: {e}");
+                crate::cli::output::err_line(&format!("mcplens: the built-in keymap is broken: {e}"));
                 Keymap { bindings: vec![] }
             }
         }

@@ -7,6 +7,7 @@
 
 mod export;
 mod message;
+mod redact;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -14,6 +15,7 @@ use std::time::{Instant, SystemTime};
 
 pub use export::to_json_lines;
 pub use message::{Level, MessageInfo, Role, Wire};
+pub use redact::{MASK, Redactor, decode as decode_escapes};
 
 /// What produced a log entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,33 +155,6 @@ impl LogState {
             }
             Role::Notification => {}
         }
-    }
-}
-
-/// Replaces each secret's occurrences with a fixed mask.
-#[derive(Debug, Clone, Default)]
-pub struct Redactor {
-    secrets: Vec<String>,
-}
-
-impl Redactor {
-    pub fn new(secrets: impl IntoIterator<Item = String>) -> Self {
-        // Very short values (e.g. "1", "true") would redact half the log and protect nothing.
-        let mut secrets: Vec<String> = secrets.into_iter().filter(|s| s.len() >= 4).collect();
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        secrets.dedup();
-        Redactor { secrets }
-    }
-
-    pub fn redact<'a>(&self, s: &'a str) -> std::borrow::Cow<'a, str> {
-        if !self.secrets.iter().any(|secret| s.contains(secret.as_str())) {
-            return std::borrow::Cow::Borrowed(s);
-        }
-        let mut out = s.to_string();
-        for secret in &self.secrets {
-            out = out.replace(secret.as_str(), "«redacted»");
-        }
-        std::borrow::Cow::Owned(out)
     }
 }
 
