@@ -168,10 +168,13 @@ impl TargetArgs {
         if self.max_message_mb == 0 {
             return Err(LensError::usage("--max-message-mb must be at least 1"));
         }
+        if self.max_depth == 0 {
+            return Err(LensError::usage("--max-depth must be at least 1 (a message is at least one level deep)"));
+        }
         Ok(ConnectOptions {
             timeout: Duration::from_secs_f64(self.timeout.min(1e9)),
             max_message: self.max_message_mb.saturating_mul(1 << 20),
-            max_depth: self.max_depth.max(1),
+            max_depth: self.max_depth,
             ..ConnectOptions::default()
         })
     }
