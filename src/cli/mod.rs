@@ -61,9 +61,13 @@ pub fn tools_json(list: &ToolList) -> String {
 
 /// The `result` (or `error`) member of a reply, exactly as sent.
 pub fn raw_member(reply: &Reply) -> String {
+    // `"result": null` is a member too (it breaks the MCP schema, and is shown as sent).
+    fn present<'de: 'a, 'a, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<&'a RawValue>, D::Error> {
+        <&RawValue as serde::Deserialize>::deserialize(d).map(Some)
+    }
     #[derive(serde::Deserialize)]
     struct Members<'a> {
-        #[serde(borrow, default)]
+        #[serde(borrow, default, deserialize_with = "present")]
         result: Option<&'a RawValue>,
         #[serde(borrow, default)]
         error: Option<&'a RawValue>,
