@@ -10,10 +10,13 @@ use crate::mcp::{ConnectOptions, HttpTarget, StdioTarget, Target, config};
 
 pub const EXIT_CODES: &str = "\
 Exit codes:
-  0  done
-  1  the tool reported an error (isError, or a JSON-RPC error reply)
-  2  bad usage, arguments or config (including a server command that cannot be found)
-  3  the connection or protocol failed (server did not start, died, timed out, broke the protocol)
+    0  done
+    1  the tool reported an error (isError, or a JSON-RPC error reply)
+    2  bad usage, arguments or config (including a server command that cannot be found)
+    3  the connection or protocol failed (server did not start, died, timed out, broke the protocol)
+    4  output was lost: stdout or stderr could not be written (disk full, I/O error)
+  141  stdout or stderr was closed by its reader (e.g. `| head`): stopped quietly, as after SIGPIPE
+       (4 and 141 replace 0 and 1; 2 and 3 keep their codes)
 
 Targets (for the TUI and every command):
   mcplens [OPTIONS] -- <command> [args...]      a server started as a child process (stdio)
