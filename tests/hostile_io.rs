@@ -130,12 +130,15 @@ fn a_full_disk_on_stdout_is_exit_4_with_one_line() {
         assert_eq!(err.lines().count(), 1, "{what}: {err}");
         assert!(err.starts_with("mcplens: output lost: cannot write to stdout:"), "{what}: {err}");
     }
-    let o = Command::new(bin())
-        .args(["schema", "envelope"])
-        .stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap_or_else(|e| panic!("{e}")))
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(o.status.code(), Some(4), "schema envelope > /dev/full");
+    for args in [&["schema", "envelope"][..], &["--help"], &["call", "--help"], &["--version"]] {
+        let o = Command::new(bin())
+            .args(args)
+            .stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap_or_else(|e| panic!("{e}")))
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_no_panic(&o, &format!("{args:?} > /dev/full"));
+        assert_eq!(o.status.code(), Some(4), "{args:?} > /dev/full");
+    }
 }
 
 /// Budget: progress lines lost to a full stderr are exit 4, no panic; the answer reaches stdout.
