@@ -158,6 +158,15 @@ impl LogState {
     }
 }
 
+/// The largest char boundary of `s` at or below `at`.
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
 #[derive(Clone)]
 pub struct SessionLog {
     state: Arc<Mutex<LogState>>,
@@ -228,16 +237,15 @@ impl SessionLog {
     }
 
     fn append(&self, kind: LogKind, text: &str, msg: Option<MessageInfo>) -> u64 {
-        let text = if text.len() > self.limits.max_entry_bytes {
-            let mut cut = self.limits.max_entry_bytes;
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            format!("{}… ({} bytes in all)", &text[..cut], text.len())
+        let text: Arc<str> = if text.len() > self.limits.max_entry_bytes {
+            // Redacted a little past the cut first, so a secret across it is not half shown.
+            let window = floor_boundary(text, self.limits.max_entry_bytes.saturating_add(self.redactor.max_span()));
+            let redacted = self.redactor.redact(&text[..window]);
+            let cut = floor_boundary(&redacted, self.limits.max_entry_bytes);
+            Arc::from(format!("{}… ({} bytes in all)", &redacted[..cut], text.len()))
         } else {
-            text.to_string()
+            Arc::from(self.redactor.redact(text).as_ref())
         };
-        let text: Arc<str> = Arc::from(self.redactor.redact(&text).as_ref());
         let mut st = self.lock();
         let seq = st.pushed;
         let mut msg = msg;
@@ -358,6 +366,18 @@ mod tests {
         let log = SessionLog::new(LogLimits::default(), Redactor::new(["sk-12345".to_string(), "1".into()]));
         log.push(LogKind::Stderr, "token=sk-12345 id=1");
         assert_eq!(&*log.tail(LogKind::Stderr, 1)[0], "token=«redacted» id=1");
+    }
+
+    #[test]
+    fn a_secret_across_the_preview_cut_is_not_half_shown() {
+        let limits = LogLimits { max_entries: 10, max_bytes: 1 << 20, max_entry_bytes: 20 };
+        let log = SessionLog::new(limits, Redactor::new(["sk-12345678".to_string()]));
+        log.push(LogKind::Stderr, &format!("{}sk-12345678 and more text", "x".repeat(15)));
+        log.push(LogKind::Stderr, &format!("{}sk-\\u0031\\u0032345678 and more", "x".repeat(15)));
+        for line in log.tail(LogKind::Stderr, 2) {
+            assert!(!line.contains("sk-1") && !line.contains("sk-\\u0031"), "{line}");
+            assert!(line.starts_with("xxxxxxxxxxxxxxx«"), "{line}");
+        }
     }
 
     fn wire<'a>(id: Option<&'a str>, method: Option<&'a str>) -> Wire<'a> {

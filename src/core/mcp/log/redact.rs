@@ -25,6 +25,11 @@ impl Redactor {
         Redactor { secrets }
     }
 
+    /// At least the raw bytes one secret can take (each character as a `\uXXXX\uXXXX` pair).
+    pub fn max_span(&self) -> usize {
+        self.secrets.first().map_or(0, |s| s.len() * 12)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.secrets.is_empty()
     }
