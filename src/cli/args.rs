@@ -11,10 +11,13 @@ use crate::mcp::{ConnectOptions, HttpTarget, StdioTarget, Target, config};
 
 pub const EXIT_CODES: &str = "\
 Exit codes:
-  0  done
-  1  the tool reported an error (isError, or a JSON-RPC error reply)
-  2  bad usage, arguments or config (including a server command that cannot be found)
-  3  the connection or protocol failed (server did not start, died, timed out, broke the protocol)
+    0  done
+    1  the tool reported an error (isError, or a JSON-RPC error reply)
+    2  bad usage, arguments or config (including a server command that cannot be found)
+    3  the connection or protocol failed (server did not start, died, timed out, broke the protocol)
+    4  output was lost: stdout or stderr could not be written (disk full, I/O error)
+  141  stdout or stderr was closed by its reader (e.g. `| head`): stopped quietly, as after SIGPIPE
+       (4 and 141 replace 0 and 1; 2 and 3 keep their codes)
 
 Targets (for the TUI and every command):
   mcplens [OPTIONS] -- <command> [args...]      a server started as a child process (stdio)
@@ -235,10 +238,13 @@ impl TargetArgs {
         if self.max_message_mb == 0 {
             return Err(LensError::usage("--max-message-mb must be at least 1"));
         }
+        if self.max_depth == 0 {
+            return Err(LensError::usage("--max-depth must be at least 1 (a message is at least one level deep)"));
+        }
         Ok(ConnectOptions {
             timeout: Duration::from_secs_f64(self.timeout.min(1e9)),
             max_message: self.max_message_mb.saturating_mul(1 << 20),
-            max_depth: self.max_depth.max(1),
+            max_depth: self.max_depth,
             roots: self.roots()?,
             ..ConnectOptions::default()
         })

@@ -3,10 +3,11 @@
 pub mod answer;
 pub mod args;
 pub mod info;
+pub mod output;
 pub mod render;
 pub mod task;
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -19,12 +20,7 @@ use crate::error::{ErrorKind, LensError, Result};
 use crate::mcp::{CallOptions, Progress, Reply, Session, ToolList};
 use crate::sanitize;
 
-pub(crate) fn out(text: &str) -> Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    // A closed pipe (e.g. `| head`) is not an error worth a message.
-    let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
-    Ok(())
-}
+pub(crate) use output::{err_line, out};
 
 /// `mcplens tools`
 pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
@@ -67,9 +63,13 @@ pub fn tools_json(list: &ToolList) -> String {
 
 /// The `result` (or `error`) member of a reply, exactly as sent.
 pub fn raw_member(reply: &Reply) -> String {
+    // `"result": null` is a member too (it breaks the MCP schema, and is shown as sent).
+    fn present<'de: 'a, 'a, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<&'a RawValue>, D::Error> {
+        <&RawValue as serde::Deserialize>::deserialize(d).map(Some)
+    }
     #[derive(serde::Deserialize)]
     struct Members<'a> {
-        #[serde(borrow, default)]
+        #[serde(borrow, default, deserialize_with = "present")]
         result: Option<&'a RawValue>,
         #[serde(borrow, default)]
         error: Option<&'a RawValue>,
@@ -138,7 +138,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
                 msg.push_str("\n(--no-validate sends them anyway)");
                 return Err(LensError::usage(msg));
             }
-            Err(e) => eprintln!("warning: not validated: {}", sanitize::line(&e)),
+            Err(e) => err_line(&format!("warning: not validated: {}", sanitize::line(&e))),
         }
     }
     let mut hints = crate::envelope::hints::Hints::load_default(a.target.project_dir().as_deref());
@@ -172,7 +172,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     clear_line(tty);
     let reply = reply?;
     for w in &reply.warnings {
-        eprintln!("warning: the result breaks the MCP schema: {}", sanitize::line(w));
+        err_line(&format!("warning: the result breaks the MCP schema: {}", sanitize::line(w)));
     }
     if a.raw {
         let code = crate::call::reply_status(&reply).exit_code();
@@ -182,8 +182,10 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
         return Ok(code);
     }
     for p in &hints.problems {
-        eprintln!("warning: hints: {} (the built-in heuristics go on)", sanitize::line(p));
+        err_line(&format!("warning: hints: {} (the built-in heuristics go on)", sanitize::line(p)));
     }
+    // Checked before the reply is read into an envelope: its text holds every string of it.
+    let secret_in_reply = output::has_secrets() && (a.all_pages || output::holds_secret(&reply.raw));
     let answer = call.read(reply);
     let mut envelope = answer.envelope;
     if a.all_pages && envelope.has_more() {
@@ -194,17 +196,30 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     let code =
         if envelope.response_type == crate::envelope::ResponseType::Error { 1 } else { answer.status.exit_code() };
     if a.json {
-        // Streamed: a 100 MB envelope is never built as one string. A closed pipe is no error.
-        let _ = crate::json_out::write_envelope(std::io::stdout().lock(), &mut envelope);
+        write_json(&mut envelope, secret_in_reply)?;
     } else {
         out(&render::envelope(&envelope))?;
         if let Some(e) = &answer.rpc_error {
-            eprintln!("{}", sanitize::line(&Reply::error_summary(e)));
+            err_line(&sanitize::line(&Reply::error_summary(e)));
         }
     }
     // The process exits next: freeing a big envelope piece by piece only costs time.
     std::mem::forget(envelope);
     Ok(code)
+}
+
+/// The envelope as JSON on stdout: streamed, so a 100 MB envelope is never built as one string,
+/// unless it holds a secret to mask, which needs the whole text.
+fn write_json(envelope: &mut crate::envelope::Envelope, secret: bool) -> Result<()> {
+    if secret {
+        let text = output::stdout_result(crate::json_out::write_envelope(Vec::new(), envelope))?;
+        return out(&String::from_utf8_lossy(&text));
+    }
+    let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let written = crate::json_out::write_envelope(stdout, envelope)
+        .and_then(|w| w.into_inner().map_err(std::io::IntoInnerError::into_error))
+        .and_then(|mut w| std::io::Write::flush(&mut w));
+    output::stdout_result(written)
 }
 
 /// A progress notification on stderr: one line rewritten on a terminal, a line each elsewhere.
@@ -224,20 +239,28 @@ fn show_page(c: &PageCount, tty: bool) {
 
 pub(crate) fn status_line(text: &str, tty: bool) {
     if tty {
-        eprint!("\r\x1b[2K{text}");
+        output::err_raw(&format!("\r\x1b[2K{text}"));
     } else {
-        eprintln!("{text}");
+        err_line(text);
     }
 }
 
 fn clear_line(tty: bool) {
     if tty {
-        eprint!("\r\x1b[2K");
+        output::err_raw("\r\x1b[2K");
     }
 }
 
 /// Runs a parsed command line (not the TUI) and returns the process exit code.
 pub async fn run(cli: Cli) -> i32 {
+    let target = match &cli.command {
+        Some(Command::Tools { target, .. } | Command::Info { target, .. }) => Some(target),
+        Some(Command::Call(a)) => Some(&a.target),
+        _ => None,
+    };
+    if let Some(Ok(t)) = target.map(TargetArgs::target) {
+        output::set_redactor(crate::mcp::log::Redactor::new(t.secrets()));
+    }
     let result = match &cli.command {
         Some(Command::Tools { target, json }) => tools(target, *json).await,
         Some(Command::Call(a)) => call(a).await,
@@ -250,7 +273,7 @@ pub async fn run(cli: Cli) -> i32 {
         },
         None => Err(LensError::usage("the TUI is started by main")),
     };
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(e) => {
             let prefix = match e.kind {
@@ -258,9 +281,12 @@ pub async fn run(cli: Cli) -> i32 {
                 ErrorKind::Connection => "connection failed",
                 ErrorKind::Tool => "tool error",
                 ErrorKind::Cancelled => "cancelled",
+                // Said once by `output::exit_code`.
+                ErrorKind::Output => return output::exit_code(0),
             };
-            eprintln!("mcplens: {prefix}: {}", sanitize::text(&e.message));
+            err_line(&format!("mcplens: {prefix}: {}", sanitize::text(&e.message)));
             e.exit_code()
         }
-    }
+    };
+    output::exit_code(code)
 }

@@ -13,6 +13,9 @@ pub enum ErrorKind {
     Tool,
     /// The user cancelled the call.
     Cancelled,
+    /// The answer could not be written to stdout or stderr (disk full, I/O error, closed pipe);
+    /// the headless commands pick the exit code (4, or 141 for a closed pipe).
+    Output,
 }
 
 #[derive(Debug, Clone)]
@@ -31,6 +34,9 @@ impl LensError {
     pub fn tool(message: impl Into<String>) -> Self {
         LensError { kind: ErrorKind::Tool, message: message.into() }
     }
+    pub fn output(message: impl Into<String>) -> Self {
+        LensError { kind: ErrorKind::Output, message: message.into() }
+    }
     pub fn cancelled() -> Self {
         LensError { kind: ErrorKind::Cancelled, message: "cancelled".into() }
     }
@@ -40,6 +46,7 @@ impl LensError {
             ErrorKind::Tool => 1,
             ErrorKind::Usage => 2,
             ErrorKind::Connection | ErrorKind::Cancelled => 3,
+            ErrorKind::Output => 4,
         }
     }
 }

@@ -135,15 +135,16 @@ impl History {
     pub fn open_in(dir: &Path, label: &str) -> History {
         let path = dir.join("history").join(format!("{}.jsonl", server_key(label)));
         let mut h = History { path: Some(path.clone()), ..History::default() };
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                h.entries = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
-                let n = h.entries.len();
-                if n > KEEP {
-                    h.entries.drain(..n - KEEP);
+        match crate::capped_file::read_tail(&path, crate::capped_file::MAX_HISTORY_TAIL) {
+            Ok((bytes, _)) => {
+                let (entries, bad) = parse_lines(&bytes);
+                h.entries = entries;
+                if bad > 0 {
+                    let lines = if bad == 1 { "line" } else { "lines" };
+                    h.problem = Some(format!("{bad} unreadable {lines} of {} skipped", path.display()));
                 }
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) if e.is_not_found() => {}
             Err(e) => h.problem = Some(format!("cannot read {}: {e}", path.display())),
         }
         h
@@ -181,6 +182,27 @@ impl History {
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
+}
+
+/// The last `KEEP` entries of a history file's lines, and how many lines were not entries (not
+/// UTF-8, not JSON, not an entry's shape): one bad line never hides the others.
+fn parse_lines(bytes: &[u8]) -> (Vec<Entry>, usize) {
+    let mut entries = Vec::new();
+    let mut bad = 0;
+    for line in bytes.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match std::str::from_utf8(line).ok().and_then(|l| serde_json::from_str::<Entry>(l).ok()) {
+            Some(e) => entries.push(e),
+            None => bad += 1,
+        }
+    }
+    if entries.len() > KEEP {
+        entries.drain(..entries.len() - KEEP);
+    }
+    (entries, bad)
 }
 
 pub fn now_secs() -> u64 {
@@ -244,6 +266,24 @@ mod tests {
         let text = serde_json::to_string(&new).unwrap_or_default();
         assert!(text.contains(r#""status":"partial""#) && text.contains(r#""for":"next_page""#), "{text}");
         assert_eq!(serde_json::from_str::<Entry>(&text).ok(), Some(new));
+    }
+
+    #[test]
+    fn one_bad_line_hides_nothing_else() {
+        let good = serde_json::to_string(&entry(CallStatus::Ok, Purpose::New, 7)).unwrap_or_default();
+        let mut bytes = format!("{good}\nnot json\n").into_bytes();
+        bytes.extend_from_slice(b"{\"tool\":\"\xff\xfe\"}\n\n");
+        bytes.extend_from_slice(good.as_bytes());
+        let (entries, bad) = parse_lines(&bytes);
+        assert_eq!((entries.len(), bad), (2, 2));
+        let dir = std::env::temp_dir().join(format!("mcplens-hist-bad-{}", std::process::id()));
+        let path = dir.join("history").join(format!("{}.jsonl", server_key("x")));
+        let _ = std::fs::create_dir_all(dir.join("history"));
+        let _ = std::fs::write(&path, &bytes);
+        let h = History::open_in(&dir, "x");
+        assert_eq!(h.entries.len(), 2);
+        assert!(h.problem.as_deref().is_some_and(|p| p.starts_with("2 unreadable lines")), "{:?}", h.problem);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

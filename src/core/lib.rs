@@ -5,6 +5,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod call;
+pub mod capped_file;
 pub mod envelope;
 pub mod error;
 pub mod history;
@@ -13,6 +14,7 @@ pub mod json;
 pub use json::depth as json_depth;
 pub mod json_out;
 pub mod json_pretty;
+pub mod jsonc;
 pub mod jsontree;
 pub mod mcp;
 pub mod opener;

@@ -188,7 +188,7 @@ impl Keymap {
             Ok(p) => Keymap { bindings: load::into_bindings(p) },
             Err(e) => {
                 // Unreachable after the tests pass; still no panic in a user's terminal.
-                eprintln!("mcplens: the built-in keymap is broken: {e}");
+                crate::cli::output::err_line(&format!("mcplens: the built-in keymap is broken: {e}"));
                 Keymap { bindings: vec![] }
             }
         }
@@ -251,9 +251,9 @@ pub fn init(path: Option<&Path>) -> Option<String> {
 
 fn load_user(path: Option<&Path>) -> (Keymap, Option<String>) {
     let Some(file) = path.map(Path::to_path_buf).or_else(user_file) else { return (Keymap::default_map(), None) };
-    let text = match std::fs::read_to_string(&file) {
+    let text = match crate::capped_file::read_text(&file, crate::capped_file::MAX_THEME) {
         Ok(t) => t,
-        Err(e) if path.is_none() && e.kind() == std::io::ErrorKind::NotFound => {
+        Err(e) if path.is_none() && e.is_not_found() => {
             return (Keymap::default_map(), None);
         }
         Err(e) => return (Keymap::default_map(), Some(format!("keymap {}: {e}; using the default", file.display()))),

@@ -485,7 +485,7 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
     let mut terminal = None;
     if let Some(choices) = several_servers(&target_args) {
         if !std::io::stdout().is_terminal() {
-            eprintln!("mcplens: the config file has several servers; pick one with --server NAME");
+            crate::cli::output::err_line("mcplens: the config file has several servers; pick one with --server NAME");
             return 2;
         }
         let term = terminal.insert(start_terminal());
@@ -501,7 +501,7 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
         (Ok(t), Ok(o)) => (t, o),
         (Err(e), _) | (_, Err(e)) => {
             restore_if(&terminal);
-            eprintln!("mcplens: error: {}", crate::sanitize::text(&e.message));
+            crate::cli::output::err_line(&format!("mcplens: error: {}", crate::sanitize::text(&e.message)));
             return e.exit_code();
         }
     };
@@ -509,11 +509,13 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
         && let Err(e) = crate::mcp::stdio::check_command(s)
     {
         restore_if(&terminal);
-        eprintln!("mcplens: error: {}", crate::sanitize::text(&e.message));
+        crate::cli::output::err_line(&format!("mcplens: error: {}", crate::sanitize::text(&e.message)));
         return e.exit_code();
     }
     if !std::io::stdout().is_terminal() {
-        eprintln!("mcplens: the TUI needs a terminal; for scripts use `mcplens tools` or `mcplens call` (see --help)");
+        crate::cli::output::err_line(
+            "mcplens: the TUI needs a terminal; for scripts use `mcplens tools` or `mcplens call` (see --help)",
+        );
         return 2;
     }
     let label = match &target {
@@ -563,7 +565,7 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
         if app.dirty {
             if let Err(e) = terminal.draw(|f| view::draw(f, &app)) {
                 restore_terminal();
-                eprintln!("mcplens: cannot draw: {e}");
+                crate::cli::output::err_line(&format!("mcplens: cannot draw: {e}"));
                 code = 3;
                 break;
             }

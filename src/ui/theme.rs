@@ -137,7 +137,7 @@ impl Theme {
         let Some(want) = name_or_path else { return (theme, None) };
         let text = match BUILTIN.iter().find(|(n, _)| *n == want) {
             Some((_, t)) => t.to_string(),
-            None => match std::fs::read_to_string(want) {
+            None => match crate::capped_file::read_text(std::path::Path::new(want), crate::capped_file::MAX_THEME) {
                 Ok(t) => t,
                 Err(e) => {
                     let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();

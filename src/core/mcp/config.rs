@@ -1,7 +1,9 @@
 //! `mcpServers` config files (Claude Desktop, Cursor, `.mcp.json`) and VS Code's `servers` form.
 //!
 //! The file is the user's but still untrusted input: every shape problem is a clear error naming
-//! the server and the field, never a panic.
+//! the server and the field, never a panic. It is read with a cap (`capped_file::MAX_CONFIG`),
+//! a UTF-8 byte order mark is dropped, and comments and trailing commas are allowed, as VS Code
+//! allows them.
 
 use std::path::Path;
 
@@ -12,10 +14,21 @@ use crate::error::{LensError, Result};
 
 /// Reads `path` and picks `server` (or the only server in the file).
 pub fn load(path: &Path, server: Option<&str>) -> Result<(String, Target)> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| LensError::usage(format!("cannot read config file {}: {e}", path.display())))?;
+    let text = read(path)?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     parse(&text, server, dir).map_err(|e| LensError::usage(format!("config file {}: {}", path.display(), e.message)))
+}
+
+fn read(path: &Path) -> Result<String> {
+    crate::capped_file::read_text(path, crate::capped_file::MAX_CONFIG)
+        .map_err(|e| LensError::usage(format!("cannot read config file {}: {e}", path.display())))
+}
+
+/// The file's JSON (with comments and trailing commas allowed).
+fn root(text: &str) -> Result<Value> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let json = crate::jsonc::to_json(text).map_err(|e| LensError::usage(format!("not valid JSON: {e}")))?;
+    serde_json::from_str(&json).map_err(|e| LensError::usage(format!("not valid JSON: {e}")))
 }
 
 /// Parses config text; `dir` is where relative `cwd` values are resolved from.
@@ -28,8 +41,7 @@ pub fn parse(text: &str, server: Option<&str>, dir: Option<&Path>) -> Result<(St
 /// The roots a config entry offers the server (`"roots": ["path", ...]`, an mcplens key other
 /// clients ignore); relative paths are resolved from the file's directory.
 pub fn roots(path: &Path, server: Option<&str>) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| LensError::usage(format!("cannot read config file {}: {e}", path.display())))?;
+    let text = read(path)?;
     let in_file = |e: LensError| LensError::usage(format!("config file {}: {}", path.display(), e.message));
     let (name, entry) = pick(&text, server).map_err(in_file)?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
@@ -50,7 +62,7 @@ pub fn roots(path: &Path, server: Option<&str>) -> Result<Vec<String>> {
 
 /// The entry of `server` (or of the only server) in config text.
 fn pick(text: &str, server: Option<&str>) -> Result<(String, Map<String, Value>)> {
-    let root: Value = serde_json::from_str(text).map_err(|e| LensError::usage(format!("not valid JSON: {e}")))?;
+    let root = root(text)?;
     let servers = servers_of(&root)?;
     let names = || servers.keys().cloned().collect::<Vec<_>>().join(", ");
     let (name, entry) = match server {
@@ -99,10 +111,8 @@ pub struct Choice {
 
 /// Every server `path` lists, in the file's order, each with its target's label or its error.
 pub fn choices(path: &Path) -> Result<Vec<Choice>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| LensError::usage(format!("cannot read config file {}: {e}", path.display())))?;
-    let root: Value = serde_json::from_str(&text)
-        .map_err(|e| LensError::usage(format!("config file {}: not valid JSON: {e}", path.display())))?;
+    let text = read(path)?;
+    let root = root(&text).map_err(|e| LensError::usage(format!("config file {}: {}", path.display(), e.message)))?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     let servers = servers_of(&root)?;
     Ok(servers

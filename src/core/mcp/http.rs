@@ -13,7 +13,7 @@ use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_client::{
-    AuthRequiredError, SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+    SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
 };
 use sse_stream::{Sse, SseStream};
 
@@ -24,6 +24,20 @@ const SESSION_ID: &str = "Mcp-Session-Id";
 const LAST_EVENT_ID: &str = "Last-Event-Id";
 const EVENT_STREAM: &str = "text/event-stream";
 const JSON: &str = "application/json";
+
+/// Redirects followed for one request.
+const MAX_REDIRECTS: usize = 10;
+
+/// A request for `TappedHttpClient::send`.
+struct Outgoing<'a> {
+    method: reqwest::Method,
+    uri: &'a str,
+    session_id: Option<&'a str>,
+    auth: Option<String>,
+    custom: HashMap<HeaderName, HeaderValue>,
+    body: Option<String>,
+    extra: Vec<(&'static str, String)>,
+}
 
 #[derive(Clone)]
 pub struct TappedHttpClient {
@@ -36,7 +50,62 @@ type HttpResult<T> = Result<T, StreamableHttpError<reqwest::Error>>;
 
 impl TappedHttpClient {
     pub fn new(tap: Arc<WireTap>, max_message: usize) -> Self {
-        TappedHttpClient { http: reqwest::Client::new(), tap, max_message }
+        // Redirects are followed by `send`, which knows which headers are the user's.
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap_or_else(|_| reqwest::Client::new());
+        TappedHttpClient { http, tap, max_message }
+    }
+
+    /// Sends a request, following up to `MAX_REDIRECTS` redirects itself: the headers the user
+    /// gave (`--header`, a config's `headers`) and the bearer token go only to the origin of the
+    /// URL they were given for, never across a redirect to another one (reqwest would strip only
+    /// Authorization and Cookie).
+    async fn send(&self, req: Outgoing<'_>) -> Result<reqwest::Response, reqwest::Error> {
+        let Outgoing { mut method, uri, session_id, auth, custom, mut body, extra } = req;
+        let home = reqwest::Url::parse(uri).ok().map(|u| u.origin());
+        let mut url = uri.to_string();
+        let mut hops = 0;
+        loop {
+            let here = reqwest::Url::parse(&url).ok();
+            let trusted = here.as_ref().map(reqwest::Url::origin) == home;
+            let (auth, custom) = if trusted { (auth.clone(), custom.clone()) } else { (None, HashMap::new()) };
+            let mut req = self.with_headers(self.http.request(method.clone(), &url), session_id, auth, custom);
+            for (k, v) in &extra {
+                req = req.header(*k, v);
+            }
+            if let Some(b) = &body {
+                req = req.body(b.clone());
+            }
+            let resp = req.send().await?;
+            let location = resp.headers().get(reqwest::header::LOCATION).and_then(|v| v.to_str().ok());
+            let next = match (here, location) {
+                (Some(here), Some(loc)) if resp.status().is_redirection() => here.join(loc).ok(),
+                _ => None,
+            };
+            let Some(next) = next.filter(|_| hops < MAX_REDIRECTS) else { return Ok(resp) };
+            hops += 1;
+            let status = resp.status();
+            // As browsers and reqwest do: 301/302 turn a POST into a GET, 303 anything; 307 and
+            // 308 resend the same request.
+            if status == reqwest::StatusCode::SEE_OTHER
+                || (method == reqwest::Method::POST
+                    && matches!(status, reqwest::StatusCode::MOVED_PERMANENTLY | reqwest::StatusCode::FOUND))
+            {
+                method = reqwest::Method::GET;
+                body = None;
+            }
+            let leaves = Some(next.origin()) != home;
+            self.tap.log().push(
+                LogKind::Info,
+                &format!(
+                    "HTTP {status}: redirected to {next}{}",
+                    if leaves { " (another origin: the headers you gave are not sent there)" } else { "" }
+                ),
+            );
+            url = next.to_string();
+        }
     }
 
     fn with_headers(
@@ -130,8 +199,18 @@ impl StreamableHttpClient for TappedHttpClient {
         let body = serde_json::to_string(&message)?;
         self.tap.outbound(&body);
         let expects_reply = matches!(message, ClientJsonRpcMessage::Request(_));
-        let req = self.with_headers(self.http.post(uri.as_ref()), session_id.as_deref(), auth_header, custom_headers);
-        let resp = req.header(reqwest::header::CONTENT_TYPE, JSON).body(body).send().await.map_err(unreachable)?;
+        let resp = self
+            .send(Outgoing {
+                method: reqwest::Method::POST,
+                uri: &uri,
+                session_id: session_id.as_deref(),
+                auth: auth_header,
+                custom: custom_headers,
+                body: Some(body),
+                extra: vec![("Content-Type", JSON.to_string())],
+            })
+            .await
+            .map_err(unreachable)?;
         let status = resp.status();
         let new_session = resp.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()).map(str::to_string);
         if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
@@ -147,9 +226,18 @@ impl StreamableHttpClient for TappedHttpClient {
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("")
                 .to_string();
-            if !header.is_empty() {
-                return Err(StreamableHttpError::AuthRequired(AuthRequiredError::new(header)));
-            }
+            // Said in words with the server's challenge: rmcp's AuthRequired would print as
+            // Rust type names.
+            let challenge = if header.is_empty() {
+                String::new()
+            } else {
+                format!(" (WWW-Authenticate: {})", crate::sanitize::truncate(&header, 300))
+            };
+            self.tap.log().push(LogKind::Warning, &format!("HTTP 401 Unauthorized{challenge}"));
+            return Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
+                "HTTP 401 Unauthorized: the server wants credentials{challenge}; \
+                 give them with --header \"Authorization: Bearer TOKEN\" (or the config entry's \"headers\")"
+            ))));
         }
         let ctype = content_type(&resp);
         if !status.is_success() {
@@ -197,9 +285,17 @@ impl StreamableHttpClient for TappedHttpClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> HttpResult<()> {
-        let req = self.with_headers(self.http.delete(uri.as_ref()), Some(&session_id), auth_header, custom_headers);
+        let req = Outgoing {
+            method: reqwest::Method::DELETE,
+            uri: &uri,
+            session_id: Some(&session_id),
+            auth: auth_header,
+            custom: custom_headers,
+            body: None,
+            extra: vec![],
+        };
         // Servers may not support DELETE; a session left to expire is harmless.
-        let _ = req.send().await;
+        let _ = self.send(req).await;
         Ok(())
     }
 
@@ -211,12 +307,16 @@ impl StreamableHttpClient for TappedHttpClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> HttpResult<BoxStream<'static, Result<Sse, SseError>>> {
-        let mut req =
-            self.with_headers(self.http.get(uri.as_ref()), session_id.as_deref(), auth_header, custom_headers);
-        if let Some(id) = last_event_id {
-            req = req.header(LAST_EVENT_ID, id);
-        }
-        let resp = req.send().await.map_err(unreachable)?;
+        let req = Outgoing {
+            method: reqwest::Method::GET,
+            uri: &uri,
+            session_id: session_id.as_deref(),
+            auth: auth_header,
+            custom: custom_headers,
+            body: None,
+            extra: last_event_id.map(|id| (LAST_EVENT_ID, id)).into_iter().collect(),
+        };
+        let resp = self.send(req).await.map_err(unreachable)?;
         if resp.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED {
             return Err(StreamableHttpError::ServerDoesNotSupportSse);
         }

@@ -7,6 +7,7 @@
 
 mod export;
 mod message;
+mod redact;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -14,6 +15,7 @@ use std::time::{Instant, SystemTime};
 
 pub use export::to_json_lines;
 pub use message::{Level, MessageInfo, Role, Wire};
+pub use redact::{MASK, Redactor, decode as decode_escapes};
 
 /// What produced a log entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,31 +158,13 @@ impl LogState {
     }
 }
 
-/// Replaces each secret's occurrences with a fixed mask.
-#[derive(Debug, Clone, Default)]
-pub struct Redactor {
-    secrets: Vec<String>,
-}
-
-impl Redactor {
-    pub fn new(secrets: impl IntoIterator<Item = String>) -> Self {
-        // Very short values (e.g. "1", "true") would redact half the log and protect nothing.
-        let mut secrets: Vec<String> = secrets.into_iter().filter(|s| s.len() >= 4).collect();
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        secrets.dedup();
-        Redactor { secrets }
+/// The largest char boundary of `s` at or below `at`.
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
     }
-
-    pub fn redact<'a>(&self, s: &'a str) -> std::borrow::Cow<'a, str> {
-        if !self.secrets.iter().any(|secret| s.contains(secret.as_str())) {
-            return std::borrow::Cow::Borrowed(s);
-        }
-        let mut out = s.to_string();
-        for secret in &self.secrets {
-            out = out.replace(secret.as_str(), "«redacted»");
-        }
-        std::borrow::Cow::Owned(out)
-    }
+    at
 }
 
 #[derive(Clone)]
@@ -253,16 +237,15 @@ impl SessionLog {
     }
 
     fn append(&self, kind: LogKind, text: &str, msg: Option<MessageInfo>) -> u64 {
-        let text = if text.len() > self.limits.max_entry_bytes {
-            let mut cut = self.limits.max_entry_bytes;
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            format!("{}… ({} bytes in all)", &text[..cut], text.len())
+        let text: Arc<str> = if text.len() > self.limits.max_entry_bytes {
+            // Redacted a little past the cut first, so a secret across it is not half shown.
+            let window = floor_boundary(text, self.limits.max_entry_bytes.saturating_add(self.redactor.max_span()));
+            let redacted = self.redactor.redact(&text[..window]);
+            let cut = floor_boundary(&redacted, self.limits.max_entry_bytes);
+            Arc::from(format!("{}… ({} bytes in all)", &redacted[..cut], text.len()))
         } else {
-            text.to_string()
+            Arc::from(self.redactor.redact(text).as_ref())
         };
-        let text: Arc<str> = Arc::from(self.redactor.redact(&text).as_ref());
         let mut st = self.lock();
         let seq = st.pushed;
         let mut msg = msg;
@@ -383,6 +366,18 @@ mod tests {
         let log = SessionLog::new(LogLimits::default(), Redactor::new(["sk-12345".to_string(), "1".into()]));
         log.push(LogKind::Stderr, "token=sk-12345 id=1");
         assert_eq!(&*log.tail(LogKind::Stderr, 1)[0], "token=«redacted» id=1");
+    }
+
+    #[test]
+    fn a_secret_across_the_preview_cut_is_not_half_shown() {
+        let limits = LogLimits { max_entries: 10, max_bytes: 1 << 20, max_entry_bytes: 20 };
+        let log = SessionLog::new(limits, Redactor::new(["sk-12345678".to_string()]));
+        log.push(LogKind::Stderr, &format!("{}sk-12345678 and more text", "x".repeat(15)));
+        log.push(LogKind::Stderr, &format!("{}sk-\\u0031\\u0032345678 and more", "x".repeat(15)));
+        for line in log.tail(LogKind::Stderr, 2) {
+            assert!(!line.contains("sk-1") && !line.contains("sk-\\u0031"), "{line}");
+            assert!(line.starts_with("xxxxxxxxxxxxxxx«"), "{line}");
+        }
     }
 
     fn wire<'a>(id: Option<&'a str>, method: Option<&'a str>) -> Wire<'a> {

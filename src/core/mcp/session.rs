@@ -159,9 +159,14 @@ impl Reply {
     }
 
     fn parse_with(raw: Arc<String>, elapsed: Duration, max_depth: usize, syntax: Syntax) -> Result<Reply> {
+        // `"result": null` is there, and breaks the MCP schema (said by `result_problems`);
+        // only a missing member is no result.
+        fn present<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
+            Value::deserialize(d).map(Some)
+        }
         #[derive(Deserialize)]
         struct Parts {
-            #[serde(default)]
+            #[serde(default, deserialize_with = "present")]
             result: Option<Value>,
             #[serde(default)]
             error: Option<Value>,
@@ -306,7 +311,7 @@ impl Session {
                 LensError::connection(msg)
             }
             other => {
-                LensError::connection(format!("{what} failed: {}", self.log().redactor().redact(&other.to_string())))
+                LensError::connection(format!("{what} failed: {}", self.log().redactor().redact(&root_cause(&other))))
             }
         }
     }
@@ -499,7 +504,8 @@ impl Session {
     pub fn result_problems(result: &Value) -> Vec<String> {
         let mut out = vec![];
         let Some(obj) = result.as_object() else {
-            return vec!["the result is not a JSON object".into()];
+            let what = if result.is_null() { "null" } else { "not a JSON object" };
+            return vec![format!("the result is {what}, not a CallToolResult object")];
         };
         match obj.get("content") {
             None => out.push("the result has no content array".into()),

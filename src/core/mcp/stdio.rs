@@ -99,9 +99,44 @@ fn not_found(target: &StdioTarget) -> LensError {
     ))
 }
 
+/// What the system would refuse to start (a NUL byte, `=` in an environment name, a working
+/// directory that is not a directory) as a usage error naming it, before trying.
+fn check_launch(target: &StdioTarget) -> Result<()> {
+    let nul = |what: &str, s: &str| {
+        if s.contains('\0') {
+            Err(LensError::usage(format!("{what} {s:?} holds a NUL byte, which no process can be given")))
+        } else {
+            Ok(())
+        }
+    };
+    nul("the command", &target.command)?;
+    for a in &target.args {
+        nul("the argument", a)?;
+    }
+    for (k, v) in &target.env {
+        nul("the environment variable name", k)?;
+        if k.is_empty() || k.contains('=') {
+            return Err(LensError::usage(format!("{k:?} is not an environment variable name (empty, or holds '=')")));
+        }
+        nul(&format!("the value of {k}"), v)
+            .map_err(|_| LensError::usage(format!("the value of the environment variable {k} holds a NUL byte")))?;
+    }
+    if let Some(dir) = &target.cwd {
+        nul("the working directory", &dir.to_string_lossy())?;
+        if dir.exists() && !dir.is_dir() {
+            return Err(LensError::usage(format!(
+                "cannot start the server: working directory {} is not a directory",
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Whether `target`'s command can be started at all (exists, on PATH if it has no slash), so
 /// the TUI can fail with the headless error and exit code before taking over the terminal.
 pub fn check_command(target: &StdioTarget) -> Result<()> {
+    check_launch(target)?;
     let cmd = std::path::Path::new(&target.command);
     let found = if target.command.contains('/') {
         let path = match &target.cwd {
@@ -117,6 +152,7 @@ pub fn check_command(target: &StdioTarget) -> Result<()> {
 
 /// Starts the child and returns the end of a duplex pipe that rmcp should be served over.
 pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Result<(DuplexStream, ChildWatch)> {
+    check_launch(target)?;
     let mut cmd = Command::new(&target.command);
     cmd.args(&target.args)
         .envs(target.env.iter().map(|(k, v)| (k, v)))
@@ -137,6 +173,9 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
             } else {
                 not_found(target)
             }
+        }
+        std::io::ErrorKind::NotADirectory | std::io::ErrorKind::InvalidInput => {
+            LensError::usage(format!("cannot start the server \"{}\": {e}", target.command))
         }
         std::io::ErrorKind::PermissionDenied => LensError::usage(format!(
             "cannot start the server: permission denied running \"{}\" (is it executable?)",

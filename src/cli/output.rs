@@ -1,0 +1,108 @@
+//! Every byte the headless commands write to stdout or stderr goes through here: a failed write
+//! never panics, secrets the user passed are redacted, and a lost write decides the exit code.
+//!
+//! A closed pipe (`mcplens tools | head -1`) ends the command quietly with 141, what a shell
+//! reports for a program killed by SIGPIPE; any other failed write (a full disk, an I/O error)
+//! ends it with 4 and one line on stderr, since the answer did not arrive whole.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+use std::sync::{Mutex, OnceLock};
+
+use crate::error::{LensError, Result};
+use crate::mcp::log::Redactor;
+
+/// The reader of stdout or stderr went away (a closed pipe).
+pub const EXIT_CLOSED_PIPE: i32 = 141;
+/// Output was lost: stdout or stderr could not be written (a full disk, an I/O error).
+pub const EXIT_WRITE_FAILED: i32 = 4;
+
+/// The first write that failed, kept to decide the exit code at the end.
+#[derive(Debug, Clone, PartialEq)]
+enum Failure {
+    Closed,
+    Failed(String),
+}
+
+static FAILURE: Mutex<Option<Failure>> = Mutex::new(None);
+static REDACTOR: OnceLock<Redactor> = OnceLock::new();
+
+/// The secrets of the target (env values, header values) to keep off stdout and stderr.
+pub fn set_redactor(redactor: Redactor) {
+    let _ = REDACTOR.set(redactor);
+}
+
+/// `text` with the target's secrets masked (as the log masks them).
+pub fn redact(text: &str) -> Cow<'_, str> {
+    match REDACTOR.get() {
+        Some(r) => r.redact(text),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// Whether the target has secrets to mask.
+pub fn has_secrets() -> bool {
+    REDACTOR.get().is_some_and(|r| !r.is_empty())
+}
+
+/// Whether `text` holds a secret (also written with JSON escapes).
+pub fn holds_secret(text: &str) -> bool {
+    REDACTOR.get().is_some_and(|r| r.finds(text))
+}
+
+fn record(e: &io::Error, stream: &str) -> LensError {
+    let failure = if e.kind() == io::ErrorKind::BrokenPipe {
+        Failure::Closed
+    } else {
+        Failure::Failed(format!("cannot write to {stream}: {e}"))
+    };
+    let mut slot = FAILURE.lock().unwrap_or_else(|p| p.into_inner());
+    if slot.is_none() {
+        *slot = Some(failure);
+    }
+    LensError::output(format!("cannot write to {stream}: {e}"))
+}
+
+/// Maps a write's result on stdout to ours, recording a failure for the exit code.
+pub fn stdout_result<T>(r: io::Result<T>) -> Result<T> {
+    r.map_err(|e| record(&e, "stdout"))
+}
+
+/// Writes `text` to stdout, secrets redacted. A failure ends the command (see `exit_code`).
+pub fn out(text: &str) -> Result<()> {
+    let text = redact(text);
+    let mut stdout = io::stdout().lock();
+    stdout_result(stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()))
+}
+
+/// Writes `text` to stderr as it is, secrets redacted. A failure is recorded and the command goes
+/// on (what it has to say on stdout may still arrive), but its exit code says output was lost.
+pub fn err_raw(text: &str) {
+    let text = redact(text);
+    let mut stderr = io::stderr().lock();
+    if let Err(e) = stderr.write_all(text.as_bytes()).and_then(|()| stderr.flush()) {
+        record(&e, "stderr");
+    }
+}
+
+/// One line on stderr (see `err_raw`).
+pub fn err_line(text: &str) {
+    err_raw(&format!("{text}\n"));
+}
+
+/// The exit code once the command is done: `code`, unless a write was lost on a run that would
+/// say it went through (0, or 1 for an answer that is the tool's error): then 141 for a closed
+/// pipe, quietly, or 4 with one line on stderr (which may itself be lost). A usage (2) or
+/// connection (3) failure keeps its code: it says more than the lost message about it.
+pub fn exit_code(code: i32) -> i32 {
+    let failure = FAILURE.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    match failure {
+        None => code,
+        Some(_) if code > 1 => code,
+        Some(Failure::Closed) => EXIT_CLOSED_PIPE,
+        Some(Failure::Failed(msg)) => {
+            let _ = writeln!(io::stderr().lock(), "mcplens: output lost: {msg}");
+            EXIT_WRITE_FAILED
+        }
+    }
+}
