@@ -10,6 +10,6 @@ pub mod cli;
 pub mod ui;
 
 pub use mcplens_core::{
-    call, envelope, error, history, json_depth, json_out, json_pretty, jsontree, mcp, sanitize, schema, skeleton,
+    call, deep, envelope, error, history, json_depth, json_out, json_pretty, jsontree, mcp, sanitize, schema, skeleton,
 };
 pub use mcplens_demo as demo;

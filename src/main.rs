@@ -5,11 +5,29 @@ use mcplens::cli::{self, Cli};
 
 fn main() {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    // Server data may nest as deep as --max-depth allows. Our own walks over it grow their stack
+    // as they go; a roomy stack is the net under recursion in libraries (see mcplens_core::deep).
+    // The main thread's stack is fixed by the system, hence a thread of our own.
+    let stack = mcplens::deep::MAIN_STACK;
+    let code = match std::thread::Builder::new().name("mcplens".into()).stack_size(stack).spawn(move || run(cli)) {
+        Ok(thread) => thread.join().unwrap_or(101),
+        Err(e) => {
+            eprintln!("mcplens: cannot start the main thread: {e}");
+            3
+        }
+    };
+    report_peak_memory();
+    std::process::exit(code);
+}
+
+fn run(cli: Cli) -> i32 {
+    let workers =
+        tokio::runtime::Builder::new_multi_thread().thread_stack_size(mcplens::deep::WORKER_STACK).enable_all().build();
+    let runtime = match workers {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("mcplens: cannot start the async runtime: {e}");
-            std::process::exit(3);
+            return 3;
         }
     };
     let code = runtime.block_on(async move {
@@ -20,8 +38,7 @@ fn main() {
     });
     // Child processes and background tasks must not keep the process alive after the answer.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
-    report_peak_memory();
-    std::process::exit(code);
+    code
 }
 
 /// With MCPLENS_REPORT_PEAK=1, prints this process's own peak memory (not its server's) to

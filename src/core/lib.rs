@@ -5,6 +5,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod call;
+pub mod deep;
 pub mod envelope;
 pub mod error;
 pub mod history;
