@@ -21,6 +21,27 @@ pub fn grow<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(RED_ZONE, SEGMENT, f)
 }
 
+/// Runs `f` with at least `room` bytes of stack left, moving to a new segment if needed: for a
+/// library's recursion whose depth we have bounded first.
+pub fn with_room<R>(room: usize, f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(room, room.saturating_mul(2), f)
+}
+
+/// The deepest nesting of arrays and objects in `value` (a scalar is 0), without recursion.
+pub fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items.iter().map(|i| (i, d + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|i| (i, d + 1))),
+            _ => continue,
+        }
+        deepest = deepest.max(d + 1);
+    }
+    deepest
+}
+
 /// The stack of the thread that runs a command or the TUI, and of the runtime's workers: a net
 /// under recursion we do not own (dropping a value, a library's walk), which costs memory only for
 /// the pages used. Kept moderate, as it counts against an address-space limit (`ulimit -v`).
@@ -123,6 +144,9 @@ pub(crate) mod tests {
         let a = deep_array(100_000);
         let text = serde_json::to_string(&Deep(&a)).unwrap_or_default();
         assert!(text.starts_with("[[[") && text.ends_with("]]]"));
+        assert_eq!(depth(&a), 100_000);
         drop_value(a);
+        assert_eq!(depth(&serde_json::json!({"a": [1, {"b": []}], "c": 2})), 4);
+        assert_eq!(depth(&Value::from(1)), 0);
     }
 }

@@ -37,25 +37,18 @@ def deep_objects(depth, leaf="1"):
 
 
 def nested_schema(depth):
-    leaf = '{"type":"string"}'
-    text = leaf
-    for _ in range(depth):
-        text = '{"type":"object","properties":{"n":%s,"s":{"type":"integer"}},"required":["n"]}' % text
-    return text
+    # Built as prefix * depth + leaf + suffix * depth: repeated formatting would be quadratic.
+    head = '{"type":"object","properties":{"n":'
+    tail = ',"s":{"type":"integer"}},"required":["n"]}'
+    return head * depth + '{"type":"string"}' + tail * depth
 
 
 def nested_anyof(depth):
-    text = '{"type":"string"}'
-    for _ in range(depth):
-        text = '{"anyOf":[{"type":"object","properties":{"x":%s}},{"type":"null"}]}' % text
-    return text
+    return '{"anyOf":[{"type":"object","properties":{"x":' * depth + '{"type":"string"}' + '}},{"type":"null"}]}' * depth
 
 
 def nested_items(depth):
-    text = '{"type":"integer"}'
-    for _ in range(depth):
-        text = '{"type":"array","items":%s}' % text
-    return text
+    return '{"type":"array","items":' * depth + '{"type":"integer"}' + "}" * depth
 
 
 def tools_list():
