@@ -46,14 +46,17 @@ impl InfoPane {
             Row::Fact("protocol", s.protocol_version().to_string()),
             Row::Heading("capabilities (as sent)"),
         ];
-        let caps = s.result.get("capabilities").map_or_else(|| "(none)".to_string(), |c| c.to_string());
+        let caps = s
+            .result
+            .get("capabilities")
+            .map_or_else(|| "(none)".to_string(), |c| serde_json::to_string(&crate::deep::Deep(c)).unwrap_or_default());
         rows.extend(crate::json_pretty::lines(&caps, 20_000).into_iter().map(Row::Json));
         rows.push(Row::Heading("instructions"));
         match s.instructions() {
             Some(text) => rows.extend(sanitize::text(text).lines().map(|l| Row::Text(l.to_string()))),
             None => rows.push(Row::Text("(the server sent none)".into())),
         }
-        self.copy = serde_json::to_string_pretty(&s.result).unwrap_or_default();
+        self.copy = crate::json_out::to_pretty_string(&crate::deep::Deep(&s.result));
         self.scroll = Scroll::new(rows.len());
         self.rows = rows;
     }
