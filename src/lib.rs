@@ -10,7 +10,7 @@ pub mod cli;
 pub mod ui;
 
 pub use mcplens_core::{
-    call, capped_file, envelope, error, history, json, json_depth, json_out, json_pretty, jsonc, jsontree, mcp, opener,
-    sanitize, schema, skeleton,
+    call, capped_file, deep, envelope, error, history, json, json_depth, json_out, json_pretty, jsonc, jsontree, mcp,
+    opener, sanitize, schema, skeleton,
 };
 pub use mcplens_demo as demo;

@@ -10,11 +10,29 @@ fn main() {
         Ok(cli) => cli,
         Err(e) => std::process::exit(clap_exit(&e)),
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    // Server data may nest as deep as --max-depth allows. Our own walks over it grow their stack
+    // as they go; a roomy stack is the net under recursion in libraries (see mcplens_core::deep).
+    // The main thread's stack is fixed by the system, hence a thread of our own.
+    let stack = mcplens::deep::MAIN_STACK;
+    let code = match std::thread::Builder::new().name("mcplens".into()).stack_size(stack).spawn(move || run(cli)) {
+        Ok(thread) => thread.join().unwrap_or(101),
+        Err(e) => {
+            mcplens::cli::output::err_line(&format!("mcplens: cannot start the main thread: {e}"));
+            3
+        }
+    };
+    report_peak_memory();
+    std::process::exit(code);
+}
+
+fn run(cli: Cli) -> i32 {
+    let workers =
+        tokio::runtime::Builder::new_multi_thread().thread_stack_size(mcplens::deep::WORKER_STACK).enable_all().build();
+    let runtime = match workers {
         Ok(rt) => rt,
         Err(e) => {
             mcplens::cli::output::err_line(&format!("mcplens: cannot start the async runtime: {e}"));
-            std::process::exit(3);
+            return 3;
         }
     };
     let code = runtime.block_on(async move {
@@ -25,8 +43,7 @@ fn main() {
     });
     // Child processes and background tasks must not keep the process alive after the answer.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
-    report_peak_memory();
-    std::process::exit(code);
+    code
 }
 
 /// Help, version or a usage error, written without a panicking print: help to stdout (exit 0,

@@ -108,7 +108,7 @@ pub fn envelope(e: &crate::envelope::Envelope) -> String {
             sanitize::line(err.message.as_deref().unwrap_or("(no message)"))
         ));
         if !err.details.is_null() {
-            out.push_str(&indent(&pretty(&err.details), "  "));
+            out.push_str(&indent(&pretty(&crate::deep::Deep(&err.details)), "  "));
         }
     }
     if let Some(m) = &e.message

@@ -34,6 +34,10 @@ pub struct Pretty<W: Write> {
 
 const FLUSH_AT: usize = 1 << 16;
 const INDENT: &[u8; 64] = b"                                                                ";
+/// Levels laid out one member a line; anything deeper is written compact on its line. Indenting
+/// every level would make the output grow with the square of the depth (a 2 MB reply nested 990
+/// deep came out as 2 GB), and nobody reads 32 levels of indentation.
+pub const INDENTED_LEVELS: usize = 32;
 
 /// Bytes copied as they are inside a string: printable ASCII but the quote and the backslash.
 const PLAIN: [bool; 256] = {
@@ -77,6 +81,9 @@ impl<W: Write> Pretty<W> {
     }
 
     fn newline(&mut self) {
+        if self.depth > INDENTED_LEVELS {
+            return;
+        }
         self.buf.push(b'\n');
         let mut left = self.depth * 2;
         while left > 0 {
@@ -166,6 +173,7 @@ impl<W: Write> Pretty<W> {
                 self.buf.push(b',');
                 self.newline();
             }
+            b':' if self.depth > INDENTED_LEVELS => self.buf.push(b':'),
             b':' => self.buf.extend_from_slice(b": "),
             b'"' => {
                 self.settle(false);

@@ -6,6 +6,7 @@
 
 pub mod call;
 pub mod capped_file;
+pub mod deep;
 pub mod envelope;
 pub mod error;
 pub mod history;

@@ -116,9 +116,9 @@ impl FormState {
         {
             message = Some("the last arguments do not all fit the fields; Ctrl-T shows them as JSON".into());
         }
-        let (validator, schema_problem) = match jsonschema::options().should_validate_formats(true).build(schema) {
+        let (validator, schema_problem) = match crate::schema::validate::validator(schema) {
             Ok(v) => (Some(v), None),
-            Err(e) => (None, Some(format!("the input schema cannot be used for validation: {e}"))),
+            Err(e) => (None, Some(format!("not validated: {e}"))),
         };
         let mut s = FormState {
             tool: name.to_string(),
@@ -178,8 +178,8 @@ impl FormState {
             }
         };
         if let Some(v) = &self.validator {
-            for e in v.iter_errors(&args).take(100) {
-                self.errors.push((e.instance_path.to_string(), crate::sanitize::line(&e.to_string()).into_owned()));
+            for e in crate::schema::validate::violations(v, &args, 100) {
+                self.errors.push((e.path, e.message));
             }
         }
         if self.raw.is_none() {

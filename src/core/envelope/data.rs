@@ -176,7 +176,7 @@ impl Data {
 impl Serialize for Data {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Data::Value(v) => v.serialize(s),
+            Data::Value(v) => crate::deep::Deep(v).serialize(s),
             Data::Items(r) => s.collect_seq((0..r.len()).map(|i| {
                 // Checked when the reply arrived; a record that no longer reads is written as null.
                 r.raw(i).and_then(|t| crate::json_depth::parse_borrowed::<&RawValue>(t).ok())

@@ -63,8 +63,10 @@ pub struct Summary {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ErrorInfo {
     /// A string or a number, as the server gave it.
+    #[serde(serialize_with = "crate::deep::serialize")]
     pub code: Value,
     pub message: Option<String>,
+    #[serde(serialize_with = "crate::deep::serialize")]
     pub details: Value,
 }
 
@@ -80,6 +82,7 @@ pub struct Envelope {
     pub status: Option<Status>,
     pub message: Option<String>,
     pub error: Option<ErrorInfo>,
+    #[serde(serialize_with = "crate::deep::serialize_members")]
     pub metadata: Option<Map<String, Value>>,
 }
 

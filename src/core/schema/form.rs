@@ -9,11 +9,12 @@
 use serde_json::{Map, Number, Value};
 
 use super::resolve::resolve;
+use crate::deep::Owned;
 
 /// Deeper than this, fields are not built until asked for (as if recursive).
 const MAX_DEPTH: usize = 24;
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub enum Kind {
     Text,
     Integer,
@@ -46,12 +47,12 @@ pub enum State {
     Empty,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Field {
     /// The property name, `[i]` for array items, or the variant's label.
     pub key: String,
     /// The resolved schema of this field.
-    pub schema: Value,
+    pub schema: Owned,
     pub kind: Kind,
     pub required: bool,
     pub nullable: bool,
@@ -64,10 +65,80 @@ pub struct Field {
     pub chosen: Vec<bool>,
     pub children: Vec<Field>,
     /// For objects with `additionalProperties`: the schema of extra values.
-    pub additional: Option<Value>,
+    pub additional: Option<Owned>,
     /// This field is an extra key/value row of its parent (its key is editable).
     pub extra: bool,
     depth: usize,
+}
+
+// Cloned by hand: schemas and values from a server can nest deeper than a derived clone's stack.
+impl Clone for Kind {
+    fn clone(&self) -> Kind {
+        let values = |v: &[Value]| v.iter().map(crate::deep::clone_value).collect();
+        match self {
+            Kind::Text => Kind::Text,
+            Kind::Integer => Kind::Integer,
+            Kind::Number => Kind::Number,
+            Kind::Boolean => Kind::Boolean,
+            Kind::Enum(v) => Kind::Enum(values(v)),
+            Kind::MultiEnum(v) => Kind::MultiEnum(values(v)),
+            Kind::Const(c) => Kind::Const(crate::deep::clone_value(c)),
+            Kind::Object => Kind::Object,
+            Kind::Array => Kind::Array,
+            Kind::Variant(labels) => Kind::Variant(labels.clone()),
+            Kind::Recursive => Kind::Recursive,
+            Kind::Json => Kind::Json,
+        }
+    }
+}
+
+impl Drop for Kind {
+    fn drop(&mut self) {
+        match self {
+            Kind::Enum(v) | Kind::MultiEnum(v) => v.drain(..).for_each(crate::deep::drop_value),
+            Kind::Const(c) => crate::deep::drop_value(std::mem::take(c)),
+            _ => {}
+        }
+    }
+}
+
+impl Clone for Field {
+    fn clone(&self) -> Field {
+        crate::deep::grow(|| Field {
+            key: self.key.clone(),
+            schema: self.schema.clone(),
+            kind: self.kind.clone(),
+            required: self.required,
+            nullable: self.nullable,
+            state: self.state,
+            text: self.text.clone(),
+            choice: self.choice,
+            chosen: self.chosen.clone(),
+            children: self.children.clone(),
+            additional: self.additional.clone(),
+            extra: self.extra,
+            depth: self.depth,
+        })
+    }
+}
+
+/// The copy of its schema a field keeps. An object's children hold its properties: copying them
+/// at every level would make nested objects quadratic.
+fn kept_schema(s: &Value, kind: &Kind) -> Owned {
+    match s {
+        Value::Object(m) if *kind == Kind::Object => Owned(Value::Object(
+            m.iter()
+                .filter(|(k, _)| *k != "properties")
+                .map(|(k, v)| (k.clone(), crate::deep::clone_value(v)))
+                .collect(),
+        )),
+        other => Owned::copy(other),
+    }
+}
+
+/// A value as compact JSON text, at any depth.
+fn json_text(v: &Value) -> String {
+    serde_json::to_string(&crate::deep::Deep(v)).unwrap_or_default()
 }
 
 /// Why text in a field is not a value of its kind.
@@ -151,35 +222,41 @@ impl<'a> Builder<'a> {
         Builder { root, refs: vec![] }
     }
 
-    /// Follows `$ref` chains; `None` when one points back into the stack (recursion).
-    fn deref(&self, schema: &Value) -> Option<(Value, Vec<String>)> {
-        let mut s = schema.clone();
+    /// Follows `$ref` chains; `None` when one points back into the stack (recursion). The merged
+    /// schema is `None` when there was no `$ref` to follow: the schema is used as it is.
+    fn deref(&self, schema: &Value) -> Option<(Option<Owned>, Vec<String>)> {
+        let mut merged: Option<Owned> = None;
         let mut followed = vec![];
         for _ in 0..32 {
+            let s = merged.as_deref().unwrap_or(schema);
             let Some(r) = s.get("$ref").and_then(Value::as_str).map(str::to_string) else { break };
             if self.refs.contains(&r) || followed.contains(&r) {
                 return None;
             }
             let Some(target) = resolve(self.root, &r) else { break };
             // Sibling keywords of the $ref (description, default) win over the target's.
-            let mut merged = target.clone();
-            if let (Value::Object(m), Value::Object(siblings)) = (&mut merged, &s) {
+            let mut next = Owned::copy(target);
+            if let (Value::Object(m), Value::Object(siblings)) = (&mut *next, s) {
                 for (k, v) in siblings {
                     if k != "$ref" {
-                        m.insert(k.clone(), v.clone());
+                        m.insert(k.clone(), crate::deep::clone_value(v));
                     }
                 }
             }
             followed.push(r);
-            s = merged;
+            merged = Some(next);
         }
-        Some((s, followed))
+        Some((merged, followed))
     }
 
     pub fn field(&mut self, key: &str, schema: &Value, required: bool, depth: usize) -> Field {
+        crate::deep::grow(|| self.field_here(key, schema, required, depth))
+    }
+
+    fn field_here(&mut self, key: &str, schema: &Value, required: bool, depth: usize) -> Field {
         let mut f = Field {
             key: key.to_string(),
-            schema: schema.clone(),
+            schema: Owned::default(),
             kind: Kind::Json,
             required,
             nullable: false,
@@ -192,20 +269,21 @@ impl<'a> Builder<'a> {
             extra: false,
             depth,
         };
-        let Some((s, followed)) = self.deref(schema).filter(|_| depth < MAX_DEPTH) else {
+        let Some((merged, followed)) = (depth < MAX_DEPTH).then(|| self.deref(schema)).flatten() else {
             f.kind = Kind::Recursive;
+            f.schema = Owned::copy(schema);
             return f;
         };
-        f.schema = s.clone();
-        let mut types = types_of(&s);
+        let s = merged.as_deref().unwrap_or(schema);
+        let mut types = types_of(s);
         f.nullable = types.iter().any(|t| t == "null") || s.get("nullable") == Some(&Value::Bool(true));
         types.retain(|t| t != "null");
         let pushed = followed.len();
         self.refs.extend(followed);
         f.kind = if let Some(c) = s.get("const") {
-            Kind::Const(c.clone())
+            Kind::Const(crate::deep::clone_value(c))
         } else if let Some(Value::Array(opts)) = s.get("enum") {
-            Kind::Enum(opts.clone())
+            Kind::Enum(opts.iter().map(crate::deep::clone_value).collect())
         } else if let Some(consts) = titled_consts(&s) {
             Kind::Enum(consts)
         } else if let Some(Value::Array(vs)) = s.get("oneOf").or_else(|| s.get("anyOf")) {
@@ -214,7 +292,8 @@ impl<'a> Builder<'a> {
                 vs.iter().filter(|v| v.get("type").and_then(Value::as_str) != Some("null")).collect();
             if non_null.len() == 1 && vs.len() == 2 {
                 f.nullable = true;
-                let inner = self.field(key, non_null[0], required, depth);
+                // One level deeper: a chain of nullable wrappers is as deep as it is long.
+                let inner = self.field(key, non_null[0], required, depth + 1);
                 self.refs.truncate(self.refs.len() - pushed);
                 return Field { nullable: true, ..inner };
             }
@@ -226,15 +305,17 @@ impl<'a> Builder<'a> {
                 Some("number") => Kind::Number,
                 Some("boolean") => Kind::Boolean,
                 Some("object") => Kind::Object,
-                Some("array") => match s.get("items").and_then(|i| self.deref(i)).map(|(i, _)| i) {
-                    Some(items) if items.get("enum").is_some_and(Value::is_array) => {
-                        Kind::MultiEnum(items["enum"].as_array().cloned().unwrap_or_default())
+                Some("array") => {
+                    let items = s.get("items").and_then(|i| Some((i, self.deref(i)?.0)));
+                    let items = items.as_ref().map(|(i, merged)| merged.as_deref().unwrap_or(i));
+                    match items.and_then(|i| i.get("enum")).and_then(Value::as_array) {
+                        Some(opts) => Kind::MultiEnum(opts.iter().map(crate::deep::clone_value).collect()),
+                        None => match items.and_then(titled_consts) {
+                            Some(consts) => Kind::MultiEnum(consts),
+                            None => Kind::Array,
+                        },
                     }
-                    Some(items) if titled_consts(&items).is_some() => {
-                        Kind::MultiEnum(titled_consts(&items).unwrap_or_default())
-                    }
-                    _ => Kind::Array,
-                },
+                }
                 None if s.get("properties").is_some() => Kind::Object,
                 None if s.get("items").is_some() => Kind::Array,
                 _ => Kind::Json,
@@ -259,20 +340,22 @@ impl<'a> Builder<'a> {
                     }
                 }
                 match s.get("additionalProperties") {
-                    Some(a @ Value::Object(_)) => f.additional = Some(a.clone()),
-                    Some(Value::Bool(true)) => f.additional = Some(Value::Object(Map::new())),
-                    None if s.get("properties").is_none() => f.additional = Some(Value::Object(Map::new())),
+                    Some(a @ Value::Object(_)) => f.additional = Some(Owned::copy(a)),
+                    Some(Value::Bool(true)) => f.additional = Some(Owned(Value::Object(Map::new()))),
+                    None if s.get("properties").is_none() => f.additional = Some(Owned(Value::Object(Map::new()))),
                     _ => {}
                 }
             }
             Kind::MultiEnum(opts) => f.chosen = vec![false; opts.len()],
             _ => {}
         }
-        if let Some(d) = s.get("default") {
-            f.load(d, self);
+        let default = s.get("default").map(Owned::copy);
+        let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0).min(3) as usize;
+        f.schema = kept_schema(s, &f.kind);
+        if let Some(d) = default {
+            f.load(&d, self);
         } else if f.kind == Kind::Array && required {
             // A required array that needs items starts with them, ready to fill in.
-            let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0).min(3) as usize;
             for i in 0..min {
                 let item = self.item(&f, i);
                 f.children.push(item);
@@ -284,7 +367,7 @@ impl<'a> Builder<'a> {
 
     /// A new item for an array field.
     pub fn item(&mut self, array: &Field, index: usize) -> Field {
-        let items = array.schema.get("items").cloned().unwrap_or(Value::Bool(true));
+        let items = Owned(array.schema.get("items").map(crate::deep::clone_value).unwrap_or(Value::Bool(true)));
         let mut f = self.field(&format!("[{index}]"), &items, true, array.depth + 1);
         if f.state == State::Unset && !matches!(f.kind, Kind::Object | Kind::Array | Kind::Variant(_)) {
             f.state = State::Set;
@@ -294,7 +377,7 @@ impl<'a> Builder<'a> {
 
     /// A new extra key/value row of an object with `additionalProperties`.
     pub fn extra(&mut self, object: &Field, key: &str) -> Field {
-        let schema = object.additional.clone().unwrap_or(Value::Bool(true));
+        let schema = object.additional.clone().unwrap_or(Owned(Value::Bool(true)));
         let mut f = self.field(key, &schema, false, object.depth + 1);
         f.extra = true;
         f
@@ -316,19 +399,13 @@ impl<'a> Builder<'a> {
 
     /// The field for variant `i` of `f`.
     pub fn choose(&mut self, f: &mut Field, i: usize) {
-        let vs = f
-            .schema
-            .get("oneOf")
-            .or_else(|| f.schema.get("anyOf"))
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let Some(v) = vs.get(i) else { return };
+        let variants = f.schema.get("oneOf").or_else(|| f.schema.get("anyOf")).and_then(Value::as_array);
+        let Some(v) = variants.and_then(|vs| vs.get(i)).map(Owned::copy) else { return };
         let label = match &f.kind {
             Kind::Variant(labels) => labels.get(i).cloned().unwrap_or_default(),
             _ => String::new(),
         };
-        let mut child = self.field(&label, v, true, f.depth + 1);
+        let mut child = self.field(&label, &v, true, f.depth + 1);
         if child.state == State::Unset && matches!(child.kind, Kind::Const(_)) {
             child.state = State::Set;
         }
@@ -349,6 +426,10 @@ impl Field {
 
     /// The value this field contributes, or None to omit it.
     pub fn value(&self) -> Option<Value> {
+        crate::deep::grow(|| self.value_here())
+    }
+
+    fn value_here(&self) -> Option<Value> {
         match self.state {
             State::Null => return Some(Value::Null),
             State::Empty => {
@@ -362,7 +443,7 @@ impl Field {
                 // A required const is implied, and a container is there when something in it
                 // is set; everything else unset is omitted.
                 return match &self.kind {
-                    Kind::Const(c) if self.required => Some(c.clone()),
+                    Kind::Const(c) if self.required => Some(crate::deep::clone_value(c)),
                     Kind::Object => {
                         let m = self.object_value();
                         (!m.is_empty()).then_some(Value::Object(m))
@@ -383,11 +464,15 @@ impl Field {
             Kind::Number => parse_number(&self.text),
             Kind::Json => serde_json::from_str(&self.text).ok(),
             Kind::Boolean => self.choice.map(|c| Value::Bool(c == 1)),
-            Kind::Enum(opts) => self.choice.and_then(|c| opts.get(c)).cloned(),
+            Kind::Enum(opts) => self.choice.and_then(|c| opts.get(c)).map(crate::deep::clone_value),
             Kind::MultiEnum(opts) => Some(Value::Array(
-                opts.iter().zip(&self.chosen).filter(|(_, on)| **on).map(|(o, _)| o.clone()).collect(),
+                opts.iter()
+                    .zip(&self.chosen)
+                    .filter(|(_, on)| **on)
+                    .map(|(o, _)| crate::deep::clone_value(o))
+                    .collect(),
             )),
-            Kind::Const(c) => Some(c.clone()),
+            Kind::Const(c) => Some(crate::deep::clone_value(c)),
             Kind::Object => {
                 let m = self.object_value();
                 (!m.is_empty() || self.required).then_some(Value::Object(m))
@@ -404,6 +489,10 @@ impl Field {
 
     /// Fills the field from `v`. Returns false where the fields cannot hold `v` (the JSON mode can).
     pub fn load(&mut self, v: &Value, b: &mut Builder) -> bool {
+        crate::deep::grow(|| self.load_here(v, b))
+    }
+
+    fn load_here(&mut self, v: &Value, b: &mut Builder) -> bool {
         if v.is_null() {
             self.state = State::Null;
             return true;
@@ -413,18 +502,18 @@ impl Field {
             (Kind::Text, Value::String(s)) => self.text = s.clone(),
             (Kind::Integer | Kind::Number, Value::Number(n)) => self.text = n.to_string(),
             (Kind::Boolean, Value::Bool(x)) => self.choice = Some(usize::from(*x)),
-            (Kind::Enum(opts), v) => match opts.iter().position(|o| o == v) {
+            (Kind::Enum(opts), v) => match opts.iter().position(|o| crate::deep::equal(o, v)) {
                 Some(i) => self.choice = Some(i),
                 None => return false,
             },
             (Kind::MultiEnum(opts), Value::Array(items)) => {
-                let opts = opts.clone();
-                self.chosen = opts.iter().map(|o| items.contains(o)).collect();
-                if items.iter().any(|i| !opts.contains(i)) {
+                let has = |list: &[Value], v: &Value| list.iter().any(|x| crate::deep::equal(x, v));
+                self.chosen = opts.iter().map(|o| has(items, o)).collect();
+                if items.iter().any(|i| !has(opts, i)) {
                     return false;
                 }
             }
-            (Kind::Const(c), v) => return c == v,
+            (Kind::Const(c), v) => return crate::deep::equal(c, v),
             (Kind::Object, Value::Object(m)) => {
                 for c in &mut self.children {
                     c.state = State::Unset;
@@ -461,7 +550,7 @@ impl Field {
                     b.choose(&mut probe, i);
                     if let Some(child) = probe.children.first_mut()
                         && child.load(v, b)
-                        && child.value().as_ref() == Some(v)
+                        && child.value().is_some_and(|got| crate::deep::equal(&got, v))
                     {
                         *self = probe;
                         return true;
@@ -477,14 +566,14 @@ impl Field {
                 }
                 return self.load(v, b);
             }
-            (Kind::Json, v) => self.text = v.to_string(),
+            (Kind::Json, v) => self.text = json_text(v),
             (Kind::Text, other) => {
-                self.text = other.to_string();
+                self.text = json_text(other);
                 return false;
             }
             _ => {
                 self.kind = Kind::Json;
-                self.text = v.to_string();
+                self.text = json_text(v);
             }
         }
         true
@@ -579,7 +668,7 @@ pub fn option_labels(f: &Field) -> Vec<String> {
 /// A whole form: the root object field of a tool's input schema.
 #[derive(Debug, Clone)]
 pub struct Form {
-    pub schema: Value,
+    pub schema: Owned,
     pub root: Field,
 }
 
@@ -591,7 +680,7 @@ impl Form {
             // A non-object root schema (`oneOf` of objects, or nonsense): still a form.
             root.required = true;
         }
-        Form { schema: schema.clone(), root }
+        Form { schema: Owned::copy(schema), root }
     }
 
     /// The arguments the form builds (an object; `{}` when nothing is set).

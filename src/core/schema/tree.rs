@@ -145,11 +145,12 @@ fn escape_token(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 
-/// Compact JSON for a fact, cut at a length that suits one line.
+/// Compact JSON for a fact, cut at a length that suits one line. Only the first bytes of a big or
+/// deep value are ever written.
 pub fn compact(v: &Value) -> String {
     let s = match v {
         Value::String(s) => format!("{s:?}"),
-        other => other.to_string(),
+        other => crate::deep::to_string_prefix(other, 4 * 120),
     };
     crate::sanitize::truncate(&s, 120).into_owned()
 }

@@ -2,8 +2,19 @@
 //!
 //! Uses the `jsonschema` crate (2020-12 by default, the draft named by `$schema` otherwise) with
 //! format checks on and remote references off: a schema cannot make mcplens fetch anything.
+//!
+//! Compiling a schema costs time and memory that grow with the square of its nesting, and a
+//! stack frame per level, so a schema nested deeper than [`VALIDATED_DEPTH`] is not compiled: the
+//! call goes out unvalidated, with a warning, and the server checks the arguments itself.
 
 use serde_json::Value;
+
+/// The deepest schema (in JSON levels) that is compiled for validation: 375 nested `anyOf`s or
+/// 750 nested objects, about 40 MB at most.
+pub const VALIDATED_DEPTH: usize = 1500;
+
+/// Stack kept free while a schema is compiled or used (the validator recurses per level).
+const ROOM: usize = 32 << 20;
 
 /// One violation: where in the instance, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,20 +31,35 @@ impl std::fmt::Display for Violation {
     }
 }
 
-/// Validates `instance`; `Err` when the schema itself cannot be compiled.
+/// A validator for `schema`; `Err` says why there is none (too deep, or not a usable schema).
+pub fn validator(schema: &Value) -> Result<jsonschema::Validator, String> {
+    let depth = crate::deep::depth(schema);
+    if depth > VALIDATED_DEPTH {
+        return Err(format!(
+            "the schema nests {depth} levels deep; mcplens validates schemas up to {VALIDATED_DEPTH} levels"
+        ));
+    }
+    crate::deep::with_room(ROOM, || jsonschema::options().should_validate_formats(true).build(schema))
+        .map_err(|e| format!("the schema cannot be used for validation: {e}"))
+}
+
+/// The first `max` violations of `instance`.
+pub fn violations(validator: &jsonschema::Validator, instance: &Value, max: usize) -> Vec<Violation> {
+    crate::deep::with_room(ROOM, || {
+        validator
+            .iter_errors(instance)
+            .take(max)
+            .map(|e| Violation {
+                path: e.instance_path().to_string(),
+                message: crate::sanitize::line(&e.to_string()).into_owned(),
+            })
+            .collect()
+    })
+}
+
+/// Validates `instance`; `Err` when the schema is not used (see [`validator`]).
 pub fn validate(schema: &Value, instance: &Value) -> Result<Vec<Violation>, String> {
-    let validator = jsonschema::options()
-        .should_validate_formats(true)
-        .build(schema)
-        .map_err(|e| format!("the schema cannot be used for validation: {e}"))?;
-    Ok(validator
-        .iter_errors(instance)
-        .take(200)
-        .map(|e| Violation {
-            path: e.instance_path.to_string(),
-            message: crate::sanitize::line(&e.to_string()).into_owned(),
-        })
-        .collect())
+    Ok(violations(&validator(schema)?, instance, 200))
 }
 
 #[cfg(test)]

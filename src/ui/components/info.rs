@@ -50,7 +50,10 @@ impl InfoPane {
             Row::Fact("protocol", s.protocol_version().to_string()),
             Row::Heading("capabilities (as sent)"),
         ];
-        let caps = s.result.get("capabilities").map_or_else(|| "(none)".to_string(), |c| c.to_string());
+        let caps = s
+            .result
+            .get("capabilities")
+            .map_or_else(|| "(none)".to_string(), |c| serde_json::to_string(&crate::deep::Deep(c)).unwrap_or_default());
         rows.extend(crate::json_pretty::lines(&caps, 20_000).into_iter().map(Row::Json));
         rows.push(Row::Heading("instructions"));
         match s.instructions() {
@@ -64,7 +67,7 @@ impl InfoPane {
         for r in &self.roots {
             rows.push(Row::Fact("root", format!("{}  {}", r.name, r.uri)));
         }
-        self.copy = serde_json::to_string_pretty(&s.result).unwrap_or_default();
+        self.copy = crate::json_out::to_pretty_string(&crate::deep::Deep(&s.result));
         self.scroll = Scroll::new(rows.len());
         self.rows = rows;
     }
