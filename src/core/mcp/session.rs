@@ -293,6 +293,11 @@ impl Session {
         self.tap.log()
     }
 
+    /// The limits this session was opened with.
+    pub fn options(&self) -> &ConnectOptions {
+        &self.options
+    }
+
     pub fn events(&self) -> tokio::sync::broadcast::Receiver<ServerEvent> {
         self.tap.subscribe()
     }
@@ -342,7 +347,7 @@ impl Session {
     }
 
     /// Sends `request` and waits for its raw reply, forwarding progress and honouring cancel.
-    async fn request_raw(
+    pub(crate) async fn request_raw(
         &self,
         request: ClientRequest,
         what: &str,
