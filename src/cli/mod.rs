@@ -1,8 +1,13 @@
-//! The headless commands (`tools`, `call`, `schema`, `demo-server`) on top of the core.
+//! The headless commands (`tools`, `call`, `resources`, `read`, `prompt`, `complete`, `ping`,
+//! `schema`, `demo-server`...) on top of the core.
 
 pub mod args;
+pub mod connect;
 pub mod info;
+pub mod items;
+pub mod prompts;
 pub mod render;
+pub mod resources;
 
 use std::io::{IsTerminal, Write};
 
@@ -14,7 +19,7 @@ pub use args::{CallArgs, Cli, Command, TargetArgs};
 
 use crate::call::{Call, PageCount};
 use crate::error::{ErrorKind, LensError, Result};
-use crate::mcp::{CallOptions, Progress, Reply, Session, ToolList};
+use crate::mcp::{CallOptions, ItemKind, Progress, Reply, RpcError, Session, ToolList};
 use crate::sanitize;
 
 pub(crate) fn out(text: &str) -> Result<()> {
@@ -24,11 +29,25 @@ pub(crate) fn out(text: &str) -> Result<()> {
     Ok(())
 }
 
+/// A JSON-RPC error reply to a request: said on stderr; exit code 1.
+pub(crate) fn refused(e: &RpcError) -> i32 {
+    let data = e.data.as_ref().map(|d| format!(" ({})", crate::schema::tree::compact(d))).unwrap_or_default();
+    eprintln!("mcplens: the server answered {}{}", sanitize::line(&e.summary()), sanitize::line(&data));
+    1
+}
+
+/// Where a result breaks the MCP schema (it is still shown).
+pub(crate) fn warn_schema(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("warning: the result breaks the MCP schema: {}", sanitize::line(w));
+    }
+}
+
 /// `mcplens tools`
 pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
-    let session = Session::connect(&target.target()?, target.connect_options()?).await?;
-    let listed = session.list_tools().await;
-    session.close().await;
+    let opened = connect::open(target).await?;
+    let listed = opened.session.list_tools().await;
+    opened.close().await;
     let list = listed?;
     if json {
         out(&tools_json(&list))?;
@@ -101,10 +120,9 @@ fn suggest(list: &ToolList, name: &str) -> String {
 
 /// `mcplens call`
 pub async fn call(a: &CallArgs) -> Result<i32> {
-    let target = a.target.target()?;
-    let session = Session::connect(&target, a.target.connect_options()?).await?;
-    let result = call_in(&session, a).await;
-    session.close().await;
+    let opened = connect::open(&a.target).await?;
+    let result = call_in(&opened.session, a).await;
+    opened.close().await;
     result
 }
 
@@ -226,6 +244,13 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Tools { target, json }) => tools(target, *json).await,
         Some(Command::Call(a)) => call(a).await,
         Some(Command::Info { target, json }) => info::info(target, *json).await,
+        Some(Command::Resources { target, json }) => resources::list(target, ItemKind::Resource, *json).await,
+        Some(Command::Templates { target, json }) => resources::list(target, ItemKind::Template, *json).await,
+        Some(Command::Prompts { target, json }) => resources::list(target, ItemKind::Prompt, *json).await,
+        Some(Command::Read(a)) => resources::read(a).await,
+        Some(Command::Prompt(a)) => prompts::prompt(a).await,
+        Some(Command::Complete(a)) => prompts::complete(a).await,
+        Some(Command::Ping { target, count }) => prompts::ping(target, *count).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
             Ok(()) => Ok(0),

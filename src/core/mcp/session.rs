@@ -69,6 +69,8 @@ pub struct ConnectOptions {
     pub max_depth: usize,
     /// The log to append to (a reconnect keeps its log); a new one when None.
     pub log: Option<SessionLog>,
+    /// Sent with `logging/setLevel` right after the handshake (`--log-level`).
+    pub log_level: Option<super::log::Level>,
 }
 
 impl Default for ConnectOptions {
@@ -80,6 +82,7 @@ impl Default for ConnectOptions {
             max_list_pages: 10_000,
             max_depth: crate::json_depth::DEFAULT_MAX_DEPTH,
             log: None,
+            log_level: None,
         }
     }
 }
@@ -217,6 +220,8 @@ pub struct Session {
     pub server: ServerInfo,
     pub target: Target,
     options: ConnectOptions,
+    /// What went wrong setting the session up without stopping it (a refused `--log-level`).
+    pub setup_warnings: Vec<String>,
 }
 
 impl Session {
@@ -267,7 +272,25 @@ impl Session {
             LogKind::Info,
             &format!("connected to {} {} (protocol {})", server.name(), server.version(), server.protocol_version()),
         );
-        Ok(Session { service, tap, child, server, target: target.clone(), options })
+        let mut session =
+            Session { service, tap, child, server, target: target.clone(), options, setup_warnings: vec![] };
+        if let Some(level) = session.options.log_level {
+            session.apply_log_level(level).await;
+        }
+        Ok(session)
+    }
+
+    /// Sends `--log-level`; a refusal is a warning, not a failed connection.
+    async fn apply_log_level(&mut self, level: super::log::Level) {
+        let refused = match self.set_log_level(level).await {
+            Ok(answer) => answer.outcome.err().map(|e| e.summary()),
+            Err(e) => Some(e.message),
+        };
+        if let Some(why) = refused {
+            let msg = format!("logging/setLevel {}: the server answered {why}", level.label());
+            self.log().push(LogKind::Warning, &msg);
+            self.setup_warnings.push(msg);
+        }
     }
 
     /// "the server exited (exit status 1)" plus its last stderr lines, for any failure.
