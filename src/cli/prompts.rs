@@ -103,7 +103,9 @@ fn readable_prompt(p: &PromptMessages) -> String {
 /// One content block: text as text, media and resources by type, URI, MIME type and size.
 pub fn content_block(b: &Value) -> String {
     let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(|s| sanitize::line(s).into_owned());
-    let indent = |text: &str, by: &str| text.lines().map(|l| format!("{by}{l}\n")).collect::<String>();
+    let indent = |text: &str, by: &str| {
+        text.lines().map(|l| if l.is_empty() { "\n".to_string() } else { format!("{by}{l}\n") }).collect::<String>()
+    };
     match b.get("type").and_then(Value::as_str) {
         Some("text") => indent(&sanitize::text(b.get("text").and_then(Value::as_str).unwrap_or_default()), "  "),
         Some(t @ ("image" | "audio")) => {
