@@ -375,3 +375,28 @@ fn server_everything_over_streamable_http() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("pong from "), "{}", stdout(&o));
 }
+
+#[test]
+fn python_a_big_blob_is_saved_within_a_small_multiple_of_its_size() {
+    let dir = std::env::temp_dir().join(format!("mcplens-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_default();
+    let file = dir.join("big.bin");
+    let server = py_server();
+    let o = std::process::Command::new(bin())
+        .args(["read", "res://big", "-o", &file.to_string_lossy(), "--", &server[0], &server[1], "--blob-mb", "32"])
+        .env("MCPLENS_REPORT_PEAK", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let expected: Vec<u8> = (0..=255u8).cycle().take(32 << 20).collect();
+    assert!(std::fs::read(&file).unwrap_or_default() == expected, "the saved bytes differ");
+    let peak_kb: u64 = stderr(&o)
+        .lines()
+        .find_map(|l| l.strip_prefix("mcplens-peak-rss "))
+        .and_then(|v| v.trim_end_matches(" kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak reported: {}", stderr(&o)));
+    // The message is 43 MiB of base64; measured about 3x that (raw reply, parsed value, bytes).
+    assert!(peak_kb < 10 * 32 * 1024, "peak {peak_kb} kB for a 32 MiB blob");
+    let _ = std::fs::remove_dir_all(&dir);
+}

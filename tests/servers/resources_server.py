@@ -1,6 +1,6 @@
 """A Python MCP server (the `mcp` SDK's low-level Server) with resources, templates and prompts.
 
-Usage: resources_server.py [--resources N] [--page-size K]
+Usage: resources_server.py [--resources N] [--page-size K] [--blob-mb M]
 
 - resources/list is paged (K per page, the cursor an offset); resource 0 is a PNG blob, 1 JSON
   text, 2 markdown with annotations, icons and _meta, 3 has terminal escapes in its name and text;
@@ -10,7 +10,8 @@ Usage: resources_server.py [--resources N] [--page-size K]
   subscribed URI, `add_resource` adds one and sends notifications/resources/list_changed;
 - prompts take required and optional arguments and return text, image, audio, an embedded
   resource (text and blob) and a resource_link;
-- logging/setLevel is served: the tool `log` sends notifications/message at the level asked.
+- logging/setLevel is served: the tool `log` sends notifications/message at the level asked;
+- --blob-mb M serves res://big, M MiB of bytes (a memory bound test reads it).
 """
 
 import argparse
@@ -110,6 +111,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--resources", type=int, default=25)
     ap.add_argument("--page-size", type=int, default=10)
+    ap.add_argument("--blob-mb", type=int, default=0)
     a = ap.parse_args()
     resources = make_resources(a.resources)
     state = {"subscribed": set(), "level": None}
@@ -126,6 +128,10 @@ def main():
 
     async def read_resource(ctx, params):
         uri = str(params.uri)
+        if uri == "res://big" and a.blob_mb:
+            data = bytes(range(256)) * (a.blob_mb * 4096)
+            return types.ReadResourceResult(contents=[types.BlobResourceContents(
+                uri=uri, mime_type="application/octet-stream", blob=base64.b64encode(data).decode())])
         if uri == "res://item/000":
             return types.ReadResourceResult(contents=[types.BlobResourceContents(
                 uri=uri, mime_type="image/png", blob=base64.b64encode(PNG).decode())])

@@ -63,12 +63,19 @@ impl ResourceContent {
     pub fn bytes(&self) -> std::result::Result<Vec<u8>, String> {
         use base64::Engine;
         let Some(b64) = self.blob_base64() else { return Err("the content has no blob".into()) };
-        // Line breaks inside base64 are common and harmless; anything else is an error.
-        let clean: String = b64.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-        base64::engine::general_purpose::STANDARD
-            .decode(clean.as_bytes())
-            .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(clean.as_bytes()))
-            .map_err(|e| format!("the blob is not valid base64: {e}"))
+        // Line breaks inside base64 are common and harmless (a copy without them is made only
+        // then: a blob can be hundreds of MB); anything else is an error.
+        let clean: std::borrow::Cow<'_, [u8]> = if b64.bytes().any(|c| c.is_ascii_whitespace()) {
+            b64.bytes().filter(|c| !c.is_ascii_whitespace()).collect::<Vec<u8>>().into()
+        } else {
+            b64.as_bytes().into()
+        };
+        let engine = if clean.ends_with(b"=") || clean.len().is_multiple_of(4) {
+            &base64::engine::general_purpose::STANDARD
+        } else {
+            &base64::engine::general_purpose::STANDARD_NO_PAD
+        };
+        engine.decode(&clean).map_err(|e| format!("the blob is not valid base64: {e}"))
     }
 
     /// The content's size in bytes: the text's UTF-8 length, or the blob's decoded length.
@@ -80,9 +87,15 @@ impl ResourceContent {
         }
     }
 
-    /// The type the blob's first bytes show, whatever `mimeType` claims.
+    /// The type the blob's first bytes show, whatever `mimeType` claims (only its start is
+    /// decoded).
     pub fn sniffed_type(&self) -> Option<&'static str> {
-        self.bytes().ok().and_then(|b| sniff(&b))
+        use base64::Engine;
+        let head: Vec<u8> = self.blob_base64()?.bytes().filter(|c| !c.is_ascii_whitespace()).take(32).collect();
+        let whole = head.len() - head.len() % 4;
+        let engine = &base64::engine::general_purpose::STANDARD;
+        let bytes = engine.decode(&head[..whole]).or_else(|_| engine.decode(&head[..whole.saturating_sub(4)])).ok()?;
+        sniff(&bytes)
     }
 
     /// Where the content breaks the MCP schema.
@@ -150,9 +163,10 @@ impl Session {
     pub async fn read_resource(&self, uri: &str, opts: &CallOptions) -> Result<Answered<ReadContents>> {
         let answer = self.ask("resources/read", Some(json!({ "uri": uri })), opts).await?;
         let mut problems = vec![];
-        let mut answer = answer.map(|result| {
-            let contents = match result.get("contents") {
-                Some(Value::Array(items)) => items.iter().cloned().map(ResourceContent::from_value).collect(),
+        let mut answer = answer.map(|mut result| {
+            // Moved out, not cloned: a blob can be hundreds of MB.
+            let contents = match result.get_mut("contents").map(Value::take) {
+                Some(Value::Array(items)) => items.into_iter().map(ResourceContent::from_value).collect(),
                 Some(_) => {
                     problems.push("contents is not an array".to_string());
                     vec![]
