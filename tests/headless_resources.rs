@@ -400,3 +400,34 @@ fn python_a_big_blob_is_saved_within_a_small_multiple_of_its_size() {
     assert!(peak_kb < 10 * 32 * 1024, "peak {peak_kb} kB for a 32 MiB blob");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn python_malformed_descriptors_are_marked_not_dropped() {
+    let args = ["--", &python().to_string_lossy(), &script("resources_server.py"), "--malformed", "--resources", "3"]
+        .map(|s| s.to_string());
+    let run = |cmd: &[&str]| mcplens(&cmd.iter().copied().chain(args.iter().map(String::as_str)).collect::<Vec<_>>());
+    let o = run(&["resources", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let listed = json_out(&o);
+    assert_eq!(listed.as_array().map(Vec::len), Some(7), "{listed}");
+    assert_eq!(listed[1]["uri"], 5);
+    let o = run(&["resources", "--max-depth", "20"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("7 resources (1 page)\nwarning: resource #1 (no-uri): resource has no uri\n"), "{text}");
+    assert!(text.contains("(no uri)        no-uri\n    ! malformed: resource has no uri\n    x-extra: 1\n"), "{text}");
+    assert!(text.contains("! malformed: uri is not a string"), "{text}");
+    assert!(
+        text.contains("resource #4 ((unreadable)): descriptor cannot be read: it nests JSON 61 levels deep"),
+        "{text}"
+    );
+    no_escapes(&o);
+    // A cursor that never changes stops the walk with a warning, not a hang.
+    let o = run(&["prompts"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("warning: prompts/list repeated the cursor \"again\"; stopped after 2 pages"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -11,7 +11,10 @@ Usage: resources_server.py [--resources N] [--page-size K] [--blob-mb M]
 - prompts take required and optional arguments and return text, image, audio, an embedded
   resource (text and blob) and a resource_link;
 - logging/setLevel is served: the tool `log` sends notifications/message at the level asked;
-- --blob-mb M serves res://big, M MiB of bytes (a memory bound test reads it).
+- --blob-mb M serves res://big, M MiB of bytes (a memory bound test reads it);
+- --malformed adds, on the first resources page, descriptors that break the schema (no uri, a
+  numeric uri, escapes in the name, 60 levels of nesting), and makes prompts/list repeat its
+  cursor forever.
 """
 
 import argparse
@@ -112,13 +115,26 @@ def main():
     ap.add_argument("--resources", type=int, default=25)
     ap.add_argument("--page-size", type=int, default=10)
     ap.add_argument("--blob-mb", type=int, default=0)
+    ap.add_argument("--malformed", action="store_true")
     a = ap.parse_args()
     resources = make_resources(a.resources)
+    if a.malformed:
+        # The SDK checks results against the spec before sending; let resources/list through.
+        import mcp.server.runner as runner
+
+        check = runner._methods.serialize_server_result
+        runner._methods.serialize_server_result = lambda m, v, d: d if m == "resources/list" else check(m, v, d)
     state = {"subscribed": set(), "level": None}
 
     async def list_resources(ctx, params):
         items, nxt = page(resources, params, a.page_size)
-        return types.ListResourcesResult(resources=[types.Resource.model_validate(r) for r in items], next_cursor=nxt)
+        served = [types.Resource.model_validate(r) for r in items]
+        if a.malformed and not (params and params.cursor):
+            deep = {"name": "deep", "uri": "res://deep", "x": json.loads("[" * 60 + "]" * 60)}
+            bad = [{"name": "no-uri", "x-extra": 1}, {"uri": 5, "name": "numeric"}, {"uri": "res://e", "name": "e\x1b[2J"}, deep]
+            # Sent as they are: model_construct skips the SDK's validation.
+            return types.ListResourcesResult.model_construct(resources=bad + served, next_cursor=nxt)
+        return types.ListResourcesResult(resources=served, next_cursor=nxt)
 
     async def list_templates(ctx, params):
         items, nxt = page(TEMPLATES, params, 1)
@@ -159,6 +175,8 @@ def main():
         return types.EmptyResult()
 
     async def list_prompts(ctx, params):
+        if a.malformed:
+            return types.ListPromptsResult(prompts=[types.Prompt.model_validate(PROMPTS[0])], next_cursor="again")
         items, nxt = page(PROMPTS, params, 1)
         return types.ListPromptsResult(prompts=[types.Prompt.model_validate(p) for p in items], next_cursor=nxt)
 

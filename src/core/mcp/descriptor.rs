@@ -186,6 +186,9 @@ impl Descriptor {
 
     /// What identifies the item to the user: a resource's URI, else its name.
     pub fn label(&self) -> &str {
+        if self.unreadable.is_some() {
+            return "(unreadable)";
+        }
         match self.kind {
             ItemKind::Resource => self.uri().unwrap_or_else(|| self.name()),
             _ => self.name(),
