@@ -12,7 +12,7 @@ use crate::error::{LensError, Result};
 use crate::mcp::{CallOptions, ContentKind, ItemKind, ResourceContent};
 use crate::sanitize;
 
-/// `mcplens resources` and `mcplens templates`, and (from prompts.rs) `mcplens prompts`.
+/// `mcplens resources`, `mcplens templates` and `mcplens prompts`.
 pub async fn list(target: &TargetArgs, kind: ItemKind, json: bool) -> Result<i32> {
     let opened = open(target).await?;
     let listed = opened.session.list_all(kind).await;
