@@ -7,12 +7,14 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{LensError, Result};
 use crate::mcp::asks::Root;
+use crate::mcp::log::Level;
 use crate::mcp::{ConnectOptions, HttpTarget, StdioTarget, Target, config};
 
 pub const EXIT_CODES: &str = "\
 Exit codes:
     0  done
-    1  the tool reported an error (isError, or a JSON-RPC error reply)
+    1  the tool reported an error (isError), or the server answered the request with a JSON-RPC
+       error (call, read, prompt, complete)
     2  bad usage, arguments or config (including a server command that cannot be found)
     3  the connection or protocol failed (server did not start, died, timed out, broke the protocol)
     4  output was lost: stdout or stderr could not be written (disk full, I/O error)
@@ -81,6 +83,51 @@ pub enum Command {
     /// Call one tool and print its result.
     #[command(after_help = EXIT_CODES)]
     Call(CallArgs),
+    /// List every resource (all pages): URI, name, MIME type, size, description.
+    #[command(after_help = EXIT_CODES)]
+    Resources {
+        /// Print the resource descriptors as a JSON array, exactly as the server sent them.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// List every resource template (all pages) with its variables.
+    #[command(after_help = EXIT_CODES)]
+    Templates {
+        /// Print the template descriptors as a JSON array, exactly as the server sent them.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// Read a resource: text with its MIME type, a blob's size and type (its bytes with -o).
+    #[command(after_help = EXIT_CODES)]
+    Read(ReadArgs),
+    /// List every prompt (all pages) with its arguments.
+    #[command(after_help = EXIT_CODES)]
+    Prompts {
+        /// Print the prompt descriptors as a JSON array, exactly as the server sent them.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// Get a prompt with its arguments and print the messages it returns, by role.
+    #[command(after_help = EXIT_CODES)]
+    Prompt(PromptArgs),
+    /// Ask the server for completions of a prompt argument or a resource template variable.
+    #[command(after_help = EXIT_CODES)]
+    Complete(CompleteArgs),
+    /// Ping the server and print the round-trip time.
+    #[command(after_help = EXIT_CODES)]
+    Ping {
+        /// How many pings, one after the other.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        count: u32,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -134,6 +181,26 @@ pub struct CallArgs {
     pub target: TargetArgs,
 }
 
+impl Command {
+    /// The server a command talks to (None for `schema` and `demo-server`).
+    pub fn target(&self) -> Option<&TargetArgs> {
+        match self {
+            Command::Tools { target, .. }
+            | Command::Info { target, .. }
+            | Command::Resources { target, .. }
+            | Command::Templates { target, .. }
+            | Command::Prompts { target, .. }
+            | Command::Ping { target, .. } => Some(target),
+            Command::Task(a) => Some(&a.target),
+            Command::Call(a) => Some(&a.target),
+            Command::Read(a) => Some(&a.target),
+            Command::Prompt(a) => Some(&a.target),
+            Command::Complete(a) => Some(&a.target),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct TaskArgs {
     #[arg(value_enum)]
@@ -146,6 +213,30 @@ pub struct TaskArgs {
     pub json: bool,
     #[command(flatten)]
     pub answers: AnswerArgs,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ReadArgs {
+    /// The resource's URI; with --arg, a URI template (RFC 6570) filled with those values.
+    pub uri: String,
+    /// A template variable's value (KEY=VALUE). Repeatable.
+    #[arg(long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
+    /// Print the result exactly as the server sent it.
+    #[arg(long, conflicts_with = "raw")]
+    pub json: bool,
+    /// Print the text as it is, without a header (a blob's bytes only to a file or a pipe).
+    #[arg(long)]
+    pub raw: bool,
+    /// Write the content to FILE (a blob as its decoded bytes, text as UTF-8); `-` is stdout
+    /// when it is not a terminal.
+    #[arg(short = 'o', long = "output", value_name = "FILE", conflicts_with = "json")]
+    pub output: Option<PathBuf>,
+    /// Which of several contents -o writes (from 0).
+    #[arg(long, value_name = "N")]
+    pub index: Option<usize>,
     #[command(flatten)]
     pub target: TargetArgs,
 }
@@ -182,6 +273,48 @@ pub enum Elicitation {
     Ask,
 }
 
+#[derive(Args, Debug)]
+pub struct PromptArgs {
+    /// The prompt's name.
+    pub name: String,
+    /// One argument (a string, as MCP prompts take). Repeatable.
+    #[arg(long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
+    /// All arguments as one JSON object (--arg wins over the same key).
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// Print the result exactly as the server sent it.
+    #[arg(long)]
+    pub json: bool,
+    /// Send the request even if the prompt is not listed or a required argument is missing.
+    #[arg(long)]
+    pub no_validate: bool,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+#[derive(Args, Debug)]
+#[group(id = "reference", required = true, multiple = false, args = ["prompt", "template"])]
+pub struct CompleteArgs {
+    /// Complete an argument of this prompt.
+    #[arg(long, value_name = "NAME")]
+    pub prompt: Option<String>,
+    /// Complete a variable of this resource template (its uriTemplate).
+    #[arg(long, value_name = "URI_TEMPLATE")]
+    pub template: Option<String>,
+    /// The argument or variable to complete and what is typed so far (may be empty: `name=`).
+    #[arg(long = "arg", value_name = "NAME=PARTIAL")]
+    pub arg: String,
+    /// A value already chosen for another argument. Repeatable.
+    #[arg(long = "context", value_name = "KEY=VALUE")]
+    pub context: Vec<String>,
+    /// Print the result exactly as the server sent it.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
 #[derive(Args, Debug, Clone, Default)]
 pub struct TargetArgs {
     /// A streamable HTTP endpoint.
@@ -215,12 +348,24 @@ pub struct TargetArgs {
     /// config entry's "roots".
     #[arg(long = "root", value_name = "PATH")]
     pub roots: Vec<PathBuf>,
+    /// Ask the server for its log messages at LEVEL and above (logging/setLevel on connect):
+    /// debug, info, notice, warning, error, critical, alert, emergency. Headless commands print
+    /// them on stderr.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    pub log_level: Option<Level>,
     /// The server command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
 }
 
-fn split_pair(s: &str, sep: char, what: &str) -> Result<(String, String)> {
+fn parse_level(s: &str) -> std::result::Result<Level, String> {
+    Level::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = Level::ALL.iter().map(|l| l.label()).collect();
+        format!("expected one of {}", names.join(", "))
+    })
+}
+
+pub(crate) fn split_pair(s: &str, sep: char, what: &str) -> Result<(String, String)> {
     match s.split_once(sep) {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim_start().to_string())),
         _ => Err(LensError::usage(format!(
@@ -246,6 +391,7 @@ impl TargetArgs {
             max_message: self.max_message_mb.saturating_mul(1 << 20),
             max_depth: self.max_depth,
             roots: self.roots()?,
+            log_level: self.log_level,
             ..ConnectOptions::default()
         })
     }

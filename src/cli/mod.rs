@@ -1,10 +1,15 @@
-//! The headless commands (`tools`, `call`, `schema`, `demo-server`) on top of the core.
+//! The headless commands (`tools`, `call`, `resources`, `read`, `prompt`, `complete`, `ping`,
+//! `schema`, `demo-server`...) on top of the core.
 
 pub mod answer;
 pub mod args;
+pub mod connect;
 pub mod info;
+pub mod items;
 pub mod output;
+pub mod prompts;
 pub mod render;
+pub mod resources;
 pub mod task;
 
 use std::io::IsTerminal;
@@ -17,16 +22,30 @@ pub use args::{CallArgs, Cli, Command, TargetArgs};
 
 use crate::call::{Call, PageCount};
 use crate::error::{ErrorKind, LensError, Result};
-use crate::mcp::{CallOptions, Progress, Reply, Session, ToolList};
+use crate::mcp::{CallOptions, ItemKind, Progress, Reply, RpcError, Session, ToolList};
 use crate::sanitize;
 
 pub(crate) use output::{err_line, out};
 
+/// A JSON-RPC error reply to a request: said on stderr; exit code 1.
+pub(crate) fn refused(e: &RpcError) -> i32 {
+    let data = e.data.as_ref().map(|d| format!(" ({})", crate::schema::tree::compact(d))).unwrap_or_default();
+    err_line(&format!("mcplens: the server answered {}{}", sanitize::line(&e.summary()), sanitize::line(&data)));
+    1
+}
+
+/// Where a result breaks the MCP schema (it is still shown).
+pub(crate) fn warn_schema(warnings: &[String]) {
+    for w in warnings {
+        err_line(&format!("warning: the result breaks the MCP schema: {}", sanitize::line(w)));
+    }
+}
+
 /// `mcplens tools`
 pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
-    let session = Session::connect(&target.target()?, target.connect_options()?).await?;
-    let listed = session.list_tools().await;
-    session.close().await;
+    let opened = connect::open(target).await?;
+    let listed = opened.session.list_tools().await;
+    opened.close().await;
     let list = listed?;
     if json {
         out(&tools_json(&list))?;
@@ -103,12 +122,11 @@ fn suggest(list: &ToolList, name: &str) -> String {
 
 /// `mcplens call`
 pub async fn call(a: &CallArgs) -> Result<i32> {
-    let target = a.target.target()?;
     let mut options = a.target.connect_options()?;
     options.asks = Some(answer::Policy::new(&a.answers)?.start());
-    let session = Session::connect(&target, options).await?;
-    let result = call_in(&session, a).await;
-    session.close().await;
+    let opened = connect::open_with(&a.target, options).await?;
+    let result = call_in(&opened.session, a).await;
+    opened.close().await;
     result
 }
 
@@ -253,12 +271,7 @@ fn clear_line(tty: bool) {
 
 /// Runs a parsed command line (not the TUI) and returns the process exit code.
 pub async fn run(cli: Cli) -> i32 {
-    let target = match &cli.command {
-        Some(Command::Tools { target, .. } | Command::Info { target, .. }) => Some(target),
-        Some(Command::Call(a)) => Some(&a.target),
-        _ => None,
-    };
-    if let Some(Ok(t)) = target.map(TargetArgs::target) {
+    if let Some(Ok(t)) = cli.command.as_ref().and_then(Command::target).map(TargetArgs::target) {
         output::set_redactor(crate::mcp::log::Redactor::new(t.secrets()));
     }
     let result = match &cli.command {
@@ -266,6 +279,13 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Call(a)) => call(a).await,
         Some(Command::Info { target, json }) => info::info(target, *json).await,
         Some(Command::Task(t)) => task::command(t).await,
+        Some(Command::Resources { target, json }) => resources::list(target, ItemKind::Resource, *json).await,
+        Some(Command::Templates { target, json }) => resources::list(target, ItemKind::Template, *json).await,
+        Some(Command::Prompts { target, json }) => resources::list(target, ItemKind::Prompt, *json).await,
+        Some(Command::Read(a)) => resources::read(a).await,
+        Some(Command::Prompt(a)) => prompts::prompt(a).await,
+        Some(Command::Complete(a)) => prompts::complete(a).await,
+        Some(Command::Ping { target, count }) => prompts::ping(target, *count).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
             Ok(()) => Ok(0),

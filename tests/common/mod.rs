@@ -179,3 +179,24 @@ impl Bare {
         }
     }
 }
+
+impl Bare {
+    /// Every item of a paged list method (`resources/list` and `resources`, ...), following
+    /// nextCursor; the cursor is sent back as it came.
+    pub fn all_items(&mut self, method: &str, key: &str) -> Vec<Value> {
+        let mut items = vec![];
+        let mut cursor: Option<Value> = None;
+        loop {
+            let params = match &cursor {
+                Some(c) => json!({"cursor": c}),
+                None => json!({}),
+            };
+            let r = self.request(method, params);
+            items.extend(r[key].as_array().cloned().unwrap_or_default());
+            match r.get("nextCursor") {
+                Some(c) if !c.is_null() => cursor = Some(c.clone()),
+                _ => return items,
+            }
+        }
+    }
+}

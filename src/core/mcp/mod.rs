@@ -2,16 +2,30 @@
 
 pub mod asks;
 pub mod client;
+pub mod completion;
 pub mod config;
+pub mod descriptor;
 pub mod http;
+pub mod listing;
 pub mod log;
+pub mod logging;
+pub mod prompts;
+pub mod resources;
+pub mod rpc;
 pub mod session;
 pub mod stdio;
 pub mod target;
 pub mod tasks;
 pub mod tools;
+pub mod uri_template;
 pub mod wire;
 
 pub use session::{CallOptions, ConnectOptions, Progress, Reply, ReplyBody, ServerInfo, Session};
 pub use target::{HttpTarget, StdioTarget, Target};
 pub use tools::{ToolDescriptor, ToolList};
+
+pub use completion::{Completion, CompletionRef};
+pub use descriptor::{Descriptor, ItemKind, Listing, PromptArgument};
+pub use prompts::{PromptMessage, PromptMessages};
+pub use resources::{ContentKind, ReadContents, ResourceContent};
+pub use rpc::{Answered, RpcError};

@@ -50,6 +50,8 @@ pub struct ConnectOptions {
     pub asks: Option<AskDesk>,
     /// The roots offered to the server (`--root`); none means the capability is not offered.
     pub roots: Vec<Root>,
+    /// Sent with `logging/setLevel` right after the handshake (`--log-level`).
+    pub log_level: Option<super::log::Level>,
 }
 
 impl Default for ConnectOptions {
@@ -63,6 +65,7 @@ impl Default for ConnectOptions {
             log: None,
             asks: None,
             roots: vec![],
+            log_level: None,
         }
     }
 }
@@ -205,6 +208,8 @@ pub struct Session {
     pub server: ServerInfo,
     pub target: Target,
     options: ConnectOptions,
+    /// What went wrong setting the session up without stopping it (a refused `--log-level`).
+    pub setup_warnings: Vec<String>,
 }
 
 impl Session {
@@ -255,7 +260,25 @@ impl Session {
             LogKind::Info,
             &format!("connected to {} {} (protocol {})", server.name(), server.version(), server.protocol_version()),
         );
-        Ok(Session { service, tap, child, server, target: target.clone(), options })
+        let mut session =
+            Session { service, tap, child, server, target: target.clone(), options, setup_warnings: vec![] };
+        if let Some(level) = session.options.log_level {
+            session.apply_log_level(level).await;
+        }
+        Ok(session)
+    }
+
+    /// Sends `--log-level`; a refusal is a warning, not a failed connection.
+    async fn apply_log_level(&mut self, level: super::log::Level) {
+        let refused = match self.set_log_level(level).await {
+            Ok(answer) => answer.outcome.err().map(|e| e.summary()),
+            Err(e) => Some(e.message),
+        };
+        if let Some(why) = refused {
+            let msg = format!("logging/setLevel {}: the server answered {why}", level.label());
+            self.log().push(LogKind::Warning, &msg);
+            self.setup_warnings.push(msg);
+        }
     }
 
     /// "the server exited (exit status 1)" plus its last stderr lines, for any failure.
@@ -279,6 +302,11 @@ impl Session {
 
     pub fn log(&self) -> &SessionLog {
         self.tap.log()
+    }
+
+    /// The limits this session was opened with.
+    pub fn options(&self) -> &ConnectOptions {
+        &self.options
     }
 
     pub fn events(&self) -> tokio::sync::broadcast::Receiver<ServerEvent> {
@@ -330,7 +358,7 @@ impl Session {
     }
 
     /// Sends `request` and waits for its raw reply, forwarding progress and honouring cancel.
-    async fn request_raw(
+    pub(crate) async fn request_raw(
         &self,
         request: ClientRequest,
         what: &str,

@@ -29,23 +29,52 @@ pub enum ServerEvent {
     /// A request of the server's waits on the user (true) or was answered (false): a call's
     /// timeout does not run while the user is asked.
     Asking(bool),
+    /// `notifications/resources/updated`: the subscribed resource at `uri` changed (re-read it).
+    ResourceUpdated {
+        uri: String,
+    },
+    /// `notifications/resources/list_changed`: re-list resources and templates.
+    ResourceListChanged,
+    /// `notifications/prompts/list_changed`: re-list prompts.
+    PromptListChanged,
+    /// `notifications/message`: a server log message. `text` is its `data` as text, cut to
+    /// `EVENT_TEXT_MAX` characters (the whole message is in the session log).
+    LogMessage {
+        level: Option<Level>,
+        logger: Option<String>,
+        text: String,
+    },
     /// Any other notification, by method.
     Notification {
         method: String,
     },
 }
 
-/// The methods whose replies are kept raw and stubbed for rmcp.
+/// The methods whose replies are kept raw and stubbed for rmcp. The methods after the tools' are
+/// sent as rmcp custom requests, which take any result.
 const STUBBED: &[(&str, &str)] = &[
     ("tools/list", r#"{"tools":[]}"#),
     ("tools/call", r#"{"content":[]}"#),
-    // The tasks of 2025-11-25 (rmcp speaks only the later extension): sent as custom requests,
-    // whose result rmcp takes as any object.
+    ("resources/list", "{}"),
+    ("resources/templates/list", "{}"),
+    ("resources/read", "{}"),
+    ("resources/subscribe", "{}"),
+    ("resources/unsubscribe", "{}"),
+    ("prompts/list", "{}"),
+    ("prompts/get", "{}"),
+    ("completion/complete", "{}"),
+    ("logging/setLevel", "{}"),
+    ("ping", "{}"),
+    // The tasks of 2025-11-25 (rmcp speaks only the later extension).
     ("tasks/get", "{}"),
     ("tasks/result", "{}"),
     ("tasks/list", "{}"),
     ("tasks/cancel", "{}"),
 ];
+
+/// The most characters of server text an event carries (a flood of huge notifications must not
+/// fill the event channel with copies; the log keeps them, bounded).
+pub const EVENT_TEXT_MAX: usize = 4096;
 
 #[derive(Deserialize)]
 struct Probe<'a> {
@@ -274,6 +303,30 @@ impl WireTap {
                 }
             }
             "notifications/tools/list_changed" => ServerEvent::ToolListChanged,
+            "notifications/resources/list_changed" => ServerEvent::ResourceListChanged,
+            "notifications/prompts/list_changed" => ServerEvent::PromptListChanged,
+            "notifications/resources/updated" => ServerEvent::ResourceUpdated {
+                uri: crate::sanitize::truncate(
+                    params.get("uri").and_then(|v| v.as_str()).unwrap_or(""),
+                    EVENT_TEXT_MAX,
+                )
+                .into_owned(),
+            },
+            "notifications/message" => {
+                let text = match params.get("data") {
+                    Some(serde_json::Value::String(s)) => s.clone(),
+                    Some(v) => v.to_string(),
+                    None => String::new(),
+                };
+                ServerEvent::LogMessage {
+                    level: params.get("level").and_then(|v| v.as_str()).and_then(Level::parse),
+                    logger: params
+                        .get("logger")
+                        .and_then(|v| v.as_str())
+                        .map(|l| crate::sanitize::truncate(l, 200).into_owned()),
+                    text: crate::sanitize::truncate(&text, EVENT_TEXT_MAX).into_owned(),
+                }
+            }
             other => ServerEvent::Notification { method: other.to_string() },
         };
         // No subscriber is fine: events are also in the log.
@@ -353,6 +406,38 @@ mod tests {
             }
             other => panic!("expected progress, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn resource_and_log_notifications_become_events() {
+        let t = tap();
+        let mut rx = t.subscribe();
+        t.inbound(
+            r#"{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"a://b"}}"#.to_string(),
+        );
+        t.inbound(r#"{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}"#.to_string());
+        let long = "x".repeat(EVENT_TEXT_MAX * 2);
+        t.inbound(format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"error","data":"{long}"}}}}"#
+        ));
+        assert!(matches!(rx.try_recv(), Ok(ServerEvent::ResourceUpdated { uri }) if uri == "a://b"));
+        assert!(matches!(rx.try_recv(), Ok(ServerEvent::PromptListChanged)));
+        match rx.try_recv() {
+            Ok(ServerEvent::LogMessage { level, text, .. }) => {
+                assert_eq!(level, Some(Level::Error));
+                assert_eq!(text.chars().count(), EVENT_TEXT_MAX);
+            }
+            other => panic!("expected a log message, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn resource_replies_are_kept_and_stubbed() {
+        let t = tap();
+        t.outbound(r#"{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"x://y"}}"#);
+        let raw = r#"{"jsonrpc":"2.0","id":4,"result":{"contents":[{"uri":"x://y","text":"t","x":1}]}}"#;
+        assert_eq!(t.inbound(raw.to_string()).as_deref(), Some(r#"{"jsonrpc":"2.0","id":4,"result":{}}"#));
+        assert_eq!(t.take_reply("4").as_deref().map(String::as_str), Some(raw));
     }
 
     #[test]

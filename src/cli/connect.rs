@@ -1,0 +1,97 @@
+//! Opening a session for a headless command: `--log-level` applied, the server's log messages
+//! printed on stderr while the command runs.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::TargetArgs;
+use crate::error::Result;
+use crate::mcp::{ConnectOptions, Session};
+use crate::mcp::log::{LogKind, SessionLog};
+use crate::sanitize;
+use super::err_line;
+
+/// A session, and the task printing its server log messages (with `--log-level`).
+pub struct Opened {
+    pub session: Session,
+    printer: Option<tokio::task::JoinHandle<()>>,
+    next: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Opened {
+    /// Ends the session, after printing the log messages that came last.
+    pub async fn close(self) {
+        if let Some(p) = self.printer {
+            p.abort();
+            print_new(self.session.log(), &self.next);
+        }
+        self.session.close().await;
+    }
+}
+
+/// Connects to the target the arguments name.
+pub async fn open(target: &TargetArgs) -> Result<Opened> {
+    open_with(target, target.connect_options()?).await
+}
+
+/// Connects with options the command has added to (e.g. who answers the server's questions).
+pub async fn open_with(target: &TargetArgs, options: ConnectOptions) -> Result<Opened> {
+    let session = Session::connect(&target.target()?, options).await?;
+    for w in &session.setup_warnings {
+        err_line(&format!("warning: {}", sanitize::line(w)));
+    }
+    let next = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let printer = target.log_level.map(|_| {
+        let (log, next) = (session.log().clone(), next.clone());
+        tokio::spawn(async move {
+            loop {
+                print_new(&log, &next);
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+    });
+    Ok(Opened { session, printer, next })
+}
+
+/// Prints the server log messages pushed since the last call, one line each on stderr.
+fn print_new(log: &SessionLog, next: &std::sync::atomic::AtomicU64) {
+    use std::sync::atomic::Ordering;
+    let from = next.load(Ordering::Relaxed);
+    let entries = log.since(from);
+    if let Some(last) = entries.last() {
+        next.store(last.seq + 1, Ordering::Relaxed);
+    }
+    for e in entries {
+        let Some(m) = &e.msg else { continue };
+        if e.kind != LogKind::Received || m.method.as_deref() != Some("notifications/message") {
+            continue;
+        }
+        err_line(&server_log_line(&e.text, m.level.map(|l| l.label()), m.logger.as_deref()));
+    }
+}
+
+/// `server log [level] logger: data`, sanitized.
+fn server_log_line(message: &str, level: Option<&str>, logger: Option<&str>) -> String {
+    let data = serde_json::from_str::<Value>(message).ok().and_then(|v| v.get("params")?.get("data").cloned());
+    let text = match data {
+        Some(Value::String(s)) => s,
+        Some(v) => v.to_string(),
+        None => "(preview cut; see the log)".into(),
+    };
+    let logger = logger.map(|l| format!(" {}:", sanitize::line(l))).unwrap_or_default();
+    format!("server log [{}]{logger} {}", level.unwrap_or("?"), sanitize::line(&text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_lines_are_sanitized() {
+        let m = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"a\u001b[2Jb"}}"#;
+        assert_eq!(server_log_line(m, Some("info"), Some("db")), "server log [info] db: a\\x1b[2Jb");
+        let m = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":{"k":1}}}"#;
+        assert_eq!(server_log_line(m, Some("info"), None), r#"server log [info] {"k":1}"#);
+    }
+}

@@ -1,0 +1,246 @@
+//! Readable listings of resources, resource templates and prompts: aligned columns, then each
+//! item's title, description, arguments and any field the columns do not show. Every server
+//! string is sanitized here.
+
+use crate::mcp::{Descriptor, ItemKind, Listing};
+use crate::sanitize;
+use crate::schema::tree;
+
+/// The widest a column grows; longer cells push the rest of their row right.
+const MAX_COLUMN: usize = 48;
+
+/// `1234 B`, `1.2 KiB`, `3.4 MiB`.
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut v = bytes as f64 / 1024.0;
+    let mut unit = UNITS[0];
+    for u in &UNITS[1..] {
+        if v < 1024.0 {
+            break;
+        }
+        v /= 1024.0;
+        unit = u;
+    }
+    format!("{v:.1} {unit}")
+}
+
+fn cell(s: &str) -> String {
+    sanitize::line(s).into_owned()
+}
+
+/// Rows laid out in columns separated by two spaces (the last column is not padded).
+fn table(rows: &[Vec<String>]) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0).min(MAX_COLUMN))
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (c, s) in row.iter().enumerate() {
+            line.push_str(s);
+            if c + 1 < row.len() {
+                let pad = widths[c].saturating_sub(s.chars().count()) + 2;
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The listing's first lines: how many, over how many pages, and what went wrong.
+fn header(list: &Listing) -> String {
+    let n = list.items.len();
+    let noun = if n == 1 { list.kind.noun() } else { list.kind.plural() };
+    let pages = if list.pages == 1 { "1 page".to_string() } else { format!("{} pages", list.pages) };
+    let mut out = format!("{n} {noun} ({pages})\n");
+    for w in &list.warnings {
+        out.push_str(&format!("warning: {}\n", sanitize::line(w)));
+    }
+    out
+}
+
+/// The lines under an item's row: title, description, arguments or variables, the rest.
+fn details(d: &Descriptor) -> String {
+    let mut out = String::new();
+    if let Some(problem) = d.problem() {
+        out.push_str(&format!("    ! malformed: {}\n", sanitize::line(&problem)));
+    }
+    if let Some(title) = d.title()
+        && d.kind != ItemKind::Prompt
+    {
+        out.push_str(&format!("    {}\n", sanitize::line(title)));
+    }
+    if let Some(desc) = d.description() {
+        for line in sanitize::text(desc).lines() {
+            out.push_str(&format!("    {line}\n"));
+        }
+    }
+    match d.kind {
+        ItemKind::Template => {
+            let vars = d.variables();
+            let vars = if vars.is_empty() { "(none)".to_string() } else { cell(&vars.join(", ")) };
+            out.push_str(&format!("    variables: {vars}\n"));
+        }
+        ItemKind::Prompt => out.push_str(&arguments(d)),
+        ItemKind::Resource => {}
+    }
+    if let Some(a) = d.annotations() {
+        out.push_str(&format!("    annotations: {}\n", cell(&tree::compact(a))));
+    }
+    if !d.icons().is_empty() {
+        out.push_str(&format!("    icons: {}\n", d.icons().len()));
+    }
+    for (k, v) in d.extra_fields() {
+        out.push_str(&format!("    {}: {}\n", cell(k), cell(&tree::compact(v))));
+    }
+    out
+}
+
+fn arguments(d: &Descriptor) -> String {
+    let args = d.arguments();
+    if args.is_empty() {
+        return "    arguments: (none)\n".into();
+    }
+    let rows: Vec<Vec<String>> = args
+        .iter()
+        .map(|a| {
+            let about = match (&a.title, &a.description) {
+                (Some(t), Some(d)) => format!("{} — {}", cell(t), cell(d)),
+                (Some(t), None) => cell(t),
+                (None, Some(d)) => cell(d),
+                (None, None) => String::new(),
+            };
+            vec![cell(&a.name), if a.required { "required".into() } else { "optional".into() }, about]
+        })
+        .collect();
+    let mut out = "    arguments:\n".to_string();
+    for line in table(&rows).lines() {
+        out.push_str(&format!("      {line}\n"));
+    }
+    out
+}
+
+/// One row of the item table.
+fn row(d: &Descriptor) -> Vec<String> {
+    let name = if d.name().is_empty() { "(no name)" } else { d.name() };
+    let mime = d.mime_type().map(cell).unwrap_or_default();
+    match d.kind {
+        ItemKind::Resource => {
+            vec![cell(d.uri().unwrap_or("(no uri)")), cell(name), mime, d.size().map(human_size).unwrap_or_default()]
+        }
+        ItemKind::Template => vec![cell(name), cell(d.uri().unwrap_or("(no uriTemplate)")), mime],
+        ItemKind::Prompt => vec![match d.title() {
+            Some(t) => format!("{} — {}", cell(name), cell(t)),
+            None => cell(name),
+        }],
+    }
+}
+
+fn column_names(kind: ItemKind) -> Vec<String> {
+    let names: &[&str] = match kind {
+        ItemKind::Resource => &["URI", "NAME", "MIME TYPE", "SIZE"],
+        ItemKind::Template => &["NAME", "URI TEMPLATE", "MIME TYPE"],
+        ItemKind::Prompt => &["NAME"],
+    };
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+/// The whole listing, readable.
+pub fn listing(list: &Listing) -> String {
+    let mut out = header(list);
+    if list.items.is_empty() {
+        return out;
+    }
+    out.push('\n');
+    let mut rows = vec![column_names(list.kind)];
+    rows.extend(list.items.iter().map(row));
+    // The rows are laid out together (aligned); each item's details follow its row.
+    let table = table(&rows);
+    let mut lines = table.lines();
+    if list.kind != ItemKind::Prompt {
+        out.push_str(lines.next().unwrap_or_default());
+        out.push('\n');
+    } else {
+        lines.next();
+    }
+    for (line, d) in lines.zip(&list.items) {
+        out.push_str(line);
+        out.push('\n');
+        out.push_str(&details(d));
+    }
+    out
+}
+
+/// The descriptors as one JSON array, each element byte for byte as the server sent it (only
+/// characters that could act as terminal controls are written as `\u` escapes).
+pub fn listing_json(list: &Listing) -> String {
+    let mut s = String::from("[");
+    for (i, d) in list.items.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&sanitize::json(d.raw.get()));
+    }
+    s.push_str("]\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::value::RawValue;
+
+    fn list(kind: ItemKind, items: &[&str]) -> Listing {
+        let mut l = Listing::new(kind);
+        l.pages = 2;
+        for text in items {
+            let raw: Box<RawValue> = serde_json::from_str(text).unwrap_or_else(|_| RawValue::NULL.to_owned());
+            l.items.push(Descriptor::from_raw(kind, &raw, 100));
+        }
+        l
+    }
+
+    #[test]
+    fn resources_are_aligned_and_safe() {
+        let l = list(
+            ItemKind::Resource,
+            &[
+                r#"{"uri":"a://one","name":"one","mimeType":"text/plain","size":2048,"description":"first\nsecond"}"#,
+                r#"{"uri":"a://two-longer","name":"t\u001b[2Jwo","_meta":{"k":1}}"#,
+            ],
+        );
+        let text = listing(&l);
+        assert!(text.starts_with("2 resources (2 pages)\n\nURI             NAME"), "{text}");
+        assert!(text.contains("a://one         one         text/plain  2.0 KiB\n"), "{text}");
+        assert!(text.contains("2.0 KiB"), "{text}");
+        assert!(text.contains("    first\n    second\n"), "{text}");
+        assert!(text.contains("    _meta: {\"k\":1}"), "{text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+        assert_eq!(listing_json(&l).matches("\\u001b").count(), 1);
+    }
+
+    #[test]
+    fn prompts_show_their_arguments() {
+        let l = list(
+            ItemKind::Prompt,
+            &[
+                r#"{"name":"p","arguments":[{"name":"city","required":true,"description":"City"},{"name":"st"}]}"#,
+                r#"{"x":1}"#,
+            ],
+        );
+        let text = listing(&l);
+        assert!(text.contains("      city  required  City\n      st    optional\n"), "{text}");
+        assert!(text.contains("(no name)\n    ! malformed: prompt has no name"), "{text}");
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!([human_size(10), human_size(1536), human_size(5 << 20)], ["10 B", "1.5 KiB", "5.0 MiB"]);
+    }
+}

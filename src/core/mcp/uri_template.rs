@@ -1,0 +1,164 @@
+//! URI templates (RFC 6570, levels 1-4 with string values): a template's variables, for a form,
+//! and its expansion into the URI to read.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// One `{...}` expression's operator behaviour (RFC 6570 appendix A).
+struct Operator {
+    first: &'static str,
+    sep: &'static str,
+    named: bool,
+    if_empty: &'static str,
+    reserved: bool,
+}
+
+fn operator(c: Option<char>) -> (Operator, bool) {
+    let op = |first, sep, named, if_empty, reserved| Operator { first, sep, named, if_empty, reserved };
+    match c {
+        Some('+') => (op("", ",", false, "", true), true),
+        Some('#') => (op("#", ",", false, "", true), true),
+        Some('.') => (op(".", ".", false, "", false), true),
+        Some('/') => (op("/", "/", false, "", false), true),
+        Some(';') => (op(";", ";", true, "", false), true),
+        Some('?') => (op("?", "&", true, "=", false), true),
+        Some('&') => (op("&", "&", true, "=", false), true),
+        _ => (op("", ",", false, "", false), false),
+    }
+}
+
+/// A variable of an expression: its name and its prefix length (`{var:3}`), if any.
+fn varspecs(body: &str) -> impl Iterator<Item = (&str, Option<usize>)> {
+    body.split(',').filter_map(|spec| {
+        let spec = spec.trim().trim_end_matches('*');
+        let (name, prefix) = match spec.split_once(':') {
+            Some((n, len)) => (n, len.parse().ok()),
+            None => (spec, None),
+        };
+        (!name.is_empty()).then_some((name, prefix))
+    })
+}
+
+/// The expressions of a template: each `{...}` body. An unclosed brace ends the scan.
+fn expressions(template: &str) -> impl Iterator<Item = &str> {
+    let mut rest = template;
+    std::iter::from_fn(move || {
+        let open = rest.find('{')?;
+        let close = rest[open..].find('}')? + open;
+        let body = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        Some(body)
+    })
+}
+
+/// The variable names of `template`, each once, in order of appearance.
+pub fn variables(template: &str) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for body in expressions(template) {
+        let (_, has_op) = operator(body.chars().next());
+        let body = if has_op { &body[1..] } else { body };
+        for (name, _) in varspecs(body) {
+            if !out.iter().any(|n| n == name) {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+fn encode(out: &mut String, s: &str, reserved: bool) {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let keep = c.is_ascii_alphanumeric()
+            || b"-._~".contains(&c)
+            || (reserved && b":/?#[]@!$&'()*+,;=".contains(&c))
+            || (reserved && c == b'%' && b.get(i + 1..i + 3).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)));
+        if keep {
+            out.push(c as char);
+        } else {
+            let _ = write!(out, "%{c:02X}");
+        }
+        i += 1;
+    }
+}
+
+/// `template` with its variables replaced by `values` (a variable without a value is left out,
+/// as the RFC says for an undefined one).
+pub fn expand(template: &str, values: &HashMap<String, String>) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| c + open) else { break };
+        out.push_str(&rest[..open]);
+        expand_expression(&mut out, &rest[open + 1..close], values);
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn expand_expression(out: &mut String, body: &str, values: &HashMap<String, String>) {
+    let (op, has_op) = operator(body.chars().next());
+    let body = if has_op { &body[1..] } else { body };
+    let mut first = true;
+    for (name, prefix) in varspecs(body) {
+        let Some(value) = values.get(name) else { continue };
+        out.push_str(if first { op.first } else { op.sep });
+        first = false;
+        let value = match prefix {
+            Some(n) => value.char_indices().nth(n).map_or(value.as_str(), |(at, _)| &value[..at]),
+            None => value.as_str(),
+        };
+        if op.named {
+            encode(out, name, false);
+            if value.is_empty() {
+                out.push_str(op.if_empty);
+                continue;
+            }
+            out.push('=');
+        }
+        encode(out, value, op.reserved);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vals(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn variables_in_order() {
+        assert_eq!(variables("file:///{path}"), ["path"]);
+        assert_eq!(variables("x://{a}/{+b}{?c,d*}{#a}{/e:3}"), ["a", "b", "c", "d", "e"]);
+        assert_eq!(variables("no vars {"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn expansion_follows_the_rfc_examples() {
+        let v = vals(&[
+            ("var", "value"),
+            ("hello", "Hello World!"),
+            ("path", "/foo/bar"),
+            ("x", "1024"),
+            ("y", "768"),
+            ("empty", ""),
+        ]);
+        assert_eq!(expand("{var}", &v), "value");
+        assert_eq!(expand("{hello}", &v), "Hello%20World%21");
+        assert_eq!(expand("{+path}/here", &v), "/foo/bar/here");
+        assert_eq!(expand("{#path}", &v), "#/foo/bar");
+        assert_eq!(expand("map?{x,y}", &v), "map?1024,768");
+        assert_eq!(expand("{?x,y,empty}", &v), "?x=1024&y=768&empty=");
+        assert_eq!(expand("{;x,y,empty}", &v), ";x=1024;y=768;empty");
+        assert_eq!(expand("X{.var}", &v), "X.value");
+        assert_eq!(expand("{/var,x}/here", &v), "/value/1024/here");
+        assert_eq!(expand("{var:3}", &v), "val");
+        assert_eq!(expand("{?undef}", &v), "");
+        assert_eq!(expand("test://static/resource/{id}", &vals(&[("id", "1 é")])), "test://static/resource/1%20%C3%A9");
+    }
+}
