@@ -2,7 +2,7 @@
 //! `--elicitation-answer` and `--sampling-answer`, or by asking on the terminal. What was asked
 //! and what was answered always goes to stderr, so a script's log shows it.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 
 use serde_json::{Map, Value};
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -238,15 +238,12 @@ fn describe(a: &Answer) -> String {
 /// A line on stderr, made safe for a terminal (it quotes the server); a closed stderr loses it
 /// and nothing else.
 fn say(text: &str) {
-    let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{}", sanitize::text(text));
+    super::output::err_line(&sanitize::text(text));
 }
 
 /// One answer from the terminal, trimmed; None at end of input.
 fn prompt(q: &str) -> Option<String> {
-    let mut err = std::io::stderr().lock();
-    let _ = write!(err, "{}", sanitize::line(q));
-    let _ = err.flush();
+    super::output::err_raw(&sanitize::line(q));
     let mut line = String::new();
     match std::io::stdin().lock().read_line(&mut line) {
         Ok(0) | Err(_) => None,

@@ -6,11 +6,11 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::TargetArgs;
-use crate::error::Result;
-use crate::mcp::{ConnectOptions, Session};
-use crate::mcp::log::{LogKind, SessionLog};
-use crate::sanitize;
 use super::err_line;
+use crate::error::Result;
+use crate::mcp::log::{LogKind, SessionLog};
+use crate::mcp::{ConnectOptions, Session};
+use crate::sanitize;
 
 /// A session, and the task printing its server log messages (with `--log-level`).
 pub struct Opened {

@@ -180,7 +180,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     }
     let reply = if a.task || required {
         if required && !a.task {
-            let _ = writeln!(std::io::stderr(), "{} requires a task: run as one", sanitize::line(&a.tool));
+            err_line(&format!("{} requires a task: run as one", sanitize::line(&a.tool)));
         }
         session.run_task(&a.tool, arguments.as_ref(), &opts, &mut |t| task::show(t, tty)).await
     } else {

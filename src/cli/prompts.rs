@@ -49,7 +49,11 @@ fn check(list: &Listing, a: &PromptArgs, args: &Map<String, Value>) -> Result<()
         )));
     }
     for k in args.keys().filter(|k| !declared.iter().any(|d| &d.name == *k)) {
-        err_line(&format!("warning: the prompt {} declares no argument {}", sanitize::line(&a.name), sanitize::line(k)));
+        err_line(&format!(
+            "warning: the prompt {} declares no argument {}",
+            sanitize::line(&a.name),
+            sanitize::line(k)
+        ));
     }
     Ok(())
 }

@@ -284,7 +284,7 @@ impl<'a> Builder<'a> {
             Kind::Const(crate::deep::clone_value(c))
         } else if let Some(Value::Array(opts)) = s.get("enum") {
             Kind::Enum(opts.iter().map(crate::deep::clone_value).collect())
-        } else if let Some(consts) = titled_consts(&s) {
+        } else if let Some(consts) = titled_consts(s) {
             Kind::Enum(consts)
         } else if let Some(Value::Array(vs)) = s.get("oneOf").or_else(|| s.get("anyOf")) {
             // `anyOf: [X, {type: null}]` is how many generators spell "nullable X".
@@ -643,7 +643,7 @@ pub fn option_labels(f: &Field) -> Vec<String> {
         other => other.to_string(),
     };
     let (opts, schema) = match &f.kind {
-        Kind::Enum(o) => (o, &f.schema),
+        Kind::Enum(o) => (o, &*f.schema),
         Kind::MultiEnum(o) => (o, f.schema.get("items").unwrap_or(&f.schema)),
         _ => return vec![],
     };
