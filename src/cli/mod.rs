@@ -163,7 +163,9 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     hints.aliases = a.target.server_names();
     let label = session.target.label();
     let hint = hints.find(&[session.server.name(), &label], &a.tool);
-    let call = Call { tool: &a.tool, arguments: arguments.as_ref(), descriptor: tool.map(|t| t.value()), hint };
+    // The name as the server listed it (typed `sur\ud800` finds a name with a lone surrogate).
+    let name = tool.map_or(a.tool.as_str(), |t| t.name());
+    let call = Call { tool: name, arguments: arguments.as_ref(), descriptor: tool.map(|t| t.value()), hint };
     let cancel = CancellationToken::new();
     let ctrl_c = cancel.clone();
     let watcher = tokio::spawn(async move {
@@ -191,6 +193,9 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     let reply = reply?;
     for w in &reply.warnings {
         err_line(&format!("warning: the result breaks the MCP schema: {}", sanitize::line(w)));
+    }
+    if let Some(note) = reply.approximation_note().filter(|_| !a.raw) {
+        err_line(&format!("warning: {note}"));
     }
     if a.raw {
         let code = crate::call::reply_status(&reply).exit_code();

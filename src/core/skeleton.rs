@@ -34,7 +34,7 @@ const LONG_TEXT: usize = 64 << 10;
 
 const PREFIX: &str = "\u{0}mcplens-elided:";
 
-fn nonce() -> u64 {
+pub(crate) fn nonce() -> u64 {
     static NONCE: OnceLock<u64> = OnceLock::new();
     *NONCE.get_or_init(|| {
         let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -114,6 +114,8 @@ pub struct Elisions {
     entries: Vec<Elided>,
     /// Long `text` members: the text and the span of each string literal.
     texts: Vec<(SharedText, [u32; 2])>,
+    /// What the parse had to approximate (`1e400`, lone surrogates; see `json::lenient`).
+    pub approximated: crate::json::lenient::Approximated,
 }
 
 /// A sentinel of this process: its id and what follows (elements left out, or `text`).
@@ -181,7 +183,9 @@ impl Elisions {
         };
         // With nothing left out, the text itself is parsed (no copy of it is made).
         let skeleton = if scan.arrays.is_empty() && scan.strings.is_empty() { &text } else { scan.skeleton.as_str() };
-        let value = crate::json_depth::parse::<Value>(skeleton, max_depth)?;
+        let (value, seen) = crate::json_depth::parse_noting::<Value>(skeleton, max_depth)?;
+        self.approximated.numbers += seen.numbers;
+        self.approximated.surrogates += seen.surrogates;
         for spans in scan.arrays {
             self.entries.push(Elided { text: text.clone(), spans: Arc::new(spans) });
         }

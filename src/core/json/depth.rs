@@ -8,6 +8,7 @@
 use serde::de::DeserializeOwned;
 
 use super::Skim;
+use super::lenient::Approximated;
 
 /// The default limit on nesting (`--max-depth`).
 pub const DEFAULT_MAX_DEPTH: usize = 1000;
@@ -25,8 +26,24 @@ pub fn depth(text: &str) -> usize {
     max
 }
 
-/// Parses `text` as `T` if it nests no deeper than `max_depth`.
+/// Parses `text` as `T` if it nests no deeper than `max_depth`. JSON that serde_json refuses but
+/// RFC 8259 allows (`1e400`, a lone surrogate) is read approximated (see [`super::lenient`]).
 pub fn parse<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<T, String> {
+    parse_noting(text, max_depth).map(|(v, _)| v)
+}
+
+/// As [`parse`], and what was approximated to read it.
+pub fn parse_noting<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<(T, Approximated), String> {
+    match parse_strict(text, max_depth) {
+        Ok(v) => Ok((v, Approximated::default())),
+        Err(e) => match super::lenient::rewrite(text) {
+            Some((fixed, seen)) => parse_strict(&fixed, max_depth).map(|v| (v, seen)).map_err(|_| e),
+            None => Err(e),
+        },
+    }
+}
+
+fn parse_strict<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<T, String> {
     let d = depth(text);
     if d > max_depth {
         return Err(format!("it nests JSON {d} levels deep, over the limit of {max_depth} (--max-depth)"));

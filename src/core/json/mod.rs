@@ -5,6 +5,7 @@
 pub mod depth;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod lenient;
 pub mod skim;
 pub mod tokenizer;
 

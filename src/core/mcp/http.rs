@@ -197,7 +197,7 @@ impl StreamableHttpClient for TappedHttpClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> HttpResult<StreamableHttpPostResponse> {
         let body = serde_json::to_string(&message)?;
-        self.tap.outbound(&body);
+        let body = self.tap.outbound(&body).into_owned();
         let expects_reply = matches!(message, ClientJsonRpcMessage::Request(_));
         let resp = self
             .send(Outgoing {

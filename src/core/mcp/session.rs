@@ -3,7 +3,7 @@
 //! rmcp does the protocol (ids, initialize, notifications, cancellation); what the user sees is
 //! read from the wire tap's raw copy of each reply.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -183,14 +183,31 @@ impl Reply {
                 Value::Object(mut m) => Parts { result: m.shift_remove("result"), error: m.shift_remove("error") },
                 _ => return Err(unreadable("it is not a JSON object".into())),
             },
-            None => crate::json_depth::parse(&raw, max_depth).map_err(unreadable)?,
+            None => {
+                let (parts, seen) = crate::json_depth::parse_noting(&raw, max_depth).map_err(unreadable)?;
+                elisions.approximated = seen;
+                parts
+            }
         };
+
         let body = match (parts.result, parts.error) {
             (_, Some(err)) => ReplyBody::Error(err),
             (Some(res), None) => ReplyBody::Result(res),
             (None, None) => return Err(LensError::connection("the server's reply has neither result nor error")),
         };
         Ok(Reply { raw, elapsed, body, elisions, warnings: vec![] })
+    }
+
+    /// What had to be approximated to read the reply (`1e400`, lone surrogates), said for the user.
+    pub fn approximation_note(&self) -> Option<String> {
+        let seen = self.elisions.approximated;
+        (!seen.is_empty()).then(|| {
+            format!(
+                "the reply holds {}: {}; --raw and the Raw view have them as sent",
+                seen.describe(),
+                seen.stand_ins()
+            )
+        })
     }
 
     /// `code: message` of a JSON-RPC error reply.
@@ -210,6 +227,9 @@ pub struct Session {
     options: ConnectOptions,
     /// What went wrong setting the session up without stopping it (a refused `--log-level`).
     pub setup_warnings: Vec<String>,
+    /// Tool names no Rust string holds (a lone surrogate), by the name as read: the stand-in
+    /// that sends the server's own literal back (`wire::exact_literal`).
+    exact_names: std::sync::Mutex<HashMap<String, String>>,
 }
 
 impl Session {
@@ -260,8 +280,16 @@ impl Session {
             LogKind::Info,
             &format!("connected to {} {} (protocol {})", server.name(), server.version(), server.protocol_version()),
         );
-        let mut session =
-            Session { service, tap, child, server, target: target.clone(), options, setup_warnings: vec![] };
+        let mut session = Session {
+            service,
+            tap,
+            child,
+            server,
+            target: target.clone(),
+            options,
+            setup_warnings: vec![],
+            exact_names: Default::default(),
+        };
         if let Some(level) = session.options.log_level {
             session.apply_log_level(level).await;
         }
@@ -491,6 +519,10 @@ impl Session {
             };
             for raw in tools {
                 let tool = ToolDescriptor::from_raw(raw, self.options.max_depth);
+                if let Some(literal) = tool.name_literal() {
+                    let mut names = self.exact_names.lock().unwrap_or_else(|p| p.into_inner());
+                    names.insert(tool.name().to_string(), super::wire::exact_literal(literal));
+                }
                 if let Some(problem) = tool.problem() {
                     let msg =
                         format!("tool #{} ({}): {problem}", list.tools.len() + 1, crate::sanitize::line(tool.name()));
@@ -587,12 +619,16 @@ impl Session {
         opts: &CallOptions,
         on_progress: &mut (dyn FnMut(&Progress) + Send),
     ) -> Result<Reply> {
-        let mut params = CallToolRequestParams::new(name.to_string());
+        let sent = self.exact_names.lock().unwrap_or_else(|p| p.into_inner()).get(name).cloned();
+        let mut params = CallToolRequestParams::new(sent.unwrap_or_else(|| name.to_string()));
         if let Some(args) = arguments {
             params = params.with_arguments(args);
         }
         let request = ClientRequest::CallToolRequest(Request::new(params));
         let mut reply = self.request(request, &format!("tools/call {name}"), opts, on_progress).await?;
+        if let Some(note) = reply.approximation_note() {
+            self.log().push(LogKind::Warning, &format!("tools/call {name}: {note}"));
+        }
         if let ReplyBody::Result(r) = &reply.body {
             reply.warnings = Self::result_problems(r);
             for w in &reply.warnings {

@@ -241,7 +241,7 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
         let mut buf = Vec::new();
         while let Ok(Some(Ok(()))) = read_bounded_line(&mut reader, &mut buf, usize::MAX).await {
             let line = String::from_utf8_lossy(&buf);
-            tap_out.outbound(&line);
+            let line = tap_out.outbound(&line);
             if write_line(&mut stdin, line.as_bytes()).await.is_err() {
                 break;
             }

@@ -22,12 +22,21 @@ pub struct ToolDescriptor {
     /// The top-level `name` is a non-empty string and `inputSchema` an object or boolean (read
     /// when the descriptor arrived, so listing needs no parse to find what is wrong).
     well_formed: bool,
+    /// It holds what can only be read approximated (`1e400`, a lone surrogate: `json::lenient`).
+    inexact: bool,
+}
+
+/// What one pass over a descriptor's text found.
+struct Scan {
+    depth: usize,
+    well_formed: bool,
+    inexact: bool,
 }
 
 /// One pass over a descriptor's text: its nesting depth, and whether the top-level `name` holds a
 /// non-empty string and `inputSchema` an object or a boolean (the last of repeated keys counts,
 /// as in a parse). The text came out of a parsed reply, so its syntax is not checked again.
-fn scan(text: &str) -> (usize, bool) {
+fn scan(text: &str) -> Scan {
     #[derive(PartialEq)]
     enum Key {
         Name,
@@ -35,11 +44,12 @@ fn scan(text: &str) -> (usize, bool) {
         Other,
     }
     let (mut max, mut key, mut root_object) = (0usize, Key::Other, false);
-    let (mut name_ok, mut schema_ok) = (false, false);
+    let (mut name_ok, mut schema_ok, mut inexact) = (false, false, false);
     for (n, tok) in Skim::new(text).enumerate() {
         if tok.kind.is_open() {
             max = max.max(tok.depth + 1);
         }
+        inexact = inexact || crate::json::lenient::is_inexact(tok.kind, tok.text(text));
         if n == 0 {
             root_object = tok.kind == Kind::ObjectOpen;
         }
@@ -66,19 +76,19 @@ fn scan(text: &str) -> (usize, bool) {
         }
         key = Key::Other;
     }
-    (max, name_ok && schema_ok && root_object)
+    Scan { depth: max, well_formed: name_ok && schema_ok && root_object, inexact }
 }
 
 impl ToolDescriptor {
     pub fn from_raw(raw: &RawValue, max_depth: usize) -> Self {
-        let (depth, well_formed) = scan(raw.get());
+        let Scan { depth, well_formed, inexact } = scan(raw.get());
         let unreadable = (depth > max_depth)
             .then(|| format!("it nests JSON {depth} levels deep, over the limit of {max_depth} (--max-depth)"));
         let value = OnceLock::new();
         if unreadable.is_some() {
             let _ = value.set(Value::Null);
         }
-        ToolDescriptor { raw: raw.to_owned(), value, unreadable, well_formed }
+        ToolDescriptor { raw: raw.to_owned(), value, unreadable, well_formed, inexact }
     }
 
     /// The descriptor, parsed.
@@ -91,8 +101,36 @@ impl ToolDescriptor {
         self.value().get(key).and_then(Value::as_str)
     }
 
+    /// The name as read (a lone surrogate in it as U+FFFD; see [`Self::name_literal`]).
     pub fn name(&self) -> &str {
         self.str_field("name").unwrap_or("")
+    }
+
+    /// The name's JSON string literal as sent, when reading it changed it (a lone surrogate):
+    /// what a call must send back for the server to know the tool.
+    pub fn name_literal(&self) -> Option<&str> {
+        if !self.inexact {
+            return None;
+        }
+        let text = self.raw.get();
+        let mut key_is_name = false;
+        for tok in Skim::new(text).filter(|t| t.depth == 1) {
+            match tok.kind {
+                Kind::Key => key_is_name = tok.text(text) == "\"name\"",
+                Kind::String if key_is_name => {
+                    let literal = tok.text(text);
+                    return crate::json::lenient::is_inexact(Kind::String, literal).then_some(literal);
+                }
+                _ => key_is_name = false,
+            }
+        }
+        None
+    }
+
+    /// Whether `name` names this tool: its name as read, or as sent between the quotes (so
+    /// `sur\ud800` can be typed for a name holding a lone surrogate).
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name() == name || self.name_literal().and_then(|l| l.get(1..l.len() - 1)) == Some(name)
     }
 
     /// `title`, or the older `annotations.title`.
@@ -133,8 +171,16 @@ impl ToolDescriptor {
             return Some(format!("descriptor cannot be read: {e}"));
         }
         // The common case, known without building the descriptor.
-        if self.well_formed {
+        if self.well_formed && !self.inexact {
             return None;
+        }
+        if self.well_formed {
+            let (_, seen) = crate::json_depth::parse_noting::<Value>(self.raw.get(), usize::MAX).unwrap_or_default();
+            return Some(format!(
+                "it holds {}, {}; tools --json and the raw view have it as sent (it can still be called)",
+                seen.describe(),
+                seen.stand_ins()
+            ));
         }
         let Some(obj) = self.value().as_object() else {
             return Some("descriptor is not a JSON object".into());
@@ -164,7 +210,7 @@ pub struct ToolList {
 
 impl ToolList {
     pub fn find(&self, name: &str) -> Option<&ToolDescriptor> {
-        self.tools.iter().find(|t| t.name() == name)
+        self.tools.iter().find(|t| t.is_named(name))
     }
 }
 
@@ -217,10 +263,11 @@ mod tests {
             // Truncated text (never met: descriptors come out of a parse) is judged on what was read.
             (r#"{"name":"a","inputSchema":{"#, true),
         ] {
-            assert_eq!(scan(text).1, well_formed, "{text}");
+            assert_eq!(scan(text).well_formed, well_formed, "{text}");
         }
-        assert_eq!(scan(r#"{"a":[{"b":[]}],"c":"[[[["}"#).0, 4);
+        assert_eq!(scan(r#"{"a":[{"b":[]}],"c":"[[[["}"#).depth, 4);
         let deep = format!(r#"{{"name":"d","inputSchema":{}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
-        assert_eq!(scan(&deep), (100_001, false));
+        let s = scan(&deep);
+        assert_eq!((s.depth, s.well_formed, s.inexact), (100_001, false, false));
     }
 }

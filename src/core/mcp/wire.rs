@@ -119,6 +119,52 @@ impl<'a> Probe<'a> {
     }
 }
 
+/// A stand-in string for a JSON string literal that no Rust string can hold (one with a lone
+/// surrogate, e.g. a tool's name): rmcp serializes the stand-in, and [`WireTap::outbound`] puts
+/// the literal back, so the server gets its own bytes. The nonce keeps servers from forging one.
+pub fn exact_literal(literal: &str) -> String {
+    let hex: String = literal.bytes().map(|b| format!("{b:02x}")).collect();
+    format!("{}{hex}", literal_marker())
+}
+
+fn literal_marker() -> String {
+    format!("\u{0}mcplens-literal-{:016x}:", crate::skeleton::nonce())
+}
+
+/// `line` with each [`exact_literal`] stand-in (as serde_json writes it) replaced by its literal.
+fn with_exact_literals(line: &str) -> Cow<'_, str> {
+    let marker = format!("\"{}", literal_marker().replace('\u{0}', "\\u0000"));
+    if !line.contains(&marker) {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(&marker) {
+        let hex_start = at + marker.len();
+        let Some(len) = rest[hex_start..].find('"') else { break };
+        let literal = decode_literal(&rest[hex_start..hex_start + len]);
+        out.push_str(&rest[..at]);
+        match literal {
+            Some(l) => out.push_str(&l),
+            None => out.push_str(&rest[at..hex_start + len + 1]),
+        }
+        rest = &rest[hex_start + len + 1..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// The literal a stand-in's hex holds, if it is one JSON string literal.
+fn decode_literal(hex: &str) -> Option<String> {
+    let bytes: Option<Vec<u8>> =
+        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok()).collect();
+    let literal = String::from_utf8(bytes?).ok()?;
+    let mut toks = crate::json::Tokenizer::new(&literal);
+    let one_string =
+        matches!(toks.next(), Some(Ok(t)) if t.kind == crate::json::Kind::String && t.end == literal.len());
+    (one_string && toks.next().is_none()).then_some(literal)
+}
+
 /// A JSON-RPC id as a map key: `1` and `"1"` are the same request (rmcp correlates them too).
 pub fn id_key(raw: &str) -> String {
     match serde_json::from_str::<serde_json::Value>(raw) {
@@ -196,8 +242,14 @@ impl WireTap {
         st.kept.remove(id);
     }
 
-    /// A message mcplens is about to send.
-    pub fn outbound(&self, line: &str) {
+    /// A message mcplens is about to send, as it is sent (see [`exact_literal`]).
+    pub fn outbound<'a>(&self, line: &'a str) -> Cow<'a, str> {
+        let line = with_exact_literals(line);
+        self.log_outbound(&line);
+        line
+    }
+
+    fn log_outbound(&self, line: &str) {
         let Ok(p) = serde_json::from_str::<Probe>(line) else {
             self.log.push(LogKind::Sent, line.trim_end());
             return;
@@ -352,6 +404,18 @@ mod tests {
         assert_eq!(fwd, r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#);
         assert_eq!(t.take_reply("3").as_deref().map(String::as_str), Some(raw));
         assert!(t.take_reply("3").is_none());
+    }
+
+    #[test]
+    fn exact_literals_go_out_as_the_server_sent_them() {
+        let t = tap();
+        let name = exact_literal(r#""sur\ud800""#);
+        let line = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name}});
+        let sent = t.outbound(&line.to_string()).into_owned();
+        assert!(sent.contains(r#""name":"sur\ud800""#), "{sent}");
+        let forged = r#"{"name":"\u0000mcplens-literal-0000000000000000:2278"}"#;
+        assert_eq!(t.outbound(forged), forged);
+        assert_eq!(decode_literal("2278"), None);
     }
 
     #[test]

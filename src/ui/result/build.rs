@@ -91,6 +91,9 @@ pub fn header(call: &CallResult, page: Page, theme: &Theme) -> Vec<Line<'static>
             theme.paint(Role::Warning),
         ));
     }
+    if let Some(note) = call.reply.as_ref().and_then(|r| r.approximation_note()) {
+        header.push(Line::styled(format!("⚠ {note} (Raw view: 4)"), theme.paint(Role::Warning)));
+    }
     if let Some(err) = &env.error {
         let code = if err.code.is_null() { String::new() } else { format!("{} ", err.code) };
         let first = err.message.as_deref().unwrap_or("").lines().next().unwrap_or("");

@@ -1,0 +1,63 @@
+//! What JSON allows and serde_json refuses (issue 14, fidelity): numbers beyond a 64-bit float and
+//! lone surrogates. A reply or descriptor holding one is read (approximated, and said so), kept
+//! byte for byte where the raw text is shown, and a tool whose name holds a lone surrogate is
+//! listed under its name, marked, and callable with the server's own bytes.
+//! Server: tests/servers/hostile_fidelity.py.
+
+mod common;
+
+use common::*;
+
+fn run(args: &[&str], mode: &str) -> std::process::Output {
+    let script = script("hostile_fidelity.py");
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--", "python3", &script, mode]);
+    mcplens(&all)
+}
+
+#[test]
+fn descriptors_with_such_values_are_listed_by_name_and_marked() {
+    let o = run(&["tools"], "numbers");
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(out.contains("\nbig\n") && out.contains("\nplain\n"), "{out}");
+    assert!(out.contains("sur\u{fffd}\n"), "{out}");
+    assert!(out.contains("1 lone UTF-16 surrogate") && out.contains("1 number beyond a 64-bit float"), "{out}");
+    assert!(!out.contains("(no name)"), "{out}");
+    let o = run(&["tools", "--json"], "numbers");
+    let out = stdout(&o);
+    assert!(out.contains("1e400") && out.contains(r#""sur\ud800""#), "tools --json keeps the bytes: {out}");
+}
+
+#[test]
+fn a_name_with_a_lone_surrogate_is_called_with_the_servers_own_bytes() {
+    let o = run(&["call", r"sur\ud800", "--raw"], "numbers");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The server decoded the name it got and sent it back JSON-encoded, inside a JSON string.
+    assert!(stdout(&o).contains(r#"called \"sur\\ud800\""#), "{}", stdout(&o));
+    let o = run(&["call", "big", "--arg", "n=5"], "numbers");
+    assert_eq!(o.status.code(), Some(0), "a schema holding 1e400 still validates: {}", stderr(&o));
+}
+
+#[test]
+fn a_reply_beyond_64_bit_floats_is_read_and_said_approximated() {
+    let o = run(&["call", "plain", "--json"], "numbers");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_out(&o);
+    assert_eq!(v["data"], serde_json::json!([1, 2, 3]));
+    assert!(stderr(&o).contains("2 numbers beyond a 64-bit float"), "{}", stderr(&o));
+    let o = run(&["call", "plain", "--raw"], "numbers");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains(r#""huge":1e400,"tiny":-1E999"#), "--raw is as sent: {}", stdout(&o));
+    assert!(!stderr(&o).contains("approximated"), "--raw shows nothing approximated");
+}
+
+#[test]
+fn a_reply_with_lone_surrogates_is_read() {
+    let o = run(&["call", "plain"], "surrogate");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("a\u{fffd}b \u{fffd}"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("2 lone UTF-16 surrogates"), "{}", stderr(&o));
+    let o = run(&["call", "plain", "--raw"], "surrogate");
+    assert!(stdout(&o).contains(r"a\ud800b \udfff"), "{}", stdout(&o));
+}

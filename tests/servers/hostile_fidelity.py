@@ -1,0 +1,55 @@
+"""A raw stdio MCP server sending what JSON allows and serde_json refuses (tests/hostile_fidelity.rs):
+numbers beyond a 64-bit float (1e400) and lone UTF-16 surrogates, in tool descriptors and results.
+
+usage: hostile_fidelity.py [MODE]
+  numbers     tools/call of `plain` answers structuredContent with 1e400, -1e999, big integers, -0
+  surrogate   tools/call of `plain` answers a text with a lone surrogate
+Any other tool name is answered with `called <name as JSON>`, so a test sees the exact name that
+arrived (a lone surrogate stays a lone surrogate in Python's json).
+"""
+
+import json
+import sys
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "numbers"
+
+TOOLS = (
+    '[{"name":"big","inputSchema":{"type":"object","properties":{"n":{"type":"number","maximum":1e400}}}},'
+    '{"name":"sur\\ud800","inputSchema":{"type":"object"}},'
+    '{"name":"plain","inputSchema":{"type":"object"}}]'
+)
+NUMBERS = (
+    '{"content":[{"type":"text","text":"ok"}],"structuredContent":'
+    '{"huge":1e400,"tiny":-1E999,"int":123456789012345678901234567890,"zero":-0,"items":[1,2,3]}}'
+)
+SURROGATE = '{"content":[{"type":"text","text":"a\\ud800b \\udfff"}]}'
+
+
+def send(text):
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def reply(mid, result_text):
+    send('{"jsonrpc":"2.0","id":%s,"result":%s}' % (json.dumps(mid), result_text))
+
+
+for line in sys.stdin:
+    m = json.loads(line)
+    mid, method = m.get("id"), m.get("method")
+    if mid is None:
+        continue
+    if method == "initialize":
+        reply(mid, '{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},'
+                   '"serverInfo":{"name":"hostile-fidelity","version":"1"}}')
+    elif method == "tools/list":
+        reply(mid, '{"tools":%s}' % TOOLS)
+    elif method == "tools/call":
+        name = m["params"]["name"]
+        if name == "plain":
+            reply(mid, SURROGATE if MODE == "surrogate" else NUMBERS)
+        else:
+            text = "called " + json.dumps(name)
+            reply(mid, json.dumps({"content": [{"type": "text", "text": text}]}))
+    else:
+        reply(mid, "{}")
