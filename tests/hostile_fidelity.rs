@@ -61,3 +61,15 @@ fn a_reply_with_lone_surrogates_is_read() {
     let o = run(&["call", "plain", "--raw"], "surrogate");
     assert!(stdout(&o).contains(r"a\ud800b \udfff"), "{}", stdout(&o));
 }
+
+#[test]
+fn an_initialize_reply_within_the_limit_is_read_and_one_over_it_is_named() {
+    let o = run(&["info", "--json"], "big-init");
+    assert_eq!(o.status.code(), Some(0), "20 MiB is within the 512 MiB default: {}", stderr(&o));
+    assert!(stdout(&o).len() > 20 << 20);
+    let started = std::time::Instant::now();
+    let o = run(&["info", "--max-message-mb", "10"], "big-init");
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("over the limit of 10485760 (raise --max-message-mb)"), "{}", stderr(&o));
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "named at once, not after the timeout");
+}

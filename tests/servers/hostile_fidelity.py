@@ -4,6 +4,7 @@ numbers beyond a 64-bit float (1e400) and lone UTF-16 surrogates, in tool descri
 usage: hostile_fidelity.py [MODE]
   numbers     tools/call of `plain` answers structuredContent with 1e400, -1e999, big integers, -0
   surrogate   tools/call of `plain` answers a text with a lone surrogate
+  big-init    the initialize reply carries 20 MiB of instructions (over rmcp's own 16 MiB line cap)
 Any other tool name is answered with `called <name as JSON>`, so a test sees the exact name that
 arrived (a lone surrogate stays a lone surrogate in Python's json).
 """
@@ -39,7 +40,10 @@ for line in sys.stdin:
     mid, method = m.get("id"), m.get("method")
     if mid is None:
         continue
-    if method == "initialize":
+    if method == "initialize" and MODE == "big-init":
+        reply(mid, '{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},'
+                   '"serverInfo":{"name":"hostile-fidelity","version":"1"},"instructions":"%s"}' % ("x" * (20 << 20)))
+    elif method == "initialize":
         reply(mid, '{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},'
                    '"serverInfo":{"name":"hostile-fidelity","version":"1"}}')
     elif method == "tools/list":

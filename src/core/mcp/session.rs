@@ -243,6 +243,11 @@ impl Session {
         let (served, child) = match target {
             Target::Stdio(s) => {
                 let (io, child) = stdio::spawn(s, tap.clone(), options.max_message)?;
+                // rmcp caps a line at 16 MiB; mcplens's own cap (--max-message-mb) decides, and it
+                // has already applied it. An initialize reply of 20 MiB was dropped here silently.
+                let (read, write) = tokio::io::split(io);
+                let io = rmcp::transport::async_rw::AsyncRwTransport::new_client(read, write)
+                    .with_max_line_length(options.max_message.saturating_add(1));
                 (tokio::time::timeout(options.timeout, client.serve(io)).await, Some(child))
             }
             Target::Http(h) => {

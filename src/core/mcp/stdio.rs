@@ -49,8 +49,12 @@ impl ChildWatch {
     }
 }
 
+/// What [`read_bounded_line`] keeps of a line over its limit: enough to find the message's id.
+pub const OVERSIZED_HEAD: usize = 4096;
+
 /// Reads one line of at most `max` bytes. A longer line is consumed to its end and reported as
-/// `Err(len)`, so one oversized message cannot exhaust memory or desynchronise the stream.
+/// `Err(len)`, so one oversized message cannot exhaust memory or desynchronise the stream; `buf`
+/// then holds the line's first [`OVERSIZED_HEAD`] bytes.
 pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
     reader: &mut R,
     buf: &mut Vec<u8>,
@@ -79,7 +83,9 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
         if !overflow {
             if buf.len() + n > max {
                 overflow = true;
-                buf.clear();
+                // The head is kept: it names the request an oversized reply answers.
+                buf.extend_from_slice(&part[..part.len().min(OVERSIZED_HEAD.saturating_sub(buf.len()))]);
+                buf.truncate(OVERSIZED_HEAD);
                 buf.shrink_to(64 << 10);
             } else {
                 buf.extend_from_slice(part);
@@ -202,13 +208,14 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
         loop {
             match read_bounded_line(&mut reader, &mut buf, max_message).await {
                 Ok(None) | Err(_) => break,
-                Ok(Some(Err(len))) => tap_in.log().push(
-                    LogKind::Warning,
-                    &format!(
-                        "server sent a {len}-byte message, over the {max_message}-byte limit \
-                         (--max-message-mb); it was skipped"
-                    ),
-                ),
+                Ok(Some(Err(len))) => {
+                    if let Some(refusal) = tap_in.oversized(&String::from_utf8_lossy(&buf), len, max_message)
+                        && (to_rmcp.write_all(refusal.as_bytes()).await.is_err()
+                            || to_rmcp.write_all(b"\n").await.is_err())
+                    {
+                        break;
+                    }
+                }
                 Ok(Some(Ok(()))) => {
                     // The buffer grew by doubling: give back the slack before the tap copies the
                     // line (for a large buffer this is a remap, not a copy).

@@ -165,6 +165,23 @@ fn decode_literal(hex: &str) -> Option<String> {
     (one_string && toks.next().is_none()).then_some(literal)
 }
 
+/// The literal of a message's top-level `id` member, if the text (maybe cut short) shows one.
+fn top_level_id(head: &str) -> Option<&str> {
+    let mut key_is_id = false;
+    for tok in crate::json::Tokenizer::new(head) {
+        let tok = tok.ok()?;
+        if tok.depth != 1 {
+            continue;
+        }
+        match tok.kind {
+            crate::json::Kind::Key => key_is_id = tok.text(head) == "\"id\"",
+            crate::json::Kind::Number | crate::json::Kind::String if key_is_id => return Some(tok.text(head)),
+            _ => key_is_id = false,
+        }
+    }
+    None
+}
+
 /// A JSON-RPC id as a map key: `1` and `"1"` are the same request (rmcp correlates them too).
 pub fn id_key(raw: &str) -> String {
     match serde_json::from_str::<serde_json::Value>(raw) {
@@ -337,6 +354,26 @@ impl WireTap {
         }
     }
 
+    /// A message over the size limit was skipped; `head` is its beginning. When it answers a
+    /// request mcplens is waiting on, returns an error reply for rmcp to end that request with
+    /// (rather than waiting for the timeout).
+    pub fn oversized(&self, head: &str, len: usize, max: usize) -> Option<String> {
+        let what = format!("server sent a {len}-byte message, over the {max}-byte limit (--max-message-mb)");
+        let Some(id) = top_level_id(head) else {
+            self.log.push(LogKind::Warning, &format!("{what}; it was skipped"));
+            return None;
+        };
+        let method = self.lock().pending.remove(&id_key(id));
+        let Some(method) = method else {
+            self.log.push(LogKind::Warning, &format!("{what}; it was skipped"));
+            return None;
+        };
+        let message = format!("the reply to {method} is {len} bytes, over the limit of {max} (raise --max-message-mb)");
+        self.log.push(LogKind::Warning, &format!("{what}: the reply to {method} (id {id}); it was skipped"));
+        let error = serde_json::json!({"code": -32603, "message": message});
+        Some(format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#))
+    }
+
     fn notification(&self, method: &str, params: Option<&RawValue>) {
         let params: serde_json::Value =
             params.and_then(|p| serde_json::from_str(p.get()).ok()).unwrap_or(serde_json::Value::Null);
@@ -416,6 +453,17 @@ mod tests {
         let forged = r#"{"name":"\u0000mcplens-literal-0000000000000000:2278"}"#;
         assert_eq!(t.outbound(forged), forged);
         assert_eq!(decode_literal("2278"), None);
+    }
+
+    #[test]
+    fn an_oversized_reply_ends_its_request_at_once() {
+        let t = tap();
+        t.outbound(r#"{"jsonrpc":"2.0","id":9,"method":"initialize","params":{}}"#);
+        let refusal = t.oversized(r#"{"jsonrpc":"2.0","id":9,"result":{"instructions":"xxxx"#, 20 << 20, 16 << 20);
+        let refusal = refusal.unwrap_or_default();
+        assert!(refusal.contains(r#""id":9"#) && refusal.contains("raise --max-message-mb"), "{refusal}");
+        assert_eq!(t.oversized(r#"{"result":{"a":1},"id":9"#, 20 << 20, 16 << 20), None, "answered once");
+        assert_eq!(t.oversized(r#"{"jsonrpc":"2.0","method":"notifications/message""#, 9, 1), None);
     }
 
     #[test]
