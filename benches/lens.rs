@@ -123,6 +123,38 @@ fn bench_frames(c: &mut Criterion) {
     }
 }
 
+/// One frame of the panes that show a server's long strings: a tool's 6 MB description, a 6 MB
+/// line of instructions. A frame must cost what is on screen, not what the server sent.
+fn bench_long_strings(c: &mut Criterion) {
+    use mcplens::ui::component::{Component, Observed};
+    let theme = Theme::default();
+    let long = "word ".repeat(6 << 20 >> 2);
+    let mut g = c.benchmark_group("frame_long_string");
+    g.sample_size(20);
+    let text = serde_json::to_string(&json!({"name": "t", "description": long, "inputSchema": {"type": "object"}}))
+        .unwrap_or_default();
+    let raw = serde_json::value::RawValue::from_string(text).unwrap_or_else(|e| panic!("{e}"));
+    let tool = mcplens::mcp::ToolDescriptor::from_raw(&raw, 1000);
+    let schema = mcplens::ui::components::schema::SchemaPane::new(0, &tool);
+    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap_or_else(|e| match e {});
+    g.bench_function("schema_description_6mb", |b| {
+        b.iter(|| {
+            let _ = term.draw(|f| schema.draw(f, f.area(), &theme, true));
+        })
+    });
+    let init = json!({"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25", "capabilities": {},
+        "serverInfo": {"name": "s", "version": "1"}, "instructions": long}});
+    let info = mcplens::mcp::ServerInfo::from_raw_text(&init.to_string());
+    let mut pane = mcplens::ui::components::info::InfoPane::default();
+    pane.observe(&Observed::Server(&info));
+    g.bench_function("info_instructions_6mb", |b| {
+        b.iter(|| {
+            let _ = term.draw(|f| pane.draw(f, f.area(), &theme, true));
+        })
+    });
+    g.finish();
+}
+
 fn bench_schema_tree(c: &mut Criterion) {
     let seed = mcplens::demo::catalog::tools().into_iter().find(|t| t["name"] == "fg_findPersons").unwrap_or_default();
     let mut props = serde_json::Map::new();
@@ -186,6 +218,7 @@ criterion_group!(
     bench_normalize_tree,
     bench_row_model,
     bench_frames,
+    bench_long_strings,
     bench_schema_tree,
     bench_json
 );

@@ -53,6 +53,15 @@ pub fn line(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The first `max` characters of `s` as one safe line ([`line`]), "…" when there was more: for
+/// server strings drawn every frame, whose length the server chooses.
+pub fn line_head(s: &str, max: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => line(s),
+        Some((cut, _)) => Cow::Owned(format!("{}…", line(&s[..cut]))),
+    }
+}
+
 /// Multi-line text: newlines are kept, tabs become spaces, every other control is escaped.
 pub fn text(s: &str) -> Cow<'_, str> {
     let keep = |c: char| c == '\n' || c == '\t';

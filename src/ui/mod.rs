@@ -87,6 +87,27 @@ async fn run_taught_call(
     record(&session, &history, result, (outcome.status, purpose), &out);
 }
 
+/// `first` and the messages already waiting behind it (a bounded batch), with each run of
+/// progress reports cut to its last: a flood of progress notifications then costs one update and
+/// one frame per batch, not one each, and a key waits for at most one batch.
+fn with_waiting(first: Msg, rx: &mut mpsc::UnboundedReceiver<Msg>) -> Vec<Msg> {
+    const BATCH: usize = 4096;
+    let mut batch = vec![first];
+    while batch.len() < BATCH {
+        let Ok(next) = rx.try_recv() else { break };
+        let superseded = matches!(
+            (batch.last(), &next),
+            (Some(Msg::Session(SessionMsg::CallProgress(_))), Msg::Session(SessionMsg::CallProgress(_)))
+                | (Some(Msg::Session(SessionMsg::PagerProgress(..))), Msg::Session(SessionMsg::PagerProgress(..)))
+        );
+        if superseded {
+            batch.pop();
+        }
+        batch.push(next);
+    }
+    batch
+}
+
 /// Writes a finished call into the history and reports it.
 fn record(
     session: &Session,
@@ -583,7 +604,9 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
         };
         #[cfg(not(unix))]
         let terminated = std::future::pending::<()>();
+        // Keys first: under a flood of server messages the user can still cancel or quit.
         let msg = tokio::select! {
+            biased;
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(k))) => Msg::Key(k),
                 Some(Ok(Event::Mouse(m))) => Msg::Mouse(m),
@@ -602,17 +625,19 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
             _ = terminated => break,
         };
         let mut quit = false;
-        for cmd in app.update(msg) {
-            match cmd {
-                Cmd::Quit => quit = true,
-                Cmd::Copy(text) => osc52(&text),
-                Cmd::OpenUrl(url) => {
-                    if let Err(e) = crate::opener::open_url(&url) {
-                        app.notice = Some((format!("not opened: {e}"), true));
+        for msg in with_waiting(msg, &mut msg_rx) {
+            for cmd in app.update(msg) {
+                match cmd {
+                    Cmd::Quit => quit = true,
+                    Cmd::Copy(text) => osc52(&text),
+                    Cmd::OpenUrl(url) => {
+                        if let Err(e) = crate::opener::open_url(&url) {
+                            app.notice = Some((format!("not opened: {e}"), true));
+                        }
                     }
-                }
-                other => {
-                    let _ = cmd_tx.send(other);
+                    other => {
+                        let _ = cmd_tx.send(other);
+                    }
                 }
             }
         }

@@ -133,12 +133,12 @@ fn draw_server(f: &mut Frame, app: &App, area: Rect) {
     }
     if let Some(s) = &app.server {
         spans.push(Span::styled(
-            sanitize::line(s.name()).into_owned(),
+            sanitize::line_head(s.name(), 200).into_owned(),
             t.paint(Role::Title).add_modifier(Modifier::BOLD),
         ));
-        spans.push(Span::raw(format!(" {}", sanitize::line(s.version()))));
+        spans.push(Span::raw(format!(" {}", sanitize::line_head(s.version(), 200))));
         if let Some(title) = s.title() {
-            spans.push(Span::styled(format!(" ({})", sanitize::line(title)), t.paint(Role::Dim)));
+            spans.push(Span::styled(format!(" ({})", sanitize::line_head(title, 200)), t.paint(Role::Dim)));
         }
         spans.push(Span::styled(format!(" · protocol {}", sanitize::line(s.protocol_version())), t.paint(Role::Dim)));
         let caps = s.capabilities();

@@ -41,6 +41,20 @@ enum Row {
     Text(String),
 }
 
+/// A line as rows of at most [`PIECE`] characters: a frame wraps only the rows on screen, so a
+/// megabyte-long line costs a frame no more than a short one.
+fn pieces(line: &str) -> Vec<String> {
+    const PIECE: usize = 512;
+    let mut out = vec![];
+    let mut rest = line;
+    while let Some((cut, _)) = rest.char_indices().nth(PIECE) {
+        out.push(rest[..cut].to_string());
+        rest = &rest[cut..];
+    }
+    out.push(rest.to_string());
+    out
+}
+
 impl InfoPane {
     fn build(&mut self, s: &ServerInfo) {
         let mut rows = vec![
@@ -57,7 +71,7 @@ impl InfoPane {
         rows.extend(crate::json_pretty::lines(&caps, 20_000).into_iter().map(Row::Json));
         rows.push(Row::Heading("instructions"));
         match s.instructions() {
-            Some(text) => rows.extend(sanitize::text(text).lines().map(|l| Row::Text(l.to_string()))),
+            Some(text) => rows.extend(sanitize::text(text).lines().flat_map(pieces).map(Row::Text)),
             None => rows.push(Row::Text("(the server sent none)".into())),
         }
         rows.push(Row::Heading("roots offered to the server"));
@@ -185,6 +199,7 @@ mod tests {
         p.observe(&Observed::Roots(&[Root { uri: "file:///w".into(), name: "w".into() }]));
         let last = p.rows.last().map(|r| p.line(r, &t).spans.iter().map(|s| s.content.to_string()).collect::<String>());
         assert_eq!(last.as_deref().map(str::trim_end), Some("root      w  file:///w"));
+        assert_eq!(pieces(&"é".repeat(1100)).iter().map(|p| p.chars().count()).collect::<Vec<_>>(), [512, 512, 76]);
         p.set_area(Rect::new(0, 0, 40, 5));
         let mut cx = Ctx::new(&t);
         p.command(Command::Bottom, &mut cx);

@@ -33,7 +33,9 @@ pub struct SchemaPane {
     pub tool: usize,
     name: String,
     title: Option<String>,
-    description: Option<String>,
+    /// The description's first lines, cut to what a header can show: computed once, so a frame
+    /// costs the same for a 60 MB description as for a short one.
+    description: Vec<String>,
     problem: Option<String>,
     raw_text: String,
     roots: Vec<SchemaNode>,
@@ -44,6 +46,32 @@ pub struct SchemaPane {
     /// The schema as sent, pretty-printed, while `r` shows it.
     raw: Option<Vec<crate::json_pretty::Line>>,
     raw_scroll: Scroll,
+}
+
+/// The first [`HEAD_LINES`] lines of a description, each cut to [`HEAD_CHARS`] characters, made
+/// safe for the terminal; "…" says there is more (the raw view, `r`, has it all). Only a prefix
+/// of the text is read.
+fn description_head(d: &str) -> Vec<String> {
+    const HEAD_LINES: usize = 4;
+    const HEAD_CHARS: usize = 1000;
+    let mut end = d.len().min(HEAD_LINES * HEAD_CHARS * 4);
+    while !d.is_char_boundary(end) {
+        end -= 1;
+    }
+    let text = sanitize::text(&d[..end]);
+    let mut lines: Vec<String> = text.lines().take(HEAD_LINES + 1).map(str::to_string).collect();
+    let mut more = end < d.len() || lines.len() > HEAD_LINES;
+    lines.truncate(HEAD_LINES);
+    for l in &mut lines {
+        if let Some((cut, _)) = l.char_indices().nth(HEAD_CHARS) {
+            l.truncate(cut);
+            more = true;
+        }
+    }
+    if more && let Some(last) = lines.last_mut() {
+        last.push_str(" …");
+    }
+    lines
 }
 
 impl SchemaPane {
@@ -59,7 +87,7 @@ impl SchemaPane {
             tool,
             name: t.name().to_string(),
             title: t.title().map(str::to_string),
-            description: t.description().map(str::to_string),
+            description: t.description().map(description_head).unwrap_or_default(),
             problem: t.problem(),
             raw_text: t.raw.get().to_string(),
             roots,
@@ -215,10 +243,8 @@ impl SchemaPane {
         if let Some(p) = &self.problem {
             header.push(Line::styled(format!("malformed descriptor: {}", sanitize::line(p)), t.paint(Role::Error)));
         }
-        if self.raw.is_none()
-            && let Some(d) = &self.description
-        {
-            header.extend(sanitize::text(d).lines().take(4).map(|l| Line::styled(l.to_string(), t.paint(Role::Text))));
+        if self.raw.is_none() {
+            header.extend(self.description.iter().map(|l| Line::styled(l.clone(), t.paint(Role::Text))));
         }
         header
     }

@@ -202,7 +202,8 @@ impl ToolsPane {
         } else {
             ("  ", t.paint(Role::Dim))
         };
-        let name = sanitize::line(tool.name()).into_owned();
+        // No row is wider than a terminal: a longer name or title is not laid out every frame.
+        let name = sanitize::line_head(tool.name(), 1000).into_owned();
         let mut spans = vec![Span::styled(mark, mark_style)];
         if name.is_empty() {
             spans.push(Span::styled("(no name)", t.paint(Role::Error)));
@@ -210,7 +211,7 @@ impl ToolsPane {
             spans.push(Span::styled(name, t.paint(Role::Text).add_modifier(Modifier::BOLD)));
         }
         if let Some(title) = tool.title().filter(|tt| !tt.trim().is_empty()) {
-            spans.push(Span::styled(format!("  {}", sanitize::line(title)), t.paint(Role::Dim)));
+            spans.push(Span::styled(format!("  {}", sanitize::line_head(title, 1000)), t.paint(Role::Dim)));
         }
         Line::from(spans)
     }
