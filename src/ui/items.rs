@@ -19,9 +19,10 @@ impl App {
             SessionMsg::ListChanged(what) => self.notice = Some((what, false)),
             SessionMsg::ResourceRead(done) if done.refresh => return self.observe(&Observed::Reread(&done)),
             SessionMsg::ResourceRead(done) => {
-                if let Err(e) = &done.outcome {
-                    self.notice = Some((format!("resources/read {}: {e}", sanitize::line(&done.uri)), true));
-                }
+                self.notice = match &done.outcome {
+                    Err(e) => Some((format!("resources/read {}: {e}", sanitize::line(&done.uri)), true)),
+                    Ok(_) => None,
+                };
                 self.overlays.push(Box::new(ReadView::from_read(&done, &self.theme)));
             }
             SessionMsg::Subscribed { uri, on, error } => {
@@ -50,9 +51,10 @@ impl App {
             }
             SessionMsg::Completed(done) => return self.observe(&Observed::Completed(&done)),
             SessionMsg::PromptGot(done) => {
-                if let Err(e) = &done.outcome {
-                    self.notice = Some((format!("prompts/get {}: {e}", sanitize::line(&done.name)), true));
-                }
+                self.notice = match &done.outcome {
+                    Err(e) => Some((format!("prompts/get {}: {e}", sanitize::line(&done.name)), true)),
+                    Ok(_) => None,
+                };
                 self.overlays.push(Box::new(PromptView::new(&done, &self.theme)));
             }
             SessionMsg::LevelSet { level, error } => {

@@ -256,6 +256,9 @@ async fn worker(
             }
         };
         let known = Arc::new(Mutex::new(ops::Known::default()));
+        // Heard from before the first listing: a list_changed during it is not lost (it is read
+        // again, once per burst).
+        let mut events = session.events();
         match session.list_tools().await {
             Ok(tools) => {
                 if let Ok(mut k) = known.lock() {
@@ -276,7 +279,6 @@ async fn worker(
                 }
             }
         }
-        let mut events = session.events();
         let child = session.child().cloned();
         let mut current: Option<CancellationToken> = None;
         let mut dead = false;

@@ -144,7 +144,7 @@ pub async fn relist(
             match session.list_tools().await {
                 Ok(tools) => {
                     let change = known.lock().map(|mut k| k.replace("tools", tool_entries(&tools))).ok();
-                    said.extend(change.filter(|_| changed).map(|c| changes::describe("tools", &c)));
+                    said.extend(change.map(|c| ("tools", c)));
                     send(&out, SessionMsg::ToolsRefreshed(tools));
                 }
                 Err(e) => send(&out, SessionMsg::Notice(format!("tools/list failed: {}", e.message))),
@@ -154,15 +154,25 @@ pub async fn relist(
             let list = session.list_all(item).await.map_err(|e| e.message);
             if let Ok(l) = &list {
                 let change = known.lock().map(|mut k| k.replace(item.plural(), item_entries(l))).ok();
-                said.extend(change.filter(|_| changed).map(|c| changes::describe(item.plural(), &c)));
+                said.extend(change.map(|c| (item.plural(), c)));
             }
             send(&out, SessionMsg::Listed { kind: item, list });
         }
     }
-    for line in said {
-        session.log().push(LogKind::Info, &line);
-        send(&out, SessionMsg::ListChanged(line));
+    if !changed {
+        return;
     }
+    // What changed, one line per list; "nothing changed" only when nothing did.
+    let mut lines: Vec<String> =
+        said.iter().filter(|(_, c)| !c.is_empty()).map(|(what, c)| changes::describe(what, c)).collect();
+    if lines.is_empty() {
+        let what: Vec<&str> = said.iter().map(|(what, _)| *what).collect();
+        lines.push(changes::describe(&what.join(" and "), &changes::Change::default()));
+    }
+    for line in &lines {
+        session.log().push(LogKind::Info, line);
+    }
+    send(&out, SessionMsg::ListChanged(lines.join(" · ")));
 }
 
 /// The lists the server offers besides its tools, read once after connecting.

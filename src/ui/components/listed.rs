@@ -65,6 +65,8 @@ impl ItemList {
             && let Some(i) = self.rows.iter().position(|r| matches!(r, Row::Item(_)))
         {
             self.scroll.select(i);
+            // A fresh list shows from its first row (its heading).
+            self.scroll.top = 0;
         }
         self.detail = None;
         self.sync();
