@@ -577,21 +577,23 @@ impl ResultState {
         (format!("{}-{kind}", self.call.tool), text)
     }
 
-    /// `O`: the resource the result names, as `(block index, link)`: in the Content view the
-    /// one at or above the top line, else the first.
+    /// `O`: the resource the result names: in the Content view the first from the top line
+    /// shown on (else the last), in the others the first.
     pub fn resource_link(&self) -> Option<super::components::read::Link> {
         let content = build::result_member(&self.call, "content")?;
         let links: Vec<(usize, super::components::read::Link)> = content
             .as_array()?
             .iter()
             .enumerate()
-            .filter_map(|(i, b)| Some((i, super::components::read::link_of(b)?)))
+            .filter_map(|(i, b)| {
+                Some((self.content_starts.get(i).copied().unwrap_or(0), super::components::read::link_of(b)?))
+            })
             .collect();
-        let top_block = match (&self.content, self.view) {
-            (Some(t), View::Content) => self.content_starts.iter().rposition(|s| *s <= t.scroll.cursor).unwrap_or(0),
+        let top = match (&self.content, self.view) {
+            (Some(t), View::Content) => t.scroll.cursor,
             _ => 0,
         };
-        links.iter().rev().find(|(i, _)| *i <= top_block).or(links.first()).map(|(_, l)| l.clone())
+        super::components::read::pick_link(&links, top)
     }
 
     /// Whether the result has a page after this one to fetch.

@@ -78,10 +78,9 @@ impl PromptView {
         PromptView { name: done.name.clone(), text: TextView::new(lines), links }
     }
 
-    /// The link at or above the top line, else the first.
+    /// The first link from the top line shown on, else the last one.
     fn link(&self) -> Option<Link> {
-        let top = self.text.scroll.cursor;
-        self.links.iter().rev().find(|(at, _)| *at <= top).or(self.links.first()).map(|(_, l)| l.clone())
+        super::read::pick_link(&self.links, self.text.scroll.cursor)
     }
 }
 

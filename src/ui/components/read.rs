@@ -44,6 +44,12 @@ pub fn link_of(block: &Value) -> Option<Link> {
     }
 }
 
+/// Which of `links` (each with the line its block starts at) `O` opens when `top` is the first
+/// line shown: the first at or below it, else the last above it.
+pub fn pick_link(links: &[(usize, Link)], top: usize) -> Option<Link> {
+    links.iter().find(|(at, _)| *at >= top).or(links.last()).map(|(_, l)| l.clone())
+}
+
 /// What `O` does with a link: a read for the worker, or the embedded resource shown at once.
 pub fn open_link(link: Link, cx: &mut Ctx) {
     match link {
