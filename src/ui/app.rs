@@ -69,6 +69,29 @@ pub enum SessionMsg {
     Asked(crate::mcp::asks::AskView),
     /// The server withdrew its request of this id.
     AskWithdrawn(String),
+    /// Resources, templates or prompts listed (every page), or why not.
+    Listed {
+        kind: crate::mcp::ItemKind,
+        list: Result<crate::mcp::Listing, String>,
+    },
+    /// What a `list_changed` re-listing changed, in words (also in the log).
+    ListChanged(String),
+    ResourceRead(Box<super::ops::ReadDone>),
+    Subscribed {
+        uri: String,
+        on: bool,
+        error: Option<String>,
+    },
+    /// `notifications/resources/updated` for this URI.
+    ResourceUpdated(String),
+    Completed(Box<super::ops::CompletionDone>),
+    PromptGot(Box<super::ops::PromptDone>),
+    LevelSet {
+        level: crate::mcp::log::Level,
+        error: Option<String>,
+    },
+    /// A ping's round-trip time, or why it failed.
+    Pinged(Result<Duration, String>),
 }
 
 /// A finished call: what was sent, what came back (verbatim and normalized), how long it took.
@@ -149,6 +172,30 @@ pub enum Cmd {
         call: Shown,
         descriptor: Option<serde_json::Value>,
     },
+    /// `resources/read`; `refresh` re-reads an open view (an update arrived).
+    ReadResource {
+        uri: String,
+        refresh: bool,
+    },
+    /// `resources/subscribe` (`on`) or `resources/unsubscribe`.
+    Subscribe {
+        uri: String,
+        on: bool,
+    },
+    /// `completion/complete` (the worker waits a moment for more typing before sending).
+    Complete(super::ops::CompletionAsk),
+    GetPrompt {
+        name: String,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    },
+    SetLogLevel(crate::mcp::log::Level),
+    Ping,
+    /// Save content `index` of a read to a file in the exports directory.
+    Save {
+        name: String,
+        content: super::ops::Shared,
+        index: usize,
+    },
 }
 
 /// The result on screen, handed to the worker to be read again (compared by what was called).
@@ -208,6 +255,8 @@ pub struct App {
     /// The docked panes (`components::docked`), and which one is shown.
     pub docked: Vec<Box<dyn super::component::Component>>,
     pub shown: Option<usize>,
+    /// The level last set with `logging/setLevel` (the picker opens on it).
+    pub server_level: Option<crate::mcp::log::Level>,
 }
 
 impl App {
@@ -238,6 +287,7 @@ impl App {
             past: vec![],
             docked: super::components::docked(),
             shown: None,
+            server_level: None,
         };
         app.set_conn(Conn::Connecting { since: Instant::now() });
         app
@@ -379,22 +429,20 @@ impl App {
                 self.dirty = grew && self.show_log;
                 vec![]
             }
-            Msg::Session(s) => {
-                self.session(s);
-                vec![]
-            }
+            Msg::Session(s) => self.session(s),
         }
     }
 
-    fn session(&mut self, s: SessionMsg) {
+    fn session(&mut self, s: SessionMsg) -> Vec<Cmd> {
         match s {
             SessionMsg::Connecting => self.set_conn(Conn::Connecting { since: Instant::now() }),
             SessionMsg::Connected { server, tools, log } => {
                 self.set_conn(Conn::Connected);
-                self.observe(&super::component::Observed::Server(&server));
+                let cmds = self.observe(&super::component::Observed::Server(&server));
                 self.server = Some(*server);
                 self.log.set_log(log);
                 self.set_tools(tools);
+                return cmds;
             }
             SessionMsg::ToolsRefreshed(tools) => self.set_tools(tools),
             SessionMsg::Failed { error, log } => {
@@ -466,7 +514,9 @@ impl App {
                 }
                 self.focus = Pane::Result;
             }
+            other => return self.item_session(other),
         }
+        vec![]
     }
 
     /// Opens the selected tool's form: the kept one, or one prefilled with `args`, the tool's last

@@ -100,6 +100,16 @@ pub enum Observed<'a> {
     AskWithdrawn(&'a str),
     /// The roots offered to the server (`--root`, the config's `roots`).
     Roots(&'a [crate::mcp::asks::Root]),
+    /// Resources, templates or prompts listed (again), or why they could not be.
+    Listed { kind: crate::mcp::ItemKind, list: &'a Result<crate::mcp::Listing, String> },
+    /// The server confirmed a subscription (`on`) or its end.
+    Subscribed { uri: &'a str, on: bool },
+    /// `notifications/resources/updated` for this URI.
+    Updated(&'a str),
+    /// A re-read of a resource whose view is open.
+    Reread(&'a super::ops::ReadDone),
+    /// Suggestions for a field of a form (`seq` says which asked).
+    Completed(&'a super::ops::CompletionDone),
 }
 
 pub trait Component {
@@ -132,8 +142,8 @@ pub trait Component {
         format!(" {} ", self.scope().title())
     }
 
-    /// A docked pane hears of the session here.
-    fn observe(&mut self, _event: &Observed) {}
+    /// A docked pane (or an overlay) hears of the session here, and may answer with effects.
+    fn observe(&mut self, _event: &Observed, _cx: &mut Ctx) {}
 
     /// An overlay that this event makes moot (a request the server withdrew) is closed.
     fn closes_on(&self, _event: &Observed) -> bool {
@@ -191,6 +201,13 @@ impl Stack {
         for layer in &mut self.layers {
             let area = place(layer.as_ref());
             layer.set_area(area);
+        }
+    }
+
+    /// Tells every layer what happened.
+    pub fn observe(&mut self, event: &Observed, cx: &mut Ctx) {
+        for layer in &mut self.layers {
+            layer.observe(event, cx);
         }
     }
 

@@ -301,6 +301,19 @@ impl FormState {
             && self.focused_field().is_some_and(|f| f.is_text() && f.state == State::Set && !f.text.is_empty())
     }
 
+    /// Puts `text` in the focused text field (a suggestion taken), as if typed: more typing
+    /// goes after it.
+    pub fn set_focused_text(&mut self, text: &str) {
+        if !self.focused_field().is_some_and(Field::is_text) {
+            return;
+        }
+        self.typed_at = Some(self.focus);
+        self.edit(|f| {
+            f.text = text.to_string();
+            f.state = if text.is_empty() { State::Unset } else { State::Set };
+        });
+    }
+
     /// The form is shown again (reopened, or the focus came back to it): the focused value is
     /// selected again, so what is typed replaces it.
     pub fn reselect(&mut self) {

@@ -22,13 +22,80 @@ pub async fn connected_app(target: &Target, theme: Theme, label: &str) -> Result
         tools,
         log: session.log().clone(),
     }));
+    // What the worker does next: the resources, templates and prompts the server offers.
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let known = std::sync::Arc::new(std::sync::Mutex::new(super::ops::Known::default()));
+    let session = std::sync::Arc::new(session);
+    super::ops::relist(session.clone(), super::ops::offered(&session.server), false, known, tx).await;
+    while let Ok(msg) = rx.try_recv() {
+        app.update(msg);
+    }
+    let session = std::sync::Arc::try_unwrap(session).map_err(|_| crate::error::LensError::connection("shared"))?;
     Ok((app, session))
+}
+
+/// Waits `within` for the server's notifications and hands them to the app as the worker does:
+/// updates at once, every `list_changed` of the wait read once at its end (with what changed).
+/// The app's answers (a re-read) are carried out too.
+pub async fn notifications(
+    app: &mut App,
+    session: &std::sync::Arc<Session>,
+    events: &mut tokio::sync::broadcast::Receiver<crate::mcp::wire::ServerEvent>,
+    known: std::sync::Arc<std::sync::Mutex<super::ops::Known>>,
+    within: std::time::Duration,
+) {
+    use super::ops::ListKind;
+    use crate::mcp::wire::ServerEvent;
+    let deadline = tokio::time::Instant::now() + within;
+    let mut kinds = vec![];
+    while let Ok(Ok(ev)) = tokio::time::timeout_at(deadline, events.recv()).await {
+        let kind = match ev {
+            ServerEvent::ResourceUpdated { uri } => {
+                let cmds = app.update(Msg::Session(SessionMsg::ResourceUpdated(uri)));
+                execute(app, session, cmds).await;
+                continue;
+            }
+            ServerEvent::ToolListChanged => ListKind::Tools,
+            ServerEvent::ResourceListChanged => ListKind::Resources,
+            ServerEvent::PromptListChanged => ListKind::Prompts,
+            _ => continue,
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    if kinds.is_empty() {
+        return;
+    }
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    super::ops::relist(session.clone(), kinds, true, known, tx).await;
+    while let Ok(msg) = rx.try_recv() {
+        app.update(msg);
+    }
 }
 
 /// Carries out the app's commands the way the worker does (calls really go to the server), and
 /// feeds every resulting message back into the app. Returns once the calls are done.
 pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec<super::app::Cmd>) {
     let history = std::sync::Arc::new(std::sync::Mutex::new(app.history.clone()));
+    let mut cmds = cmds;
+    // What the app asks in answer (a re-read after an update) is carried out too, a few rounds.
+    for _ in 0..4 {
+        let more = execute_round(app, session, &history, cmds).await;
+        if more.is_empty() {
+            return;
+        }
+        cmds = more;
+    }
+}
+
+async fn execute_round(
+    app: &mut App,
+    session: &std::sync::Arc<Session>,
+    history: &std::sync::Arc<std::sync::Mutex<crate::history::History>>,
+    cmds: Vec<super::app::Cmd>,
+) -> Vec<super::app::Cmd> {
+    let mut more = vec![];
     for cmd in cmds {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let cancel = tokio_util::sync::CancellationToken::new();
@@ -49,12 +116,16 @@ pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec
                 )
                 .await;
             }
+            cmd if super::ops::serves(&cmd) => {
+                let _ = super::ops::carry_out(session.clone(), cmd, tx).await;
+            }
             _ => continue,
         }
         while let Ok(msg) = rx.try_recv() {
-            app.update(msg);
+            more.extend(app.update(msg));
         }
     }
+    more
 }
 
 pub struct Screen {

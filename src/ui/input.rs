@@ -247,6 +247,8 @@ impl App {
                 return vec![Cmd::Quit];
             }
             Command::Reconnect => return vec![Cmd::Reconnect],
+            Command::Ping => return self.ping(),
+            Command::ServerLogLevel => self.pick_server_level(),
             Command::CancelCall => {
                 if self.running.is_some() {
                     return vec![Cmd::Cancel];

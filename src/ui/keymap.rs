@@ -105,6 +105,14 @@ commands! {
     Show = "show",
     // A server's request.
     Decline = "decline",
+    // Resources, prompts and the rest of the session.
+    Subscribe = "subscribe",
+    OpenResource = "open_resource",
+    NextSuggestion = "next_suggestion",
+    PrevSuggestion = "prev_suggestion",
+    TakeSuggestion = "take_suggestion",
+    ServerLogLevel = "server_log_level",
+    Ping = "ping",
 }
 
 /// Where a binding applies: a section of the keymap file. `Any` (the file's `[global]`) applies

@@ -2,14 +2,17 @@
 //! the MCP session so the UI never waits on I/O.
 
 pub mod app;
+pub mod changes;
 pub mod component;
 pub mod components;
 pub mod form;
 pub mod fuzzy;
 pub mod headless;
 mod input;
+mod items;
 pub mod jsonview;
 pub mod keymap;
+pub mod ops;
 pub mod result;
 pub mod schema_view;
 pub mod scroll;
@@ -170,22 +173,9 @@ pub async fn run_all_pages(
     record(&session, &history, result, (report.status(), Purpose::AllPages), &out);
 }
 
-/// Writes an export (mode 0600) under the state directory; returns its path.
+/// Writes an export (mode 0600, redacted) under the state directory; returns its path.
 fn export(name: &str, text: &str, redactor: &crate::mcp::log::Redactor) -> Result<std::path::PathBuf, String> {
-    let text = redactor.redact(text);
-    use std::io::Write;
-    let dir = crate::history::state_dir().ok_or("no state directory (set HOME or MCPLENS_STATE_DIR)")?.join("exports");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let safe: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
-        .take(60)
-        .collect();
-    let path = dir.join(format!("{safe}-{}.json", now_secs()));
-    let mut f =
-        crate::history::open_private(&path, false).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    f.write_all(text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(path)
+    ops::write_export(name, "json", redactor.redact(text).as_bytes())
 }
 
 /// Saves a taught hint and reads the shown result again with it (what the hint now says, merged
@@ -271,15 +261,32 @@ async fn worker(
                                 send(m);
                             }
                         }
+                        Some(Cmd::Save { name, content, index }) => {
+                            let redactor = crate::mcp::log::Redactor::new(target.secrets());
+                            send(SessionMsg::Notice(ops::save_content(&name, &content, index, &redactor)));
+                        }
+                        Some(cmd) if ops::serves(&cmd) => {
+                            send(SessionMsg::Notice("not connected: R reconnects".into()));
+                        }
                         Some(Cmd::Cancel) | Some(Cmd::Copy(_)) | Some(Cmd::OpenUrl(_)) | Some(Cmd::Answer { .. }) => {}
                         Some(Cmd::Quit) | None => return,
+                        Some(_) => {}
                     }
                 }
                 continue;
             }
         };
+        let known = Arc::new(Mutex::new(ops::Known::default()));
+        // Heard from before the first listing: a list_changed during it is not lost (it is read
+        // again, once per burst).
+        let mut events = session.events();
         match session.list_tools().await {
             Ok(tools) => {
+                if let Ok(mut k) = known.lock() {
+                    k.replace("tools", ops::tool_entries(&tools));
+                }
+                let offered = ops::offered(&session.server);
+                tokio::spawn(ops::relist(session.clone(), offered, false, known.clone(), out.clone()));
                 let log = session.log().clone();
                 if !send(SessionMsg::Connected { server: Box::new(session.server.clone()), tools, log }) {
                     session.close().await;
@@ -293,12 +300,23 @@ async fn worker(
                 }
             }
         }
-        let mut events = session.events();
         let child = session.child().cloned();
         let mut current: Option<CancellationToken> = None;
         let mut dead = false;
+        let mut waiting = Waiting::default();
         let reconnect = loop {
+            let relist_at = waiting.relist_at();
+            let complete_at = waiting.complete_at();
             tokio::select! {
+                _ = sleep_until(relist_at), if relist_at.is_some() => {
+                    let kinds = waiting.take_relist();
+                    tokio::spawn(ops::relist(session.clone(), kinds, true, known.clone(), out.clone()));
+                },
+                _ = sleep_until(complete_at), if complete_at.is_some() => {
+                    if let Some(ask) = waiting.complete.take() {
+                        tokio::spawn(ops::carry_out(session.clone(), Cmd::Complete(ask.1), out.clone()));
+                    }
+                },
                 cmd = cmds.recv() => match cmd {
                     Some(Cmd::Reconnect) => break true,
                     Some(Cmd::Quit) | None => break false,
@@ -329,16 +347,28 @@ async fn worker(
                         }
                     }
                     Some(Cmd::Answer { id, answer }) => pending.answer(&id, answer),
-                    Some(Cmd::Copy(_)) | Some(Cmd::OpenUrl(_)) => {}
+                    // Typing asks at each key: only the last ask after a pause is sent.
+                    Some(Cmd::Complete(ask)) => waiting.complete = Some((Instant::now() + COMPLETE_PAUSE, ask)),
+                    Some(cmd) if ops::serves(&cmd) => {
+                        tokio::spawn(ops::carry_out(session.clone(), cmd, out.clone()));
+                    }
+                    Some(_) => {}
                 },
                 ask = pending.rx.recv() => if let Some(ask) = ask {
                     send(SessionMsg::Asked(ask.view()));
                     pending.asks.insert(ask.id.clone(), ask);
                 },
                 ev = events.recv() => match ev {
-                    Ok(ServerEvent::ToolListChanged) => {
-                        if let Ok(tools) = session.list_tools().await {
-                            send(SessionMsg::ToolsRefreshed(tools));
+                    Ok(ServerEvent::ToolListChanged) => waiting.relist(ops::ListKind::Tools),
+                    Ok(ServerEvent::ResourceListChanged) => waiting.relist(ops::ListKind::Resources),
+                    Ok(ServerEvent::PromptListChanged) => waiting.relist(ops::ListKind::Prompts),
+                    Ok(ServerEvent::ResourceUpdated { uri }) => {
+                        send(SessionMsg::ResourceUpdated(uri));
+                    }
+                    // Notifications were lost: every list may have changed.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        for kind in ops::ListKind::ALL {
+                            waiting.relist(kind);
                         }
                     }
                     Ok(ServerEvent::Asking(false)) => {
@@ -346,7 +376,7 @@ async fn worker(
                             send(SessionMsg::AskWithdrawn(id));
                         }
                     }
-                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Ok(_) => {}
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => {}
                 },
                 status = async {
@@ -379,6 +409,54 @@ async fn worker(
         if !reconnect {
             return;
         }
+    }
+}
+
+/// How long after a `list_changed` the lists are read again: a burst (server-everything sends
+/// four `tools/list_changed` as it starts) is read once.
+const RELIST_PAUSE: Duration = Duration::from_millis(120);
+
+/// How long typing must pause before a `completion/complete` is sent.
+const COMPLETE_PAUSE: Duration = Duration::from_millis(150);
+
+/// Work the worker holds back a moment: lists to read again, the last completion asked for.
+#[derive(Default)]
+struct Waiting {
+    relist: Vec<ops::ListKind>,
+    /// Set by the first notification of a burst: a steady stream still re-lists.
+    relist_due: Option<Instant>,
+    complete: Option<(Instant, ops::CompletionAsk)>,
+}
+
+impl Waiting {
+    fn relist(&mut self, kind: ops::ListKind) {
+        if !self.relist.contains(&kind) {
+            self.relist.push(kind);
+        }
+        self.relist_due.get_or_insert_with(|| Instant::now() + RELIST_PAUSE);
+    }
+
+    fn relist_at(&self) -> Option<Instant> {
+        self.relist_due
+    }
+
+    fn take_relist(&mut self) -> Vec<ops::ListKind> {
+        self.relist_due = None;
+        let mut kinds = std::mem::take(&mut self.relist);
+        kinds.sort();
+        kinds
+    }
+
+    fn complete_at(&self) -> Option<Instant> {
+        self.complete.as_ref().map(|(at, _)| *at)
+    }
+}
+
+/// Sleeps until `at` (a branch that waits on nothing is disabled by its `if`).
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
     }
 }
 

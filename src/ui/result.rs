@@ -125,6 +125,8 @@ pub struct ResultState {
     split: Option<SplitView>,
     pub split_right: bool,
     content: Option<TextView>,
+    /// The line each content block starts at in the Content view.
+    content_starts: Vec<usize>,
     raw: Option<Body>,
     /// The Raw view shows the JSON that text blocks carry as trees (`d`).
     pub raw_decoded: bool,
@@ -182,7 +184,7 @@ pub fn header_text(e: &Envelope, page: Page) -> String {
     parts.join(" · ")
 }
 
-fn image_size(mime: &str, data: &[u8]) -> Option<(u32, u32)> {
+pub(crate) fn image_size(mime: &str, data: &[u8]) -> Option<(u32, u32)> {
     let be32 = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
     if data.len() >= 24 && data.starts_with(b"\x89PNG") {
         return Some((be32(&data[16..20]), be32(&data[20..24])));
@@ -212,7 +214,7 @@ fn image_size(mime: &str, data: &[u8]) -> Option<(u32, u32)> {
     None
 }
 
-fn human_bytes(n: usize) -> String {
+pub(crate) fn human_bytes(n: usize) -> String {
     match n {
         n if n >= 1 << 20 => format!("{:.1} MB", n as f64 / (1 << 20) as f64),
         n if n >= 1 << 10 => format!("{:.1} KB", n as f64 / 1024.0),
@@ -225,99 +227,102 @@ fn markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
     markdown::lines(text, theme)
 }
 
-fn content_lines(result: &Value, theme: &Theme) -> Vec<Line<'static>> {
+/// The content blocks' lines, and the line each block starts at.
+pub(crate) fn content_lines_at(result: &Value, theme: &Theme) -> (Vec<Line<'static>>, Vec<usize>) {
     let mut out = vec![];
+    let mut starts = vec![];
     let Some(blocks) = result.get("content").and_then(Value::as_array) else {
         out.push(Line::styled("This result has no content array.", theme.paint(Role::Dim)));
-        return out;
+        return (out, starts);
     };
     if blocks.is_empty() {
         out.push(Line::styled("The content array is empty.", theme.paint(Role::Dim)));
     }
     for (i, b) in blocks.iter().enumerate() {
-        let kind = b.get("type").and_then(Value::as_str).unwrap_or("(no type)");
-        let s = |k: &str| b.get(k).and_then(Value::as_str).map(|v| sanitize::line(v).into_owned());
-        let mut head = format!("#{} {}", i + 1, sanitize::line(kind));
-        let mut body: Vec<Line<'static>> = vec![];
-        match kind {
-            "text" => match b.get("text") {
-                Some(Value::String(t)) => {
-                    head.push_str(&format!(" · {} chars", t.chars().count()));
-                    match serde_json::from_str::<Value>(t) {
-                        Ok(Value::Object(_) | Value::Array(_)) => {
-                            head.push_str(" · JSON");
-                            body = json_lines(t, theme, 5_000);
-                        }
-                        _ => body = markdown(t, theme),
+        starts.push(out.len());
+        out.extend(block_lines(i, b, theme));
+        out.push(Line::raw(""));
+    }
+    (out, starts)
+}
+
+/// One content block (`i` counts from 0): a heading (number, type, what it holds), its
+/// annotations, then its body.
+pub(crate) fn block_lines(i: usize, b: &Value, theme: &Theme) -> Vec<Line<'static>> {
+    let mut out = vec![];
+    let kind = b.get("type").and_then(Value::as_str).unwrap_or("(no type)");
+    let s = |k: &str| b.get(k).and_then(Value::as_str).map(|v| sanitize::line(v).into_owned());
+    let mut head = format!("#{} {}", i + 1, sanitize::line(kind));
+    let mut body: Vec<Line<'static>> = vec![];
+    match kind {
+        "text" => match b.get("text") {
+            Some(Value::String(t)) => {
+                head.push_str(&format!(" · {} chars", t.chars().count()));
+                match serde_json::from_str::<Value>(t) {
+                    Ok(Value::Object(_) | Value::Array(_)) => {
+                        head.push_str(" · JSON");
+                        body = json_lines(t, theme, 5_000);
                     }
-                }
-                other => body.push(Line::styled(
-                    format!(
-                        "text is not a string: {}",
-                        sanitize::line(&other.map(|v| v.to_string()).unwrap_or_default())
-                    ),
-                    theme.paint(Role::Warning),
-                )),
-            },
-            "image" | "audio" => {
-                let mime = s("mimeType").unwrap_or_else(|| "?".into());
-                let data = b.get("data").and_then(Value::as_str).unwrap_or("");
-                let bytes = base64::engine::general_purpose::STANDARD.decode(data.trim());
-                head.push_str(&format!(" · {mime}"));
-                match bytes {
-                    Ok(bytes) => {
-                        head.push_str(&format!(" · {}", human_bytes(bytes.len())));
-                        if kind == "image"
-                            && let Some((w, h)) = image_size(&mime, &bytes)
-                        {
-                            head.push_str(&format!(" · {w}×{h}"));
-                        }
-                    }
-                    Err(e) => {
-                        body.push(Line::styled(format!("data is not valid base64: {e}"), theme.paint(Role::Warning)))
-                    }
+                    _ => body = markdown(t, theme),
                 }
             }
-            "resource_link" => {
-                head.push_str(&format!(" · {}", s("uri").unwrap_or_default()));
-                for k in ["name", "title", "mimeType", "description", "size"] {
-                    if let Some(v) = b.get(k) {
-                        body.push(Line::styled(
-                            format!("  {k}: {}", sanitize::line(&crate::schema::tree::compact(v))),
-                            theme.paint(Role::Text),
-                        ));
+            other => body.push(Line::styled(
+                format!("text is not a string: {}", sanitize::line(&other.map(|v| v.to_string()).unwrap_or_default())),
+                theme.paint(Role::Warning),
+            )),
+        },
+        "image" | "audio" => {
+            let mime = s("mimeType").unwrap_or_else(|| "?".into());
+            let data = b.get("data").and_then(Value::as_str).unwrap_or("");
+            let bytes = base64::engine::general_purpose::STANDARD.decode(data.trim());
+            head.push_str(&format!(" · {mime}"));
+            match bytes {
+                Ok(bytes) => {
+                    head.push_str(&format!(" · {}", human_bytes(bytes.len())));
+                    if kind == "image"
+                        && let Some((w, h)) = image_size(&mime, &bytes)
+                    {
+                        head.push_str(&format!(" · {w}×{h}"));
                     }
                 }
+                Err(e) => body.push(Line::styled(format!("data is not valid base64: {e}"), theme.paint(Role::Warning))),
             }
-            "resource" => {
-                let r = b.get("resource").cloned().unwrap_or(Value::Null);
-                let rs = |k: &str| r.get(k).and_then(Value::as_str).map(|v| sanitize::line(v).into_owned());
-                head.push_str(&format!(
-                    " · {} · {}",
-                    rs("uri").unwrap_or_default(),
-                    rs("mimeType").unwrap_or_else(|| "?".into())
-                ));
-                if let Some(t) = r.get("text").and_then(Value::as_str) {
-                    body = markdown(t, theme);
-                } else if let Some(blob) = r.get("blob").and_then(Value::as_str) {
+        }
+        "resource_link" => {
+            head.push_str(&format!(" · {}", s("uri").unwrap_or_default()));
+            for k in ["name", "title", "mimeType", "description", "size"] {
+                if let Some(v) = b.get(k) {
                     body.push(Line::styled(
-                        format!("  binary, about {}", human_bytes(blob.len() / 4 * 3)),
-                        theme.paint(Role::Dim),
+                        format!("  {k}: {}", sanitize::line(&crate::schema::tree::compact(v))),
+                        theme.paint(Role::Text),
                     ));
                 }
             }
-            _ => body = json_lines(&b.to_string(), theme, 2_000),
         }
-        out.push(Line::styled(head, theme.paint(Role::Title).add_modifier(Modifier::BOLD)));
-        if let Some(a) = b.get("annotations") {
-            out.push(Line::styled(
-                format!("  annotations: {}", sanitize::line(&a.to_string())),
-                theme.paint(Role::Dim),
+        "resource" => {
+            let r = b.get("resource").cloned().unwrap_or(Value::Null);
+            let rs = |k: &str| r.get(k).and_then(Value::as_str).map(|v| sanitize::line(v).into_owned());
+            head.push_str(&format!(
+                " · {} · {}",
+                rs("uri").unwrap_or_default(),
+                rs("mimeType").unwrap_or_else(|| "?".into())
             ));
+            if let Some(t) = r.get("text").and_then(Value::as_str) {
+                body = markdown(t, theme);
+            } else if let Some(blob) = r.get("blob").and_then(Value::as_str) {
+                body.push(Line::styled(
+                    format!("  binary, about {}", human_bytes(blob.len() / 4 * 3)),
+                    theme.paint(Role::Dim),
+                ));
+            }
         }
-        out.extend(body);
-        out.push(Line::raw(""));
+        _ => body = json_lines(&b.to_string(), theme, 2_000),
     }
+    out.push(Line::styled(head, theme.paint(Role::Title).add_modifier(Modifier::BOLD)));
+    if let Some(a) = b.get("annotations") {
+        out.push(Line::styled(format!("  annotations: {}", sanitize::line(&a.to_string())), theme.paint(Role::Dim)));
+    }
+    out.extend(body);
     out
 }
 
@@ -334,6 +339,7 @@ impl ResultState {
             split: None,
             split_right: false,
             content: None,
+            content_starts: vec![],
             raw: None,
             raw_decoded: false,
         };
@@ -370,7 +376,11 @@ impl ResultState {
         match self.view {
             View::Envelope if self.body.is_none() => self.body = Some(build::envelope_body(&self.call, theme)),
             View::Split if self.split.is_none() => self.split = Some(build::split(&self.call, theme)),
-            View::Content if self.content.is_none() => self.content = Some(build::content(&self.call, theme)),
+            View::Content if self.content.is_none() => {
+                let (text, starts) = build::content(&self.call, theme);
+                self.content = Some(text);
+                self.content_starts = starts;
+            }
             View::Raw if self.raw.is_none() => self.raw = Some(build::raw(&self.call, self.raw_decoded, theme)),
             _ => {}
         }
@@ -565,6 +575,25 @@ impl ResultState {
             }
         };
         (format!("{}-{kind}", self.call.tool), text)
+    }
+
+    /// `O`: the resource the result names: in the Content view the first from the top line
+    /// shown on (else the last), in the others the first.
+    pub fn resource_link(&self) -> Option<super::components::read::Link> {
+        let content = build::result_member(&self.call, "content")?;
+        let links: Vec<(usize, super::components::read::Link)> = content
+            .as_array()?
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                Some((self.content_starts.get(i).copied().unwrap_or(0), super::components::read::link_of(b)?))
+            })
+            .collect();
+        let top = match (&self.content, self.view) {
+            (Some(t), View::Content) => t.scroll.cursor,
+            _ => 0,
+        };
+        super::components::read::pick_link(&links, top)
     }
 
     /// Whether the result has a page after this one to fetch.

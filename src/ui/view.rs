@@ -199,6 +199,12 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
                 .map(|(k, h, _)| (k, h))
                 .collect(),
         };
+        // The result pane, where notices show, is under the overlay: the footer says it.
+        if let (Some((n, err)), false) = (&app.notice, app.overlays.is_empty()) {
+            let role = if *err { Role::Error } else { Role::Match };
+            spans.push(Span::styled(format!(" {} ", sanitize::line(n)), t.paint(role).add_modifier(Modifier::BOLD)));
+            spans.push(Span::styled("·", t.paint(Role::Dim)));
+        }
         // In the form, letters type: a docked pane's letter key does not reach it there.
         let typing = app.focus == Pane::Form;
         let mut docked = if app.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };

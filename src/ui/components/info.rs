@@ -128,7 +128,7 @@ impl Component for InfoPane {
         " Server info (i or Esc hides it) ".into()
     }
 
-    fn observe(&mut self, event: &Observed) {
+    fn observe(&mut self, event: &Observed, _cx: &mut Ctx) {
         match event {
             Observed::Server(s) => {
                 self.build(s);
@@ -141,7 +141,7 @@ impl Component for InfoPane {
                     self.server = Some(s);
                 }
             }
-            Observed::AskWithdrawn(_) => {}
+            _ => {}
         }
     }
 
@@ -186,7 +186,7 @@ mod tests {
         let raw = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"x-odd":{"\u001b[31m":1}},"serverInfo":{"name":"s","version":"1"},"instructions":"Use\nwell"}}"#;
         let info = ServerInfo::from_raw_text(raw);
         let mut p = InfoPane::default();
-        p.observe(&Observed::Server(&info));
+        p.observe(&Observed::Server(&info), &mut Ctx::new(&Theme::default()));
         let t = Theme::default();
         let text: Vec<String> =
             p.rows.iter().map(|r| p.line(r, &t).spans.iter().map(|s| s.content.to_string()).collect()).collect();
@@ -196,7 +196,7 @@ mod tests {
         let tail: Vec<&str> = text.iter().rev().take(5).rev().map(String::as_str).collect();
         assert_eq!(tail[..4], ["instructions", "Use", "well", "roots offered to the server"], "{text:?}");
         assert!(tail[4].starts_with("(none: --root PATH"), "{text:?}");
-        p.observe(&Observed::Roots(&[Root { uri: "file:///w".into(), name: "w".into() }]));
+        p.observe(&Observed::Roots(&[Root { uri: "file:///w".into(), name: "w".into() }]), &mut Ctx::new(&t));
         let last = p.rows.last().map(|r| p.line(r, &t).spans.iter().map(|s| s.content.to_string()).collect::<String>());
         assert_eq!(last.as_deref().map(str::trim_end), Some("root      w  file:///w"));
         assert_eq!(pieces(&"é".repeat(1100)).iter().map(|p| p.chars().count()).collect::<Vec<_>>(), [512, 512, 76]);

@@ -1,13 +1,20 @@
 //! The panes and overlays, one file each (see `component.rs` for the shape they share).
 
 pub mod ask;
+pub mod fill;
 pub mod form;
 pub mod help;
 pub mod history;
 pub mod info;
+pub mod level;
+pub mod listed;
 pub mod log;
 pub mod log_entry;
 pub mod picker;
+pub mod prompt_view;
+pub mod prompts;
+pub mod read;
+pub mod resources;
 pub mod result;
 pub mod schema;
 pub mod tools;
@@ -24,7 +31,11 @@ use crate::ui::keymap::{self, Command};
 /// section with a `show` binding, and a line here: the App, the layout and the help know it
 /// through this list.
 pub fn docked() -> Vec<Box<dyn Component>> {
-    vec![Box::new(info::InfoPane::default())]
+    vec![
+        Box::new(info::InfoPane::default()),
+        Box::new(resources::ResourcesPane::default()),
+        Box::new(prompts::PromptsPane::default()),
+    ]
 }
 
 impl App {
@@ -33,11 +44,16 @@ impl App {
         self.docked.get(self.shown?).map(|b| &**b)
     }
 
-    /// Tells every docked pane what happened.
-    pub(crate) fn observe(&mut self, event: &Observed) {
+    /// Tells every docked pane and overlay what happened; returns the worker's share of what
+    /// they answered.
+    pub(crate) fn observe(&mut self, event: &Observed) -> Vec<Cmd> {
+        let mut cx = Ctx::new(&self.theme);
         for pane in &mut self.docked {
-            pane.observe(event);
+            pane.observe(event, &mut cx);
         }
+        self.overlays.observe(event, &mut cx);
+        let effects = cx.effects;
+        self.apply(effects)
     }
 
     /// The focused docked pane sees the key first; Esc hides it.
@@ -56,8 +72,12 @@ impl App {
         })
     }
 
-    /// A docked pane's `show` key, from anywhere: shows it focused, or hides it when it is shown.
+    /// A docked pane's `show` key, from any pane that does not bind the key itself: shows it
+    /// focused, or hides it when it is shown.
     pub(crate) fn show_key(&mut self, k: &KeyEvent) -> bool {
+        if keymap::lookup_own(k, self.scope()).is_some_and(|c| c != Command::Show) {
+            return false;
+        }
         let Some(i) = self.docked.iter().position(|p| keymap::lookup_own(k, p.scope()) == Some(Command::Show)) else {
             return false;
         };
@@ -79,12 +99,18 @@ impl App {
         self.relayout();
     }
 
-    /// `(keys, word)` of every docked pane's `show` binding, for the footer.
+    /// `(keys, word)` of every docked pane's `show` binding, for the footer; not the ones whose
+    /// key the focused pane binds to something else.
     pub(crate) fn docked_hints(&self) -> Vec<(String, String)> {
+        let scope = self.scope();
+        let taken = |key: &keymap::Key| keymap::keymap().own(scope).any(|b| b.has(key) && b.command != Command::Show);
         self.docked
             .iter()
-            .flat_map(|p| keymap::footer(p.scope()).into_iter().filter(|(_, _, c)| *c == Command::Show))
-            .map(|(keys, word, _)| (keys, word))
+            .flat_map(|p| {
+                keymap::keymap().own(p.scope()).filter(|b| b.command == Command::Show).cloned().collect::<Vec<_>>()
+            })
+            .filter(|b| !b.keys.iter().any(taken))
+            .filter_map(|b| Some((b.keys.first()?.label(), b.footer.clone()?)))
             .collect()
     }
 }

@@ -57,6 +57,10 @@ impl Component for ResultState {
                 },
                 false,
             ),
+            Command::OpenResource => match self.resource_link() {
+                Some(link) => super::read::open_link(link, cx),
+                None => cx.notice("this result has no resource_link or embedded resource", false),
+            },
             Command::SwitchSide if self.view == View::Split => self.split_right = !self.split_right,
             Command::SwitchSide => cx.notice("s switches sides in the Split view (2)", false),
             Command::Back => return if self.back() { Used::Yes } else { Used::No },

@@ -11,7 +11,7 @@ use serde_json::value::RawValue;
 
 use super::table::Table;
 use super::text::TextView;
-use super::{Body, CHECK_MAX, Page, SplitView, content_lines, decoded_reply, header_text, json_lines, markdown};
+use super::{Body, CHECK_MAX, Page, SplitView, content_lines_at, decoded_reply, header_text, json_lines, markdown};
 use crate::envelope::{Envelope, ResponseType};
 use crate::sanitize;
 use crate::ui::app::CallResult;
@@ -244,13 +244,14 @@ pub fn split(call: &CallResult, theme: &Theme) -> SplitView {
     SplitView { left, right, check }
 }
 
-pub fn content(call: &CallResult, theme: &Theme) -> TextView {
+/// The Content view's text, and the line each block starts at.
+pub fn content(call: &CallResult, theme: &Theme) -> (TextView, Vec<usize>) {
     let content = result_member(call, "content").map(|c| serde_json::json!({"content": c}));
-    let lines = match content.or_else(|| result_member(call, "")) {
-        Some(r) => content_lines(&r, theme),
-        None => vec![Line::styled("No reply to show (see the Envelope view).", theme.paint(Role::Dim))],
+    let (lines, starts) = match content.or_else(|| result_member(call, "")) {
+        Some(r) => content_lines_at(&r, theme),
+        None => (vec![Line::styled("No reply to show (see the Envelope view).", theme.paint(Role::Dim))], vec![]),
     };
-    TextView::new(lines)
+    (TextView::new(lines), starts)
 }
 
 pub fn raw(call: &CallResult, decoded: bool, theme: &Theme) -> Body {

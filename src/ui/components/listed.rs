@@ -1,0 +1,187 @@
+//! What the resources and prompts panes share: a list of descriptors (with headings) scrolled with
+//! one cursor, and under it the selected descriptor exactly as the server sent it, in the JSON
+//! tree viewer (`o` shows it whole, `y` copies it).
+
+use std::sync::Arc;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::value::ValueOverlay;
+use crate::mcp::{Descriptor, Listing};
+use crate::sanitize;
+use crate::ui::app::Cmd;
+use crate::ui::component::{Ctx, Effect};
+use crate::ui::jsonview::JsonView;
+use crate::ui::keymap::Command;
+use crate::ui::scroll::Scroll;
+use crate::ui::theme::{Role, Theme};
+
+pub enum Row {
+    /// A section's title (not an item: Enter does nothing there).
+    Heading(String),
+    Item(Box<Descriptor>),
+}
+
+#[derive(Default)]
+pub struct ItemList {
+    pub rows: Vec<Row>,
+    pub scroll: Scroll,
+    /// The selected row's descriptor as a tree, built when the selection changes.
+    detail: Option<(usize, JsonView)>,
+    /// Lines the descriptor's area has above its tree (a pane's own facts about the item).
+    pub facts: usize,
+}
+
+/// One section of the list: its heading (with the count and pages) and its items, or why there
+/// are none.
+pub fn section(rows: &mut Vec<Row>, title: &str, list: Option<&Result<Listing, String>>) {
+    match list {
+        None => rows.push(Row::Heading(format!("{title}: listing…"))),
+        Some(Err(e)) => rows.push(Row::Heading(format!("{title}: the listing failed: {e}"))),
+        Some(Ok(l)) if l.unsupported => rows.push(Row::Heading(format!("{title}: the server does not offer them"))),
+        Some(Ok(l)) => {
+            let pages = if l.pages == 1 { String::new() } else { format!(", {} pages", l.pages) };
+            let warn = if l.warnings.is_empty() {
+                String::new()
+            } else {
+                format!(" · {} warning(s) in the log (L)", l.warnings.len())
+            };
+            rows.push(Row::Heading(format!("{title} ({}{pages}){warn}", l.items.len())));
+            rows.extend(l.items.iter().map(|d| Row::Item(Box::new(d.clone()))));
+        }
+    }
+}
+
+impl ItemList {
+    /// New rows: the cursor stays where it was (on the first item when it was on none).
+    pub fn set_rows(&mut self, rows: Vec<Row>) {
+        self.rows = rows;
+        self.scroll.set_len(self.rows.len());
+        if !matches!(self.rows.get(self.scroll.cursor), Some(Row::Item(_)))
+            && let Some(i) = self.rows.iter().position(|r| matches!(r, Row::Item(_)))
+        {
+            self.scroll.select(i);
+            // A fresh list shows from its first row (its heading).
+            self.scroll.top = 0;
+        }
+        self.detail = None;
+        self.sync();
+    }
+
+    pub fn selected(&self) -> Option<&Descriptor> {
+        match self.rows.get(self.scroll.cursor)? {
+            Row::Item(d) => Some(d),
+            Row::Heading(_) => None,
+        }
+    }
+
+    /// The tree of the selected descriptor, rebuilt when the selection moved.
+    fn sync(&mut self) {
+        let at = self.scroll.cursor;
+        if self.detail.as_ref().is_some_and(|(i, _)| *i == at) {
+            return;
+        }
+        self.detail = self.selected().map(|d| (at, JsonView::from_text(Arc::<str>::from(d.raw.get()), "descriptor")));
+    }
+
+    /// Up, down, a page, top, bottom.
+    pub fn navigate(&mut self, cmd: Command) -> bool {
+        if !self.scroll.navigate(cmd) {
+            return false;
+        }
+        self.sync();
+        true
+    }
+
+    /// `o`: the selected descriptor whole, re-indented from its own bytes.
+    pub fn open(&self, cx: &mut Ctx) {
+        match self.selected() {
+            Some(d) => {
+                let text = crate::json_pretty::to_string(&crate::json_pretty::lines(d.raw.get(), 50_000));
+                let title = format!("{} as sent", d.kind.noun());
+                cx.effects.push(Effect::Push(Box::new(ValueOverlay::new(&title, &text))));
+            }
+            None => cx.notice("no item here", false),
+        }
+    }
+
+    /// `y`: the selected descriptor as sent.
+    pub fn copy(&self, cx: &mut Ctx) {
+        match self.selected() {
+            Some(d) => {
+                cx.notice(format!("copied the {} as sent (OSC 52)", d.kind.noun()), false);
+                cx.cmd(Cmd::Copy(d.raw.get().to_string()));
+            }
+            None => cx.notice("no item here", false),
+        }
+    }
+
+    /// The list's and the descriptor's areas inside the pane.
+    pub fn split(area: Rect) -> [Rect; 2] {
+        Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(area)
+    }
+
+    pub fn set_area(&mut self, area: Rect) {
+        let [list, detail] = ItemList::split(area);
+        self.scroll.set_height(list.height as usize);
+        if let Some((_, v)) = &mut self.detail {
+            v.height = (detail.height as usize).saturating_sub(1 + self.facts).max(1);
+        }
+    }
+
+    /// The rows, each drawn by `item`; headings bold.
+    pub fn draw_list(
+        &self,
+        f: &mut Frame,
+        area: Rect,
+        t: &Theme,
+        focused: bool,
+        item: impl Fn(&Descriptor) -> Vec<Span<'static>>,
+    ) {
+        let window = self.scroll.window(area.height as usize);
+        let lines: Vec<Line> = self.rows[window.clone()]
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let line = match r {
+                    Row::Heading(h) => {
+                        Line::styled(sanitize::line(h).into_owned(), t.paint(Role::Title).add_modifier(Modifier::BOLD))
+                    }
+                    Row::Item(d) => Line::from(item(d)),
+                };
+                if window.start + i == self.scroll.cursor && focused { line.style(t.selection()) } else { line }
+            })
+            .collect();
+        f.render_widget(Paragraph::new(lines), area);
+    }
+
+    /// The selected descriptor below the list: `facts` lines, then the tree of what was sent.
+    pub fn draw_detail(&self, f: &mut Frame, area: Rect, t: &Theme, facts: Vec<Line<'static>>) {
+        let b = Block::default()
+            .borders(Borders::TOP)
+            .border_style(t.border(false))
+            .title(Line::from(" as the server sent it (o whole · y copy) ").style(t.paint(Role::Dim)));
+        let inner = b.inner(area);
+        f.render_widget(b, area);
+        let n = (facts.len() as u16).min(inner.height / 2);
+        let [top, tree] = Layout::vertical([Constraint::Length(n), Constraint::Min(1)]).areas(inner);
+        f.render_widget(Paragraph::new(facts), top);
+        match &self.detail {
+            Some((_, v)) => v.render(f, tree, t, false),
+            None => {
+                f.render_widget(Paragraph::new("Select an item to see its descriptor.").style(t.paint(Role::Dim)), tree)
+            }
+        }
+    }
+}
+
+/// Cuts `s` (sanitized) to `w` characters and pads it to `w`.
+pub fn cell(s: &str, w: usize) -> String {
+    let s = sanitize::truncate(&sanitize::line(s), w).into_owned();
+    let n = s.chars().count();
+    format!("{s}{}", " ".repeat(w.saturating_sub(n)))
+}

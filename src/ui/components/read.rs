@@ -1,0 +1,474 @@
+//! A resource's contents over the panes: each content with its URI, MIME type and size; text as
+//! text (JSON in the tree viewer or pretty, markdown coloured with every character kept), a blob
+//! by size and type (what its bytes look like, an image's dimensions). `e` saves the content to a
+//! file, `Tab` goes to the next content. A read from the server is read again when the server
+//! says the resource was updated; an embedded resource (from a result or a prompt) is shown as
+//! it came.
+
+use std::sync::Arc;
+
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
+use serde_json::Value;
+
+use super::value::ValueOverlay;
+use crate::mcp::{ContentKind, ResourceContent};
+use crate::sanitize;
+use crate::ui::app::Cmd;
+use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
+use crate::ui::jsonview::JsonView;
+use crate::ui::keymap::{Command, Scope};
+use crate::ui::ops::{ReadDone, Shared};
+use crate::ui::result::text::{TextView, Typed};
+use crate::ui::theme::{Role, Theme};
+
+pub const SCOPE: Scope = Scope("resource");
+
+/// A resource a result or a prompt points at: a link to read, or a resource it carries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Link {
+    Read(String),
+    Embedded(Value),
+}
+
+/// The resource a content block names, if it names one (`resource_link`, `resource`).
+pub fn link_of(block: &Value) -> Option<Link> {
+    match block.get("type").and_then(Value::as_str)? {
+        "resource_link" => block.get("uri").and_then(Value::as_str).map(|u| Link::Read(u.to_string())),
+        "resource" => block.get("resource").filter(|r| r.is_object()).map(|r| Link::Embedded(r.clone())),
+        _ => None,
+    }
+}
+
+/// Which of `links` (each with the line its block starts at) `O` opens when `top` is the first
+/// line shown: the first at or below it, else the last above it.
+pub fn pick_link(links: &[(usize, Link)], top: usize) -> Option<Link> {
+    links.iter().find(|(at, _)| *at >= top).or(links.last()).map(|(_, l)| l.clone())
+}
+
+/// What `O` does with a link: a read for the worker, or the embedded resource shown at once.
+pub fn open_link(link: Link, cx: &mut Ctx) {
+    match link {
+        Link::Read(uri) => {
+            cx.notice(format!("reading {}", sanitize::line(&uri)), false);
+            cx.cmd(Cmd::ReadResource { uri, refresh: false });
+        }
+        Link::Embedded(r) => cx.effects.push(Effect::Push(Box::new(ReadView::embedded(r, cx.theme)))),
+    }
+}
+
+enum Body {
+    Text(TextView),
+    Tree(Box<JsonView>),
+}
+
+pub struct ReadView {
+    uri: String,
+    /// Read from the server (re-read on an update), or embedded in a result or a prompt.
+    from_server: bool,
+    contents: Arc<Vec<ResourceContent>>,
+    /// Why there are no contents: the server's error or the connection's.
+    error: Option<String>,
+    warnings: Vec<String>,
+    elapsed: Option<std::time::Duration>,
+    index: usize,
+    /// JSON text shown as a tree (else pretty text).
+    tree: bool,
+    body: Body,
+    /// What happened since the view opened (an update, a re-read).
+    note: Option<String>,
+    rows: usize,
+    theme: Theme,
+}
+
+fn looks_json(c: &ResourceContent) -> bool {
+    let mime = c.mime_type().unwrap_or("").to_ascii_lowercase();
+    let text = c.text().unwrap_or("").trim_start();
+    mime.contains("json") || ((text.starts_with('{') || text.starts_with('[')) && mime.is_empty())
+}
+
+fn is_markdown(c: &ResourceContent) -> bool {
+    let mime = c.mime_type().unwrap_or("").to_ascii_lowercase();
+    mime.contains("markdown") || c.uri().is_some_and(|u| u.ends_with(".md"))
+}
+
+impl ReadView {
+    pub fn from_read(done: &ReadDone, theme: &Theme) -> ReadView {
+        let mut v = ReadView {
+            uri: done.uri.clone(),
+            from_server: true,
+            contents: Arc::default(),
+            error: None,
+            warnings: vec![],
+            elapsed: None,
+            index: 0,
+            tree: true,
+            body: Body::Text(TextView::new(vec![])),
+            note: None,
+            rows: 20,
+            theme: theme.clone(),
+        };
+        v.take(done);
+        v
+    }
+
+    /// An embedded resource (`{"uri", "mimeType", "text" | "blob"}`), shown as it came.
+    pub fn embedded(resource: Value, theme: &Theme) -> ReadView {
+        let content = ResourceContent::from_value(resource);
+        let mut v = ReadView {
+            uri: content.uri().unwrap_or("(no uri)").to_string(),
+            from_server: false,
+            contents: Arc::new(vec![content]),
+            error: None,
+            warnings: vec![],
+            elapsed: None,
+            index: 0,
+            tree: true,
+            body: Body::Text(TextView::new(vec![])),
+            note: None,
+            rows: 20,
+            theme: theme.clone(),
+        };
+        v.build();
+        v
+    }
+
+    fn take(&mut self, done: &ReadDone) {
+        match &done.outcome {
+            Ok(ok) => {
+                self.contents = ok.contents.clone();
+                self.warnings = ok.warnings.clone();
+                self.elapsed = Some(ok.elapsed);
+                self.error = None;
+            }
+            Err(e) => {
+                self.contents = Arc::default();
+                self.error = Some(e.clone());
+            }
+        }
+        self.index = self.index.min(self.contents.len().saturating_sub(1));
+        self.build();
+    }
+
+    fn content(&self) -> Option<&ResourceContent> {
+        self.contents.get(self.index)
+    }
+
+    /// The body of the shown content.
+    fn build(&mut self) {
+        let theme = &self.theme;
+        let Some(c) = self.content() else {
+            let text = match &self.error {
+                Some(e) => format!("The read failed: {}", sanitize::line(e)),
+                None => "The resource has no contents.".to_string(),
+            };
+            let role = if self.error.is_some() { Role::Error } else { Role::Dim };
+            self.body = Body::Text(TextView::new(vec![Line::styled(text, theme.paint(role))]));
+            return;
+        };
+        self.body = match (c.kind(), c.text()) {
+            (ContentKind::Text, Some(t)) if looks_json(c) && self.tree && is_json(t) => {
+                Body::Tree(Box::new(JsonView::from_text(Arc::<str>::from(t), "text")))
+            }
+            (ContentKind::Text, Some(t)) if looks_json(c) && is_json(t) => {
+                Body::Text(TextView::new(crate::ui::result::json_lines(t, theme, 200_000)))
+            }
+            (ContentKind::Text, Some(t)) if is_markdown(c) => {
+                Body::Text(TextView::new(crate::ui::result::markdown::lines(t, theme)))
+            }
+            (ContentKind::Text, Some(t)) => Body::Text(TextView::new(
+                sanitize::text(t).lines().map(|l| Line::styled(l.to_string(), theme.paint(Role::Text))).collect(),
+            )),
+            (ContentKind::Blob, _) => Body::Text(TextView::new(blob_lines(c, theme))),
+            _ => {
+                let mut lines = vec![Line::styled(
+                    "The content has neither a string text nor a string blob; as sent:",
+                    theme.paint(Role::Warning),
+                )];
+                lines.extend(crate::ui::result::json_lines(&c.value.to_string(), theme, 5_000));
+                Body::Text(TextView::new(lines))
+            }
+        };
+        self.set_rows(self.rows);
+    }
+
+    fn set_rows(&mut self, rows: usize) {
+        self.rows = rows;
+        match &mut self.body {
+            Body::Text(t) => t.height = rows.max(1),
+            Body::Tree(v) => v.height = rows.max(1),
+        }
+    }
+
+    /// The lines above the body: URI, MIME type, size, kind; which content; problems; news.
+    fn head(&self, theme: &Theme) -> Vec<Line<'static>> {
+        let mut lines = vec![];
+        match self.content() {
+            Some(c) => {
+                let mut parts = vec![sanitize::line(c.uri().unwrap_or("(no uri)")).into_owned()];
+                parts.push(c.mime_type().map_or("(no mimeType)".into(), |m| sanitize::line(m).into_owned()));
+                if let Some(n) = c.size() {
+                    parts.push(crate::cli::items::human_size(n as u64));
+                }
+                parts.push(
+                    match c.kind() {
+                        ContentKind::Text => "text",
+                        ContentKind::Blob => "blob",
+                        ContentKind::Unknown => "neither text nor blob",
+                    }
+                    .into(),
+                );
+                if let Some(e) = self.elapsed {
+                    parts.push(format!("{:.0} ms", e.as_secs_f64() * 1000.0));
+                }
+                lines.push(Line::styled(parts.join(" · "), theme.paint(Role::Ok).add_modifier(Modifier::BOLD)));
+            }
+            None => lines.push(Line::styled(
+                sanitize::line(&self.uri).into_owned(),
+                theme.paint(Role::Title).add_modifier(Modifier::BOLD),
+            )),
+        }
+        if self.contents.len() > 1 {
+            lines.push(Line::styled(
+                format!("content {} of {} (Tab next, Shift-Tab previous)", self.index + 1, self.contents.len()),
+                theme.paint(Role::Key),
+            ));
+        }
+        if !self.warnings.is_empty() {
+            lines.push(Line::styled(
+                format!("⚠ the result breaks the MCP schema: {}", sanitize::line(&self.warnings.join("; "))),
+                theme.paint(Role::Warning),
+            ));
+        }
+        if let Some(n) = &self.note {
+            lines.push(Line::styled(sanitize::line(n).into_owned(), theme.paint(Role::Match)));
+        }
+        lines
+    }
+
+    fn shown_text(&self) -> Option<String> {
+        match &self.body {
+            Body::Tree(v) => v.selected_text().map(str::to_string),
+            Body::Text(_) => match self.content()?.kind() {
+                ContentKind::Text => self.content()?.text().map(str::to_string),
+                _ => None,
+            },
+        }
+    }
+
+    fn search_key(&mut self, k: &KeyEvent) -> bool {
+        match &mut self.body {
+            Body::Tree(v) => v.search_key(k),
+            Body::Text(t) => match t.search.key(k) {
+                Typed::No => false,
+                Typed::Edited => true,
+                Typed::Accepted => {
+                    t.find_first();
+                    true
+                }
+            },
+        }
+    }
+
+    fn navigate(&mut self, cmd: Command) -> bool {
+        match &mut self.body {
+            Body::Tree(v) => v.command(cmd),
+            Body::Text(t) => t.command(cmd),
+        }
+    }
+
+    fn step(&mut self, by: isize) {
+        let n = self.contents.len();
+        if n > 1 {
+            self.index = (self.index as isize + by).rem_euclid(n as isize) as usize;
+            self.build();
+        }
+    }
+
+    pub fn uri(&self) -> &str {
+        &self.uri
+    }
+}
+
+fn is_json(t: &str) -> bool {
+    crate::json_depth::parse::<serde::de::IgnoredAny>(t, crate::json_depth::DEFAULT_MAX_DEPTH).is_ok()
+}
+
+fn blob_lines(c: &ResourceContent, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![];
+    let size = c.size().unwrap_or(0);
+    let mut what = format!("binary, {}", crate::cli::items::human_size(size as u64));
+    match (c.sniffed_type(), c.mime_type()) {
+        (Some(s), Some(m)) if s != m => what.push_str(&format!("; its bytes look like {s}, not {}", sanitize::line(m))),
+        (Some(s), None) => what.push_str(&format!("; its bytes look like {s}")),
+        (Some(s), Some(_)) => what.push_str(&format!("; its bytes are {s}")),
+        _ => {}
+    }
+    lines.push(Line::styled(what, theme.paint(Role::Text)));
+    if c.mime_type().is_some_and(|m| m.starts_with("image/"))
+        || c.sniffed_type().is_some_and(|s| s.starts_with("image/"))
+    {
+        // The dimensions are in the first bytes; a big blob is not decoded for them.
+        let head: String =
+            c.blob_base64().unwrap_or("").chars().filter(|c| !c.is_ascii_whitespace()).take(4096).collect();
+        let whole = head.len() - head.len() % 4;
+        use base64::Engine;
+        if let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(&head[..whole])
+            && let Some((w, h)) = crate::ui::result::image_size(c.mime_type().unwrap_or(""), &bytes)
+        {
+            lines.push(Line::styled(format!("image {w}×{h}"), theme.paint(Role::Text)));
+        }
+    }
+    if let Err(e) = c.bytes() {
+        lines.push(Line::styled(sanitize::line(&e).into_owned(), theme.paint(Role::Error)));
+    } else {
+        lines.push(Line::styled(
+            "e saves its bytes to a file (the path shows in the status line)",
+            theme.paint(Role::Dim),
+        ));
+    }
+    lines
+}
+
+impl Component for ReadView {
+    fn scope(&self) -> Scope {
+        SCOPE
+    }
+
+    fn key(&mut self, k: &KeyEvent, _cx: &mut Ctx) -> Used {
+        if self.search_key(k) { Used::Yes } else { Used::No }
+    }
+
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        match cmd {
+            Command::Back | Command::Leave => cx.effects.push(Effect::Close),
+            Command::NextPane => self.step(1),
+            Command::PrevPane => self.step(-1),
+            Command::NextView => {
+                self.tree = !self.tree;
+                self.build();
+            }
+            Command::Search => match &mut self.body {
+                Body::Tree(v) => {
+                    v.searching = true;
+                    v.query.clear();
+                    v.search_note = None;
+                }
+                Body::Text(t) => t.search.open(),
+            },
+            Command::Open => {
+                let shown = match &self.body {
+                    Body::Tree(v) => v.value_text(),
+                    Body::Text(t) => Some((self.uri.clone(), t.text())),
+                };
+                if let Some((title, text)) = shown {
+                    cx.effects.push(Effect::Push(Box::new(ValueOverlay::new(&title, &text))));
+                }
+            }
+            Command::Export => match self.contents.get(self.index) {
+                Some(_) => cx.cmd(Cmd::Save {
+                    name: self.uri.rsplit('/').find(|s| !s.is_empty()).unwrap_or("resource").to_string(),
+                    content: Shared(self.contents.clone()),
+                    index: self.index,
+                }),
+                None => cx.notice("nothing to save", false),
+            },
+            Command::Copy => match self.shown_text() {
+                Some(text) => {
+                    cx.notice(format!("copied {} bytes to the clipboard (OSC 52)", text.len()), false);
+                    cx.cmd(Cmd::Copy(text));
+                }
+                None => cx.notice("nothing to copy: e saves a blob's bytes", false),
+            },
+            other => {
+                if !self.navigate(other) {
+                    return Used::No;
+                }
+            }
+        }
+        Used::Yes
+    }
+
+    fn observe(&mut self, event: &Observed, cx: &mut Ctx) {
+        match event {
+            Observed::Updated(uri) if self.from_server && *uri == self.uri => {
+                self.note = Some(format!(
+                    "{} the server says it was updated (notifications/resources/updated): reading it again…",
+                    crate::ui::components::log::clock(std::time::SystemTime::now())
+                ));
+                cx.cmd(Cmd::ReadResource { uri: self.uri.clone(), refresh: true });
+            }
+            Observed::Reread(done) if self.from_server && done.uri == self.uri => {
+                self.take(done);
+                self.note = Some(format!(
+                    "{} read again after the server's update",
+                    crate::ui::components::log::clock(std::time::SystemTime::now())
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    fn set_area(&mut self, area: Rect) {
+        let [_, body] = self.split(Block::bordered().inner(area));
+        self.set_rows(body.height.saturating_sub(1) as usize);
+    }
+
+    fn overlay_size(&self, area: Rect) -> (u16, u16) {
+        (area.width.saturating_sub(4).min(120), area.height.saturating_sub(2))
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+        let what = if self.from_server { "Resource" } else { "Embedded resource" };
+        let title = format!(" {what}: {} · e save · Esc close ", sanitize::line(&sanitize::truncate(&self.uri, 70)));
+        let b = Block::default()
+            .borders(Borders::ALL)
+            .border_type(BorderType::Thick)
+            .border_style(theme.border(true))
+            .title(Line::from(title).style(theme.title(true)))
+            .style(theme.base());
+        let inner = b.inner(area);
+        f.render_widget(b, area);
+        let [head, body] = self.split(inner);
+        f.render_widget(Paragraph::new(self.head(theme)).wrap(Wrap { trim: false }), head);
+        match &self.body {
+            Body::Text(t) => t.draw(f, body, theme),
+            Body::Tree(v) => v.render(f, body, theme, focused),
+        }
+    }
+}
+
+impl ReadView {
+    fn split(&self, inner: Rect) -> [Rect; 2] {
+        let head = self.head(&self.theme);
+        let width = inner.width.max(1) as usize;
+        let h: usize = head.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
+        Layout::vertical([Constraint::Length((h as u16 + 1).min(inner.height / 2)), Constraint::Min(1)]).areas(inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn links_and_embedded_resources() {
+        assert_eq!(link_of(&json!({"type": "resource_link", "uri": "a://x"})), Some(Link::Read("a://x".into())));
+        assert_eq!(link_of(&json!({"type": "text", "text": "a://x"})), None);
+        let theme = Theme::default();
+        let v = ReadView::embedded(
+            json!({"uri": "a://j", "mimeType": "application/json", "text": "{\"a\": 1.50}"}),
+            &theme,
+        );
+        assert!(matches!(v.body, Body::Tree(_)));
+        assert_eq!(v.shown_text().as_deref(), Some("{\"a\": 1.50}"), "the JSON as sent");
+        let md = ReadView::embedded(json!({"uri": "a://m.md", "text": "# T\n\x1b[2Jx"}), &theme);
+        let Body::Text(t) = &md.body else { panic!("text") };
+        assert_eq!(t.text(), "# T\n\\x1b[2Jx");
+    }
+}
