@@ -126,7 +126,7 @@ fn bench_frames(c: &mut Criterion) {
 /// One frame of the panes that show a server's long strings: a tool's 6 MB description, a 6 MB
 /// line of instructions. A frame must cost what is on screen, not what the server sent.
 fn bench_long_strings(c: &mut Criterion) {
-    use mcplens::ui::component::{Component, Observed};
+    use mcplens::ui::component::{Component, Ctx, Observed};
     let theme = Theme::default();
     let long = "word ".repeat(6 << 20 >> 2);
     let mut g = c.benchmark_group("frame_long_string");
@@ -146,7 +146,7 @@ fn bench_long_strings(c: &mut Criterion) {
         "serverInfo": {"name": "s", "version": "1"}, "instructions": long}});
     let info = mcplens::mcp::ServerInfo::from_raw_text(&init.to_string());
     let mut pane = mcplens::ui::components::info::InfoPane::default();
-    pane.observe(&Observed::Server(&info));
+    pane.observe(&Observed::Server(&info), &mut Ctx::new(&theme));
     g.bench_function("info_instructions_6mb", |b| {
         b.iter(|| {
             let _ = term.draw(|f| pane.draw(f, f.area(), &theme, true));
