@@ -90,11 +90,30 @@ impl ItemList {
 
     /// Up, down, a page, top, bottom.
     pub fn navigate(&mut self, cmd: Command) -> bool {
+        let before = self.scroll.cursor;
         if !self.scroll.navigate(cmd) {
             return false;
         }
+        self.off_heading(self.scroll.cursor >= before);
         self.sync();
         true
+    }
+
+    /// Moves the cursor from a heading to the nearest item, in the direction it was going first
+    /// (a heading has nothing to read or show; the screen still shows it above its items).
+    fn off_heading(&mut self, down: bool) {
+        let item = |i: &usize| matches!(self.rows.get(*i), Some(Row::Item(_)));
+        let c = self.scroll.cursor;
+        if item(&c) {
+            return;
+        }
+        let (mut ahead, mut behind) = ((c + 1..self.rows.len()).find(item), (0..c).rev().find(item));
+        if !down {
+            std::mem::swap(&mut ahead, &mut behind);
+        }
+        if let Some(i) = ahead.or(behind) {
+            self.scroll.select(i);
+        }
     }
 
     /// `o`: the selected descriptor whole, re-indented from its own bytes.
@@ -184,4 +203,31 @@ pub fn cell(s: &str, w: usize) -> String {
     let s = sanitize::truncate(&sanitize::line(s), w).into_owned();
     let n = s.chars().count();
     format!("{s}{}", " ".repeat(w.saturating_sub(n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::ItemKind;
+
+    fn item(uri: &str) -> Row {
+        let raw = serde_json::value::RawValue::from_string(format!(r#"{{"uri":"{uri}","name":"{uri}"}}"#))
+            .unwrap_or_else(|e| panic!("{e}"));
+        Row::Item(Box::new(Descriptor::from_raw(ItemKind::Resource, &raw, 100)))
+    }
+
+    #[test]
+    fn the_cursor_steps_over_headings() {
+        let mut l = ItemList::default();
+        l.scroll.set_height(10);
+        l.set_rows(vec![Row::Heading("a".into()), item("x:1"), Row::Heading("b".into()), item("x:2")]);
+        assert_eq!(l.scroll.cursor, 1);
+        l.navigate(Command::Down);
+        assert_eq!(l.scroll.cursor, 3, "down over the heading");
+        l.navigate(Command::Up);
+        assert_eq!(l.scroll.cursor, 1, "up over the heading");
+        l.navigate(Command::Up);
+        assert_eq!(l.scroll.cursor, 1, "the top heading is not a stop");
+        assert_eq!(l.scroll.top, 0, "and it stays on screen");
+    }
 }
