@@ -73,3 +73,20 @@ fn an_initialize_reply_within_the_limit_is_read_and_one_over_it_is_named() {
     assert!(stderr(&o).contains("over the limit of 10485760 (raise --max-message-mb)"), "{}", stderr(&o));
     assert!(started.elapsed() < std::time::Duration::from_secs(30), "named at once, not after the timeout");
 }
+
+#[test]
+fn an_sse_stream_with_odd_events_still_answers_the_call() {
+    for mode in ["unknown-id", "retry-negative", "retry-huge", "bad-utf8"] {
+        let port = free_port();
+        let server = std::process::Command::new("python3")
+            .args([&script("hostile_sse.py"), &port.to_string(), mode])
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let _guard = Guard(server);
+        wait_for_port(port);
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let o = mcplens(&["call", "t", "--url", &url, "--timeout", "20"]);
+        assert_eq!(o.status.code(), Some(0), "{mode}: {}", stderr(&o));
+        assert!(stdout(&o).contains("fine"), "{mode}: {}", stdout(&o));
+    }
+}

@@ -15,7 +15,7 @@ use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
 };
-use sse_stream::{Sse, SseStream};
+use sse_stream::Sse;
 
 use super::log::LogKind;
 use super::wire::WireTap;
@@ -128,27 +128,32 @@ impl TappedHttpClient {
         req
     }
 
-    /// Feeds SSE events through the tap; events the tap drops keep their id (for resumption)
-    /// but lose their data, which rmcp skips.
+    /// Feeds SSE events through the tap, read tolerantly (`sse.rs`); events the tap drops keep
+    /// their id (for resumption) but lose their data, which rmcp skips.
     fn tapped_events(&self, resp: reqwest::Response) -> BoxStream<'static, Result<Sse, SseError>> {
         let tap = self.tap.clone();
-        let max = self.max_message;
-        SseStream::from_bytes_stream(resp.bytes_stream())
-            .map(move |ev| {
-                ev.map(|mut sse| {
-                    if let Some(data) = sse.data.take() {
-                        if data.len() > max {
-                            tap.log().push(
-                                LogKind::Warning,
-                                &format!("server sent a {}-byte event, over the {max}-byte limit; skipped", data.len()),
-                            );
-                        } else {
-                            sse.data = tap.inbound(data);
+        let mut parser = super::sse::SseParser::new(self.max_message);
+        resp.bytes_stream()
+            .map(move |chunk| {
+                let parsed = match chunk {
+                    Ok(bytes) => parser.push(&bytes),
+                    Err(e) => return vec![Err(SseError::Body(Box::new(e)))],
+                };
+                parsed
+                    .into_iter()
+                    .filter_map(|p| match p {
+                        super::sse::Parsed::Warning(w) => {
+                            tap.log().push(LogKind::Warning, &w);
+                            None
                         }
-                    }
-                    sse
-                })
+                        super::sse::Parsed::Event(mut sse) => {
+                            sse.data = sse.data.take().and_then(|d| tap.inbound(d));
+                            Some(Ok(sse))
+                        }
+                    })
+                    .collect()
             })
+            .flat_map(futures::stream::iter)
             .boxed()
     }
 

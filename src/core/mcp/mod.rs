@@ -13,6 +13,7 @@ pub mod prompts;
 pub mod resources;
 pub mod rpc;
 pub mod session;
+pub mod sse;
 pub mod stdio;
 pub mod target;
 pub mod tasks;

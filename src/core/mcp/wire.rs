@@ -325,8 +325,13 @@ impl WireTap {
         let mut st = self.lock();
         let Some(method) = st.pending.remove(&key) else {
             drop(st);
-            self.log.push(LogKind::Warning, &format!("server replied to id {key}, which no request is waiting on"));
-            return Some(trimmed.to_string());
+            // Not passed on: over HTTP rmcp would take it as the answer of the stream it came on
+            // and end the request that stream was for.
+            self.log.push(
+                LogKind::Warning,
+                &format!("server replied to id {key}, which no request is waiting on; skipped"),
+            );
+            return None;
         };
         let stub = STUBBED.iter().find(|(m, _)| *m == method).map(|(_, stub)| *stub);
         if stub.is_none() && method != "initialize" {
@@ -483,9 +488,9 @@ mod tests {
     }
 
     #[test]
-    fn unknown_ids_are_warned_about() {
+    fn unknown_ids_are_warned_about_and_not_passed_on() {
         let t = tap();
-        assert!(t.inbound(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#.to_string()).is_some());
+        assert!(t.inbound(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#.to_string()).is_none());
         assert!(t.log().entries().iter().any(|e| e.kind == LogKind::Warning && e.text.contains("id 99")));
     }
 
