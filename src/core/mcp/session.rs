@@ -8,14 +8,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http::{HeaderName, HeaderValue};
+use rmcp::RoleClient;
 use rmcp::model::{
-    CallToolRequestParams, CancelledNotificationParam, ClientNotification, ClientRequest, Notification,
-    PaginatedRequestParams, Request, RequestOptionalParam,
+    CancelledNotificationParam, ClientNotification, ClientRequest, Notification, PaginatedRequestParams,
+    RequestOptionalParam,
 };
-use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
+use rmcp::service::ClientServiceExt;
+use rmcp::service::{RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{RoleClient, ServiceExt};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -24,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::asks::{AskDesk, Root};
 use super::client::LensClient;
+use super::era::{Era, Protocol, SERVER_INFO_META};
 use super::http::TappedHttpClient;
 use super::log::{LogKind, LogLimits, Redactor, SessionLog};
 use super::stdio::{self, ChildWatch, describe_status};
@@ -52,6 +54,8 @@ pub struct ConnectOptions {
     pub roots: Vec<Root>,
     /// Sent with `logging/setLevel` right after the handshake (`--log-level`).
     pub log_level: Option<super::log::Level>,
+    /// Which protocol era and version to speak (`--protocol`).
+    pub protocol: Protocol,
 }
 
 impl Default for ConnectOptions {
@@ -66,16 +70,22 @@ impl Default for ConnectOptions {
             asks: None,
             roots: vec![],
             log_level: None,
+            protocol: Protocol::Auto,
         }
     }
 }
 
-/// What the server said about itself in its `initialize` reply, kept verbatim.
+/// What the server said about itself in its `initialize` (legacy era) or `server/discover`
+/// (modern era) reply, kept verbatim, and the version the session settled on.
 #[derive(Debug, Clone, Default)]
 pub struct ServerInfo {
     pub raw: Option<Arc<String>>,
-    /// The `result` object of the initialize reply.
+    /// The `result` object of the initialize or discover reply.
     pub result: Value,
+    /// The protocol version in use: the one `initialize` agreed, or the one picked from the
+    /// discover reply's `supportedVersions`.
+    pub negotiated: String,
+    pub era: Era,
 }
 
 impl ServerInfo {
@@ -85,14 +95,32 @@ impl ServerInfo {
             .and_then(|r| serde_json::from_str::<Value>(r).ok())
             .and_then(|mut v| v.get_mut("result").map(Value::take))
             .unwrap_or(Value::Null);
-        ServerInfo { raw, result }
+        let negotiated = result.get("protocolVersion").and_then(Value::as_str).unwrap_or("").to_string();
+        ServerInfo { raw, result, era: Era::of(&negotiated), negotiated }
     }
-    /// From an initialize reply's text (tests, and a reply read back from a file).
+    /// From an initialize or discover reply's text (tests, and a reply read back from a file).
     pub fn from_raw_text(text: &str) -> Self {
         Self::from_raw(Some(Arc::new(text.to_string())))
     }
+    /// The version the session settled on (a discover reply names none of its own).
+    fn settled(mut self, version: &str) -> Self {
+        self.era = Era::of(version);
+        self.negotiated = version.to_string();
+        self
+    }
+    /// `serverInfo`, or in a discover reply `_meta["io.modelcontextprotocol/serverInfo"]`.
     fn info_str(&self, key: &str) -> Option<&str> {
-        self.result.get("serverInfo").and_then(|s| s.get(key)).and_then(Value::as_str)
+        let info = self.result.get("serverInfo").or_else(|| self.result.get("_meta")?.get(SERVER_INFO_META));
+        info.and_then(|s| s.get(key)).and_then(Value::as_str)
+    }
+    /// The versions a discover reply lists (`supportedVersions`); empty in the legacy era.
+    pub fn supported_versions(&self) -> Vec<String> {
+        let list = self.result.get("supportedVersions").and_then(Value::as_array);
+        list.into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+    }
+    /// The discover reply's cache hint: `ttlMs` and `cacheScope`, as one line.
+    pub fn cache_hint(&self) -> Option<String> {
+        super::era::cache_hint(&self.result)
     }
     pub fn name(&self) -> &str {
         self.info_str("name").unwrap_or("(unnamed server)")
@@ -104,7 +132,7 @@ impl ServerInfo {
         self.info_str("version").unwrap_or("")
     }
     pub fn protocol_version(&self) -> &str {
-        self.result.get("protocolVersion").and_then(Value::as_str).unwrap_or("")
+        &self.negotiated
     }
     pub fn capabilities(&self) -> Vec<String> {
         self.result
@@ -195,14 +223,16 @@ impl Reply {
 
     /// `code: message` of a JSON-RPC error reply.
     pub fn error_summary(err: &Value) -> String {
-        let code = err.get("code").map(|c| c.to_string()).unwrap_or_else(|| "?".into());
         let msg = err.get("message").and_then(Value::as_str).unwrap_or("(no message)");
-        format!("JSON-RPC error {code}: {msg}")
+        match err.get("code") {
+            Some(c) if c.as_i64().is_none() => format!("JSON-RPC error {c}: {msg}"),
+            c => super::era::error_line(c.and_then(Value::as_i64), msg),
+        }
     }
 }
 
 pub struct Session {
-    service: RunningService<RoleClient, LensClient>,
+    pub(crate) service: RunningService<RoleClient, LensClient>,
     tap: Arc<WireTap>,
     child: Option<ChildWatch>,
     pub server: ServerInfo,
@@ -210,6 +240,10 @@ pub struct Session {
     options: ConnectOptions,
     /// What went wrong setting the session up without stopping it (a refused `--log-level`).
     pub setup_warnings: Vec<String>,
+    /// The roots offered now: the client handler answers `roots/list` from them.
+    pub(crate) roots: Arc<std::sync::RwLock<Vec<Root>>>,
+    /// The modern era's per-request state: log level and the open `subscriptions/listen`.
+    pub(crate) modern: super::modern::ModernState,
 }
 
 impl Session {
@@ -219,11 +253,17 @@ impl Session {
             None => SessionLog::new(options.log_limits, Redactor::new(target.secrets())),
         };
         let tap = WireTap::new(log.clone());
-        let client = LensClient::new(tap.clone(), options.asks.clone(), options.roots.clone());
+        let roots = Arc::new(std::sync::RwLock::new(options.roots.clone()));
+        let client = LensClient::new(tap.clone(), options.asks.clone(), roots.clone(), options.protocol);
+        let lifecycle = super::era::lifecycle(options.protocol);
+        if options.protocol == Protocol::Auto {
+            tap.bound_discover(super::era::DISCOVER_WAIT.min(options.timeout / 2));
+        }
         let (served, child) = match target {
             Target::Stdio(s) => {
                 let (io, child) = stdio::spawn(s, tap.clone(), options.max_message)?;
-                (tokio::time::timeout(options.timeout, client.serve(io)).await, Some(child))
+                let serve = client.serve_with_lifecycle(io, lifecycle);
+                (tokio::time::timeout(options.timeout, serve).await, Some(child))
             }
             Target::Http(h) => {
                 let mut config = StreamableHttpClientTransportConfig::with_uri(h.url.clone());
@@ -232,7 +272,8 @@ impl Session {
                     TappedHttpClient::new(tap.clone(), options.max_message),
                     config,
                 );
-                (tokio::time::timeout(options.timeout, client.serve(transport)).await, None)
+                let serve = client.serve_with_lifecycle(transport, lifecycle);
+                (tokio::time::timeout(options.timeout, serve).await, None)
             }
         };
         let failed = |what: String| Self::failure_message(&log, child.as_ref(), what);
@@ -255,15 +296,34 @@ impl Session {
             }
             Ok(Ok(service)) => service,
         };
-        let server = ServerInfo::from_raw(tap.initialize_reply());
+        let version = service.peer().peer_info().map(|p| p.protocol_version.to_string()).unwrap_or_default();
+        let server = ServerInfo::from_raw(tap.handshake_reply()).settled(&version);
         log.push(
             LogKind::Info,
-            &format!("connected to {} {} (protocol {})", server.name(), server.version(), server.protocol_version()),
+            &format!(
+                "connected to {} {} (protocol {}, {} era)",
+                server.name(),
+                server.version(),
+                server.protocol_version(),
+                if server.era == Era::Modern { "modern" } else { "legacy" }
+            ),
         );
-        let mut session =
-            Session { service, tap, child, server, target: target.clone(), options, setup_warnings: vec![] };
+        let mut session = Session {
+            service,
+            tap,
+            child,
+            server,
+            target: target.clone(),
+            options,
+            setup_warnings: vec![],
+            roots,
+            modern: Default::default(),
+        };
         if let Some(level) = session.options.log_level {
             session.apply_log_level(level).await;
+        }
+        if session.server.era == Era::Modern {
+            session.listen_at_start().await;
         }
         Ok(session)
     }
@@ -302,6 +362,20 @@ impl Session {
 
     pub fn log(&self) -> &SessionLog {
         self.tap.log()
+    }
+
+    pub(crate) fn tap(&self) -> &Arc<WireTap> {
+        &self.tap
+    }
+
+    /// The era the session speaks (see `ServerInfo::era`).
+    pub fn era(&self) -> Era {
+        self.server.era
+    }
+
+    /// The roots offered to the server now.
+    pub fn roots(&self) -> Vec<Root> {
+        self.roots.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// The limits this session was opened with.
@@ -368,7 +442,7 @@ impl Session {
         let mut events = self.tap.subscribe();
         let timeout = opts.timeout.unwrap_or(self.options.timeout);
         let started = Instant::now();
-        let handle = self.service.peer().send_cancellable_request(request, PeerRequestOptions::no_options()).await;
+        let handle = self.service.peer().send_cancellable_request(request, self.request_options()).await;
         let handle = match handle {
             Ok(h) => h,
             Err(e) => return Err(self.service_error(e, what).await),
@@ -587,12 +661,13 @@ impl Session {
         opts: &CallOptions,
         on_progress: &mut (dyn FnMut(&Progress) + Send),
     ) -> Result<Reply> {
-        let mut params = CallToolRequestParams::new(name.to_string());
+        let mut params = serde_json::json!({ "name": name });
         if let Some(args) = arguments {
-            params = params.with_arguments(args);
+            params["arguments"] = Value::Object(args);
         }
-        let request = ClientRequest::CallToolRequest(Request::new(params));
-        let mut reply = self.request(request, &format!("tools/call {name}"), opts, on_progress).await?;
+        let what = format!("tools/call {name}");
+        let (raw, elapsed) = self.request_answering("tools/call", params, &what, opts, on_progress).await?;
+        let mut reply = Reply::parse_with(raw, elapsed, self.options.max_depth, Syntax::Checked)?;
         if let ReplyBody::Result(r) = &reply.body {
             reply.warnings = Self::result_problems(r);
             for w in &reply.warnings {

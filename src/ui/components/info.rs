@@ -48,8 +48,16 @@ impl InfoPane {
             Row::Fact("version", s.version().to_string()),
             Row::Fact("title", s.title().unwrap_or("(none)").to_string()),
             Row::Fact("protocol", s.protocol_version().to_string()),
-            Row::Heading("capabilities (as sent)"),
+            Row::Fact("era", s.era.label().to_string()),
         ];
+        let supported = s.supported_versions();
+        if !supported.is_empty() {
+            rows.push(Row::Fact("offers", supported.join(", ")));
+        }
+        if let Some(hint) = s.cache_hint() {
+            rows.push(Row::Fact("discover", hint));
+        }
+        rows.push(Row::Heading("capabilities (as sent)"));
         let caps = s
             .result
             .get("capabilities")
