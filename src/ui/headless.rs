@@ -49,6 +49,9 @@ pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec
                 )
                 .await;
             }
+            cmd @ (super::app::Cmd::Tasks | super::app::Cmd::CancelTask(_) | super::app::Cmd::SetRoots(_)) => {
+                super::session_cmd(session.clone(), cmd, tx).await;
+            }
             _ => continue,
         }
         while let Ok(msg) = rx.try_recv() {

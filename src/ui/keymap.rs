@@ -105,6 +105,12 @@ commands! {
     Show = "show",
     // A server's request.
     Decline = "decline",
+    // The session's tasks.
+    Tasks = "tasks",
+    CancelTask = "cancel_task",
+    // Roots, in the server info pane.
+    AddRoot = "add_root",
+    RemoveRoot = "remove_root",
 }
 
 /// Where a binding applies: a section of the keymap file. `Any` (the file's `[global]`) applies

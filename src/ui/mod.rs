@@ -250,6 +250,9 @@ async fn worker(
                                 send(m);
                             }
                         }
+                        Some(Cmd::Tasks) | Some(Cmd::CancelTask(_)) | Some(Cmd::SetRoots(_)) => {
+                            send(SessionMsg::Notice("not connected: R reconnects".into()));
+                        }
                         Some(Cmd::Cancel) | Some(Cmd::Copy(_)) | Some(Cmd::OpenUrl(_)) | Some(Cmd::Answer { .. }) => {}
                         Some(Cmd::Quit) | None => return,
                     }
@@ -308,6 +311,9 @@ async fn worker(
                         }
                     }
                     Some(Cmd::Answer { id, answer }) => pending.answer(&id, answer),
+                    Some(cmd @ (Cmd::Tasks | Cmd::CancelTask(_) | Cmd::SetRoots(_))) => {
+                        tokio::spawn(session_cmd(session.clone(), cmd, out.clone()));
+                    }
                     Some(Cmd::Copy(_)) | Some(Cmd::OpenUrl(_)) => {}
                 },
                 ask = pending.rx.recv() => if let Some(ask) = ask {
@@ -626,4 +632,27 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
     restore_terminal();
     let _ = tokio::time::timeout(Duration::from_secs(3), worker).await;
     code
+}
+
+/// The worker's small session commands: the task list, a task cancelled, the roots changed.
+/// Each ends with a message for the app.
+pub(crate) async fn session_cmd(session: Arc<Session>, cmd: Cmd, out: mpsc::UnboundedSender<Msg>) {
+    let msg = match cmd {
+        Cmd::Tasks => SessionMsg::Tasks(session.session_tasks()),
+        Cmd::CancelTask(id) => {
+            SessionMsg::Notice(match session.cancel_task(&id, &crate::mcp::CallOptions::default()).await {
+                Ok(t) => crate::sanitize::line(&t.line()).into_owned(),
+                Err(e) => format!("tasks/cancel {}: {}", crate::sanitize::line(&id), e.message),
+            })
+        }
+        Cmd::SetRoots(roots) => {
+            let n = roots.len();
+            SessionMsg::Notice(match session.set_roots(roots).await {
+                Ok(()) => format!("{n} root{} offered now; the server was told", if n == 1 { "" } else { "s" }),
+                Err(e) => format!("roots changed here, but {e}"),
+            })
+        }
+        _ => return,
+    };
+    let _ = out.send(Msg::Session(msg));
 }

@@ -4,9 +4,11 @@
 `subscriptions/listen`, cache hints, SEP-2663 tasks (`resultType: "task"`, `tasks/get` with the
 result inline, `tasks/update`, `tasks/cancel`) and the era's error codes.
 
-Usage: modern_server.py [--dual] [--http PORT]
+Usage: modern_server.py [--dual] [--silent-discover] [--http PORT]
   --dual       also answer `initialize` (legacy era, 2025-11-25); without it `initialize` is
                "method not found", as in a modern-only server
+  --silent-discover  a legacy server that says nothing at all to `server/discover` (implies
+               --dual)
   --http PORT  serve streamable HTTP on 127.0.0.1:PORT (every POST must carry Mcp-Method, and
                Mcp-Name where the spec wants one) instead of stdio
 """
@@ -16,7 +18,8 @@ import sys
 import threading
 
 MODERN = "2026-07-28"
-DUAL = "--dual" in sys.argv
+SILENT = "--silent-discover" in sys.argv
+DUAL = "--dual" in sys.argv or SILENT
 META_KEYS = ["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientInfo",
              "io.modelcontextprotocol/clientCapabilities"]
 CACHE = {"ttlMs": 60000, "cacheScope": "public"}
@@ -30,11 +33,15 @@ TOOLS = [
      "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},
     {"name": "show_roots", "description": "Asks for the client's roots (input_required, roots/list).",
      "inputSchema": {"type": "object"}},
-    {"name": "meta_seen", "description": "Returns the _meta (and HTTP headers) of this request.",
+    {"name": "meta_seen", "description": "Returns the _meta of this request.",
+     "inputSchema": {"type": "object"}},
+    {"name": "headers_seen", "description": "Returns the Mcp-* HTTP headers of this request.",
      "inputSchema": {"type": "object"}},
     {"name": "slow_job", "description": "Runs as a task (SEP-2663) that ends after two polls.",
      "inputSchema": {"type": "object"}},
     {"name": "confirm_job", "description": "Runs as a task that needs the user's confirmation.",
+     "inputSchema": {"type": "object"}},
+    {"name": "long_job", "description": "Runs as a task that works until it is cancelled.",
      "inputSchema": {"type": "object"}},
     {"name": "needs_cap", "description": "Fails with -32021 (missing required client capability).",
      "inputSchema": {"type": "object"}},
@@ -104,8 +111,10 @@ def call_tool(params, meta, headers):
             return ask
         return text(json.dumps(got.get("roots", [])))
     if name == "meta_seen":
-        return text(json.dumps({"meta": meta, "headers": headers}, sort_keys=True))
-    if name in ("slow_job", "confirm_job"):
+        return text(json.dumps(meta, sort_keys=True))
+    if name == "headers_seen":
+        return text(json.dumps(headers, sort_keys=True))
+    if name in ("slow_job", "confirm_job", "long_job"):
         with lock:
             tid = "task-%d" % (len(tasks) + 1)
             tasks[tid] = {"kind": name, "polls": 0, "status": "working", "answer": None}
@@ -130,6 +139,8 @@ def get_task(params):
     t["polls"] += 1
     if t["status"] == "cancelled":
         return dict(resultType="complete", **task(tid, "cancelled"))
+    if t["kind"] == "long_job":
+        return dict(resultType="complete", **task(tid, "working"))
     if t["kind"] == "confirm_job" and t["answer"] is None:
         if t["polls"] < 2:
             return dict(resultType="complete", **task(tid, "working"))
@@ -159,20 +170,28 @@ def handle(msg, headers=None):
     return {"jsonrpc": "2.0", "id": mid, "result": out}
 
 
+legacy = []  # set once `initialize` was answered: requests then carry no _meta
+
+
 def dispatch(method, mid, params, meta, headers):
     if method == "initialize":
+        legacy.append(True)
         if not DUAL:
             return error(-32601, "Method not found: initialize (this server speaks 2026-07-28 only)")
-        return {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+        offered = params.get("protocolVersion")
+        version = offered if offered in ("2025-11-25", "2025-06-18", "2025-03-26") else "2025-11-25"
+        return {"protocolVersion": version, "capabilities": {"tools": {}},
                 "serverInfo": {"name": "modern-server", "version": "1.0"}}
     if method == "notifications/initialized":
         return None
     missing = [k for k in META_KEYS if k not in meta]
-    if missing and method not in ("ping",):
+    if missing and not legacy and method not in ("ping",):
         return error(-32602, "missing _meta: " + ", ".join(missing))
     version = meta.get("io.modelcontextprotocol/protocolVersion")
     if version and version != MODERN and not DUAL:
         return error(-32022, "unsupported protocol version %s" % version, {"supported": [MODERN], "requested": version})
+    if method == "server/discover" and SILENT:
+        return None
     if method == "server/discover":
         return {"resultType": "complete", "supportedVersions": [MODERN],
                 "capabilities": {"tools": {"listChanged": True}, "resources": {"subscribe": True},

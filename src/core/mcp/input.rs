@@ -136,6 +136,11 @@ impl Session {
                 rmcp::model::ClientRequest::CustomRequest(rmcp::model::CustomRequest::new(method, Some(params)));
             let (raw, elapsed) = self.request_raw(request, what, opts, on_progress).await?;
             total += elapsed;
+            if let Some(t) = result_type(&raw).filter(|t| !RESULT_TYPES.contains(&t.as_str())) {
+                let t = crate::sanitize::truncate(&t, 80).into_owned();
+                self.log()
+                    .push(LogKind::Warning, &format!("{what}: the result's resultType {t:?} is not one MCP defines"));
+            }
             let Some(asked) = InputRequired::read(&raw) else { return Ok((raw, total)) };
             if round == MAX_ROUNDS {
                 return Err(LensError::connection(format!(

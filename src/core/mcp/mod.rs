@@ -18,6 +18,7 @@ pub mod rpc;
 pub mod session;
 pub mod stdio;
 pub mod target;
+pub mod task_ext;
 pub mod tasks;
 pub mod tools;
 pub mod uri_template;

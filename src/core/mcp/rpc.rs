@@ -118,8 +118,10 @@ impl Session {
     }
 
     /// `ping`: the round-trip time of one request the server must answer at once.
+    /// The modern era has no `ping`: its round trip is `server/discover`'s.
     pub async fn ping(&self) -> Result<Duration> {
-        let answer = self.ask("ping", None, &CallOptions::default()).await?;
+        let method = if self.era() == super::era::Era::Modern { "server/discover" } else { "ping" };
+        let answer = self.ask(method, None, &CallOptions::default()).await?;
         match answer.outcome {
             Ok(_) => Ok(answer.elapsed),
             Err(e) => Err(LensError::connection(format!("ping: the server answered {}", e.summary()))),

@@ -189,7 +189,7 @@ impl Reply {
         Self::parse_with(raw, elapsed, max_depth, Syntax::Unchecked)
     }
 
-    fn parse_with(raw: Arc<String>, elapsed: Duration, max_depth: usize, syntax: Syntax) -> Result<Reply> {
+    pub(crate) fn parse_with(raw: Arc<String>, elapsed: Duration, max_depth: usize, syntax: Syntax) -> Result<Reply> {
         // `"result": null` is there, and breaks the MCP schema (said by `result_problems`);
         // only a missing member is no result.
         fn present<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
@@ -244,6 +244,8 @@ pub struct Session {
     pub(crate) roots: Arc<std::sync::RwLock<Vec<Root>>>,
     /// The modern era's per-request state: log level and the open `subscriptions/listen`.
     pub(crate) modern: super::modern::ModernState,
+    /// Every task run in this session (the TUI lists them).
+    pub(crate) task_book: super::task_ext::TaskBook,
 }
 
 impl Session {
@@ -318,6 +320,7 @@ impl Session {
             setup_warnings: vec![],
             roots,
             modern: Default::default(),
+            task_book: Default::default(),
         };
         if let Some(level) = session.options.log_level {
             session.apply_log_level(level).await;
@@ -522,6 +525,10 @@ impl Session {
             tools: Option<Vec<&'a RawValue>>,
             #[serde(rename = "nextCursor", default)]
             next_cursor: Option<Value>,
+            #[serde(rename = "ttlMs", default)]
+            ttl: Option<Value>,
+            #[serde(rename = "cacheScope", default)]
+            scope: Option<Value>,
         }
         let mut list = ToolList::default();
         let mut seen = HashSet::new();
@@ -560,6 +567,12 @@ impl Session {
             let Some(page) = message.result else {
                 return Err(LensError::connection(format!("{what}: the server's reply has neither result nor error")));
             };
+            if list.pages == 1 {
+                let mut hint = Map::new();
+                hint.extend(page.ttl.clone().map(|t| ("ttlMs".to_string(), t)));
+                hint.extend(page.scope.clone().map(|s| ("cacheScope".to_string(), s)));
+                list.cache = super::era::cache_hint(&Value::Object(hint));
+            }
             let Some(tools) = page.tools else {
                 return Err(LensError::connection(format!("{what}: the result has no \"tools\" array")));
             };
@@ -653,13 +666,27 @@ impl Session {
         self.request(request, method, opts, on_progress).await
     }
 
-    /// Calls a tool; arguments are sent as given. A JSON-RPC error reply is a `Reply` too.
+    /// Calls a tool; arguments are sent as given. A JSON-RPC error reply is a `Reply` too. A
+    /// task the server makes of the call (the extension's `resultType: "task"`) is followed to
+    /// its end, its statuses given as progress.
     pub async fn call_tool(
         &self,
         name: &str,
         arguments: Option<Map<String, Value>>,
         opts: &CallOptions,
         on_progress: &mut (dyn FnMut(&Progress) + Send),
+    ) -> Result<Reply> {
+        self.call_tool_following(name, arguments, opts, on_progress, None).await
+    }
+
+    /// `call_tool`, with a task's statuses to `on_status`.
+    pub(crate) async fn call_tool_following(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        opts: &CallOptions,
+        on_progress: &mut (dyn FnMut(&Progress) + Send),
+        on_status: Option<&mut (dyn FnMut(&super::tasks::Task) + Send)>,
     ) -> Result<Reply> {
         let mut params = serde_json::json!({ "name": name });
         if let Some(args) = arguments {
@@ -668,6 +695,22 @@ impl Session {
         let what = format!("tools/call {name}");
         let (raw, elapsed) = self.request_answering("tools/call", params, &what, opts, on_progress).await?;
         let mut reply = Reply::parse_with(raw, elapsed, self.options.max_depth, Syntax::Checked)?;
+        if let ReplyBody::Result(r) = &reply.body
+            && r.get("resultType").and_then(Value::as_str) == Some("task")
+            && self.tasks_extension()
+        {
+            let created = r.clone();
+            // Without a listener of its own, each status is a step of progress.
+            let mut polls = 0.0;
+            let mut as_progress = |t: &super::tasks::Task| {
+                polls += 1.0;
+                on_progress(&Progress { progress: polls, total: None, message: Some(t.line()) });
+            };
+            reply = match on_status {
+                Some(f) => self.follow_task(name, &created, opts, f).await?,
+                None => self.follow_task(name, &created, opts, &mut as_progress).await?,
+            };
+        }
         if let ReplyBody::Result(r) = &reply.body {
             reply.warnings = Self::result_problems(r);
             for w in &reply.warnings {

@@ -66,6 +66,8 @@ const STUBBED: &[(&str, &str)] = &[
     ("completion/complete", "{}"),
     ("logging/setLevel", "{}"),
     ("ping", "{}"),
+    // After the handshake: the modern era's round trip (`mcplens ping`).
+    ("server/discover", "{}"),
     // The tasks of 2025-11-25 (rmcp speaks only the later extension).
     ("tasks/get", "{}"),
     ("tasks/result", "{}"),
@@ -120,6 +122,18 @@ impl<'a> Probe<'a> {
         }
         w
     }
+}
+
+/// True when a `server/discover` result is one (it lists `supportedVersions`).
+fn discovered(result: Option<&RawValue>) -> bool {
+    #[derive(Deserialize)]
+    struct Discover<'a> {
+        #[serde(rename = "supportedVersions", borrow, default)]
+        supported: Option<&'a RawValue>,
+    }
+    result
+        .and_then(|r| crate::json_depth::parse_borrowed::<Discover>(r.get()).ok())
+        .is_some_and(|d| d.supported.is_some())
 }
 
 /// A JSON-RPC id as a map key: `1` and `"1"` are the same request (rmcp correlates them too).
@@ -276,7 +290,7 @@ impl WireTap {
         let key = id_key(id.get());
         let mut st = self.lock();
         match method.as_ref() {
-            "server/discover" => st.discover = Some((key.clone(), id.get().to_string())),
+            "server/discover" if st.handshake.is_none() => st.discover = Some((key.clone(), id.get().to_string())),
             // rmcp gave up on discover itself and fell back: a late answer must not reach it.
             "initialize" => {
                 if let Some((old, _)) = st.discover.take() {
@@ -286,7 +300,8 @@ impl WireTap {
             }
             _ => {}
         }
-        let timed = method == "server/discover";
+        // Only the handshake's discover is timed (a later one is `ping`'s).
+        let timed = method == "server/discover" && st.handshake.is_none();
         st.pending.insert(key, method.into_owned());
         drop(st);
         if timed {
@@ -339,6 +354,7 @@ impl WireTap {
             self.log.push(LogKind::Warning, "server sent a reply with neither result nor error");
         }
         let (key, id_text, trimmed_len) = (id_key(id.get()), id.get().to_string(), trimmed.len());
+        let has_result = probe.result.is_some();
         let mut st = self.lock();
         if st.abandoned.remove(&key) {
             drop(st);
@@ -354,9 +370,24 @@ impl WireTap {
             return Some(trimmed.to_string());
         };
         let stub = STUBBED.iter().find(|(m, _)| *m == method).map(|(_, stub)| *stub);
-        let handshake = method == "initialize" || method == "server/discover";
-        if method == "server/discover" {
+        let handshake = method == "initialize" || (method == "server/discover" && st.handshake.is_none());
+        if method == "server/discover" && handshake {
             st.discover = None;
+            if probe.error.is_none() && !discovered(probe.result) {
+                // A legacy server that answers any method with a result (`{}`): not a discover
+                // result, so `auto` goes on to initialize (the log has what it sent).
+                drop(st);
+                if self.discover_bound().is_some() {
+                    self.log.push(
+                        LogKind::Info,
+                        "server/discover: the answer is no discover result (no supportedVersions); taken as a legacy server",
+                    );
+                    return Some(format!(
+                        r#"{{"jsonrpc":"2.0","id":{id_text},"error":{{"code":-32601,"message":"mcplens: not a discover result"}}}}"#
+                    ));
+                }
+                return Some(trimmed.to_string());
+            }
         }
         if stub.is_none() && !handshake {
             return Some(trimmed.to_string());
@@ -369,7 +400,7 @@ impl WireTap {
         } else {
             trimmed.to_string()
         });
-        match stub {
+        match stub.filter(|_| !handshake) {
             Some(stub) => {
                 self.log.attach_full(seq, raw.clone());
                 st.kept.insert(key, raw);
@@ -377,7 +408,9 @@ impl WireTap {
             }
             None => {
                 let fwd = raw.to_string();
-                st.handshake = Some(raw);
+                if has_result {
+                    st.handshake = Some(raw);
+                }
                 Some(fwd)
             }
         }

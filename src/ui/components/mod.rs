@@ -10,6 +10,7 @@ pub mod log_entry;
 pub mod picker;
 pub mod result;
 pub mod schema;
+pub mod tasks;
 pub mod tools;
 pub mod value;
 
