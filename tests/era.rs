@@ -242,3 +242,58 @@ async fn the_log_holds_every_message_of_both_eras_and_listen_brings_list_changes
     assert!(!sent(&s, "server/discover") && s.log().entries().iter().any(|e| e.text.contains("\"2025-03-26\"")));
     s.close().await;
 }
+
+/// `mcplens ARGS -- python task_server.py` (2025-11-25 tasks, legacy era).
+fn legacy_tasks(args: &[&str]) -> std::process::Output {
+    let py = python().to_string_lossy().into_owned();
+    let server = script("task_server.py");
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--", &py, &server]);
+    mcplens(&all)
+}
+
+#[test]
+fn the_2025_11_25_tasks_run_against_the_projects_task_server() {
+    // taskSupport "required": run as a task by itself, polled to the end.
+    let o = legacy_tasks(&["call", "brew", "--arg", "kind=coffee"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("your coffee is ready"), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("brew requires a task: run as one") && err.contains("task t1 working: poll 2"), "{err}");
+    // input_required: tasks/result carries the server's elicitation, answered headless.
+    let o = legacy_tasks(&["call", "order", "--task", "--elicitation", "accept"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"size\": \"large\""), "{}", stdout(&o));
+    assert!(stderr(&o).contains("task t1 input_required: which size?"), "{}", stderr(&o));
+    let o = legacy_tasks(&["call", "order", "--task", "--no-wait"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "task t1 working\n"), "{}", stderr(&o));
+    // The legacy server knows no discover: auto met it in its era.
+    let o = legacy_tasks(&["info"]);
+    assert!(stdout(&o).contains("era           legacy (initialize)"), "{}", stdout(&o));
+}
+
+#[tokio::test]
+async fn both_kinds_of_task_go_into_the_sessions_task_book() {
+    let target = Target::Stdio(StdioTarget {
+        command: python().to_string_lossy().into_owned(),
+        args: vec![script("task_server.py")],
+        env: vec![],
+        cwd: None,
+    });
+    let s = Session::connect(&target, ConnectOptions::default()).await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(!s.tasks_extension());
+    let r = s.run_task("brew", None, &CallOptions::default(), &mut |_| {}).await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.raw.contains("your tea is ready"));
+    let book = s.session_tasks();
+    assert_eq!(book.len(), 1);
+    assert_eq!((book[0].id.as_str(), book[0].tool.as_str(), book[0].status.as_str()), ("t1", "brew", "completed"));
+    assert!(book[0].result.as_deref().is_some_and(|r| r.contains("your tea is ready")));
+    s.close().await;
+    let s = Session::connect(&modern_target(&[]), ConnectOptions::default()).await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(s.tasks_extension());
+    let r = s.run_task("slow_job", None, &CallOptions::default(), &mut |_| {}).await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.raw.contains("job done"));
+    let book = s.session_tasks();
+    assert_eq!((book.len(), book[0].status.as_str()), (1, "completed"));
+    s.close().await;
+}

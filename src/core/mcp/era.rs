@@ -97,6 +97,16 @@ pub fn lifecycle(protocol: Protocol) -> ClientLifecycleMode {
     }
 }
 
+/// The handshake `protocol` makes, for error messages (a legacy server's "method not found"
+/// under `--protocol 2026-07-28` says which request it did not know).
+pub fn handshake_name(protocol: Protocol) -> &'static str {
+    match protocol {
+        Protocol::Auto => "initialize",
+        Protocol::Modern => "server/discover (--protocol 2026-07-28; auto falls back to initialize)",
+        Protocol::Legacy(_) => "initialize",
+    }
+}
+
 /// The version `initialize` offers.
 pub fn legacy_version(v: &'static str) -> ProtocolVersion {
     match v {

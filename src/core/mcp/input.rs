@@ -151,7 +151,7 @@ impl Session {
                 LogKind::Info,
                 &format!("{what}: input_required ({} question(s)), round {}", asked.requests.len(), round + 1),
             );
-            let responses = self.answer_inputs(&asked, what).await?;
+            let responses = self.answer_inputs(&asked, what, opts).await?;
             if asked.requests.is_empty() {
                 // Only state: the server is still working; a short pause before asking again.
                 tokio::time::sleep(Duration::from_millis(50 << round.min(2))).await;
@@ -162,7 +162,14 @@ impl Session {
     }
 
     /// Puts each question of an `input_required` result to the user, one after the other.
-    pub(crate) async fn answer_inputs(&self, asked: &InputRequired, what: &str) -> Result<Map<String, Value>> {
+    /// Cancelling `opts` while a question is open withdraws it and ends the request.
+    pub(crate) async fn answer_inputs(
+        &self,
+        asked: &InputRequired,
+        what: &str,
+        opts: &CallOptions,
+    ) -> Result<Map<String, Value>> {
+        let cancel = opts.cancel.clone().unwrap_or_default();
         let mut responses = Map::new();
         for (key, request) in &asked.requests {
             let method = request.get("method").and_then(Value::as_str).unwrap_or("");
@@ -171,7 +178,14 @@ impl Session {
                 continue;
             }
             let url_mode = request.get("params").and_then(|p| p.get("mode")).and_then(Value::as_str) == Some("url");
-            let answer = self.ask_user(key, request).await;
+            let answer = tokio::select! {
+                a = self.ask_user(key, request) => a,
+                _ = cancel.cancelled() => {
+                    self.tap().emit(ServerEvent::Asking(false));
+                    self.log().push(LogKind::Info, &format!("{what} cancelled by the user"));
+                    return Err(LensError::cancelled());
+                }
+            };
             let Some(value) = response(method, url_mode, answer) else {
                 return Err(LensError::tool(format!(
                     "{what}: the user declined the sampling request, so the request was not sent again"

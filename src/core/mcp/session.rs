@@ -292,7 +292,11 @@ impl Session {
                     Target::Http(h) => {
                         format!("at {} could not be reached: {}", h.url, log.redactor().redact(&root_cause(&e)))
                     }
-                    Target::Stdio(_) => format!("failed during initialize: {}", log.redactor().redact(&e.to_string())),
+                    Target::Stdio(_) => format!(
+                        "failed during {}: {}",
+                        super::era::handshake_name(options.protocol),
+                        log.redactor().redact(&e.to_string())
+                    ),
                 };
                 return Err(LensError::connection(failed(what).await));
             }

@@ -135,7 +135,7 @@ impl Session {
                 self.task_book.note(tool, &task);
                 on_status(&task);
                 let asked = InputRequired::from_task(result);
-                let responses = self.answer_inputs(&asked, "tasks/get").await?;
+                let responses = self.answer_inputs(&asked, "tasks/get", opts).await?;
                 let params = json!({"taskId": task.id, "inputResponses": responses});
                 self.send_raw("tasks/update", Some(params), "tasks/update", opts).await?;
             }
