@@ -119,6 +119,11 @@ fn auto_falls_back_to_initialize_for_legacy_servers_and_fixed_versions_are_offer
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("era           legacy (initialize)"), "{}", stdout(&o));
     assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    // A modern server slower to start than that answers discover late and refuses initialize:
+    // auto connects again, in the modern era.
+    let o = modern(&["info"], &["--slow-start", "6"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("era           modern (server/discover)"), "{}", stdout(&o));
 }
 
 #[test]

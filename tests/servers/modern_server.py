@@ -9,6 +9,7 @@ Usage: modern_server.py [--dual] [--silent-discover] [--http PORT]
                "method not found", as in a modern-only server
   --silent-discover  a legacy server that says nothing at all to `server/discover` (implies
                --dual)
+  --slow-start SECS  read nothing for SECS seconds first (a server slow to start)
   --http PORT  serve streamable HTTP on 127.0.0.1:PORT (every POST must carry Mcp-Method, and
                Mcp-Name where the spec wants one) instead of stdio
 """
@@ -326,6 +327,9 @@ def serve_http(port):
 
 
 if __name__ == "__main__":
+    if "--slow-start" in sys.argv:
+        import time
+        time.sleep(float(sys.argv[sys.argv.index("--slow-start") + 1]))
     if "--http" in sys.argv:
         serve_http(int(sys.argv[sys.argv.index("--http") + 1]))
     else:

@@ -249,11 +249,31 @@ pub struct Session {
 }
 
 impl Session {
+    /// Opens a session. Under `--protocol auto`, a server that answered `server/discover` only
+    /// after auto had given up on it (a slow start) refuses the `initialize` that followed: it
+    /// is connected to again, in the modern era.
     pub async fn connect(target: &Target, options: ConnectOptions) -> Result<Session> {
         let log = match &options.log {
             Some(log) => log.clone(),
             None => SessionLog::new(options.log_limits, Redactor::new(target.secrets())),
         };
+        let options = ConnectOptions { log: Some(log.clone()), ..options };
+        let mut late = false;
+        match Self::connect_once(target, options.clone(), &mut late).await {
+            Err(_) if late && options.protocol == Protocol::Auto => {
+                log.push(
+                    LogKind::Info,
+                    "server/discover was answered after auto gave up on it: connecting again, in the 2026-07-28 era",
+                );
+                let options = ConnectOptions { protocol: Protocol::Modern, ..options };
+                Self::connect_once(target, options, &mut late).await
+            }
+            other => other,
+        }
+    }
+
+    async fn connect_once(target: &Target, options: ConnectOptions, late: &mut bool) -> Result<Session> {
+        let log = options.log.clone().unwrap_or_else(|| SessionLog::new(options.log_limits, Redactor::default()));
         let tap = WireTap::new(log.clone());
         let roots = Arc::new(std::sync::RwLock::new(options.roots.clone()));
         let client = LensClient::new(tap.clone(), options.asks.clone(), roots.clone(), options.protocol);
@@ -288,6 +308,7 @@ impl Session {
                 return Err(LensError::connection(failed(what).await));
             }
             Ok(Err(e)) => {
+                *late = tap.late_discover();
                 let what = match target {
                     Target::Http(h) => {
                         format!("at {} could not be reached: {}", h.url, log.redactor().redact(&root_cause(&e)))

@@ -158,6 +158,8 @@ struct TapState {
     /// Requests given up before the handshake (an unanswered `server/discover`): a late reply
     /// is logged, not passed on (rmcp, past it, would take it for a broken handshake).
     abandoned: HashSet<String>,
+    /// A given-up `server/discover` was answered after all, with a discover result.
+    late_discover: bool,
     /// Server requests answered from their raw text (`asks::KEPT`), by id key.
     asks: HashMap<String, Arc<String>>,
 }
@@ -197,6 +199,11 @@ impl WireTap {
         if let Some((_, slot)) = w.as_mut() {
             *slot = Some(tx);
         }
+    }
+
+    /// True when a `server/discover` given up on was answered later with a discover result.
+    pub fn late_discover(&self) -> bool {
+        self.lock().late_discover
     }
 
     /// How long `server/discover` is waited on, when bounded.
@@ -357,6 +364,7 @@ impl WireTap {
         let has_result = probe.result.is_some();
         let mut st = self.lock();
         if st.abandoned.remove(&key) {
+            st.late_discover |= probe.error.is_none() && discovered(probe.result);
             drop(st);
             self.log.push(
                 LogKind::Info,
