@@ -302,3 +302,24 @@ async fn both_kinds_of_task_go_into_the_sessions_task_book() {
     assert_eq!((book.len(), book[0].status.as_str()), (1, "completed"));
     s.close().await;
 }
+
+#[test]
+fn a_hostile_modern_server_cannot_loop_a_call_or_reach_the_terminal() {
+    // input_required for ever: ten rounds, then the call ends (exit 3) and says why.
+    let o = modern(&["call", "loop_ask", "--elicitation", "accept"], &[]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("still wants input after 10 rounds; gave up"), "{}", stderr(&o));
+    assert_eq!(stderr(&o).matches("the server asks: again?").count(), 10);
+    // Escapes in a question, a state that is not a string (sent back as it came), a request no
+    // client answers and one that is no request: declined, nothing raw on the terminal.
+    let o = modern(&["call", "odd_ask", "--json", "--elicitation", "accept"], &[]);
+    let got = received(&o);
+    assert_eq!(got["state"], json!({"not": ["a", "string"]}));
+    assert_eq!(got["answers"]["esc"]["content"]["n"], "\u{1b}[31mred");
+    assert_eq!(
+        (got["answers"]["weird"]["action"].clone(), got["answers"]["junk"]["action"].clone()),
+        (json!("decline"), json!("decline"))
+    );
+    assert!(!o.stderr.contains(&0x1b) && !o.stderr.contains(&0x07), "{:?}", stderr(&o));
+    assert!(stderr(&o).contains(r"the server asks: \x1b[2Jwho\x07?"), "{}", stderr(&o));
+}

@@ -44,6 +44,11 @@ TOOLS = [
      "inputSchema": {"type": "object"}},
     {"name": "long_job", "description": "Runs as a task that works until it is cancelled.",
      "inputSchema": {"type": "object"}},
+    {"name": "loop_ask", "description": "Hostile: input_required for ever, a new state each round.",
+     "inputSchema": {"type": "object"}},
+    {"name": "odd_ask", "description": "Hostile: inputRequests that are not an object of requests,"
+     " a question with terminal escapes, a method no client answers, a state that is not a string.",
+     "inputSchema": {"type": "object"}},
     {"name": "needs_cap", "description": "Fails with -32021 (missing required client capability).",
      "inputSchema": {"type": "object"}},
     {"name": "touch", "description": "Says the tool list changed, on the open subscriptions/listen.",
@@ -120,6 +125,20 @@ def call_tool(params, meta, headers):
             tid = "task-%d" % (len(tasks) + 1)
             tasks[tid] = {"kind": name, "polls": 0, "status": "working", "answer": None}
         return dict(resultType="task", **task(tid, "working"))
+    if name == "loop_ask":
+        n = len(params.get("inputResponses") or {}) + int(str(params.get("requestState") or "0").split("-")[-1] or 0)
+        return {"resultType": "input_required", "requestState": "loop-%d" % (n + 1),
+                "inputRequests": {"again": {"method": "elicitation/create", "params": {
+                    "message": "again?", "requestedSchema": {"type": "object", "properties": {}}}}}}
+    if name == "odd_ask":
+        answers = params.get("inputResponses")
+        if answers is not None:
+            return text(json.dumps({"answers": answers, "state": params.get("requestState")}, sort_keys=True))
+        return {"resultType": "input_required", "requestState": {"not": ["a", "string"]},
+                "inputRequests": {"esc": {"method": "elicitation/create", "params": {
+                    "message": "\x1b[2Jwho\x07?", "requestedSchema": {"type": "object", "properties": {
+                        "n": {"type": "string", "default": "\x1b[31mred"}}}}},
+                    "weird": {"method": "ping"}, "junk": 42}}
     if name == "needs_cap":
         return error(-32021, "this tool needs the client's tasks capability",
                      {"requiredCapabilities": {"extensions": {"x": {}}}})
