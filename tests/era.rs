@@ -202,8 +202,10 @@ fn the_eras_error_codes_are_named() {
 
 #[tokio::test]
 async fn the_log_holds_every_message_of_both_eras_and_listen_brings_list_changes() {
-    // Modern: discover, then subscriptions/listen opened for the server's listChanged.
-    let s = Session::connect(&modern_target(&[]), ConnectOptions::default()).await.unwrap_or_else(|e| panic!("{e}"));
+    // Modern: discover, then subscriptions/listen opened for the server's listChanged (as the
+    // TUI asks).
+    let opts = ConnectOptions { listen: true, ..ConnectOptions::default() };
+    let s = Session::connect(&modern_target(&[]), opts).await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((s.era(), s.server.protocol_version()), (Era::Modern, "2026-07-28"));
     assert!(s.setup_warnings.is_empty(), "{:?}", s.setup_warnings);
     let mut events = s.events();

@@ -14,7 +14,7 @@ use crate::mcp::{ConnectOptions, Session, Target};
 
 /// Connects to `target`, lists its tools, and returns an app that has been told so.
 pub async fn connected_app(target: &Target, theme: Theme, label: &str) -> Result<(App, Session)> {
-    let session = Session::connect(target, ConnectOptions::default()).await?;
+    let session = Session::connect(target, ConnectOptions { listen: true, ..ConnectOptions::default() }).await?;
     let tools = session.list_tools().await?;
     let mut app = App::new(theme, label.to_string());
     app.update(Msg::Session(SessionMsg::Connected {

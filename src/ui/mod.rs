@@ -215,7 +215,7 @@ async fn worker(
     let log = crate::mcp::log::SessionLog::new(options.log_limits, crate::mcp::log::Redactor::new(target.secrets()));
     let (desk, asks) = crate::mcp::asks::AskDesk::new();
     let mut pending = Pending { rx: asks, asks: HashMap::new() };
-    let options = ConnectOptions { log: Some(log.clone()), asks: Some(desk), ..options };
+    let options = ConnectOptions { log: Some(log.clone()), asks: Some(desk), listen: true, ..options };
     for attempt in 0.. {
         if attempt > 0 {
             log.mark_reconnect("reconnecting: a new session begins");

@@ -56,6 +56,10 @@ pub struct ConnectOptions {
     pub log_level: Option<super::log::Level>,
     /// Which protocol era and version to speak (`--protocol`).
     pub protocol: Protocol,
+    /// In the modern era, open `subscriptions/listen` at connect for the lists the server says
+    /// can change (the TUI does; a headless command, done in one request, need not wait for an
+    /// acknowledgement it has no use for).
+    pub listen: bool,
 }
 
 impl Default for ConnectOptions {
@@ -71,6 +75,7 @@ impl Default for ConnectOptions {
             roots: vec![],
             log_level: None,
             protocol: Protocol::Auto,
+            listen: false,
         }
     }
 }
@@ -350,7 +355,7 @@ impl Session {
         if let Some(level) = session.options.log_level {
             session.apply_log_level(level).await;
         }
-        if session.server.era == Era::Modern {
+        if session.server.era == Era::Modern && session.options.listen {
             session.listen_at_start().await;
         }
         Ok(session)
