@@ -8,10 +8,12 @@ use common::*;
 use serde_json::{Value, json};
 
 /// `mcplens call TOOL EXTRA... -- python asks_server.py`; stdin is closed (no terminal).
+/// The legacy era: the server's tools ask with requests of their own (`ctx.session.elicit_form`),
+/// which its SDK refuses to send in 2026-07-28 (tests/era.rs asks in that era).
 fn ask(tool: &str, extra: &[&str]) -> std::process::Output {
     let py = python().to_string_lossy().into_owned();
     let server = script("asks_server.py");
-    let mut args = vec!["call", tool, "--json"];
+    let mut args = vec!["call", tool, "--json", "--protocol", "2025-11-25"];
     args.extend_from_slice(extra);
     args.extend_from_slice(&["--", &py, &server]);
     mcplens(&args)
@@ -98,7 +100,7 @@ fn roots_come_from_flags_and_the_config_entry() {
     assert_eq!(received(&o), json!([{"uri": uri, "name": "a b"}]));
     let config = dir.join("mcp.json");
     let entry = json!({"mcpServers": {"asks": {
-        "command": python(), "args": [script("asks_server.py")], "roots": ["a b", "/"]}}});
+        "command": python(), "args": [script("asks_server.py")], "roots": ["a b", "/"], "protocol": "2025-11-25"}}});
     std::fs::write(&config, entry.to_string()).unwrap_or_else(|e| panic!("{e}"));
     let o = mcplens(&["call", "show_roots", "--json", "--config", &config.to_string_lossy(), "--root", "/tmp"]);
     let names: Vec<Value> = received(&o).as_array().into_iter().flatten().map(|r| r["uri"].clone()).collect();

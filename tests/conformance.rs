@@ -46,3 +46,16 @@ fn elicitation_accepted_headless_applies_every_default_of_the_requested_schema()
     );
     assert!(passed, "{text}");
 }
+
+#[test]
+fn initialize_with_a_fixed_legacy_protocol_offers_exactly_that_version() {
+    let (passed, text) = scenario("initialize", &format!("{} tools --protocol 2025-11-25 --url", bin()));
+    assert!(passed, "{text}");
+}
+
+#[test]
+fn tools_call_with_an_older_fixed_protocol_still_calls_the_tool() {
+    let cmd = format!("{} call add_numbers --arg a=2 --arg b=3 --protocol 2025-06-18 --url", bin());
+    let (passed, text) = scenario("tools_call", &cmd);
+    assert!(passed, "{text}");
+}

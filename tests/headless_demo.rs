@@ -136,13 +136,14 @@ fn progress_is_reported_on_stderr() {
 
 #[test]
 fn info_shows_the_server_as_it_introduced_itself() {
-    let o = mcplens(&["info"]);
+    // The legacy era's initialize result (tests/era.rs shows the demo's discover result).
+    let o = mcplens(&["info", "--protocol", "2025-11-25"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("server        mcplens-demo") && text.contains("protocol      2025-11-25"), "{text}");
     assert!(text.contains("  tools       {}") && text.contains("instructions\n  Demo tools"), "{text}");
     // --json: the initialize result as sent, its members in the server's order.
-    let o = mcplens(&["info", "--json"]);
+    let o = mcplens(&["info", "--json", "--protocol", "2025-11-25"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json_out(&o);
     let keys: Vec<&str> = v.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();

@@ -18,10 +18,13 @@ fn py_server() -> Vec<String> {
     vec![python().to_string_lossy().into_owned(), script("resources_server.py")]
 }
 
-/// mcplens with `args`, then `--` and the Python server.
+/// mcplens with `args`, then `--` and the Python server. The legacy era: these tests compare
+/// results whole and use `resources/subscribe`, `logging/setLevel` and `ping`, which the modern
+/// era replaced (tests/era.rs covers it).
 fn on_py(args: &[&str]) -> std::process::Output {
     let server = py_server();
     let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--protocol", "2025-11-25"]);
     all.push("--");
     all.extend(server.iter().map(String::as_str));
     mcplens(&all)
@@ -241,7 +244,11 @@ async fn python_subscriptions_list_changes_and_log_messages_reach_the_caller() {
         env: vec![],
         cwd: None,
     });
-    let opts = ConnectOptions { log_level: Some(Level::Warning), ..ConnectOptions::default() };
+    let opts = ConnectOptions {
+        log_level: Some(Level::Warning),
+        protocol: mcplens::mcp::era::Protocol::Legacy("2025-11-25"),
+        ..ConnectOptions::default()
+    };
     let s = Session::connect(&target, opts).await.unwrap_or_else(|e| panic!("{e}"));
     assert!(s.setup_warnings.is_empty(), "{:?}", s.setup_warnings);
     let mut events = s.events();

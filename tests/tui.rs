@@ -270,16 +270,17 @@ async fn the_log_opens_entries_whole_pairs_them_and_filters() {
     screen.press(&mut app, KeyCode::Char('L'));
     assert_eq!(app.focus, Pane::Log);
     let text = screen.text(&mut app);
-    assert!(text.contains("→ initialize") && text.contains("← initialize"), "{text}");
-    // After the start note comes the initialize request: Enter shows it whole, p its reply.
+    assert!(text.contains("→ server/discover") && text.contains("← server/discover"), "{text}");
+    // After the start note comes the handshake (the demo speaks 2026-07-28: server/discover):
+    // Enter shows it whole, p its reply.
     screen.press(&mut app, KeyCode::Char('g'));
     screen.press(&mut app, KeyCode::Char('j'));
     screen.press(&mut app, KeyCode::Enter);
     let text = screen.text(&mut app);
-    assert!(text.contains("Log entry: sent initialize") && text.contains("\"clientInfo\""), "{text}");
+    assert!(text.contains("Log entry: sent server/discover") && text.contains("clientInfo\""), "{text}");
     screen.press(&mut app, KeyCode::Char('p'));
     let text = screen.text(&mut app);
-    assert!(text.contains("Log entry: received initialize") && text.contains("\"serverInfo\""), "{text}");
+    assert!(text.contains("Log entry: received server/discover") && text.contains("serverInfo\""), "{text}");
     assert!(text.contains("latency"), "{text}");
     screen.press(&mut app, KeyCode::Esc);
     assert!(app.overlays.is_empty());
@@ -290,10 +291,10 @@ async fn the_log_opens_entries_whole_pairs_them_and_filters() {
     screen.type_text(&mut app, "tools/li");
     screen.press(&mut app, KeyCode::Enter);
     let text = screen.text(&mut app);
-    assert!(text.contains("method ~ tools/li") && !text.contains("→ initialize"), "{text}");
+    assert!(text.contains("method ~ tools/li") && !text.contains("→ server/discover"), "{text}");
     // Esc clears the filters; a second Esc leaves the pane.
     screen.press(&mut app, KeyCode::Esc);
-    assert!(screen.text(&mut app).contains("→ initialize"));
+    assert!(screen.text(&mut app).contains("→ server/discover"));
     screen.press(&mut app, KeyCode::Esc);
     assert_eq!(app.focus, Pane::Tools);
 }
@@ -353,7 +354,7 @@ async fn i_shows_the_server_info_docked_in_the_schemas_place_from_any_pane() {
     screen.press(&mut app, KeyCode::Char('i'));
     assert_eq!(app.focus, Pane::Docked);
     let text = screen.text(&mut app);
-    assert!(text.contains("Server info") && text.contains("protocol  2025-11-25"), "{text}");
+    assert!(text.contains("Server info") && text.contains("protocol  2026-07-28"), "{text}");
     assert!(text.contains("capabilities (as sent)") && text.contains("\"tools\": {}"), "{text}");
     insta::assert_snapshot!("server_info", stable(&text));
     // Esc hides it and gives the focus back to the tools; from another pane, i shows it again

@@ -13,7 +13,7 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use mcplens::mcp::log::Level;
 use mcplens::mcp::{CallOptions, Session, StdioTarget, Target};
 use mcplens::ui::app::{App, Cmd};
-use mcplens::ui::headless::{Screen, connected_app, execute, notifications};
+use mcplens::ui::headless::{Screen, connected_app, connected_app_with, execute, notifications};
 use mcplens::ui::ops::Known;
 use mcplens::ui::theme::Theme;
 
@@ -26,9 +26,17 @@ fn py_target() -> Target {
     })
 }
 
+/// The legacy era, as in tests/headless_resources.rs: the Python SDK (2.3) speaks 2026-07-28 too,
+/// but there it answers neither `subscriptions/listen` nor `resources/subscribe`, which these
+/// tests exercise.
 async fn py_app() -> (App, Arc<Session>, Screen) {
-    let (mut app, s) =
-        connected_app(&py_target(), Theme::default(), "resources server").await.unwrap_or_else(|e| panic!("{e}"));
+    let options = mcplens::mcp::ConnectOptions {
+        protocol: mcplens::mcp::era::Protocol::Legacy("2025-11-25"),
+        ..Default::default()
+    };
+    let (mut app, s) = connected_app_with(&py_target(), options, Theme::default(), "resources server")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     app.history = mcplens::history::History::default();
     (app, Arc::new(s), Screen::new(120, 36))
 }

@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{LensError, Result};
 use crate::mcp::asks::Root;
+use crate::mcp::era::Protocol;
 use crate::mcp::log::Level;
 use crate::mcp::{ConnectOptions, HttpTarget, StdioTarget, Target, config};
 
@@ -353,9 +354,19 @@ pub struct TargetArgs {
     /// them on stderr.
     #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
     pub log_level: Option<Level>,
+    /// The protocol to speak: auto (server/discover, falling back to initialize with
+    /// 2025-11-25 when the server does not know it), 2026-07-28 (the modern era only), or a
+    /// legacy version offered in initialize: 2025-11-25, 2025-06-18, 2025-03-26. Default: the
+    /// config entry's "protocol", else auto.
+    #[arg(long, value_name = "VERSION", value_parser = parse_protocol)]
+    pub protocol: Option<Protocol>,
     /// The server command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+fn parse_protocol(s: &str) -> std::result::Result<Protocol, String> {
+    Protocol::parse(s).ok_or_else(|| format!("expected one of {}", Protocol::NAMES.join(", ")))
 }
 
 fn parse_level(s: &str) -> std::result::Result<Level, String> {
@@ -392,8 +403,18 @@ impl TargetArgs {
             max_depth: self.max_depth,
             roots: self.roots()?,
             log_level: self.log_level,
+            protocol: self.protocol()?,
             ..ConnectOptions::default()
         })
+    }
+
+    /// `--protocol`, else the config entry's "protocol", else auto.
+    pub fn protocol(&self) -> Result<Protocol> {
+        match (self.protocol, &self.config) {
+            (Some(p), _) => Ok(p),
+            (None, Some(path)) => Ok(config::protocol(path, self.server.as_deref())?.unwrap_or_default()),
+            (None, None) => Ok(Protocol::Auto),
+        }
     }
 
     /// The config entry's roots, then each `--root`, as `file://` URIs.

@@ -1,4 +1,5 @@
-//! `mcplens info`: the server as it introduced itself (the `initialize` result).
+//! `mcplens info`: the server as it introduced itself (the `initialize` or `server/discover`
+//! result) and the protocol era and version in use.
 
 use serde_json::value::RawValue;
 
@@ -16,7 +17,7 @@ pub async fn info(target: &TargetArgs, json: bool) -> Result<i32> {
     Ok(0)
 }
 
-/// The initialize reply's `result` member byte for byte (terminal controls escaped).
+/// The initialize or discover reply's `result` member byte for byte (terminal controls escaped).
 fn result_as_sent(s: &ServerInfo) -> String {
     #[derive(serde::Deserialize)]
     struct Reply<'a> {
@@ -36,6 +37,14 @@ fn readable(s: &ServerInfo) -> String {
         text.push_str(&format!("title         {}\n", sanitize::line(title)));
     }
     text.push_str(&format!("protocol      {}\n", sanitize::line(s.protocol_version())));
+    text.push_str(&format!("era           {}\n", s.era.label()));
+    let supported = s.supported_versions();
+    if !supported.is_empty() {
+        text.push_str(&format!("offers        {}\n", sanitize::line(&supported.join(", "))));
+    }
+    if let Some(hint) = s.cache_hint() {
+        text.push_str(&format!("discover      {}\n", sanitize::line(&hint)));
+    }
     text.push_str("capabilities\n");
     match s.result.get("capabilities").and_then(|c| c.as_object()) {
         Some(caps) if !caps.is_empty() => {

@@ -55,6 +55,9 @@ pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
         for w in &list.warnings {
             text.push_str(&format!("warning: {}\n", sanitize::line(w)));
         }
+        if let Some(hint) = &list.cache {
+            err_line(&sanitize::line(hint));
+        }
         for t in &list.tools {
             text.push('\n');
             text.push_str(&render::tool(t));

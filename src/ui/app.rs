@@ -92,6 +92,8 @@ pub enum SessionMsg {
     },
     /// A ping's round-trip time, or why it failed.
     Pinged(Result<Duration, String>),
+    /// The session's tasks (asked for with `T`).
+    Tasks(Vec<crate::mcp::task_ext::TaskEntry>),
 }
 
 /// A finished call: what was sent, what came back (verbatim and normalized), how long it took.
@@ -161,6 +163,12 @@ pub enum Cmd {
     OpenUrl(String),
     /// Write to the clipboard through the terminal (OSC 52).
     Copy(String),
+    /// The session's tasks, for the tasks overlay.
+    Tasks,
+    /// Cancel the task of this id.
+    CancelTask(String),
+    /// Offer these roots from now on (the server is told).
+    SetRoots(Vec<crate::mcp::asks::Root>),
     /// Write `text` to a new file named after `name` in the exports directory.
     Export {
         name: String,
@@ -455,6 +463,11 @@ impl App {
             SessionMsg::Notice(n) => self.notice = Some((n, false)),
             SessionMsg::Asked(view) => {
                 self.overlays.push(Box::new(super::components::ask::AskOverlay::new(&view)));
+                self.relayout();
+            }
+            SessionMsg::Tasks(tasks) => {
+                let now = std::time::Instant::now();
+                self.overlays.push(Box::new(super::components::tasks::TasksOverlay::new(tasks, now)));
                 self.relayout();
             }
             SessionMsg::AskWithdrawn(id) => {

@@ -14,7 +14,17 @@ use crate::mcp::{ConnectOptions, Session, Target};
 
 /// Connects to `target`, lists its tools, and returns an app that has been told so.
 pub async fn connected_app(target: &Target, theme: Theme, label: &str) -> Result<(App, Session)> {
-    let session = Session::connect(target, ConnectOptions::default()).await?;
+    connected_app_with(target, ConnectOptions::default(), theme, label).await
+}
+
+/// As [`connected_app`], with options (a fixed protocol era).
+pub async fn connected_app_with(
+    target: &Target,
+    options: ConnectOptions,
+    theme: Theme,
+    label: &str,
+) -> Result<(App, Session)> {
+    let session = Session::connect(target, ConnectOptions { listen: true, ..options }).await?;
     let tools = session.list_tools().await?;
     let mut app = App::new(theme, label.to_string());
     app.update(Msg::Session(SessionMsg::Connected {
@@ -118,6 +128,9 @@ async fn execute_round(
             }
             cmd if super::ops::serves(&cmd) => {
                 let _ = super::ops::carry_out(session.clone(), cmd, tx).await;
+            }
+            cmd @ (super::app::Cmd::Tasks | super::app::Cmd::CancelTask(_) | super::app::Cmd::SetRoots(_)) => {
+                super::session_cmd(session.clone(), cmd, tx).await;
             }
             _ => continue,
         }

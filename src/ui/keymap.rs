@@ -113,6 +113,12 @@ commands! {
     TakeSuggestion = "take_suggestion",
     ServerLogLevel = "server_log_level",
     Ping = "ping",
+    // The session's tasks.
+    Tasks = "tasks",
+    CancelTask = "cancel_task",
+    // Roots, in the server info pane.
+    AddRoot = "add_root",
+    RemoveRoot = "remove_root",
 }
 
 /// Where a binding applies: a section of the keymap file. `Any` (the file's `[global]`) applies

@@ -226,7 +226,7 @@ async fn worker(
     let log = crate::mcp::log::SessionLog::new(options.log_limits, crate::mcp::log::Redactor::new(target.secrets()));
     let (desk, asks) = crate::mcp::asks::AskDesk::new();
     let mut pending = Pending { rx: asks, asks: HashMap::new() };
-    let options = ConnectOptions { log: Some(log.clone()), asks: Some(desk), ..options };
+    let options = ConnectOptions { log: Some(log.clone()), asks: Some(desk), listen: true, ..options };
     for attempt in 0.. {
         if attempt > 0 {
             log.mark_reconnect("reconnecting: a new session begins");
@@ -265,7 +265,10 @@ async fn worker(
                             let redactor = crate::mcp::log::Redactor::new(target.secrets());
                             send(SessionMsg::Notice(ops::save_content(&name, &content, index, &redactor)));
                         }
-                        Some(cmd) if ops::serves(&cmd) => {
+                        Some(cmd)
+                            if ops::serves(&cmd)
+                                || matches!(cmd, Cmd::Tasks | Cmd::CancelTask(_) | Cmd::SetRoots(_)) =>
+                        {
                             send(SessionMsg::Notice("not connected: R reconnects".into()));
                         }
                         Some(Cmd::Cancel) | Some(Cmd::Copy(_)) | Some(Cmd::OpenUrl(_)) | Some(Cmd::Answer { .. }) => {}
@@ -351,6 +354,9 @@ async fn worker(
                     Some(Cmd::Complete(ask)) => waiting.complete = Some((Instant::now() + COMPLETE_PAUSE, ask)),
                     Some(cmd) if ops::serves(&cmd) => {
                         tokio::spawn(ops::carry_out(session.clone(), cmd, out.clone()));
+                    }
+                    Some(cmd @ (Cmd::Tasks | Cmd::CancelTask(_) | Cmd::SetRoots(_))) => {
+                        tokio::spawn(session_cmd(session.clone(), cmd, out.clone()));
                     }
                     Some(_) => {}
                 },
@@ -729,4 +735,27 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
     restore_terminal();
     let _ = tokio::time::timeout(Duration::from_secs(3), worker).await;
     code
+}
+
+/// The worker's small session commands: the task list, a task cancelled, the roots changed.
+/// Each ends with a message for the app.
+pub(crate) async fn session_cmd(session: Arc<Session>, cmd: Cmd, out: mpsc::UnboundedSender<Msg>) {
+    let msg = match cmd {
+        Cmd::Tasks => SessionMsg::Tasks(session.session_tasks()),
+        Cmd::CancelTask(id) => {
+            SessionMsg::Notice(match session.cancel_task(&id, &crate::mcp::CallOptions::default()).await {
+                Ok(t) => crate::sanitize::line(&t.line()).into_owned(),
+                Err(e) => format!("tasks/cancel {}: {}", crate::sanitize::line(&id), e.message),
+            })
+        }
+        Cmd::SetRoots(roots) => {
+            let n = roots.len();
+            SessionMsg::Notice(match session.set_roots(roots).await {
+                Ok(()) => format!("{n} root{} offered now; the server was told", if n == 1 { "" } else { "s" }),
+                Err(e) => format!("roots changed here, but {e}"),
+            })
+        }
+        _ => return,
+    };
+    let _ = out.send(Msg::Session(msg));
 }

@@ -15,6 +15,7 @@ use rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::Value;
 
 use super::asks::{Answer, AskDesk, Root, ServerAsk};
+use super::era::Protocol;
 use super::log::LogKind;
 use super::wire::{ServerEvent, WireTap, id_key};
 
@@ -24,20 +25,31 @@ pub struct LensClient {
     info: ClientConfig,
     tap: Arc<WireTap>,
     desk: Option<AskDesk>,
-    roots: Arc<Vec<Root>>,
+    /// Shared with the session, which can change them (`Session::set_roots`).
+    roots: Arc<std::sync::RwLock<Vec<Root>>>,
 }
 
 impl LensClient {
-    pub fn new(tap: Arc<WireTap>, desk: Option<AskDesk>, roots: Vec<Root>) -> Self {
+    pub fn new(
+        tap: Arc<WireTap>,
+        desk: Option<AskDesk>,
+        roots: Arc<std::sync::RwLock<Vec<Root>>>,
+        protocol: Protocol,
+    ) -> Self {
         let mut info = ClientConfig::default();
         info.client_info.name = "mcplens".into();
         info.client_info.version = env!("CARGO_PKG_VERSION").into();
         info.client_info.title = Some("mcplens".into());
         // The initialize handshake belongs to the legacy era: it offers the newest version that
-        // still has one (2026-07-28 replaced it with per-request _meta), not rmcp's LATEST.
-        info.protocol_version = rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE;
-        info.capabilities = capabilities(!roots.is_empty());
-        LensClient { info, tap, desk, roots: Arc::new(roots) }
+        // still has one (2026-07-28 replaced it with per-request _meta), not rmcp's LATEST, or
+        // the one `--protocol` names.
+        info.protocol_version = match protocol {
+            Protocol::Legacy(v) => super::era::legacy_version(v),
+            _ => rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE,
+        };
+        let offered = !roots.read().unwrap_or_else(|e| e.into_inner()).is_empty();
+        info.capabilities = capabilities(offered);
+        LensClient { info, tap, desk, roots }
     }
 
     /// Hands the request `id` to the user and waits for the answer. No one to ask, or a
@@ -72,6 +84,11 @@ fn capabilities(roots: bool) -> ClientCapabilities {
     elicitation.url = Some(UrlElicitationCapability::new());
     c.elicitation = Some(elicitation);
     c.sampling = Some(SamplingCapability::default());
+    // The tasks extension (SEP-2663): a modern server makes a task only for a client that
+    // declares it.
+    let mut ext = rmcp::model::ExtensionCapabilities::new();
+    ext.insert(rmcp::model::TASKS_EXTENSION_ID.to_string(), serde_json::Map::new());
+    c.extensions = Some(ext);
     if roots {
         let mut r = RootsCapabilities::default();
         r.list_changed = Some(true);
@@ -133,6 +150,8 @@ impl ClientHandler for LensClient {
     async fn list_roots(&self, _cx: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> {
         let roots = self
             .roots
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
             .iter()
             .map(|r| {
                 let mut root = rmcp::model::Root::new(r.uri.clone());

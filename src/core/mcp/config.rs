@@ -60,6 +60,23 @@ pub fn roots(path: &Path, server: Option<&str>) -> Result<Vec<String>> {
     }
 }
 
+/// The protocol a config entry asks for (`"protocol": "2025-11-25"`, an mcplens key other
+/// clients ignore, taking the values of `--protocol`).
+pub fn protocol(path: &Path, server: Option<&str>) -> Result<Option<super::era::Protocol>> {
+    let text = read(path)?;
+    let in_file = |e: LensError| LensError::usage(format!("config file {}: {}", path.display(), e.message));
+    let (name, entry) = pick(&text, server).map_err(in_file)?;
+    match entry.get("protocol") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v.as_str().and_then(super::era::Protocol::parse).map(Some).ok_or_else(|| {
+            in_file(LensError::usage(format!(
+                "server \"{name}\": \"protocol\" must be one of {}",
+                super::era::Protocol::NAMES.join(", ")
+            )))
+        }),
+    }
+}
+
 /// The entry of `server` (or of the only server) in config text.
 fn pick(text: &str, server: Option<&str>) -> Result<(String, Map<String, Value>)> {
     let root = root(text)?;

@@ -190,10 +190,9 @@ fn unreachable(e: reqwest::Error) -> StreamableHttpError<reqwest::Error> {
     StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!("could not connect: {cause}")))
 }
 
-impl StreamableHttpClient for TappedHttpClient {
-    type Error = reqwest::Error;
-
-    async fn post_message(
+impl TappedHttpClient {
+    /// Posts one message and reads the answer (a JSON body or an event stream) through the tap.
+    async fn post_plain(
         &self,
         uri: Arc<str>,
         message: ClientJsonRpcMessage,
@@ -280,6 +279,51 @@ impl StreamableHttpClient for TappedHttpClient {
             None => Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
                 "the reply is not a JSON-RPC message: {shown}"
             )))),
+        }
+    }
+
+    /// `server/discover` under `--protocol auto`: an HTTP 4xx (other than 401/403, which ask
+    /// for credentials) or no answer within the bound says the server is a legacy one; rmcp is
+    /// handed "method not found" so it falls back to `initialize`.
+    async fn post_discover(
+        &self,
+        attempt: impl Future<Output = HttpResult<StreamableHttpPostResponse>>,
+        wait: std::time::Duration,
+    ) -> HttpResult<StreamableHttpPostResponse> {
+        let why = match tokio::time::timeout(wait, attempt).await {
+            Err(_) => format!("no answer within {}s", wait.as_secs_f64()),
+            Ok(Err(StreamableHttpError::UnexpectedServerResponse(msg)))
+                if msg.starts_with("HTTP 4") && !msg.starts_with("HTTP 401") && !msg.starts_with("HTTP 403") =>
+            {
+                format!("the server answered {}", msg.split(':').next().unwrap_or("HTTP 4xx"))
+            }
+            Ok(other) => return other,
+        };
+        let line = self.tap.give_up_discover(&why).unwrap_or_default();
+        match serde_json::from_str::<ServerJsonRpcMessage>(&line) {
+            Ok(msg) => Ok(StreamableHttpPostResponse::Json(msg, None)),
+            Err(e) => Err(StreamableHttpError::Deserialize(e)),
+        }
+    }
+}
+
+impl StreamableHttpClient for TappedHttpClient {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> HttpResult<StreamableHttpPostResponse> {
+        let discover = matches!(&message, ClientJsonRpcMessage::Request(r)
+            if matches!(r.request, rmcp::model::ClientRequest::DiscoverRequest(_)));
+        let attempt = self.post_plain(uri, message, session_id, auth_header, custom_headers);
+        match self.tap.discover_bound().filter(|_| discover) {
+            Some(wait) => self.post_discover(attempt, wait).await,
+            None => attempt.await,
         }
     }
 

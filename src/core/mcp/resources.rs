@@ -187,15 +187,34 @@ impl Session {
 
     /// `resources/subscribe`: the server then sends `notifications/resources/updated` for `uri`
     /// (see `ServerEvent::ResourceUpdated`).
+    /// In the modern era the URI joins the open `subscriptions/listen` instead.
     pub async fn subscribe_resource(&self, uri: &str) -> Result<Answered<()>> {
+        if self.era() == super::era::Era::Modern {
+            return self.listen_answer(uri, true).await;
+        }
         let answer = self.ask("resources/subscribe", Some(json!({ "uri": uri })), &CallOptions::default()).await?;
         Ok(answer.map(|_| ()))
     }
 
     /// `resources/unsubscribe`.
     pub async fn unsubscribe_resource(&self, uri: &str) -> Result<Answered<()>> {
+        if self.era() == super::era::Era::Modern {
+            return self.listen_answer(uri, false).await;
+        }
         let answer = self.ask("resources/unsubscribe", Some(json!({ "uri": uri })), &CallOptions::default()).await?;
         Ok(answer.map(|_| ()))
+    }
+}
+
+impl Session {
+    /// A modern-era (un)subscribe as an answer: a listen the server refused is its error.
+    async fn listen_answer(&self, uri: &str, on: bool) -> Result<Answered<()>> {
+        let mut answer = Answered::local(());
+        if let Err(why) = self.listen_resource(uri, on).await {
+            answer.outcome =
+                Err(super::rpc::RpcError { code: None, message: format!("subscriptions/listen: {why}"), data: None });
+        }
+        Ok(answer)
     }
 }
 

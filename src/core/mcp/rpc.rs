@@ -41,8 +41,7 @@ impl RpcError {
 
     /// `JSON-RPC error CODE: MESSAGE` (unsanitized).
     pub fn summary(&self) -> String {
-        let code = self.code.map(|c| c.to_string()).unwrap_or_else(|| "?".into());
-        format!("JSON-RPC error {code}: {}", self.message)
+        super::era::error_line(self.code, &self.message)
     }
 }
 
@@ -75,6 +74,11 @@ impl<T> Answered<T> {
         }
     }
 
+    /// An answer given here, with nothing sent (the modern era's log level).
+    pub fn local(value: T) -> Self {
+        Answered { raw: Arc::new(String::new()), elapsed: Duration::ZERO, outcome: Ok(value), warnings: vec![] }
+    }
+
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Answered<U> {
         Answered { raw: self.raw, elapsed: self.elapsed, outcome: self.outcome.map(f), warnings: self.warnings }
     }
@@ -89,6 +93,10 @@ impl Session {
         what: &str,
         opts: &CallOptions,
     ) -> Result<(Arc<String>, Duration)> {
+        if super::input::ASKING_METHODS.contains(&method) {
+            let params = params.unwrap_or_else(|| Value::Object(Default::default()));
+            return self.request_answering(method, params, what, opts, &mut |_| {}).await;
+        }
         let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));
         self.request_raw(request, what, opts, &mut |_| {}).await
     }
@@ -110,8 +118,10 @@ impl Session {
     }
 
     /// `ping`: the round-trip time of one request the server must answer at once.
+    /// The modern era has no `ping`: its round trip is `server/discover`'s.
     pub async fn ping(&self) -> Result<Duration> {
-        let answer = self.ask("ping", None, &CallOptions::default()).await?;
+        let method = if self.era() == super::era::Era::Modern { "server/discover" } else { "ping" };
+        let answer = self.ask(method, None, &CallOptions::default()).await?;
         match answer.outcome {
             Ok(_) => Ok(answer.elapsed),
             Err(e) => Err(LensError::connection(format!("ping: the server answered {}", e.summary()))),

@@ -8,14 +8,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http::{HeaderName, HeaderValue};
+use rmcp::RoleClient;
 use rmcp::model::{
-    CallToolRequestParams, CancelledNotificationParam, ClientNotification, ClientRequest, Notification,
-    PaginatedRequestParams, Request, RequestOptionalParam,
+    CancelledNotificationParam, ClientNotification, ClientRequest, Notification, PaginatedRequestParams,
+    RequestOptionalParam,
 };
-use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
+use rmcp::service::ClientServiceExt;
+use rmcp::service::{RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{RoleClient, ServiceExt};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -24,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::asks::{AskDesk, Root};
 use super::client::LensClient;
+use super::era::{Era, Protocol, SERVER_INFO_META};
 use super::http::TappedHttpClient;
 use super::log::{LogKind, LogLimits, Redactor, SessionLog};
 use super::stdio::{self, ChildWatch, describe_status};
@@ -52,6 +54,12 @@ pub struct ConnectOptions {
     pub roots: Vec<Root>,
     /// Sent with `logging/setLevel` right after the handshake (`--log-level`).
     pub log_level: Option<super::log::Level>,
+    /// Which protocol era and version to speak (`--protocol`).
+    pub protocol: Protocol,
+    /// In the modern era, open `subscriptions/listen` at connect for the lists the server says
+    /// can change (the TUI does; a headless command, done in one request, need not wait for an
+    /// acknowledgement it has no use for).
+    pub listen: bool,
 }
 
 impl Default for ConnectOptions {
@@ -66,16 +74,23 @@ impl Default for ConnectOptions {
             asks: None,
             roots: vec![],
             log_level: None,
+            protocol: Protocol::Auto,
+            listen: false,
         }
     }
 }
 
-/// What the server said about itself in its `initialize` reply, kept verbatim.
+/// What the server said about itself in its `initialize` (legacy era) or `server/discover`
+/// (modern era) reply, kept verbatim, and the version the session settled on.
 #[derive(Debug, Clone, Default)]
 pub struct ServerInfo {
     pub raw: Option<Arc<String>>,
-    /// The `result` object of the initialize reply.
+    /// The `result` object of the initialize or discover reply.
     pub result: Value,
+    /// The protocol version in use: the one `initialize` agreed, or the one picked from the
+    /// discover reply's `supportedVersions`.
+    pub negotiated: String,
+    pub era: Era,
 }
 
 impl ServerInfo {
@@ -85,14 +100,32 @@ impl ServerInfo {
             .and_then(|r| serde_json::from_str::<Value>(r).ok())
             .and_then(|mut v| v.get_mut("result").map(Value::take))
             .unwrap_or(Value::Null);
-        ServerInfo { raw, result }
+        let negotiated = result.get("protocolVersion").and_then(Value::as_str).unwrap_or("").to_string();
+        ServerInfo { raw, result, era: Era::of(&negotiated), negotiated }
     }
-    /// From an initialize reply's text (tests, and a reply read back from a file).
+    /// From an initialize or discover reply's text (tests, and a reply read back from a file).
     pub fn from_raw_text(text: &str) -> Self {
         Self::from_raw(Some(Arc::new(text.to_string())))
     }
+    /// The version the session settled on (a discover reply names none of its own).
+    fn settled(mut self, version: &str) -> Self {
+        self.era = Era::of(version);
+        self.negotiated = version.to_string();
+        self
+    }
+    /// `serverInfo`, or in a discover reply `_meta["io.modelcontextprotocol/serverInfo"]`.
     fn info_str(&self, key: &str) -> Option<&str> {
-        self.result.get("serverInfo").and_then(|s| s.get(key)).and_then(Value::as_str)
+        let info = self.result.get("serverInfo").or_else(|| self.result.get("_meta")?.get(SERVER_INFO_META));
+        info.and_then(|s| s.get(key)).and_then(Value::as_str)
+    }
+    /// The versions a discover reply lists (`supportedVersions`); empty in the legacy era.
+    pub fn supported_versions(&self) -> Vec<String> {
+        let list = self.result.get("supportedVersions").and_then(Value::as_array);
+        list.into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+    }
+    /// The discover reply's cache hint: `ttlMs` and `cacheScope`, as one line.
+    pub fn cache_hint(&self) -> Option<String> {
+        super::era::cache_hint(&self.result)
     }
     pub fn name(&self) -> &str {
         self.info_str("name").unwrap_or("(unnamed server)")
@@ -104,7 +137,7 @@ impl ServerInfo {
         self.info_str("version").unwrap_or("")
     }
     pub fn protocol_version(&self) -> &str {
-        self.result.get("protocolVersion").and_then(Value::as_str).unwrap_or("")
+        &self.negotiated
     }
     pub fn capabilities(&self) -> Vec<String> {
         self.result
@@ -161,7 +194,7 @@ impl Reply {
         Self::parse_with(raw, elapsed, max_depth, Syntax::Unchecked)
     }
 
-    fn parse_with(raw: Arc<String>, elapsed: Duration, max_depth: usize, syntax: Syntax) -> Result<Reply> {
+    pub(crate) fn parse_with(raw: Arc<String>, elapsed: Duration, max_depth: usize, syntax: Syntax) -> Result<Reply> {
         // `"result": null` is there, and breaks the MCP schema (said by `result_problems`);
         // only a missing member is no result.
         fn present<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
@@ -212,14 +245,16 @@ impl Reply {
 
     /// `code: message` of a JSON-RPC error reply.
     pub fn error_summary(err: &Value) -> String {
-        let code = err.get("code").map(|c| c.to_string()).unwrap_or_else(|| "?".into());
         let msg = err.get("message").and_then(Value::as_str).unwrap_or("(no message)");
-        format!("JSON-RPC error {code}: {msg}")
+        match err.get("code") {
+            Some(c) if c.as_i64().is_none() => format!("JSON-RPC error {c}: {msg}"),
+            c => super::era::error_line(c.and_then(Value::as_i64), msg),
+        }
     }
 }
 
 pub struct Session {
-    service: RunningService<RoleClient, LensClient>,
+    pub(crate) service: RunningService<RoleClient, LensClient>,
     tap: Arc<WireTap>,
     child: Option<ChildWatch>,
     pub server: ServerInfo,
@@ -230,16 +265,47 @@ pub struct Session {
     /// Tool names no Rust string holds (a lone surrogate), by the name as read: the stand-in
     /// that sends the server's own literal back (`wire::exact_literal`).
     exact_names: std::sync::Mutex<HashMap<String, String>>,
+    /// The roots offered now: the client handler answers `roots/list` from them.
+    pub(crate) roots: Arc<std::sync::RwLock<Vec<Root>>>,
+    /// The modern era's per-request state: log level and the open `subscriptions/listen`.
+    pub(crate) modern: super::modern::ModernState,
+    /// Every task run in this session (the TUI lists them).
+    pub(crate) task_book: super::task_ext::TaskBook,
 }
 
 impl Session {
+    /// Opens a session. Under `--protocol auto`, a server that answered `server/discover` only
+    /// after auto had given up on it (a slow start) refuses the `initialize` that followed: it
+    /// is connected to again, in the modern era.
     pub async fn connect(target: &Target, options: ConnectOptions) -> Result<Session> {
         let log = match &options.log {
             Some(log) => log.clone(),
             None => SessionLog::new(options.log_limits, Redactor::new(target.secrets())),
         };
+        let options = ConnectOptions { log: Some(log.clone()), ..options };
+        let mut late = false;
+        match Self::connect_once(target, options.clone(), &mut late).await {
+            Err(_) if late && options.protocol == Protocol::Auto => {
+                log.push(
+                    LogKind::Info,
+                    "server/discover was answered after auto gave up on it: connecting again, in the 2026-07-28 era",
+                );
+                let options = ConnectOptions { protocol: Protocol::Modern, ..options };
+                Self::connect_once(target, options, &mut late).await
+            }
+            other => other,
+        }
+    }
+
+    async fn connect_once(target: &Target, options: ConnectOptions, late: &mut bool) -> Result<Session> {
+        let log = options.log.clone().unwrap_or_else(|| SessionLog::new(options.log_limits, Redactor::default()));
         let tap = WireTap::new(log.clone());
-        let client = LensClient::new(tap.clone(), options.asks.clone(), options.roots.clone());
+        let roots = Arc::new(std::sync::RwLock::new(options.roots.clone()));
+        let client = LensClient::new(tap.clone(), options.asks.clone(), roots.clone(), options.protocol);
+        let lifecycle = super::era::lifecycle(options.protocol);
+        if options.protocol == Protocol::Auto {
+            tap.bound_discover(super::era::DISCOVER_WAIT.min(options.timeout / 2));
+        }
         let (served, child) = match target {
             Target::Stdio(s) => {
                 let (io, child) = stdio::spawn(s, tap.clone(), options.max_message)?;
@@ -248,7 +314,8 @@ impl Session {
                 let (read, write) = tokio::io::split(io);
                 let io = rmcp::transport::async_rw::AsyncRwTransport::new_client(read, write)
                     .with_max_line_length(options.max_message.saturating_add(1));
-                (tokio::time::timeout(options.timeout, client.serve(io)).await, Some(child))
+                let serve = client.serve_with_lifecycle(io, lifecycle);
+                (tokio::time::timeout(options.timeout, serve).await, Some(child))
             }
             Target::Http(h) => {
                 let mut config = StreamableHttpClientTransportConfig::with_uri(h.url.clone());
@@ -257,7 +324,8 @@ impl Session {
                     TappedHttpClient::new(tap.clone(), options.max_message),
                     config,
                 );
-                (tokio::time::timeout(options.timeout, client.serve(transport)).await, None)
+                let serve = client.serve_with_lifecycle(transport, lifecycle);
+                (tokio::time::timeout(options.timeout, serve).await, None)
             }
         };
         let failed = |what: String| Self::failure_message(&log, child.as_ref(), what);
@@ -270,20 +338,32 @@ impl Session {
                 return Err(LensError::connection(failed(what).await));
             }
             Ok(Err(e)) => {
+                *late = tap.late_discover();
                 let what = match target {
                     Target::Http(h) => {
                         format!("at {} could not be reached: {}", h.url, log.redactor().redact(&root_cause(&e)))
                     }
-                    Target::Stdio(_) => format!("failed during initialize: {}", log.redactor().redact(&e.to_string())),
+                    Target::Stdio(_) => format!(
+                        "failed during {}: {}",
+                        super::era::handshake_name(options.protocol),
+                        log.redactor().redact(&e.to_string())
+                    ),
                 };
                 return Err(LensError::connection(failed(what).await));
             }
             Ok(Ok(service)) => service,
         };
-        let server = ServerInfo::from_raw(tap.initialize_reply());
+        let version = service.peer().peer_info().map(|p| p.protocol_version.to_string()).unwrap_or_default();
+        let server = ServerInfo::from_raw(tap.handshake_reply()).settled(&version);
         log.push(
             LogKind::Info,
-            &format!("connected to {} {} (protocol {})", server.name(), server.version(), server.protocol_version()),
+            &format!(
+                "connected to {} {} (protocol {}, {} era)",
+                server.name(),
+                server.version(),
+                server.protocol_version(),
+                if server.era == Era::Modern { "modern" } else { "legacy" }
+            ),
         );
         let mut session = Session {
             service,
@@ -294,9 +374,15 @@ impl Session {
             options,
             setup_warnings: vec![],
             exact_names: Default::default(),
+            roots,
+            modern: Default::default(),
+            task_book: Default::default(),
         };
         if let Some(level) = session.options.log_level {
             session.apply_log_level(level).await;
+        }
+        if session.server.era == Era::Modern && session.options.listen {
+            session.listen_at_start().await;
         }
         Ok(session)
     }
@@ -335,6 +421,20 @@ impl Session {
 
     pub fn log(&self) -> &SessionLog {
         self.tap.log()
+    }
+
+    pub(crate) fn tap(&self) -> &Arc<WireTap> {
+        &self.tap
+    }
+
+    /// The era the session speaks (see `ServerInfo::era`).
+    pub fn era(&self) -> Era {
+        self.server.era
+    }
+
+    /// The roots offered to the server now.
+    pub fn roots(&self) -> Vec<Root> {
+        self.roots.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// The limits this session was opened with.
@@ -401,7 +501,7 @@ impl Session {
         let mut events = self.tap.subscribe();
         let timeout = opts.timeout.unwrap_or(self.options.timeout);
         let started = Instant::now();
-        let handle = self.service.peer().send_cancellable_request(request, PeerRequestOptions::no_options()).await;
+        let handle = self.service.peer().send_cancellable_request(request, self.request_options()).await;
         let handle = match handle {
             Ok(h) => h,
             Err(e) => return Err(self.service_error(e, what).await),
@@ -481,6 +581,10 @@ impl Session {
             tools: Option<Vec<&'a RawValue>>,
             #[serde(rename = "nextCursor", default)]
             next_cursor: Option<Value>,
+            #[serde(rename = "ttlMs", default)]
+            ttl: Option<Value>,
+            #[serde(rename = "cacheScope", default)]
+            scope: Option<Value>,
         }
         let mut list = ToolList::default();
         let mut seen = HashSet::new();
@@ -519,6 +623,12 @@ impl Session {
             let Some(page) = message.result else {
                 return Err(LensError::connection(format!("{what}: the server's reply has neither result nor error")));
             };
+            if list.pages == 1 {
+                let mut hint = Map::new();
+                hint.extend(page.ttl.clone().map(|t| ("ttlMs".to_string(), t)));
+                hint.extend(page.scope.clone().map(|s| ("cacheScope".to_string(), s)));
+                list.cache = super::era::cache_hint(&Value::Object(hint));
+            }
             let Some(tools) = page.tools else {
                 return Err(LensError::connection(format!("{what}: the result has no \"tools\" array")));
             };
@@ -616,7 +726,9 @@ impl Session {
         self.request(request, method, opts, on_progress).await
     }
 
-    /// Calls a tool; arguments are sent as given. A JSON-RPC error reply is a `Reply` too.
+    /// Calls a tool; arguments are sent as given. A JSON-RPC error reply is a `Reply` too. A
+    /// task the server makes of the call (the extension's `resultType: "task"`) is followed to
+    /// its end, its statuses given as progress.
     pub async fn call_tool(
         &self,
         name: &str,
@@ -624,13 +736,43 @@ impl Session {
         opts: &CallOptions,
         on_progress: &mut (dyn FnMut(&Progress) + Send),
     ) -> Result<Reply> {
+        self.call_tool_following(name, arguments, opts, on_progress, None).await
+    }
+
+    /// `call_tool`, with a task's statuses to `on_status`.
+    pub(crate) async fn call_tool_following(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        opts: &CallOptions,
+        on_progress: &mut (dyn FnMut(&Progress) + Send),
+        on_status: Option<&mut (dyn FnMut(&super::tasks::Task) + Send)>,
+    ) -> Result<Reply> {
+        // A name no Rust string holds goes out as the server's own literal (`wire::exact_literal`).
         let sent = self.exact_names.lock().unwrap_or_else(|p| p.into_inner()).get(name).cloned();
-        let mut params = CallToolRequestParams::new(sent.unwrap_or_else(|| name.to_string()));
+        let mut params = serde_json::json!({ "name": sent.as_deref().unwrap_or(name) });
         if let Some(args) = arguments {
-            params = params.with_arguments(args);
+            params["arguments"] = Value::Object(args);
         }
-        let request = ClientRequest::CallToolRequest(Request::new(params));
-        let mut reply = self.request(request, &format!("tools/call {name}"), opts, on_progress).await?;
+        let what = format!("tools/call {name}");
+        let (raw, elapsed) = self.request_answering("tools/call", params, &what, opts, on_progress).await?;
+        let mut reply = Reply::parse_with(raw, elapsed, self.options.max_depth, Syntax::Checked)?;
+        if let ReplyBody::Result(r) = &reply.body
+            && r.get("resultType").and_then(Value::as_str) == Some("task")
+            && self.tasks_extension()
+        {
+            let created = r.clone();
+            // Without a listener of its own, each status is a step of progress.
+            let mut polls = 0.0;
+            let mut as_progress = |t: &super::tasks::Task| {
+                polls += 1.0;
+                on_progress(&Progress { progress: polls, total: None, message: Some(t.line()) });
+            };
+            reply = match on_status {
+                Some(f) => self.follow_task(name, &created, opts, f).await?,
+                None => self.follow_task(name, &created, opts, &mut as_progress).await?,
+            };
+        }
         if let Some(note) = reply.approximation_note() {
             self.log().push(LogKind::Warning, &format!("tools/call {name}: {note}"));
         }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::process::Command;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
 use super::log::LogKind;
 use super::target::StdioTarget;
@@ -198,20 +198,20 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
     };
     let (rmcp_side, our_side) = tokio::io::duplex(1 << 16);
     let (from_rmcp, to_rmcp) = tokio::io::split(our_side);
+    let to_rmcp = feed_rmcp(to_rmcp);
+    tap.set_injector(to_rmcp.downgrade());
 
     // Server stdout -> tap -> rmcp.
     let tap_in = tap.clone();
     tokio::spawn(async move {
         let mut reader = BufReader::with_capacity(1 << 16, stdout);
-        let mut to_rmcp = to_rmcp;
         let mut buf = Vec::new();
         loop {
             match read_bounded_line(&mut reader, &mut buf, max_message).await {
                 Ok(None) | Err(_) => break,
                 Ok(Some(Err(len))) => {
                     if let Some(refusal) = tap_in.oversized(&String::from_utf8_lossy(&buf), len, max_message)
-                        && (to_rmcp.write_all(refusal.as_bytes()).await.is_err()
-                            || to_rmcp.write_all(b"\n").await.is_err())
+                        && to_rmcp.send(refusal).await.is_err()
                     {
                         break;
                     }
@@ -228,16 +228,14 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
                     let taken = if buf.capacity() > 4 << 20 { std::mem::take(&mut buf) } else { buf.clone() };
                     let line =
                         String::from_utf8(taken).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-                    let fwd = tap_in.inbound(line);
-                    if let Some(fwd) = fwd
-                        && (to_rmcp.write_all(fwd.as_bytes()).await.is_err() || to_rmcp.write_all(b"\n").await.is_err())
+                    if let Some(fwd) = tap_in.inbound(line)
+                        && to_rmcp.send(fwd).await.is_err()
                     {
                         break;
                     }
                 }
             }
         }
-        let _ = to_rmcp.shutdown().await;
     });
 
     // rmcp -> tap -> server stdin.
@@ -290,6 +288,22 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
     });
 
     Ok((rmcp_side, ChildWatch { status: status_rx, kill: Arc::new(Mutex::new(Some(kill_tx))) }))
+}
+
+/// The lines rmcp reads, written by one task: the server's (through the tap) and, before the
+/// handshake, one of the tap's own (`WireTap::give_up_discover`). rmcp sees the end of its input
+/// once every sender is gone.
+fn feed_rmcp<W: AsyncWrite + Unpin + Send + 'static>(mut to_rmcp: W) -> mpsc::Sender<String> {
+    let (tx, mut rx) = mpsc::channel::<String>(4);
+    tokio::spawn(async move {
+        while let Some(line) = rx.recv().await {
+            if to_rmcp.write_all(line.as_bytes()).await.is_err() || to_rmcp.write_all(b"\n").await.is_err() {
+                break;
+            }
+        }
+        let _ = to_rmcp.shutdown().await;
+    });
+    tx
 }
 
 async fn write_line<W: AsyncWrite + Unpin>(w: &mut W, line: &[u8]) -> std::io::Result<()> {

@@ -32,7 +32,8 @@ impl Task {
             other => other.to_string(),
         };
         let text = |k: &str| t.get(k).and_then(Value::as_str).map(str::to_string);
-        let poll = t.get("pollInterval").and_then(Value::as_f64).unwrap_or(1000.0);
+        // 2025-11-25 says pollInterval, the extension (SEP-2663) pollIntervalMs.
+        let poll = t.get("pollInterval").or_else(|| t.get("pollIntervalMs")).and_then(Value::as_f64).unwrap_or(1000.0);
         Some(Task {
             id,
             status: text("status").unwrap_or_else(|| "unknown".into()),
@@ -84,9 +85,19 @@ impl Session {
         task_of(&reply, "tasks/get")
     }
 
+    /// Cancels a task; the extension (SEP-2663) answers with a bare acknowledgement, read as the
+    /// task now cancelled.
     pub async fn cancel_task(&self, id: &str, opts: &CallOptions) -> Result<Task> {
         let reply = self.request_method("tasks/cancel", json!({"taskId": id}), opts, &mut |_| {}).await?;
-        task_of(&reply, "tasks/cancel")
+        let task = match (&reply.body, self.tasks_extension()) {
+            (ReplyBody::Result(r), true) if r.get("taskId").is_none() => {
+                Ok(Task { id: id.to_string(), status: "cancelled".into(), message: None, poll: Duration::from_secs(1) })
+            }
+            _ => task_of(&reply, "tasks/cancel"),
+        }?;
+        let tool = self.session_tasks().into_iter().find(|e| e.id == id).map(|e| e.tool).unwrap_or_default();
+        self.task_book.note(&tool, &task);
+        Ok(task)
     }
 
     /// The tool's result of a task (the server holds it until the task ends).
@@ -125,6 +136,10 @@ impl Session {
         opts: &CallOptions,
         on_status: &mut (dyn FnMut(&Task) + Send),
     ) -> Result<Reply> {
+        if self.tasks_extension() {
+            // The extension's server decides: a plain call, followed if it becomes a task.
+            return self.call_tool_following(tool, arguments.cloned(), opts, &mut |_| {}, Some(on_status)).await;
+        }
         let started = self.start_task(tool, arguments, opts).await?;
         let mut task = match &started.body {
             // A server may answer a task-augmented call with an error, or run it at once.
@@ -132,6 +147,7 @@ impl Session {
             ReplyBody::Result(r) if r.get("task").is_none() => return Ok(started),
             ReplyBody::Result(_) => task_of(&started, "tools/call")?,
         };
+        self.task_book.note(tool, &task);
         on_status(&task);
         let cancel = opts.cancel.clone().unwrap_or_default();
         while !task.ended() && task.status != "input_required" {
@@ -146,9 +162,12 @@ impl Session {
                 }
             }
             task = self.get_task(&task.id, opts).await?;
+            self.task_book.note(tool, &task);
             on_status(&task);
         }
-        self.task_result(&task.id, opts, &mut |_| {}).await
+        let reply = self.task_result(&task.id, opts, &mut |_| {}).await?;
+        self.task_book.finish(&task.id, reply.raw.clone());
+        Ok(reply)
     }
 }
 

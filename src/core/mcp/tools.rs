@@ -206,6 +206,8 @@ pub struct ToolList {
     pub pages: usize,
     /// What went wrong along the way without stopping the listing (repeated cursor, ...).
     pub warnings: Vec<String>,
+    /// The first page's cache hint (2026-07-28: `ttlMs`, `cacheScope`), as one line.
+    pub cache: Option<String>,
 }
 
 impl ToolList {

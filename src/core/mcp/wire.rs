@@ -7,12 +7,13 @@
 //! while every byte the user sees comes from what the server really sent.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use super::log::{Level, LogKind, SessionLog, Wire};
 
@@ -65,11 +66,15 @@ const STUBBED: &[(&str, &str)] = &[
     ("completion/complete", "{}"),
     ("logging/setLevel", "{}"),
     ("ping", "{}"),
+    // After the handshake: the modern era's round trip (`mcplens ping`).
+    ("server/discover", "{}"),
     // The tasks of 2025-11-25 (rmcp speaks only the later extension).
     ("tasks/get", "{}"),
     ("tasks/result", "{}"),
     ("tasks/list", "{}"),
     ("tasks/cancel", "{}"),
+    // The tasks extension (SEP-2663) answers a delivered input with an acknowledgement.
+    ("tasks/update", "{}"),
 ];
 
 /// The most characters of server text an event carries (a flood of huge notifications must not
@@ -182,6 +187,18 @@ fn top_level_id(head: &str) -> Option<&str> {
     None
 }
 
+/// True when a `server/discover` result is one (it lists `supportedVersions`).
+fn discovered(result: Option<&RawValue>) -> bool {
+    #[derive(Deserialize)]
+    struct Discover<'a> {
+        #[serde(rename = "supportedVersions", borrow, default)]
+        supported: Option<&'a RawValue>,
+    }
+    result
+        .and_then(|r| crate::json_depth::parse_borrowed::<Discover>(r.get()).ok())
+        .is_some_and(|d| d.supported.is_some())
+}
+
 /// A JSON-RPC id as a map key: `1` and `"1"` are the same request (rmcp correlates them too).
 pub fn id_key(raw: &str) -> String {
     match serde_json::from_str::<serde_json::Value>(raw) {
@@ -197,8 +214,15 @@ struct TapState {
     pending: HashMap<String, String>,
     /// Raw replies kept for the caller, by id key.
     kept: HashMap<String, Arc<String>>,
-    /// The server's reply to `initialize`, verbatim.
-    initialize: Option<Arc<String>>,
+    /// The server's reply to `initialize` or `server/discover`, verbatim.
+    handshake: Option<Arc<String>>,
+    /// A `server/discover` not answered yet: its id key and its id as sent.
+    discover: Option<(String, String)>,
+    /// Requests given up before the handshake (an unanswered `server/discover`): a late reply
+    /// is logged, not passed on (rmcp, past it, would take it for a broken handshake).
+    abandoned: HashSet<String>,
+    /// A given-up `server/discover` was answered after all, with a discover result.
+    late_discover: bool,
     /// Server requests answered from their raw text (`asks::KEPT`), by id key.
     asks: HashMap<String, Arc<String>>,
 }
@@ -207,12 +231,78 @@ pub struct WireTap {
     log: SessionLog,
     state: Mutex<TapState>,
     events: broadcast::Sender<ServerEvent>,
+    /// How long an unanswered `server/discover` is waited on (`--protocol auto`), and where a
+    /// line for rmcp can be put in (the stdio transport's): see `give_up_discover`.
+    discover_wait: Mutex<Option<(Duration, Option<mpsc::WeakSender<String>>)>>,
+    me: Weak<WireTap>,
 }
 
 impl WireTap {
     pub fn new(log: SessionLog) -> Arc<Self> {
         let (events, _) = broadcast::channel(1024);
-        Arc::new(WireTap { log, state: Mutex::default(), events })
+        Arc::new_cyclic(|me| WireTap {
+            log,
+            state: Mutex::default(),
+            events,
+            discover_wait: Mutex::default(),
+            me: me.clone(),
+        })
+    }
+
+    /// A `server/discover` unanswered after `wait` is given up (see `give_up_discover`).
+    pub fn bound_discover(&self, wait: Duration) {
+        let mut w = self.discover_wait.lock().unwrap_or_else(|e| e.into_inner());
+        *w = Some((wait, w.take().and_then(|(_, tx)| tx)));
+    }
+
+    /// The transport's way of handing rmcp a line of our own (the stdio transport sets it).
+    /// Weak: the tap must not keep rmcp's input open after the server's output ended.
+    pub fn set_injector(&self, tx: mpsc::WeakSender<String>) {
+        let mut w = self.discover_wait.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, slot)) = w.as_mut() {
+            *slot = Some(tx);
+        }
+    }
+
+    /// True when a `server/discover` given up on was answered later with a discover result.
+    pub fn late_discover(&self) -> bool {
+        self.lock().late_discover
+    }
+
+    /// How long `server/discover` is waited on, when bounded.
+    pub fn discover_bound(&self) -> Option<Duration> {
+        self.discover_wait.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|(d, _)| *d)
+    }
+
+    /// Stops waiting on an unanswered `server/discover` and returns the reply rmcp gets in its
+    /// place: "method not found", which makes `--protocol auto` fall back to `initialize`. The
+    /// log says why; a late reply from the server is logged and dropped.
+    pub fn give_up_discover(&self, why: &str) -> Option<String> {
+        let (key, id) = {
+            let mut st = self.lock();
+            let (key, id) = st.discover.take()?;
+            st.pending.remove(&key);
+            st.abandoned.insert(key.clone());
+            (key, id)
+        };
+        self.log.push(LogKind::Info, &format!("server/discover (id {key}): {why}; taken as a legacy server"));
+        let message = serde_json::to_string(&format!("mcplens: {why}")).unwrap_or_default();
+        Some(format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32601,"message":{message}}}}}"#))
+    }
+
+    /// Starts the clock on a `server/discover` just sent, when a bound and an injector are set.
+    fn time_discover(&self) {
+        let Some((wait, Some(tx))) = self.discover_wait.lock().unwrap_or_else(|e| e.into_inner()).clone() else {
+            return;
+        };
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            let why = format!("no answer within {}s", wait.as_secs_f64());
+            if let (Some(line), Some(tx)) = (me.upgrade().and_then(|tap| tap.give_up_discover(&why)), tx.upgrade()) {
+                let _ = tx.send(line).await;
+            }
+        });
     }
 
     fn lock(&self) -> MutexGuard<'_, TapState> {
@@ -232,9 +322,9 @@ impl WireTap {
         self.lock().kept.remove(id)
     }
 
-    /// The server's reply to `initialize`, verbatim.
-    pub fn initialize_reply(&self) -> Option<Arc<String>> {
-        self.lock().initialize.clone()
+    /// The server's reply to `initialize` or `server/discover`, verbatim.
+    pub fn handshake_reply(&self) -> Option<Arc<String>> {
+        self.lock().handshake.clone()
     }
 
     /// The server's request `id` as it sent it (elicitation, sampling). Taking it frees it.
@@ -272,8 +362,26 @@ impl WireTap {
             return;
         };
         self.log.push_message(LogKind::Sent, line.trim_end(), &p.wire());
-        if let (Some(id), Some(method)) = (p.id, p.method) {
-            self.lock().pending.insert(id_key(id.get()), method.into_owned());
+        let (Some(id), Some(method)) = (p.id, p.method) else { return };
+        let key = id_key(id.get());
+        let mut st = self.lock();
+        match method.as_ref() {
+            "server/discover" if st.handshake.is_none() => st.discover = Some((key.clone(), id.get().to_string())),
+            // rmcp gave up on discover itself and fell back: a late answer must not reach it.
+            "initialize" => {
+                if let Some((old, _)) = st.discover.take() {
+                    st.pending.remove(&old);
+                    st.abandoned.insert(old);
+                }
+            }
+            _ => {}
+        }
+        // Only the handshake's discover is timed (a later one is `ping`'s).
+        let timed = method == "server/discover" && st.handshake.is_none();
+        st.pending.insert(key, method.into_owned());
+        drop(st);
+        if timed {
+            self.time_discover();
         }
     }
 
@@ -322,7 +430,17 @@ impl WireTap {
             self.log.push(LogKind::Warning, "server sent a reply with neither result nor error");
         }
         let (key, id_text, trimmed_len) = (id_key(id.get()), id.get().to_string(), trimmed.len());
+        let has_result = probe.result.is_some();
         let mut st = self.lock();
+        if st.abandoned.remove(&key) {
+            st.late_discover |= probe.error.is_none() && discovered(probe.result);
+            drop(st);
+            self.log.push(
+                LogKind::Info,
+                &format!("a late answer to server/discover (id {key}), given up before: not passed on"),
+            );
+            return None;
+        }
         let Some(method) = st.pending.remove(&key) else {
             drop(st);
             // Not passed on: over HTTP rmcp would take it as the answer of the stream it came on
@@ -334,7 +452,26 @@ impl WireTap {
             return None;
         };
         let stub = STUBBED.iter().find(|(m, _)| *m == method).map(|(_, stub)| *stub);
-        if stub.is_none() && method != "initialize" {
+        let handshake = method == "initialize" || (method == "server/discover" && st.handshake.is_none());
+        if method == "server/discover" && handshake {
+            st.discover = None;
+            if probe.error.is_none() && !discovered(probe.result) {
+                // A legacy server that answers any method with a result (`{}`): not a discover
+                // result, so `auto` goes on to initialize (the log has what it sent).
+                drop(st);
+                if self.discover_bound().is_some() {
+                    self.log.push(
+                        LogKind::Info,
+                        "server/discover: the answer is no discover result (no supportedVersions); taken as a legacy server",
+                    );
+                    return Some(format!(
+                        r#"{{"jsonrpc":"2.0","id":{id_text},"error":{{"code":-32601,"message":"mcplens: not a discover result"}}}}"#
+                    ));
+                }
+                return Some(trimmed.to_string());
+            }
+        }
+        if stub.is_none() && !handshake {
             return Some(trimmed.to_string());
         }
         let raw = Arc::new(if line.starts_with(trimmed) {
@@ -345,7 +482,7 @@ impl WireTap {
         } else {
             trimmed.to_string()
         });
-        match stub {
+        match stub.filter(|_| !handshake) {
             Some(stub) => {
                 self.log.attach_full(seq, raw.clone());
                 st.kept.insert(key, raw);
@@ -353,7 +490,9 @@ impl WireTap {
             }
             None => {
                 let fwd = raw.to_string();
-                st.initialize = Some(raw);
+                if has_result {
+                    st.handshake = Some(raw);
+                }
                 Some(fwd)
             }
         }

@@ -62,8 +62,16 @@ impl InfoPane {
             Row::Fact("version", s.version().to_string()),
             Row::Fact("title", s.title().unwrap_or("(none)").to_string()),
             Row::Fact("protocol", s.protocol_version().to_string()),
-            Row::Heading("capabilities (as sent)"),
+            Row::Fact("era", s.era.label().to_string()),
         ];
+        let supported = s.supported_versions();
+        if !supported.is_empty() {
+            rows.push(Row::Fact("offers", supported.join(", ")));
+        }
+        if let Some(hint) = s.cache_hint() {
+            rows.push(Row::Fact("discover", hint));
+        }
+        rows.push(Row::Heading("capabilities (as sent)"));
         let caps = s
             .result
             .get("capabilities")
@@ -76,7 +84,7 @@ impl InfoPane {
         }
         rows.push(Row::Heading("roots offered to the server"));
         if self.roots.is_empty() {
-            rows.push(Row::Text("(none: --root PATH, or \"roots\" in the config entry, offers one)".into()));
+            rows.push(Row::Text("(none: --root PATH, \"roots\" in the config entry, or + here offers one)".into()));
         }
         for r in &self.roots {
             rows.push(Row::Fact("root", format!("{}  {}", r.name, r.uri)));
@@ -84,6 +92,26 @@ impl InfoPane {
         self.copy = crate::json_out::to_pretty_string(&crate::deep::Deep(&s.result));
         self.scroll = Scroll::new(rows.len());
         self.rows = rows;
+    }
+
+    /// `+` offers the current directory as a root, `-` stops offering the last one; the worker
+    /// tells the server (`Session::set_roots`).
+    fn change_roots(&mut self, cmd: Command, cx: &mut Ctx) {
+        let mut roots = self.roots.clone();
+        if cmd == Command::AddRoot {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let root = Root::from_path(".", &cwd);
+            if roots.contains(&root) {
+                cx.notice(format!("{} is already a root", sanitize::line(&root.uri)), false);
+                return;
+            }
+            roots.push(root);
+        } else if roots.pop().is_none() {
+            cx.notice("no root to remove", false);
+            return;
+        }
+        cx.cmd(crate::ui::app::Cmd::SetRoots(roots.clone()));
+        self.observe(&Observed::Roots(&roots), cx);
     }
 
     /// The first row of the last page: as many rows from the end as fill the pane once wrapped.
@@ -155,6 +183,7 @@ impl Component for InfoPane {
                 cx.cmd(crate::ui::app::Cmd::Copy(self.copy.clone()));
                 cx.notice("copied the initialize result to the clipboard (OSC 52)", false);
             }
+            Command::AddRoot | Command::RemoveRoot => self.change_roots(cmd, cx),
             _ => return Used::No,
         }
         Used::Yes

@@ -17,6 +17,7 @@ pub mod read;
 pub mod resources;
 pub mod result;
 pub mod schema;
+pub mod tasks;
 pub mod tools;
 pub mod value;
 

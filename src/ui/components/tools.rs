@@ -280,7 +280,7 @@ mod tests {
             })
             .collect();
         let mut p = ToolsPane::default();
-        p.set(ToolList { tools, pages: 1, warnings: vec![] });
+        p.set(ToolList { tools, pages: 1, warnings: vec![], cache: None });
         p.scroll.set_height(3);
         p
     }
