@@ -6,6 +6,7 @@ pub mod args;
 pub mod connect;
 pub mod info;
 pub mod items;
+pub mod login;
 pub mod output;
 pub mod prompts;
 pub mod render;

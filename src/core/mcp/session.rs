@@ -23,6 +23,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 use super::asks::{AskDesk, Root};
+use super::auth::{AuthOptions, Authorizer};
 use super::client::LensClient;
 use super::http::TappedHttpClient;
 use super::log::{LogKind, LogLimits, Redactor, SessionLog};
@@ -52,6 +53,8 @@ pub struct ConnectOptions {
     pub roots: Vec<Root>,
     /// Sent with `logging/setLevel` right after the handshake (`--log-level`).
     pub log_level: Option<super::log::Level>,
+    /// How an HTTP server's OAuth login runs.
+    pub auth: AuthOptions,
 }
 
 impl Default for ConnectOptions {
@@ -66,6 +69,7 @@ impl Default for ConnectOptions {
             asks: None,
             roots: vec![],
             log_level: None,
+            auth: AuthOptions::default(),
         }
     }
 }
@@ -210,6 +214,9 @@ pub struct Session {
     options: ConnectOptions,
     /// What went wrong setting the session up without stopping it (a refused `--log-level`).
     pub setup_warnings: Vec<String>,
+    /// The OAuth login of an HTTP server (None for stdio, or when the user gave the
+    /// Authorization header).
+    auth: Option<Arc<Authorizer>>,
 }
 
 impl Session {
@@ -220,19 +227,24 @@ impl Session {
         };
         let tap = WireTap::new(log.clone());
         let client = LensClient::new(tap.clone(), options.asks.clone(), options.roots.clone());
+        let mut auth = None;
         let (served, child) = match target {
             Target::Stdio(s) => {
                 let (io, child) = stdio::spawn(s, tap.clone(), options.max_message)?;
-                (tokio::time::timeout(options.timeout, client.serve(io)).await, Some(child))
+                (tokio::time::timeout(options.timeout, client.serve(io)).await.map_err(|_| ()), Some(child))
             }
             Target::Http(h) => {
                 let mut config = StreamableHttpClientTransportConfig::with_uri(h.url.clone());
                 config.custom_headers = parse_headers(&h.headers)?;
+                auth = (!h.has_authorization_header()).then(|| {
+                    Authorizer::new(&h.url, h.oauth.clone(), options.auth.clone(), tap.clone(), options.timeout)
+                });
                 let transport = StreamableHttpClientTransport::with_client(
-                    TappedHttpClient::new(tap.clone(), options.max_message),
+                    TappedHttpClient::new(tap.clone(), options.max_message).with_auth(auth.clone()),
                     config,
                 );
-                (tokio::time::timeout(options.timeout, client.serve(transport)).await, None)
+                // The clock stands still while the user logs in (the authorizer says so).
+                (within(&tap, options.timeout, client.serve(transport)).await, None)
             }
         };
         let failed = |what: String| Self::failure_message(&log, child.as_ref(), what);
@@ -261,7 +273,7 @@ impl Session {
             &format!("connected to {} {} (protocol {})", server.name(), server.version(), server.protocol_version()),
         );
         let mut session =
-            Session { service, tap, child, server, target: target.clone(), options, setup_warnings: vec![] };
+            Session { service, tap, child, server, target: target.clone(), options, setup_warnings: vec![], auth };
         if let Some(level) = session.options.log_level {
             session.apply_log_level(level).await;
         }
@@ -302,6 +314,11 @@ impl Session {
 
     pub fn log(&self) -> &SessionLog {
         self.tap.log()
+    }
+
+    /// The OAuth login of an HTTP server, if it has one.
+    pub fn auth(&self) -> Option<&Arc<Authorizer>> {
+        self.auth.as_ref()
     }
 
     /// The limits this session was opened with.
@@ -610,6 +627,24 @@ impl Session {
         self.service.cancellation_token().cancel();
         if let Some(c) = &self.child {
             let _ = c.wait_exit(Duration::from_secs(2)).await;
+        }
+    }
+}
+
+/// `fut` with a timeout that stands still while the user is asked something (a login).
+async fn within<F: std::future::Future>(
+    tap: &WireTap,
+    timeout: Duration,
+    fut: F,
+) -> std::result::Result<F::Output, ()> {
+    let mut events = tap.subscribe();
+    let mut clock = Deadline::new(timeout);
+    tokio::pin!(fut);
+    loop {
+        tokio::select! {
+            out = &mut fut => return Ok(out),
+            ev = events.recv() => if let Ok(ServerEvent::Asking(open)) = ev { clock.asking(open) },
+            _ = clock.expired() => return Err(()),
         }
     }
 }
