@@ -129,6 +129,15 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Log in to an HTTP server that asks for OAuth, see the stored login, or remove it.
+    /// Tokens are kept per server URL in the state directory (mode 0600), never printed.
+    #[command(after_help = EXIT_CODES)]
+    Auth {
+        #[arg(value_enum)]
+        action: AuthAction,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -136,6 +145,16 @@ pub enum Command {
     },
     /// Serve the embedded demo MCP server over stdio.
     DemoServer,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthAction {
+    /// Log in now (a new login, even with a stored token) and store the token.
+    Login,
+    /// Whether a token is stored for the server, its scopes and expiry (never the token).
+    Status,
+    /// Remove the stored token.
+    Logout,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
@@ -191,7 +210,8 @@ impl Command {
             | Command::Resources { target, .. }
             | Command::Templates { target, .. }
             | Command::Prompts { target, .. }
-            | Command::Ping { target, .. } => Some(target),
+            | Command::Ping { target, .. }
+            | Command::Auth { target, .. } => Some(target),
             Command::Task(a) => Some(&a.target),
             Command::Call(a) => Some(&a.target),
             Command::Read(a) => Some(&a.target),

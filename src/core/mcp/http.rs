@@ -315,7 +315,7 @@ impl StreamableHttpClient for TappedHttpClient {
             self.tap.log().push(LogKind::Warning, &format!("HTTP 401 Unauthorized{challenge}"));
             return Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
                 "HTTP 401 Unauthorized: the server wants credentials{challenge}; \
-                 give them with --header \"Authorization: Bearer TOKEN\" (or the config entry's \"headers\")"
+                 log in with `mcplens auth login --url URL`, or give a token with --header \"Authorization: Bearer TOKEN\""
             ))));
         }
         let ctype = content_type(&resp);

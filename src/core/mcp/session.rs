@@ -259,7 +259,12 @@ impl Session {
             Ok(Err(e)) => {
                 let what = match target {
                     Target::Http(h) => {
-                        format!("at {} could not be reached: {}", h.url, log.redactor().redact(&root_cause(&e)))
+                        let cause = log.redactor().redact(&root_cause(&e)).into_owned();
+                        if cause.starts_with("HTTP ") {
+                            format!("at {} answered {cause}", h.url)
+                        } else {
+                            format!("at {} could not be reached: {cause}", h.url)
+                        }
                     }
                     Target::Stdio(_) => format!("failed during initialize: {}", log.redactor().redact(&e.to_string())),
                 };
@@ -300,6 +305,13 @@ impl Session {
             && let Some(status) = c.wait_exit(Duration::from_millis(500)).await
         {
             msg.push_str(&format!("; it exited with {}", describe_status(&status)));
+        }
+        // Over HTTP, why the transport gave up (a refused login, a 403) is the last warning.
+        if child.is_none()
+            && let Some(w) = log.tail(LogKind::Warning, 1).pop()
+            && w.starts_with("auth: ")
+        {
+            msg.push_str(&format!(" ({})", crate::sanitize::line(&w)));
         }
         let tail = log.tail(LogKind::Stderr, 10);
         if !tail.is_empty() {

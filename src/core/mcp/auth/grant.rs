@@ -127,7 +127,7 @@ mod tests {
     fn s256_matches_rfc_7636() {
         // RFC 7636 appendix B.
         assert_eq!(
-            challenge_of("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW-gFWEcjXk"),
+            challenge_of("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
             "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
         );
     }

@@ -160,16 +160,27 @@ impl Authorizer {
             super::log::learn_secret(s);
         }
         let store_dir = options.store_dir.clone().or_else(store::dir);
-        let record = match (&store_dir, options.fresh) {
-            (Some(dir), false) => match store::load(dir, server_url) {
+        let mut record = match &store_dir {
+            Some(dir) => match store::load(dir, server_url) {
                 Ok(r) => r,
                 Err(e) => {
                     tap.log().push(LogKind::Warning, &format!("auth: {e}; logging in anew"));
                     None
                 }
             },
-            _ => None,
+            None => None,
         };
+        if let Some(r) = record.as_mut().filter(|r| r.client.registration == Registration::PreRegistered) {
+            // The file never holds the user's own client secret: it comes from the flags or config.
+            r.client.client_secret = config.client.client_secret.clone();
+        }
+        if options.fresh
+            && let Some(r) = record.as_mut()
+        {
+            // A new login keeps the registered client, not the tokens.
+            r.access_token = None;
+            r.refresh_token = None;
+        }
         let fetch = Fetcher::new(tap.log().clone(), timeout);
         Arc::new(Authorizer {
             server_url: server_url.to_string(),
@@ -318,7 +329,7 @@ impl Authorizer {
         if self.config.client_credentials {
             return self.client_credentials(&found, scope, stored_client.as_ref()).await;
         }
-        let listener = loopback::Listener::bind(self.config.callback_port).await?;
+        let (listener, stored_client) = self.listen(stored_client).await?;
         let client = client::resolve(
             &self.fetch,
             &self.config.client,
@@ -377,6 +388,24 @@ impl Authorizer {
         )
         .await?;
         self.keep(found, client, tokens, scope, "client_credentials")
+    }
+
+    /// The loopback listener: on the port a stored dynamically registered client was registered
+    /// with when it is free (servers compare redirect URIs exactly), else on the port asked for
+    /// (or any), and then that client is not reused.
+    async fn listen(&self, stored: Option<ClientInfo>) -> Result<(loopback::Listener, Option<ClientInfo>), String> {
+        let port_of =
+            |c: &ClientInfo| c.redirect_uri.as_deref().and_then(|u| url::Url::parse(u).ok()).and_then(|u| u.port());
+        if let Some(c) = stored.as_ref().filter(|c| c.registration == Registration::Dynamic)
+            && let Some(port) = port_of(c)
+            && (self.config.callback_port == 0 || self.config.callback_port == port)
+            && let Ok(l) = loopback::Listener::bind(port).await
+        {
+            return Ok((l, stored));
+        }
+        let listener = loopback::Listener::bind(self.config.callback_port).await?;
+        let stored = stored.filter(|c| c.registration != Registration::Dynamic);
+        Ok((listener, stored))
     }
 
     /// The challenge's scopes, else the PRM's `scopes_supported`, else none (the parameter is
@@ -447,7 +476,11 @@ impl Authorizer {
             self.tap.log().push(LogKind::Warning, "auth: no state directory; the token is kept for this session only");
             return;
         };
-        if let Err(e) = store::save(dir, record) {
+        let mut record = record.clone();
+        if record.client.registration == Registration::PreRegistered {
+            record.client.client_secret = None;
+        }
+        if let Err(e) = store::save(dir, &record) {
             self.tap.log().push(LogKind::Warning, &format!("auth: {e}; the token is kept for this session only"));
         }
     }

@@ -36,9 +36,13 @@ pub struct Record {
 }
 
 impl Record {
-    /// Expired, or about to (within a minute: the request would land after it).
+    /// Expired, or about to: within a minute, or a quarter of a short lifetime (a token that
+    /// lives 30 s is not refreshed before every request).
     pub fn expired(&self, now: u64) -> bool {
-        self.expires_at.is_some_and(|t| now + 60 >= t)
+        self.expires_at.is_some_and(|t| {
+            let margin = (t.saturating_sub(self.obtained_at) / 4).min(60);
+            now.saturating_add(margin) >= t
+        })
     }
 }
 
@@ -146,6 +150,9 @@ mod tests {
     fn expiry_has_a_margin() {
         let r = record("http://a/mcp");
         assert!(!r.expired(0));
-        assert!(r.expired(50));
+        assert!(!r.expired(70));
+        assert!(r.expired(80));
+        let long = Record { expires_at: Some(10_000), ..r };
+        assert!(!long.expired(9_900) && long.expired(9_950));
     }
 }
