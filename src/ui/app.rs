@@ -69,6 +69,8 @@ pub enum SessionMsg {
     Asked(crate::mcp::asks::AskView),
     /// The server withdrew its request of this id.
     AskWithdrawn(String),
+    /// The OAuth login state of an HTTP server changed (None: no login for this target).
+    Login(Option<crate::mcp::auth::LoginState>),
 }
 
 /// A finished call: what was sent, what came back (verbatim and normalized), how long it took.
@@ -177,6 +179,8 @@ pub struct App {
     pub target_label: String,
     pub conn: Conn,
     pub server: Option<ServerInfo>,
+    /// The OAuth login state, shown in the server line.
+    pub login: Option<crate::mcp::auth::LoginState>,
     /// The tool list pane.
     pub list: ToolsPane,
     pub focus: Pane,
@@ -217,6 +221,7 @@ impl App {
             target_label,
             conn: Conn::Connecting { since: Instant::now() },
             server: None,
+            login: None,
             list: ToolsPane::default(),
             focus: Pane::Tools,
             overlays: Stack::default(),
@@ -409,6 +414,7 @@ impl App {
                 self.overlays.push(Box::new(super::components::ask::AskOverlay::new(&view)));
                 self.relayout();
             }
+            SessionMsg::Login(state) => self.login = state,
             SessionMsg::AskWithdrawn(id) => {
                 self.overlays.close_on(&super::component::Observed::AskWithdrawn(&id));
                 self.notice = Some(("the server withdrew its request".into(), false));
