@@ -116,24 +116,21 @@ impl TappedHttpClient {
                 return Ok(resp);
             }
             logins += 1;
-            self.tap.log().push(
-                LogKind::Info,
-                &format!(
-                    "HTTP {status}{}",
-                    if challenge.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (WWW-Authenticate: {})", crate::sanitize::truncate(&challenge, 300))
-                    }
-                ),
-            );
+            let quoted = if challenge.is_empty() {
+                String::new()
+            } else {
+                format!(" (WWW-Authenticate: {})", crate::sanitize::truncate(&challenge, 300))
+            };
+            self.tap.log().push(LogKind::Info, &format!("HTTP {status}{quoted}"));
             let next = if step_up {
                 auth.insufficient_scope(&challenge).await
             } else {
                 auth.unauthorized(token.as_deref(), &challenge).await
             };
             token = Some(next.map_err(|e| {
-                StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!("HTTP {status}: login failed: {e}")))
+                StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
+                    "HTTP {status}{quoted}: login failed: {e}"
+                )))
             })?);
         }
     }

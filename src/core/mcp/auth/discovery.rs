@@ -111,7 +111,9 @@ async fn protected_resource(
         candidates.push(format!("{origin}/.well-known/oauth-protected-resource"));
     }
     for url in candidates {
-        let answer = fetch.get(&url).await?;
+        // An unreachable candidate is no metadata there (the fetcher logged why): the next one
+        // and the 2025-03-26 fallbacks still get their turn.
+        let Ok(answer) = fetch.get(&url).await else { continue };
         if answer.ok()
             && let Some(json) = answer.json.filter(Value::is_object)
         {
