@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{LensError, Result};
 use crate::mcp::asks::Root;
+use crate::mcp::auth::{AuthOptions, OAuthConfig};
 use crate::mcp::era::Protocol;
 use crate::mcp::log::Level;
 use crate::mcp::{ConnectOptions, HttpTarget, StdioTarget, Target, config};
@@ -129,6 +130,15 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Log in to an HTTP server that asks for OAuth, see the stored login, or remove it.
+    /// Tokens are kept per server URL in the state directory (mode 0600), never printed.
+    #[command(after_help = EXIT_CODES)]
+    Auth {
+        #[arg(value_enum)]
+        action: AuthAction,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -136,6 +146,16 @@ pub enum Command {
     },
     /// Serve the embedded demo MCP server over stdio.
     DemoServer,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthAction {
+    /// Log in now (a new login, even with a stored token) and store the token.
+    Login,
+    /// Whether a token is stored for the server, its scopes and expiry (never the token).
+    Status,
+    /// Remove the stored token.
+    Logout,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
@@ -191,7 +211,8 @@ impl Command {
             | Command::Resources { target, .. }
             | Command::Templates { target, .. }
             | Command::Prompts { target, .. }
-            | Command::Ping { target, .. } => Some(target),
+            | Command::Ping { target, .. }
+            | Command::Auth { target, .. } => Some(target),
             Command::Task(a) => Some(&a.target),
             Command::Call(a) => Some(&a.target),
             Command::Read(a) => Some(&a.target),
@@ -360,6 +381,8 @@ pub struct TargetArgs {
     /// config entry's "protocol", else auto.
     #[arg(long, value_name = "VERSION", value_parser = parse_protocol)]
     pub protocol: Option<Protocol>,
+    #[command(flatten)]
+    pub oauth: OAuthArgs,
     /// The server command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -367,6 +390,38 @@ pub struct TargetArgs {
 
 fn parse_protocol(s: &str) -> std::result::Result<Protocol, String> {
     Protocol::parse(s).ok_or_else(|| format!("expected one of {}", Protocol::NAMES.join(", ")))
+}
+
+/// Logging in to an HTTP server that asks for OAuth (they win over the config's "oauth").
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "OAuth (HTTP servers that ask for a login)")]
+pub struct OAuthArgs {
+    /// A client registered with the authorization server beforehand.
+    #[arg(long, value_name = "ID")]
+    pub client_id: Option<String>,
+    /// The pre-registered client's secret (or $MCPLENS_CLIENT_SECRET, kept off the process list).
+    #[arg(long, value_name = "SECRET", env = "MCPLENS_CLIENT_SECRET", hide_env_values = true)]
+    pub client_secret: Option<String>,
+    /// The https URL of a client ID metadata document describing mcplens, used as the client ID
+    /// with authorization servers that support them (else dynamic registration is used).
+    #[arg(long, value_name = "URL")]
+    pub client_metadata_url: Option<String>,
+    /// Use the client credentials grant (no browser; for CI) with --client-id/--client-secret.
+    #[arg(long)]
+    pub client_credentials: bool,
+    /// The scopes to ask for (space-separated), instead of those the server names.
+    #[arg(long, value_name = "SCOPES")]
+    pub scope: Option<String>,
+    /// The loopback port the browser is sent back to (default: any free port).
+    #[arg(long, value_name = "PORT")]
+    pub callback_port: Option<u16>,
+    /// Never open a browser or wait for a login: fail with a clear message when no stored token
+    /// works (for CI).
+    #[arg(long)]
+    pub no_browser: bool,
+    /// Log in before connecting (discovery from the well-known paths) instead of on a 401.
+    #[arg(long)]
+    pub auth: bool,
 }
 
 fn parse_level(s: &str) -> std::result::Result<Level, String> {
@@ -404,6 +459,7 @@ impl TargetArgs {
             roots: self.roots()?,
             log_level: self.log_level,
             protocol: self.protocol()?,
+            auth: self.auth_options(),
             ..ConnectOptions::default()
         })
     }
@@ -445,6 +501,45 @@ impl TargetArgs {
         }
     }
 
+    /// The OAuth settings: the flags over the config entry's.
+    pub fn oauth(&self, mut base: OAuthConfig) -> Result<OAuthConfig> {
+        let o = &self.oauth;
+        if o.client_id.is_some() {
+            base.client.client_id = o.client_id.clone();
+            base.client.client_secret = None;
+        }
+        if o.client_secret.is_some() {
+            base.client.client_secret = o.client_secret.clone();
+        }
+        if let Some(u) = &o.client_metadata_url {
+            if !u.starts_with("https://") && !u.starts_with("http://") {
+                return Err(LensError::usage(format!("--client-metadata-url {u}: must be an https URL")));
+            }
+            base.client.client_metadata_url = Some(u.clone());
+        }
+        base.client_credentials |= o.client_credentials;
+        if o.scope.is_some() {
+            base.scope = o.scope.clone();
+        }
+        if let Some(p) = o.callback_port {
+            base.callback_port = p;
+        }
+        if base.client_credentials && (base.client.client_id.is_none() || base.client.client_secret.is_none()) {
+            return Err(LensError::usage("--client-credentials needs --client-id and --client-secret"));
+        }
+        Ok(base)
+    }
+
+    /// How logins run for these arguments (headless: the browser is opened, the URL printed).
+    pub fn auth_options(&self) -> AuthOptions {
+        AuthOptions {
+            no_browser: self.oauth.no_browser,
+            up_front: self.oauth.auth,
+            notify: Some(std::sync::Arc::new(super::login::say)),
+            ..AuthOptions::default()
+        }
+    }
+
     /// The server these arguments name; the demo server when they name none.
     pub fn target(&self) -> Result<Target> {
         let env = self.env.iter().map(|e| split_pair(e, '=', "-e")).collect::<Result<Vec<_>>>()?;
@@ -464,7 +559,7 @@ impl TargetArgs {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
                 return Err(LensError::usage(format!("--url {url}: must start with http:// or https://")));
             }
-            return Ok(Target::Http(HttpTarget { url: url.clone(), headers }));
+            return Ok(Target::Http(HttpTarget { url: url.clone(), headers, oauth: self.oauth(Default::default())? }));
         }
         if let Some(path) = &self.config {
             if !self.command.is_empty() {
@@ -487,6 +582,7 @@ impl TargetArgs {
                 Target::Http(mut h) => {
                     stdio_only("an HTTP server")?;
                     h.headers.extend(headers);
+                    h.oauth = self.oauth(h.oauth)?;
                     Target::Http(h)
                 }
             });
@@ -545,10 +641,10 @@ mod tests {
         let Some(Command::Call(c)) = cli.command else { panic!("expected call") };
         assert_eq!(
             c.target.target().ok(),
-            Some(Target::Http(HttpTarget {
-                url: "http://127.0.0.1:1/mcp".into(),
-                headers: vec![("Authorization".into(), "Bearer x".into())]
-            }))
+            Some(Target::Http(HttpTarget::new(
+                "http://127.0.0.1:1/mcp",
+                vec![("Authorization".into(), "Bearer x".into())]
+            )))
         );
         let cli = parse(&[]).unwrap_or_else(|e| panic!("{e}"));
         assert!(cli.command.is_none());

@@ -3,9 +3,11 @@
 
 pub mod answer;
 pub mod args;
+pub mod auth;
 pub mod connect;
 pub mod info;
 pub mod items;
+pub mod login;
 pub mod output;
 pub mod prompts;
 pub mod render;
@@ -294,6 +296,7 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Prompt(a)) => prompts::prompt(a).await,
         Some(Command::Complete(a)) => prompts::complete(a).await,
         Some(Command::Ping { target, count }) => prompts::ping(target, *count).await,
+        Some(Command::Auth { action, target }) => auth::command(*action, target).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
             Ok(()) => Ok(0),

@@ -34,20 +34,18 @@ pub fn set_redactor(redactor: Redactor) {
 
 /// `text` with the target's secrets masked (as the log masks them).
 pub fn redact(text: &str) -> Cow<'_, str> {
-    match REDACTOR.get() {
-        Some(r) => r.redact(text),
-        None => Cow::Borrowed(text),
-    }
+    // With no target's secrets there may still be learned ones (tokens).
+    REDACTOR.get_or_init(Redactor::default).redact(text)
 }
 
 /// Whether the target has secrets to mask.
 pub fn has_secrets() -> bool {
-    REDACTOR.get().is_some_and(|r| !r.is_empty())
+    !REDACTOR.get_or_init(Redactor::default).is_empty()
 }
 
 /// Whether `text` holds a secret (also written with JSON escapes).
 pub fn holds_secret(text: &str) -> bool {
-    REDACTOR.get().is_some_and(|r| r.finds(text))
+    REDACTOR.get_or_init(Redactor::default).finds(text)
 }
 
 fn record(e: &io::Error, stream: &str) -> LensError {

@@ -86,7 +86,7 @@ pub fn server_key(label: &str) -> String {
     format!("{}-{hash:016x}", readable.trim_matches('-'))
 }
 
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     #[cfg(unix)]
     {

@@ -94,6 +94,8 @@ pub enum SessionMsg {
     Pinged(Result<Duration, String>),
     /// The session's tasks (asked for with `T`).
     Tasks(Vec<crate::mcp::task_ext::TaskEntry>),
+    /// The OAuth login state of an HTTP server changed (None: no login for this target).
+    Login(Option<crate::mcp::auth::LoginState>),
 }
 
 /// A finished call: what was sent, what came back (verbatim and normalized), how long it took.
@@ -232,6 +234,8 @@ pub struct App {
     pub target_label: String,
     pub conn: Conn,
     pub server: Option<ServerInfo>,
+    /// The OAuth login state, shown in the server line.
+    pub login: Option<crate::mcp::auth::LoginState>,
     /// The tool list pane.
     pub list: ToolsPane,
     pub focus: Pane,
@@ -274,6 +278,7 @@ impl App {
             target_label,
             conn: Conn::Connecting { since: Instant::now() },
             server: None,
+            login: None,
             list: ToolsPane::default(),
             focus: Pane::Tools,
             overlays: Stack::default(),
@@ -470,6 +475,7 @@ impl App {
                 self.overlays.push(Box::new(super::components::tasks::TasksOverlay::new(tasks, now)));
                 self.relayout();
             }
+            SessionMsg::Login(state) => self.login = state,
             SessionMsg::AskWithdrawn(id) => {
                 self.overlays.close_on(&super::component::Observed::AskWithdrawn(&id));
                 self.notice = Some(("the server withdrew its request".into(), false));

@@ -130,6 +130,8 @@ fn record(
     if let Ok(mut h) = history.lock() {
         h.append(entry.clone(), session.log().redactor());
     }
+    // A call may have logged in again or refreshed the token on the way.
+    let _ = out.send(Msg::Session(SessionMsg::Login(session.auth().map(|a| a.state()))));
     let _ = out.send(Msg::Session(SessionMsg::CallDone(Box::new(result), entry)));
 }
 
@@ -211,6 +213,23 @@ fn teach(hints: &Mutex<Hints>, hint: Hint, call: CallResult, descriptor: Option<
     msgs
 }
 
+/// A login step in words for the status line; the URL in full (sanitized), since the browser
+/// may not have opened.
+fn login_notice(n: crate::mcp::auth::Notice) -> String {
+    use crate::mcp::auth::Notice;
+    use crate::sanitize::line;
+    match n {
+        Notice::Starting { server } => format!("login: {} asks for a login (OAuth)…", line(&server)),
+        Notice::OpenUrl { url, opened: Ok(()) } => format!("login: opened in your browser, waiting: {}", line(&url)),
+        Notice::OpenUrl { url, opened: Err(_) } => format!("login: open this URL in a browser: {}", line(&url)),
+        Notice::LoggedIn { scope, how } => {
+            format!("login: logged in ({how}{})", scope.map(|s| format!(", scopes {}", line(&s))).unwrap_or_default())
+        }
+        Notice::Refreshed => "login: token refreshed".into(),
+        Notice::Failed(e) => format!("login failed: {}", line(&e)),
+    }
+}
+
 /// Owns the session: connects, lists tools, follows list_changed, runs calls, reports deaths,
 /// reconnects.
 async fn worker(
@@ -226,7 +245,21 @@ async fn worker(
     let log = crate::mcp::log::SessionLog::new(options.log_limits, crate::mcp::log::Redactor::new(target.secrets()));
     let (desk, asks) = crate::mcp::asks::AskDesk::new();
     let mut pending = Pending { rx: asks, asks: HashMap::new() };
-    let options = ConnectOptions { log: Some(log.clone()), asks: Some(desk), listen: true, ..options };
+    // Login steps go to the status line, never to stderr under the screen.
+    let notices = out.clone();
+    let mut auth = options.auth.clone();
+    auth.notify = Some(Arc::new(move |n| {
+        use crate::mcp::auth::{LoginState, Notice};
+        let state = match &n {
+            Notice::Starting { .. } | Notice::OpenUrl { .. } => Some(LoginState::InProgress),
+            Notice::LoggedIn { .. } | Notice::Refreshed | Notice::Failed(_) => None,
+        };
+        if let Some(st) = state {
+            let _ = notices.send(Msg::Session(SessionMsg::Login(Some(st))));
+        }
+        let _ = notices.send(Msg::Session(SessionMsg::Notice(login_notice(n))));
+    }));
+    let options = ConnectOptions { log: Some(log.clone()), asks: Some(desk), listen: true, auth, ..options };
     for attempt in 0.. {
         if attempt > 0 {
             log.mark_reconnect("reconnecting: a new session begins");
@@ -291,6 +324,7 @@ async fn worker(
                 let offered = ops::offered(&session.server);
                 tokio::spawn(ops::relist(session.clone(), offered, false, known.clone(), out.clone()));
                 let log = session.log().clone();
+                send(SessionMsg::Login(session.auth().map(|a| a.state())));
                 if !send(SessionMsg::Connected { server: Box::new(session.server.clone()), tools, log }) {
                     session.close().await;
                     return;

@@ -131,6 +131,9 @@ fn draw_server(f: &mut Frame, app: &App, area: Rect) {
         Conn::Connected => spans.push(Span::styled(" ● connected ", t.paint(Role::Ok))),
         Conn::Down(_) => spans.push(Span::styled(" ✖ disconnected (R reconnects) ", t.paint(Role::Error))),
     }
+    if let Some(login) = login_label(app.login.as_ref()) {
+        spans.push(login);
+    }
     if let Some(s) = &app.server {
         spans.push(Span::styled(
             sanitize::line_head(s.name(), 200).into_owned(),
@@ -148,6 +151,25 @@ fn draw_server(f: &mut Frame, app: &App, area: Rect) {
     }
     spans.push(Span::styled(format!(" · {}", sanitize::line(&app.target_label)), t.paint(Role::Dim)));
     f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
+}
+
+/// The login state of an HTTP server that asked for one (nothing for the others).
+fn login_label(state: Option<&crate::mcp::auth::LoginState>) -> Option<Span<'static>> {
+    use crate::mcp::auth::LoginState;
+    let text = match state? {
+        LoginState::None => return None,
+        LoginState::InProgress => "⚿ logging in… ".to_string(),
+        LoginState::LoggedIn { expires_at: Some(t), .. } => {
+            let left = t.saturating_sub(crate::history::now_secs());
+            if left == 0 {
+                "⚿ token expired ".to_string()
+            } else {
+                format!("⚿ logged in ({} min left) ", left.div_ceil(60))
+            }
+        }
+        LoginState::LoggedIn { expires_at: None, .. } => "⚿ logged in ".to_string(),
+    };
+    Some(Span::raw(text))
 }
 
 fn draw_tools(f: &mut Frame, app: &App, area: Rect) {

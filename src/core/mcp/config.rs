@@ -144,6 +144,38 @@ pub fn choices(path: &Path) -> Result<Vec<Choice>> {
         .collect())
 }
 
+/// The entry's `"oauth"` object (an mcplens key): `clientId`, `clientSecret` (with `${VAR}`
+/// expanded, so the secret can stay in the environment), `clientMetadataUrl`, `grant`
+/// (`authorization_code` or `client_credentials`), `scope`, `callbackPort`.
+fn oauth_of(name: &str, entry: &Map<String, Value>) -> Result<super::auth::OAuthConfig> {
+    let mut out = super::auth::OAuthConfig::default();
+    let Some(v) = entry.get("oauth").filter(|v| !v.is_null()) else { return Ok(out) };
+    let o = v.as_object().ok_or_else(|| LensError::usage(format!("server \"{name}\": \"oauth\" must be an object")))?;
+    let field =
+        |k: &str| string_field(name, o, k).map_err(|e| LensError::usage(e.message.replace(k, &format!("oauth.{k}"))));
+    out.client.client_id = field("clientId")?;
+    out.client.client_secret = field("clientSecret")?;
+    out.client.client_metadata_url = field("clientMetadataUrl")?;
+    out.scope = field("scope")?;
+    out.client_credentials = match field("grant")?.as_deref() {
+        None | Some("authorization_code") => false,
+        Some("client_credentials") => true,
+        Some(other) => {
+            return Err(LensError::usage(format!(
+                "server \"{name}\": oauth.grant {other:?}: expected \"authorization_code\" or \"client_credentials\""
+            )));
+        }
+    };
+    out.callback_port = match o.get("callbackPort") {
+        None | Some(Value::Null) => 0,
+        Some(v) => v
+            .as_u64()
+            .and_then(|p| u16::try_from(p).ok())
+            .ok_or_else(|| LensError::usage(format!("server \"{name}\": oauth.callbackPort must be a port number")))?,
+    };
+    Ok(out)
+}
+
 fn string_field(name: &str, entry: &Map<String, Value>, key: &str) -> Result<Option<String>> {
     match entry.get(key) {
         None | Some(Value::Null) => Ok(None),
@@ -184,7 +216,7 @@ fn entry_target(name: &str, entry: &Map<String, Value>, dir: Option<&Path>) -> R
             return Err(LensError::usage(format!("server \"{name}\": url must start with http:// or https://")));
         }
         let headers = string_map(name, entry, "headers")?;
-        return Ok(Target::Http(HttpTarget { url, headers }));
+        return Ok(Target::Http(HttpTarget { url, headers, oauth: oauth_of(name, entry)? }));
     }
     let command = string_field(name, entry, "command")?
         .ok_or_else(|| LensError::usage(format!("server \"{name}\" has neither \"command\" nor \"url\"")))?;
@@ -269,10 +301,7 @@ mod tests {
         let (_, t) = parse(text, Some("gh"), None).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             t,
-            Target::Http(HttpTarget {
-                url: "https://x.example/mcp".into(),
-                headers: vec![("Authorization".into(), "Bearer t".into())]
-            })
+            Target::Http(HttpTarget::new("https://x.example/mcp", vec![("Authorization".into(), "Bearer t".into())]))
         );
     }
 

@@ -17,6 +17,7 @@ use rmcp::transport::streamable_http_client::{
 };
 use sse_stream::Sse;
 
+use super::auth::{Authorizer, MAX_LOGINS_PER_REQUEST};
 use super::log::LogKind;
 use super::wire::WireTap;
 
@@ -44,6 +45,9 @@ pub struct TappedHttpClient {
     http: reqwest::Client,
     tap: Arc<WireTap>,
     max_message: usize,
+    /// Logs in on a 401 and steps up on an `insufficient_scope` 403; None when the user gave
+    /// the Authorization header themselves.
+    auth: Option<Arc<Authorizer>>,
 }
 
 type HttpResult<T> = Result<T, StreamableHttpError<reqwest::Error>>;
@@ -55,7 +59,80 @@ impl TappedHttpClient {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap_or_else(|_| reqwest::Client::new());
-        TappedHttpClient { http, tap, max_message }
+        TappedHttpClient { http, tap, max_message, auth: None }
+    }
+
+    pub fn with_auth(mut self, auth: Option<Arc<Authorizer>>) -> Self {
+        self.auth = auth;
+        self
+    }
+
+    /// The bearer token for a request: the authorizer's (refreshed if it expired), else what
+    /// rmcp holds.
+    async fn bearer(&self, rmcp_auth: Option<String>) -> Option<String> {
+        match &self.auth {
+            Some(a) => a.bearer().await.or(rmcp_auth),
+            None => rmcp_auth,
+        }
+    }
+
+    /// Sends a POST, logging in on a 401 and stepping up on an `insufficient_scope` 403, at
+    /// most `MAX_LOGINS_PER_REQUEST` times, so a server that never accepts cannot loop us.
+    async fn send_authorized(&self, req: Outgoing<'_>) -> HttpResult<reqwest::Response> {
+        let Some(auth) = self.auth.clone() else { return self.send(req).await.map_err(unreachable) };
+        let Outgoing { method, uri, session_id, auth: rmcp_auth, custom, body, extra } = req;
+        let mut token = self.bearer(rmcp_auth).await;
+        let mut logins = 0;
+        loop {
+            let resp = self
+                .send(Outgoing {
+                    method: method.clone(),
+                    uri,
+                    session_id,
+                    auth: token.clone(),
+                    custom: custom.clone(),
+                    body: body.clone(),
+                    extra: extra.clone(),
+                })
+                .await
+                .map_err(unreachable)?;
+            let status = resp.status();
+            let challenge = resp
+                .headers()
+                .get(reqwest::header::WWW_AUTHENTICATE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            let step_up = status == reqwest::StatusCode::FORBIDDEN
+                && super::auth::Challenge::parse(&challenge).insufficient_scope();
+            if status != reqwest::StatusCode::UNAUTHORIZED && !step_up {
+                return Ok(resp);
+            }
+            if logins >= MAX_LOGINS_PER_REQUEST {
+                self.tap.log().push(
+                    LogKind::Warning,
+                    &format!("auth: HTTP {status} again after {logins} logins; giving up on this request"),
+                );
+                return Ok(resp);
+            }
+            logins += 1;
+            let quoted = if challenge.is_empty() {
+                String::new()
+            } else {
+                format!(" (WWW-Authenticate: {})", crate::sanitize::truncate(&challenge, 300))
+            };
+            self.tap.log().push(LogKind::Info, &format!("HTTP {status}{quoted}"));
+            let next = if step_up {
+                auth.insufficient_scope(&challenge).await
+            } else {
+                auth.unauthorized(token.as_deref(), &challenge).await
+            };
+            token = Some(next.map_err(|e| {
+                StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
+                    "HTTP {status}{quoted}: login failed: {e}"
+                )))
+            })?);
+        }
     }
 
     /// Sends a request, following up to `MAX_REDIRECTS` redirects itself: the headers the user
@@ -204,7 +281,7 @@ impl TappedHttpClient {
         let body = self.tap.outbound(&body).into_owned();
         let expects_reply = matches!(message, ClientJsonRpcMessage::Request(_));
         let resp = self
-            .send(Outgoing {
+            .send_authorized(Outgoing {
                 method: reqwest::Method::POST,
                 uri: &uri,
                 session_id: session_id.as_deref(),
@@ -213,8 +290,7 @@ impl TappedHttpClient {
                 body: Some(body),
                 extra: vec![("Content-Type", JSON.to_string())],
             })
-            .await
-            .map_err(unreachable)?;
+            .await?;
         let status = resp.status();
         let new_session = resp.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()).map(str::to_string);
         if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
@@ -240,7 +316,7 @@ impl TappedHttpClient {
             self.tap.log().push(LogKind::Warning, &format!("HTTP 401 Unauthorized{challenge}"));
             return Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
                 "HTTP 401 Unauthorized: the server wants credentials{challenge}; \
-                 give them with --header \"Authorization: Bearer TOKEN\" (or the config entry's \"headers\")"
+                 log in with `mcplens auth login --url URL`, or give a token with --header \"Authorization: Bearer TOKEN\""
             ))));
         }
         let ctype = content_type(&resp);
@@ -338,7 +414,7 @@ impl StreamableHttpClient for TappedHttpClient {
             method: reqwest::Method::DELETE,
             uri: &uri,
             session_id: Some(&session_id),
-            auth: auth_header,
+            auth: self.bearer(auth_header).await,
             custom: custom_headers,
             body: None,
             extra: vec![],
@@ -360,7 +436,7 @@ impl StreamableHttpClient for TappedHttpClient {
             method: reqwest::Method::GET,
             uri: &uri,
             session_id: session_id.as_deref(),
-            auth: auth_header,
+            auth: self.bearer(auth_header).await,
             custom: custom_headers,
             body: None,
             extra: last_event_id.map(|id| (LAST_EVENT_ID, id)).into_iter().collect(),

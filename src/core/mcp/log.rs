@@ -15,7 +15,7 @@ use std::time::{Instant, SystemTime};
 
 pub use export::to_json_lines;
 pub use message::{Level, MessageInfo, Role, Wire};
-pub use redact::{MASK, Redactor, decode as decode_escapes};
+pub use redact::{MASK, Redactor, decode as decode_escapes, learn_secret};
 
 /// What produced a log entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

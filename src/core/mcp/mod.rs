@@ -1,6 +1,7 @@
 //! The MCP connection core: targets, transports with the wire tap, the session. No UI here.
 
 pub mod asks;
+pub mod auth;
 pub mod client;
 pub mod completion;
 pub mod config;

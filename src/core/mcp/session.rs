@@ -24,6 +24,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 use super::asks::{AskDesk, Root};
+use super::auth::{AuthOptions, Authorizer};
 use super::client::LensClient;
 use super::era::{Era, Protocol, SERVER_INFO_META};
 use super::http::TappedHttpClient;
@@ -60,6 +61,8 @@ pub struct ConnectOptions {
     /// can change (the TUI does; a headless command, done in one request, need not wait for an
     /// acknowledgement it has no use for).
     pub listen: bool,
+    /// How an HTTP server's OAuth login runs.
+    pub auth: AuthOptions,
 }
 
 impl Default for ConnectOptions {
@@ -76,6 +79,7 @@ impl Default for ConnectOptions {
             log_level: None,
             protocol: Protocol::Auto,
             listen: false,
+            auth: AuthOptions::default(),
         }
     }
 }
@@ -271,6 +275,9 @@ pub struct Session {
     pub(crate) modern: super::modern::ModernState,
     /// Every task run in this session (the TUI lists them).
     pub(crate) task_book: super::task_ext::TaskBook,
+    /// The OAuth login of an HTTP server (None for stdio, or when the user gave the
+    /// Authorization header).
+    auth: Option<Arc<Authorizer>>,
 }
 
 impl Session {
@@ -306,6 +313,7 @@ impl Session {
         if options.protocol == Protocol::Auto {
             tap.bound_discover(super::era::DISCOVER_WAIT.min(options.timeout / 2));
         }
+        let mut auth = None;
         let (served, child) = match target {
             Target::Stdio(s) => {
                 let (io, child) = stdio::spawn(s, tap.clone(), options.max_message)?;
@@ -315,17 +323,21 @@ impl Session {
                 let io = rmcp::transport::async_rw::AsyncRwTransport::new_client(read, write)
                     .with_max_line_length(options.max_message.saturating_add(1));
                 let serve = client.serve_with_lifecycle(io, lifecycle);
-                (tokio::time::timeout(options.timeout, serve).await, Some(child))
+                (tokio::time::timeout(options.timeout, serve).await.map_err(|_| ()), Some(child))
             }
             Target::Http(h) => {
                 let mut config = StreamableHttpClientTransportConfig::with_uri(h.url.clone());
                 config.custom_headers = parse_headers(&h.headers)?;
+                auth = (!h.has_authorization_header()).then(|| {
+                    Authorizer::new(&h.url, h.oauth.clone(), options.auth.clone(), tap.clone(), options.timeout)
+                });
                 let transport = StreamableHttpClientTransport::with_client(
-                    TappedHttpClient::new(tap.clone(), options.max_message),
+                    TappedHttpClient::new(tap.clone(), options.max_message).with_auth(auth.clone()),
                     config,
                 );
+                // The clock stands still while the user logs in (the authorizer says so).
                 let serve = client.serve_with_lifecycle(transport, lifecycle);
-                (tokio::time::timeout(options.timeout, serve).await, None)
+                (within(&tap, options.timeout, serve).await, None)
             }
         };
         let failed = |what: String| Self::failure_message(&log, child.as_ref(), what);
@@ -341,7 +353,12 @@ impl Session {
                 *late = tap.late_discover();
                 let what = match target {
                     Target::Http(h) => {
-                        format!("at {} could not be reached: {}", h.url, log.redactor().redact(&root_cause(&e)))
+                        let cause = log.redactor().redact(&root_cause(&e)).into_owned();
+                        if cause.starts_with("HTTP ") {
+                            format!("at {} answered {cause}", h.url)
+                        } else {
+                            format!("at {} could not be reached: {cause}", h.url)
+                        }
                     }
                     Target::Stdio(_) => format!(
                         "failed during {}: {}",
@@ -377,6 +394,7 @@ impl Session {
             roots,
             modern: Default::default(),
             task_book: Default::default(),
+            auth,
         };
         if let Some(level) = session.options.log_level {
             session.apply_log_level(level).await;
@@ -408,6 +426,13 @@ impl Session {
         {
             msg.push_str(&format!("; it exited with {}", describe_status(&status)));
         }
+        // Over HTTP, why the transport gave up (a refused login, a 403) is the last warning.
+        if child.is_none()
+            && let Some(w) = log.tail(LogKind::Warning, 1).pop()
+            && w.starts_with("auth: ")
+        {
+            msg.push_str(&format!(" ({})", crate::sanitize::line(&w)));
+        }
         let tail = log.tail(LogKind::Stderr, 10);
         if !tail.is_empty() {
             msg.push_str("\nlast lines of its stderr:");
@@ -435,6 +460,11 @@ impl Session {
     /// The roots offered to the server now.
     pub fn roots(&self) -> Vec<Root> {
         self.roots.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The OAuth login of an HTTP server, if it has one.
+    pub fn auth(&self) -> Option<&Arc<Authorizer>> {
+        self.auth.as_ref()
     }
 
     /// The limits this session was opened with.
@@ -793,6 +823,24 @@ impl Session {
         self.service.cancellation_token().cancel();
         if let Some(c) = &self.child {
             let _ = c.wait_exit(Duration::from_secs(2)).await;
+        }
+    }
+}
+
+/// `fut` with a timeout that stands still while the user is asked something (a login).
+async fn within<F: std::future::Future>(
+    tap: &WireTap,
+    timeout: Duration,
+    fut: F,
+) -> std::result::Result<F::Output, ()> {
+    let mut events = tap.subscribe();
+    let mut clock = Deadline::new(timeout);
+    tokio::pin!(fut);
+    loop {
+        tokio::select! {
+            out = &mut fut => return Ok(out),
+            ev = events.recv() => if let Ok(ServerEvent::Asking(open)) = ev { clock.asking(open) },
+            _ = clock.expired() => return Err(()),
         }
     }
 }

@@ -14,6 +14,19 @@ pub struct StdioTarget {
 pub struct HttpTarget {
     pub url: String,
     pub headers: Vec<(String, String)>,
+    /// How to log in when the server asks (flags or the config entry's `"oauth"`).
+    pub oauth: super::auth::OAuthConfig,
+}
+
+impl HttpTarget {
+    pub fn new(url: impl Into<String>, headers: Vec<(String, String)>) -> Self {
+        HttpTarget { url: url.into(), headers, oauth: Default::default() }
+    }
+
+    /// Whether the user gave the Authorization header themselves (then mcplens does not log in).
+    pub fn has_authorization_header(&self) -> bool {
+        self.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,16 +48,19 @@ impl Target {
         match self {
             Target::Stdio(s) => s.env.iter().map(|(_, v)| v.clone()).collect(),
             Target::Http(h) => h
-                .headers
+                .oauth
+                .client
+                .client_secret
                 .iter()
-                .flat_map(|(_, v)| {
+                .cloned()
+                .chain(h.headers.iter().flat_map(|(_, v)| {
                     // "Bearer abc" leaks "abc" just as well: redact the token part too.
                     let mut out = vec![v.clone()];
                     if let Some((_, token)) = v.split_once(' ') {
                         out.push(token.to_string());
                     }
                     out
-                })
+                }))
                 .collect(),
         }
     }

@@ -1,4 +1,5 @@
-//! Masking the secrets the user passed (env values, header values) in anything shown or saved.
+//! Masking the secrets the user passed (env values, header values) in anything shown or saved,
+//! and those learned while running (OAuth tokens and client secrets: see `learn_secret`).
 //!
 //! A server can send a secret JSON-escaped (`"sk-\u0031234"` reads as `sk-1234`), so the check
 //! is made on the decoded text as well as on the raw text, and an escaped occurrence is masked
@@ -10,10 +11,26 @@ use std::ops::Range;
 /// What a secret is replaced with.
 pub const MASK: &str = "«redacted»";
 
+/// Secrets learned while running (access and refresh tokens, registered client secrets): every
+/// redactor of the process masks them too, since a token obtained by one session must not
+/// surface in another's log, the history or an export.
+static LEARNED: std::sync::RwLock<Vec<String>> = std::sync::RwLock::new(Vec::new());
+
+/// Adds a secret every `Redactor` masks from now on.
+pub fn learn_secret(secret: &str) {
+    if secret.len() < 4 {
+        return;
+    }
+    let mut learned = LEARNED.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !learned.iter().any(|s| s == secret) {
+        learned.push(secret.to_string());
+    }
+}
+
 /// Replaces each secret's occurrences with a fixed mask.
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
-    secrets: Vec<String>,
+    own: Vec<String>,
 }
 
 impl Redactor {
@@ -22,29 +39,42 @@ impl Redactor {
         let mut secrets: Vec<String> = secrets.into_iter().filter(|s| s.len() >= 4).collect();
         secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
         secrets.dedup();
-        Redactor { secrets }
+        Redactor { own: secrets }
+    }
+
+    /// The user's secrets and the learned ones, longest first (so a secret holding another is
+    /// masked whole).
+    fn secrets(&self) -> Cow<'_, [String]> {
+        let learned = LEARNED.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if learned.is_empty() {
+            return Cow::Borrowed(&self.own);
+        }
+        let mut all: Vec<String> = self.own.iter().chain(learned.iter()).cloned().collect();
+        all.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        all.dedup();
+        Cow::Owned(all)
     }
 
     /// At least the raw bytes one secret can take (each character as a `\uXXXX\uXXXX` pair).
     pub fn max_span(&self) -> usize {
-        self.secrets.first().map_or(0, |s| s.len() * 12)
+        self.secrets().first().map_or(0, |s| s.len() * 12)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.secrets.is_empty()
+        self.secrets().is_empty()
     }
 
     /// Whether `s` holds a secret, as written or behind JSON escapes.
     pub fn finds(&self, s: &str) -> bool {
-        !self.secrets.is_empty() && (self.in_text(s) || (s.contains('\\') && self.in_text(&decode(s))))
+        !self.is_empty() && (self.in_text(s) || (s.contains('\\') && self.in_text(&decode(s))))
     }
 
     fn in_text(&self, s: &str) -> bool {
-        self.secrets.iter().any(|secret| s.contains(secret.as_str()))
+        self.secrets().iter().any(|secret| s.contains(secret.as_str()))
     }
 
     pub fn redact<'a>(&self, s: &'a str) -> Cow<'a, str> {
-        if self.secrets.is_empty() {
+        if self.is_empty() {
             return Cow::Borrowed(s);
         }
         let raw = self.redact_raw(s);
@@ -63,7 +93,7 @@ impl Redactor {
             return Cow::Borrowed(s);
         }
         let mut out = s.to_string();
-        for secret in &self.secrets {
+        for secret in self.secrets().iter() {
             out = out.replace(secret.as_str(), MASK);
         }
         Cow::Owned(out)
@@ -97,7 +127,7 @@ impl Redactor {
     /// Where the secrets occur in `text`, as ranges sorted and merged.
     fn matches(&self, text: &str) -> Vec<Range<usize>> {
         let mut found: Vec<Range<usize>> =
-            self.secrets.iter().flat_map(|s| text.match_indices(s.as_str()).map(|(i, m)| i..i + m.len())).collect();
+            self.secrets().iter().flat_map(|s| text.match_indices(s.as_str()).map(|(i, m)| i..i + m.len())).collect();
         found.sort_by_key(|r| r.start);
         let mut merged: Vec<Range<usize>> = Vec::with_capacity(found.len());
         for r in found {

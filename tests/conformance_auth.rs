@@ -1,0 +1,84 @@
+//! The conformance suite's auth scenarios (npm `@modelcontextprotocol/conformance`) with
+//! mcplens as the client, each its own test: the whole `--suite auth` (14 scenarios), the two
+//! 2025-03-26 back-compat ones, client credentials, and the draft ones. Its authorization
+//! server approves at once; `BROWSER` is a script that follows the redirects, so every flow
+//! completes unattended. Each scenario gets its own state directory (no token carried over).
+
+mod common;
+
+use std::process::Command;
+
+use common::{bin, root};
+
+fn scenario(name: &str) {
+    let bin_dir = root().join("tests/peers/node_modules/.bin");
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let state =
+        std::env::temp_dir().join(format!("mcplens-conf-auth-{}-{}", std::process::id(), name.replace('/', "-")));
+    let _ = std::fs::remove_dir_all(&state);
+    let client = format!("{} {}", root().join("tests/auth/conformance-client.sh").display(), bin());
+    let out = Command::new(bin_dir.join("conformance"))
+        .args(["client", "--command", &client, "--scenario", name])
+        .env("PATH", path)
+        .env("BROWSER", root().join("tests/auth/follow-browser.sh"))
+        .env("MCPLENS_STATE_DIR", &state)
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the conformance suite (scripts/install-peers installs it): {e}"));
+    let _ = std::fs::remove_dir_all(&state);
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success() && text.contains("OVERALL: PASSED") && !text.contains("FAILURE"),
+        "scenario {name} did not pass:\n{text}"
+    );
+}
+
+macro_rules! scenarios {
+    ($($test:ident => $name:literal),* $(,)?) => {
+        $(#[test] fn $test() { scenario($name); })*
+    };
+}
+
+scenarios! {
+    metadata_default => "auth/metadata-default",
+    metadata_var1 => "auth/metadata-var1",
+    metadata_var2 => "auth/metadata-var2",
+    metadata_var3 => "auth/metadata-var3",
+    basic_cimd => "auth/basic-cimd",
+    scope_from_www_authenticate => "auth/scope-from-www-authenticate",
+    scope_from_scopes_supported => "auth/scope-from-scopes-supported",
+    scope_omitted_when_undefined => "auth/scope-omitted-when-undefined",
+    scope_step_up => "auth/scope-step-up",
+    scope_retry_limit => "auth/scope-retry-limit",
+    token_endpoint_auth_basic => "auth/token-endpoint-auth-basic",
+    token_endpoint_auth_post => "auth/token-endpoint-auth-post",
+    token_endpoint_auth_none => "auth/token-endpoint-auth-none",
+    pre_registration => "auth/pre-registration",
+    backcompat_2025_03_26_oauth_metadata => "auth/2025-03-26-oauth-metadata-backcompat",
+    backcompat_2025_03_26_endpoint_fallback => "auth/2025-03-26-oauth-endpoint-fallback",
+    client_credentials_basic => "auth/client-credentials-basic",
+    draft_resource_mismatch_is_refused => "auth/resource-mismatch",
+    draft_offline_access_scope => "auth/offline-access-scope",
+    draft_offline_access_not_supported => "auth/offline-access-not-supported",
+}
+
+/// The list above is the suite's whole auth suite: a scenario the suite adds shows up here.
+#[test]
+fn every_auth_scenario_of_the_suite_is_run() {
+    let bin_dir = root().join("tests/peers/node_modules/.bin");
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new(bin_dir.join("conformance")).arg("list").env("PATH", path).output();
+    let text = out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+    let source = include_str!("conformance_auth.rs");
+    let missing: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| n.starts_with("auth/"))
+        // Not supported: private_key_jwt needs an ES256 signer; cross-app access is an
+        // enterprise extension (ID-JAG token exchange).
+        .filter(|n| !matches!(*n, "auth/client-credentials-jwt" | "auth/cross-app-access-complete-flow"))
+        .filter(|n| !source.contains(&format!("\"{n}\"")))
+        .collect();
+    assert!(missing.is_empty(), "auth scenarios not run: {missing:?}");
+}
