@@ -325,3 +325,12 @@ fn a_hostile_modern_server_cannot_loop_a_call_or_reach_the_terminal() {
     assert!(!o.stderr.contains(&0x1b) && !o.stderr.contains(&0x07), "{:?}", stderr(&o));
     assert!(stderr(&o).contains(r"the server asks: \x1b[2Jwho\x07?"), "{}", stderr(&o));
 }
+
+#[test]
+fn cache_hints_of_lists_and_reads_are_shown() {
+    for args in [&["resources"][..], &["read", "mem://note"][..]] {
+        let o = modern(args, &[]);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("cache: ttlMs 60000, cacheScope public"), "{args:?}: {}", stderr(&o));
+    }
+}

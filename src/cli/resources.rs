@@ -9,7 +9,7 @@ use super::connect::open;
 use super::items::{human_size, listing, listing_json};
 use super::{TargetArgs, err_line, out, refused, warn_schema};
 use crate::error::{LensError, Result};
-use crate::mcp::{CallOptions, ContentKind, ItemKind, ResourceContent};
+use crate::mcp::{CallOptions, ContentKind, ItemKind, ReadContents, ResourceContent};
 use crate::sanitize;
 
 /// `mcplens resources`, `mcplens templates` and `mcplens prompts`.
@@ -18,6 +18,9 @@ pub async fn list(target: &TargetArgs, kind: ItemKind, json: bool) -> Result<i32
     let listed = opened.session.list_all(kind).await;
     opened.close().await;
     let list = listed?;
+    if let Some(hint) = &list.cache {
+        err_line(&sanitize::line(hint));
+    }
     out(&if json { listing_json(&list) } else { listing(&list) })?;
     Ok(0)
 }
@@ -60,6 +63,9 @@ pub async fn read(a: &ReadArgs) -> Result<i32> {
         Ok(read) => &read.contents,
         Err(e) => return Ok(refused(e)),
     };
+    if let Ok(ReadContents { cache: Some(hint), .. }) = &answer.outcome {
+        err_line(&sanitize::line(hint));
+    }
     if a.json {
         return Ok(0);
     }

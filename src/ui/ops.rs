@@ -30,6 +30,8 @@ pub struct ReadOk {
     pub contents: Arc<Vec<ResourceContent>>,
     pub warnings: Vec<String>,
     pub elapsed: Duration,
+    /// The result's cache hint (2026-07-28), as one line.
+    pub cache: Option<String>,
 }
 
 /// Contents handed to the worker to be saved (compared by identity: they can be big).
@@ -198,9 +200,12 @@ pub async fn carry_out(session: Arc<Session>, cmd: Cmd, out: UnboundedSender<Msg
         Cmd::ReadResource { uri, refresh } => {
             let outcome = match session.read_resource(&uri, &CallOptions::default()).await {
                 Ok(a) => match a.outcome {
-                    Ok(read) => {
-                        Ok(ReadOk { contents: Arc::new(read.contents), warnings: a.warnings, elapsed: a.elapsed })
-                    }
+                    Ok(read) => Ok(ReadOk {
+                        contents: Arc::new(read.contents),
+                        warnings: a.warnings,
+                        elapsed: a.elapsed,
+                        cache: read.cache,
+                    }),
                     Err(e) => Err(rpc_failed(&e)),
                 },
                 Err(e) => Err(e.message),

@@ -249,11 +249,13 @@ pub struct Listing {
     pub warnings: Vec<String>,
     /// The server answered "method not found" (it does not offer this kind at all).
     pub unsupported: bool,
+    /// The first page's cache hint (2026-07-28), as one line.
+    pub cache: Option<String>,
 }
 
 impl Listing {
     pub fn new(kind: ItemKind) -> Self {
-        Listing { kind, items: vec![], pages: 0, warnings: vec![], unsupported: false }
+        Listing { kind, items: vec![], pages: 0, warnings: vec![], unsupported: false, cache: None }
     }
 
     /// The item with this name, or (resources, templates) this URI or URI template.

@@ -24,9 +24,25 @@ struct Page<'a> {
     prompts: Option<Vec<&'a RawValue>>,
     #[serde(rename = "nextCursor", default)]
     next_cursor: Option<Value>,
+    /// The 2026-07-28 era's cache hint.
+    #[serde(rename = "ttlMs", default)]
+    ttl: Option<Value>,
+    #[serde(rename = "cacheScope", default)]
+    scope: Option<Value>,
 }
 
 impl<'a> Page<'a> {
+    /// The page's cache hint, as one line (see `era::cache_hint`).
+    fn cache_hint(&self) -> Option<String> {
+        let mut hint = serde_json::Map::new();
+        for (key, value) in [("ttlMs", &self.ttl), ("cacheScope", &self.scope)] {
+            if let Some(v) = value {
+                hint.insert(key.into(), v.clone());
+            }
+        }
+        super::era::cache_hint(&Value::Object(hint))
+    }
+
     fn take_items(&mut self, kind: ItemKind) -> Option<Vec<&'a RawValue>> {
         match kind {
             ItemKind::Resource => self.resources.take(),
@@ -78,6 +94,9 @@ impl Session {
                 }
                 Err(e) => return Err(LensError::connection(format!("{what}: {e}"))),
             };
+            if list.pages == 1 {
+                list.cache = page.cache_hint();
+            }
             let Some(items) = page.take_items(kind) else {
                 return Err(LensError::connection(format!("{what}: the result has no \"{}\" array", kind.key())));
             };

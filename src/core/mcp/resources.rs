@@ -156,6 +156,8 @@ pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
 #[derive(Debug, Clone, Default)]
 pub struct ReadContents {
     pub contents: Vec<ResourceContent>,
+    /// The result's cache hint (2026-07-28), as one line.
+    pub cache: Option<String>,
 }
 
 impl Session {
@@ -164,6 +166,7 @@ impl Session {
         let answer = self.ask("resources/read", Some(json!({ "uri": uri })), opts).await?;
         let mut problems = vec![];
         let mut answer = answer.map(|mut result| {
+            let cache = super::era::cache_hint(&result);
             // Moved out, not cloned: a blob can be hundreds of MB.
             let contents = match result.get_mut("contents").map(Value::take) {
                 Some(Value::Array(items)) => items.into_iter().map(ResourceContent::from_value).collect(),
@@ -176,7 +179,7 @@ impl Session {
                     vec![]
                 }
             };
-            ReadContents { contents }
+            ReadContents { contents, cache }
         });
         if let Ok(read) = &answer.outcome {
             problems.extend(read.contents.iter().enumerate().flat_map(|(i, c)| c.problems(i)));

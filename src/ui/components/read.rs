@@ -75,6 +75,7 @@ pub struct ReadView {
     error: Option<String>,
     warnings: Vec<String>,
     elapsed: Option<std::time::Duration>,
+    cache: Option<String>,
     index: usize,
     /// JSON text shown as a tree (else pretty text).
     tree: bool,
@@ -105,6 +106,7 @@ impl ReadView {
             error: None,
             warnings: vec![],
             elapsed: None,
+            cache: None,
             index: 0,
             tree: true,
             body: Body::Text(TextView::new(vec![])),
@@ -126,6 +128,7 @@ impl ReadView {
             error: None,
             warnings: vec![],
             elapsed: None,
+            cache: None,
             index: 0,
             tree: true,
             body: Body::Text(TextView::new(vec![])),
@@ -143,6 +146,7 @@ impl ReadView {
                 self.contents = ok.contents.clone();
                 self.warnings = ok.warnings.clone();
                 self.elapsed = Some(ok.elapsed);
+                self.cache = ok.cache.clone();
                 self.error = None;
             }
             Err(e) => {
@@ -224,6 +228,9 @@ impl ReadView {
                 );
                 if let Some(e) = self.elapsed {
                     parts.push(format!("{:.0} ms", e.as_secs_f64() * 1000.0));
+                }
+                if let Some(hint) = &self.cache {
+                    parts.push(sanitize::line(hint).into_owned());
                 }
                 lines.push(Line::styled(parts.join(" · "), theme.paint(Role::Ok).add_modifier(Modifier::BOLD)));
             }
