@@ -363,7 +363,7 @@ impl Session {
                     Target::Stdio(_) => format!(
                         "failed during {}: {}",
                         super::era::handshake_name(options.protocol),
-                        log.redactor().redact(&e.to_string())
+                        log.redactor().redact(&tap.refused().unwrap_or_else(|| e.to_string()))
                     ),
                 };
                 return Err(LensError::connection(failed(what).await));

@@ -225,6 +225,9 @@ struct TapState {
     late_discover: bool,
     /// Server requests answered from their raw text (`asks::KEPT`), by id key.
     asks: HashMap<String, Arc<String>>,
+    /// Why the last reply over the size limit was refused (said when the handshake fails: rmcp's
+    /// own message does not name it).
+    refused: Option<String>,
 }
 
 pub struct WireTap {
@@ -498,6 +501,11 @@ impl WireTap {
         }
     }
 
+    /// Why the last reply over the size limit was refused, if one was.
+    pub fn refused(&self) -> Option<String> {
+        self.lock().refused.clone()
+    }
+
     /// A message over the size limit was skipped; `head` is its beginning. When it answers a
     /// request mcplens is waiting on, returns an error reply for rmcp to end that request with
     /// (rather than waiting for the timeout).
@@ -513,6 +521,7 @@ impl WireTap {
             return None;
         };
         let message = format!("the reply to {method} is {len} bytes, over the limit of {max} (raise --max-message-mb)");
+        self.lock().refused = Some(message.clone());
         self.log.push(LogKind::Warning, &format!("{what}: the reply to {method} (id {id}); it was skipped"));
         let error = serde_json::json!({"code": -32603, "message": message});
         Some(format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#))
