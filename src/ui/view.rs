@@ -163,8 +163,10 @@ fn login_label(state: Option<&crate::mcp::auth::LoginState>) -> Option<Span<'sta
             let left = t.saturating_sub(crate::history::now_secs());
             if left == 0 {
                 "⚿ token expired ".to_string()
+            } else if left < 60 {
+                "⚿ logged in (under a minute left) ".to_string()
             } else {
-                format!("⚿ logged in ({} min left) ", left.div_ceil(60))
+                format!("⚿ logged in ({} min left) ", left / 60)
             }
         }
         LoginState::LoggedIn { expires_at: None, .. } => "⚿ logged in ".to_string(),
