@@ -39,12 +39,12 @@ fn overlay(f: &mut Frame, area: Rect, w: u16, h: u16) -> Rect {
 }
 
 /// The frame of an overlay (help, history, picker).
-pub(crate) fn overlay_block<'a>(t: &super::theme::Theme, title: String) -> Block<'a> {
+pub(crate) fn overlay_block<'a>(t: &super::theme::Theme, title: impl Into<String>) -> Block<'a> {
     Block::default()
         .borders(Borders::ALL)
         .border_type(BorderType::Thick)
         .border_style(t.border(true))
-        .title(Line::from(title).style(t.title(true)))
+        .title(Line::from(title.into()).style(t.title(true)))
         .style(t.base())
 }
 

@@ -12,7 +12,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use serde_json::{Map, Value, json};
 
 use crate::mcp::{CompletionRef, Descriptor, ItemKind};
@@ -372,12 +372,7 @@ impl Component for FillOverlay {
         };
         let verb = if matches!(self.target, Target::Template { .. }) { "read" } else { "get" };
         let title = format!(" {what}: {} · Ctrl-R {verb} · Ctrl-N/P suggestions · Esc close ", sanitize::line(name));
-        let b = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(theme.border(true))
-            .title(Line::from(title).style(theme.title(true)))
-            .style(theme.base());
+        let b = crate::ui::view::overlay_block(theme, title);
         let inner = b.inner(area);
         f.render_widget(b, area);
         let [head, body, foot] = self.split(inner);

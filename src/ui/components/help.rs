@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
@@ -247,12 +247,7 @@ impl Component for Help {
             " Help · theme {} · j/k PgUp/PgDn scroll · / search · any other key closes ",
             sanitize::line(&theme.name)
         );
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(theme.border(true))
-            .title(Line::from(title).style(theme.title(true)))
-            .style(theme.base());
+        let block = crate::ui::view::overlay_block(theme, title);
         f.render_widget(Paragraph::new(lines).block(block), area);
     }
 

@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 
 use crate::mcp::log::Level;
 use crate::ui::app::Cmd;
@@ -57,12 +57,7 @@ impl Component for LevelPicker {
 
     fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
         f.render_widget(Clear, area);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(t.border(true))
-            .title(Line::from(" Server log level (logging/setLevel) · Enter set · Esc close ").style(t.title(true)))
-            .style(t.base());
+        let block = crate::ui::view::overlay_block(t, " Server log level (logging/setLevel) · Enter set · Esc close ");
         let mut lines = vec![Line::styled("The server sends messages at this level and above:", t.paint(Role::Dim))];
         if !self.declared {
             lines[0] = Line::styled(

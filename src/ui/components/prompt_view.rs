@@ -7,7 +7,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, BorderType, Borders};
+use ratatui::widgets::Block;
 
 use super::read::{Link, link_of, open_link};
 use crate::sanitize;
@@ -128,12 +128,7 @@ impl Component for PromptView {
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
         let title = format!(" Prompt: {} · O open resource · Esc close ", sanitize::line(&self.name));
-        let b = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(theme.border(true))
-            .title(Line::from(title).style(theme.title(true)))
-            .style(theme.base());
+        let b = crate::ui::view::overlay_block(theme, title);
         let inner = b.inner(area);
         f.render_widget(b, area);
         self.text.draw(f, inner, theme);

@@ -12,7 +12,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 use serde_json::Value;
 
 use super::value::ValueOverlay;
@@ -432,12 +432,7 @@ impl Component for ReadView {
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let what = if self.from_server { "Resource" } else { "Embedded resource" };
         let title = format!(" {what}: {} · e save · Esc close ", sanitize::line(&sanitize::truncate(&self.uri, 70)));
-        let b = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(theme.border(true))
-            .title(Line::from(title).style(theme.title(true)))
-            .style(theme.base());
+        let b = crate::ui::view::overlay_block(theme, title);
         let inner = b.inner(area);
         f.render_widget(b, area);
         let [head, body] = self.split(inner);

@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Clear, Paragraph};
 
 use crate::mcp::task_ext::TaskEntry;
 use crate::sanitize;
@@ -96,12 +96,7 @@ impl TasksOverlay {
 }
 
 fn frame(t: &Theme, title: String) -> Block<'static> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_type(BorderType::Thick)
-        .border_style(t.border(true))
-        .title(Line::from(title).style(t.title(true)))
-        .style(t.base())
+    crate::ui::view::overlay_block(t, title)
 }
 
 impl Component for TasksOverlay {

@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
@@ -67,12 +67,7 @@ impl Component for ValueOverlay {
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
         f.render_widget(Clear, area);
         let title = format!(" {} · j/k PgUp/PgDn scroll · y copy · Esc closes ", self.title);
-        let b = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(theme.border(true))
-            .title(Line::from(title).style(theme.title(true)))
-            .style(theme.base());
+        let b = crate::ui::view::overlay_block(theme, title);
         let body: Vec<Line> = self
             .lines
             .iter()
