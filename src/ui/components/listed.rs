@@ -14,21 +14,29 @@ use super::value::ValueOverlay;
 use crate::mcp::{Descriptor, Listing};
 use crate::sanitize;
 use crate::ui::app::Cmd;
-use crate::ui::component::{Ctx, Effect};
+use crate::ui::component::{Ctx, Effect, Used};
 use crate::ui::jsonview::JsonView;
 use crate::ui::keymap::Command;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
+#[derive(Clone)]
 pub enum Row {
     /// A section's title (not an item: Enter does nothing there).
     Heading(String),
-    Item(Box<Descriptor>),
+    Item(Arc<Descriptor>),
 }
 
 #[derive(Default)]
 pub struct ItemList {
+    /// The rows shown: every row, or the headings and the items the filter keeps.
     pub rows: Vec<Row>,
+    /// Every row as listed.
+    all: Vec<Row>,
+    /// `/`: items whose name, URI or description hold it as a subsequence (case-insensitive).
+    pub filter: String,
+    /// Typing goes to the filter.
+    pub filtering: bool,
     pub scroll: Scroll,
     /// The selected row's descriptor as a tree, built when the selection changes.
     detail: Option<(usize, JsonView)>,
@@ -51,7 +59,7 @@ pub fn section(rows: &mut Vec<Row>, title: &str, list: Option<&Result<Listing, S
                 format!(" · {} warning(s) in the log (L)", l.warnings.len())
             };
             rows.push(Row::Heading(format!("{title} ({}{pages}){warn}", l.items.len())));
-            rows.extend(l.items.iter().map(|d| Row::Item(Box::new(d.clone()))));
+            rows.extend(l.items.iter().map(|d| Row::Item(Arc::new(d.clone()))));
         }
     }
 }
@@ -59,7 +67,25 @@ pub fn section(rows: &mut Vec<Row>, title: &str, list: Option<&Result<Listing, S
 impl ItemList {
     /// New rows: the cursor stays where it was (on the first item when it was on none).
     pub fn set_rows(&mut self, rows: Vec<Row>) {
-        self.rows = rows;
+        self.all = rows;
+        self.show_filtered();
+    }
+
+    /// The rows the filter keeps: every heading (a section says what it holds even when the filter
+    /// keeps none of it), and the matching items.
+    fn show_filtered(&mut self) {
+        let q = self.filter.trim();
+        let keep = |r: &Row| match r {
+            Row::Heading(_) => true,
+            Row::Item(d) => {
+                q.is_empty()
+                    || [Some(d.label()), d.uri(), d.description()]
+                        .into_iter()
+                        .flatten()
+                        .any(|text| crate::ui::fuzzy::subsequence(q, text).is_some())
+            }
+        };
+        self.rows = self.all.iter().filter(|r| keep(r)).cloned().collect();
         self.scroll.set_len(self.rows.len());
         if !matches!(self.rows.get(self.scroll.cursor), Some(Row::Item(_)))
             && let Some(i) = self.rows.iter().position(|r| matches!(r, Row::Item(_)))
@@ -86,6 +112,67 @@ impl ItemList {
             return;
         }
         self.detail = self.selected().map(|d| (at, JsonView::from_text(Arc::<str>::from(d.raw.get()), "descriptor")));
+    }
+
+    /// `/`: typing now goes to the filter.
+    pub fn start_filter(&mut self) {
+        self.filtering = true;
+    }
+
+    /// Clears the filter; false when there was none.
+    pub fn clear_filter(&mut self) -> bool {
+        let had = !self.filter.is_empty() || self.filtering;
+        self.filter.clear();
+        self.filtering = false;
+        if had {
+            self.show_filtered();
+        }
+        had
+    }
+
+    /// A key while the filter is typed: Enter keeps it, Esc clears it, arrows move.
+    pub fn filter_key(&mut self, key: &crossterm::event::KeyEvent) -> Used {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        match key.code {
+            KeyCode::Enter => self.filtering = false,
+            KeyCode::Esc => {
+                self.clear_filter();
+            }
+            KeyCode::Backspace => {
+                self.filter.pop();
+                self.show_filtered();
+            }
+            KeyCode::Down => {
+                self.navigate(Command::Down);
+            }
+            KeyCode::Up => {
+                self.navigate(Command::Up);
+            }
+            KeyCode::Char(c) if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
+                // A pasted novel is not a query.
+                if self.filter.len() < 200 {
+                    self.filter.push(c);
+                    self.show_filtered();
+                }
+            }
+            _ => return Used::No,
+        }
+        Used::Yes
+    }
+
+    /// What the pane's title says of the filter (empty without one).
+    pub fn filter_note(&self) -> String {
+        if self.filter.is_empty() && !self.filtering {
+            return String::new();
+        }
+        let items = |rows: &[Row]| rows.iter().filter(|r| matches!(r, Row::Item(_))).count();
+        let typing = if self.filtering { "▏" } else { "" };
+        format!(
+            " · filter \"{}{typing}\" ({} of {})",
+            sanitize::line_head(&self.filter, 40),
+            items(&self.rows),
+            items(&self.all)
+        )
     }
 
     /// Up, down, a page, top, bottom.
@@ -213,7 +300,7 @@ mod tests {
     fn item(uri: &str) -> Row {
         let raw = serde_json::value::RawValue::from_string(format!(r#"{{"uri":"{uri}","name":"{uri}"}}"#))
             .unwrap_or_else(|e| panic!("{e}"));
-        Row::Item(Box::new(Descriptor::from_raw(ItemKind::Resource, &raw, 100)))
+        Row::Item(Arc::new(Descriptor::from_raw(ItemKind::Resource, &raw, 100)))
     }
 
     #[test]
@@ -229,5 +316,30 @@ mod tests {
         l.navigate(Command::Up);
         assert_eq!(l.scroll.cursor, 1, "the top heading is not a stop");
         assert_eq!(l.scroll.top, 0, "and it stays on screen");
+    }
+
+    #[test]
+    fn the_filter_keeps_headings_and_matching_items() {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let mut l = ItemList::default();
+        l.scroll.set_height(10);
+        l.set_rows(vec![
+            Row::Heading("a".into()),
+            item("x:alpha"),
+            item("x:beta"),
+            Row::Heading("b".into()),
+            item("x:gamma"),
+        ]);
+        l.start_filter();
+        for c in "bta".chars() {
+            l.filter_key(&KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        }
+        assert_eq!(l.rows.len(), 3, "both headings and x:beta");
+        assert!(matches!(l.selected(), Some(d) if d.label() == "x:beta"));
+        assert_eq!(l.filter_note(), " · filter \"bta▏\" (1 of 3)");
+        l.filter_key(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+        assert!(!l.filtering && l.filter_note().contains("(1 of 3)"));
+        assert!(l.clear_filter());
+        assert_eq!(l.rows.len(), 5);
     }
 }

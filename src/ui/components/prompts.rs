@@ -3,6 +3,7 @@
 //! its descriptor as sent. Enter opens a form for the arguments (a prompt without any is got at
 //! once); the messages it returns open over the panes.
 
+use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -102,7 +103,7 @@ impl Component for PromptsPane {
 
     fn title(&self) -> String {
         let n = self.prompts.as_ref().and_then(|r| r.as_ref().ok()).map_or(0, |l| l.items.len());
-        format!(" Prompts ({n}) · Enter get · p or Esc hides ")
+        format!(" Prompts ({n}){} · Enter get · p or Esc hides ", self.list.filter_note())
     }
 
     fn observe(&mut self, event: &Observed, _cx: &mut Ctx) {
@@ -124,9 +125,15 @@ impl Component for PromptsPane {
         }
     }
 
+    fn key(&mut self, key: &KeyEvent, _cx: &mut Ctx) -> Used {
+        if self.list.filtering { self.list.filter_key(key) } else { Used::No }
+    }
+
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
         match cmd {
             cmd if self.list.navigate(cmd) => {}
+            Command::Filter => self.list.start_filter(),
+            Command::Back if self.list.clear_filter() => {}
             Command::Activate => self.activate(cx),
             Command::Open => self.list.open(cx),
             Command::Copy => self.list.copy(cx),

@@ -6,6 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -152,9 +153,10 @@ impl Component for ResourcesPane {
             format!(" · {} subscribed", self.subscribed.len())
         };
         format!(
-            " Resources ({}) · templates ({}){subs} · Enter read · r or Esc hides ",
+            " Resources ({}) · templates ({}){subs}{} · Enter read · r or Esc hides ",
             n(&self.resources),
-            n(&self.templates)
+            n(&self.templates),
+            self.list.filter_note()
         )
     }
 
@@ -190,9 +192,15 @@ impl Component for ResourcesPane {
         }
     }
 
+    fn key(&mut self, key: &KeyEvent, _cx: &mut Ctx) -> Used {
+        if self.list.filtering { self.list.filter_key(key) } else { Used::No }
+    }
+
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
         match cmd {
             cmd if self.list.navigate(cmd) => {}
+            Command::Filter => self.list.start_filter(),
+            Command::Back if self.list.clear_filter() => {}
             Command::Activate => self.activate(cx),
             Command::Open => self.list.open(cx),
             Command::Subscribe => self.subscribe(cx),
