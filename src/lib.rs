@@ -7,6 +7,8 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod cli;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod ui;
 
 pub use mcplens_core::{

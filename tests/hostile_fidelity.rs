@@ -43,8 +43,10 @@ fn a_name_with_a_lone_surrogate_is_called_with_the_servers_own_bytes() {
 fn a_reply_beyond_64_bit_floats_is_read_and_said_approximated() {
     let o = run(&["call", "plain", "--json"], "numbers");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let v = json_out(&o);
-    assert_eq!(v["data"], serde_json::json!([1, 2, 3]));
+    // --json writes them as sent (so serde_json cannot read it back, as it could not read the reply).
+    let out = stdout(&o);
+    assert!(out.contains(r#""huge": 1e400,"#) && out.contains(r#""tiny": -1E999,"#), "{out}");
+    assert!(out.contains("\"data\": [\n    1,\n    2,\n    3\n  ]"), "{out}");
     assert!(stderr(&o).contains("2 numbers beyond a 64-bit float"), "{}", stderr(&o));
     let o = run(&["call", "plain", "--raw"], "numbers");
     assert_eq!(o.status.code(), Some(0));
@@ -89,4 +91,50 @@ fn an_sse_stream_with_odd_events_still_answers_the_call() {
         assert_eq!(o.status.code(), Some(0), "{mode}: {}", stderr(&o));
         assert!(stdout(&o).contains("fine"), "{mode}: {}", stdout(&o));
     }
+}
+
+/// Every number of `call --json` is written as the server wrote it, on a small reply (one parse)
+/// and a big one (records read from the text) alike: in records, structuredContent and a JSON
+/// text block; and no stand-in of the exact reading shows anywhere.
+#[test]
+fn call_json_keeps_every_number_as_sent_on_small_and_big_replies() {
+    for mode in ["exact", "exact-big"] {
+        let o = run(&["call", "plain", "--json"], mode);
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert_eq!(o.status.code(), Some(0), "{mode}: {err}");
+        for literal in [
+            r#""id": 123456789012345678901234567890,"#,
+            r#""neg": -0,"#,
+            r#""price": 1.10,"#,
+            r#""e": 1e5,"#,
+            r#""tiny": 1e-400"#,
+            r#""n": 98765432109876543210,"#,
+            r#""z": -0.0"#,
+            r#""big": -18446744073709551616,"#,
+            r#""count": 1.0,"#,
+        ] {
+            assert!(out.contains(literal), "{mode}: {literal} missing in {out}");
+        }
+        assert!(!out.contains("mcplens-number") && !err.contains("mcplens-number"), "{mode}: a stand-in leaked");
+        assert!(!out.contains("e+29") && !out.contains("-0.0,"), "{mode}: an approximation: {out}");
+        let v = json_out(&o);
+        assert_eq!(v["data"].as_array().map(Vec::len), Some(if mode == "exact" { 2 } else { 3000 }), "{mode}");
+    }
+    // The readable output and --raw are untouched by the exact reading.
+    let o = run(&["call", "plain"], "exact");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("mcplens-number"), "{}", stdout(&o));
+    let o = run(&["call", "plain", "--raw"], "exact");
+    assert!(stdout(&o).contains(r#""price":1.10"#), "{}", stdout(&o));
+}
+
+/// A next-page position beyond 64 bits is written as sent in the metadata; no stand-in reaches
+/// the pagination the pager reads.
+#[test]
+fn call_json_pagination_holds_no_stand_in() {
+    let o = run(&["call", "page", "--json", "--no-validate"], "exact");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.contains(r#""nextOffset": 123456789012345678901"#), "{out}");
+    assert!(!out.contains("mcplens-number"), "{out}");
 }

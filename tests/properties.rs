@@ -313,3 +313,69 @@ proptest! {
         mcplens::json::fuzzing::check(nested(levels, &kinds, leaf, keep).as_bytes());
     }
 }
+
+/// The fuzz targets of the files a user points at (`src/core/fuzz`: config, theme, keymap), run
+/// on stable for a bounded number of cases.
+fn near_config() -> impl Strategy<Value = String> {
+    let piece = prop::sample::select(vec![
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"mcpServers\"",
+        "\"servers\"",
+        "\"command\"",
+        "\"args\"",
+        "\"env\"",
+        "\"url\"",
+        "\"cwd\"",
+        "\"headers\"",
+        "\"type\"",
+        "\"x\"",
+        "\"\"",
+        "\"a\\u0000b\"",
+        "// c\n",
+        "/* c */",
+        "\u{feff}",
+        "1e400",
+        "null",
+        "true",
+        "[]",
+        "{}",
+        "\"http://h\"",
+        "\"\\ud800\"",
+        "=",
+        "\n",
+        "[colors]",
+        "text",
+        "\"#zzzzzz\"",
+        "\"lightblue\"",
+        "name",
+        "[keys]",
+        "\"ctrl-k\"",
+        "\"q\"",
+        "'",
+        "\"\\\"",
+    ]);
+    prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn config_theme_and_keymap_loaders_survive_any_bytes(b in prop::collection::vec(any::<u8>(), 0..256)) {
+        mcplens::fuzzing::check_config(&b);
+        mcplens::fuzzing::check_theme(&b);
+        mcplens::fuzzing::check_keymap(&b);
+    }
+
+    #[test]
+    fn config_theme_and_keymap_loaders_survive_near_files(s in near_config()) {
+        mcplens::fuzzing::check_config(s.as_bytes());
+        mcplens::fuzzing::check_theme(s.as_bytes());
+        mcplens::fuzzing::check_keymap(s.as_bytes());
+    }
+}

@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 pub use args::{CallArgs, Cli, Command, TargetArgs};
 
 use crate::call::{Call, PageCount};
+use crate::envelope::Envelope;
 use crate::error::{ErrorKind, LensError, Result};
 use crate::mcp::{CallOptions, ItemKind, Progress, Reply, RpcError, Session, ToolList};
 use crate::sanitize;
@@ -214,6 +215,9 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     }
     // Checked before the reply is read into an envelope: its text holds every string of it.
     let secret_in_reply = output::has_secrets() && (a.all_pages || output::holds_secret(&reply.raw));
+    // One page written as JSON keeps every number as the server wrote it (see `json::exact`).
+    let max_depth = session.options().max_depth;
+    let mut guide = (a.json && !a.all_pages).then(|| call.exact_guide(&reply.raw, max_depth)).flatten();
     let answer = call.read(reply);
     let mut envelope = answer.envelope;
     if a.all_pages && envelope.has_more() {
@@ -224,7 +228,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     let code =
         if envelope.response_type == crate::envelope::ResponseType::Error { 1 } else { answer.status.exit_code() };
     if a.json {
-        write_json(&mut envelope, secret_in_reply)?;
+        write_json(&mut envelope, guide.as_mut(), secret_in_reply)?;
     } else {
         out(&render::envelope(&envelope))?;
         if let Some(e) = &answer.rpc_error {
@@ -238,13 +242,19 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
 
 /// The envelope as JSON on stdout: streamed, so a 100 MB envelope is never built as one string,
 /// unless it holds a secret to mask, which needs the whole text.
-fn write_json(envelope: &mut crate::envelope::Envelope, secret: bool) -> Result<()> {
+fn write_json(envelope: &mut Envelope, guide: Option<&mut Envelope>, secret: bool) -> Result<()> {
+    fn write<W: std::io::Write>(w: W, e: &mut Envelope, guide: Option<&mut Envelope>) -> std::io::Result<W> {
+        match guide {
+            Some(g) => crate::json_out::write_envelope_exact(w, e, g),
+            None => crate::json_out::write_envelope(w, e),
+        }
+    }
     if secret {
-        let text = output::stdout_result(crate::json_out::write_envelope(Vec::new(), envelope))?;
+        let text = output::stdout_result(write(Vec::new(), envelope, guide))?;
         return out(&String::from_utf8_lossy(&text));
     }
     let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let written = crate::json_out::write_envelope(stdout, envelope)
+    let written = write(stdout, envelope, guide)
         .and_then(|w| w.into_inner().map_err(std::io::IntoInnerError::into_error))
         .and_then(|mut w| std::io::Write::flush(&mut w));
     output::stdout_result(written)

@@ -18,6 +18,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use serde_json::Value;
+
 use crate::envelope::{Data, Envelope, RawItems};
 
 pub struct Pretty<W: Write> {
@@ -265,7 +267,66 @@ pub fn write_envelope<W: Write>(out: W, e: &mut Envelope) -> io::Result<W> {
     // The envelope around the records: small, whatever the records' size.
     let shell = serde_json::to_vec(e).map_err(io::Error::other);
     e.data = items;
-    let shell = shell?;
+    write_around_items(out, e, shell?)
+}
+
+/// As [`write_envelope`], with each number for which `guide` (the same reply read inside
+/// [`crate::json::exact::reading_exact`]) holds its literal written as the server wrote it.
+pub fn write_envelope_exact<W: Write>(out: W, e: &mut Envelope, guide: &mut Envelope) -> io::Result<W> {
+    let items = std::mem::take(&mut e.data);
+    let guide_items = std::mem::take(&mut guide.data);
+    let values = serde_json::to_value(&*e).and_then(|v| Ok((v, serde_json::to_value(&*guide)?)));
+    let (value_data, guide_data) = match (&items, &guide_items) {
+        (Data::Items(_), _) => (None, None),
+        (Data::Value(v), Data::Value(g)) => (Some(v), Some(g)),
+        (Data::Value(v), Data::Items(_)) => (Some(v), None),
+    };
+    // With the data taken out, both trees are small; the data is walked where it is.
+    let shell = values.and_then(|(v, g)| {
+        let r = serde_json::to_vec(&ShellWithData { shell: &v, guide: &g, data: value_data, data_guide: guide_data });
+        crate::deep::drop_value(v);
+        crate::deep::drop_value(g);
+        r
+    });
+    e.data = items;
+    guide.data = guide_items;
+    let shell = shell.map_err(io::Error::other)?;
+    if !matches!(e.data, Data::Items(_)) {
+        let mut p = Pretty::new(out);
+        p.write_all(&shell)?;
+        return p.finish();
+    }
+    write_around_items(out, e, shell)
+}
+
+/// The envelope's members in order, its `data` (when a value) guided by the guide's.
+struct ShellWithData<'a> {
+    shell: &'a Value,
+    guide: &'a Value,
+    data: Option<&'a Value>,
+    data_guide: Option<&'a Value>,
+}
+
+impl Serialize for ShellWithData<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use crate::json::exact::Guided;
+        use serde::ser::SerializeMap;
+        let Value::Object(m) = self.shell else { return self.shell.serialize(s) };
+        let mut map = s.serialize_map(Some(m.len()))?;
+        for (k, v) in m {
+            let (value, guide) = match self.data {
+                Some(d) if k == "data" => (d, self.data_guide),
+                _ => (v, self.guide.get(k)),
+            };
+            map.serialize_entry(k, &Guided { value, guide })?;
+        }
+        map.end()
+    }
+}
+
+/// The pretty envelope around the records: `shell` is the envelope's compact JSON with a null
+/// `data`, which the records of `e.data` take the place of.
+fn write_around_items<W: Write>(out: W, e: &mut Envelope, shell: Vec<u8>) -> io::Result<W> {
     let Data::Items(items) = &e.data else { return Ok(out) };
     // Inside JSON strings every quote is escaped, so this byte sequence is the `data` member.
     const DATA: &[u8] = b"\"data\":null";

@@ -160,6 +160,16 @@ impl Theme {
         }
     }
 
+    /// A theme from TOML text over the default (what [`Self::load`] does with a file's text).
+    pub fn from_text(text: &str) -> Result<Theme, String> {
+        let mut theme = Theme::default();
+        let name = parse(text).and_then(|file| theme.palette.lay(&file).map(|()| file.name))?;
+        if let Some(n) = name {
+            theme.name = n;
+        }
+        Ok(theme)
+    }
+
     /// A role's color; the terminal's own under NO_COLOR.
     pub fn paint_color(&self, role: Role) -> Color {
         if self.monochrome { Color::Reset } else { self.palette.get(role) }

@@ -4,6 +4,10 @@ numbers beyond a 64-bit float (1e400) and lone UTF-16 surrogates, in tool descri
 usage: hostile_fidelity.py [MODE]
   numbers     tools/call of `plain` answers structuredContent with 1e400, -1e999, big integers, -0
   surrogate   tools/call of `plain` answers a text with a lone surrogate
+  exact       tools/call of `plain` answers a small reply of numbers no float writes back as sent
+              (big integers, -0, 1.10, 1e5) in records, in structuredContent and in a JSON text block;
+              `page` answers one record and a nextOffset of 123456789012345678901 (more pages)
+  exact-big   the same records, 3000 of them (a reply over 64 KB)
   big-init    the initialize reply carries 20 MiB of instructions (over rmcp's own 16 MiB line cap)
 Any other tool name is answered with `called <name as JSON>`, so a test sees the exact name that
 arrived (a lone surrogate stays a lone surrogate in Python's json).
@@ -23,6 +27,13 @@ NUMBERS = (
     '{"content":[{"type":"text","text":"ok"}],"structuredContent":'
     '{"huge":1e400,"tiny":-1E999,"int":123456789012345678901234567890,"zero":-0,"items":[1,2,3]}}'
 )
+EXACT_ROW = '{"id":123456789012345678901234567890,"neg":-0,"price":1.10,"e":1e5,"tiny":1e-400}'
+EXACT = (
+    '{"content":[{"type":"text","text":"{\\"n\\":98765432109876543210,\\"z\\":-0.0}"}],'
+    '"structuredContent":{"rows":[%s],"count":1.0,"big":-18446744073709551616}}'
+)
+PAGE = ('{"content":[{"type":"text","text":"[{\\"a\\":1}]"}],'
+        '"structuredContent":{"items":[{"a":1}],"nextOffset":123456789012345678901}}')
 SURROGATE = '{"content":[{"type":"text","text":"a\\ud800b \\udfff"}]}'
 
 
@@ -50,7 +61,11 @@ for line in sys.stdin:
         reply(mid, '{"tools":%s}' % TOOLS)
     elif method == "tools/call":
         name = m["params"]["name"]
-        if name == "plain":
+        if name == "plain" and MODE.startswith("exact"):
+            reply(mid, EXACT % ",".join([EXACT_ROW] * (3000 if MODE == "exact-big" else 2)))
+        elif name == "page":
+            reply(mid, PAGE)
+        elif name == "plain":
             reply(mid, SURROGATE if MODE == "surrogate" else NUMBERS)
         else:
             text = "called " + json.dumps(name)

@@ -89,6 +89,17 @@ impl<'a> Call<'a> {
         self.descriptor.and_then(|d| d.pointer("/execution/taskSupport")).and_then(Value::as_str) == Some("required")
     }
 
+    /// The envelope of `raw` read again with its inexact number literals as stand-ins: the guide
+    /// `json_out::write_envelope_exact` writes the digits back from. None when every number of
+    /// the reply is written back as sent anyway (or it cannot be read). Never shown or sent.
+    pub fn exact_guide(&self, raw: &std::sync::Arc<String>, max_depth: usize) -> Option<Envelope> {
+        let (envelope, stand_ins) = crate::json::exact::reading_exact(|| {
+            let reply = Reply::parse(raw.clone(), Duration::ZERO, max_depth).ok()?;
+            Some(self.read(reply).envelope)
+        });
+        envelope.filter(|_| stand_ins > 0)
+    }
+
     /// Reads a reply into the envelope and says how the call ended.
     pub fn read(&self, reply: Reply) -> Answer {
         let rpc_error = match &reply.body {

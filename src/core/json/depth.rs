@@ -34,6 +34,9 @@ pub fn parse<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<T, Str
 
 /// As [`parse`], and what was approximated to read it.
 pub fn parse_noting<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<(T, Approximated), String> {
+    // Inside `exact::reading_exact`, inexact number literals are read as stand-ins.
+    let exact = if super::exact::active() { super::exact::rewrite(text) } else { None };
+    let text = exact.as_deref().unwrap_or(text);
     match parse_strict(text, max_depth) {
         Ok(v) => Ok((v, Approximated::default())),
         Err(e) => match super::lenient::rewrite(text) {

@@ -3,6 +3,7 @@
 //! recurses per nesting level: the nesting of server JSON is attacker-controlled.
 
 pub mod depth;
+pub mod exact;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod lenient;

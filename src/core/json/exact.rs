@@ -1,0 +1,169 @@
+//! Numbers exactly as a server wrote them, for `call --json`.
+//!
+//! A `serde_json::Value` holds a number as an f64, i64 or u64 (the `arbitrary_precision` feature
+//! would keep the text, but rmcp's untagged enums break with it), so `123456789012345678901234567890`,
+//! `-0`, `1.10` or `1e400` come out rewritten. The envelope stays built of such values, and
+//! everything that reads it (the TUI, the pager, history) reads the approximation. Only the JSON
+//! writer gets the digits back: the reply is read a second time inside [`reading_exact`], where
+//! each number literal that would not be written back as sent becomes a *stand-in* string
+//! (`"\u0000mcplens-number-<nonce>:<literal>"`), and normalized again into a *guide* envelope.
+//! The writer then walks the envelope and the guide side by side ([`Guided`]): where the envelope
+//! has a number and the guide, at the same place, a stand-in whose literal reads as that very
+//! number, the literal is written; anything else is written from the envelope. So a stand-in is
+//! never written, and a literal only ever replaces its own approximation.
+
+use std::cell::Cell;
+
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::Value;
+
+use super::{Kind, Tokenizer};
+
+thread_local! {
+    static EXACT: Cell<bool> = const { Cell::new(false) };
+    static STAND_INS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Runs `f` with every parse through `json_depth` on this thread turning inexact number literals
+/// into stand-ins; returns what `f` returned and how many stand-ins were made.
+pub fn reading_exact<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let was = EXACT.with(|e| e.replace(true));
+    let before = STAND_INS.with(Cell::get);
+    let r = f();
+    EXACT.with(|e| e.set(was));
+    let made = STAND_INS.with(Cell::get) - before;
+    (r, made)
+}
+
+/// Whether parses on this thread make stand-ins (inside [`reading_exact`]).
+pub(crate) fn active() -> bool {
+    EXACT.with(Cell::get)
+}
+
+fn prefix() -> String {
+    format!("\u{0}mcplens-number-{:016x}:", crate::skeleton::nonce())
+}
+
+/// Whether serde_json writes the number it reads from `literal` back as `literal`.
+pub fn is_exact(literal: &str) -> bool {
+    let b = literal.as_bytes();
+    let digits = b.strip_prefix(b"-").unwrap_or(b);
+    // The common case, without a parse: a short integer (but `-0`, read as a float).
+    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) && literal != "-0" {
+        return true;
+    }
+    serde_json::from_str::<serde_json::Number>(literal).is_ok_and(|n| n.to_string() == literal)
+}
+
+/// `text` with each inexact number literal as a stand-in string; None when it holds none (or is
+/// not JSON: the parse that follows says why).
+pub(crate) fn rewrite(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut prefix_json = None;
+    for tok in Tokenizer::new(text) {
+        let tok = tok.ok()?;
+        if tok.kind != Kind::Number || is_exact(tok.text(text)) {
+            continue;
+        }
+        let p = prefix_json.get_or_insert_with(|| prefix().replace('\u{0}', "\\u0000"));
+        out.push_str(&text[copied..tok.start]);
+        out.push('"');
+        out.push_str(p);
+        out.push_str(tok.text(text));
+        out.push('"');
+        copied = tok.end;
+        STAND_INS.with(|n| n.set(n.get() + 1));
+    }
+    prefix_json?;
+    out.push_str(&text[copied..]);
+    Some(out)
+}
+
+/// The literal a stand-in string holds.
+fn literal_of(s: &str) -> Option<&str> {
+    s.strip_prefix(prefix().as_str()).filter(|l| !l.is_empty() && l.bytes().all(is_number_byte))
+}
+
+fn is_number_byte(b: u8) -> bool {
+    b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')
+}
+
+/// Whether `literal` reads as `n` (a number beyond range as the largest float of its sign, as
+/// `json::lenient` reads it).
+fn reads_as(literal: &str, n: &serde_json::Number) -> bool {
+    let Ok(mut v) = literal.parse::<f64>() else { return false };
+    if v.is_infinite() {
+        v = f64::MAX.copysign(v);
+    }
+    n.as_f64().is_some_and(|x| x == v)
+}
+
+/// `value` serialized as serde_json does, but each number for which `guide` holds the stand-in
+/// of its literal written as that literal.
+pub struct Guided<'a> {
+    pub value: &'a Value,
+    pub guide: Option<&'a Value>,
+}
+
+impl Serialize for Guided<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::deep::grow(|| match (self.value, self.guide) {
+            (Value::Number(n), Some(Value::String(g))) => match literal_of(g).filter(|l| reads_as(l, n)) {
+                Some(l) => match serde_json::value::RawValue::from_string(l.to_owned()) {
+                    Ok(raw) => raw.serialize(s),
+                    Err(_) => n.serialize(s),
+                },
+                None => n.serialize(s),
+            },
+            (Value::Array(a), g) => {
+                let g = g.and_then(Value::as_array);
+                let mut seq = s.serialize_seq(Some(a.len()))?;
+                for (i, v) in a.iter().enumerate() {
+                    seq.serialize_element(&Guided { value: v, guide: g.and_then(|g| g.get(i)) })?;
+                }
+                seq.end()
+            }
+            (Value::Object(m), g) => {
+                let g = g.and_then(Value::as_object);
+                let mut map = s.serialize_map(Some(m.len()))?;
+                for (k, v) in m {
+                    map.serialize_entry(k, &Guided { value: v, guide: g.and_then(|g| g.get(k)) })?;
+                }
+                map.end()
+            }
+            (v, _) => v.serialize(s),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_literals() {
+        for l in ["0", "-1", "12", "1.5", "123456789012345", "18446744073709551615", "-9223372036854775808"] {
+            assert!(is_exact(l), "{l}");
+        }
+        for l in ["-0", "1.10", "1e5", "1E400", "123456789012345678901234567890", "0.1e1", "1e-400", "-0.0e0"] {
+            assert!(!is_exact(l), "{l}");
+        }
+    }
+
+    #[test]
+    fn a_guide_gives_back_the_literals_and_nothing_else() {
+        let text = r#"{"a": 123456789012345678901234567890, "b": [-0, 1.10, 7], "c": 1e400, "s": "1e400"}"#;
+        let (exact, made) = reading_exact(|| crate::json_depth::parse::<Value>(text, 100));
+        assert_eq!(made, 4);
+        let exact = exact.unwrap_or_default();
+        let approx: Value = crate::json_depth::parse(text, 100).unwrap_or_default();
+        let out = serde_json::to_string(&Guided { value: &approx, guide: Some(&exact) }).unwrap_or_default();
+        assert_eq!(out, r#"{"a":123456789012345678901234567890,"b":[-0,1.10,7],"c":1e400,"s":"1e400"}"#);
+        // A stand-in where the value is no number, or another number, is not written.
+        let forged = serde_json::json!({"a": exact["a"].clone(), "b": exact["c"].clone()});
+        let other = serde_json::json!({"a": "x", "b": 5});
+        let out = serde_json::to_string(&Guided { value: &other, guide: Some(&forged) }).unwrap_or_default();
+        assert_eq!(out, r#"{"a":"x","b":5}"#);
+    }
+}
