@@ -139,6 +139,16 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Write what the server offers as one JSON document: its initialize (or discover) result,
+    /// tools, resources, resource templates and prompts, each as sent, sorted by name or URI.
+    #[command(after_help = EXIT_CODES)]
+    Snapshot {
+        /// Write the snapshot to FILE instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -212,6 +222,7 @@ impl Command {
             | Command::Templates { target, .. }
             | Command::Prompts { target, .. }
             | Command::Ping { target, .. }
+            | Command::Snapshot { target, .. }
             | Command::Auth { target, .. } => Some(target),
             Command::Task(a) => Some(&a.target),
             Command::Call(a) => Some(&a.target),
