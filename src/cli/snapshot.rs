@@ -34,7 +34,7 @@ pub async fn snapshot(target: &TargetArgs, output: Option<&Path>) -> Result<i32>
     Ok(0)
 }
 
-async fn take(session: &crate::mcp::Session) -> Result<String> {
+pub(crate) async fn take(session: &crate::mcp::Session) -> Result<String> {
     let tools = session.list_tools().await?;
     let mut parts = Parts { server: server_result(&session.server), lists: vec![] };
     let mut named: Vec<(String, &RawValue)> = tools.tools.iter().map(|t| (t.name().to_string(), &*t.raw)).collect();
