@@ -13,6 +13,6 @@ pub mod ui;
 
 pub use mcplens_core::{
     call, capped_file, deep, envelope, error, history, json, json_depth, json_out, json_pretty, jsonc, jsontree, mcp,
-    opener, sanitize, schema, skeleton,
+    opener, sanitize, schema, skeleton, snapshot,
 };
 pub use mcplens_demo as demo;

@@ -29,6 +29,14 @@ Targets (for the TUI and every command):
   mcplens --config .mcp.json [--server NAME]    an entry of an mcpServers / VS Code servers file
   mcplens                                       the embedded demo server";
 
+pub const DIFF_EXIT_CODES: &str = "\
+Exit codes:
+    0  no breaking change (there may be compatible ones)
+    5  at least one breaking change
+    2  bad usage, or a file that is not an mcplens snapshot
+    3  the connection to the live target failed
+    4  output was lost; 141 stdout was closed by its reader";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "mcplens",
@@ -139,6 +147,33 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Write what the server offers as one JSON document: its initialize (or discover) result,
+    /// tools, resources, resource templates and prompts, each as sent, sorted by name or URI.
+    #[command(after_help = EXIT_CODES)]
+    Snapshot {
+        /// Write the snapshot to FILE instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// Compare two snapshots (files written by `mcplens snapshot`), or a snapshot file with the
+    /// live target when NEW is left out: tools, resources, templates and prompts added, removed
+    /// and changed, each change breaking or compatible for callers. Exit 0 when nothing breaks,
+    /// 5 when something does.
+    #[command(after_help = DIFF_EXIT_CODES)]
+    Diff {
+        /// The old snapshot file.
+        old: PathBuf,
+        /// The new snapshot file; without it, the target (`-- <server>`, --url, --config) now.
+        new: Option<PathBuf>,
+        /// Print the changes as one JSON object: {"breaking", "compatible", "changes": [{"path",
+        /// "impact", "change"}]}.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -212,6 +247,8 @@ impl Command {
             | Command::Templates { target, .. }
             | Command::Prompts { target, .. }
             | Command::Ping { target, .. }
+            | Command::Snapshot { target, .. }
+            | Command::Diff { target, .. }
             | Command::Auth { target, .. } => Some(target),
             Command::Task(a) => Some(&a.target),
             Command::Call(a) => Some(&a.target),

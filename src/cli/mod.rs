@@ -5,6 +5,7 @@ pub mod answer;
 pub mod args;
 pub mod auth;
 pub mod connect;
+pub mod diff;
 pub mod info;
 pub mod items;
 pub mod login;
@@ -12,6 +13,7 @@ pub mod output;
 pub mod prompts;
 pub mod render;
 pub mod resources;
+pub mod snapshot;
 pub mod task;
 
 use std::io::IsTerminal;
@@ -306,6 +308,10 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Prompt(a)) => prompts::prompt(a).await,
         Some(Command::Complete(a)) => prompts::complete(a).await,
         Some(Command::Ping { target, count }) => prompts::ping(target, *count).await,
+        Some(Command::Snapshot { target, output }) => snapshot::snapshot(target, output.as_deref()).await,
+        Some(Command::Diff { old, new, json, target }) => {
+            diff::diff(old, new.as_deref(), target, *json, target.max_depth).await
+        }
         Some(Command::Auth { action, target }) => auth::command(*action, target).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {

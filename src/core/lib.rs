@@ -22,3 +22,4 @@ pub mod opener;
 pub mod sanitize;
 pub mod schema;
 pub mod skeleton;
+pub mod snapshot;

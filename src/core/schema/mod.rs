@@ -2,6 +2,7 @@
 //! validation. The raw schema is what is shown and sent; nothing is converted and re-serialized.
 
 pub mod args;
+pub mod diff;
 pub mod form;
 pub mod resolve;
 pub mod text;

@@ -1,0 +1,592 @@
+//! What changed between two versions of a JSON Schema, each change classified for the callers
+//! of a tool: breaking when something the old schema accepted may now be refused (a new required
+//! property, a removed property, a narrowed type, a removed enum value, a bound added or
+//! tightened, a pattern or format added or changed), compatible otherwise (a new optional
+//! property, a widened type, an added enum value, a bound loosened or removed, an annotation such
+//! as a description changed).
+//!
+//! The rule is the same for an output schema: results that fitted the old one and may not fit
+//! the new one make the change breaking. Values are compared as JSON values, never as text, so
+//! the order of keys never counts as a change. Local `$ref`s are followed.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+/// Schemas nested deeper than this are compared whole: a change below is reported as one
+/// breaking change, since it cannot be classified (and a recursive `$ref` must end somewhere).
+const MAX_DEPTH: usize = 64;
+
+/// The keywords of `true` (an empty schema), for comparing it with an object schema.
+static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Impact {
+    Breaking,
+    Compatible,
+}
+
+impl Impact {
+    pub fn label(self) -> &'static str {
+        match self {
+            Impact::Breaking => "breaking",
+            Impact::Compatible => "compatible",
+        }
+    }
+}
+
+/// One change: where (a JSON pointer into the schema), how it affects callers, and what it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub path: String,
+    pub impact: Impact,
+    pub what: String,
+}
+
+/// A JSON-pointer token: `~` and `/` escaped.
+pub fn token(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
+/// Every change from `old` to `new`, paths starting with `base` (e.g. `/inputSchema`).
+pub fn diff(old: &Value, new: &Value, base: &str) -> Vec<Change> {
+    let defs_differ = defs(old) != defs(new);
+    let mut walk = Walk { old_root: old, new_root: new, defs_differ, out: vec![] };
+    walk.node(old, new, base, 0);
+    walk.out
+}
+
+fn defs(root: &Value) -> (Option<&Value>, Option<&Value>) {
+    (root.get("$defs"), root.get("definitions"))
+}
+
+/// Keywords that only describe: a change to one never refuses a value.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "examples",
+    "default",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$schema",
+    "$id",
+    "$anchor",
+    "$defs",
+    "definitions",
+];
+
+/// Lower bounds: raising or adding one refuses values the old schema took.
+const LOWER: &[&str] = &["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
+const UPPER: &[&str] = &["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
+
+/// Keywords that restrict values in ways not compared finer: adding or changing one is breaking,
+/// removing one compatible.
+const RESTRICTIONS: &[&str] = &[
+    "pattern",
+    "format",
+    "multipleOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "prefixItems",
+    "patternProperties",
+    "additionalItems",
+    "contentMediaType",
+    "contentEncoding",
+];
+
+/// The keywords walked by their own rules.
+const STRUCTURE: &[&str] =
+    &["type", "enum", "const", "required", "properties", "additionalProperties", "items", "anyOf", "oneOf", "allOf"];
+
+struct Walk<'a> {
+    old_root: &'a Value,
+    new_root: &'a Value,
+    defs_differ: bool,
+    out: Vec<Change>,
+}
+
+impl<'a> Walk<'a> {
+    fn push(&mut self, path: &str, impact: Impact, what: impl Into<String>) {
+        self.out.push(Change { path: path.to_string(), impact, what: what.into() });
+    }
+
+    /// `node` with a local `$ref` followed (one step; a chain is followed level by level).
+    fn follow(root: &'a Value, node: &'a Value) -> &'a Value {
+        match node.get("$ref").and_then(Value::as_str) {
+            Some(r) => super::resolve::resolve(root, r).unwrap_or(node),
+            None => node,
+        }
+    }
+
+    fn node(&mut self, old: &'a Value, new: &'a Value, path: &str, depth: usize) {
+        // Equal subtrees hold no change, unless a `$ref` in them points into definitions that changed.
+        if old == new && !self.defs_differ {
+            return;
+        }
+        if depth > MAX_DEPTH {
+            if old != new {
+                self.push(path, Impact::Breaking, "changed too deep to classify");
+            }
+            return;
+        }
+        let old = Self::follow(self.old_root, old);
+        let new = Self::follow(self.new_root, new);
+        crate::deep::grow(|| self.schemas(old, new, path, depth));
+    }
+
+    fn schemas(&mut self, old: &'a Value, new: &'a Value, path: &str, depth: usize) {
+        match (accepts_all(old), accepts_nothing(old), accepts_all(new), accepts_nothing(new)) {
+            (_, true, _, true) | (true, _, true, _) => return,
+            (_, _, _, true) => return self.push(path, Impact::Breaking, "now refuses every value (false)"),
+            (_, true, _, _) => return self.push(path, Impact::Compatible, "accepted no value before (false)"),
+            _ => {}
+        }
+        let (o, n) = match (old, new) {
+            (Value::Object(o), Value::Object(n)) => (o, n),
+            (Value::Bool(true), Value::Object(n)) => (&*EMPTY, n),
+            (Value::Object(o), Value::Bool(true)) => (o, &*EMPTY),
+            _ => return self.push(path, Impact::Breaking, "not a schema mcplens can compare"),
+        };
+        self.types(o, n, path);
+        self.enums(o, n, path);
+        self.bounds(o, n, path);
+        self.keywords(o, n, path);
+        self.required(o, n, path);
+        self.properties(o, n, path, depth);
+        self.sub(
+            o.get("additionalProperties"),
+            n.get("additionalProperties"),
+            &format!("{path}/additionalProperties"),
+            depth,
+        );
+        if !o.get("items").is_some_and(Value::is_array) && !n.get("items").is_some_and(Value::is_array) {
+            self.sub(o.get("items"), n.get("items"), &format!("{path}/items"), depth);
+        } else if o.get("items") != n.get("items") {
+            self.changed(o.get("items"), n.get("items"), &format!("{path}/items"));
+        }
+        for key in ["anyOf", "oneOf"] {
+            self.options(o.get(key), n.get(key), &format!("{path}/{key}"), true);
+        }
+        self.options(o.get("allOf"), n.get("allOf"), &format!("{path}/allOf"), false);
+    }
+
+    /// A subschema where a missing one accepts everything (`additionalProperties`, `items`).
+    fn sub(&mut self, old: Option<&'a Value>, new: Option<&'a Value>, path: &str, depth: usize) {
+        const ANY: &Value = &Value::Bool(true);
+        if old.is_none() && new.is_none() {
+            return;
+        }
+        self.node(old.unwrap_or(ANY), new.unwrap_or(ANY), path, depth + 1);
+    }
+
+    fn types(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+        let (before, after) = (types(o.get("type")), types(n.get("type")));
+        if before == after {
+            return;
+        }
+        let path = format!("{path}/type");
+        let lost: Vec<&str> = before.iter().filter(|t| !covers(&after, t)).map(String::as_str).collect();
+        let text = format!("{} -> {}", show_types(o.get("type")), show_types(n.get("type")));
+        if lost.is_empty() {
+            self.push(&path, Impact::Compatible, format!("type widened: {text}"));
+        } else {
+            self.push(&path, Impact::Breaking, format!("type narrowed: {text}"));
+        }
+    }
+
+    fn enums(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+        match (o.get("enum").and_then(Value::as_array), n.get("enum").and_then(Value::as_array)) {
+            (None, None) => {}
+            (Some(_), None) => self.push(&format!("{path}/enum"), Impact::Compatible, "enum removed (any value)"),
+            (None, Some(_)) => self.push(&format!("{path}/enum"), Impact::Breaking, "enum added (fewer values)"),
+            (Some(before), Some(after)) => {
+                let removed: Vec<String> = before.iter().filter(|v| !after.contains(v)).map(compact).collect();
+                let added: Vec<String> = after.iter().filter(|v| !before.contains(v)).map(compact).collect();
+                let p = format!("{path}/enum");
+                if !removed.is_empty() {
+                    self.push(&p, Impact::Breaking, format!("enum value removed: {}", removed.join(", ")));
+                }
+                if !added.is_empty() {
+                    self.push(&p, Impact::Compatible, format!("enum value added: {}", added.join(", ")));
+                }
+            }
+        }
+        match (o.get("const"), n.get("const")) {
+            (a, b) if a == b => {}
+            (Some(_), None) => self.push(&format!("{path}/const"), Impact::Compatible, "const removed"),
+            (a, Some(b)) => {
+                let was = a.map(compact).unwrap_or_else(|| "(none)".into());
+                self.push(&format!("{path}/const"), Impact::Breaking, format!("const {was} -> {}", compact(b)));
+            }
+            (None, None) => {}
+        }
+    }
+
+    fn bounds(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+        for (keys, lower) in [(LOWER, true), (UPPER, false)] {
+            for key in keys {
+                let (a, b) = (o.get(*key), n.get(*key));
+                // 10 and 10.0 are one bound.
+                let same_number =
+                    matches!((a.and_then(Value::as_f64), b.and_then(Value::as_f64)), (Some(x), Some(y)) if x == y);
+                if a == b || same_number {
+                    continue;
+                }
+                let p = format!("{path}/{key}");
+                let text = format!("{} -> {}", show(a), show(b));
+                let impact = match (a.and_then(Value::as_f64), b.and_then(Value::as_f64)) {
+                    (_, None) if b.is_none() => Impact::Compatible,
+                    (Some(x), Some(y)) if (lower && y <= x) || (!lower && y >= x) => Impact::Compatible,
+                    // Draft 4's boolean exclusiveMinimum: turning it off loosens the bound.
+                    _ if b == Some(&Value::Bool(false)) => Impact::Compatible,
+                    _ => Impact::Breaking,
+                };
+                let verb = match (impact, a.is_none()) {
+                    (Impact::Breaking, true) => "bound added",
+                    (Impact::Breaking, false) => "bound tightened",
+                    (Impact::Compatible, _) if b.is_none() => "bound removed",
+                    _ => "bound loosened",
+                };
+                self.push(&p, impact, format!("{verb}: {text}"));
+            }
+        }
+        let (a, b) =
+            (o.get("uniqueItems") == Some(&Value::Bool(true)), n.get("uniqueItems") == Some(&Value::Bool(true)));
+        if a != b {
+            let (impact, what) = if b {
+                (Impact::Breaking, "items must now be unique")
+            } else {
+                (Impact::Compatible, "items need no longer be unique")
+            };
+            self.push(&format!("{path}/uniqueItems"), impact, what);
+        }
+    }
+
+    /// Restrictions compared whole, annotations, and keywords mcplens does not know.
+    fn keywords(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+        let keys: Vec<&String> = o.keys().chain(n.keys().filter(|k| !o.contains_key(*k))).collect();
+        for key in keys {
+            let k = key.as_str();
+            if STRUCTURE.contains(&k) || LOWER.contains(&k) || UPPER.contains(&k) || k == "uniqueItems" || k == "$ref" {
+                continue;
+            }
+            let (a, b) = (o.get(k), n.get(k));
+            if a == b {
+                continue;
+            }
+            let p = format!("{path}/{}", token(k));
+            if ANNOTATIONS.contains(&k) {
+                if k != "$defs" && k != "definitions" {
+                    self.push(&p, Impact::Compatible, format!("{} (annotation)", verb(a, b)));
+                }
+            } else if RESTRICTIONS.contains(&k) && b.is_some() {
+                self.push(&p, Impact::Breaking, format!("{}: {} -> {}", verb(a, b), show(a), show(b)));
+            } else if RESTRICTIONS.contains(&k) {
+                self.push(&p, Impact::Compatible, format!("removed: {}", show(a)));
+            } else {
+                // An unknown keyword constrains nothing a validator checks.
+                self.push(&p, Impact::Compatible, format!("{} (not a validation keyword)", verb(a, b)));
+            }
+        }
+    }
+
+    fn required(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+        let (before, after) = (names(o.get("required")), names(n.get("required")));
+        let props = n.get("properties").and_then(Value::as_object);
+        let old_props = o.get("properties").and_then(Value::as_object);
+        for name in after.difference(&before) {
+            // A property that is new is reported (once) with the properties.
+            let is_new =
+                props.is_some_and(|p| p.contains_key(*name)) && !old_props.is_some_and(|p| p.contains_key(*name));
+            if !is_new {
+                self.push(
+                    &format!("{path}/required/{}", token(name)),
+                    Impact::Breaking,
+                    format!("{name} is now required"),
+                );
+            }
+        }
+        for name in before.difference(&after) {
+            let removed =
+                old_props.is_some_and(|p| p.contains_key(*name)) && !props.is_some_and(|p| p.contains_key(*name));
+            if !removed {
+                self.push(
+                    &format!("{path}/required/{}", token(name)),
+                    Impact::Compatible,
+                    format!("{name} is now optional"),
+                );
+            }
+        }
+    }
+
+    fn properties(&mut self, o: &'a Map<String, Value>, n: &'a Map<String, Value>, path: &str, depth: usize) {
+        let before = o.get("properties").and_then(Value::as_object).unwrap_or(&EMPTY);
+        let after = n.get("properties").and_then(Value::as_object).unwrap_or(&EMPTY);
+        let required = names(n.get("required"));
+        for (name, old) in before {
+            let p = format!("{path}/properties/{}", token(name));
+            match after.get(name) {
+                Some(new) => self.node(old, new, &p, depth + 1),
+                None => self.push(&p, Impact::Breaking, "property removed"),
+            }
+        }
+        for name in after.keys().filter(|k| !before.contains_key(*k)) {
+            let p = format!("{path}/properties/{}", token(name));
+            if required.contains(name.as_str()) {
+                self.push(&p, Impact::Breaking, "new required property");
+            } else {
+                self.push(&p, Impact::Compatible, "new optional property");
+            }
+        }
+    }
+
+    /// `anyOf`/`oneOf` (`widen`: an option removed is breaking, one added compatible) or `allOf`
+    /// (the other way round). A changed option counts as one removed and one added.
+    fn options(&mut self, old: Option<&Value>, new: Option<&Value>, path: &str, widen: bool) {
+        if old == new {
+            return;
+        }
+        let none = Vec::new();
+        let before = old.and_then(Value::as_array).unwrap_or(&none);
+        let after = new.and_then(Value::as_array).unwrap_or(&none);
+        let (lost, gained) =
+            if widen { (Impact::Breaking, Impact::Compatible) } else { (Impact::Compatible, Impact::Breaking) };
+        // A whole list added to anyOf/oneOf where there was none restricts; removing it loosens.
+        let (lost, gained) = match (old.is_some(), new.is_some()) {
+            (false, true) => (lost, Impact::Breaking),
+            (true, false) => (Impact::Compatible, gained),
+            _ => (lost, gained),
+        };
+        for (i, v) in before.iter().enumerate().filter(|(_, v)| !after.contains(v)) {
+            self.push(&format!("{path}/{i}"), lost, format!("option removed: {}", short(v)));
+        }
+        for (i, v) in after.iter().enumerate().filter(|(_, v)| !before.contains(v)) {
+            self.push(&format!("{path}/{i}"), gained, format!("option added: {}", short(v)));
+        }
+    }
+
+    fn changed(&mut self, old: Option<&Value>, new: Option<&Value>, path: &str) {
+        self.push(path, Impact::Breaking, format!("changed: {} -> {}", show(old), show(new)));
+    }
+}
+
+fn accepts_all(v: &Value) -> bool {
+    v == &Value::Bool(true) || v.as_object().is_some_and(Map::is_empty)
+}
+
+fn accepts_nothing(v: &Value) -> bool {
+    v == &Value::Bool(false)
+}
+
+/// The JSON types a `type` keyword allows; every type when it is missing.
+fn types(t: Option<&Value>) -> HashSet<String> {
+    const ALL: [&str; 7] = ["null", "boolean", "object", "array", "number", "string", "integer"];
+    match t {
+        Some(Value::String(s)) => HashSet::from([s.clone()]),
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+        _ => ALL.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// Whether a `type` allowing `set` allows every value of type `t` (a number covers integers).
+fn covers(set: &HashSet<String>, t: &str) -> bool {
+    set.contains(t) || (t == "integer" && set.contains("number"))
+}
+
+fn show_types(t: Option<&Value>) -> String {
+    t.map(compact).unwrap_or_else(|| "(any)".into())
+}
+
+fn names(v: Option<&Value>) -> HashSet<&str> {
+    v.and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default()
+}
+
+fn verb(a: Option<&Value>, b: Option<&Value>) -> &'static str {
+    match (a, b) {
+        (None, _) => "added",
+        (_, None) => "removed",
+        _ => "changed",
+    }
+}
+
+fn compact(v: &Value) -> String {
+    super::tree::compact(v)
+}
+
+fn show(v: Option<&Value>) -> String {
+    v.map(short).unwrap_or_else(|| "(none)".into())
+}
+
+/// A value in one short line (long ones cut).
+fn short(v: &Value) -> String {
+    let s = compact(v);
+    if s.chars().count() > 60 { format!("{}…", s.chars().take(59).collect::<String>()) } else { s }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn changes(old: Value, new: Value) -> Vec<(String, Impact)> {
+        diff(&old, &new, "").into_iter().map(|c| (c.path, c.impact)).collect()
+    }
+
+    fn one(old: Value, new: Value) -> (String, Impact) {
+        let c = changes(old, new);
+        assert_eq!(c.len(), 1, "{c:?}");
+        c[0].clone()
+    }
+
+    fn obj(props: Value, required: &[&str]) -> Value {
+        json!({"type": "object", "properties": props, "required": required})
+    }
+
+    use Impact::{Breaking, Compatible};
+
+    #[test]
+    fn reordered_keys_are_no_change() {
+        let a: Value = serde_json::from_str(
+            r#"{"type":"object","properties":{"a":{"type":"string","minLength":1},"b":{"enum":[1,2]}},"required":["a"]}"#,
+        )
+        .unwrap();
+        let b: Value = serde_json::from_str(
+            r#"{"required":["a"],"properties":{"b":{"enum":[1,2]},"a":{"minLength":1,"type":"string"}},"type":"object"}"#,
+        )
+        .unwrap();
+        assert!(changes(a, b).is_empty());
+    }
+
+    #[test]
+    fn properties_added_and_removed() {
+        let base = obj(json!({"a": {"type": "string"}}), &["a"]);
+        let c = one(base.clone(), obj(json!({"a": {"type": "string"}, "b": {"type": "string"}}), &["a", "b"]));
+        assert_eq!(c, ("/properties/b".into(), Breaking));
+        let c = one(base.clone(), obj(json!({"a": {"type": "string"}, "b": {"type": "string"}}), &["a"]));
+        assert_eq!(c, ("/properties/b".into(), Compatible));
+        let c = one(obj(json!({"a": {}, "b": {}}), &[]), obj(json!({"a": {}}), &[]));
+        assert_eq!(c, ("/properties/b".into(), Breaking));
+    }
+
+    #[test]
+    fn required_added_and_dropped() {
+        let props = json!({"a": {"type": "string"}});
+        assert_eq!(one(obj(props.clone(), &[]), obj(props.clone(), &["a"])), ("/required/a".into(), Breaking));
+        assert_eq!(one(obj(props.clone(), &["a"]), obj(props, &[])), ("/required/a".into(), Compatible));
+    }
+
+    #[test]
+    fn types_narrowed_and_widened() {
+        let t = |t: Value| json!({ "type": t });
+        assert_eq!(one(t(json!("number")), t(json!("integer"))), ("/type".into(), Breaking));
+        assert_eq!(one(t(json!("integer")), t(json!("number"))), ("/type".into(), Compatible));
+        assert_eq!(one(t(json!(["string", "null"])), t(json!("string"))), ("/type".into(), Breaking));
+        assert_eq!(one(t(json!("string")), t(json!(["string", "null"]))), ("/type".into(), Compatible));
+        assert_eq!(one(t(json!("string")), t(json!("integer"))), ("/type".into(), Breaking));
+        assert_eq!(one(json!({}), t(json!("string"))), ("/type".into(), Breaking));
+        assert_eq!(one(t(json!("string")), json!({})), ("/type".into(), Compatible));
+    }
+
+    #[test]
+    fn enum_values_removed_and_added() {
+        let e = |v: Value| json!({ "enum": v });
+        assert_eq!(one(e(json!(["a", "b"])), e(json!(["a"]))), ("/enum".into(), Breaking));
+        assert_eq!(one(e(json!(["a"])), e(json!(["b", "a"]))), ("/enum".into(), Compatible));
+        assert!(changes(e(json!(["a", "b"])), e(json!(["b", "a"]))).is_empty(), "order of enum values");
+        assert_eq!(one(json!({}), e(json!(["a"]))), ("/enum".into(), Breaking));
+        assert_eq!(one(e(json!(["a"])), json!({})), ("/enum".into(), Compatible));
+        assert_eq!(one(json!({}), json!({"const": 1})), ("/const".into(), Breaking));
+        assert_eq!(one(json!({"const": 1}), json!({})), ("/const".into(), Compatible));
+    }
+
+    #[test]
+    fn every_bound_tightened_and_loosened() {
+        for key in ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"] {
+            assert_eq!(one(json!({}), json!({ key: 1 })), (format!("/{key}"), Breaking), "{key} added");
+            assert_eq!(one(json!({ key: 1 }), json!({ key: 2 })), (format!("/{key}"), Breaking), "{key} raised");
+            assert_eq!(one(json!({ key: 2 }), json!({ key: 1 })), (format!("/{key}"), Compatible), "{key} lowered");
+            assert_eq!(one(json!({ key: 2 }), json!({})), (format!("/{key}"), Compatible), "{key} removed");
+        }
+        for key in ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"] {
+            assert_eq!(one(json!({}), json!({ key: 9 })), (format!("/{key}"), Breaking), "{key} added");
+            assert_eq!(one(json!({ key: 9 }), json!({ key: 5 })), (format!("/{key}"), Breaking), "{key} lowered");
+            assert_eq!(one(json!({ key: 5 }), json!({ key: 9 })), (format!("/{key}"), Compatible), "{key} raised");
+            assert_eq!(one(json!({ key: 5 }), json!({})), (format!("/{key}"), Compatible), "{key} removed");
+        }
+        // 10 and 10.0 are one bound.
+        assert!(changes(json!({"maximum": 10}), json!({"maximum": 10.0})).is_empty());
+        assert_eq!(one(json!({}), json!({"uniqueItems": true})), ("/uniqueItems".into(), Breaking));
+    }
+
+    #[test]
+    fn pattern_and_format() {
+        assert_eq!(one(json!({}), json!({"pattern": "^a"})), ("/pattern".into(), Breaking));
+        assert_eq!(one(json!({"pattern": "^a"}), json!({"pattern": "^b"})), ("/pattern".into(), Breaking));
+        assert_eq!(one(json!({"pattern": "^a"}), json!({})), ("/pattern".into(), Compatible));
+        assert_eq!(one(json!({}), json!({"format": "email"})), ("/format".into(), Breaking));
+    }
+
+    #[test]
+    fn annotations_are_compatible() {
+        let c =
+            changes(json!({"description": "a", "title": "t"}), json!({"description": "b", "examples": [1], "x-ui": 1}));
+        assert!(c.iter().all(|(_, i)| *i == Compatible), "{c:?}");
+        assert_eq!(c.len(), 4, "{c:?}");
+    }
+
+    #[test]
+    fn nested_items_and_additional_properties() {
+        let arr = |s: Value| json!({"type": "array", "items": s});
+        let c = one(arr(json!({"type": "string"})), arr(json!({"type": "string", "maxLength": 3})));
+        assert_eq!(c, ("/items/maxLength".into(), Breaking));
+        let c = one(
+            obj(json!({"o": obj(json!({"x": {"type": "number"}}), &[])}), &[]),
+            obj(json!({"o": obj(json!({"x": {"type": "integer"}}), &[])}), &[]),
+        );
+        assert_eq!(c, ("/properties/o/properties/x/type".into(), Breaking));
+        assert_eq!(one(json!({}), json!({"additionalProperties": false})), ("/additionalProperties".into(), Breaking));
+        assert_eq!(
+            one(json!({"additionalProperties": false}), json!({})),
+            ("/additionalProperties".into(), Compatible)
+        );
+        assert_eq!(one(json!({"properties": {"a/b": {}}}), json!({})), ("/properties/a~1b".into(), Breaking));
+    }
+
+    #[test]
+    fn options_of_any_of_and_all_of() {
+        let any = |v: Value| json!({ "anyOf": v });
+        let (s, i) = (json!({"type": "string"}), json!({"type": "integer"}));
+        assert_eq!(one(any(json!([s, i])), any(json!([s]))), ("/anyOf/1".into(), Breaking));
+        assert_eq!(one(any(json!([s])), any(json!([s, i]))), ("/anyOf/1".into(), Compatible));
+        assert_eq!(one(json!({"allOf": [s]}), json!({"allOf": [s, i]})), ("/allOf/1".into(), Breaking));
+    }
+
+    #[test]
+    fn refs_are_followed() {
+        let with = |max: u32| json!({"properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"maxLength": max}}});
+        assert_eq!(one(with(9), with(5)), ("/properties/a/maxLength".into(), Breaking));
+        assert_eq!(one(with(5), with(9)), ("/properties/a/maxLength".into(), Compatible));
+        // A schema that refers to itself ends at the depth limit.
+        let rec = |t: &str| json!({"type": t, "properties": {"next": {"$ref": "#"}}});
+        let c = changes(rec("object"), rec("string"));
+        assert!(c.iter().any(|(_, i)| *i == Breaking));
+    }
+
+    #[test]
+    fn boolean_schemas() {
+        assert_eq!(one(json!(true), json!(false)), ("".into(), Breaking));
+        assert_eq!(one(json!(false), json!({})), ("".into(), Compatible));
+        assert!(changes(json!(true), json!({})).is_empty());
+    }
+}

@@ -1,0 +1,220 @@
+//! Comparing two snapshots (`mcplens snapshot`): tools, resources, resource templates and prompts
+//! added, removed and changed, and the server's capabilities, each change classified for callers
+//! (see [`crate::schema::diff`]). Snapshots are read as JSON values: key order never counts.
+
+use serde_json::{Map, Value};
+
+use crate::schema::diff::{Change, Impact, diff, token};
+
+/// The lists of a snapshot, the key that names an item in each, and whether the item is a tool.
+const LISTS: [(&str, &str); 4] =
+    [("tools", "name"), ("resources", "uri"), ("resourceTemplates", "uriTemplate"), ("prompts", "name")];
+
+/// Whether `doc` looks like a snapshot: an object with `mcplensSnapshot`.
+pub fn check(doc: &Value) -> Result<(), String> {
+    match doc.get("mcplensSnapshot") {
+        Some(Value::Number(n)) if n.as_u64() == Some(1) => Ok(()),
+        Some(v) => Err(format!("snapshot format {} is not one mcplens reads (1)", crate::schema::tree::compact(v))),
+        None => Err("not an mcplens snapshot (no \"mcplensSnapshot\" member)".into()),
+    }
+}
+
+/// Every change from `old` to `new`, breaking ones first, each group in path order.
+pub fn compare(old: &Value, new: &Value) -> Vec<Change> {
+    let mut out = server(old.get("server"), new.get("server"));
+    for (list, key) in LISTS {
+        out.extend(items(list, key, old.get(list), new.get(list)));
+    }
+    out.sort_by(|a, b| a.impact.cmp(&b.impact).then_with(|| a.path.cmp(&b.path)));
+    out
+}
+
+fn change(path: String, impact: Impact, what: impl Into<String>) -> Change {
+    Change { path, impact, what: what.into() }
+}
+
+/// Capabilities removed (breaking) or added, and the other members of the server's result.
+fn server(old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
+    let (o, n) = (old.and_then(Value::as_object), new.and_then(Value::as_object));
+    let empty = Map::new();
+    let (o, n) = (o.unwrap_or(&empty), n.unwrap_or(&empty));
+    let mut out = vec![];
+    let caps = |m: &Map<String, Value>| m.get("capabilities").and_then(Value::as_object).cloned().unwrap_or_default();
+    let (before, after) = (caps(o), caps(n));
+    for (name, v) in &before {
+        let path = format!("/server/capabilities/{}", token(name));
+        match after.get(name) {
+            None => out.push(change(path, Impact::Breaking, "capability removed")),
+            Some(w) if w != v => out.push(change(path, Impact::Compatible, "capability options changed")),
+            _ => {}
+        }
+    }
+    for name in after.keys().filter(|k| !before.contains_key(*k)) {
+        out.push(change(format!("/server/capabilities/{}", token(name)), Impact::Compatible, "capability added"));
+    }
+    for key in o.keys().chain(n.keys().filter(|k| !o.contains_key(*k))) {
+        if key != "capabilities" && o.get(key) != n.get(key) {
+            out.push(change(format!("/server/{}", token(key)), Impact::Compatible, "changed"));
+        }
+    }
+    out
+}
+
+/// The items of one list by their key (an item without one is keyed by its position).
+fn keyed<'a>(list: Option<&'a Value>, key: &str) -> Vec<(String, &'a Value)> {
+    let items = list.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.get(key).and_then(Value::as_str).map_or_else(|| format!("#{i}"), str::to_string), v))
+        .collect()
+}
+
+fn find<'a>(items: &[(String, &'a Value)], key: &str) -> Option<&'a Value> {
+    items.iter().find(|(n, _)| n == key).map(|(_, v)| *v)
+}
+
+fn items(list: &str, key: &str, old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
+    let (before, after) = (keyed(old, key), keyed(new, key));
+    let mut out = vec![];
+    for (name, v) in &before {
+        let path = format!("/{list}/{}", token(name));
+        match find(&after, name) {
+            None => out.push(change(path, Impact::Breaking, format!("{} removed", noun(list)))),
+            Some(w) if w != *v => out.extend(item(list, &path, v, w)),
+            _ => {}
+        }
+    }
+    for (name, _) in after.iter().filter(|(n, _)| find(&before, n).is_none()) {
+        out.push(change(format!("/{list}/{}", token(name)), Impact::Compatible, format!("{} added", noun(list))));
+    }
+    out
+}
+
+fn noun(list: &str) -> &'static str {
+    match list {
+        "tools" => "tool",
+        "resources" => "resource",
+        "resourceTemplates" => "resource template",
+        _ => "prompt",
+    }
+}
+
+/// The changes inside one item present on both sides.
+fn item(list: &str, path: &str, old: &Value, new: &Value) -> Vec<Change> {
+    let mut out = vec![];
+    let empty = Map::new();
+    let (o, n) = (old.as_object().unwrap_or(&empty), new.as_object().unwrap_or(&empty));
+    for key in o.keys().chain(n.keys().filter(|k| !o.contains_key(*k))) {
+        let (a, b) = (o.get(key), n.get(key));
+        if a == b {
+            continue;
+        }
+        let p = format!("{path}/{}", token(key));
+        match (list, key.as_str(), a, b) {
+            ("tools", "inputSchema", Some(a), Some(b)) => out.extend(diff(a, b, &p)),
+            ("tools", "inputSchema", _, _) => out.push(change(p, Impact::Breaking, "input schema added or removed")),
+            ("tools", "outputSchema", Some(a), Some(b)) => out.extend(diff(a, b, &p)),
+            // Callers that read structuredContent by the schema lose it.
+            ("tools", "outputSchema", Some(_), None) => out.push(change(p, Impact::Breaking, "output schema removed")),
+            ("tools", "outputSchema", None, _) => out.push(change(p, Impact::Compatible, "output schema added")),
+            ("tools", "execution", _, _) if task_required(b) && !task_required(a) => {
+                out.push(change(p, Impact::Breaking, "the tool now runs only as a task (taskSupport \"required\")"))
+            }
+            ("prompts", "arguments", _, _) => out.extend(arguments(&p, a, b)),
+            _ => out.push(change(
+                p,
+                Impact::Compatible,
+                if a.is_none() {
+                    "added"
+                } else if b.is_none() {
+                    "removed"
+                } else {
+                    "changed"
+                },
+            )),
+        }
+    }
+    out
+}
+
+fn task_required(execution: Option<&Value>) -> bool {
+    execution.and_then(|e| e.get("taskSupport")).and_then(Value::as_str) == Some("required")
+}
+
+/// A prompt's arguments: one removed or newly required is breaking.
+fn arguments(path: &str, old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
+    let (before, after) = (keyed(old, "name"), keyed(new, "name"));
+    let required = |v: &Value| v.get("required").and_then(Value::as_bool).unwrap_or(false);
+    let mut out = vec![];
+    for (name, v) in &before {
+        let p = format!("{path}/{}", token(name));
+        match after.iter().find(|(n, _)| n == name).map(|(_, w)| *w) {
+            None => out.push(change(p, Impact::Breaking, "argument removed")),
+            Some(w) if required(w) && !required(v) => out.push(change(p, Impact::Breaking, "argument now required")),
+            Some(w) if w != *v => out.push(change(p, Impact::Compatible, "argument changed")),
+            _ => {}
+        }
+    }
+    for (name, w) in after.iter().filter(|(n, _)| !before.iter().any(|(m, _)| m == n)) {
+        let p = format!("{path}/{}", token(name));
+        if required(w) {
+            out.push(change(p, Impact::Breaking, "new required argument"));
+        } else {
+            out.push(change(p, Impact::Compatible, "new optional argument"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn snap(tools: Value, prompts: Value) -> Value {
+        json!({"mcplensSnapshot": 1, "server": {"capabilities": {"tools": {}, "prompts": {}}}, "tools": tools,
+               "resources": [{"uri": "a://x", "name": "x"}], "resourceTemplates": [], "prompts": prompts})
+    }
+
+    #[test]
+    fn tools_and_prompts_added_removed_changed() {
+        let t =
+            |max: u32| json!({"name": "t", "inputSchema": {"type": "object", "properties": {"q": {"maxLength": max}}}});
+        let old = snap(
+            json!([t(9), {"name": "gone", "inputSchema": {}}]),
+            json!([{"name": "p", "arguments": [{"name": "a"}]}]),
+        );
+        let new = snap(
+            json!([{"name": "new", "inputSchema": {}}, t(5)]),
+            json!([{"name": "p", "arguments": [{"name": "a", "required": true}]}]),
+        );
+        let c: Vec<(String, Impact)> = compare(&old, &new).into_iter().map(|c| (c.path, c.impact)).collect();
+        assert_eq!(
+            c,
+            vec![
+                ("/prompts/p/arguments/a".into(), Impact::Breaking),
+                ("/tools/gone".into(), Impact::Breaking),
+                ("/tools/t/inputSchema/properties/q/maxLength".into(), Impact::Breaking),
+                ("/tools/new".into(), Impact::Compatible),
+            ]
+        );
+        assert!(compare(&old, &old).is_empty());
+        assert!(check(&old).is_ok() && check(&json!({})).is_err());
+    }
+
+    #[test]
+    fn capabilities_and_output_schemas() {
+        let mut old = snap(json!([{"name": "t", "outputSchema": {"type": "object"}}]), json!([]));
+        let new = snap(json!([{"name": "t"}]), json!([]));
+        old["server"]["capabilities"]["resources"] = json!({});
+        let c: Vec<(String, Impact)> = compare(&old, &new).into_iter().map(|c| (c.path, c.impact)).collect();
+        assert_eq!(
+            c,
+            vec![
+                ("/server/capabilities/resources".into(), Impact::Breaking),
+                ("/tools/t/outputSchema".into(), Impact::Breaking)
+            ]
+        );
+    }
+}
