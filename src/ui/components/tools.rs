@@ -106,12 +106,19 @@ impl ToolsPane {
 
     fn refilter(&mut self) {
         let keep = self.selected().map(|t| t.name().to_string());
-        let mut scored: Vec<(i64, usize)> = self
-            .tools
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| fuzzy::tool_score(&self.filter, t.name(), t.title(), t.description()).map(|s| (s, i)))
-            .collect();
+        // Without a filter every tool is shown in order, and none is read: a descriptor is parsed
+        // when its row is drawn (20,000 tools parsed at once cost several times the list's size).
+        let mut scored: Vec<(i64, usize)> = if self.filter.trim().is_empty() {
+            (0..self.tools.len()).map(|i| (0, i)).collect()
+        } else {
+            self.tools
+                .iter()
+                .enumerate()
+                .filter_map(|(i, t)| {
+                    fuzzy::tool_score(&self.filter, t.name(), t.title(), t.description()).map(|s| (s, i))
+                })
+                .collect()
+        };
         if !self.filter.trim().is_empty() {
             scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         }
