@@ -119,12 +119,21 @@ impl Known {
     }
 }
 
+/// What tells one descriptor text from another, without keeping a copy of it (a 60 MB list would
+/// be held twice).
+fn digest(raw: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    raw.hash(&mut h);
+    format!("{:016x}:{}", h.finish(), raw.len())
+}
+
 pub fn tool_entries(list: &crate::mcp::ToolList) -> Vec<Entry> {
-    list.tools.iter().map(|t| (t.name().to_string(), t.raw.get().to_string())).collect()
+    list.tools.iter().map(|t| (t.listed_name().into_owned(), digest(t.raw.get()))).collect()
 }
 
 fn item_entries(list: &crate::mcp::Listing) -> Vec<Entry> {
-    list.items.iter().map(|d| (d.label().to_string(), d.raw.get().to_string())).collect()
+    list.items.iter().map(|d| (d.label().to_string(), digest(d.raw.get()))).collect()
 }
 
 fn send(out: &UnboundedSender<Msg>, m: SessionMsg) {

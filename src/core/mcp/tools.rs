@@ -79,6 +79,22 @@ fn scan(text: &str) -> Scan {
     Scan { depth: max, well_formed: name_ok && schema_ok && root_object, inexact }
 }
 
+/// The literal of the last top-level member `key` (quoted, as sent) whose value is a string.
+fn top_level_string<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let (mut key_matches, mut found) = (false, None);
+    for tok in Skim::new(text).filter(|t| t.depth == 1) {
+        match tok.kind {
+            Kind::Key => key_matches = tok.text(text) == key,
+            Kind::String if key_matches => {
+                found = Some(tok.text(text));
+                key_matches = false;
+            }
+            _ => key_matches = false,
+        }
+    }
+    found
+}
+
 impl ToolDescriptor {
     pub fn from_raw(raw: &RawValue, max_depth: usize) -> Self {
         let Scan { depth, well_formed, inexact } = scan(raw.get());
@@ -112,19 +128,19 @@ impl ToolDescriptor {
         if !self.inexact {
             return None;
         }
-        let text = self.raw.get();
-        let mut key_is_name = false;
-        for tok in Skim::new(text).filter(|t| t.depth == 1) {
-            match tok.kind {
-                Kind::Key => key_is_name = tok.text(text) == "\"name\"",
-                Kind::String if key_is_name => {
-                    let literal = tok.text(text);
-                    return crate::json::lenient::is_inexact(Kind::String, literal).then_some(literal);
-                }
-                _ => key_is_name = false,
-            }
+        top_level_string(self.raw.get(), "\"name\"").filter(|l| crate::json::lenient::is_inexact(Kind::String, l))
+    }
+
+    /// The name as [`Self::name`] gives it, read without parsing the descriptor when it has not
+    /// been parsed yet: a re-listing of 20,000 tools compares them by name, and parsing them all
+    /// would cost several times the list's size.
+    pub fn listed_name(&self) -> std::borrow::Cow<'_, str> {
+        if self.value.get().is_some() {
+            return std::borrow::Cow::Borrowed(self.name());
         }
-        None
+        top_level_string(self.raw.get(), "\"name\"")
+            .and_then(|l| crate::json_depth::parse::<String>(l, 1).ok())
+            .map_or(std::borrow::Cow::Borrowed(""), std::borrow::Cow::Owned)
     }
 
     /// Whether `name` names this tool: its name as read, or as sent between the quotes (so
@@ -269,6 +285,12 @@ mod tests {
         }
         assert_eq!(scan(r#"{"a":[{"b":[]}],"c":"[[[["}"#).depth, 4);
         let deep = format!(r#"{{"name":"d","inputSchema":{}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+        let t = |text: &str| {
+            let raw: Box<RawValue> = serde_json::from_str(text).unwrap_or_else(|_| RawValue::NULL.to_owned());
+            ToolDescriptor::from_raw(&raw, 1000)
+        };
+        assert_eq!(t(r#"{"name":"a","inputSchema":{"name":"inner"},"name":"b\u0021"}"#).listed_name(), "b!");
+        assert_eq!(t(r#"{"inputSchema":{"name":"inner"}}"#).listed_name(), "");
         let s = scan(&deep);
         assert_eq!((s.depth, s.well_formed, s.inexact), (100_001, false, false));
     }
