@@ -202,7 +202,10 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     for w in &reply.warnings {
         err_line(&format!("warning: the result breaks the MCP schema: {}", sanitize::line(w)));
     }
-    if let Some(note) = reply.approximation_note().filter(|_| !a.raw) {
+    // `--json` of one page writes every number as sent (`json::exact`): only lone surrogates,
+    // which no Rust string holds, are still shown approximated there.
+    let exact_json = a.json && !a.all_pages && reply.elisions.approximated.surrogates == 0;
+    if let Some(note) = reply.approximation_note().filter(|_| !a.raw && !exact_json) {
         err_line(&format!("warning: {note}"));
     }
     if a.raw {
