@@ -229,8 +229,14 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
             spans.push(Span::styled(format!(" {} ", sanitize::line(n)), t.paint(role).add_modifier(Modifier::BOLD)));
             spans.push(Span::styled("·", t.paint(Role::Dim)));
         }
-        // In the form, letters type: a docked pane's letter key does not reach it there.
-        let typing = app.focus == Pane::Form;
+        // In the form, letters type: a plain character key (a docked pane's, `H`, `q`, `?`) does
+        // not reach its command there, so the footer does not offer it; F1 still opens the help.
+        let typing = app.focus == Pane::Form && app.overlays.is_empty();
+        let mut hints = hints;
+        if typing {
+            hints.retain(|(k, _)| k.chars().count() > 1);
+            hints.push(("F1".into(), "help".into()));
+        }
         let mut docked = if app.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };
         docked.retain(|d| !hints.contains(d));
         for (k, h) in hints.into_iter().chain(docked) {
