@@ -401,6 +401,15 @@ impl FormState {
     }
 
     /// True when the focused row takes typed characters.
+    /// Whether `k` is a character typed into the focused field, which no command may take (F1 and
+    /// the other named keys still reach theirs).
+    pub fn swallows(&self, k: &crossterm::event::KeyEvent) -> bool {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        self.typing()
+            && matches!(k.code, KeyCode::Char(_))
+            && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    }
+
     pub fn typing(&self) -> bool {
         self.raw.is_some()
             || self.focused().is_some_and(|r| r.kind == RowKind::AddKey)

@@ -331,6 +331,14 @@ pub fn overlay_footer_of(scope: Scope, keep: impl Fn(Command) -> bool) -> Vec<(S
         .collect()
 }
 
+/// Footer hints where letters type into a field: a plain character key does not reach its
+/// command there, so it is not offered; F1 still opens the help.
+pub fn while_typing(mut hints: Vec<(String, String)>) -> Vec<(String, String)> {
+    hints.retain(|(k, _)| k.chars().count() > 1);
+    hints.push(("F1".into(), "help".into()));
+    hints
+}
+
 /// Extra keys that are not commands of the table (mouse, text input), for the help overlay.
 pub const EXTRA_HELP: &[(&str, &str)] = &[
     ("mouse click", "select a tool or a schema node, focus a pane"),

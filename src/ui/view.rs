@@ -232,11 +232,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         // In the form, letters type: a plain character key (a docked pane's, `H`, `q`, `?`) does
         // not reach its command there, so the footer does not offer it; F1 still opens the help.
         let typing = app.focus == Pane::Form && app.overlays.is_empty();
-        let mut hints = hints;
-        if typing {
-            hints.retain(|(k, _)| k.chars().count() > 1);
-            hints.push(("F1".into(), "help".into()));
-        }
+        let hints = if typing { keymap::while_typing(hints) } else { hints };
         let mut docked = if app.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };
         docked.retain(|d| !hints.contains(d));
         for (k, h) in hints.into_iter().chain(docked) {

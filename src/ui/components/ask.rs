@@ -3,7 +3,7 @@
 //! sampling request with the reply typed in. Ctrl-R accepts, Ctrl-O declines, Esc cancels; the
 //! answer goes to the worker by the request's id.
 
-use crossterm::event::{KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
@@ -114,7 +114,7 @@ impl AskOverlay {
                 FormOutcome::Leave => Some(self.answer(Answer::Cancel, cx)),
                 FormOutcome::Handled => Some(Used::Yes),
                 FormOutcome::NotMine => {
-                    let typed = form.typing() && !k.modifiers.contains(KeyModifiers::CONTROL);
+                    let typed = form.swallows(k);
                     typed.then_some(Used::Yes)
                 }
             },
@@ -177,7 +177,8 @@ impl Component for AskOverlay {
     /// The URL keys only when there is a URL.
     fn hints(&self) -> Vec<(String, String)> {
         let url = self.url().is_some();
-        keymap::overlay_footer_of(Scope::Ask, |c| url || !matches!(c, Command::Open | Command::Copy))
+        let hints = keymap::overlay_footer_of(Scope::Ask, |c| url || !matches!(c, Command::Open | Command::Copy));
+        if url { hints } else { keymap::while_typing(hints) }
     }
 
     fn closes_on(&self, event: &Observed) -> bool {

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crossterm::event::{KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
@@ -277,10 +277,7 @@ impl FillOverlay {
                 Some(Used::Yes)
             }
             FormOutcome::Handled => Some(Used::Yes),
-            FormOutcome::NotMine => {
-                let typed = self.form.typing() && !k.modifiers.contains(KeyModifiers::CONTROL);
-                typed.then_some(Used::Yes)
-            }
+            FormOutcome::NotMine => self.form.swallows(k).then_some(Used::Yes),
         }
     }
 }
@@ -288,6 +285,10 @@ impl FillOverlay {
 impl Component for FillOverlay {
     fn scope(&self) -> Scope {
         SCOPE
+    }
+
+    fn hints(&self) -> Vec<(String, String)> {
+        keymap::while_typing(keymap::overlay_footer(SCOPE))
     }
 
     /// The suggestion keys first (Enter only while one is highlighted), then the form.
@@ -481,7 +482,7 @@ mod tests {
         assert!(matches!(&ask, Some(Cmd::Complete(a)) if a.argument == "table" && a.partial.is_empty()), "{ask:?}");
         let mut cx = Ctx::new(&theme);
         for c in "orders".chars() {
-            fill.key(&KeyEvent::new(crossterm::event::KeyCode::Char(c), KeyModifiers::NONE), &mut cx);
+            fill.key(&KeyEvent::new(crossterm::event::KeyCode::Char(c), crossterm::event::KeyModifiers::NONE), &mut cx);
         }
         assert_eq!(fill.uri().as_deref(), Some("db://orders/rows"));
         let asks = cx.effects.iter().filter(|e| matches!(e, Effect::Cmd(Cmd::Complete(_)))).count();

@@ -3,7 +3,7 @@
 //! the state and writes nothing: the window follows the focus in `set_area`, called by the
 //! layout after each update.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
@@ -247,15 +247,7 @@ impl Component for FormState {
     /// elsewhere are typed, not run (Ctrl keys still reach the app).
     fn key(&mut self, k: &KeyEvent, cx: &mut Ctx) -> Used {
         match self.handle_key(k) {
-            // A character typed into a field is the field's, never a command's; F1 and the
-            // other named keys still reach theirs.
-            FormOutcome::NotMine
-                if self.typing()
-                    && matches!(k.code, KeyCode::Char(_))
-                    && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-            {
-                Used::Yes
-            }
+            FormOutcome::NotMine if self.swallows(k) => Used::Yes,
             other => self.settle(other, cx),
         }
     }
