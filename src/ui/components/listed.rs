@@ -27,6 +27,14 @@ pub enum Row {
     Item(Arc<Descriptor>),
 }
 
+/// How a pane draws its list: whether it has the focus, each item's row, and the lines above the
+/// selected descriptor.
+pub struct ListDraw<'a> {
+    pub focused: bool,
+    pub row: &'a dyn Fn(&Descriptor) -> Vec<Span<'static>>,
+    pub facts: Vec<Line<'static>>,
+}
+
 #[derive(Default)]
 pub struct ItemList {
     /// The rows shown: every row, or the headings and the items the filter keeps.
@@ -112,6 +120,17 @@ impl ItemList {
             return;
         }
         self.detail = self.selected().map(|d| (at, JsonView::from_text(Arc::<str>::from(d.raw.get()), "descriptor")));
+    }
+
+    /// The rows shown, as headings and item labels (for tests).
+    pub fn labels(&self) -> Vec<String> {
+        self.rows
+            .iter()
+            .map(|r| match r {
+                Row::Heading(h) => h.clone(),
+                Row::Item(d) => d.label().to_string(),
+            })
+            .collect()
     }
 
     /// `/`: typing now goes to the filter.
@@ -263,6 +282,30 @@ impl ItemList {
             })
             .collect();
         f.render_widget(Paragraph::new(lines), area);
+    }
+
+    /// A whole pane: `note` alone when there is nothing to list (not connected, not offered),
+    /// else the list above the selected descriptor.
+    pub fn draw_pane(&self, f: &mut Frame, area: Rect, t: &Theme, note: Option<&str>, list: ListDraw) {
+        if let Some(n) = note {
+            f.render_widget(Paragraph::new(n).style(t.paint(Role::Dim)), area);
+            return;
+        }
+        let [top, detail] = ItemList::split(area);
+        self.draw_list(f, top, t, list.focused, list.row);
+        self.draw_detail(f, detail, t, list.facts);
+    }
+
+    /// Why a pane lists nothing, if it does not: not connected yet, or `undeclared` (the server
+    /// does not declare the capability).
+    pub fn not_listing(connected: bool, declared: bool, undeclared: &'static str) -> Option<&'static str> {
+        if !connected {
+            Some("Not connected yet.")
+        } else if !declared {
+            Some(undeclared)
+        } else {
+            None
+        }
     }
 
     /// The selected descriptor below the list: `facts` lines, then the tree of what was sent.

@@ -98,11 +98,12 @@ fn is_markdown(c: &ResourceContent) -> bool {
 }
 
 impl ReadView {
-    pub fn from_read(done: &ReadDone, theme: &Theme) -> ReadView {
-        let mut v = ReadView {
-            uri: done.uri.clone(),
-            from_server: true,
-            contents: Arc::default(),
+    /// A view of `contents` not laid out yet (`take` or `build` does that).
+    fn blank(uri: String, from_server: bool, contents: Arc<Vec<ResourceContent>>, theme: &Theme) -> ReadView {
+        ReadView {
+            uri,
+            from_server,
+            contents,
             error: None,
             warnings: vec![],
             elapsed: None,
@@ -113,7 +114,11 @@ impl ReadView {
             note: None,
             rows: 20,
             theme: theme.clone(),
-        };
+        }
+    }
+
+    pub fn from_read(done: &ReadDone, theme: &Theme) -> ReadView {
+        let mut v = ReadView::blank(done.uri.clone(), true, Arc::default(), theme);
         v.take(done);
         v
     }
@@ -121,21 +126,8 @@ impl ReadView {
     /// An embedded resource (`{"uri", "mimeType", "text" | "blob"}`), shown as it came.
     pub fn embedded(resource: Value, theme: &Theme) -> ReadView {
         let content = ResourceContent::from_value(resource);
-        let mut v = ReadView {
-            uri: content.uri().unwrap_or("(no uri)").to_string(),
-            from_server: false,
-            contents: Arc::new(vec![content]),
-            error: None,
-            warnings: vec![],
-            elapsed: None,
-            cache: None,
-            index: 0,
-            tree: true,
-            body: Body::Text(TextView::new(vec![])),
-            note: None,
-            rows: 20,
-            theme: theme.clone(),
-        };
+        let uri = content.uri().unwrap_or("(no uri)").to_string();
+        let mut v = ReadView::blank(uri, false, Arc::new(vec![content]), theme);
         v.build();
         v
     }

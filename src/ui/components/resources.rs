@@ -11,10 +11,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::fill::FillOverlay;
-use super::listed::{ItemList, Row, cell, section};
+use super::listed::{ItemList, ListDraw, cell, section};
 use crate::mcp::{Descriptor, ItemKind, Listing};
 use crate::sanitize;
 use crate::ui::app::Cmd;
@@ -216,33 +215,19 @@ impl Component for ResourcesPane {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
-        let note = if !self.connected {
-            Some("Not connected yet.")
-        } else if !self.declared {
-            Some("The server declares no resources capability: it offers no resources or templates.")
-        } else {
-            None
-        };
-        if let Some(n) = note {
-            f.render_widget(Paragraph::new(n).style(t.paint(Role::Dim)), area);
-            return;
-        }
-        let [list, detail] = ItemList::split(area);
-        self.list.draw_list(f, list, t, focused, |d| self.row(d, t));
-        self.list.draw_detail(f, detail, t, self.facts(t));
+        let note = ItemList::not_listing(
+            self.connected,
+            self.declared,
+            "The server declares no resources capability: it offers no resources or templates.",
+        );
+        let list = ListDraw { focused, row: &|d| self.row(d, t), facts: self.facts(t) };
+        self.list.draw_pane(f, area, t, note, list);
     }
 }
 
 impl ResourcesPane {
     /// The rows as listed (for tests): headings and item labels.
     pub fn labels(&self) -> Vec<String> {
-        self.list
-            .rows
-            .iter()
-            .map(|r| match r {
-                Row::Heading(h) => h.clone(),
-                Row::Item(d) => d.label().to_string(),
-            })
-            .collect()
+        self.list.labels()
     }
 }
