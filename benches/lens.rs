@@ -209,6 +209,17 @@ fn bench_json(c: &mut Criterion) {
             )
         })
     });
+    // What the tool filter reads of each tool (name, title, description head), from the text.
+    g.bench_function("descriptor_listed_20000", |b| {
+        b.iter(|| {
+            black_box(
+                tools
+                    .iter()
+                    .map(|t| mcplens::mcp::ToolDescriptor::from_raw(t, 1000).listed().name.len())
+                    .sum::<usize>(),
+            )
+        })
+    });
     g.finish();
 }
 

@@ -140,3 +140,71 @@ fn call_json_pagination_holds_no_stand_in() {
     assert!(out.contains(r#""nextOffset": 123456789012345678901"#), "{out}");
     assert!(!out.contains("mcplens-number"), "{out}");
 }
+
+fn numbers(args: &[&str]) -> std::process::Output {
+    let script = script("hostile_numbers.py");
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--", "python3", &script]);
+    mcplens(&all)
+}
+
+/// Page positions serde_json would rewrite (offsets beyond 64 bits, cursors `1e2`, `-0`,
+/// `1.0000000000000000001`) go back to the server as the very literals it sent: the server
+/// answers an error for any other, so every page arriving proves each literal did.
+#[test]
+fn all_pages_sends_each_position_back_as_the_server_wrote_it() {
+    for (tool, pages, items) in [("offsets", 3, 6), ("cursors", 4, 8)] {
+        let o = numbers(&["call", tool, "--all-pages", "--json"]);
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert_eq!(o.status.code(), Some(0), "{tool}: {err}");
+        let v = json_out(&o);
+        assert_eq!(v["metadata"]["pager"]["pages"], pages, "{tool}: {out}");
+        assert_eq!(v["data"].as_array().map(Vec::len), Some(items), "{tool}: {out}");
+        assert_eq!(v["status"], "success", "{tool}: {out}");
+        assert!(!out.contains("wrong position") && !out.contains("mcplens-literal"), "{tool}: {out}");
+    }
+}
+
+/// `call --all-pages --json` writes every number as its page sent it, in the items and in the
+/// merged list's next position (a list cut short by --max-pages).
+#[test]
+fn all_pages_json_writes_every_number_as_sent() {
+    let o = numbers(&["call", "records", "--all-pages", "--json"]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(out.matches(r#""big": 123456789012345678901234567890,"#).count(), 6, "{out}");
+    assert_eq!(out.matches(r#""neg": -0,"#).count(), 6, "{out}");
+    assert_eq!(out.matches(r#""price": 1.10"#).count(), 6, "{out}");
+    assert!(!out.contains("e+29") && !out.contains("-0.0") && !out.contains("mcplens-"), "{out}");
+    assert!(!err.contains("approximated"), "{err}");
+    let o = numbers(&["call", "offsets", "--all-pages", "--max-pages", "2", "--json"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.contains(r#""nextOffset": 123456789012345678903,"#), "{out}");
+    assert!(out.contains("stopped after 2 pages"), "{out}");
+}
+
+/// The readable `tools` listing parses, renders and writes one descriptor at a time: its peak
+/// memory is a small multiple of the list (it parsed every descriptor at once, and gathered the
+/// whole text: 7× a 21 MB list, 6× an 84 MB one). Bounds are generous (a debug build, a busy
+/// machine); mcplens reports its own peak (MCPLENS_REPORT_PEAK), without the server's.
+#[test]
+fn readable_tools_of_a_big_list_stay_within_a_small_multiple_of_it() {
+    let o = std::process::Command::new(bin())
+        .args(["tools", "--", "python3", &script("hostile_numbers.py"), "big-list", "5000"])
+        .env("MCPLENS_REPORT_PEAK", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(out.starts_with("5000 tools (1 page)\n") && out.contains("\ntool_04999 — Tool 4999  [read-only]\n"));
+    let peak_kb: u64 = err
+        .lines()
+        .find_map(|l| l.strip_prefix("mcplens-peak-rss "))
+        .and_then(|v| v.trim_end_matches(" kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak reported: {err}"));
+    // The list is 21 MB (about 4.2 KB a tool).
+    let input_kb = 5000 * 42 / 10;
+    assert!(peak_kb < 3 * input_kb + 48 * 1024, "peak {peak_kb} kB for a {input_kb} kB list");
+}

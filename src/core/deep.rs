@@ -7,7 +7,7 @@
 //! threads that handle server data get a roomy stack ([`MAIN_STACK`]) as a net under recursion we
 //! do not own (a library's).
 
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 /// Room left on the stack below which [`grow`] moves on to a new segment.
@@ -60,28 +60,85 @@ pub fn drop_value(value: Value) {
     }
 }
 
-/// Serializes a value like serde_json does, growing the stack as it goes deeper.
+/// Serializes a value like serde_json does. A value nested deeper than [`SHALLOW`] is written
+/// as JSON text on a heap stack first, then handed on as raw JSON: serde's recursion, even on a
+/// grown stack, costs about a kilobyte a level.
 pub struct Deep<'a>(pub &'a Value);
+
+/// Nesting that serde_json's recursive writer handles on any thread's stack.
+const SHALLOW: usize = 100;
 
 impl Serialize for Deep<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        grow(|| match self.0 {
-            Value::Array(items) => {
-                let mut seq = s.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(&Deep(item))?;
+        if !deeper_than(self.0, SHALLOW) {
+            return self.0.serialize(s);
+        }
+        let raw = serde_json::value::RawValue::from_string(compact(self.0)).map_err(serde::ser::Error::custom)?;
+        raw.serialize(s)
+    }
+}
+
+/// Whether `value` nests deeper than `limit`, stopping as soon as it does.
+fn deeper_than(value: &Value, limit: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        if d + 1 > limit {
+            return true;
+        }
+        stack.extend(children.filter(|c| c.is_array() || c.is_object()).map(|c| (c, d + 1)));
+    }
+    false
+}
+
+/// `value` as compact JSON, as `serde_json::to_string` writes it, without recursion.
+pub fn compact(value: &Value) -> String {
+    enum Open<'a> {
+        Array(std::slice::Iter<'a, Value>),
+        Object(serde_json::map::Iter<'a>),
+    }
+    let mut out = String::new();
+    let mut open: Vec<(Open<'_>, bool)> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        if let Some(v) = next.take() {
+            match v {
+                Value::Array(items) => {
+                    out.push('[');
+                    open.push((Open::Array(items.iter()), true));
                 }
-                seq.end()
-            }
-            Value::Object(map) => {
-                let mut m = s.serialize_map(Some(map.len()))?;
-                for (k, v) in map {
-                    m.serialize_entry(k, &Deep(v))?;
+                Value::Object(map) => {
+                    out.push('{');
+                    open.push((Open::Object(map.iter()), true));
                 }
-                m.end()
+                leaf => out.push_str(&serde_json::to_string(leaf).unwrap_or_default()),
             }
-            leaf => leaf.serialize(s),
-        })
+        }
+        let Some((top, first)) = open.last_mut() else { return out };
+        let item = match top {
+            Open::Array(items) => items.next().map(|v| (None, v)),
+            Open::Object(members) => members.next().map(|(k, v)| (Some(k), v)),
+        };
+        match item {
+            Some((key, v)) => {
+                if !std::mem::replace(first, false) {
+                    out.push(',');
+                }
+                if let Some(k) = key {
+                    out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                    out.push(':');
+                }
+                next = Some(v);
+            }
+            None => {
+                out.push(if matches!(top, Open::Array(_)) { ']' } else { '}' });
+                open.pop();
+            }
+        }
     }
 }
 
@@ -167,6 +224,12 @@ impl std::fmt::Debug for Owned {
 
 /// Whether two values are equal (as `==` says), without recursion.
 pub fn equal(a: &Value, b: &Value) -> bool {
+    equal_with(a, b, |x, y| x == y)
+}
+
+/// Whether two values have the same shape, with `leaves` deciding whether two scalars are
+/// equal, without recursion. Object members are matched by key, whatever their order.
+pub fn equal_with(a: &Value, b: &Value, leaves: impl Fn(&Value, &Value) -> bool) -> bool {
     let mut stack = vec![(a, b)];
     while let Some(pair) = stack.pop() {
         match pair {
@@ -178,25 +241,47 @@ pub fn equal(a: &Value, b: &Value) -> bool {
                 }
             }
             (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_)) => return false,
-            (x, y) if x != y => return false,
+            (x, y) if !leaves(x, y) => return false,
             _ => {}
         }
     }
     true
 }
 
-/// A deep copy of `value`, on a growing stack (serde_json's clone takes a fixed one).
+/// A deep copy of `value`. serde_json's clone recurses once per level on whatever stack it is
+/// on; a value nested deeper than [`SHALLOW`] is copied through its text, read back on a heap stack.
 pub fn clone_value(value: &Value) -> Value {
-    grow(|| match value {
-        Value::Array(items) => Value::Array(items.iter().map(clone_value).collect()),
-        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), clone_value(v))).collect()),
-        leaf => leaf.clone(),
-    })
+    if !deeper_than(value, SHALLOW) {
+        return value.clone();
+    }
+    crate::json::build::value(&compact(value)).unwrap_or_default()
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn compact_writes_what_serde_json_writes() {
+        let v: Value = serde_json::from_str(
+            r#"{"a":[1,-0.0,2.5e30,"x\u00e9\n\u001b",true,false,null,{},[]],"b":{"c\"":[[{"d":1}]]},"e":1e-7}"#,
+        )
+        .unwrap_or_default();
+        assert_eq!(compact(&v), serde_json::to_string(&v).unwrap_or_default());
+        assert_eq!(compact(&Value::Null), "null");
+    }
+
+    #[test]
+    fn deep_values_serialize_as_shallow_ones_do() {
+        for levels in [SHALLOW - 1, SHALLOW, SHALLOW + 1, 150_000] {
+            let v = deep_object(levels);
+            let text = serde_json::to_string(&Deep(&v)).unwrap_or_default();
+            assert_eq!(text.len(), compact(&v).len(), "{levels}");
+            assert!(text.starts_with(r#"{"a":{"a":"#) && text.ends_with("}}"), "{levels}");
+            drop_value(v);
+        }
+        assert!(deeper_than(&deep_array(3), 2) && !deeper_than(&deep_array(3), 3));
+    }
 
     /// `[[[...1...]]]`, `depth` levels deep, built without recursion.
     pub fn deep_array(depth: usize) -> Value {

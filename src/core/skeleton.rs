@@ -467,7 +467,7 @@ fn unicode_escape(inner: &str, i: usize) -> Option<(char, usize)> {
 
 /// The span of member `key`'s value within one object's JSON text (the last, if repeated, as a
 /// parse has it); none if the text is not one JSON object.
-fn member_span(raw: &str, key: &str) -> Option<(usize, usize)> {
+pub(crate) fn member_span(raw: &str, key: &str) -> Option<(usize, usize)> {
     let (mut found, mut start, mut wanted) = (None, None, false);
     // The elements were checked with the reply they came in.
     for (n, tok) in Skim::new(raw).enumerate() {

@@ -3,6 +3,8 @@
 //! Its tools answer in every shape the seeds describe, so `mcplens` alone always has something
 //! real to show, and the project's tests have a fixture that speaks the actual protocol.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 mod answers;
 pub mod catalog;
 pub mod data;

@@ -109,6 +109,8 @@ pub fn declares(server: &crate::mcp::ServerInfo, path: &[&str]) -> bool {
 #[derive(Default)]
 pub struct Known {
     lists: std::collections::HashMap<&'static str, Vec<Entry>>,
+    /// The saved snapshot each tools listing is compared with, if one was found.
+    pub baseline: Option<Arc<super::baseline::Baseline>>,
 }
 
 impl Known {
@@ -156,7 +158,12 @@ pub async fn relist(
                 Ok(tools) => {
                     let change = known.lock().map(|mut k| k.replace("tools", tool_entries(&tools))).ok();
                     said.extend(change.map(|c| ("tools", c)));
+                    let baseline = known.lock().ok().and_then(|k| k.baseline.clone());
+                    let compared = baseline.map(|b| b.compare(&session.server, &tools));
                     send(&out, SessionMsg::ToolsRefreshed(tools));
+                    if let Some(c) = compared {
+                        send(&out, SessionMsg::Compared(Ok(Arc::new(c))));
+                    }
                 }
                 Err(e) => send(&out, SessionMsg::Notice(format!("tools/list failed: {}", e.message))),
             }

@@ -16,6 +16,10 @@ Modes:
   many-deep       tools/call answers COUNT (default 1000) arrays each nested DEPTH deep, as
                   structuredContent (issue 14: 1000 arrays 990 deep, 2 MB)
   many-deep-text  the same, as JSON in a text block
+  deep-lists      resources/list, resources/templates/list and prompts/list each hold an item
+                  whose _meta nests DEPTH arrays deep; prompts/get answers a message whose
+                  content carries a member nested DEPTH objects deep; resources/read a content
+                  whose _meta nests DEPTH deep
 Every tool call of the nested-* modes echoes its arguments.
 """
 
@@ -93,11 +97,23 @@ def call_result(mid, params):
     return '{"jsonrpc":"2.0","id":%s,"result":%s}' % (json.dumps(mid), result)
 
 
+DEEP_LISTS = {
+    "resources/list": lambda: '{"resources":[{"uri":"a://x","name":"x","_meta":%s}]}' % deep_arrays(DEPTH),
+    "resources/templates/list": lambda: '{"resourceTemplates":[{"uriTemplate":"a://{x}","name":"t","_meta":%s}]}'
+    % deep_arrays(DEPTH),
+    "prompts/list": lambda: '{"prompts":[{"name":"p","_meta":%s}]}' % deep_arrays(DEPTH),
+    "prompts/get": lambda: '{"messages":[{"role":"user","content":{"type":"text","text":"x","x":%s}}]}'
+    % deep_objects(DEPTH),
+    "resources/read": lambda: '{"contents":[{"uri":"a://x","text":"x","_meta":%s}]}' % deep_arrays(DEPTH),
+}
+
+
 def handle(msg):
     method = msg.get("method")
     mid = msg.get("id")
     if method == "initialize":
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "hostile-deep", "version": "0.0.1"}}
+        caps = {"tools": {}, "resources": {}, "prompts": {}} if MODE == "deep-lists" else {"tools": {}}
+        result = {"protocolVersion": "2025-06-18", "capabilities": caps, "serverInfo": {"name": "hostile-deep", "version": "0.0.1"}}
         return [json.dumps({"jsonrpc": "2.0", "id": mid, "result": result})]
     if mid is None:
         return []
@@ -105,6 +121,8 @@ def handle(msg):
         return ['{"jsonrpc":"2.0","id":%s,"result":%s}' % (json.dumps(mid), tools_list())]
     if method == "tools/call":
         return [call_result(mid, msg.get("params"))]
+    if method in DEEP_LISTS:
+        return ['{"jsonrpc":"2.0","id":%s,"result":%s}' % (json.dumps(mid), DEEP_LISTS[method]())]
     if method == "ping":
         return [json.dumps({"jsonrpc": "2.0", "id": mid, "result": {}})]
     return [json.dumps({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "no method %s" % method}})]

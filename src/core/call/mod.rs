@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
-pub use pages::{PageCount, PagerReport, Stopped, all_pages};
+pub use pages::{PageCount, PagerReport, Stopped, all_pages, all_pages_exact};
 pub use status::{CallStatus, Purpose};
 
 use crate::envelope::hints::Hint;
@@ -100,6 +100,21 @@ impl<'a> Call<'a> {
         envelope.filter(|_| stand_ins > 0)
     }
 
+    /// A next position serde_json would rewrite (`123456789012345678901`, `1e2`) is looked up as
+    /// the server wrote it, in the reply read again with stand-ins (see `json::exact`), so the
+    /// pager sends those very bytes back. Costs a second reading only for such a position.
+    fn find_exact_position(&self, envelope: &mut Envelope, raw: &std::sync::Arc<String>) {
+        let Some(p) = envelope.pagination.as_mut().filter(|p| p.position_is_inexact()) else { return };
+        if crate::json::exact::active() {
+            return;
+        }
+        let Some(serde_json::Value::Number(n)) = &p.next_offset else { return };
+        // The reply was read within the session's depth limit already; stand-ins nest no deeper.
+        let guide = self.exact_guide(raw, usize::MAX);
+        let literal = guide.as_ref().and_then(|g| g.pagination.as_ref()).and_then(|g| g.next_offset.as_ref());
+        p.exact_position = literal.and_then(|g| crate::json::exact::literal_for(n, g)).map(str::to_string);
+    }
+
     /// Reads a reply into the envelope and says how the call ended.
     pub fn read(&self, reply: Reply) -> Answer {
         let rpc_error = match &reply.body {
@@ -112,6 +127,7 @@ impl<'a> Call<'a> {
         let mut envelope = normalize_taught(self.tool, self.descriptor, body, elisions, self.hint);
         let empty = Map::new();
         infer_from_request(&mut envelope, self.input_schema(), self.arguments.unwrap_or(&empty));
+        self.find_exact_position(&mut envelope, &raw);
         let status = match reported {
             CallStatus::Ok if envelope.response_type == ResponseType::Error => CallStatus::ToolError,
             other => other,

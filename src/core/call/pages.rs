@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use super::{Call, CallStatus};
-use crate::envelope::pager::{merge, next_arguments};
+use crate::envelope::pager::{merge, merge_exact, next_arguments};
 use crate::envelope::{Envelope, ResponseType};
 use crate::mcp::{CallOptions, Session};
 
@@ -93,17 +93,43 @@ pub async fn all_pages(
     on_page: &mut (dyn FnMut(&PageCount) + Send),
 ) -> (Envelope, PagerReport) {
     let mut pages = known;
-    let stopped = follow(session, call, &mut pages, max_pages, opts, on_page).await;
+    let stopped = follow(session, call, &mut pages, None, max_pages, opts, on_page).await;
     let report = PagerReport { count: count(&pages), stopped };
     let notes = report.stopped.note().into_iter().collect();
     (merge(pages, notes, report.complete()), report)
 }
 
-/// Asks for the page after the last of `pages` until one of the reasons to stop.
+/// [`all_pages`] for `call --json`, which writes every number as the server wrote it: each page
+/// is also read with stand-ins (`Call::exact_guide`; `known` carries the known pages' guides),
+/// and the merged guide comes back too, None when no page held a number serde_json would rewrite.
+pub async fn all_pages_exact(
+    session: &Session,
+    call: &Call<'_>,
+    known: Vec<(Envelope, Option<Envelope>)>,
+    max_pages: usize,
+    opts: &CallOptions,
+    on_page: &mut (dyn FnMut(&PageCount) + Send),
+) -> (Envelope, Option<Envelope>, PagerReport) {
+    let (mut pages, mut guides): (Vec<_>, Vec<_>) = known.into_iter().unzip();
+    let stopped = follow(session, call, &mut pages, Some(&mut guides), max_pages, opts, on_page).await;
+    let report = PagerReport { count: count(&pages), stopped };
+    let notes = report.stopped.note().into_iter().collect();
+    if guides.iter().all(Option::is_none) {
+        return (merge(pages, notes, report.complete()), None, report);
+    }
+    // A page whose numbers are all written back as sent is its own guide.
+    let guides = guides.into_iter().zip(&pages).map(|(g, p)| g.unwrap_or_else(|| p.clone())).collect();
+    let (merged, guide) = merge_exact(pages, guides, notes, report.complete());
+    (merged, Some(guide), report)
+}
+
+/// Asks for the page after the last of `pages` until one of the reasons to stop; with `guides`,
+/// reads each page's guide into it too.
 async fn follow(
     session: &Session,
     call: &Call<'_>,
     pages: &mut Vec<Envelope>,
+    mut guides: Option<&mut Vec<Option<Envelope>>>,
     max_pages: usize,
     opts: &CallOptions,
     on_page: &mut (dyn FnMut(&PageCount) + Send),
@@ -120,13 +146,17 @@ async fn follow(
         if pages.len() >= max_pages.max(1) {
             return Stopped::MaxPages(pages.len());
         }
-        if !seen.insert(position.to_string()) {
-            return Stopped::RepeatedPosition(position.to_string());
+        let shown = crate::envelope::pager::shown_position(&position);
+        if !seen.insert(shown.clone()) {
+            return Stopped::RepeatedPosition(shown);
         }
         let page = pages.len() + 1;
         let this = call.with_arguments(&next);
-        let env = match this.send(session, opts, &mut |_| {}).await {
-            Ok(reply) => this.read(reply).envelope,
+        let (env, guide) = match this.send(session, opts, &mut |_| {}).await {
+            Ok(reply) => {
+                let guide = guides.is_some().then(|| this.exact_guide(&reply.raw, session.options().max_depth));
+                (this.read(reply).envelope, guide.flatten())
+            }
             Err(e) => return Stopped::PageFailed { page, message: e.message },
         };
         if env.response_type == ResponseType::Error {
@@ -136,6 +166,9 @@ async fn follow(
         // A list page with no items ends the list; a page of text (a long document) has none.
         let empty = env.data.is_array() && env.item_count() == 0;
         pages.push(env);
+        if let Some(g) = guides.as_deref_mut() {
+            g.push(guide);
+        }
         args = next;
         on_page(&count(pages));
         if empty {

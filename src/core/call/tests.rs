@@ -68,3 +68,73 @@ fn the_pager_says_why_it_stopped() {
     assert_eq!(failed.note().as_deref(), Some("page 4 failed: timed out"));
     assert!(!failed.complete());
 }
+
+/// A reply as the server wrote it (numbers no `json!` holds).
+fn raw_reply(text: &str) -> Reply {
+    Reply::parse(Arc::new(text.to_string()), Duration::ZERO, usize::MAX).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_position_serde_json_would_rewrite_goes_back_as_written() {
+    let descriptor = json!({"inputSchema": {"properties": {"offset": {"type": "integer"}, "cursor": {}}}});
+    let args = Map::new();
+    let c = call("t", &args, Some(&descriptor));
+    for (member, literal) in [
+        ("nextOffset", "123456789012345678901"),
+        ("nextOffset", "1e2"),
+        ("next_cursor", "-0"),
+        ("next_cursor", "1.0000000000000000001"),
+    ] {
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"structuredContent":{{"items":[{{"a":1}}],"{member}":{literal}}}}}}}"#
+        );
+        let a = c.read(raw_reply(&text));
+        let p = a.envelope.pagination.clone().unwrap_or_default();
+        assert_eq!(p.exact_position.as_deref(), Some(literal), "{text}");
+        let next = crate::envelope::pager::next_arguments(c.input_schema(), &args, &a.envelope);
+        let (next, position) = next.ok().flatten().unwrap_or_default();
+        let arg = if member == "nextOffset" { "offset" } else { "cursor" };
+        let sent = next.get(arg).and_then(Value::as_str).and_then(crate::mcp::wire::literal_of);
+        assert_eq!(sent.as_deref(), Some(literal), "{next:?}");
+        assert_eq!(crate::envelope::pager::shown_position(&position), literal);
+    }
+    // Without the literal (a reply read elsewhere), such a position is not sent at all.
+    let text = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"items":[1],"nextOffset":1e2}}}"#;
+    let mut env = c.read(raw_reply(text)).envelope;
+    if let Some(p) = env.pagination.as_mut() {
+        p.exact_position = None;
+    }
+    let why = crate::envelope::pager::next_arguments(c.input_schema(), &args, &env).err().unwrap_or_default();
+    assert!(why.contains("cannot send back exactly") && why.contains("100"), "{why}");
+}
+
+#[test]
+fn an_offset_no_u64_holds_gives_no_computed_next_offset() {
+    let descriptor = json!({"inputSchema": {"properties": {"offset": {"type": "integer"}}}});
+    let args = Map::new();
+    let c = call("t", &args, Some(&descriptor));
+    let text = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"items":[1,2],"offset":123456789012345678901,"hasMore":true}}}"#;
+    let env = c.read(raw_reply(text)).envelope;
+    let why = crate::envelope::pager::next_arguments(c.input_schema(), &args, &env).err().unwrap_or_default();
+    assert!(why.contains("cannot add to exactly"), "{why}");
+}
+
+#[test]
+fn merged_pages_keep_items_that_differ_only_beyond_a_floats_digits() {
+    let args = Map::new();
+    let c = call("t", &args, None);
+    let page = |n: &str| {
+        let text = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"structuredContent":{{"items":[{{"n":{n}}}]}}}}}}"#);
+        let raw = Arc::new(text);
+        let guide = c.exact_guide(&raw, usize::MAX);
+        (c.read(Reply::parse(raw, Duration::ZERO, usize::MAX).unwrap_or_else(|e| panic!("{e}"))).envelope, guide)
+    };
+    let (a, ga) = page("123456789012345678901");
+    let (b, gb) = page("123456789012345678902");
+    let (g1, g2) = (ga.unwrap_or_else(|| a.clone()), gb.unwrap_or_else(|| b.clone()));
+    let (mut merged, mut guide) = crate::envelope::pager::merge_exact(vec![a, b], vec![g1, g2], vec![], true);
+    assert_eq!(merged.item_count(), 2, "not duplicates");
+    let out = crate::json_out::write_envelope_exact(Vec::new(), &mut merged, &mut guide).unwrap_or_default();
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.contains("123456789012345678901") && out.contains("123456789012345678902"), "{out}");
+}

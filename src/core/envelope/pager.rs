@@ -70,6 +70,10 @@ fn shaped(schema: Option<&Value>, arg: &str, v: &Value) -> Value {
             s.parse::<u64>().map(Value::from).unwrap_or_else(|_| v.clone())
         }
         (Some("string"), Value::Number(n)) => Value::String(n.to_string()),
+        // An exact number literal taken as a string argument: its digits, as sent.
+        (Some("string"), Value::String(s)) => {
+            crate::mcp::wire::literal_of(s).map(Value::String).unwrap_or_else(|| v.clone())
+        }
         _ => v.clone(),
     }
 }
@@ -247,8 +251,15 @@ pub fn next_arguments(
         return Err("the result says there is more, but not how to ask for it (no offset, cursor or page)".into());
     };
     let position = match (&p.next_offset, kind) {
+        (Some(v), _) if p.position_is_inexact() => exact_position(p, v)?,
         (Some(v), _) => v.clone(),
-        (None, PageKind::Offset) => json!(p.offset.unwrap_or(0) + env.item_count() as u64),
+        (None, PageKind::Offset) if p.inexact_offset => {
+            return Err("the result's offset is a number mcplens cannot add to exactly; stopped".into());
+        }
+        (None, PageKind::Offset) => match p.offset.unwrap_or(0).checked_add(env.item_count() as u64) {
+            Some(n) => json!(n),
+            None => return Err("the next offset would be beyond 64 bits; stopped".into()),
+        },
         (None, _) => return Err("the result says there is more, but gives no next position".into()),
     };
     if let Some(pointer) = p.argument.as_deref().filter(|a| a.starts_with('/')) {
@@ -274,6 +285,47 @@ pub fn next_arguments(
     Ok(Some((next, position)))
 }
 
+/// A next position serde_json would rewrite, as the server wrote it: the wire stand-in of its
+/// literal (`wire::exact_literal`), which goes out as those very bytes. Never the approximation.
+fn exact_position(p: &super::Pagination, approximation: &Value) -> Result<Value, String> {
+    match &p.exact_position {
+        Some(literal) => Ok(Value::String(crate::mcp::wire::exact_literal(literal))),
+        None => Err(format!(
+            "the next position is a number mcplens cannot send back exactly as the server wrote it \
+             (read as {approximation}); stopped"
+        )),
+    }
+}
+
+/// A position as the user reads it: a stand-in as the literal it stands for.
+pub fn shown_position(position: &Value) -> String {
+    match position.as_str().and_then(crate::mcp::wire::literal_of) {
+        Some(literal) => literal,
+        None => position.to_string(),
+    }
+}
+
+/// Arguments to keep beyond this process (the history, a form filled from it): a position sent as
+/// a stand-in (`exact_position`) becomes its literal as a string, since the stand-in means
+/// nothing to another process. Positions sit at the top level or one object down (a pointer).
+pub fn without_stand_ins(args: &Value) -> Value {
+    let mut out = args.clone();
+    let literal = |v: &mut Value| {
+        if let Some(l) = v.as_str().and_then(crate::mcp::wire::literal_of) {
+            *v = Value::String(l);
+        }
+    };
+    if let Some(m) = out.as_object_mut() {
+        for v in m.values_mut() {
+            literal(v);
+            if let Some(inner) = v.as_object_mut() {
+                inner.values_mut().for_each(literal);
+            }
+        }
+    }
+    out
+}
+
 /// A stable identity for an item, to keep each exactly once across pages.
 fn identity(item: &Value, by_id: bool) -> String {
     match (by_id, item.get("id")) {
@@ -284,10 +336,37 @@ fn identity(item: &Value, by_id: bool) -> String {
 
 /// One envelope from several pages of the same list.
 pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelope {
+    merge_keeping(pages, notes, complete, None).0
+}
+
+/// [`merge`] of the pages and of their guides (each page read with stand-ins for the numbers
+/// serde_json would rewrite, see `json::exact`; a page without one is its own guide): the merged
+/// envelope and the merged guide that `json_out::write_envelope_exact` writes its digits from.
+/// Duplicates are found in the guides, whose numbers are exact, and the same items dropped from
+/// both, so the two stay aligned item for item.
+pub fn merge_exact(
+    pages: Vec<Envelope>,
+    guides: Vec<Envelope>,
+    notes: Vec<String>,
+    complete: bool,
+) -> (Envelope, Envelope) {
+    let (guide, keep) = merge_keeping(guides, notes.clone(), complete, None);
+    let (merged, _) = merge_keeping(pages, notes, complete, Some(keep));
+    (merged, guide)
+}
+
+/// [`merge`], dropping the items `keep` says (when it counts as many items as the pages hold;
+/// else duplicates are found here); returns which items were kept.
+fn merge_keeping(
+    pages: Vec<Envelope>,
+    notes: Vec<String>,
+    complete: bool,
+    keep: Option<Vec<bool>>,
+) -> (Envelope, Vec<bool>) {
     let page_count = pages.len();
     let mut iter = pages.into_iter();
     let Some(mut out) = iter.next() else {
-        return Envelope {
+        let empty = Envelope {
             tool_name: String::new(),
             response_type: ResponseType::List,
             data: Data::Value(json!([])),
@@ -298,6 +377,7 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
             error: None,
             metadata: None,
         };
+        return (empty, vec![]);
     };
     let mut datas = vec![std::mem::take(&mut out.data)];
     let mut last_pagination = out.pagination.clone();
@@ -311,7 +391,7 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
     }
     if !datas[0].is_array() {
         // Pages of one document (a long text read in slices): the slices in order.
-        return merge_document(out, messages, page_count, notes, complete, last_pagination);
+        return (merge_document(out, messages, page_count, notes, complete, last_pagination), vec![]);
     }
     // Each page's own words ("Page 1 of 3") describe that page, not the whole list.
     let page_messages: Vec<Value> = messages.iter().filter(|m| !m.is_empty()).cloned().map(Value::String).collect();
@@ -337,15 +417,13 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
         ))
     };
     let n = items.item_count();
-    let by_id = (0..n).all(|i| items.item(i).is_some_and(|v| v.get("id").is_some_and(|x| !x.is_null())));
-    let mut seen = HashSet::new();
-    let keep: Vec<bool> = (0..n).map(|i| items.item(i).is_none_or(|v| seen.insert(identity(&v, by_id)))).collect();
+    let keep = keep.filter(|k| k.len() == n).unwrap_or_else(|| first_of_each(&items));
     let dropped = keep.iter().filter(|k| !**k).count();
     let items = if dropped > 0 { items.retain(|i| keep[i]) } else { items };
     let has_more = last_pagination.as_ref().and_then(|p| p.has_more).unwrap_or(false) && !complete;
     if let Some(p) = &mut out.pagination {
         p.has_more = Some(has_more);
-        p.next_offset = if has_more { last_pagination.and_then(|l| l.next_offset) } else { None };
+        take_next_position(p, last_pagination.filter(|_| has_more));
         p.limit = p.limit.map(|_| items.item_count() as u64);
     }
     out.summary = Some(Summary { total, returned: Some(items.item_count() as u64), has_more: Some(has_more) });
@@ -368,7 +446,23 @@ pub fn merge(pages: Vec<Envelope>, notes: Vec<String>, complete: bool) -> Envelo
         pager["notes"] = json!(notes);
     }
     meta.insert("pager".into(), pager);
-    out
+    (out, keep)
+}
+
+/// Which items to keep: the first of each identity.
+fn first_of_each(items: &Data) -> Vec<bool> {
+    let n = items.item_count();
+    let by_id = (0..n).all(|i| items.item(i).is_some_and(|v| v.get("id").is_some_and(|x| !x.is_null())));
+    let mut seen = HashSet::new();
+    (0..n).map(|i| items.item(i).is_none_or(|v| seen.insert(identity(&v, by_id)))).collect()
+}
+
+/// The merged list's next position is its last page's, with the literal it was written as.
+fn take_next_position(p: &mut super::Pagination, last: Option<super::Pagination>) {
+    let last = last.unwrap_or_default();
+    p.next_offset = last.next_offset;
+    p.exact_position = last.exact_position;
+    p.inexact_offset = last.inexact_offset;
 }
 
 /// The first page's own paging fields, copied into metadata, described that page only.
@@ -414,7 +508,7 @@ fn merge_document(
     let has_more = last.as_ref().and_then(|p| p.has_more).unwrap_or(false) && !complete;
     if let Some(p) = &mut out.pagination {
         p.has_more = Some(has_more);
-        p.next_offset = if has_more { last.and_then(|l| l.next_offset) } else { None };
+        take_next_position(p, last.filter(|_| has_more));
     }
     // A first line every slice repeats ("Contents of https://...:") is said once.
     let first_line = |m: &String| m.split_once('\n').map(|(l, _)| l.to_string());
@@ -509,6 +603,17 @@ mod tests {
 
         let schema = json!({"properties": {"q": {"type": "string"}}});
         assert!(next_arguments(Some(&schema), &Map::new(), &first).is_err());
+    }
+
+    #[test]
+    fn stand_ins_are_not_kept_beyond_the_process() {
+        let stand_in = crate::mcp::wire::exact_literal("123456789012345678901");
+        let args = json!({"offset": stand_in, "q": "x", "opts": {"from": stand_in}});
+        let kept = without_stand_ins(&args);
+        assert_eq!(
+            kept,
+            json!({"offset": "123456789012345678901", "q": "x", "opts": {"from": "123456789012345678901"}})
+        );
     }
 
     #[test]

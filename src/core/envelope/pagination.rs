@@ -45,6 +45,23 @@ pub struct Pagination {
     /// The input argument that takes the next position, when the answer (or a hint) names it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub argument: Option<String>,
+    /// The next position as the server wrote it, when `next_offset` is a number serde_json would
+    /// write otherwise (`123456789012345678901`, `1e2`, `-0`): found by `Call::read` in the raw
+    /// reply, and what the pager sends back. Without it such a position is not sent at all.
+    #[serde(skip)]
+    pub exact_position: Option<String>,
+    /// The offset was a number no u64 holds exactly (beyond 2^53 as a float, or beyond u64):
+    /// no next offset is computed from it.
+    #[serde(skip)]
+    pub inexact_offset: bool,
+}
+
+impl Pagination {
+    /// Whether the next position is a number that may not be written back as the server wrote
+    /// it (any float: `1e2`, `-0`, a number beyond 64 bits).
+    pub fn position_is_inexact(&self) -> bool {
+        matches!(&self.next_offset, Some(Value::Number(n)) if n.is_f64())
+    }
 }
 
 /// What the scopes say, before it is turned into `Pagination`.
@@ -72,6 +89,16 @@ pub struct Found {
     /// A completion flag (`scan_complete`, `done`, `isLastPage`): true means no more. Read only
     /// beside a position, since a record may be `done` too.
     pub complete: Option<bool>,
+    /// The next offset or numeric cursor as sent, when it is a float (`1e2`, a number beyond 64
+    /// bits): passed on as that number, never as a saturated or reformatted one.
+    pub float_position: Option<Value>,
+    /// The offset was a float too big to add to exactly.
+    pub inexact_offset: bool,
+}
+
+/// Whether a float holds an integer no larger than 2^53, which it holds exactly.
+fn exact_in_float(f: f64) -> bool {
+    f.abs() <= 9_007_199_254_740_992.0
 }
 
 fn as_u64(v: &Value) -> Option<u64> {
@@ -110,6 +137,14 @@ impl Found {
         if self.cursor.is_none() {
             self.cursor = as_cursor(v);
             self.cursor_is_number = v.is_number();
+            self.note_float(v);
+        }
+    }
+
+    /// Keeps a float position as sent (see `float_position`).
+    fn note_float(&mut self, v: &Value) {
+        if self.float_position.is_none() && v.as_number().is_some_and(serde_json::Number::is_f64) {
+            self.float_position = Some(v.clone());
         }
     }
 
@@ -139,10 +174,16 @@ impl Found {
                 "scancomplete" | "complete" | "iscomplete" | "done" | "finished" | "exhausted" | "islast"
                 | "islastpage" => self.complete = self.complete.or(as_bool(v)),
                 "offset" | "start" | "skip" | "startindex" | "startat" | "from" => {
+                    if self.offset.is_none() {
+                        self.inexact_offset = v.as_f64().is_some_and(|f| v.is_f64() && !exact_in_float(f));
+                    }
                     self.offset = self.offset.or(as_u64(v))
                 }
                 "limit" | "pagesize" | "perpage" | "size" | "maxresults" => self.limit = self.limit.or(as_u64(v)),
                 "nextoffset" | "nextstart" | "nextindex" | "nextskip" => {
+                    if self.next_offset.is_none() {
+                        self.note_float(v);
+                    }
                     self.next_offset = self.next_offset.or(as_u64(v));
                     if v.is_string() && as_u64(v).is_none() && self.cursor.is_none() {
                         // Seed 000 allows "Offset/cursor for next page": a non-numeric one is a cursor.
@@ -257,6 +298,8 @@ impl Found {
         } else if let Some(c) = self.cursor {
             p.kind = Some(PageKind::Cursor);
             let number = self.cursor_is_number.then(|| c.parse::<u64>().ok().map(Value::from)).flatten();
+            // A float cursor goes back as the number it was, not as its text reformatted.
+            let number = number.or(self.float_position.take().filter(|_| self.cursor_is_number));
             p.next_offset = Some(number.unwrap_or(Value::String(c)));
             p.has_more = Some(self.has_more.or(self.complete.map(|c| !c)).unwrap_or(true));
             if p.has_more == Some(false) {
@@ -265,15 +308,22 @@ impl Found {
         } else if self.next_offset.is_some() || self.offset.is_some() {
             p.kind = Some(PageKind::Offset);
             let start = self.offset.unwrap_or(0);
-            // The offset is the server's number: one near u64::MAX has no next page, not an overflow.
-            let next = self.next_offset.or_else(|| returned.and_then(|r| start.checked_add(r)));
+            p.inexact_offset = self.inexact_offset;
+            // The offset is the server's number: one near u64::MAX has no next page, not an
+            // overflow; one a float holds only approximately gives no next page computed from it.
+            let computed = returned.filter(|_| !self.inexact_offset).and_then(|r| start.checked_add(r));
+            let next = match (self.next_offset, self.float_position.take()) {
+                (Some(_), Some(float)) => Some(float),
+                (Some(n), None) => Some(Value::from(n)),
+                (None, _) => computed.map(Value::from),
+            };
             p.has_more = self
                 .has_more
                 .or(self.complete.map(|c| !c))
                 .or(self.next_offset.map(|_| true))
                 .or_else(|| beyond(start));
             if p.has_more != Some(false) {
-                p.next_offset = next.map(Value::from);
+                p.next_offset = next;
             }
         } else if let Some(page) = self.page {
             p.kind = Some(PageKind::Page);

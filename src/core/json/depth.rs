@@ -28,12 +28,12 @@ pub fn depth(text: &str) -> usize {
 
 /// Parses `text` as `T` if it nests no deeper than `max_depth`. JSON that serde_json refuses but
 /// RFC 8259 allows (`1e400`, a lone surrogate) is read approximated (see [`super::lenient`]).
-pub fn parse<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<T, String> {
+pub fn parse<T: DeserializeOwned + 'static>(text: &str, max_depth: usize) -> Result<T, String> {
     parse_noting(text, max_depth).map(|(v, _)| v)
 }
 
 /// As [`parse`], and what was approximated to read it.
-pub fn parse_noting<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<(T, Approximated), String> {
+pub fn parse_noting<T: DeserializeOwned + 'static>(text: &str, max_depth: usize) -> Result<(T, Approximated), String> {
     // Inside `exact::reading_exact`, inexact number literals are read as stand-ins.
     let exact = if super::exact::active() { super::exact::rewrite(text) } else { None };
     let text = exact.as_deref().unwrap_or(text);
@@ -46,7 +46,7 @@ pub fn parse_noting<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result
     }
 }
 
-fn parse_strict<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<T, String> {
+fn parse_strict<T: DeserializeOwned + 'static>(text: &str, max_depth: usize) -> Result<T, String> {
     let d = depth(text);
     if d > max_depth {
         return Err(format!("it nests JSON {d} levels deep, over the limit of {max_depth} (--max-depth)"));
@@ -55,10 +55,31 @@ fn parse_strict<T: DeserializeOwned>(text: &str, max_depth: usize) -> Result<T, 
         // Within serde_json's own limit, its plain (faster) parser is safe.
         return serde_json::from_str(text).map_err(|e| e.to_string());
     }
+    if let Some(v) = built(text) {
+        return Ok(v);
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let de = serde_stacker::Deserializer::new(&mut de);
     T::deserialize(de).map_err(|e| e.to_string())
+}
+
+/// A deep `Value` (or object) built on a heap stack ([`super::build`]): serde's recursion on a
+/// grown stack costs about 3 KB a level. Other types, and text the build refuses, take serde's
+/// path, which words the fault.
+fn built<T: 'static>(text: &str) -> Option<T> {
+    use std::any::{Any, TypeId};
+    let boxed: Box<dyn Any> = if TypeId::of::<T>() == TypeId::of::<serde_json::Value>() {
+        Box::new(super::build::value(text)?)
+    } else if TypeId::of::<T>() == TypeId::of::<serde_json::Map<String, serde_json::Value>>() {
+        match super::build::value(text)? {
+            serde_json::Value::Object(m) => Box::new(m),
+            _ => return None,
+        }
+    } else {
+        return None;
+    };
+    boxed.downcast::<T>().ok().map(|b| *b)
 }
 
 /// Parses `text` as a `T` that borrows from it (raw members, string slices), at any depth.

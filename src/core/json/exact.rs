@@ -89,6 +89,12 @@ fn is_number_byte(b: u8) -> bool {
     b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')
 }
 
+/// The literal `guide` (a stand-in) holds for the number `n`, if it reads as `n`: how a value
+/// read from a guide envelope (the pager's next position) is tied to its approximation.
+pub fn literal_for<'a>(n: &serde_json::Number, guide: &'a Value) -> Option<&'a str> {
+    guide.as_str().and_then(literal_of).filter(|l| reads_as(l, n))
+}
+
 /// Whether `literal` reads as `n` (a number beyond range as the largest float of its sign, as
 /// `json::lenient` reads it).
 fn reads_as(literal: &str, n: &serde_json::Number) -> bool {

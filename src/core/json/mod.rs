@@ -2,6 +2,7 @@
 //! check, the descriptor scan and the other readers of server JSON build on. Nothing here
 //! recurses per nesting level: the nesting of server JSON is attacker-controlled.
 
+pub mod build;
 pub mod depth;
 pub mod exact;
 #[doc(hidden)]

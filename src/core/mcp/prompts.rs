@@ -19,9 +19,9 @@ impl PromptMessage {
     fn from_value(v: &Value) -> Self {
         let role = v.get("role").and_then(Value::as_str).unwrap_or("").to_string();
         let content = match v.get("content") {
-            Some(Value::Array(blocks)) => blocks.clone(),
+            Some(Value::Array(blocks)) => blocks.iter().map(crate::deep::clone_value).collect(),
             Some(Value::Null) | None => vec![],
-            Some(block) => vec![block.clone()],
+            Some(block) => vec![crate::deep::clone_value(block)],
         };
         PromptMessage { role, content }
     }

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use rmcp::model::{ClientRequest, CustomRequest};
 use serde::Deserialize;
-use serde_json::Value;
 use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 use super::session::{CallOptions, Session};
 use crate::error::{LensError, Result};
@@ -134,15 +134,10 @@ pub(crate) fn read_reply(
     raw: &str,
     max_depth: usize,
 ) -> std::result::Result<std::result::Result<Value, RpcError>, String> {
-    #[derive(Deserialize)]
-    struct Parts {
-        #[serde(default)]
-        result: Option<Value>,
-        #[serde(default)]
-        error: Option<Value>,
-    }
-    let parts: Parts = crate::json_depth::parse(raw, max_depth)?;
-    match (parts.result, parts.error) {
+    let mut parts: Map<String, Value> = crate::json_depth::parse(raw, max_depth)?;
+    let (result, error) = (parts.shift_remove("result"), parts.shift_remove("error").filter(|e| !e.is_null()));
+    crate::deep::drop_value(Value::Object(parts));
+    match (result, error) {
         (_, Some(err)) => Ok(Err(RpcError::from_value(&err))),
         (Some(result), None) => Ok(Ok(result)),
         (None, None) => Err("it has neither result nor error".into()),

@@ -199,35 +199,28 @@ impl Reply {
     }
 
     pub(crate) fn parse_with(raw: Arc<String>, elapsed: Duration, max_depth: usize, syntax: Syntax) -> Result<Reply> {
-        // `"result": null` is there, and breaks the MCP schema (said by `result_problems`);
-        // only a missing member is no result.
-        fn present<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
-            Value::deserialize(d).map(Some)
-        }
-        #[derive(Deserialize)]
-        struct Parts {
-            #[serde(default, deserialize_with = "present")]
-            result: Option<Value>,
-            #[serde(default)]
-            error: Option<Value>,
-        }
         let unreadable = |e: String| {
             LensError::connection(format!("the server's reply cannot be read: {e}; the raw reply is in the log"))
         };
         let mut elisions = Elisions::default();
-        let parts: Parts = match elisions.parse_with(SharedText::String(raw.clone()), max_depth, syntax) {
+        let mut members = match elisions.parse_with(SharedText::String(raw.clone()), max_depth, syntax) {
             Some(skeleton) => match skeleton.map_err(unreadable)? {
-                Value::Object(mut m) => Parts { result: m.shift_remove("result"), error: m.shift_remove("error") },
+                Value::Object(m) => m,
                 _ => return Err(unreadable("it is not a JSON object".into())),
             },
             None => {
-                let (parts, seen) = crate::json_depth::parse_noting(&raw, max_depth).map_err(unreadable)?;
+                let (m, seen) =
+                    crate::json_depth::parse_noting::<Map<String, Value>>(&raw, max_depth).map_err(unreadable)?;
                 elisions.approximated = seen;
-                parts
+                m
             }
         };
+        // `"result": null` is there, and breaks the MCP schema (said by `result_problems`); only a
+        // missing member is no result. `"error": null` is no error.
+        let parts = (members.shift_remove("result"), members.shift_remove("error").filter(|e| !e.is_null()));
+        crate::deep::drop_value(Value::Object(members));
 
-        let body = match (parts.result, parts.error) {
+        let body = match parts {
             (_, Some(err)) => ReplyBody::Error(err),
             (Some(res), None) => ReplyBody::Result(res),
             (None, None) => return Err(LensError::connection("the server's reply has neither result nor error")),

@@ -24,6 +24,68 @@ pub struct ToolDescriptor {
     well_formed: bool,
     /// It holds what can only be read approximated (`1e400`, a lone surrogate: `json::lenient`).
     inexact: bool,
+    /// Name, title and the head of the description, read from the text when first needed.
+    listed: OnceLock<Listed>,
+}
+
+/// What the tool list filters by: the name, the title and the head of the description, read
+/// from the descriptor's text without parsing it (20,000 tools filtered must not hold 20,000
+/// parsed descriptors). Title and description are cut to [`LISTED_MAX`] characters.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Listed {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    /// As [`ToolDescriptor::read_only`] and [`ToolDescriptor::destructive`] say: the row's mark.
+    pub read_only: bool,
+    pub destructive: bool,
+}
+
+/// The most characters of a title or description a [`Listed`] keeps.
+pub const LISTED_MAX: usize = 512;
+
+/// What [`Listed`] is read from: the string literals (as sent, quoted) of the last top-level
+/// `name`, `title` and `description` and of `annotations.title`, and the annotations' hints.
+#[derive(Default)]
+struct Literals<'a> {
+    strings: [Option<&'a str>; 4],
+    read_only: Option<bool>,
+    destructive: Option<bool>,
+}
+
+/// [`Literals`] in one pass over the tokens.
+fn listed_literals(text: &str) -> Literals<'_> {
+    const KEYS: [&str; 3] = ["\"name\"", "\"title\"", "\"description\""];
+    const HINTS: [&str; 3] = ["\"title\"", "\"readOnlyHint\"", "\"destructiveHint\""];
+    let (mut found, mut key, mut in_annotations, mut hint) = (Literals::default(), None, false, None);
+    for tok in Skim::new(text) {
+        match (tok.depth, tok.kind) {
+            (1, Kind::Key) => {
+                let k = tok.text(text);
+                key = KEYS.iter().position(|w| *w == k);
+                in_annotations = k == "\"annotations\"";
+            }
+            (1, Kind::String) => {
+                if let Some(k) = key.take() {
+                    found.strings[k] = Some(tok.text(text));
+                }
+            }
+            (1, _) => key = None,
+            (2, Kind::Key) if in_annotations => hint = HINTS.iter().position(|w| *w == tok.text(text)),
+            (2, kind) if in_annotations => {
+                let flag = matches!(kind, Kind::True | Kind::False).then_some(kind == Kind::True);
+                match hint.take() {
+                    Some(0) if kind == Kind::String => found.strings[3] = Some(tok.text(text)),
+                    // A hint that is no boolean reads as none, as `Value::as_bool` reads it.
+                    Some(1) => found.read_only = flag,
+                    Some(2) => found.destructive = flag,
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// What one pass over a descriptor's text found.
@@ -104,7 +166,62 @@ impl ToolDescriptor {
         if unreadable.is_some() {
             let _ = value.set(Value::Null);
         }
-        ToolDescriptor { raw: raw.to_owned(), value, unreadable, well_formed, inexact }
+        ToolDescriptor { raw: raw.to_owned(), value, unreadable, well_formed, inexact, listed: OnceLock::new() }
+    }
+
+    /// Name, title and the head of the description (see [`Listed`]), read from the text once.
+    pub fn listed(&self) -> &Listed {
+        self.listed.get_or_init(|| {
+            let cut = |s: &str| crate::sanitize::truncate(s, LISTED_MAX).into_owned();
+            if self.value.get().is_some() {
+                return Listed {
+                    name: self.name().to_string(),
+                    title: self.title().map(cut),
+                    description: self.description().map(cut),
+                    read_only: self.read_only(),
+                    destructive: self.destructive(),
+                };
+            }
+            // A literal decodes as `name()` reads it (a lone surrogate as U+FFFD).
+            let read = |l: Option<&str>| l.and_then(|l| crate::json_depth::parse::<String>(l, 1).ok());
+            let found = listed_literals(self.raw.get());
+            let [name, title, description, annotations_title] = found.strings;
+            let read_only = found.read_only == Some(true);
+            Listed {
+                name: read(name).unwrap_or_default(),
+                title: read(title).or_else(|| read(annotations_title)).map(|t| cut(&t)),
+                description: read(description).map(|d| cut(&d)),
+                read_only,
+                destructive: !read_only && found.destructive == Some(true),
+            }
+        })
+    }
+
+    /// A copy that parses for itself: what is read from it (a readable listing) is dropped with
+    /// it, not kept beside the descriptor for the life of the list.
+    pub fn transient(&self) -> ToolDescriptor {
+        let value = OnceLock::new();
+        if self.unreadable.is_some() {
+            let _ = value.set(Value::Null);
+        }
+        ToolDescriptor {
+            raw: self.raw.clone(),
+            value,
+            unreadable: self.unreadable.clone(),
+            well_formed: self.well_formed,
+            inexact: self.inexact,
+            listed: OnceLock::new(),
+        }
+    }
+
+    /// Whether the descriptor was parsed (what listing and filtering avoid).
+    pub fn is_parsed(&self) -> bool {
+        self.value.get().is_some()
+    }
+
+    /// The parsed value, taken out (to be dropped iteratively: it may nest deep).
+    pub fn take_value(&mut self) -> Option<Value> {
+        self.value.take()
     }
 
     /// The descriptor, parsed.
@@ -239,6 +356,34 @@ mod tests {
     fn problem(text: &str) -> Option<String> {
         let raw: Box<RawValue> = serde_json::from_str(text).unwrap_or_else(|_| RawValue::NULL.to_owned());
         ToolDescriptor::from_raw(&raw, 1000).problem()
+    }
+
+    /// What the list filters by, read from the text and from the parsed descriptor, must agree.
+    #[test]
+    fn listed_reads_from_the_text_what_a_parse_reads() {
+        let long = "d".repeat(LISTED_MAX * 3);
+        for text in [
+            r#"{"name": "a", "title": "T", "description": "x\ny", "inputSchema": {}}"#.to_string(),
+            r#"{"name": "a", "annotations": {"title": "old", "readOnlyHint": true}, "inputSchema": {"title": "no"}}"#
+                .to_string(),
+            r#"{"title": 5, "annotations": {"title": "A", "destructiveHint": true, "x": {"title": "no"}}, "name": "b"}"#
+                .to_string(),
+            r#"{"name": "sur\ud800", "annotations": {"readOnlyHint": "yes", "destructiveHint": true}}"#.to_string(),
+            r#"{"name": "a", "annotations": {"readOnlyHint": true, "destructiveHint": true}, "name": "c"}"#.to_string(),
+            r#"{"inputSchema": {"name": "inner", "description": "no"}}"#.to_string(),
+            format!(r#"{{"name": "l", "description": "{long}"}}"#),
+        ] {
+            let raw: Box<RawValue> = serde_json::from_str(&text).unwrap_or_else(|_| RawValue::NULL.to_owned());
+            let from_text = ToolDescriptor::from_raw(&raw, 1000);
+            let parsed = ToolDescriptor::from_raw(&raw, 1000);
+            parsed.value();
+            assert_eq!(from_text.listed(), parsed.listed(), "{text}");
+            assert!(from_text.value.get().is_none(), "no parse: {text}");
+        }
+        let raw: Box<RawValue> = serde_json::from_str(&format!(r#"{{"name": "l", "description": "{long}"}}"#))
+            .unwrap_or_else(|_| RawValue::NULL.to_owned());
+        let d = ToolDescriptor::from_raw(&raw, 1000).listed().description.clone().unwrap_or_default();
+        assert_eq!(d.chars().count(), LISTED_MAX);
     }
 
     #[test]

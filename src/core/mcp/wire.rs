@@ -124,9 +124,23 @@ impl<'a> Probe<'a> {
     }
 }
 
-/// A stand-in string for a JSON string literal that no Rust string can hold (one with a lone
-/// surrogate, e.g. a tool's name): rmcp serializes the stand-in, and [`WireTap::outbound`] puts
-/// the literal back, so the server gets its own bytes. The nonce keeps servers from forging one.
+/// Logs one line of someone else's session (`mcplens record`'s proxy) as the tap logs its own:
+/// a JSON-RPC message with what the log reads of it, anything else as plain text.
+pub fn log_line(log: &SessionLog, kind: LogKind, line: &str) -> u64 {
+    match serde_json::from_str::<Probe>(line) {
+        Ok(p) => log.push_message(kind, line, &p.wire()),
+        Err(_) => {
+            log.push(kind, line);
+            log.pushed().saturating_sub(1)
+        }
+    }
+}
+
+/// A stand-in string for a JSON literal no Rust value holds as written: a string literal with a
+/// lone surrogate (a tool's name), or a number literal serde_json would rewrite (a page position
+/// of `123456789012345678901` or `1e2`). rmcp serializes the stand-in, and [`WireTap::outbound`]
+/// puts the literal back, so the server gets its own bytes. The nonce keeps servers from forging
+/// one.
 pub fn exact_literal(literal: &str) -> String {
     let hex: String = literal.bytes().map(|b| format!("{b:02x}")).collect();
     format!("{}{hex}", literal_marker())
@@ -134,6 +148,12 @@ pub fn exact_literal(literal: &str) -> String {
 
 fn literal_marker() -> String {
     format!("\u{0}mcplens-literal-{:016x}:", crate::skeleton::nonce())
+}
+
+/// The literal an [`exact_literal`] stand-in holds, to show it (a note, a position): None for any
+/// other string.
+pub fn literal_of(stand_in: &str) -> Option<String> {
+    decode_literal(stand_in.strip_prefix(literal_marker().as_str())?)
 }
 
 /// `line` with each [`exact_literal`] stand-in (as serde_json writes it) replaced by its literal.
@@ -159,15 +179,15 @@ fn with_exact_literals(line: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// The literal a stand-in's hex holds, if it is one JSON string literal.
+/// The literal a stand-in's hex holds, if it is one JSON string or number literal.
 fn decode_literal(hex: &str) -> Option<String> {
     let bytes: Option<Vec<u8>> =
         (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok()).collect();
     let literal = String::from_utf8(bytes?).ok()?;
     let mut toks = crate::json::Tokenizer::new(&literal);
-    let one_string =
-        matches!(toks.next(), Some(Ok(t)) if t.kind == crate::json::Kind::String && t.end == literal.len());
-    (one_string && toks.next().is_none()).then_some(literal)
+    let one = matches!(toks.next(), Some(Ok(t))
+        if matches!(t.kind, crate::json::Kind::String | crate::json::Kind::Number) && t.end == literal.len());
+    (one && toks.next().is_none()).then_some(literal)
 }
 
 /// The literal of a message's top-level `id` member, if the text (maybe cut short) shows one.
@@ -606,6 +626,25 @@ mod tests {
         let forged = r#"{"name":"\u0000mcplens-literal-0000000000000000:2278"}"#;
         assert_eq!(t.outbound(forged), forged);
         assert_eq!(decode_literal("2278"), None);
+    }
+
+    #[test]
+    fn number_literals_go_out_bare_and_exact() {
+        let t = tap();
+        for literal in ["123456789012345678901", "1e2", "-0", "1.0000000000000000001"] {
+            let args = serde_json::json!({"offset": exact_literal(literal), "q": "x"});
+            let line =
+                serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"arguments": args}});
+            let sent = t.outbound(&line.to_string()).into_owned();
+            assert!(sent.contains(&format!(r#""offset":{literal},"#)), "{sent}");
+            assert_eq!(literal_of(&exact_literal(literal)).as_deref(), Some(literal));
+        }
+        // Two literals, or a literal and more, are no literal.
+        for not_one in ["1 2", "1,", "[1]", "01", "1e"] {
+            let hex: String = not_one.bytes().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(decode_literal(&hex), None, "{not_one}");
+        }
+        assert_eq!(literal_of("123"), None);
     }
 
     #[test]
