@@ -20,6 +20,27 @@ fn with_py(args: &[&str]) -> std::process::Output {
 }
 
 #[test]
+fn real_servers_snapshots_are_identical_across_runs_and_diff_clean() {
+    let everything = vec!["node".to_string(), server_everything().to_string_lossy().into_owned(), "stdio".into()];
+    for (i, target) in [everything, py_server()].iter().enumerate() {
+        let run = |args: &[&str]| {
+            let mut all = args.to_vec();
+            all.extend(["--protocol", "2025-11-25", "--"]);
+            all.extend(target.iter().map(String::as_str));
+            mcplens(&all)
+        };
+        let (a, b) = (run(&["snapshot"]), run(&["snapshot"]));
+        assert_eq!(a.status.code(), Some(0), "{target:?}: {}", stderr(&a));
+        assert_eq!(a.stdout, b.stdout, "{target:?}: two snapshots differ");
+        let file = scratch(&format!("real-{i}.json"));
+        std::fs::write(&file, &a.stdout).unwrap();
+        let d = run(&["diff", file.to_str().unwrap()]);
+        assert_eq!(d.status.code(), Some(0), "{target:?}: {}{}", stdout(&d), stderr(&d));
+        assert!(stdout(&d).contains("no changes"), "{target:?}: {}", stdout(&d));
+    }
+}
+
+#[test]
 fn demo_snapshots_are_identical_across_runs() {
     let a = mcplens(&["snapshot"]);
     let b = mcplens(&["snapshot"]);
@@ -166,4 +187,78 @@ fn files_that_are_no_snapshot_are_usage_errors() {
         assert_eq!(o.status.code(), Some(2), "{}: {}", file.display(), stderr(&o));
         assert!(stderr(&o).starts_with("mcplens: error: "), "{}", stderr(&o));
     }
+}
+
+/// Whether `path` is `at` or a path below it.
+fn at_or_under(path: &str, at: &str) -> bool {
+    path == at || path.strip_prefix(at).is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// What is wrong with `mcplens diff --json` on one case of tests/ci/wild/ against its expected.json:
+/// the exit code, every breaking change at or under an expected breaking path and each of those
+/// met, and each expected compatible path met by compatible changes only.
+fn wild_case_problems(dir: &std::path::Path) -> Vec<String> {
+    let arg = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let expected: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+    let o = mcplens(&["diff", &arg("old.json"), &arg("new.json"), "--json"]);
+    let got = json_out(&o);
+    let changes: Vec<(&str, &str)> = got["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["path"].as_str().unwrap(), c["impact"].as_str().unwrap()))
+        .collect();
+    let wanted = |impact: &str| -> Vec<&str> {
+        let list = expected["changes"].as_array().unwrap().iter();
+        list.filter(|c| c["impact"] == impact).map(|c| c["path"].as_str().unwrap()).collect()
+    };
+    let (breaking, compatible) = (wanted("breaking"), wanted("compatible"));
+    let mut problems = vec![];
+    let code = match expected["verdict"].as_str().unwrap() {
+        "breaking" => 5,
+        _ => 0,
+    };
+    if o.status.code() != Some(code) {
+        problems.push(format!("exit {:?}, expected {code}", o.status.code()));
+    }
+    if expected["verdict"] == "none" && !changes.is_empty() {
+        problems.push("changes reported where none was expected".into());
+    }
+    for (path, impact) in &changes {
+        if *impact == "breaking" && !breaking.iter().any(|b| at_or_under(path, b)) {
+            problems.push(format!("breaking, expected not: {path}"));
+        }
+    }
+    for b in &breaking {
+        if !changes.iter().any(|(p, i)| *i == "breaking" && at_or_under(p, b)) {
+            problems.push(format!("not found breaking: {b}"));
+        }
+    }
+    for c in &compatible {
+        let under: Vec<_> = changes.iter().filter(|(p, _)| at_or_under(p, c)).collect();
+        if under.is_empty() {
+            problems.push(format!("not found compatible: {c}"));
+        } else if under.iter().any(|(p, i)| *i == "breaking" && !breaking.iter().any(|b| at_or_under(p, b))) {
+            problems.push(format!("breaking, expected compatible: {c}"));
+        }
+    }
+    problems
+}
+
+/// Real schema changes from public MCP servers' histories (tests/ci/wild/*/SOURCE.md), each with the
+/// verdict a careful reader gave it before mcplens was run on it.
+#[test]
+fn real_schema_changes_are_classified_as_a_reader_would() {
+    let root = root().join("tests/ci/wild");
+    let mut cases: Vec<_> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
+    cases.sort();
+    assert!(cases.len() >= 15, "{} cases", cases.len());
+    let mut wrong = vec![];
+    for dir in &cases {
+        let problems = wild_case_problems(dir);
+        if !problems.is_empty() {
+            wrong.push(format!("{}: {}", dir.file_name().unwrap().to_string_lossy(), problems.join("; ")));
+        }
+    }
+    assert!(wrong.is_empty(), "{} of {} cases wrong:\n{}", wrong.len(), cases.len(), wrong.join("\n"));
 }
