@@ -37,6 +37,20 @@ Exit codes:
     3  the connection to the live target failed
     4  output was lost; 141 stdout was closed by its reader";
 
+pub const REPLAY_EXIT_CODES: &str = "\
+Exit codes:
+    0  the client closed stdin (stdio), or Ctrl-C (HTTP)
+    2  bad usage, or a file that is not a recording (not JSON Lines, too large, nested too deep)
+    4  output was lost; 141 stdout was closed by its reader";
+
+pub const TEST_EXIT_CODES: &str = "\
+Exit codes:
+    0  every call met its expectations
+    6  at least one call missed one (or got no answer: a connection lost mid-run fails that call)
+    2  bad usage, or a collection file that cannot be read (its line is named)
+    3  the target could not be reached at the start
+    4  output was lost; 141 stdout was closed by its reader";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "mcplens",
@@ -63,6 +77,14 @@ pub struct UiArgs {
     /// mcplens/keymap.toml, if it exists).
     #[arg(long, value_name = "FILE")]
     pub keymap: Option<std::path::PathBuf>,
+    /// A snapshot (`mcplens snapshot -o`) to mark the tools that changed since (default:
+    /// mcp-snapshot.json in the server's --cwd, beside the --config file, or here, if there).
+    #[arg(long, value_name = "FILE")]
+    pub snapshot: Option<std::path::PathBuf>,
+    /// The collection of saved calls (TOML, `mcplens test FILE`) that S saves into and the
+    /// collection pane (K) runs (default: mcplens-calls.toml here).
+    #[arg(long, value_name = "FILE")]
+    pub collection: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -174,6 +196,37 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Run the server (`-- <command>`) behind a stdio proxy that passes every line both ways as
+    /// it is and appends each message, with its time and direction, to FILE (JSON Lines, as the
+    /// TUI's log export; secrets given with -e masked). Any client can be recorded:
+    /// `mcplens tools -- mcplens record -o rec.jsonl -- node server.js`.
+    #[command(after_help = EXIT_CODES)]
+    Record {
+        /// The recording to write (replaced if it exists).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: PathBuf,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// Serve a recording (`mcplens record`, or a log exported from the TUI) as an MCP server:
+    /// each request answered with the recorded reply to the same method and params.
+    #[command(after_help = REPLAY_EXIT_CODES)]
+    Replay {
+        /// The recording (JSON Lines).
+        file: PathBuf,
+        /// Serve streamable HTTP at this address (port 0: any free port; the URL is printed on
+        /// stderr) instead of stdio.
+        #[arg(long, value_name = "ADDR:PORT")]
+        http: Option<String>,
+        /// Deepest JSON nesting accepted in the recording and in requests.
+        #[arg(long, default_value_t = crate::json_depth::DEFAULT_MAX_DEPTH, value_name = "LEVELS")]
+        max_depth: usize,
+    },
+    /// Run the saved calls of a collection file (TOML) against the target and check each answer
+    /// against its expectations: one line per call, failures under it, a summary. Exit 0 when
+    /// every call passed, 6 when one failed.
+    #[command(after_help = TEST_EXIT_CODES)]
+    Test(TestArgs),
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -249,15 +302,49 @@ impl Command {
             | Command::Ping { target, .. }
             | Command::Snapshot { target, .. }
             | Command::Diff { target, .. }
+            | Command::Record { target, .. }
             | Command::Auth { target, .. } => Some(target),
             Command::Task(a) => Some(&a.target),
             Command::Call(a) => Some(&a.target),
+            Command::Test(a) => Some(&a.target),
             Command::Read(a) => Some(&a.target),
             Command::Prompt(a) => Some(&a.target),
             Command::Complete(a) => Some(&a.target),
             _ => None,
         }
     }
+}
+
+#[derive(Args, Debug)]
+pub struct TestArgs {
+    /// The collection file: `[[call]]` tables with name, tool, arguments and `[call.expect]`.
+    pub file: PathBuf,
+    /// Run only the call of this name. Repeatable.
+    #[arg(long, value_name = "NAME")]
+    pub only: Vec<String>,
+    /// How results are printed on stdout: text, or tap (TAP version 13).
+    #[arg(long, value_enum, default_value_t = TestFormat::Text)]
+    pub format: TestFormat,
+    /// Also write the results as JUnit XML to FILE (for GitHub Actions, GitLab, Jenkins).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Rewrite each call's expectations to what the server answers now (status, response type,
+    /// the values at the listed paths), keep the rest of the file, and say what changed.
+    #[arg(long)]
+    pub update: bool,
+    /// For calls with all_pages: stop after this many pages.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub max_pages: usize,
+    #[command(flatten)]
+    pub answers: AnswerArgs,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestFormat {
+    Text,
+    Tap,
 }
 
 #[derive(Args, Debug)]

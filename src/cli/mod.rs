@@ -4,6 +4,7 @@
 pub mod answer;
 pub mod args;
 pub mod auth;
+pub mod collection;
 pub mod connect;
 pub mod diff;
 pub mod info;
@@ -11,9 +12,12 @@ pub mod items;
 pub mod login;
 pub mod output;
 pub mod prompts;
+pub mod record;
 pub mod render;
+pub mod replay;
 pub mod resources;
 pub mod snapshot;
+pub mod suite;
 pub mod task;
 
 use std::io::IsTerminal;
@@ -63,11 +67,17 @@ pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
         if let Some(hint) = &list.cache {
             err_line(&sanitize::line(hint));
         }
-        for t in &list.tools {
-            text.push('\n');
-            text.push_str(&render::tool(t));
-        }
         out(&text)?;
+        // One descriptor parsed, rendered and written at a time, then dropped: 20,000 tools
+        // parsed at once (and their text gathered) cost several times the list's size.
+        for t in &list.tools {
+            let mut one = t.transient();
+            let text = render::tool(&one);
+            if let Some(v) = one.take_value() {
+                crate::deep::drop_value(v);
+            }
+            out(&format!("\n{text}"))?;
+        }
     }
     // The process exits next: freeing thousands of descriptors piece by piece only costs time.
     std::mem::forget(list);
@@ -204,7 +214,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     }
     // `--json` of one page writes every number as sent (`json::exact`): only lone surrogates,
     // which no Rust string holds, are still shown approximated there.
-    let exact_json = a.json && !a.all_pages && reply.elisions.approximated.surrogates == 0;
+    let exact_json = a.json && reply.elisions.approximated.surrogates == 0;
     if let Some(note) = reply.approximation_note().filter(|_| !a.raw && !exact_json) {
         err_line(&format!("warning: {note}"));
     }
@@ -222,12 +232,18 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     let secret_in_reply = output::has_secrets() && (a.all_pages || output::holds_secret(&reply.raw));
     // One page written as JSON keeps every number as the server wrote it (see `json::exact`).
     let max_depth = session.options().max_depth;
-    let mut guide = (a.json && !a.all_pages).then(|| call.exact_guide(&reply.raw, max_depth)).flatten();
+    let mut guide = a.json.then(|| call.exact_guide(&reply.raw, max_depth)).flatten();
     let answer = call.read(reply);
     let mut envelope = answer.envelope;
     if a.all_pages && envelope.has_more() {
         let on_page = &mut |c: &PageCount| show_page(c, tty);
-        (envelope, _) = crate::call::all_pages(session, &call, vec![envelope], a.max_pages, &opts, on_page).await;
+        if a.json {
+            let known = vec![(envelope, guide)];
+            (envelope, guide, _) =
+                crate::call::all_pages_exact(session, &call, known, a.max_pages, &opts, on_page).await;
+        } else {
+            (envelope, _) = crate::call::all_pages(session, &call, vec![envelope], a.max_pages, &opts, on_page).await;
+        }
         clear_line(tty);
     }
     let code =
@@ -302,6 +318,7 @@ pub async fn run(cli: Cli) -> i32 {
     let result = match &cli.command {
         Some(Command::Tools { target, json }) => tools(target, *json).await,
         Some(Command::Call(a)) => call(a).await,
+        Some(Command::Test(a)) => collection::test(a).await,
         Some(Command::Info { target, json }) => info::info(target, *json).await,
         Some(Command::Task(t)) => task::command(t).await,
         Some(Command::Resources { target, json }) => resources::list(target, ItemKind::Resource, *json).await,
@@ -316,6 +333,8 @@ pub async fn run(cli: Cli) -> i32 {
             diff::diff(old, new.as_deref(), target, *json, target.max_depth).await
         }
         Some(Command::Auth { action, target }) => auth::command(*action, target).await,
+        Some(Command::Record { output, target }) => record::record(output, target).await,
+        Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
             Ok(()) => Ok(0),

@@ -6,6 +6,7 @@
 
 pub mod call;
 pub mod capped_file;
+pub mod collection;
 pub mod deep;
 pub mod envelope;
 pub mod error;
@@ -19,6 +20,7 @@ pub mod jsonc;
 pub mod jsontree;
 pub mod mcp;
 pub mod opener;
+pub mod replay;
 pub mod sanitize;
 pub mod schema;
 pub mod skeleton;

@@ -94,6 +94,16 @@ pub enum SessionMsg {
     Pinged(Result<Duration, String>),
     /// The session's tasks (asked for with `T`).
     Tasks(Vec<crate::mcp::task_ext::TaskEntry>),
+    /// The tools compared with the saved snapshot (after each listing), or why the snapshot
+    /// could not be read.
+    Compared(super::baseline::Outcome),
+    /// The collection file read (again), or why it could not be.
+    Collection {
+        file: String,
+        loaded: Result<crate::collection::Collection, String>,
+    },
+    /// A saved call of the collection started or ended its run.
+    SavedRun(super::saved::RunMsg),
     /// The OAuth login state of an HTTP server changed (None: no login for this target).
     Login(Option<crate::mcp::auth::LoginState>),
 }
@@ -200,6 +210,15 @@ pub enum Cmd {
     },
     SetLogLevel(crate::mcp::log::Level),
     Ping,
+    /// Write the call into the collection file (replacing one of its name), then read it again.
+    SaveCall {
+        file: std::path::PathBuf,
+        call: crate::collection::SavedCall,
+    },
+    /// Read the collection file.
+    LoadCollection(std::path::PathBuf),
+    /// Run saved calls (with their tools' descriptors, when listed), each checked.
+    RunSaved(Vec<(crate::collection::SavedCall, Option<serde_json::Value>)>),
     /// Save content `index` of a read to a file in the exports directory.
     Save {
         name: String,
@@ -269,6 +288,8 @@ pub struct App {
     pub shown: Option<usize>,
     /// The level last set with `logging/setLevel` (the picker opens on it).
     pub server_level: Option<crate::mcp::log::Level>,
+    /// The collection file (`--collection`), where `S` saves the call on screen.
+    pub collection_file: std::path::PathBuf,
 }
 
 impl App {
@@ -301,6 +322,7 @@ impl App {
             docked: super::components::docked(),
             shown: None,
             server_level: None,
+            collection_file: super::saved::DEFAULT_FILE.into(),
         };
         app.set_conn(Conn::Connecting { since: Instant::now() });
         app
@@ -367,8 +389,29 @@ impl App {
             return;
         }
         let Some(tool) = self.list.tools.get(idx) else { return };
-        self.schema = Some(SchemaPane::new(idx, tool));
+        let mut pane = SchemaPane::new(idx, tool);
+        if let Some(c) = &self.list.since {
+            pane.set_since(c, tool.name());
+        }
+        self.schema = Some(pane);
         self.relayout();
+    }
+
+    /// The tools compared with the saved snapshot: the list marks them, the schema pane and the
+    /// info pane say what changed. A snapshot that cannot be read is a warning only.
+    fn compared(&mut self, outcome: super::baseline::Outcome) -> Vec<Cmd> {
+        match outcome {
+            Ok(c) => {
+                self.list.since = Some(c.clone());
+                self.schema = None;
+                self.sync_schema();
+                self.observe(&super::component::Observed::Compared(&c))
+            }
+            Err(e) => {
+                self.notice = Some((e, true));
+                vec![]
+            }
+        }
     }
 
     /// Selects the tool named `name` (clearing a filter that hides it); false if not listed.
@@ -455,6 +498,8 @@ impl App {
                 self.server = Some(*server);
                 self.log.set_log(log);
                 self.set_tools(tools);
+                let mut cmds = cmds;
+                cmds.push(Cmd::LoadCollection(self.collection_file.clone()));
                 return cmds;
             }
             SessionMsg::ToolsRefreshed(tools) => self.set_tools(tools),
@@ -476,6 +521,11 @@ impl App {
                 self.relayout();
             }
             SessionMsg::Login(state) => self.login = state,
+            SessionMsg::Compared(outcome) => return self.compared(outcome),
+            SessionMsg::Collection { file, loaded } => {
+                return self.observe(&super::component::Observed::Collection { file: &file, loaded: &loaded });
+            }
+            SessionMsg::SavedRun(m) => return self.observe(&super::component::Observed::SavedRun(&m)),
             SessionMsg::AskWithdrawn(id) => {
                 self.overlays.close_on(&super::component::Observed::AskWithdrawn(&id));
                 self.notice = Some(("the server withdrew its request".into(), false));

@@ -53,6 +53,8 @@ pub enum Action {
     LeaveForm,
     /// Connect to the server of this index in the config's list.
     Connect(usize),
+    /// Run these saved calls of the collection, one after the other, each checked.
+    RunSaved(Vec<crate::collection::SavedCall>),
 }
 
 /// Offers a key to a component: raw first (text being typed), then as the command its keymap
@@ -108,6 +110,12 @@ pub enum Observed<'a> {
     Updated(&'a str),
     /// A re-read of a resource whose view is open.
     Reread(&'a super::ops::ReadDone),
+    /// The collection file read (again), or why it could not be.
+    Collection { file: &'a str, loaded: &'a Result<crate::collection::Collection, String> },
+    /// A saved call started or ended its run.
+    SavedRun(&'a super::saved::RunMsg),
+    /// The tools compared with the saved snapshot.
+    Compared(&'a super::baseline::Compared),
     /// Suggestions for a field of a form (`seq` says which asked).
     Completed(&'a super::ops::CompletionDone),
 }

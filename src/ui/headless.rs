@@ -129,6 +129,17 @@ async fn execute_round(
             cmd if super::ops::serves(&cmd) => {
                 let _ = super::ops::carry_out(session.clone(), cmd, tx).await;
             }
+            super::app::Cmd::SaveCall { file, call } => {
+                for m in super::saved::save(&file, &call) {
+                    let _ = tx.send(Msg::Session(m));
+                }
+            }
+            super::app::Cmd::LoadCollection(file) => {
+                let _ = tx.send(Msg::Session(super::saved::load(&file)));
+            }
+            super::app::Cmd::RunSaved(calls) => {
+                super::saved::run(session.clone(), Default::default(), calls, tx).await;
+            }
             cmd @ (super::app::Cmd::Tasks | super::app::Cmd::CancelTask(_) | super::app::Cmd::SetRoots(_)) => {
                 super::session_cmd(session.clone(), cmd, tx).await;
             }

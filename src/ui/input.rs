@@ -77,6 +77,21 @@ impl App {
         }
     }
 
+    /// `S`: the overlay that saves the call on screen into the collection.
+    fn save_call(&mut self) {
+        let Some(r) = self.result() else {
+            self.notice = Some(("no result yet: run a tool first, then S saves the call".into(), false));
+            return;
+        };
+        let n = self.past.iter().filter(|(_, p)| p.tool == r.call.tool).count().max(1);
+        let name = format!("{}{n}", r.call.tool);
+        let file = self.collection_file.display().to_string();
+        match super::components::save_call::SaveCallOverlay::new(&r.call, name, &file) {
+            Ok(o) => self.overlays.push(Box::new(o)),
+            Err(e) => self.notice = Some((e, true)),
+        }
+    }
+
     pub(super) fn form_key(&mut self, k: KeyEvent) -> Option<Vec<Cmd>> {
         let form = self.form.as_mut()?;
         let mut cx = Ctx::new(&self.theme);
@@ -152,6 +167,20 @@ impl App {
                 vec![]
             }
             Action::Connect(_) => vec![],
+            Action::RunSaved(calls) => {
+                if !matches!(self.conn, super::app::Conn::Connected) {
+                    self.notice = Some(("not connected: R reconnects".into(), true));
+                    return vec![];
+                }
+                let with = calls
+                    .into_iter()
+                    .map(|c| {
+                        let d = self.list.find(&c.tool).map(|t| t.value().clone());
+                        (c, d)
+                    })
+                    .collect();
+                vec![Cmd::RunSaved(with)]
+            }
         }
     }
 
@@ -199,7 +228,9 @@ impl App {
             return cmds;
         }
         if self.show_key(&k) {
-            return vec![];
+            // The collection is read again each time its pane is shown: edits to the file count.
+            let collection = self.shown_docked().is_some_and(|p| p.scope() == super::components::collection::SCOPE);
+            return if collection { vec![Cmd::LoadCollection(self.collection_file.clone())] } else { vec![] };
         }
         let Some(cmd) = keymap::lookup(&k, self.scope()) else {
             self.dirty = false;
@@ -274,6 +305,7 @@ impl App {
                 self.focus = Pane::Result;
             }
             Command::MarkRecords | Command::MarkNext => return self.teach(cmd),
+            Command::SaveCall => self.save_call(),
             Command::Zoom => self.zoom = !self.zoom,
             Command::ToggleLog => {
                 self.show_log = !self.show_log;

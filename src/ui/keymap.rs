@@ -119,6 +119,9 @@ commands! {
     // Roots, in the server info pane.
     AddRoot = "add_root",
     RemoveRoot = "remove_root",
+    // Saved calls: the collection.
+    SaveCall = "save_call",
+    RunAll = "run_all",
 }
 
 /// Where a binding applies: a section of the keymap file. `Any` (the file's `[global]`) applies
@@ -349,6 +352,11 @@ pub const EXTRA_HELP: &[(&str, &str)] = &[
         "edit the focused text or number field: a value shown selected is replaced by what you type (End or → keeps it and types after it); an emptied field is omitted",
     ),
     ("+ add key rows", "type the new key's name, then Enter"),
+    ("! ⚠ · in list", "a malformed descriptor; a destructive tool; a read-only tool"),
+    (
+        "✗ ~ + in list",
+        "since the saved snapshot (mcp-snapshot.json, --snapshot FILE): a breaking change, a compatible change, a new tool; the title counts them (− removed); the schema pane shows the tool's changes, the server info (i) all of them and the removed tools",
+    ),
 ];
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! the MCP session so the UI never waits on I/O.
 
 pub mod app;
+pub mod baseline;
 pub mod changes;
 pub mod component;
 pub mod components;
@@ -14,6 +15,7 @@ pub mod jsonview;
 pub mod keymap;
 pub mod ops;
 pub mod result;
+pub mod saved;
 pub mod schema_view;
 pub mod scroll;
 pub mod textarea;
@@ -121,7 +123,7 @@ fn record(
 ) {
     let entry = Entry {
         tool: result.tool.clone(),
-        arguments: result.arguments.clone(),
+        arguments: crate::envelope::pager::without_stand_ins(&result.arguments),
         at: now_secs(),
         duration_ms: result.elapsed.as_millis() as u64,
         status,
@@ -234,7 +236,7 @@ fn login_notice(n: crate::mcp::auth::Notice) -> String {
 /// reconnects.
 async fn worker(
     target: Target,
-    options: ConnectOptions,
+    (options, snapshot): (ConnectOptions, baseline::Source),
     stores: (Arc<Mutex<History>>, Arc<Mutex<Hints>>),
     mut cmds: mpsc::UnboundedReceiver<Cmd>,
     out: mpsc::UnboundedSender<Msg>,
@@ -298,9 +300,20 @@ async fn worker(
                             let redactor = crate::mcp::log::Redactor::new(target.secrets());
                             send(SessionMsg::Notice(ops::save_content(&name, &content, index, &redactor)));
                         }
+                        Some(Cmd::SaveCall { file, call }) => {
+                            for m in saved::save(&file, &call) {
+                                send(m);
+                            }
+                        }
+                        Some(Cmd::LoadCollection(file)) => {
+                            send(saved::load(&file));
+                        }
                         Some(cmd)
                             if ops::serves(&cmd)
-                                || matches!(cmd, Cmd::Tasks | Cmd::CancelTask(_) | Cmd::SetRoots(_)) =>
+                                || matches!(
+                                    cmd,
+                                    Cmd::Tasks | Cmd::CancelTask(_) | Cmd::SetRoots(_) | Cmd::RunSaved(_)
+                                ) =>
                         {
                             send(SessionMsg::Notice("not connected: R reconnects".into()));
                         }
@@ -313,6 +326,17 @@ async fn worker(
             }
         };
         let known = Arc::new(Mutex::new(ops::Known::default()));
+        // Read again at each connect: a snapshot written meanwhile counts after R.
+        let base = match snapshot.load() {
+            Ok(b) => b.map(Arc::new),
+            Err(e) => {
+                send(SessionMsg::Compared(Err(e)));
+                None
+            }
+        };
+        if let Ok(mut k) = known.lock() {
+            k.baseline = base.clone();
+        }
         // Heard from before the first listing: a list_changed during it is not lost (it is read
         // again, once per burst).
         let mut events = session.events();
@@ -325,9 +349,13 @@ async fn worker(
                 tokio::spawn(ops::relist(session.clone(), offered, false, known.clone(), out.clone()));
                 let log = session.log().clone();
                 send(SessionMsg::Login(session.auth().map(|a| a.state())));
+                let compared = base.map(|b| b.compare(&session.server, &tools));
                 if !send(SessionMsg::Connected { server: Box::new(session.server.clone()), tools, log }) {
                     session.close().await;
                     return;
+                }
+                if let Some(c) = compared {
+                    send(SessionMsg::Compared(Ok(Arc::new(c))));
                 }
             }
             Err(e) => {
@@ -384,6 +412,17 @@ async fn worker(
                         }
                     }
                     Some(Cmd::Answer { id, answer }) => pending.answer(&id, answer),
+                    Some(Cmd::SaveCall { file, call }) => {
+                        for m in saved::save(&file, &call) {
+                            send(m);
+                        }
+                    }
+                    Some(Cmd::LoadCollection(file)) => {
+                        send(saved::load(&file));
+                    }
+                    Some(Cmd::RunSaved(calls)) => {
+                        tokio::spawn(saved::run(session.clone(), hints.clone(), calls, out.clone()));
+                    }
                     // Typing asks at each key: only the last ask after a pause is sent.
                     Some(Cmd::Complete(ask)) => waiting.complete = Some((Instant::now() + COMPLETE_PAUSE, ask)),
                     Some(cmd) if ops::serves(&cmd) => {
@@ -664,6 +703,9 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
         other => other.label(),
     };
     let mut app = App::new(theme, label);
+    if let Some(c) = &ui.collection {
+        app.collection_file = c.clone();
+    }
     app.observe(&component::Observed::Roots(&options.roots));
     let history = History::open(&target.label());
     if let Some(p) = &history.problem {
@@ -694,7 +736,12 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
         app.notice = Some((format!("hints: {p} (the built-in heuristics go on)"), true));
     }
     let hints = Arc::new(Mutex::new(hints));
-    let worker = tokio::spawn(worker(target, options, (history, hints), cmd_rx, msg_tx));
+    let server_cwd = match &target {
+        Target::Stdio(s) => s.cwd.clone(),
+        Target::Http(_) => None,
+    };
+    let snapshot = baseline::Source::new(ui.snapshot.clone(), server_cwd.as_deref(), target_args.config.as_deref());
+    let worker = tokio::spawn(worker(target, (options, snapshot), (history, hints), cmd_rx, msg_tx));
     let mut events = EventStream::new();
     #[cfg(unix)]
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();

@@ -91,6 +91,9 @@ roles! {
     JsonNull json_null = "json_null",
     Match match_ = "match",
     StatusBg status_bg = "status_bg",
+    Breaking breaking = "breaking",
+    Compatible compatible = "compatible",
+    Added added = "added",
 }
 
 #[derive(Debug, Clone)]

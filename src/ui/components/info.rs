@@ -11,6 +11,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::mcp::ServerInfo;
 use crate::mcp::asks::Root;
 use crate::sanitize;
+use crate::schema::diff::{Change, Impact};
+use crate::ui::baseline::{Compared, Mark};
 use crate::ui::component::{Component, Ctx, Observed, Used};
 use crate::ui::keymap::{Command, Scope};
 use crate::ui::scroll::Scroll;
@@ -32,6 +34,8 @@ pub struct InfoPane {
     /// What the rows were built from: the server's info and the roots offered to it.
     server: Option<ServerInfo>,
     roots: Vec<Root>,
+    /// The tools compared with the saved snapshot, once they are.
+    since: Option<Compared>,
 }
 
 enum Row {
@@ -39,6 +43,8 @@ enum Row {
     Heading(&'static str),
     Json(crate::json_pretty::Line),
     Text(String),
+    /// A mark or label in a role's color, then text.
+    Since(Role, String, String),
 }
 
 /// A line as rows of at most [`PIECE`] characters: a frame wraps only the rows on screen, so a
@@ -71,6 +77,7 @@ impl InfoPane {
         if let Some(hint) = s.cache_hint() {
             rows.push(Row::Fact("discover", hint));
         }
+        rows.extend(self.since_rows());
         rows.push(Row::Heading("capabilities (as sent)"));
         let caps = s
             .result
@@ -92,6 +99,48 @@ impl InfoPane {
         self.copy = crate::json_out::to_pretty_string(&crate::deep::Deep(&s.result));
         self.scroll = Scroll::new(rows.len());
         self.rows = rows;
+    }
+
+    /// What changed since the saved snapshot: the file, the counts, each removed tool, each
+    /// changed tool with its changes, and the server's own changes.
+    fn since_rows(&self) -> Vec<Row> {
+        let mut rows = vec![Row::Heading("since the saved snapshot")];
+        let Some(c) = &self.since else {
+            rows.push(Row::Text(format!(
+                "(none compared: {} where the server runs, beside the config file, or here; --snapshot FILE)",
+                crate::ui::baseline::FILE_NAME
+            )));
+            return rows;
+        };
+        rows.push(Row::Fact("file", c.file.clone()));
+        rows.push(Row::Fact("tools", c.summary()));
+        for name in &c.removed {
+            rows.push(Row::Since(Role::Breaking, "− removed ".into(), name.clone()));
+        }
+        let mut names: Vec<(&String, &Mark)> = c.marks.iter().collect();
+        names.sort_by(|a, b| a.1.cmp(b.1).then_with(|| a.0.cmp(b.0)));
+        for (name, mark) in names {
+            let (label, role) = match mark {
+                Mark::Breaking => ("✗ breaking", Role::Breaking),
+                Mark::Compatible => ("~ changed ", Role::Compatible),
+                Mark::New => ("+ new     ", Role::Added),
+            };
+            rows.push(Row::Since(role, format!("{label} "), name.clone()));
+            rows.extend(c.changes.get(name).into_iter().flatten().map(change_row));
+        }
+        if !c.server.is_empty() {
+            rows.push(Row::Fact("server", format!("{} changed", c.server.len())));
+            rows.extend(c.server.iter().map(change_row));
+        }
+        rows
+    }
+
+    /// The rows again from what is known (the server, the roots, the comparison).
+    fn rebuild(&mut self) {
+        if let Some(s) = self.server.take() {
+            self.build(&s);
+            self.server = Some(s);
+        }
     }
 
     /// `+` offers the current directory as a root, `-` stops offering the last one; the worker
@@ -143,8 +192,22 @@ impl InfoPane {
                     .collect::<Vec<_>>(),
             ),
             Row::Text(s) => Line::styled(s.clone(), t.paint(Role::Text)),
+            Row::Since(role, label, text) => Line::from(vec![
+                Span::styled(label.clone(), t.paint(*role)),
+                Span::styled(sanitize::line(text).into_owned(), t.paint(Role::Text)),
+            ]),
         }
     }
+}
+
+/// One change of a tool or of the server: its impact, path and what it is.
+fn change_row(c: &Change) -> Row {
+    let (label, role) = if c.impact == Impact::Breaking {
+        ("    BREAKING   ", Role::Breaking)
+    } else {
+        ("    compatible ", Role::Compatible)
+    };
+    Row::Since(role, label.into(), format!("{}  {}", c.path, c.what))
 }
 
 impl Component for InfoPane {
@@ -164,10 +227,11 @@ impl Component for InfoPane {
             }
             Observed::Roots(r) => {
                 self.roots = r.to_vec();
-                if let Some(s) = self.server.take() {
-                    self.build(&s);
-                    self.server = Some(s);
-                }
+                self.rebuild();
+            }
+            Observed::Compared(c) => {
+                self.since = Some((*c).clone());
+                self.rebuild();
             }
             _ => {}
         }

@@ -1,6 +1,7 @@
 //! The panes and overlays, one file each (see `component.rs` for the shape they share).
 
 pub mod ask;
+pub mod collection;
 pub mod fill;
 pub mod form;
 pub mod help;
@@ -16,6 +17,7 @@ pub mod prompts;
 pub mod read;
 pub mod resources;
 pub mod result;
+pub mod save_call;
 pub mod schema;
 pub mod tasks;
 pub mod tools;
@@ -36,6 +38,7 @@ pub fn docked() -> Vec<Box<dyn Component>> {
         Box::new(info::InfoPane::default()),
         Box::new(resources::ResourcesPane::default()),
         Box::new(prompts::PromptsPane::default()),
+        Box::new(collection::CollectionPane::default()),
     ]
 }
 

@@ -46,7 +46,22 @@ pub struct SchemaPane {
     /// The schema as sent, pretty-printed, while `r` shows it.
     raw: Option<Vec<crate::json_pretty::Line>>,
     raw_scroll: Scroll,
+    /// What changed in this tool since the saved snapshot (empty when nothing did, or when no
+    /// snapshot was compared).
+    since: Vec<SinceLine>,
 }
+
+/// A line of the "since the snapshot" section: a heading, or one change.
+#[derive(Debug, Clone, PartialEq)]
+enum SinceLine {
+    New,
+    Heading { changes: usize, breaking: usize },
+    Change { breaking: bool, path: String, what: String },
+    More(usize),
+}
+
+/// The most changes the header lists (the info pane, `i`, lists them all).
+const SINCE_SHOWN: usize = 6;
 
 /// The first [`HEAD_LINES`] lines of a description, each cut to [`HEAD_CHARS`] characters, made
 /// safe for the terminal; "…" says there is more (the raw view, `r`, has it all). Only a prefix
@@ -97,9 +112,56 @@ impl SchemaPane {
             scroll: Scroll::default(),
             raw: None,
             raw_scroll: Scroll::default(),
+            since: vec![],
         };
         pane.open_to(if nodes < EXPAND_ALL_BELOW { usize::MAX } else { 2 });
         pane
+    }
+
+    /// What the snapshot comparison says of this tool (`name`), for the header.
+    pub fn set_since(&mut self, c: &crate::ui::baseline::Compared, name: &str) {
+        use crate::schema::diff::Impact;
+        use crate::ui::baseline::Mark;
+        self.since.clear();
+        if c.marks.get(name) == Some(&Mark::New) {
+            self.since.push(SinceLine::New);
+            return;
+        }
+        let Some(changes) = c.changes.get(name).filter(|ch| !ch.is_empty()) else { return };
+        let breaking = changes.iter().filter(|ch| ch.impact == Impact::Breaking).count();
+        self.since.push(SinceLine::Heading { changes: changes.len(), breaking });
+        for ch in changes.iter().take(SINCE_SHOWN) {
+            let (path, what) = (sanitize::line(&ch.path).into_owned(), sanitize::line(&ch.what).into_owned());
+            self.since.push(SinceLine::Change { breaking: ch.impact == Impact::Breaking, path, what });
+        }
+        if changes.len() > SINCE_SHOWN {
+            self.since.push(SinceLine::More(changes.len() - SINCE_SHOWN));
+        }
+    }
+
+    fn since_line(line: &SinceLine, t: &Theme) -> Line<'static> {
+        match line {
+            SinceLine::New => Line::styled("+ new since the saved snapshot", t.paint(Role::Added)),
+            SinceLine::Heading { changes, breaking } => Line::styled(
+                format!(
+                    "since the saved snapshot: {} ({breaking} breaking)",
+                    crate::ui::result::count(*changes, "change", "changes")
+                ),
+                t.paint(if *breaking > 0 { Role::Breaking } else { Role::Compatible }),
+            ),
+            SinceLine::Change { breaking, path, what } => {
+                let (label, role) =
+                    if *breaking { ("BREAKING   ", Role::Breaking) } else { ("compatible ", Role::Compatible) };
+                Line::from(vec![
+                    Span::styled(format!("  {label}"), t.paint(role)),
+                    Span::styled(path.clone(), t.paint(Role::Key)),
+                    Span::styled(format!("  {what}"), t.paint(Role::Text)),
+                ])
+            }
+            SinceLine::More(n) => {
+                Line::styled(format!("  … {n} more (i: the server info lists them all)"), t.paint(Role::Dim))
+            }
+        }
     }
 
     /// The schema node under the cursor.
@@ -243,6 +305,7 @@ impl SchemaPane {
         if let Some(p) = &self.problem {
             header.push(Line::styled(format!("malformed descriptor: {}", sanitize::line(p)), t.paint(Role::Error)));
         }
+        header.extend(self.since.iter().map(|l| Self::since_line(l, t)));
         if self.raw.is_none() {
             header.extend(self.description.iter().map(|l| Line::styled(l.clone(), t.paint(Role::Text))));
         }

@@ -11,6 +11,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::mcp::{ToolDescriptor, ToolList};
 use crate::sanitize;
+use crate::ui::baseline::{Compared, Mark};
 use crate::ui::component::{Action, Component, Ctx, Used};
 use crate::ui::fuzzy;
 use crate::ui::keymap::{Command, Scope};
@@ -44,6 +45,8 @@ pub struct ToolsPane {
     visible: Vec<usize>,
     pub scroll: Scroll,
     pub status: Status,
+    /// What changed since the saved snapshot, when one was compared.
+    pub since: Option<std::sync::Arc<Compared>>,
 }
 
 impl ToolsPane {
@@ -64,7 +67,7 @@ impl ToolsPane {
     }
 
     pub fn find(&self, name: &str) -> Option<&ToolDescriptor> {
-        self.tools.iter().find(|t| t.name() == name)
+        self.tools.iter().find(|t| t.listed().name == name)
     }
 
     pub fn visible_len(&self) -> usize {
@@ -73,11 +76,11 @@ impl ToolsPane {
 
     /// Selects the tool named `name`, clearing a filter that hides it; false if it is not listed.
     pub fn select_name(&mut self, name: &str) -> bool {
-        if !self.visible.iter().any(|&i| self.tools[i].name() == name) {
+        if !self.visible.iter().any(|&i| self.tools[i].listed().name == name) {
             self.filter.clear();
             self.refilter();
         }
-        match self.visible.iter().position(|&i| self.tools[i].name() == name) {
+        match self.visible.iter().position(|&i| self.tools[i].listed().name == name) {
             Some(pos) => {
                 self.scroll.select(pos);
                 true
@@ -105,9 +108,10 @@ impl ToolsPane {
     }
 
     fn refilter(&mut self) {
-        let keep = self.selected().map(|t| t.name().to_string());
+        let keep = self.selected().map(|t| t.listed().name.clone());
         // Without a filter every tool is shown in order, and none is read: a descriptor is parsed
         // when its row is drawn (20,000 tools parsed at once cost several times the list's size).
+        // A filter reads each tool's name, title and description head from its text (`listed`).
         let mut scored: Vec<(i64, usize)> = if self.filter.trim().is_empty() {
             (0..self.tools.len()).map(|i| (0, i)).collect()
         } else {
@@ -115,7 +119,9 @@ impl ToolsPane {
                 .iter()
                 .enumerate()
                 .filter_map(|(i, t)| {
-                    fuzzy::tool_score(&self.filter, t.name(), t.title(), t.description()).map(|s| (s, i))
+                    let l = t.listed();
+                    fuzzy::tool_score(&self.filter, &l.name, l.title.as_deref(), l.description.as_deref())
+                        .map(|s| (s, i))
                 })
                 .collect()
         };
@@ -125,7 +131,7 @@ impl ToolsPane {
         self.visible = scored.into_iter().map(|(_, i)| i).collect();
         self.scroll.set_len(self.visible.len());
         let at = keep
-            .and_then(|name| self.visible.iter().position(|&i| self.tools[i].name() == name))
+            .and_then(|name| self.visible.iter().position(|&i| self.tools[i].listed().name == name))
             .filter(|_| self.filter.is_empty())
             .unwrap_or(0);
         self.scroll.top = 0;
@@ -157,7 +163,7 @@ impl ToolsPane {
 
     fn title(&self) -> String {
         if self.filter.is_empty() && !self.filtering {
-            format!(" Tools ({}) ", self.tools.len())
+            format!(" Tools ({}){} ", self.tools.len(), self.since_title())
         } else {
             let typing = if self.filtering { "▏" } else { "" };
             format!(
@@ -167,6 +173,34 @@ impl ToolsPane {
                 sanitize::line(&self.filter)
             )
         }
+    }
+
+    /// The counts since the snapshot, short, for the title (the info pane has them in words).
+    fn since_title(&self) -> String {
+        let Some(c) = &self.since else { return String::new() };
+        let parts: Vec<String> = [
+            (c.count(Mark::Breaking), "✗"),
+            (c.count(Mark::Compatible), "~"),
+            (c.count(Mark::New), "+"),
+            (c.removed.len(), "−"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, mark)| format!("{mark}{n}"))
+        .collect();
+        if parts.is_empty() { " · as snapshot".into() } else { format!(" {}", parts.join(" ")) }
+    }
+
+    /// The snapshot mark of a tool: breaking, changed compatibly, new; blank when unchanged or
+    /// when no snapshot was compared.
+    fn since_mark(&self, name: &str, t: &Theme) -> Option<Span<'static>> {
+        let c = self.since.as_ref()?;
+        Some(match c.marks.get(name) {
+            Some(Mark::Breaking) => Span::styled("✗ ", t.paint(Role::Breaking).add_modifier(Modifier::BOLD)),
+            Some(Mark::Compatible) => Span::styled("~ ", t.paint(Role::Compatible)),
+            Some(Mark::New) => Span::styled("+ ", t.paint(Role::Added).add_modifier(Modifier::BOLD)),
+            None => Span::raw("  "),
+        })
     }
 
     /// The list's title for the pane's frame.
@@ -200,24 +234,27 @@ impl ToolsPane {
     /// One row: a mark, the name in full (it is what calls use), then the title, dimmed, as
     /// far as it fits.
     fn row(&self, tool: &ToolDescriptor, t: &Theme) -> Line<'static> {
+        // Read from the descriptor's text (`listed`): drawing rows parses no descriptor.
+        let listed = tool.listed();
         let (mark, mark_style) = if tool.problem().is_some() {
             ("! ", t.paint(Role::Error))
-        } else if tool.destructive() {
+        } else if listed.destructive {
             ("⚠ ", t.paint(Role::Warning))
-        } else if tool.read_only() {
+        } else if listed.read_only {
             ("· ", t.paint(Role::Ok))
         } else {
             ("  ", t.paint(Role::Dim))
         };
         // No row is wider than a terminal: a longer name or title is not laid out every frame.
-        let name = sanitize::line_head(tool.name(), 1000).into_owned();
-        let mut spans = vec![Span::styled(mark, mark_style)];
+        let name = sanitize::line_head(&listed.name, 1000).into_owned();
+        let mut spans: Vec<Span> = self.since_mark(&listed.name, t).into_iter().collect();
+        spans.push(Span::styled(mark, mark_style));
         if name.is_empty() {
             spans.push(Span::styled("(no name)", t.paint(Role::Error)));
         } else {
             spans.push(Span::styled(name, t.paint(Role::Text).add_modifier(Modifier::BOLD)));
         }
-        if let Some(title) = tool.title().filter(|tt| !tt.trim().is_empty()) {
+        if let Some(title) = listed.title.as_deref().filter(|tt| !tt.trim().is_empty()) {
             spans.push(Span::styled(format!("  {}", sanitize::line_head(title, 1000)), t.paint(Role::Dim)));
         }
         Line::from(spans)
@@ -314,5 +351,20 @@ mod tests {
         assert!(p.select_name("e"));
         assert_eq!((p.selected().map(|t| t.name().to_string()), p.filter.as_str()), (Some("e".into()), ""));
         assert!(!p.select_name("zz"));
+    }
+
+    /// Filtering and drawing rows read each tool from its text: no descriptor is parsed (20,000
+    /// parsed at once cost several times the list's size).
+    #[test]
+    fn filtering_and_drawing_rows_parse_no_descriptor() {
+        let theme = Theme::default();
+        let mut p = pane(&["list_issues", "get_issue", "search_code", "issue_x"]);
+        p.filter = "issue".into();
+        p.refilter();
+        assert_eq!(p.visible_len(), 3);
+        let rows: Vec<_> = p.visible.iter().map(|&i| p.row(&p.tools[i], &theme)).collect();
+        assert_eq!(rows.len(), 3);
+        assert!(p.select_name("search_code"));
+        assert!(p.tools.iter().all(|t| !t.is_parsed()));
     }
 }

@@ -9,7 +9,10 @@ use serde_json::{Map, Value};
 use super::{LogEntry, SessionLog};
 
 /// `entries` (from `log`) as JSON Lines, each with its time, kind, id, method, pairing, latency
-/// and level, and the whole message (`message` when it is JSON, `text` otherwise).
+/// and level, and the whole message (`message` when it is JSON, `text` otherwise). When `message`
+/// written out would not be the bytes that went over the wire (spacing, key escapes, `1.0`, big
+/// integers), `raw` holds the line as sent too, so a replay (`mcplens replay`) serves those bytes.
+/// This is also the format `mcplens record` writes.
 pub fn to_json_lines(log: &SessionLog, entries: &[LogEntry]) -> String {
     let mut out = String::new();
     for e in entries {
@@ -43,7 +46,13 @@ fn entry_json(log: &SessionLog, e: &LogEntry) -> Value {
     }
     let whole = log.whole(e);
     match e.msg.as_ref().and_then(|_| serde_json::from_str::<Value>(&whole).ok()) {
-        Some(v) => o.insert("message".into(), v),
+        Some(v) => {
+            // Only when needed: most servers write compact JSON, which `message` reproduces.
+            if serde_json::to_string(&v).ok().as_deref() != Some(whole.as_ref()) {
+                o.insert("raw".into(), whole.as_ref().into());
+            }
+            o.insert("message".into(), v)
+        }
         None => o.insert("text".into(), whole.as_ref().into()),
     };
     Value::Object(o)

@@ -1,0 +1,210 @@
+//! `mcplens test FILE`: the saved calls of a collection run against the target through the call
+//! service, each answer checked against its expectations; results as text or TAP on stdout,
+//! JUnit XML to a file; `--update` rewrites the expectations to what came now.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::args::{TestArgs, TestFormat};
+use super::connect::{self, Opened};
+use super::suite::{self, CaseResult};
+use super::{answer, err_line, out};
+use crate::call::CallStatus;
+use crate::collection::{self, Collection, Observed, RunOptions, SavedCall};
+use crate::envelope::hints::Hints;
+use crate::error::{LensError, Result};
+use crate::mcp::ToolList;
+use crate::sanitize;
+
+/// The exit code of a run in which at least one call missed its expectations.
+pub const EXIT_FAILED: i32 = 6;
+
+/// `mcplens test`
+pub async fn test(a: &TestArgs) -> Result<i32> {
+    let shown = a.file.display().to_string();
+    let text = crate::capped_file::read_text(&a.file, collection::MAX_COLLECTION)
+        .map_err(|e| LensError::usage(format!("{shown}: {e}")))?;
+    let all = collection::parse(&text).map_err(|e| LensError::usage(format!("{shown}: {e}")))?;
+    let calls = select(all, &a.only, &shown)?;
+    let mut conn = Conn { opened: Some(open(a).await?), lost: None };
+    // Descriptors give output schemas and paging rules; without them the calls still run.
+    let listed = conn.session_list().await.unwrap_or_else(|e| {
+        err_line(&format!(
+            "warning: tools/list failed ({}); calls run without descriptors",
+            sanitize::line(&e.message)
+        ));
+        ToolList::default()
+    });
+    let result = run_all(a, &calls, &listed, &mut conn, text).await;
+    conn.close().await;
+    result
+}
+
+/// The calls `--only` names (all without it), in file order.
+fn select(all: Collection, only: &[String], shown: &str) -> Result<Vec<SavedCall>> {
+    if all.calls.is_empty() {
+        return Err(LensError::usage(format!("{shown}: no [[call]] in the file")));
+    }
+    if let Some(missing) = only.iter().find(|n| all.find(n).is_none()) {
+        let names: Vec<String> = all.calls.iter().take(20).map(|c| format!("{:?}", sanitize::line(&c.name))).collect();
+        return Err(LensError::usage(format!(
+            "--only {:?}: no call of that name in {shown}; it has {}",
+            sanitize::line(missing),
+            names.join(", ")
+        )));
+    }
+    Ok(all.calls.into_iter().filter(|c| only.is_empty() || only.contains(&c.name)).collect())
+}
+
+async fn open(a: &TestArgs) -> Result<Opened> {
+    let mut options = a.target.connect_options()?;
+    options.asks = Some(answer::Policy::new(&a.answers)?.start());
+    connect::open_with(&a.target, options).await
+}
+
+/// The session the calls go through: opened again once after the server is lost, so one crash
+/// fails one call, not the rest.
+struct Conn {
+    opened: Option<Opened>,
+    /// Why the connection could not be made again (every later call fails with it).
+    lost: Option<String>,
+}
+
+impl Conn {
+    async fn session_list(&mut self) -> Result<ToolList> {
+        match &self.opened {
+            Some(o) => o.session.list_tools().await,
+            None => Err(LensError::connection("not connected")),
+        }
+    }
+
+    /// A live session, reconnecting if the last one ended; `Err` says why there is none.
+    async fn live(&mut self, a: &TestArgs) -> std::result::Result<&Opened, String> {
+        if let Some(why) = &self.lost {
+            return Err(why.clone());
+        }
+        if self.opened.as_ref().is_some_and(|o| o.session.is_closed()) {
+            if let Some(old) = self.opened.take() {
+                old.close().await;
+            }
+            err_line("mcplens: the connection was lost; connecting again");
+            match open(a).await {
+                Ok(o) => self.opened = Some(o),
+                Err(e) => {
+                    let why = format!("not run: connecting again failed: {}", e.message);
+                    self.lost = Some(why.clone());
+                    return Err(why);
+                }
+            }
+        }
+        self.opened.as_ref().ok_or_else(|| "not connected".to_string())
+    }
+
+    async fn close(&mut self) {
+        if let Some(o) = self.opened.take() {
+            o.close().await;
+        }
+    }
+}
+
+async fn run_all(a: &TestArgs, calls: &[SavedCall], listed: &ToolList, conn: &mut Conn, text: String) -> Result<i32> {
+    let mut hints = Hints::load_default(a.target.project_dir().as_deref());
+    hints.aliases = a.target.server_names();
+    for p in &hints.problems {
+        err_line(&format!("warning: hints: {} (the built-in heuristics go on)", sanitize::line(p)));
+    }
+    let opts = RunOptions { max_pages: a.max_pages, ..RunOptions::default() };
+    let started = Instant::now();
+    if a.format == TestFormat::Tap {
+        out(&suite::tap_header(calls.len()))?;
+    }
+    let mut text = text;
+    let mut results = Vec::with_capacity(calls.len());
+    for (i, call) in calls.iter().enumerate() {
+        let seen = match conn.live(a).await {
+            Ok(o) => {
+                let label = o.session.target.label();
+                let hint = hints.find(&[o.session.server.name(), &label], &call.tool);
+                let descriptor = listed.find(&call.tool).map(|t| t.value());
+                collection::run(&o.session, call, descriptor, hint, &opts).await
+            }
+            Err(why) => Observed::failed(CallStatus::ServerGone, Duration::ZERO, why),
+        };
+        let result = check(a, call, &seen, &mut text)?;
+        out(&match a.format {
+            TestFormat::Text => suite::text_case(&result),
+            TestFormat::Tap => suite::tap_case(i + 1, &result),
+        })?;
+        results.push(result);
+    }
+    let elapsed = started.elapsed();
+    let summary = suite::text_summary(&results, elapsed);
+    out(&match a.format {
+        TestFormat::Text => summary,
+        TestFormat::Tap => format!("# {summary}"),
+    })?;
+    if a.update {
+        write_updates(&a.file, &text, &results)?;
+    }
+    if let Some(path) = &a.junit {
+        let name = a.file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // A file CI keeps and shows: the target's secrets are masked in it as on stdout, before
+        // XML escaping could hide them from the mask.
+        let xml = suite::junit(&name, &redacted(&results), elapsed);
+        std::fs::write(path, super::output::redact(&xml).as_bytes())
+            .map_err(|e| LensError::usage(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(if results.iter().all(CaseResult::passed) { 0 } else { EXIT_FAILED })
+}
+
+/// The results with the target's secrets masked in every name and message.
+fn redacted(results: &[CaseResult]) -> Vec<CaseResult> {
+    let mask = |s: &str| super::output::redact(s).into_owned();
+    let failure = |f: &collection::Failure| collection::Failure {
+        path: mask(&f.path),
+        expected: mask(&f.expected),
+        got: mask(&f.got),
+    };
+    results
+        .iter()
+        .map(|r| CaseResult {
+            name: mask(&r.name),
+            elapsed: r.elapsed,
+            failures: r.failures.iter().map(failure).collect(),
+            changes: r.changes.iter().map(|c| mask(c)).collect(),
+        })
+        .collect()
+}
+
+/// One call's result; with `--update`, its expectations rewritten in `text` first and checked
+/// again (a time budget, output schema or completeness check may still fail).
+fn check(a: &TestArgs, call: &SavedCall, seen: &Observed, text: &mut String) -> Result<CaseResult> {
+    let mut result = CaseResult { name: call.name.clone(), elapsed: seen.elapsed, ..CaseResult::default() };
+    if !a.update {
+        result.failures = collection::evaluate(&call.expect, seen);
+        return Ok(result);
+    }
+    let (new, changes) = collection::observed_expect(&call.expect, seen);
+    if !changes.is_empty() {
+        *text = collection::update_expectations(text, &call.name, &new)
+            .map_err(|e| LensError::usage(format!("{}: {e}", a.file.display())))?;
+    }
+    result.failures = collection::evaluate(&new, seen);
+    result.changes = changes;
+    Ok(result)
+}
+
+fn write_updates(path: &Path, text: &str, results: &[CaseResult]) -> Result<()> {
+    let changed = results.iter().filter(|r| !r.changes.is_empty()).count();
+    if changed == 0 {
+        err_line(&format!("{}: no expectation changed", path.display()));
+        return Ok(());
+    }
+    collection::save::write(path, text)?;
+    err_line(&format!(
+        "{}: updated the expectations of {changed} call{}",
+        path.display(),
+        if changed == 1 { "" } else { "s" }
+    ));
+    Ok(())
+}

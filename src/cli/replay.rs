@@ -1,0 +1,186 @@
+//! `mcplens replay FILE`: a recording served as an MCP server, over stdio or streamable HTTP
+//! (a small HTTP/1.1 server of its own: POST answers as JSON, or as an SSE stream when recorded
+//! notifications come before the reply; a notification gets 202; GET has no stream, 405).
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+
+use super::{err_line, output};
+use crate::error::{LensError, Result};
+use crate::replay::{self, Answer, Script};
+use crate::sanitize;
+
+/// The longest request head and body the HTTP side reads.
+const MAX_HEAD: usize = 64 << 10;
+const MAX_BODY: usize = 64 << 20;
+
+type Shared = Arc<Mutex<Script>>;
+
+/// `mcplens replay FILE [--http ADDR]`
+pub async fn replay(file: &Path, http: Option<&str>, max_depth: usize) -> Result<i32> {
+    let recording = replay::read(file, max_depth).map_err(|e| LensError::usage(sanitize::line(&e).into_owned()))?;
+    let script = Script::new(recording);
+    if script.skipped > 0 {
+        err_line(&format!(
+            "mcplens replay: {} recorded message(s) cannot be replayed (cut short in the log, or not JSON)",
+            script.skipped
+        ));
+    }
+    let script = Arc::new(Mutex::new(script));
+    match http {
+        Some(addr) => serve_http(addr, script, max_depth).await,
+        None => serve_stdio(script, max_depth).await,
+    }
+}
+
+fn answer(script: &Shared, line: &str, max_depth: usize) -> Answer {
+    script.lock().unwrap_or_else(|e| e.into_inner()).answer(line, max_depth)
+}
+
+async fn serve_stdio(script: Shared, max_depth: usize) -> Result<i32> {
+    let mut input = BufReader::new(tokio::io::stdin());
+    let mut stdout = tokio::io::stdout();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = (&mut input).take(MAX_BODY as u64).read_until(b'\n', &mut line).await.unwrap_or(0);
+        if n == 0 {
+            return Ok(0);
+        }
+        let text = String::from_utf8_lossy(&line);
+        if text.trim().is_empty() {
+            continue;
+        }
+        let Answer::Lines { notes, reply } = answer(&script, text.trim(), max_depth) else { continue };
+        let mut bytes = String::new();
+        for l in notes.iter().chain(reply.iter()) {
+            bytes.push_str(l);
+            bytes.push('\n');
+        }
+        let written = match stdout.write_all(bytes.as_bytes()).await {
+            Ok(()) => stdout.flush().await,
+            Err(e) => Err(e),
+        };
+        output::stdout_result(written)?;
+    }
+}
+
+async fn serve_http(addr: &str, script: Shared, max_depth: usize) -> Result<i32> {
+    let listener =
+        TcpListener::bind(addr).await.map_err(|e| LensError::usage(format!("--http {}: {e}", sanitize::line(addr))))?;
+    let local = listener.local_addr().map_err(|e| LensError::connection(e.to_string()))?;
+    err_line(&format!("mcplens replay: serving at http://{local}/mcp"));
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                if let Ok((conn, _)) = accepted {
+                    tokio::spawn(connection(conn, script.clone(), max_depth));
+                }
+            }
+            _ = tokio::signal::ctrl_c() => return Ok(0),
+        }
+    }
+}
+
+/// One client connection: requests one after the other (keep-alive) until it closes.
+async fn connection(mut conn: TcpStream, script: Shared, max_depth: usize) {
+    let mut buf = Vec::new();
+    while let Some((method, body)) = request(&mut conn, &mut buf).await {
+        let answered = match method.as_str() {
+            "POST" => match std::str::from_utf8(&body) {
+                Ok(text) => post(&mut conn, answer(&script, text.trim(), max_depth)).await,
+                Err(_) => respond(&mut conn, "400 Bad Request", "text/plain", b"not UTF-8").await,
+            },
+            // A session's end: nothing to forget.
+            "DELETE" => respond(&mut conn, "200 OK", "text/plain", b"").await,
+            _ => respond(&mut conn, "405 Method Not Allowed", "text/plain", b"a replay answers POST only").await,
+        };
+        if !answered {
+            return;
+        }
+    }
+}
+
+/// Writes the answer to a POST; false when the connection is done.
+async fn post(conn: &mut TcpStream, answer: Answer) -> bool {
+    match answer {
+        Answer::Silent => respond(conn, "202 Accepted", "text/plain", b"").await,
+        Answer::Lines { notes, reply: Some(reply) } if notes.is_empty() => {
+            respond(conn, "200 OK", "application/json", reply.as_bytes()).await
+        }
+        Answer::Lines { notes, reply } => {
+            let mut events = String::new();
+            for l in notes.iter().chain(reply.iter()) {
+                events.push_str(&format!("event: message\ndata: {l}\n\n"));
+            }
+            if reply.is_some() {
+                return respond(conn, "200 OK", "text/event-stream", events.as_bytes()).await;
+            }
+            // Recorded without a reply (a request held open): the stream stays open until the
+            // client closes it.
+            let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
+            if conn.write_all(head.as_bytes()).await.is_ok() && conn.write_all(events.as_bytes()).await.is_ok() {
+                let mut sink = [0u8; 1024];
+                while matches!(conn.read(&mut sink).await, Ok(n) if n > 0) {}
+            }
+            false
+        }
+    }
+}
+
+async fn respond(conn: &mut TcpStream, status: &str, kind: &str, body: &[u8]) -> bool {
+    let head = format!("HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\r\n", body.len());
+    conn.write_all(head.as_bytes()).await.is_ok() && conn.write_all(body).await.is_ok() && conn.flush().await.is_ok()
+}
+
+/// Reads one request: its method and body (`Content-Length` bodies; a chunked one is refused).
+/// `buf` keeps what was read past it. None when the connection ends or breaks the rules.
+async fn request(conn: &mut TcpStream, buf: &mut Vec<u8>) -> Option<(String, Vec<u8>)> {
+    let head_end = loop {
+        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+        if buf.len() > MAX_HEAD || !read_more(conn, buf).await {
+            return None;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+    let method = head.split(' ').next().unwrap_or_default().to_string();
+    let mut length = 0usize;
+    for line in head.lines().skip(1) {
+        let Some((name, value)) = line.split_once(':') else { continue };
+        let (name, value) = (name.trim().to_ascii_lowercase(), value.trim());
+        if name == "content-length" {
+            length = value.parse().ok()?;
+        } else if name == "transfer-encoding" && !value.eq_ignore_ascii_case("identity") {
+            let _ = respond(conn, "411 Length Required", "text/plain", b"send a Content-Length").await;
+            return None;
+        }
+    }
+    if length > MAX_BODY {
+        let _ = respond(conn, "413 Content Too Large", "text/plain", b"").await;
+        return None;
+    }
+    while buf.len() < head_end + length {
+        if !read_more(conn, buf).await {
+            return None;
+        }
+    }
+    let body = buf[head_end..head_end + length].to_vec();
+    buf.drain(..head_end + length);
+    Some((method, body))
+}
+
+async fn read_more(conn: &mut TcpStream, buf: &mut Vec<u8>) -> bool {
+    let mut chunk = [0u8; 16 << 10];
+    match conn.read(&mut chunk).await {
+        Ok(n) if n > 0 => {
+            buf.extend_from_slice(&chunk[..n]);
+            true
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,284 @@
+//! Answering a client's requests from a recording.
+//!
+//! A request is matched by method and params compared as JSON values (key order ignored), leaving
+//! out what differs between any two runs of the same request: the id, `_meta.progressToken` and
+//! the `io.modelcontextprotocol/...` members of `_meta` the modern era puts in every request
+//! (client info, protocol version, log level). `initialize` and `server/discover` match by method
+//! only (their params name the client). The same request recorded several times is answered in
+//! recorded order, then with the last one again.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::recording::{Entry, Recording, Side};
+use super::rewrite;
+use crate::json_depth;
+
+/// JSON-RPC's "method not found" and "invalid params".
+const METHOD_NOT_FOUND: i64 = -32601;
+const INVALID_PARAMS: i64 = -32602;
+/// Requests waiting on a reply while the recording is read; past this the oldest are forgotten.
+const MAX_PENDING: usize = 4096;
+/// How much of the closest recorded params an error message quotes.
+const MAX_QUOTED: usize = 600;
+
+/// What to send back for one message of the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// These lines, in order: recorded notifications, then the reply (absent when the recorded
+    /// request was never answered, e.g. a `subscriptions/listen` held open).
+    Lines { notes: Vec<String>, reply: Option<String> },
+    /// Nothing: a notification, or a reply to a request of the server's.
+    Silent,
+}
+
+/// One recorded request and what the server sent for it.
+#[derive(Debug)]
+struct Exchange {
+    /// Notifications sent while it waited, as sent.
+    notes: Vec<String>,
+    /// The reply (or error) as sent.
+    reply: Option<String>,
+}
+
+/// The recorded exchanges of one request (method and params), answered in turn.
+#[derive(Debug)]
+struct Group {
+    params: Value,
+    exchanges: Vec<Exchange>,
+    next: usize,
+}
+
+#[derive(Debug, Default)]
+pub struct Script {
+    /// By method.
+    groups: HashMap<String, Vec<Group>>,
+    /// Message entries of the recording that could not be replayed.
+    pub skipped: usize,
+}
+
+/// A request being read from the recording, before its reply.
+struct Open {
+    id: String,
+    method: String,
+    params: Value,
+    token: Option<Value>,
+    exchange: Exchange,
+}
+
+impl Script {
+    pub fn new(rec: Recording) -> Script {
+        let mut script = Script { skipped: rec.skipped, ..Script::default() };
+        let mut open: Vec<Open> = vec![];
+        for entry in rec.entries {
+            let m = match entry {
+                Entry::Restart => {
+                    open.drain(..).for_each(|o| script.add(o));
+                    continue;
+                }
+                Entry::Message(m) => m,
+            };
+            let method = m.value.get("method").and_then(Value::as_str);
+            let id = m.value.get("id").map(id_key);
+            match (m.side, method, id) {
+                (Side::Client, Some(method), Some(id)) => {
+                    if open.len() >= MAX_PENDING {
+                        let o = open.remove(0);
+                        script.add(o);
+                    }
+                    // The same id again: a new session (recordings put one after another).
+                    if let Some(at) = open.iter().position(|o| o.id == id) {
+                        let o = open.remove(at);
+                        script.add(o);
+                    }
+                    let params = m.value.get("params");
+                    open.push(Open {
+                        id,
+                        method: method.to_string(),
+                        params: match_key(method, params),
+                        token: progress_token(params).cloned(),
+                        exchange: Exchange { notes: vec![], reply: None },
+                    });
+                }
+                (Side::Server, None, Some(id)) => {
+                    if let Some(at) = open.iter().rposition(|o| o.id == id) {
+                        let mut o = open.remove(at);
+                        o.exchange.reply = Some(m.raw);
+                        script.add(o);
+                    }
+                }
+                (Side::Server, Some(method), None) => {
+                    let token = (method == "notifications/progress")
+                        .then(|| m.value.get("params").and_then(|p| p.get("progressToken")))
+                        .flatten();
+                    let to = match token {
+                        Some(t) => open.iter_mut().rev().find(|o| o.token.as_ref() == Some(t)),
+                        None => open.last_mut(),
+                    };
+                    if let Some(o) = to {
+                        o.exchange.notes.push(m.raw);
+                    }
+                }
+                _ => {}
+            }
+        }
+        open.into_iter().for_each(|o| script.add(o));
+        script
+    }
+
+    /// Files a finished exchange under its request, in recorded order. A request recorded
+    /// without a reply (held open, or cut off when a session ended) is answered so (with its
+    /// notifications only) only when no recording of it has a reply.
+    fn add(&mut self, o: Open) {
+        let groups = self.groups.entry(o.method).or_default();
+        let Some(g) = groups.iter_mut().find(|g| g.params == o.params) else {
+            groups.push(Group { params: o.params, exchanges: vec![o.exchange], next: 0 });
+            return;
+        };
+        let replied = |e: &Exchange| e.reply.is_some();
+        match (o.exchange.reply.is_some(), g.exchanges.iter().any(replied)) {
+            (false, _) => {}
+            (true, false) => g.exchanges = vec![o.exchange],
+            (true, true) => g.exchanges.push(o.exchange),
+        }
+    }
+
+    /// How many requests (method and params) the recording answers.
+    pub fn len(&self) -> usize {
+        self.groups.values().map(Vec::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The answer to one line from the client.
+    pub fn answer(&mut self, line: &str, max_depth: usize) -> Answer {
+        let value: Value = match json_depth::parse(line, max_depth) {
+            Ok(v) => v,
+            Err(e) => {
+                return Answer::Lines {
+                    notes: vec![],
+                    reply: Some(error("null", -32700, &format!("parse error: {e}"))),
+                };
+            }
+        };
+        let (Some(method), Some(id)) = (value.get("method").and_then(Value::as_str), rewrite::member(line, "id"))
+        else {
+            return Answer::Silent;
+        };
+        let params = value.get("params");
+        let key = match_key(method, params);
+        let token = progress_token(params).map(Value::to_string);
+        let Some(groups) = self.groups.get_mut(method) else {
+            if method == "ping" {
+                return reply_only(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}"));
+            }
+            let msg = format!("{method}: no recorded reply matched (the recording has no {method} request)");
+            return reply_only(error(id, METHOD_NOT_FOUND, &msg));
+        };
+        let Some(g) = groups.iter_mut().find(|g| g.params == key) else {
+            let closest = groups.iter().min_by_key(|g| distance(&g.params, &key)).map(|g| g.params.to_string());
+            return reply_only(unmatched(id, method, closest));
+        };
+        let Some(ex) = g.exchanges.get(g.next.min(g.exchanges.len().saturating_sub(1))) else {
+            return Answer::Silent;
+        };
+        g.next = g.next.saturating_add(1);
+        let notes = ex.notes.iter().filter_map(|n| retoken(n, token.as_deref())).collect();
+        let reply = ex.reply.as_deref().map(|r| rewrite::replace(r, "id", id).unwrap_or_else(|| r.to_string()));
+        Answer::Lines { notes, reply }
+    }
+}
+
+fn reply_only(line: String) -> Answer {
+    Answer::Lines { notes: vec![], reply: Some(line) }
+}
+
+/// A recorded notification for a new request: its progress token made the request's; a progress
+/// notification is left out when the request asked for none.
+fn retoken(note: &str, token: Option<&str>) -> Option<String> {
+    match rewrite::replace_nested(note, "params", "progressToken", token.unwrap_or("null")) {
+        Some(_) if token.is_none() => None,
+        Some(changed) => Some(changed),
+        None => Some(note.to_string()),
+    }
+}
+
+fn unmatched(id: &str, method: &str, closest: Option<String>) -> String {
+    let mut msg = format!("{method}: no recorded reply matched these params");
+    if let Some(mut c) = closest {
+        if c.len() > MAX_QUOTED {
+            let mut cut = MAX_QUOTED;
+            while !c.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            c.truncate(cut);
+            c.push('…');
+        }
+        msg.push_str(&format!("; the closest recorded params: {c}"));
+    }
+    error(id, INVALID_PARAMS, &msg)
+}
+
+/// A JSON-RPC error reply to the request whose id is `id` (its JSON text).
+fn error(id: &str, code: i64, message: &str) -> String {
+    let message = Value::from(message);
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{code},\"message\":{message}}}}}")
+}
+
+/// An id as a key: its JSON text, so `1` and `"1"` differ as JSON-RPC has them.
+fn id_key(id: &Value) -> String {
+    id.to_string()
+}
+
+fn progress_token(params: Option<&Value>) -> Option<&Value> {
+    params?.get("_meta")?.get("progressToken")
+}
+
+/// What a request is matched by: its params without what changes between runs.
+fn match_key(method: &str, params: Option<&Value>) -> Value {
+    if matches!(method, "initialize" | "server/discover") {
+        return Value::Null;
+    }
+    let Some(mut params) = params.cloned() else { return Value::Null };
+    if let Some(obj) = params.as_object_mut() {
+        if let Some(Value::Object(meta)) = obj.get_mut("_meta") {
+            meta.retain(|k, _| k != "progressToken" && !k.starts_with("io.modelcontextprotocol/"));
+            if meta.is_empty() {
+                obj.remove("_meta");
+            }
+        }
+        if obj.is_empty() {
+            return Value::Null;
+        }
+    }
+    params
+}
+
+/// How unlike two params are: the members and elements that differ, counted without recursion.
+pub(super) fn distance(a: &Value, b: &Value) -> usize {
+    let mut todo = vec![(a, b)];
+    let mut d = 0usize;
+    while let Some((a, b)) = todo.pop() {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                for (k, v) in x {
+                    match y.get(k) {
+                        Some(w) => todo.push((v, w)),
+                        None => d += 1,
+                    }
+                }
+                d += y.keys().filter(|k| !x.contains_key(*k)).count();
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                todo.extend(x.iter().zip(y));
+                d += x.len().abs_diff(y.len());
+            }
+            (a, b) if a != b => d += 1,
+            _ => {}
+        }
+    }
+    d
+}

@@ -1,0 +1,279 @@
+//! The saved snapshot (`mcplens snapshot`) the TUI compares a server with: where it is looked
+//! for, reading it (a user's file: size and depth bounded, never a failure of the session), and
+//! what changed since, by tool. The changes themselves come from the core's snapshot diff; here
+//! they are only sorted by tool for the panes.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+
+use crate::mcp::{ServerInfo, ToolList};
+use crate::schema::diff::{Change, Impact};
+
+/// The file `mcplens snapshot -o` is documented to write, looked for beside the server.
+pub const FILE_NAME: &str = "mcp-snapshot.json";
+
+/// The largest snapshot read: a snapshot of a huge tools/list is large, but not endless.
+const MAX_SNAPSHOT: u64 = 512 << 20;
+
+/// Where the snapshot is: the file given (`--snapshot`), or the first of the places looked in
+/// that holds one.
+#[derive(Debug, Clone, Default)]
+pub struct Source {
+    pub given: Option<PathBuf>,
+    pub candidates: Vec<PathBuf>,
+}
+
+impl Source {
+    /// `--snapshot FILE`; else `mcp-snapshot.json` in the server's working directory (`--cwd`, the
+    /// config entry's `cwd`), beside the config file, then in the current directory.
+    pub fn new(given: Option<PathBuf>, server_cwd: Option<&Path>, config: Option<&Path>) -> Source {
+        let config_dir = config.map(|c| match c.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        });
+        let current = std::env::current_dir().ok();
+        let mut candidates: Vec<PathBuf> = vec![];
+        for dir in [server_cwd.map(Path::to_path_buf), config_dir, current].into_iter().flatten() {
+            let file = dir.join(FILE_NAME);
+            if !candidates.contains(&file) {
+                candidates.push(file);
+            }
+        }
+        Source { given, candidates }
+    }
+
+    /// The snapshot to compare with: none when none was given and none is found; an error (said
+    /// on the status line) for a file that cannot be read or is not a snapshot.
+    pub fn load(&self) -> Result<Option<Baseline>, String> {
+        let path = match &self.given {
+            Some(p) => p.clone(),
+            None => match self.candidates.iter().find(|p| p.is_file()) {
+                Some(p) => p.clone(),
+                None => return Ok(None),
+            },
+        };
+        let shown = crate::sanitize::line(&path.display().to_string()).into_owned();
+        let text = crate::capped_file::read_text(&path, MAX_SNAPSHOT)
+            .map_err(|e| format!("snapshot {shown} not compared: {e}"))?;
+        Baseline::parse(path, &text).map(Some).map_err(|e| format!("snapshot {shown} not compared: {e}"))
+    }
+}
+
+/// What a snapshot file holds that the TUI compares: the server's result and each tool's text.
+pub struct Baseline {
+    pub path: PathBuf,
+    server: Value,
+    /// Each tool's name and its descriptor's text as the snapshot holds it.
+    tools: Vec<(String, String)>,
+}
+
+#[derive(Deserialize)]
+struct File<'a> {
+    #[serde(rename = "mcplensSnapshot")]
+    format: Option<Value>,
+    #[serde(borrow)]
+    server: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tools: Vec<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Named {
+    name: Option<Value>,
+}
+
+impl Drop for Baseline {
+    fn drop(&mut self) {
+        crate::deep::drop_value(std::mem::take(&mut self.server));
+    }
+}
+
+/// Parses a descriptor or server text at any depth up to the default limit.
+fn value(text: &str) -> Result<Value, String> {
+    crate::json_depth::parse(text, crate::json_depth::DEFAULT_MAX_DEPTH)
+}
+
+impl Baseline {
+    pub fn parse(path: PathBuf, text: &str) -> Result<Baseline, String> {
+        let depth = crate::json_depth::depth(text);
+        if depth > crate::json_depth::DEFAULT_MAX_DEPTH {
+            return Err(format!("it nests JSON {depth} levels deep (the most read: 1000)"));
+        }
+        let file: File = crate::json_depth::parse_borrowed(text).map_err(|e| format!("not JSON: {e}"))?;
+        let format = file.format.map_or_else(|| json!({}), |f| json!({"mcplensSnapshot": f}));
+        crate::snapshot::check(&format)?;
+        let server = match file.server {
+            Some(raw) => value(raw.get())?,
+            None => Value::Null,
+        };
+        let tools = file
+            .tools
+            .iter()
+            .map(|raw| {
+                let name = crate::json_depth::parse_borrowed::<Named>(raw.get()).ok().and_then(|n| n.name);
+                let name = name.as_ref().and_then(Value::as_str).unwrap_or_default().to_string();
+                (name, raw.get().to_string())
+            })
+            .collect();
+        Ok(Baseline { path, server, tools })
+    }
+
+    /// What changed from the snapshot to the server now (its result and its tools). Only the
+    /// tools whose text differs are read and compared: a list of 20,000 tools with two changed
+    /// costs two parses, not 40,000.
+    pub fn compare(&self, server: &ServerInfo, list: &ToolList) -> Compared {
+        let old_texts: HashMap<&str, &str> = self.tools.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let (mut old, mut new) = (vec![], vec![]);
+        for t in &list.tools {
+            let name = t.listed_name();
+            // The snapshot holds the text with terminal controls escaped: compare it so.
+            let text = crate::sanitize::json(t.raw.get());
+            match old_texts.get_key_value(name.as_ref()) {
+                Some((n, old_text)) => {
+                    seen.insert(n);
+                    if **old_text != *text {
+                        old.push(value(old_text).unwrap_or_else(|e| unreadable(n, &e)));
+                        new.push(value(&text).unwrap_or_else(|e| unreadable(&name, &e)));
+                    }
+                }
+                None => new.push(value(&text).unwrap_or_else(|e| unreadable(&name, &e))),
+            }
+        }
+        for (name, text) in old_texts.iter().filter(|(n, _)| !seen.contains(*n)) {
+            old.push(value(text).unwrap_or_else(|e| unreadable(name, &e)));
+        }
+        let before = json!({"server": crate::deep::clone_value(&self.server), "tools": old});
+        let after = json!({"server": crate::deep::clone_value(&server.result), "tools": new});
+        let changes = crate::deep::grow(|| crate::snapshot::compare(&before, &after));
+        crate::deep::drop_value(before);
+        crate::deep::drop_value(after);
+        Compared::from_changes(self.path.display().to_string(), changes)
+    }
+}
+
+/// A descriptor that cannot be read stands in as its name and why, so it shows as changed.
+fn unreadable(name: &str, why: &str) -> Value {
+    json!({"name": name, "unreadable": why})
+}
+
+/// How a tool differs from the snapshot (in the order the info pane lists them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mark {
+    Breaking,
+    Compatible,
+    New,
+}
+
+/// The changes since the snapshot, by tool.
+#[derive(Debug, Default, Clone)]
+pub struct Compared {
+    /// The snapshot file compared with, as given or found.
+    pub file: String,
+    pub marks: HashMap<String, Mark>,
+    /// Each changed tool's changes, paths inside the tool (`/inputSchema/properties/q`).
+    pub changes: HashMap<String, Vec<Change>>,
+    /// Tools in the snapshot that the server no longer lists, by name.
+    pub removed: Vec<String>,
+    /// Changes to the server's result (capabilities, info), paths under `/server`.
+    pub server: Vec<Change>,
+}
+
+/// A JSON-pointer token read back (`~1` is `/`, `~0` is `~`).
+fn untoken(t: &str) -> String {
+    t.replace("~1", "/").replace("~0", "~")
+}
+
+impl Compared {
+    pub fn from_changes(file: String, changes: Vec<Change>) -> Compared {
+        let mut c = Compared { file, ..Compared::default() };
+        for change in changes {
+            let Some(rest) = change.path.strip_prefix("/tools/") else {
+                c.server.push(change);
+                continue;
+            };
+            let (token, inside) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
+            let name = untoken(token);
+            match (inside.is_empty(), change.impact) {
+                (true, Impact::Breaking) => c.removed.push(name),
+                (true, Impact::Compatible) => {
+                    c.marks.insert(name, Mark::New);
+                }
+                (false, impact) => {
+                    let mark = c.marks.entry(name.clone()).or_insert(Mark::Compatible);
+                    if impact == Impact::Breaking {
+                        *mark = Mark::Breaking;
+                    }
+                    c.changes.entry(name).or_default().push(Change { path: inside.to_string(), ..change });
+                }
+            }
+        }
+        c.removed.sort();
+        c
+    }
+
+    pub fn count(&self, mark: Mark) -> usize {
+        self.marks.values().filter(|m| **m == mark).count()
+    }
+
+    /// The counts in words: "1 breaking, 2 changed compatibly, 1 new, 1 removed" (or "no tool
+    /// changed").
+    pub fn summary(&self) -> String {
+        let parts: Vec<String> = [
+            (self.count(Mark::Breaking), "with a breaking change"),
+            (self.count(Mark::Compatible), "changed compatibly"),
+            (self.count(Mark::New), "new"),
+            (self.removed.len(), "removed"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        if parts.is_empty() { "no tool changed".into() } else { parts.join(", ") }
+    }
+}
+
+/// What the worker reports after comparing: the changes, or why the snapshot was not read.
+pub type Outcome = Result<Arc<Compared>, String>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_are_sorted_by_tool() {
+        let ch = |p: &str, i| Change { path: p.into(), impact: i, what: "x".into() };
+        let c = Compared::from_changes(
+            "f".into(),
+            vec![
+                ch("/tools/gone", Impact::Breaking),
+                ch("/tools/a~1b/inputSchema/required", Impact::Breaking),
+                ch("/tools/a~1b/description", Impact::Compatible),
+                ch("/tools/c/description", Impact::Compatible),
+                ch("/tools/n", Impact::Compatible),
+                ch("/server/capabilities/x", Impact::Compatible),
+            ],
+        );
+        assert_eq!(c.marks.get("a/b"), Some(&Mark::Breaking));
+        assert_eq!(c.marks.get("c"), Some(&Mark::Compatible));
+        assert_eq!(c.marks.get("n"), Some(&Mark::New));
+        assert_eq!(c.removed, vec!["gone".to_string()]);
+        assert_eq!(c.changes["a/b"][0].path, "/inputSchema/required");
+        assert_eq!(c.server.len(), 1);
+        assert_eq!(c.summary(), "1 with a breaking change, 1 changed compatibly, 1 new, 1 removed");
+    }
+
+    #[test]
+    fn bad_files_are_errors_not_panics() {
+        for text in ["", "[]", "{\"tools\": []}", "{\"mcplensSnapshot\": 2}", &"[".repeat(5000)] {
+            assert!(Baseline::parse("x".into(), text).is_err(), "{text:.20}");
+        }
+        let ok = Baseline::parse("x".into(), r#"{"mcplensSnapshot": 1, "server": {}, "tools": [{"name": "t"}]}"#);
+        assert_eq!(ok.map(|b| b.tools.len()).ok(), Some(1));
+    }
+}

@@ -1,0 +1,103 @@
+//! The TUI's share of saved calls (the core's `collection`): reading the collection file,
+//! writing the call on screen into it, running its calls and checking them. The worker and the
+//! headless driver both carry these out; the model only sends commands and reads messages.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::app::{CallResult, Msg, SessionMsg};
+use crate::call::CallStatus;
+use crate::collection::{Collection, Failure, Observed, RunOptions, SavedCall};
+use crate::envelope::hints::Hints;
+use crate::mcp::{CallOptions, Session};
+
+/// The collection file when `--collection` names none (in the current directory).
+pub const DEFAULT_FILE: &str = "mcplens-calls.toml";
+
+/// A file's name for a title (a long path does not fit one; the status line says it whole).
+pub fn short_name(file: &str) -> String {
+    let name = Path::new(file).file_name().map(|n| n.to_string_lossy().into_owned());
+    crate::sanitize::line(&name.unwrap_or_else(|| file.to_string())).into_owned()
+}
+
+/// A saved call's run, as the collection pane hears of it.
+#[derive(Debug, Clone)]
+pub enum RunMsg {
+    Started(String),
+    Done { name: String, failures: Vec<Failure>, elapsed: Duration },
+}
+
+/// The collection read from `file` (a file not there yet is an empty collection).
+pub fn load(file: &Path) -> SessionMsg {
+    let loaded = if file.exists() {
+        crate::collection::load(file).map_err(|e| crate::sanitize::line(&e.message).into_owned())
+    } else {
+        Ok(Collection::default())
+    };
+    SessionMsg::Collection { file: file.display().to_string(), loaded }
+}
+
+/// Writes `call` into `file` (replacing a call of its name); says where, and reads the file
+/// again for the pane.
+pub fn save(file: &Path, call: &SavedCall) -> Vec<SessionMsg> {
+    let shown = crate::sanitize::line(&file.display().to_string()).into_owned();
+    let said = match crate::collection::save::save(file, call) {
+        Ok(()) => format!(
+            "saved call {:?} in {shown} (K: the collection; mcplens test {shown})",
+            crate::sanitize::line(&call.name)
+        ),
+        Err(e) => format!("the call was not saved: {}", crate::sanitize::line(&e.message)),
+    };
+    vec![SessionMsg::Notice(said), load(file)]
+}
+
+/// Runs `calls` one after the other through the call service, each checked against its
+/// expectations; reports each start and end.
+pub async fn run(
+    session: Arc<Session>,
+    hints: Arc<Mutex<Hints>>,
+    calls: Vec<(SavedCall, Option<Value>)>,
+    out: UnboundedSender<Msg>,
+) {
+    let send = |m: RunMsg| out.send(Msg::Session(SessionMsg::SavedRun(m))).is_ok();
+    let label = session.target.label();
+    for (saved, descriptor) in calls {
+        if !send(RunMsg::Started(saved.name.clone())) {
+            return;
+        }
+        let hint = hints.lock().ok().and_then(|h| h.find(&[session.server.name(), &label], &saved.tool).cloned());
+        let opts = RunOptions { call: CallOptions::default(), ..RunOptions::default() };
+        let seen = crate::collection::run(&session, &saved, descriptor.as_ref(), hint.as_ref(), &opts).await;
+        let failures = crate::collection::evaluate(&saved.expect, &seen);
+        if !send(RunMsg::Done { name: saved.name, failures, elapsed: seen.elapsed }) {
+            return;
+        }
+    }
+}
+
+/// The call on screen read as the checks read an answer; `None` for a call that got none.
+pub fn observed(call: &CallResult) -> Option<Observed> {
+    let envelope = call.envelope.as_ref()?;
+    let status = match &call.reply {
+        Some(reply) => crate::call::reply_status(reply),
+        // Every page gathered: the merged list has no single reply.
+        None => CallStatus::Ok,
+    };
+    let depth = crate::json_depth::DEFAULT_MAX_DEPTH;
+    Some(Observed {
+        status,
+        response_type: Some(envelope.response_type),
+        elapsed: call.elapsed,
+        error: None,
+        raw: call.reply.as_ref().map(|r| r.raw.clone()),
+        // No check offered reads the envelope (the item count is read from the call's own).
+        envelope: None,
+        output_schema: call.output_schema.as_ref().map(crate::deep::clone_value),
+        pages: None,
+        max_depth: depth,
+    })
+}
