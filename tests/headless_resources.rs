@@ -437,4 +437,9 @@ fn python_malformed_descriptors_are_marked_not_dropped() {
         "{}",
         stdout(&o)
     );
+    // With --json they go to stderr: stdout holds the list alone.
+    let o = run(&["prompts", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: prompts/list repeated the cursor \"again\""), "{}", stderr(&o));
+    assert!(json_out(&o).is_array());
 }

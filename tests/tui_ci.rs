@@ -278,10 +278,19 @@ equals = 99
     assert!(text.contains("not run         echo_hello  echo"), "{text}");
     let cmds = screen.press(&mut app, KeyCode::Char('a'));
     assert!(matches!(&cmds[..], [Cmd::RunSaved(calls)] if calls.len() == 2), "{cmds:?}");
-    assert!(screen.text(&mut app).contains("2 calls · 2 running"));
+    let text = screen.text(&mut app);
+    assert!(text.contains("2 calls · 2 running") && text.contains("Ctrl-K cancel call"), "{text}");
+    // While they run, `a` again is refused and Ctrl-K stops the run.
+    assert!(screen.press(&mut app, KeyCode::Char('a')).is_empty());
+    assert_eq!(screen.press_with(&mut app, KeyCode::Char('k'), KeyModifiers::CONTROL), vec![Cmd::Cancel]);
+    let before = app.history.entries.len();
     execute(&mut app, &session, cmds).await;
     let text = screen.text(&mut app);
     assert!(text.contains("2 calls · 1 pass · 1 FAIL"), "{text}");
+    assert!(!text.contains("Ctrl-K cancel call"), "{text}");
+    // Each run is in the history like any call.
+    let ran: Vec<&str> = app.history.entries[before..].iter().map(|e| e.tool.as_str()).collect();
+    assert_eq!(ran, ["echo", "get_weather"]);
     timeless("collection_pane", &text);
 
     // Enter on the failed row: its failures.
@@ -297,4 +306,24 @@ equals = 99
     let cmds = screen.press(&mut app, KeyCode::Enter);
     assert!(matches!(&cmds[..], [Cmd::RunSaved(calls)] if calls[0].0.name == "echo_hello"), "{cmds:?}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A cancelled run (Ctrl-K) runs no further call and names the ones left, which the pane shows
+/// as not run again.
+#[tokio::test]
+async fn a_cancelled_collection_run_stops_and_its_calls_are_not_run() {
+    let (mut app, session) = demo_app().await;
+    let call = |name: &str| mcplens::collection::SavedCall::new(name, "echo", None);
+    let cancel = tokio_util::sync::CancellationToken::new();
+    cancel.cancel();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let both = vec![(call("one"), None), (call("two"), None)];
+    mcplens::ui::saved::run(session.clone(), (Default::default(), Default::default()), both, cancel, tx).await;
+    let mut heard = vec![];
+    while let Ok(Msg::Session(SessionMsg::SavedRun(m))) = rx.try_recv() {
+        heard.push(format!("{m:?}"));
+        app.update(Msg::Session(SessionMsg::SavedRun(m)));
+    }
+    assert_eq!(heard, [r#"Finished { not_run: ["one", "two"] }"#]);
+    assert!(!app.running_saved);
 }

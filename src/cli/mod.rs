@@ -43,6 +43,13 @@ pub(crate) fn refused(e: &RpcError) -> i32 {
     1
 }
 
+/// A listing's warnings (a repeated cursor, a malformed descriptor) on stderr.
+pub(crate) fn warn_list(warnings: &[String]) {
+    for w in warnings {
+        err_line(&format!("warning: {}", sanitize::line(w)));
+    }
+}
+
 /// Where a result breaks the MCP schema (it is still shown).
 pub(crate) fn warn_schema(warnings: &[String]) {
     for w in warnings {
@@ -57,6 +64,7 @@ pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
     opened.close().await;
     let list = listed?;
     if json {
+        warn_list(&list.warnings);
         out(&tools_json(&list))?;
     } else {
         let mut text =

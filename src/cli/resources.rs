@@ -21,6 +21,10 @@ pub async fn list(target: &TargetArgs, kind: ItemKind, json: bool) -> Result<i32
     if let Some(hint) = &list.cache {
         err_line(&sanitize::line(hint));
     }
+    // The readable listing says them in its header; JSON output keeps stdout for the list.
+    if json {
+        super::warn_list(&list.warnings);
+    }
     out(&if json { listing_json(&list) } else { listing(&list) })?;
     Ok(0)
 }

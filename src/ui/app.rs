@@ -278,6 +278,8 @@ pub struct App {
     pub kept_forms: HashMap<String, FormState>,
     pub history: History,
     pub running: Option<Running>,
+    /// The collection pane's calls are running (Ctrl-K stops them).
+    pub running_saved: bool,
     /// The pages of the shown result (one for an unpaged result), fetched once and kept.
     pub results: Vec<ResultState>,
     pub page: usize,
@@ -316,6 +318,7 @@ impl App {
             kept_forms: HashMap::new(),
             history: History::default(),
             running: None,
+            running_saved: false,
             results: vec![],
             page: 0,
             past: vec![],
@@ -525,7 +528,14 @@ impl App {
             SessionMsg::Collection { file, loaded } => {
                 return self.observe(&super::component::Observed::Collection { file: &file, loaded: &loaded });
             }
-            SessionMsg::SavedRun(m) => return self.observe(&super::component::Observed::SavedRun(&m)),
+            SessionMsg::SavedRun(m) => {
+                match &m {
+                    super::saved::RunMsg::Done { entry, .. } => self.history.entries.push(entry.clone()),
+                    super::saved::RunMsg::Finished { .. } => self.running_saved = false,
+                    super::saved::RunMsg::Started(_) => {}
+                }
+                return self.observe(&super::component::Observed::SavedRun(&m));
+            }
             SessionMsg::AskWithdrawn(id) => {
                 self.overlays.close_on(&super::component::Observed::AskWithdrawn(&id));
                 self.notice = Some(("the server withdrew its request".into(), false));

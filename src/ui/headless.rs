@@ -138,7 +138,7 @@ async fn execute_round(
                 let _ = tx.send(Msg::Session(super::saved::load(&file)));
             }
             super::app::Cmd::RunSaved(calls) => {
-                super::saved::run(session.clone(), Default::default(), calls, tx).await;
+                super::saved::run(session.clone(), (history.clone(), Default::default()), calls, cancel, tx).await;
             }
             cmd @ (super::app::Cmd::Tasks | super::app::Cmd::CancelTask(_) | super::app::Cmd::SetRoots(_)) => {
                 super::session_cmd(session.clone(), cmd, tx).await;

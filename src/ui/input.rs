@@ -11,6 +11,7 @@ use super::components::help::Help;
 use super::components::history::HistoryOverlay;
 use super::keymap::{self, Command, Scope};
 use super::result::{Page, ResultState, View};
+use super::saved::RunMsg;
 use crate::envelope::PageKind;
 
 impl App {
@@ -169,8 +170,11 @@ impl App {
             Action::Connect(_) => vec![],
             Action::RunSaved(calls) => {
                 if !matches!(self.conn, super::app::Conn::Connected) {
+                    // The pane marked them running: they were not.
+                    let not_run = calls.into_iter().map(|c| c.name).collect();
+                    let cmds = self.observe(&super::component::Observed::SavedRun(&RunMsg::Finished { not_run }));
                     self.notice = Some(("not connected: R reconnects".into(), true));
-                    return vec![];
+                    return cmds;
                 }
                 let with = calls
                     .into_iter()
@@ -179,6 +183,7 @@ impl App {
                         (c, d)
                     })
                     .collect();
+                self.running_saved = true;
                 vec![Cmd::RunSaved(with)]
             }
         }
@@ -281,7 +286,7 @@ impl App {
             Command::Ping => return self.ping(),
             Command::ServerLogLevel => self.pick_server_level(),
             Command::CancelCall => {
-                if self.running.is_some() {
+                if self.running.is_some() || self.running_saved {
                     return vec![Cmd::Cancel];
                 }
                 self.notice = Some(("no call is running".into(), false));

@@ -421,7 +421,9 @@ async fn worker(
                         send(saved::load(&file));
                     }
                     Some(Cmd::RunSaved(calls)) => {
-                        tokio::spawn(saved::run(session.clone(), hints.clone(), calls, out.clone()));
+                        let cancel = CancellationToken::new();
+                        current = Some(cancel.clone());
+                        tokio::spawn(saved::run(session.clone(), (history.clone(), hints.clone()), calls, cancel, out.clone()));
                     }
                     // Typing asks at each key: only the last ask after a pause is sent.
                     Some(Cmd::Complete(ask)) => waiting.complete = Some((Instant::now() + COMPLETE_PAUSE, ask)),

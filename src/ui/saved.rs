@@ -8,11 +8,13 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
+use tokio_util::sync::CancellationToken;
 
 use super::app::{CallResult, Msg, SessionMsg};
-use crate::call::CallStatus;
+use crate::call::{CallStatus, Purpose};
 use crate::collection::{Collection, Failure, Observed, RunOptions, SavedCall};
 use crate::envelope::hints::Hints;
+use crate::history::{Entry, History, now_secs};
 use crate::mcp::{CallOptions, Session};
 
 /// The collection file when `--collection` names none (in the current directory).
@@ -28,7 +30,10 @@ pub fn short_name(file: &str) -> String {
 #[derive(Debug, Clone)]
 pub enum RunMsg {
     Started(String),
-    Done { name: String, failures: Vec<Failure>, elapsed: Duration },
+    /// A call ran; `entry` is what the history got for it.
+    Done { name: String, failures: Vec<Failure>, elapsed: Duration, entry: Entry },
+    /// The run is over; `not_run` were left when it was cancelled (Ctrl-K).
+    Finished { not_run: Vec<String> },
 }
 
 /// The collection read from `file` (a file not there yet is an empty collection).
@@ -56,26 +61,54 @@ pub fn save(file: &Path, call: &SavedCall) -> Vec<SessionMsg> {
 }
 
 /// Runs `calls` one after the other through the call service, each checked against its
-/// expectations; reports each start and end.
+/// expectations and written to the history like any call; reports each start and end, and
+/// stops at `cancel` (Ctrl-K), naming the calls left.
 pub async fn run(
     session: Arc<Session>,
-    hints: Arc<Mutex<Hints>>,
+    (history, hints): (Arc<Mutex<History>>, Arc<Mutex<Hints>>),
     calls: Vec<(SavedCall, Option<Value>)>,
+    cancel: CancellationToken,
     out: UnboundedSender<Msg>,
 ) {
     let send = |m: RunMsg| out.send(Msg::Session(SessionMsg::SavedRun(m))).is_ok();
     let label = session.target.label();
-    for (saved, descriptor) in calls {
+    let mut calls = calls.into_iter();
+    while let Some((saved, descriptor)) = calls.next() {
+        if cancel.is_cancelled() {
+            let not_run = std::iter::once(saved.name).chain(calls.map(|(c, _)| c.name)).collect();
+            send(RunMsg::Finished { not_run });
+            return;
+        }
         if !send(RunMsg::Started(saved.name.clone())) {
             return;
         }
         let hint = hints.lock().ok().and_then(|h| h.find(&[session.server.name(), &label], &saved.tool).cloned());
-        let opts = RunOptions { call: CallOptions::default(), ..RunOptions::default() };
+        let call = CallOptions { timeout: None, cancel: Some(cancel.clone()) };
+        let opts = RunOptions { call, ..RunOptions::default() };
         let seen = crate::collection::run(&session, &saved, descriptor.as_ref(), hint.as_ref(), &opts).await;
         let failures = crate::collection::evaluate(&saved.expect, &seen);
-        if !send(RunMsg::Done { name: saved.name, failures, elapsed: seen.elapsed }) {
+        let entry = history_entry(&saved, &seen);
+        if let Ok(mut h) = history.lock() {
+            h.append(entry.clone(), session.log().redactor());
+        }
+        if !send(RunMsg::Done { name: saved.name, failures, elapsed: seen.elapsed, entry }) {
             return;
         }
+    }
+    send(RunMsg::Finished { not_run: vec![] });
+}
+
+/// What the history keeps of a saved call's run: a new call, or every page for one that
+/// gathers them.
+fn history_entry(saved: &SavedCall, seen: &Observed) -> Entry {
+    let arguments = saved.arguments.clone().map_or(Value::Object(Default::default()), Value::Object);
+    Entry {
+        tool: saved.tool.clone(),
+        arguments,
+        at: now_secs(),
+        duration_ms: seen.elapsed.as_millis() as u64,
+        status: seen.status,
+        purpose: if saved.all_pages { Purpose::AllPages } else { Purpose::New },
     }
 }
 

@@ -239,7 +239,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
             spans.push(Span::styled(format!(" {k}"), t.key()));
             spans.push(Span::styled(format!(" {h} "), t.paint(Role::Dim)));
         }
-        if app.running.is_some() {
+        if app.running.is_some() || app.running_saved {
             spans.push(Span::styled(" Ctrl-K", t.key()));
             spans.push(Span::styled(" cancel call ", t.paint(Role::Dim)));
         }

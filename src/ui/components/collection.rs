@@ -68,15 +68,29 @@ impl CollectionPane {
     fn heard(&mut self, m: &RunMsg) {
         let (name, state) = match m {
             RunMsg::Started(name) => (name, State::Running),
-            RunMsg::Done { name, failures, elapsed } if failures.is_empty() => (name, State::Pass(*elapsed)),
-            RunMsg::Done { name, failures, elapsed } => (name, State::Fail(failures.clone(), *elapsed)),
+            RunMsg::Done { name, failures, elapsed, .. } if failures.is_empty() => (name, State::Pass(*elapsed)),
+            RunMsg::Done { name, failures, elapsed, .. } => (name, State::Fail(failures.clone(), *elapsed)),
+            RunMsg::Finished { not_run } => {
+                for name in not_run {
+                    self.set_state(name, State::NotRun);
+                }
+                return;
+            }
         };
-        if let Some((_, s)) = self.calls.iter_mut().find(|(c, _)| c.name == *name) {
+        self.set_state(name, state);
+    }
+
+    fn set_state(&mut self, name: &str, state: State) {
+        if let Some((_, s)) = self.calls.iter_mut().find(|(c, _)| c.name == name) {
             *s = state;
         }
     }
 
     fn run(&mut self, which: Vec<usize>, cx: &mut Ctx) {
+        if self.calls.iter().any(|(_, s)| *s == State::Running) {
+            cx.notice("calls of the collection are running: Ctrl-K stops them", true);
+            return;
+        }
         let mut calls = vec![];
         for i in which {
             if let Some((call, state)) = self.calls.get_mut(i) {
