@@ -31,9 +31,16 @@ pub fn short_name(file: &str) -> String {
 pub enum RunMsg {
     Started(String),
     /// A call ran; `entry` is what the history got for it.
-    Done { name: String, failures: Vec<Failure>, elapsed: Duration, entry: Entry },
+    Done {
+        name: String,
+        failures: Vec<Failure>,
+        elapsed: Duration,
+        entry: Entry,
+    },
     /// The run is over; `not_run` were left when it was cancelled (Ctrl-K).
-    Finished { not_run: Vec<String> },
+    Finished {
+        not_run: Vec<String>,
+    },
 }
 
 /// The collection read from `file` (a file not there yet is an empty collection).

@@ -235,13 +235,14 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         let hints = if typing { keymap::while_typing(hints) } else { hints };
         let mut docked = if app.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };
         docked.retain(|d| !hints.contains(d));
-        for (k, h) in hints.into_iter().chain(docked) {
-            spans.push(Span::styled(format!(" {k}"), t.key()));
-            spans.push(Span::styled(format!(" {h} "), t.paint(Role::Dim)));
-        }
+        // First, where a narrow footer does not cut it off: the one way to stop what runs.
         if app.running.is_some() || app.running_saved {
             spans.push(Span::styled(" Ctrl-K", t.key()));
             spans.push(Span::styled(" cancel call ", t.paint(Role::Dim)));
+        }
+        for (k, h) in hints.into_iter().chain(docked) {
+            spans.push(Span::styled(format!(" {k}"), t.key()));
+            spans.push(Span::styled(format!(" {h} "), t.paint(Role::Dim)));
         }
         if let Some(s) = &app.schema
             && app.focus == Pane::Schema
