@@ -1,5 +1,8 @@
 //! Property tests: everything that parses server data survives arbitrary JSON without panicking,
 //! stays bounded, and the sanitizer never lets a control character through.
+//!
+//! `MCPLENS_PROPTEST_SCALE=50 cargo test --test properties` runs fifty times the cases each
+//! property runs in CI: a longer hunt, for a change to the normalizer or the readers.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,6 +11,12 @@ use mcplens::envelope::{SCHEMA, normalize, normalize_owned, normalize_reply};
 use mcplens::mcp::{Reply, ReplyBody};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
+
+/// `n` cases, times `MCPLENS_PROPTEST_SCALE` when it is set.
+fn scaled(n: u32) -> u32 {
+    let scale = std::env::var("MCPLENS_PROPTEST_SCALE").ok().and_then(|s| s.parse::<u32>().ok());
+    n.saturating_mul(scale.unwrap_or(1).max(1))
+}
 
 fn arb_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -115,7 +124,7 @@ fn long_result(v: &Value, n: usize, place: u8) -> Value {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: scaled(48), ..ProptestConfig::default() })]
 
     /// The skeleton path (long arrays left in the reply's text) gives exactly the envelope the
     /// full tree gives, whatever the data around the long array.
@@ -132,7 +141,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: scaled(400), ..ProptestConfig::default() })]
 
     #[test]
     fn normalizer_never_panics_and_keeps_its_schema(result in prop_oneof![arb_json(), arb_result()], name in "[a-z_]{1,20}") {
@@ -227,7 +236,7 @@ fn arb_server_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: scaled(160), ..ProptestConfig::default() })]
 
     /// Whatever text a server sends, finding JSON or records in it never panics, and an
     /// envelope made of it keeps its schema; the paths agree.
@@ -271,7 +280,7 @@ fn nested(levels: usize, kinds: &[bool], leaf: &str, keep: usize) -> String {
 // reader built on it never panic, agree with serde_json on what is JSON, and keep their spans
 // inside the text and on character boundaries.
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: scaled(1000), ..ProptestConfig::default() })]
 
     #[test]
     fn json_readers_survive_any_bytes(b in prop::collection::vec(any::<u8>(), 0..256)) {
@@ -298,7 +307,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: scaled(24), ..ProptestConfig::default() })]
 
     #[test]
     fn json_readers_survive_deep_nesting(
@@ -363,7 +372,7 @@ fn near_config() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: scaled(256), ..ProptestConfig::default() })]
 
     #[test]
     fn config_theme_and_keymap_loaders_survive_any_bytes(b in prop::collection::vec(any::<u8>(), 0..256)) {

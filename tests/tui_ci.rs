@@ -283,7 +283,7 @@ equals = 99
     // While they run, `a` again is refused and Ctrl-K stops the run.
     assert!(screen.press(&mut app, KeyCode::Char('a')).is_empty());
     assert_eq!(screen.press_with(&mut app, KeyCode::Char('k'), KeyModifiers::CONTROL), vec![Cmd::Cancel]);
-    let before = app.history.entries.len();
+    let (before, kept) = (app.history.entries.len(), app.past.len());
     execute(&mut app, &session, cmds).await;
     let text = screen.text(&mut app);
     assert!(text.contains("2 calls · 1 pass · 1 FAIL"), "{text}");
@@ -291,6 +291,9 @@ equals = 99
     // Each run is in the history like any call.
     let ran: Vec<&str> = app.history.entries[before..].iter().map(|e| e.tool.as_str()).collect();
     assert_eq!(ran, ["echo", "get_weather"]);
+    // And its result reopens from there, the reply whole.
+    let reopened: Vec<bool> = app.past[kept..].iter().map(|(_, r)| r.reply.is_some()).collect();
+    assert_eq!(reopened, [true, true]);
     timeless("collection_pane", &text);
 
     // Enter on the failed row: its failures.

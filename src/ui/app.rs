@@ -530,7 +530,10 @@ impl App {
             }
             SessionMsg::SavedRun(m) => {
                 match &m {
-                    super::saved::RunMsg::Done { entry, .. } => self.history.entries.push(entry.clone()),
+                    super::saved::RunMsg::Done { entry, result, .. } => {
+                        self.history.entries.push(entry.clone());
+                        self.keep_past(entry.at, (**result).clone());
+                    }
                     super::saved::RunMsg::Finished { .. } => self.running_saved = false,
                     super::saved::RunMsg::Started(_) => {}
                 }
@@ -570,10 +573,7 @@ impl App {
             SessionMsg::CallDone(result, entry) => {
                 let purpose = self.running.take().map_or(Purpose::New, |r| r.purpose);
                 self.history.entries.push(entry.clone());
-                self.past.push((entry.at, (*result).clone()));
-                if self.past.len() > 50 {
-                    self.past.remove(0);
-                }
+                self.keep_past(entry.at, (*result).clone());
                 let paging = purpose == Purpose::NextPage && result.envelope.is_some();
                 if paging {
                     let first_item = self
@@ -642,6 +642,14 @@ impl App {
     }
 
     /// The connection's state, which the tool list also shows while it has no tools.
+    /// A result the history can reopen: the last fifty are kept.
+    fn keep_past(&mut self, at: u64, result: CallResult) {
+        self.past.push((at, result));
+        if self.past.len() > 50 {
+            self.past.remove(0);
+        }
+    }
+
     fn set_conn(&mut self, conn: Conn) {
         self.list.status = match &conn {
             Conn::Connecting { since } => ToolsStatus::Connecting { since: *since, to: self.target_label.clone() },

@@ -15,7 +15,7 @@ use crate::call::{CallStatus, Purpose};
 use crate::collection::{Collection, Failure, Observed, RunOptions, SavedCall};
 use crate::envelope::hints::Hints;
 use crate::history::{Entry, History, now_secs};
-use crate::mcp::{CallOptions, Session};
+use crate::mcp::{CallOptions, Reply, Session};
 
 /// The collection file when `--collection` names none (in the current directory).
 pub const DEFAULT_FILE: &str = "mcplens-calls.toml";
@@ -30,12 +30,13 @@ pub fn short_name(file: &str) -> String {
 #[derive(Debug, Clone)]
 pub enum RunMsg {
     Started(String),
-    /// A call ran; `entry` is what the history got for it.
+    /// A call ran; `entry` is what the history got for it, `result` what it keeps to reopen.
     Done {
         name: String,
         failures: Vec<Failure>,
         elapsed: Duration,
         entry: Entry,
+        result: Box<CallResult>,
     },
     /// The run is over; `not_run` were left when it was cancelled (Ctrl-K).
     Finished {
@@ -98,11 +99,31 @@ pub async fn run(
         if let Ok(mut h) = history.lock() {
             h.append(entry.clone(), session.log().redactor());
         }
-        if !send(RunMsg::Done { name: saved.name, failures, elapsed: seen.elapsed, entry }) {
+        let (elapsed, result) = (seen.elapsed, Box::new(kept_result(&saved, seen)));
+        if !send(RunMsg::Done { name: saved.name, failures, elapsed, entry, result }) {
             return;
         }
     }
     send(RunMsg::Finished { not_run: vec![] });
+}
+
+/// The run as the history reopens it (`o`): the reply read again, or for every page gathered
+/// the merged envelope alone, as `A` keeps it.
+fn kept_result(saved: &SavedCall, seen: Observed) -> CallResult {
+    let reply = match (&seen.raw, saved.all_pages) {
+        (Some(raw), false) => Reply::parse(raw.clone(), seen.elapsed, seen.max_depth).ok().map(Arc::new),
+        _ => None,
+    };
+    let arguments = saved.arguments.clone().map_or(Value::Object(Default::default()), Value::Object);
+    CallResult {
+        tool: saved.tool.clone(),
+        arguments,
+        reply,
+        envelope: seen.envelope.map(Arc::new),
+        output_schema: seen.output_schema,
+        error: seen.error,
+        elapsed: seen.elapsed,
+    }
 }
 
 /// What the history keeps of a saved call's run: a new call, or every page for one that
