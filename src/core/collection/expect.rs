@@ -138,6 +138,11 @@ pub fn evaluate(expect: &Expect, seen: &Observed) -> Vec<Failure> {
         };
         out.push(fail("status", want.as_str(), got));
     }
+    // A call with no answer (cancelled, timed out, the server gone) misses even with no check;
+    // only a call expected to end that way meets it.
+    if seen.response_type.is_none() && expect.status.is_none() {
+        out.push(fail("answer", "an answer", no_answer()));
+    }
     if let Some(want) = expect.response_type
         && Some(want) != seen.response_type
     {

@@ -134,6 +134,19 @@ fn output_schema_and_missing_paths_and_no_answer() {
 }
 
 #[test]
+fn a_call_without_an_answer_misses_unless_its_status_says_so() {
+    let cancelled = Observed::failed(CallStatus::Cancelled, std::time::Duration::ZERO, "cancelled by the user".into());
+    let f = evaluate(&Expect::default(), &cancelled);
+    assert_eq!(
+        f.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        ["answer: expected an answer, got no answer (cancelled: cancelled by the user)"]
+    );
+    let expected = Expect { status: Some(CallStatus::Cancelled), ..Expect::default() };
+    assert_eq!(evaluate(&expected, &cancelled), vec![]);
+    assert_eq!(evaluate(&Expect::default(), &seen()), vec![]);
+}
+
+#[test]
 fn numbers_compare_by_value_and_objects_by_members() {
     use super::expect::same;
     assert!(same(&json!(3), &json!(3.0)));
