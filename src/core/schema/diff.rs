@@ -200,9 +200,9 @@ impl<'a> Walk<'a> {
             self.changed(o.get("items"), n.get("items"), &format!("{path}/items"));
         }
         for key in ["anyOf", "oneOf"] {
-            self.options(o.get(key), n.get(key), &format!("{path}/{key}"), true, depth);
+            self.options(o.get(key), n.get(key), &format!("{path}/{key}"), key, depth);
         }
-        self.options(o.get("allOf"), n.get("allOf"), &format!("{path}/allOf"), false, depth);
+        self.options(o.get("allOf"), n.get("allOf"), &format!("{path}/allOf"), "allOf", depth);
     }
 
     /// A node that gains an `anyOf` or `oneOf` accepts what one of its options, together with the
@@ -381,6 +381,10 @@ impl<'a> Walk<'a> {
                 if k != "$defs" && k != "definitions" {
                     self.push(&p, Impact::Compatible, format!("{} (annotation)", verb(a, b)));
                 }
+            } else if RESTRICTIONS.contains(&k) && b.is_some_and(|b| restricts_nothing(k, b)) {
+                // Written by generators for the shape alone (zod 4 gives every record
+                // `propertyNames: {"type": "string"}`): whatever it replaced, nothing is refused now.
+                self.push(&p, Impact::Compatible, format!("{}: {} (refuses nothing)", verb(a, b), show(b)));
             } else if RESTRICTIONS.contains(&k) && b.is_some() {
                 self.push(&p, Impact::Breaking, format!("{}: {} -> {}", verb(a, b), show(a), show(b)));
             } else if RESTRICTIONS.contains(&k) {
@@ -442,22 +446,23 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// `anyOf`/`oneOf` (`widen`: an option removed is breaking, one added compatible) or `allOf`
-    /// (the other way round). When as many options went as came, they were edited in place: each
-    /// is compared with the one in its place among the changed (a description edited in an option
-    /// is no option removed); otherwise a changed option counts as one removed and one added.
-    fn options(&mut self, old: Option<&'a Value>, new: Option<&'a Value>, path: &str, widen: bool, depth: usize) {
+    /// `anyOf`/`oneOf` (an option removed is breaking, one added compatible) or `allOf` (the other
+    /// way round). An option that is only a list of the same keyword stands for its members
+    /// (`anyOf: [{anyOf: [a, b]}, c]` is `anyOf: [a, b, c]`), so a list flattened is no change. When
+    /// as many options went as came, they were edited in place: each is compared with the one in
+    /// its place among the changed (a description edited in an option is no option removed);
+    /// otherwise a changed option counts as one removed and one added.
+    fn options(&mut self, old: Option<&'a Value>, new: Option<&'a Value>, path: &str, key: &str, depth: usize) {
         if old == new {
             return;
         }
-        let none = const { &Vec::new() };
-        let before = old.and_then(Value::as_array).unwrap_or(none);
-        let after = new.and_then(Value::as_array).unwrap_or(none);
-        let went: Vec<usize> = (0..before.len()).filter(|i| !after.contains(&before[*i])).collect();
-        let came: Vec<usize> = (0..after.len()).filter(|j| !before.contains(&after[*j])).collect();
+        let widen = key != "allOf";
+        let (before, after) = (members(old, key), members(new, key));
+        let went: Vec<usize> = (0..before.len()).filter(|i| !after.iter().any(|(_, v)| *v == before[*i].1)).collect();
+        let came: Vec<usize> = (0..after.len()).filter(|j| !before.iter().any(|(_, v)| *v == after[*j].1)).collect();
         if old.is_some() && new.is_some() && went.len() == came.len() {
             for (i, j) in went.into_iter().zip(came) {
-                self.node(&before[i], &after[j], &format!("{path}/{j}"), depth + 1);
+                self.node(before[i].1, after[j].1, &format!("{path}{}", after[j].0), depth + 1);
             }
             return;
         }
@@ -469,11 +474,13 @@ impl<'a> Walk<'a> {
             (true, false) => (Impact::Compatible, gained),
             _ => (lost, gained),
         };
-        for (i, v) in before.iter().enumerate().filter(|(_, v)| !after.contains(v)) {
-            self.push(&format!("{path}/{i}"), lost, format!("option removed: {}", short(v)));
+        for i in went {
+            let (at, v) = &before[i];
+            self.push(&format!("{path}{at}"), lost, format!("option removed: {}", short(v)));
         }
-        for (i, v) in after.iter().enumerate().filter(|(_, v)| !before.contains(v)) {
-            self.push(&format!("{path}/{i}"), gained, format!("option added: {}", short(v)));
+        for j in came {
+            let (at, v) = &after[j];
+            self.push(&format!("{path}{at}"), gained, format!("option added: {}", short(v)));
         }
     }
 
@@ -545,6 +552,73 @@ fn from_option(option: &Value, rel: &str) -> bool {
 
 fn accepts_all(v: &Value) -> bool {
     v == &Value::Bool(true) || v.as_object().is_some_and(Map::is_empty)
+}
+
+/// How many levels of lists nested in lists of the same keyword [`members`] opens.
+const MAX_FLATTEN: usize = 8;
+
+/// The options of a `key` list (`anyOf`, `oneOf`, `allOf`), each with its pointer below the list:
+/// an option holding nothing but a `key` list of its own is replaced by its members, down to
+/// [`MAX_FLATTEN`] levels.
+fn members<'v>(list: Option<&'v Value>, key: &str) -> Vec<(String, &'v Value)> {
+    let mut out = vec![];
+    // (pointer of the list, the list, index of its next member, level); a stack keeps the
+    // members in document order without recursion.
+    let mut stack: Vec<(String, &'v [Value], usize, usize)> = vec![];
+    if let Some(Value::Array(a)) = list {
+        stack.push((String::new(), a, 0, 0));
+    }
+    while let Some((at, items, next, level)) = stack.pop() {
+        let Some(item) = items.get(next) else { continue };
+        let here = format!("{at}/{next}");
+        stack.push((at, items, next + 1, level));
+        match nested_list(item, key) {
+            Some(inner) if level < MAX_FLATTEN => stack.push((format!("{here}/{key}"), inner, 0, level + 1)),
+            _ => out.push((here, item)),
+        }
+    }
+    out
+}
+
+/// The `key` list of an option that holds nothing else (an annotation beside it would be lost).
+fn nested_list<'v>(option: &'v Value, key: &str) -> Option<&'v [Value]> {
+    let o = option.as_object()?;
+    match o.get(key) {
+        Some(Value::Array(a)) if o.len() == 1 && !a.is_empty() => Some(a),
+        _ => None,
+    }
+}
+
+/// Whether a restricting keyword's value refuses no instance: a schema every value it is applied
+/// to passes (`propertyNames` only ever sees strings), or a map of such schemas or of empty lists.
+fn restricts_nothing(key: &str, v: &Value) -> bool {
+    let every_value = |m: &Map<String, Value>, each: &dyn Fn(&Value) -> bool| m.values().all(each);
+    match key {
+        "propertyNames" => passes_every(v, Some("string")),
+        "additionalItems" | "unevaluatedProperties" | "unevaluatedItems" => passes_every(v, None),
+        "patternProperties" | "dependentSchemas" => {
+            v.as_object().is_some_and(|m| every_value(m, &|s| passes_every(s, None)))
+        }
+        "dependentRequired" => {
+            v.as_object().is_some_and(|m| every_value(m, &|r| r.as_array().is_some_and(Vec::is_empty)))
+        }
+        "dependencies" => v
+            .as_object()
+            .is_some_and(|m| every_value(m, &|d| d.as_array().map_or_else(|| passes_every(d, None), Vec::is_empty))),
+        _ => false,
+    }
+}
+
+/// Whether schema `v` takes every value (every value of JSON type `of_type`, when given): `true`,
+/// or keywords that are annotations only, besides a `type` allowing `of_type`.
+fn passes_every(v: &Value, of_type: Option<&str>) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::Object(m) => m.iter().all(|(k, t)| {
+            ANNOTATIONS.contains(&k.as_str()) || (k == "type" && of_type.is_some_and(|of| covers(&types(Some(t)), of)))
+        }),
+        _ => false,
+    }
 }
 
 fn accepts_nothing(v: &Value) -> bool {
@@ -833,5 +907,53 @@ mod tests {
         assert_eq!(one(json!(true), json!(false)), ("".into(), Breaking));
         assert_eq!(one(json!(false), json!({})), ("".into(), Compatible));
         assert!(changes(json!(true), json!({})).is_empty());
+    }
+
+    #[test]
+    fn restrictions_that_refuse_nothing_are_compatible() {
+        let vacuous = [
+            json!({"propertyNames": true}),
+            json!({"propertyNames": {"description": "any key"}}),
+            json!({"propertyNames": {"type": ["string", "null"]}}),
+            json!({"patternProperties": {"^x-": {}}}),
+            json!({"dependentRequired": {"a": []}}),
+            json!({"dependencies": {"a": [], "b": true}}),
+            json!({"unevaluatedProperties": {"title": "rest"}}),
+        ];
+        for v in vacuous {
+            let key = v.as_object().unwrap().keys().next().unwrap().clone();
+            assert_eq!(one(json!({}), v.clone()), (format!("/{key}"), Compatible), "{v}");
+        }
+        // Still restrictions: a key pattern, a value schema that refuses, a required dependency.
+        assert_eq!(one(json!({}), json!({"propertyNames": {"type": "string", "pattern": "^a"}})).1, Breaking);
+        assert_eq!(one(json!({}), json!({"propertyNames": {"type": "integer"}})).1, Breaking);
+        assert_eq!(one(json!({}), json!({"patternProperties": {"^x-": {"type": "string"}}})).1, Breaking);
+        assert_eq!(one(json!({}), json!({"dependentRequired": {"a": ["b"]}})).1, Breaking);
+        // A real restriction replaced by one that refuses nothing loosens.
+        let was = json!({"propertyNames": {"maxLength": 3}});
+        assert_eq!(one(was, json!({"propertyNames": {}})).1, Compatible);
+    }
+
+    #[test]
+    fn nested_option_lists_stand_for_their_members() {
+        let (i, s, b) = (json!({"type": "integer"}), json!({"type": "string"}), json!({"type": "boolean"}));
+        let one_of = |v: Value| json!({ "oneOf": v });
+        // Flattened or nested the other way: no change.
+        assert!(changes(one_of(json!([{"oneOf": [i, s]}, b])), one_of(json!([i, s, b]))).is_empty());
+        assert!(changes(json!({"allOf": [i, {"allOf": [s, b]}]}), json!({"allOf": [{"allOf": [i, s]}, b]})).is_empty());
+        // One member dropped in the flattening: reported where it stood, inside the nested list.
+        let c = one(json!({"anyOf": [{"anyOf": [i, s]}, b]}), json!({"anyOf": [i, b]}));
+        assert_eq!(c, ("/anyOf/0/anyOf/1".into(), Breaking));
+        // A nested list with anything beside it is an option of its own, compared as before.
+        let old = json!({"anyOf": [{"anyOf": [i, s], "description": "id"}, b]});
+        let c = changes(old, json!({"anyOf": [i, s, b]}));
+        assert!(c.iter().any(|(_, impact)| *impact == Breaking), "{c:?}");
+        // Past the levels opened, the rest is one option: a change is found, never lost.
+        let mut deep = json!({"anyOf": [i, s]});
+        for _ in 0..(MAX_FLATTEN + 4) {
+            deep = json!({ "anyOf": [deep] });
+        }
+        let c = changes(deep, json!({"anyOf": [i]}));
+        assert!(c.iter().any(|(_, impact)| *impact == Breaking), "{c:?}");
     }
 }
