@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::{TargetArgs, err_line, output};
 use crate::error::{LensError, Result};
@@ -24,11 +24,35 @@ struct Recorder {
     failed: std::sync::atomic::AtomicBool,
 }
 
+/// How much of a line longer than `--max-message-mb` the recording keeps (it is passed on whole).
+const CUT_PREVIEW: usize = 4096;
+
 impl Recorder {
-    /// Appends one message and flushes it (a killed proxy keeps what it saw).
+    /// Appends one message to the file.
     fn note(&self, kind: LogKind, line: &[u8]) {
         let text = String::from_utf8_lossy(line);
         let seq = wire::log_line(&self.log, kind, text.trim_end());
+        self.write(seq);
+    }
+
+    /// Notes a line too long to hold: its beginning (secrets masked a little past the cut, so one
+    /// across it is not half kept) and its length. A replay skips it as a preview.
+    fn note_cut(&self, kind: LogKind, start: &[u8], total: u64) {
+        let text = String::from_utf8_lossy(start);
+        let redactor = self.log.redactor();
+        let window = floor_boundary(&text, CUT_PREVIEW.saturating_add(redactor.max_span()));
+        let redacted = redactor.redact(&text[..window]);
+        let cut = floor_boundary(&redacted, CUT_PREVIEW);
+        let note = format!(
+            "{}… ({total} bytes in all: longer than --max-message-mb, passed on but not recorded)",
+            &redacted[..cut]
+        );
+        self.log.push(kind, &note);
+        self.write(self.log.pushed().saturating_sub(1));
+    }
+
+    /// Appends the log entry `seq` to the file and flushes it (a killed proxy keeps what it saw).
+    fn write(&self, seq: u64) {
         let Some(entry) = self.log.get(seq) else { return };
         let json = to_json_lines(&self.log, &[entry]);
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
@@ -38,6 +62,15 @@ impl Recorder {
             err_line(&format!("mcplens record: cannot write the recording: {e}"));
         }
     }
+}
+
+/// The largest index up to `at` that is a character boundary of `s`.
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// `mcplens record -o FILE -- <server>` (without a server: the embedded demo server)
@@ -66,8 +99,9 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
     let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(LensError::connection("the server's stdin or stdout could not be opened"));
     };
-    let up = tokio::spawn(pass(tokio::io::stdin(), to_server, rec.clone(), LogKind::Sent));
-    let down = pass(from_server, tokio::io::stdout(), rec.clone(), LogKind::Received).await;
+    let max_line = target.max_message_mb.saturating_mul(1 << 20);
+    let up = tokio::spawn(pass(tokio::io::stdin(), to_server, rec.clone(), LogKind::Sent, max_line));
+    let down = pass(from_server, tokio::io::stdout(), rec.clone(), LogKind::Received, max_line).await;
     up.abort();
     // The server closed its stdout: it is ending (or our client went away and we stop it).
     let status = match down {
@@ -85,25 +119,36 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
             err_line(&format!("mcplens record: the server exited ({s})"));
             Ok(3)
         }
+        // The session went through, the recording did not (said when the first write failed).
+        _ if rec.failed.load(std::sync::atomic::Ordering::Relaxed) => Ok(output::EXIT_WRITE_FAILED),
         _ => Ok(0),
     }
 }
 
-/// Copies lines from `from` to `to` byte for byte, noting each in the recording. Ends at `from`'s
-/// end (closing `to`), or with the error of a write.
-async fn pass<R, W>(from: R, mut to: W, rec: Arc<Recorder>, kind: LogKind) -> std::io::Result<()>
+/// Copies lines from `from` to `to` byte for byte, noting each in the recording. A line longer
+/// than `max_line` is passed on as it comes, only its beginning noted (an endless line must not
+/// be held). Ends at `from`'s end (closing `to`), or with the error of a write.
+async fn pass<R, W>(from: R, mut to: W, rec: Arc<Recorder>, kind: LogKind, max_line: usize) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
     let mut from = BufReader::new(from);
     let mut line = Vec::new();
+    let limit = u64::try_from(max_line).unwrap_or(u64::MAX).saturating_add(1);
     loop {
         line.clear();
         // A read error is the end of that side, as an end of file is.
-        if from.read_until(b'\n', &mut line).await.unwrap_or(0) == 0 {
+        if (&mut from).take(limit).read_until(b'\n', &mut line).await.unwrap_or(0) == 0 {
             let _ = to.shutdown().await;
             return Ok(());
+        }
+        if line.len() > max_line && !line.ends_with(b"\n") {
+            to.write_all(&line).await?;
+            let rest = pass_rest_of_line(&mut from, &mut to).await?;
+            rec.note_cut(kind, &line, (line.len() as u64).saturating_add(rest));
+            to.flush().await?;
+            continue;
         }
         // Noted first: a client that has its answer may stop the proxy at once.
         if !line.iter().all(u8::is_ascii_whitespace) {
@@ -111,5 +156,31 @@ where
         }
         to.write_all(&line).await?;
         to.flush().await?;
+    }
+}
+
+/// Copies the rest of a line (through its newline, or to the end of `from`) as it comes, holding
+/// no more than the reader's buffer; how many bytes it was.
+async fn pass_rest_of_line<R, W>(from: &mut BufReader<R>, to: &mut W) -> std::io::Result<u64>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut passed = 0u64;
+    loop {
+        let Ok(chunk) = from.fill_buf().await else { return Ok(passed) };
+        if chunk.is_empty() {
+            return Ok(passed);
+        }
+        let (n, ended) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (chunk.len(), false),
+        };
+        to.write_all(&chunk[..n]).await?;
+        from.consume(n);
+        passed = passed.saturating_add(n as u64);
+        if ended {
+            return Ok(passed);
+        }
     }
 }
