@@ -10,6 +10,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::capped_file::{self, ReadError};
+use crate::deep::Owned;
 use crate::json_depth;
 
 /// The largest recording read (a replay keeps every message in memory, about twice its bytes).
@@ -29,7 +30,8 @@ pub enum Side {
 pub struct Message {
     pub side: Side,
     pub raw: String,
-    pub value: Value,
+    /// Dropped without recursion: `--max-depth` may let params nest as deep as memory allows.
+    pub value: Owned,
 }
 
 #[derive(Debug, Clone)]
@@ -129,7 +131,7 @@ pub fn parse(text: &str, max_depth: usize) -> Result<Recording, String> {
 /// The entry's message bytes (`raw` when the export kept them, else `message`, which the export
 /// wrote compactly, as it was sent) and its id, method and params; none for a message kept only
 /// as text.
-fn message(entry: Line, max_depth: usize) -> Option<(String, Value)> {
+fn message(entry: Line, max_depth: usize) -> Option<(String, Owned)> {
     let message = entry.message?;
     let slim: Slim = json_depth::parse(message.get(), max_depth).ok()?;
     let raw = match entry.raw {
@@ -145,5 +147,5 @@ fn message(entry: Line, max_depth: usize) -> Option<(String, Value)> {
             value.insert(k.into(), v);
         }
     }
-    Some((raw, Value::Object(value)))
+    Some((raw, Owned(Value::Object(value))))
 }

@@ -7,12 +7,14 @@
 //! only (their params name the client). The same request recorded several times is answered in
 //! recorded order, then with the last one again.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde_json::Value;
 
 use super::recording::{Entry, Recording, Side};
 use super::rewrite;
+use crate::deep::{self, Owned};
 use crate::json_depth;
 
 /// JSON-RPC's "method not found" and "invalid params".
@@ -45,15 +47,30 @@ struct Exchange {
 /// The recorded exchanges of one request (method and params), answered in turn.
 #[derive(Debug)]
 struct Group {
-    params: Value,
+    params: Owned,
     exchanges: Vec<Exchange>,
     next: usize,
+}
+
+/// The groups of one method, found by their params' hash (a recording may hold a great many
+/// different params for one method: a search through them all for each was quadratic).
+#[derive(Debug, Default)]
+struct Method {
+    groups: Vec<Group>,
+    by_hash: HashMap<u64, Vec<usize>>,
+}
+
+impl Method {
+    fn find(&self, params: &Value, hash: u64) -> Option<usize> {
+        let candidates = self.by_hash.get(&hash)?;
+        candidates.iter().copied().find(|&i| self.groups.get(i).is_some_and(|g| deep::equal(&g.params, params)))
+    }
 }
 
 #[derive(Debug, Default)]
 pub struct Script {
     /// By method.
-    groups: HashMap<String, Vec<Group>>,
+    groups: HashMap<String, Method>,
     /// Message entries of the recording that could not be replayed.
     pub skipped: usize,
 }
@@ -62,19 +79,89 @@ pub struct Script {
 struct Open {
     id: String,
     method: String,
-    params: Value,
-    token: Option<Value>,
+    params: Owned,
+    /// The progress token as compact JSON.
+    token: Option<String>,
     exchange: Exchange,
+}
+
+/// The requests waiting on a reply, in recorded order, found by id and by progress token without
+/// a search (a recording of many unanswered requests made each message look through them all).
+#[derive(Default)]
+struct Pending {
+    by_order: BTreeMap<u64, Open>,
+    by_id: HashMap<String, u64>,
+    by_token: HashMap<String, BTreeSet<u64>>,
+    next: u64,
+}
+
+impl Pending {
+    fn len(&self) -> usize {
+        self.by_order.len()
+    }
+
+    fn push(&mut self, o: Open) {
+        let at = self.next;
+        self.next += 1;
+        self.by_id.insert(o.id.clone(), at);
+        if let Some(t) = &o.token {
+            self.by_token.entry(t.clone()).or_default().insert(at);
+        }
+        self.by_order.insert(at, o);
+    }
+
+    fn take(&mut self, at: u64) -> Option<Open> {
+        let o = self.by_order.remove(&at)?;
+        if self.by_id.get(&o.id) == Some(&at) {
+            self.by_id.remove(&o.id);
+        }
+        if let Some(t) = &o.token
+            && let Some(set) = self.by_token.get_mut(t)
+        {
+            set.remove(&at);
+            if set.is_empty() {
+                self.by_token.remove(t);
+            }
+        }
+        Some(o)
+    }
+
+    fn take_id(&mut self, id: &str) -> Option<Open> {
+        let at = *self.by_id.get(id)?;
+        self.take(at)
+    }
+
+    fn take_oldest(&mut self) -> Option<Open> {
+        let at = *self.by_order.keys().next()?;
+        self.take(at)
+    }
+
+    fn drain(&mut self) -> Vec<Open> {
+        let all = std::mem::take(&mut self.by_order).into_values().collect();
+        self.by_id.clear();
+        self.by_token.clear();
+        all
+    }
+
+    /// The request a server notification belongs to: the latest with its progress token, or
+    /// without one the latest of all.
+    fn for_note(&mut self, token: Option<&str>) -> Option<&mut Open> {
+        let at = match token {
+            Some(t) => *self.by_token.get(t)?.iter().next_back()?,
+            None => *self.by_order.keys().next_back()?,
+        };
+        self.by_order.get_mut(&at)
+    }
 }
 
 impl Script {
     pub fn new(rec: Recording) -> Script {
         let mut script = Script { skipped: rec.skipped, ..Script::default() };
-        let mut open: Vec<Open> = vec![];
+        let mut open = Pending::default();
         for entry in rec.entries {
             let m = match entry {
                 Entry::Restart => {
-                    open.drain(..).for_each(|o| script.add(o));
+                    open.drain().into_iter().for_each(|o| script.add(o));
                     continue;
                 }
                 Entry::Message(m) => m,
@@ -83,13 +170,13 @@ impl Script {
             let id = m.value.get("id").map(id_key);
             match (m.side, method, id) {
                 (Side::Client, Some(method), Some(id)) => {
-                    if open.len() >= MAX_PENDING {
-                        let o = open.remove(0);
+                    if open.len() >= MAX_PENDING
+                        && let Some(o) = open.take_oldest()
+                    {
                         script.add(o);
                     }
                     // The same id again: a new session (recordings put one after another).
-                    if let Some(at) = open.iter().position(|o| o.id == id) {
-                        let o = open.remove(at);
+                    if let Some(o) = open.take_id(&id) {
                         script.add(o);
                     }
                     let params = m.value.get("params");
@@ -97,13 +184,12 @@ impl Script {
                         id,
                         method: method.to_string(),
                         params: match_key(method, params),
-                        token: progress_token(params).cloned(),
+                        token: progress_token(params).map(deep::compact),
                         exchange: Exchange { notes: vec![], reply: None },
                     });
                 }
                 (Side::Server, None, Some(id)) => {
-                    if let Some(at) = open.iter().rposition(|o| o.id == id) {
-                        let mut o = open.remove(at);
+                    if let Some(mut o) = open.take_id(&id) {
                         o.exchange.reply = Some(m.raw);
                         script.add(o);
                     }
@@ -111,19 +197,16 @@ impl Script {
                 (Side::Server, Some(method), None) => {
                     let token = (method == "notifications/progress")
                         .then(|| m.value.get("params").and_then(|p| p.get("progressToken")))
-                        .flatten();
-                    let to = match token {
-                        Some(t) => open.iter_mut().rev().find(|o| o.token.as_ref() == Some(t)),
-                        None => open.last_mut(),
-                    };
-                    if let Some(o) = to {
+                        .flatten()
+                        .map(deep::compact);
+                    if let Some(o) = open.for_note(token.as_deref()) {
                         o.exchange.notes.push(m.raw);
                     }
                 }
                 _ => {}
             }
         }
-        open.into_iter().for_each(|o| script.add(o));
+        open.drain().into_iter().for_each(|o| script.add(o));
         script
     }
 
@@ -131,9 +214,11 @@ impl Script {
     /// without a reply (held open, or cut off when a session ended) is answered so (with its
     /// notifications only) only when no recording of it has a reply.
     fn add(&mut self, o: Open) {
-        let groups = self.groups.entry(o.method).or_default();
-        let Some(g) = groups.iter_mut().find(|g| g.params == o.params) else {
-            groups.push(Group { params: o.params, exchanges: vec![o.exchange], next: 0 });
+        let method = self.groups.entry(o.method).or_default();
+        let hash = canonical_hash(&o.params);
+        let Some(g) = method.find(&o.params, hash).and_then(|i| method.groups.get_mut(i)) else {
+            method.by_hash.entry(hash).or_default().push(method.groups.len());
+            method.groups.push(Group { params: o.params, exchanges: vec![o.exchange], next: 0 });
             return;
         };
         let replied = |e: &Exchange| e.reply.is_some();
@@ -146,7 +231,7 @@ impl Script {
 
     /// How many requests (method and params) the recording answers.
     pub fn len(&self) -> usize {
-        self.groups.values().map(Vec::len).sum()
+        self.groups.values().map(|m| m.groups.len()).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -155,8 +240,8 @@ impl Script {
 
     /// The answer to one line from the client.
     pub fn answer(&mut self, line: &str, max_depth: usize) -> Answer {
-        let value: Value = match json_depth::parse(line, max_depth) {
-            Ok(v) => v,
+        let value: Owned = match json_depth::parse(line, max_depth) {
+            Ok(v) => Owned(v),
             Err(e) => {
                 return Answer::Lines {
                     notes: vec![],
@@ -170,7 +255,7 @@ impl Script {
         };
         let params = value.get("params");
         let key = match_key(method, params);
-        let token = progress_token(params).map(Value::to_string);
+        let token = progress_token(params).map(deep::compact);
         let Some(groups) = self.groups.get_mut(method) else {
             if method == "ping" {
                 return reply_only(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}"));
@@ -178,8 +263,10 @@ impl Script {
             let msg = format!("{method}: no recorded reply matched (the recording has no {method} request)");
             return reply_only(error(id, METHOD_NOT_FOUND, &msg));
         };
-        let Some(g) = groups.iter_mut().find(|g| g.params == key) else {
-            let closest = groups.iter().min_by_key(|g| distance(&g.params, &key)).map(|g| g.params.to_string());
+        let Some(g) = groups.find(&key, canonical_hash(&key)).and_then(|i| groups.groups.get_mut(i)) else {
+            let closest = groups.groups.iter().min_by_key(|g| distance(&g.params, &key));
+            // A little more than is quoted, so the cut below marks it.
+            let closest = closest.map(|g| deep::to_string_prefix(&g.params, MAX_QUOTED + 4));
             return reply_only(unmatched(id, method, closest));
         };
         let Some(ex) = g.exchanges.get(g.next.min(g.exchanges.len().saturating_sub(1))) else {
@@ -230,7 +317,7 @@ fn error(id: &str, code: i64, message: &str) -> String {
 
 /// An id as a key: its JSON text, so `1` and `"1"` differ as JSON-RPC has them.
 fn id_key(id: &Value) -> String {
-    id.to_string()
+    deep::compact(id)
 }
 
 fn progress_token(params: Option<&Value>) -> Option<&Value> {
@@ -238,11 +325,12 @@ fn progress_token(params: Option<&Value>) -> Option<&Value> {
 }
 
 /// What a request is matched by: its params without what changes between runs.
-fn match_key(method: &str, params: Option<&Value>) -> Value {
+fn match_key(method: &str, params: Option<&Value>) -> Owned {
     if matches!(method, "initialize" | "server/discover") {
-        return Value::Null;
+        return Owned(Value::Null);
     }
-    let Some(mut params) = params.cloned() else { return Value::Null };
+    let Some(params) = params else { return Owned(Value::Null) };
+    let mut params = Owned::copy(params);
     if let Some(obj) = params.as_object_mut() {
         if let Some(Value::Object(meta)) = obj.get_mut("_meta") {
             meta.retain(|k, _| k != "progressToken" && !k.starts_with("io.modelcontextprotocol/"));
@@ -251,10 +339,60 @@ fn match_key(method: &str, params: Option<&Value>) -> Value {
             }
         }
         if obj.is_empty() {
-            return Value::Null;
+            return Owned(Value::Null);
         }
     }
     params
+}
+
+/// A hash of `value` that values equal as JSON (`==`: key order aside) share, without recursion.
+fn canonical_hash(value: &Value) -> u64 {
+    enum Item<'a> {
+        Value(&'a Value),
+        Key(&'a str),
+        Close,
+    }
+    let mut h = DefaultHasher::new();
+    let mut todo = vec![Item::Value(value)];
+    while let Some(item) = todo.pop() {
+        let v = match item {
+            Item::Key(k) => {
+                k.hash(&mut h);
+                continue;
+            }
+            Item::Close => {
+                0xffu8.hash(&mut h);
+                continue;
+            }
+            Item::Value(v) => v,
+        };
+        match v {
+            Value::Array(items) => {
+                (1u8, items.len()).hash(&mut h);
+                todo.push(Item::Close);
+                todo.extend(items.iter().rev().map(Item::Value));
+            }
+            Value::Object(map) => {
+                (2u8, map.len()).hash(&mut h);
+                let mut members: Vec<(&String, &Value)> = map.iter().collect();
+                members.sort_unstable_by(|a, b| b.0.cmp(a.0));
+                todo.push(Item::Close);
+                for (k, v) in members {
+                    todo.push(Item::Value(v));
+                    todo.push(Item::Key(k));
+                }
+            }
+            Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+                (Some(u), _, _) => (3u8, u).hash(&mut h),
+                (_, Some(i), _) => (4u8, i).hash(&mut h),
+                // -0.0 == 0.0, so they hash alike.
+                (_, _, Some(f)) => (5u8, if f == 0.0 { 0 } else { f.to_bits() }).hash(&mut h),
+                _ => 6u8.hash(&mut h),
+            },
+            leaf => (7u8, leaf.to_string()).hash(&mut h),
+        }
+    }
+    h.finish()
 }
 
 /// How unlike two params are: the members and elements that differ, counted without recursion.

@@ -174,3 +174,48 @@ fn a_request_cut_off_by_the_end_of_a_session_does_not_hide_a_recorded_reply() {
     let held = s.answer(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, 100);
     assert_eq!(held, Answer::Lines { notes: vec![], reply: None });
 }
+
+/// Budget: a recording of 40,000 different params for one method and 40,000 requests never
+/// answered is read in well under the 2 minutes each took (a search through every group, and
+/// through every waiting request, for each message).
+#[test]
+fn many_different_requests_are_filed_without_a_search_through_the_others() {
+    let mut text = String::new();
+    for i in 0..40_000 {
+        text.push_str(&format!(
+            "{{\"seq\":{},\"kind\":\"sent\",\"message\":{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"tools/call\",\"params\":{{\"i\":{i}}}}}}}\n",
+            2 * i
+        ));
+        text.push_str(&format!(
+            "{{\"seq\":{},\"kind\":\"recv\",\"message\":{{\"jsonrpc\":\"2.0\",\"id\":{i},\"result\":{{\"n\":{i}}}}}}}\n",
+            2 * i + 1
+        ));
+    }
+    for i in 0..40_000 {
+        let seq = 80_000 + i;
+        text.push_str(&format!(
+            "{{\"seq\":{seq},\"kind\":\"sent\",\"message\":{{\"jsonrpc\":\"2.0\",\"id\":\"w{i}\",\"method\":\"m\",\"params\":{{\"i\":{i}}}}}}}\n"
+        ));
+    }
+    let started = std::time::Instant::now();
+    let mut s = Script::new(parse(&text, 100).unwrap_or_else(|e| panic!("{e}")));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_eq!(s.len(), 80_000);
+    let r = reply(s.answer(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"i":39999}}"#, 100));
+    assert_eq!(r, r#"{"jsonrpc":"2.0","id":1,"result":{"n":39999}}"#);
+}
+
+/// Params equal as JSON values find each other whatever their key order, `-0.0` and `0.0` alike.
+#[test]
+fn params_equal_as_values_are_the_same_request() {
+    let mut s = script(&[
+        r#">{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":{"x":1,"y":[0.0,-1]},"b":"s"}}"#,
+        r#"<{"jsonrpc":"2.0","id":1,"result":{"ok":1}}"#,
+    ]);
+    let r =
+        reply(s.answer(r#"{"jsonrpc":"2.0","id":2,"method":"m","params":{"b":"s","a":{"y":[-0.0,-1],"x":1}}}"#, 100));
+    assert!(r.contains("\"ok\":1"), "{r}");
+    let r =
+        reply(s.answer(r#"{"jsonrpc":"2.0","id":3,"method":"m","params":{"b":"s","a":{"y":[-1,0.0],"x":1}}}"#, 100));
+    assert!(r.contains("-32602"), "{r}");
+}
