@@ -35,8 +35,8 @@ pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: boo
 }
 
 fn load(path: &Path, max_depth: usize) -> Result<Value> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| LensError::usage(format!("cannot read {}: {e}", path.display())))?;
+    let text = crate::capped_file::read_text(path, crate::snapshot::MAX_SNAPSHOT)
+        .map_err(|e| LensError::usage(format!("cannot read {}: {e}", path.display())))?;
     parse(&text, &path.display().to_string(), max_depth)
 }
 

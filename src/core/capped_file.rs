@@ -44,14 +44,32 @@ fn size(bytes: u64) -> String {
 }
 
 /// The bytes of `path`, at most `cap` of them.
+/// A file that says it is larger than `cap` is refused before a byte is read; an endless one
+/// (`/dev/zero`) is read in chunks and refused at the first byte past the cap, so memory never
+/// grows past the cap (a read to the end doubled it: 1 GiB held for a 512 MiB cap).
 pub fn read(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
-    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
-    let mut bytes = Vec::new();
-    file.take(cap.saturating_add(1)).read_to_end(&mut bytes).map_err(ReadError::Io)?;
-    if bytes.len() as u64 > cap {
+    let mut file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let stated = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+    if stated.is_some_and(|len| len > cap) {
         return Err(ReadError::TooLarge { cap });
     }
-    Ok(bytes)
+    let mut bytes = Vec::new();
+    if let Some(len) = stated {
+        bytes.reserve_exact(usize::try_from(len).unwrap_or(0));
+    }
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let n = match file.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadError::Io(e)),
+        };
+        if (bytes.len() as u64).saturating_add(n as u64) > cap {
+            return Err(ReadError::TooLarge { cap });
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
 }
 
 /// The text of `path` (at most `cap` bytes), without a leading UTF-8 byte order mark.

@@ -6,6 +6,10 @@ use serde_json::{Map, Value};
 
 use crate::schema::diff::{Change, Impact, diff, token};
 
+/// The largest snapshot file read (`diff`, the TUI's marks): a snapshot of a huge tools/list is
+/// large, but not endless.
+pub const MAX_SNAPSHOT: u64 = 512 << 20;
+
 /// The lists of a snapshot, the key that names an item in each, and whether the item is a tool.
 const LISTS: [(&str, &str); 4] =
     [("tools", "name"), ("resources", "uri"), ("resourceTemplates", "uriTemplate"), ("prompts", "name")];

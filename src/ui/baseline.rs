@@ -13,12 +13,10 @@ use serde_json::{Value, json};
 
 use crate::mcp::{ServerInfo, ToolList};
 use crate::schema::diff::{Change, Impact};
+use crate::snapshot::MAX_SNAPSHOT;
 
 /// The file `mcplens snapshot -o` is documented to write, looked for beside the server.
 pub const FILE_NAME: &str = "mcp-snapshot.json";
-
-/// The largest snapshot read: a snapshot of a huge tools/list is large, but not endless.
-const MAX_SNAPSHOT: u64 = 512 << 20;
 
 /// Where the snapshot is: the file given (`--snapshot`), or the first of the places looked in
 /// that holds one.
