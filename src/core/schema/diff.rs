@@ -453,11 +453,20 @@ impl<'a> Walk<'a> {
     /// its place among the changed (a description edited in an option is no option removed);
     /// otherwise a changed option counts as one removed and one added.
     fn options(&mut self, old: Option<&'a Value>, new: Option<&'a Value>, path: &str, key: &str, depth: usize) {
+        let (before, after) = (members(old, key), members(new, key));
+        // An option written the same on both sides may still change through a `$ref` into
+        // definitions that did (`anyOf: [{"$ref": "#/$defs/a"}]` with `a` narrowed).
+        if self.defs_differ {
+            for (_, v) in &before {
+                if let Some((at, w)) = after.iter().find(|(_, w)| w == v) {
+                    self.node(v, w, &format!("{path}{at}"), depth + 1);
+                }
+            }
+        }
         if old == new {
             return;
         }
         let widen = key != "allOf";
-        let (before, after) = (members(old, key), members(new, key));
         let went: Vec<usize> = (0..before.len()).filter(|i| !after.iter().any(|(_, v)| *v == before[*i].1)).collect();
         let came: Vec<usize> = (0..after.len()).filter(|j| !before.iter().any(|(_, v)| *v == after[*j].1)).collect();
         if old.is_some() && new.is_some() && went.len() == came.len() {
@@ -817,6 +826,15 @@ mod tests {
         let rec = |t: &str| json!({"type": t, "properties": {"next": {"$ref": "#"}}});
         let c = changes(rec("object"), rec("string"));
         assert!(c.iter().any(|(_, i)| *i == Breaking));
+    }
+
+    #[test]
+    fn options_written_alike_are_compared_through_their_refs() {
+        let with = |t: &str| json!({"anyOf": [{"$ref": "#/$defs/a"}, {"type": "null"}], "$defs": {"a": {"type": t}}});
+        assert_eq!(changes(with("string"), with("integer")), vec![("/anyOf/0/type".into(), Breaking)]);
+        let all = |t: &str| json!({"allOf": [{"$ref": "#/$defs/a"}], "$defs": {"a": {"type": "object", "properties": {"x": {"type": t}}}}});
+        let c = changes(all("string"), all("integer"));
+        assert_eq!(c, vec![("/allOf/0/properties/x/type".into(), Breaking)]);
     }
 
     #[test]
