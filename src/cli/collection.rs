@@ -10,7 +10,7 @@ use super::connect::{self, Opened};
 use super::suite::{self, CaseResult};
 use super::{answer, err_line, out};
 use crate::call::CallStatus;
-use crate::collection::{self, Collection, Observed, RunOptions, SavedCall};
+use crate::collection::{self, Collection, Expect, Observed, RunOptions, SavedCall};
 use crate::envelope::hints::Hints;
 use crate::error::{LensError, Result};
 use crate::mcp::ToolList;
@@ -184,7 +184,8 @@ fn check(a: &TestArgs, call: &SavedCall, seen: &Observed, text: &mut String) -> 
         result.failures = collection::evaluate(&call.expect, seen);
         return Ok(result);
     }
-    let (new, changes) = collection::observed_expect(&call.expect, seen);
+    let (mut new, mut changes) = collection::observed_expect(&call.expect, seen);
+    keep_secrets_out(&call.expect, &mut new, &mut changes);
     if !changes.is_empty() {
         *text = collection::update_expectations(text, &call.name, &new)
             .map_err(|e| LensError::usage(format!("{}: {e}", a.file.display())))?;
@@ -192,6 +193,24 @@ fn check(a: &TestArgs, call: &SavedCall, seen: &Observed, text: &mut String) -> 
     result.failures = collection::evaluate(&new, seen);
     result.changes = changes;
     Ok(result)
+}
+
+/// A path whose value now holds a secret of the target keeps its checks as written: rewritten,
+/// the secret would go into the file, which is kept in git and read in CI. Said in its change
+/// line; the call then fails on that path.
+fn keep_secrets_out(old: &Expect, new: &mut Expect, changes: &mut Vec<String>) {
+    let holds = |s: &str| super::output::holds_secret(s);
+    for (at, was) in new.at.iter_mut().zip(&old.at) {
+        if !at.checks.iter().any(|c| collection::check_holds(c, &holds)) {
+            continue;
+        }
+        let path = sanitize::line(&at.path()).into_owned();
+        at.checks.clone_from(&was.checks);
+        changes.retain(|c| !c.starts_with(&format!("{path}: ")));
+        changes.push(format!(
+            "{path}: not rewritten: the value there holds a secret of the target (-e, -H, a config's env)"
+        ));
+    }
 }
 
 fn write_updates(path: &Path, text: &str, results: &[CaseResult]) -> Result<()> {

@@ -130,7 +130,7 @@ async fn execute_round(
                 let _ = super::ops::carry_out(session.clone(), cmd, tx).await;
             }
             super::app::Cmd::SaveCall { file, call } => {
-                for m in super::saved::save(&file, &call) {
+                for m in super::saved::save(&file, &call, session.log().redactor()) {
                     let _ = tx.send(Msg::Session(m));
                 }
             }

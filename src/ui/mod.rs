@@ -301,7 +301,7 @@ async fn worker(
                             send(SessionMsg::Notice(ops::save_content(&name, &content, index, &redactor)));
                         }
                         Some(Cmd::SaveCall { file, call }) => {
-                            for m in saved::save(&file, &call) {
+                            for m in saved::save(&file, &call, log.redactor()) {
                                 send(m);
                             }
                         }
@@ -413,7 +413,7 @@ async fn worker(
                     }
                     Some(Cmd::Answer { id, answer }) => pending.answer(&id, answer),
                     Some(Cmd::SaveCall { file, call }) => {
-                        for m in saved::save(&file, &call) {
+                        for m in saved::save(&file, &call, log.redactor()) {
                             send(m);
                         }
                     }

@@ -15,6 +15,7 @@ use crate::call::{CallStatus, Purpose};
 use crate::collection::{Collection, Failure, Observed, RunOptions, SavedCall};
 use crate::envelope::hints::Hints;
 use crate::history::{Entry, History, now_secs};
+use crate::mcp::log::Redactor;
 use crate::mcp::{CallOptions, Reply, Session};
 
 /// The collection file when `--collection` names none (in the current directory).
@@ -56,8 +57,18 @@ pub fn load(file: &Path) -> SessionMsg {
 
 /// Writes `call` into `file` (replacing a call of its name); says where, and reads the file
 /// again for the pane.
-pub fn save(file: &Path, call: &SavedCall) -> Vec<SessionMsg> {
+/// A call whose expectations hold a secret of the target (`redactor`'s) is not written: the file
+/// is kept in git and read in CI.
+pub fn save(file: &Path, call: &SavedCall, redactor: &Redactor) -> Vec<SessionMsg> {
     let shown = crate::sanitize::line(&file.display().to_string()).into_owned();
+    let secret = crate::collection::paths_holding(&call.expect, &|s| redactor.finds(s));
+    if !secret.is_empty() {
+        let paths = crate::sanitize::line(&secret.join(", ")).into_owned();
+        let said = format!(
+            "the call was not saved: the value at {paths} holds a secret of the target (-e, -H, a config's env); uncheck it"
+        );
+        return vec![SessionMsg::Notice(said)];
+    }
     let said = match crate::collection::save::save(file, call) {
         Ok(()) => format!(
             "saved call {:?} in {shown} (K: the collection; mcplens test {shown})",

@@ -318,6 +318,22 @@ pub fn observed_expect(old: &Expect, seen: &Observed) -> (Expect, Vec<String>) {
     (new, changes)
 }
 
+/// Whether a check holds a value that `holds` finds text in (a secret of the target: written
+/// into the collection, it would be kept in git and shown in CI). Only `equals` and `contains`
+/// hold values that may come from the server.
+pub fn check_holds(check: &Check, holds: &dyn Fn(&str) -> bool) -> bool {
+    match check {
+        Check::Equals(v) | Check::Contains(v) => holds(&crate::deep::compact(v)),
+        _ => false,
+    }
+}
+
+/// The paths of `expect` with a check holding what `holds` finds (see [`check_holds`]).
+pub fn paths_holding(expect: &Expect, holds: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let at = expect.at.iter().filter(|a| a.checks.iter().any(|c| check_holds(c, holds)));
+    at.map(At::path).collect()
+}
+
 fn name_or_none(s: Option<&str>) -> &str {
     s.unwrap_or("(none)")
 }

@@ -15,7 +15,7 @@ pub mod run;
 pub mod save;
 mod toml_json;
 
-pub use expect::{Failure, Observed, PagesRead, evaluate, expect_now, observed_expect};
+pub use expect::{Failure, Observed, PagesRead, check_holds, evaluate, expect_now, observed_expect, paths_holding};
 pub use load::{MAX_COLLECTION, load, parse};
 pub use model::{At, Check, Collection, Expect, JsonType, Pattern, SavedCall, Source};
 pub use run::{RunOptions, run};
