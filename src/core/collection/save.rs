@@ -8,7 +8,7 @@ use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::load::MAX_COLLECTION;
 use super::model::{Check, Expect, SavedCall};
-use super::toml_json::{fits_toml, to_toml};
+use super::toml_json::{fits_toml, text, to_toml};
 use crate::error::LensError;
 
 /// What a new file starts with.
@@ -109,14 +109,14 @@ pub fn write(path: &Path, text: &str) -> Result<(), LensError> {
 /// A call as a `[[call]]` table.
 fn call_table(call: &SavedCall) -> Table {
     let mut t = Table::new();
-    t.insert("name", value(call.name.as_str()));
-    t.insert("tool", value(call.tool.as_str()));
+    t.insert("name", value(text(&call.name)));
+    t.insert("tool", value(text(&call.tool)));
     if let Some(args) = &call.arguments {
         let args = Value::Object(args.clone());
         if fits_toml(&args) {
             t.insert("arguments", value(to_toml(&args)));
         } else {
-            t.insert("arguments_json", value(json_text(&args)));
+            t.insert("arguments_json", value(text(&json_text(&args))));
         }
     }
     if call.all_pages {
@@ -152,7 +152,7 @@ fn at_tables(e: &Expect) -> ArrayOfTables {
     let mut list = ArrayOfTables::new();
     for at in &e.at {
         let mut t = Table::new();
-        t.insert("path", value(at.path()));
+        t.insert("path", value(text(&at.path())));
         write_checks(&mut t, &at.checks);
         list.push(t);
     }
@@ -163,9 +163,9 @@ fn write_checks(t: &mut Table, checks: &[Check]) {
     for c in checks {
         match c {
             Check::Equals(v) if fits_toml(v) => t.insert("equals", value(to_toml(v))),
-            Check::Equals(v) => t.insert("equals_json", value(json_text(v))),
+            Check::Equals(v) => t.insert("equals_json", value(text(&json_text(v)))),
             Check::Contains(v) => t.insert("contains", value(to_toml(v))),
-            Check::Matches(p) => t.insert("matches", value(p.text.as_str())),
+            Check::Matches(p) => t.insert("matches", value(text(&p.text))),
             Check::Length(n) => t.insert("length", value(i64::try_from(*n).unwrap_or(i64::MAX))),
             Check::Type(ty) => t.insert("type", value(ty.as_str())),
             Check::Exists(b) => t.insert("exists", value(*b)),

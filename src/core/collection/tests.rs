@@ -316,3 +316,21 @@ fn update_writes_deep_and_null_values_it_can_read_back() {
     assert!(evaluate(&back.calls[0].expect, &s).is_empty());
     crate::deep::drop_value(deep);
 }
+
+/// Terminal controls and bidirectional overrides a server sent are written as `\u` escapes (a
+/// `cat` or `git diff` of the file must not act on them), in strings and in keys, and read back
+/// as the same values.
+#[test]
+fn update_writes_terminal_controls_escaped_and_reads_them_back() {
+    let text = "[[call]]\nname = \"a\"\ntool = \"t\"\n[[call.expect.at]]\npath = \"/structuredContent/k\"\nequals = 1\n[[call.expect.at]]\npath = \"/structuredContent/o\"\nequals = 1\n";
+    let c = load_ok(text);
+    let hostile = "x\u{9b}31m\u{202e}\u{1b}[2J\"\\\u{85}\u{2066}";
+    let mut s = seen();
+    s.raw = raw(json!({"structuredContent": {"k": hostile, "o": {hostile: [hostile]}}}));
+    let (new, _) = observed_expect(&c.calls[0].expect, &s);
+    let written = update_expectations(text, "a", &new).unwrap_or_else(|e| panic!("{e}"));
+    let unsafe_chars = ['\u{9b}', '\u{202e}', '\u{1b}', '\u{85}', '\u{2066}'];
+    assert!(!written.contains(unsafe_chars), "{written}");
+    let back = load_ok(&written);
+    assert!(evaluate(&back.calls[0].expect, &s).is_empty(), "{written}");
+}
