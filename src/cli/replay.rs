@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 
 use super::{err_line, output};
@@ -55,17 +55,22 @@ async fn serve_stdio(script: Shared, max_depth: usize) -> Result<i32> {
             continue;
         }
         let Answer::Lines { notes, reply } = answer(&script, text.trim(), max_depth) else { continue };
-        let mut bytes = String::new();
+        let mut parts: Vec<&[u8]> = Vec::new();
         for l in notes.iter().chain(reply.iter()) {
-            bytes.push_str(l);
-            bytes.push('\n');
+            parts.extend(l.parts());
+            parts.push(b"\n");
         }
-        let written = match stdout.write_all(bytes.as_bytes()).await {
-            Ok(()) => stdout.flush().await,
-            Err(e) => Err(e),
-        };
-        output::stdout_result(written)?;
+        output::stdout_result(write_parts(&mut stdout, &parts).await)?;
     }
+}
+
+/// Writes `parts` one after the other (the recorded bytes are never copied into one buffer) and
+/// flushes.
+async fn write_parts<W: AsyncWrite + Unpin>(to: &mut W, parts: &[&[u8]]) -> std::io::Result<()> {
+    for p in parts {
+        to.write_all(p).await?;
+    }
+    to.flush().await
 }
 
 async fn serve_http(addr: &str, script: Shared, max_depth: usize) -> Result<i32> {
@@ -92,11 +97,11 @@ async fn connection(mut conn: TcpStream, script: Shared, max_depth: usize) {
         let answered = match method.as_str() {
             "POST" => match std::str::from_utf8(&body) {
                 Ok(text) => post(&mut conn, answer(&script, text.trim(), max_depth)).await,
-                Err(_) => respond(&mut conn, "400 Bad Request", "text/plain", b"not UTF-8").await,
+                Err(_) => respond(&mut conn, "400 Bad Request", "text/plain", &[b"not UTF-8"]).await,
             },
             // A session's end: nothing to forget.
-            "DELETE" => respond(&mut conn, "200 OK", "text/plain", b"").await,
-            _ => respond(&mut conn, "405 Method Not Allowed", "text/plain", b"a replay answers POST only").await,
+            "DELETE" => respond(&mut conn, "200 OK", "text/plain", &[]).await,
+            _ => respond(&mut conn, "405 Method Not Allowed", "text/plain", &[b"a replay answers POST only"]).await,
         };
         if !answered {
             return;
@@ -107,22 +112,24 @@ async fn connection(mut conn: TcpStream, script: Shared, max_depth: usize) {
 /// Writes the answer to a POST; false when the connection is done.
 async fn post(conn: &mut TcpStream, answer: Answer) -> bool {
     match answer {
-        Answer::Silent => respond(conn, "202 Accepted", "text/plain", b"").await,
+        Answer::Silent => respond(conn, "202 Accepted", "text/plain", &[]).await,
         Answer::Lines { notes, reply: Some(reply) } if notes.is_empty() => {
-            respond(conn, "200 OK", "application/json", reply.as_bytes()).await
+            respond(conn, "200 OK", "application/json", &reply.parts()).await
         }
         Answer::Lines { notes, reply } => {
-            let mut events = String::new();
+            let mut events: Vec<&[u8]> = Vec::new();
             for l in notes.iter().chain(reply.iter()) {
-                events.push_str(&format!("event: message\ndata: {l}\n\n"));
+                events.push(b"event: message\ndata: ");
+                events.extend(l.parts());
+                events.push(b"\n\n");
             }
             if reply.is_some() {
-                return respond(conn, "200 OK", "text/event-stream", events.as_bytes()).await;
+                return respond(conn, "200 OK", "text/event-stream", &events).await;
             }
             // Recorded without a reply (a request held open): the stream stays open until the
             // client closes it.
-            let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
-            if conn.write_all(head.as_bytes()).await.is_ok() && conn.write_all(events.as_bytes()).await.is_ok() {
+            let head: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
+            if conn.write_all(head).await.is_ok() && write_parts(conn, &events).await.is_ok() {
                 let mut sink = [0u8; 1024];
                 while matches!(conn.read(&mut sink).await, Ok(n) if n > 0) {}
             }
@@ -131,9 +138,10 @@ async fn post(conn: &mut TcpStream, answer: Answer) -> bool {
     }
 }
 
-async fn respond(conn: &mut TcpStream, status: &str, kind: &str, body: &[u8]) -> bool {
-    let head = format!("HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\r\n", body.len());
-    conn.write_all(head.as_bytes()).await.is_ok() && conn.write_all(body).await.is_ok() && conn.flush().await.is_ok()
+async fn respond(conn: &mut TcpStream, status: &str, kind: &str, body: &[&[u8]]) -> bool {
+    let length: usize = body.iter().map(|p| p.len()).sum();
+    let head = format!("HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {length}\r\n\r\n");
+    conn.write_all(head.as_bytes()).await.is_ok() && write_parts(conn, body).await.is_ok()
 }
 
 /// Reads one request: its method and body (`Content-Length` bodies; a chunked one is refused).
@@ -156,12 +164,12 @@ async fn request(conn: &mut TcpStream, buf: &mut Vec<u8>) -> Option<(String, Vec
         if name == "content-length" {
             length = value.parse().ok()?;
         } else if name == "transfer-encoding" && !value.eq_ignore_ascii_case("identity") {
-            let _ = respond(conn, "411 Length Required", "text/plain", b"send a Content-Length").await;
+            let _ = respond(conn, "411 Length Required", "text/plain", &[b"send a Content-Length"]).await;
             return None;
         }
     }
     if length > MAX_BODY {
-        let _ = respond(conn, "413 Content Too Large", "text/plain", b"").await;
+        let _ = respond(conn, "413 Content Too Large", "text/plain", &[]).await;
         return None;
     }
     while buf.len() < head_end + length {

@@ -9,4 +9,5 @@ mod script;
 mod tests;
 
 pub use recording::{Entry, MAX_RECORDING, Message, Recording, Side, parse, read};
+pub use rewrite::Line;
 pub use script::{Answer, Script};

@@ -9,11 +9,12 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::recording::{Entry, Recording, Side};
-use super::rewrite;
+use super::rewrite::{self, Line};
 use crate::deep::{self, Owned};
 use crate::json_depth;
 
@@ -30,7 +31,7 @@ const MAX_QUOTED: usize = 600;
 pub enum Answer {
     /// These lines, in order: recorded notifications, then the reply (absent when the recorded
     /// request was never answered, e.g. a `subscriptions/listen` held open).
-    Lines { notes: Vec<String>, reply: Option<String> },
+    Lines { notes: Vec<Line>, reply: Option<Line> },
     /// Nothing: a notification, or a reply to a request of the server's.
     Silent,
 }
@@ -39,9 +40,9 @@ pub enum Answer {
 #[derive(Debug)]
 struct Exchange {
     /// Notifications sent while it waited, as sent.
-    notes: Vec<String>,
+    notes: Vec<Arc<str>>,
     /// The reply (or error) as sent.
-    reply: Option<String>,
+    reply: Option<Arc<str>>,
 }
 
 /// The recorded exchanges of one request (method and params), answered in turn.
@@ -190,7 +191,7 @@ impl Script {
                 }
                 (Side::Server, None, Some(id)) => {
                     if let Some(mut o) = open.take_id(&id) {
-                        o.exchange.reply = Some(m.raw);
+                        o.exchange.reply = Some(Arc::from(m.raw));
                         script.add(o);
                     }
                 }
@@ -200,7 +201,7 @@ impl Script {
                         .flatten()
                         .map(deep::compact);
                     if let Some(o) = open.for_note(token.as_deref()) {
-                        o.exchange.notes.push(m.raw);
+                        o.exchange.notes.push(Arc::from(m.raw));
                     }
                 }
                 _ => {}
@@ -245,7 +246,7 @@ impl Script {
             Err(e) => {
                 return Answer::Lines {
                     notes: vec![],
-                    reply: Some(error("null", -32700, &format!("parse error: {e}"))),
+                    reply: Some(Line::plain(error("null", -32700, &format!("parse error: {e}")))),
                 };
             }
         };
@@ -274,22 +275,22 @@ impl Script {
         };
         g.next = g.next.saturating_add(1);
         let notes = ex.notes.iter().filter_map(|n| retoken(n, token.as_deref())).collect();
-        let reply = ex.reply.as_deref().map(|r| rewrite::replace(r, "id", id).unwrap_or_else(|| r.to_string()));
+        let reply = ex.reply.as_ref().map(|r| rewrite::replace(r, "id", id).unwrap_or_else(|| Line::recorded(r)));
         Answer::Lines { notes, reply }
     }
 }
 
 fn reply_only(line: String) -> Answer {
-    Answer::Lines { notes: vec![], reply: Some(line) }
+    Answer::Lines { notes: vec![], reply: Some(Line::plain(line)) }
 }
 
 /// A recorded notification for a new request: its progress token made the request's; a progress
 /// notification is left out when the request asked for none.
-fn retoken(note: &str, token: Option<&str>) -> Option<String> {
+fn retoken(note: &Arc<str>, token: Option<&str>) -> Option<Line> {
     match rewrite::replace_nested(note, "params", "progressToken", token.unwrap_or("null")) {
         Some(_) if token.is_none() => None,
         Some(changed) => Some(changed),
-        None => Some(note.to_string()),
+        None => Some(Line::recorded(note)),
     }
 }
 

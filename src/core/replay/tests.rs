@@ -25,7 +25,7 @@ fn script(lines: &[&str]) -> Script {
 
 fn reply(a: Answer) -> String {
     match a {
-        Answer::Lines { reply: Some(r), .. } => r,
+        Answer::Lines { reply: Some(r), .. } => r.to_string(),
         other => panic!("no reply: {other:?}"),
     }
 }
