@@ -141,6 +141,9 @@ fn message(entry: Line, max_depth: usize) -> Option<(String, Owned)> {
         Some(raw) => raw,
         None => message.get().to_string(),
     };
+    // `raw` is what is sent; one that is not JSON (a control character in it, as no JSON text
+    // holds one unescaped: an escape sequence for the client's terminal) gives way to `message`.
+    let raw = if is_json(&raw) { raw } else { message.get().to_string() };
     let mut value = Map::new();
     for (k, v) in [("id", slim.id), ("method", slim.method.map(Value::String)), ("params", slim.params)] {
         if let Some(v) = v {
@@ -148,4 +151,9 @@ fn message(entry: Line, max_depth: usize) -> Option<(String, Owned)> {
         }
     }
     Some((raw, Owned(Value::Object(value))))
+}
+
+/// Whether `text` is one JSON value (checked without building it, and without recursion).
+fn is_json(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }

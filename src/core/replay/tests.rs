@@ -219,3 +219,18 @@ fn params_equal_as_values_are_the_same_request() {
         reply(s.answer(r#"{"jsonrpc":"2.0","id":3,"method":"m","params":{"b":"s","a":{"y":[-1,0.0],"x":1}}}"#, 100));
     assert!(r.contains("-32602"), "{r}");
 }
+
+/// A `raw` that is not JSON (an escape sequence in it, unescaped) is not sent: the entry's
+/// `message` is.
+#[test]
+fn a_raw_that_is_not_json_gives_way_to_the_message() {
+    let text = concat!(
+        r#"{"kind":"sent","message":{"jsonrpc":"2.0","id":1,"method":"m"}}"#,
+        "\n",
+        r#"{"kind":"recv","message":{"jsonrpc":"2.0","id":1,"result":1},"raw":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"\u001b[2J\"}"}"#,
+        "\n"
+    );
+    let mut s = Script::new(parse(text, 100).unwrap_or_else(|e| panic!("{e}")));
+    let r = reply(s.answer(r#"{"jsonrpc":"2.0","id":2,"method":"m"}"#, 100));
+    assert_eq!(r, r#"{"jsonrpc":"2.0","id":2,"result":1}"#);
+}
