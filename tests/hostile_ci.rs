@@ -229,3 +229,38 @@ fn endless_and_huge_snapshot_files_end_at_once() {
     }
     let _ = std::fs::remove_file(&huge);
 }
+
+/// Whether process `pid` still runs (a zombie, ended but not yet reaped, does not).
+fn alive(pid: &str) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status.lines().any(|l| l.starts_with("State:") && !l.contains("Z (zombie)"))
+}
+
+/// Budget: a client stopping `record` with SIGTERM (MCP's stdio shutdown, after closing stdin)
+/// stops the server behind it, within 5 s, exit 143 (the server was left running).
+#[test]
+fn stopping_the_proxy_stops_the_server() {
+    let pid_file = tmp("server.pid");
+    let server = format!(
+        "import os, sys, time\nopen({:?}, 'w').write(str(os.getpid()))\nsys.stdin.read()\ntime.sleep(300)",
+        pid_file.display().to_string()
+    );
+    let mut c = Command::new(bin());
+    c.args(["record", "-o"]).arg(tmp("stopped.jsonl")).args(["--", "python3", "-c", &server]);
+    let mut child = c.stdin(Stdio::null()).stdout(Stdio::null()).spawn().unwrap_or_else(|e| panic!("{e}"));
+    let started = Instant::now();
+    let mut server_pid = String::new();
+    while server_pid.is_empty() && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+        server_pid = std::fs::read_to_string(&pid_file).unwrap_or_default();
+    }
+    assert!(alive(&server_pid), "the server did not start");
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(status.code(), Some(143));
+    let stopped = Instant::now();
+    while alive(&server_pid) && stopped.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(&server_pid), "the server {server_pid} still runs");
+}

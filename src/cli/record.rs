@@ -101,7 +101,16 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
     };
     let max_line = target.max_message_mb.saturating_mul(1 << 20);
     let up = tokio::spawn(pass(tokio::io::stdin(), to_server, rec.clone(), LogKind::Sent, max_line));
-    let down = pass(from_server, tokio::io::stdout(), rec.clone(), LogKind::Received, max_line).await;
+    let down = tokio::select! {
+        down = pass(from_server, tokio::io::stdout(), rec.clone(), LogKind::Received, max_line) => down,
+        code = stop_requested() => {
+            // A client stopping its server (SIGTERM after closing stdin, as MCP has it) stops
+            // the real one: it would be left running, unseen, after the proxy.
+            up.abort();
+            let _ = child.kill().await;
+            return Ok(code);
+        }
+    };
     up.abort();
     // The server closed its stdout: it is ending (or our client went away and we stop it).
     let status = match down {
@@ -122,6 +131,26 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
         // The session went through, the recording did not (said when the first write failed).
         _ if rec.failed.load(std::sync::atomic::Ordering::Relaxed) => Ok(output::EXIT_WRITE_FAILED),
         _ => Ok(0),
+    }
+}
+
+/// Waits for SIGTERM or SIGINT; the exit code a shell gives a process they end (143, 130).
+async fn stop_requested() -> i32 {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+            (Ok(mut term), Ok(mut int)) => tokio::select! {
+                _ = term.recv() => 143,
+                _ = int.recv() => 130,
+            },
+            _ => std::future::pending().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        130
     }
 }
 
