@@ -118,7 +118,7 @@ async fn run_all(a: &TestArgs, calls: &[SavedCall], listed: &ToolList, conn: &mu
     if a.format == TestFormat::Tap {
         out(&suite::tap_header(calls.len()))?;
     }
-    let mut text = text;
+    let mut updates = Vec::new();
     let mut results = Vec::with_capacity(calls.len());
     for (i, call) in calls.iter().enumerate() {
         let seen = match conn.live(a).await {
@@ -130,7 +130,7 @@ async fn run_all(a: &TestArgs, calls: &[SavedCall], listed: &ToolList, conn: &mu
             }
             Err(why) => Observed::failed(CallStatus::ServerGone, Duration::ZERO, why),
         };
-        let result = check(a, call, &seen, &mut text)?;
+        let result = check(a, call, &seen, &mut updates);
         out(&match a.format {
             TestFormat::Text => suite::text_case(&result),
             TestFormat::Tap => suite::tap_case(i + 1, &result),
@@ -144,7 +144,7 @@ async fn run_all(a: &TestArgs, calls: &[SavedCall], listed: &ToolList, conn: &mu
         TestFormat::Tap => format!("# {summary}"),
     })?;
     if a.update {
-        write_updates(&a.file, &text, &results)?;
+        write_updates(&a.file, &text, &updates, &results)?;
     }
     if let Some(path) = &a.junit {
         let name = a.file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -176,23 +176,23 @@ fn redacted(results: &[CaseResult]) -> Vec<CaseResult> {
         .collect()
 }
 
-/// One call's result; with `--update`, its expectations rewritten in `text` first and checked
-/// again (a time budget, output schema or completeness check may still fail).
-fn check(a: &TestArgs, call: &SavedCall, seen: &Observed, text: &mut String) -> Result<CaseResult> {
+/// One call's result; with `--update`, its expectations rewritten first (kept in `updates`, the
+/// file is written once at the end) and checked again (a time budget, output schema or
+/// completeness check may still fail).
+fn check(a: &TestArgs, call: &SavedCall, seen: &Observed, updates: &mut Vec<(String, Expect)>) -> CaseResult {
     let mut result = CaseResult { name: call.name.clone(), elapsed: seen.elapsed, ..CaseResult::default() };
     if !a.update {
         result.failures = collection::evaluate(&call.expect, seen);
-        return Ok(result);
+        return result;
     }
     let (mut new, mut changes) = collection::observed_expect(&call.expect, seen);
     keep_secrets_out(&call.expect, &mut new, &mut changes);
-    if !changes.is_empty() {
-        *text = collection::update_expectations(text, &call.name, &new)
-            .map_err(|e| LensError::usage(format!("{}: {e}", a.file.display())))?;
-    }
     result.failures = collection::evaluate(&new, seen);
+    if !changes.is_empty() {
+        updates.push((call.name.clone(), new));
+    }
     result.changes = changes;
-    Ok(result)
+    result
 }
 
 /// A path whose value now holds a secret of the target keeps its checks as written: rewritten,
@@ -213,13 +213,15 @@ fn keep_secrets_out(old: &Expect, new: &mut Expect, changes: &mut Vec<String>) {
     }
 }
 
-fn write_updates(path: &Path, text: &str, results: &[CaseResult]) -> Result<()> {
+fn write_updates(path: &Path, text: &str, updates: &[(String, Expect)], results: &[CaseResult]) -> Result<()> {
     let changed = results.iter().filter(|r| !r.changes.is_empty()).count();
     if changed == 0 {
         err_line(&format!("{}: no expectation changed", path.display()));
         return Ok(());
     }
-    collection::save::write(path, text)?;
+    let text =
+        collection::update_all(text, updates).map_err(|e| LensError::usage(format!("{}: {e}", path.display())))?;
+    collection::save::write(path, &text)?;
     err_line(&format!(
         "{}: updated the expectations of {changed} call{}",
         path.display(),

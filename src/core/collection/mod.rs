@@ -19,7 +19,7 @@ pub use expect::{Failure, Observed, PagesRead, check_holds, evaluate, expect_now
 pub use load::{MAX_COLLECTION, load, parse};
 pub use model::{At, Check, Collection, Expect, JsonType, Pattern, SavedCall, Source};
 pub use run::{RunOptions, run};
-pub use save::{save, update_expectations, upsert};
+pub use save::{save, update_all, update_expectations, upsert};
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 //! Writing a collection back: a call added or replaced by name, or one call's expectations
 //! rewritten, with the rest of the file (comments, other calls, key order) kept as it was.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::Value;
@@ -48,13 +49,34 @@ pub fn upsert(text: &str, call: &SavedCall) -> Result<String, String> {
     Ok(if text.trim().is_empty() { format!("{HEADER}{out}") } else { out })
 }
 
-/// `text` with the expectations of the call named `name` rewritten to `expect`: status and
-/// response type set, each path's checks replaced in place; the time budget, output schema and
-/// completeness keys and everything else left as written.
+/// `text` with the expectations of the call named `name` rewritten to `expect` (see
+/// [`update_all`]).
 pub fn update_expectations(text: &str, name: &str, expect: &Expect) -> Result<String, String> {
+    update_all(text, &[(name.to_string(), expect.clone())])
+}
+
+/// `text` with the expectations of each named call rewritten: status and response type set,
+/// each path's checks replaced in place; the time budget, output schema and completeness keys
+/// and everything else left as written. One pass over the file whatever the number of calls (a
+/// parse and a write per call took minutes for a few thousand).
+pub fn update_all(text: &str, updates: &[(String, Expect)]) -> Result<String, String> {
     let mut doc = document(text)?;
     let list = calls(&mut doc)?;
-    let call = named(list, name).ok_or_else(|| format!("no call named {:?}", crate::sanitize::line(name)))?;
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    for (i, t) in list.iter().enumerate() {
+        if let Some(name) = t.get("name").and_then(Item::as_str) {
+            by_name.entry(name.to_string()).or_insert(i);
+        }
+    }
+    for (name, expect) in updates {
+        let call = by_name.get(name).and_then(|&i| list.get_mut(i));
+        let call = call.ok_or_else(|| format!("no call named {:?}", crate::sanitize::line(name)))?;
+        rewrite_expect(call, expect)?;
+    }
+    Ok(doc.to_string())
+}
+
+fn rewrite_expect(call: &mut Table, expect: &Expect) -> Result<(), String> {
     let table = call.entry("expect").or_insert(Item::Table(Table::new()));
     let table = table.as_table_mut().ok_or_else(|| "expect is not a table".to_string())?;
     if let Some(s) = expect.status {
@@ -70,7 +92,7 @@ pub fn update_expectations(text: &str, name: &str, expect: &Expect) -> Result<St
         if !expect.at.is_empty() {
             table.insert("at", Item::ArrayOfTables(at_tables(expect)));
         }
-        return Ok(doc.to_string());
+        return Ok(());
     }
     if let Some(entries) = table.get_mut("at").and_then(Item::as_array_of_tables_mut) {
         for (entry, at) in entries.iter_mut().zip(&expect.at) {
@@ -80,7 +102,7 @@ pub fn update_expectations(text: &str, name: &str, expect: &Expect) -> Result<St
             write_checks(entry, &at.checks);
         }
     }
-    Ok(doc.to_string())
+    Ok(())
 }
 
 /// Adds `call` to the collection file at `path` (made if missing), or replaces the call of the
