@@ -283,3 +283,30 @@ fn update_of_many_calls_is_one_pass_over_the_file() {
     assert_eq!(written.matches("status = \"rpc error\"").count(), 1500);
     assert!(stderr(&o).contains("updated the expectations of 1500 calls"), "{}", stderr(&o));
 }
+
+/// Budget: a collection of 130,000 small calls (just under the 4 MiB cap) is read in under 30 s
+/// (each call's line was counted from the start of the file: over 5 minutes), and a TOML error
+/// on a 200 KB line quotes it cut short (the whole line went to stderr).
+#[test]
+fn large_and_one_line_collections_are_read_at_once() {
+    let calls: String = (0..130_000).map(|i| format!("[[call]]\nname=\"c{i}\"\ntool=\"t\"\n")).collect();
+    let file = collection("large.toml", &calls);
+    let started = Instant::now();
+    let mut c = Command::new(bin());
+    c.arg("test").arg(&file).args(["--only", "nope"]);
+    let o = run(c);
+    assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no call of that name"), "{}", stderr(&o));
+    let deep = format!(
+        "[[call]]\nname=\"a\"\ntool=\"t\"\narguments = {{ a = {}{} }}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let file = collection("one-line.toml", &deep);
+    let mut c = Command::new(bin());
+    c.arg("test").arg(&file);
+    let o = run(c);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("line 4") && stderr(&o).len() < 2000, "{} bytes", stderr(&o).len());
+}
