@@ -157,6 +157,11 @@ impl<'a> Walk<'a> {
             }
             return;
         }
+        // Keywords beside a `$ref` apply with its target (2019-09 on): both sides' are compared
+        // too, as written (the `$ref` itself is skipped there).
+        if has_ref_siblings(old, new) {
+            crate::deep::grow(|| self.schemas(old, new, path, depth));
+        }
         let (old_target, new_target) = (Self::follow(self.old_root, old), Self::follow(self.new_root, new));
         let followed = !std::ptr::eq(old, old_target) || !std::ptr::eq(new, new_target);
         let pair = (old_target as *const Value as usize, new_target as *const Value as usize);
@@ -563,6 +568,12 @@ fn accepts_all(v: &Value) -> bool {
     v == &Value::Bool(true) || v.as_object().is_some_and(Map::is_empty)
 }
 
+/// Whether both nodes hold a `$ref` and one holds other keywords beside it.
+fn has_ref_siblings(old: &Value, new: &Value) -> bool {
+    let refs = |v: &Value| v.as_object().filter(|m| m.contains_key("$ref")).map(Map::len);
+    matches!((refs(old), refs(new)), (Some(a), Some(b)) if a > 1 || b > 1)
+}
+
 /// How many levels of lists nested in lists of the same keyword [`members`] opens.
 const MAX_FLATTEN: usize = 8;
 
@@ -826,6 +837,24 @@ mod tests {
         let rec = |t: &str| json!({"type": t, "properties": {"next": {"$ref": "#"}}});
         let c = changes(rec("object"), rec("string"));
         assert!(c.iter().any(|(_, i)| *i == Breaking));
+    }
+
+    #[test]
+    fn keywords_beside_a_ref_are_compared_too() {
+        let defs = json!({"a": {"type": "object"}});
+        let root = |extra: Value| {
+            let mut v = json!({"$ref": "#/$defs/a", "$defs": defs});
+            if let (Some(m), Value::Object(e)) = (v.as_object_mut(), extra) {
+                m.extend(e);
+            }
+            v
+        };
+        assert_eq!(changes(root(json!({})), root(json!({"required": ["x"]}))), vec![("/required/x".into(), Breaking)]);
+        let prop = |max: u32| json!({"properties": {"p": {"$ref": "#/$defs/s", "maxLength": max}}, "$defs": {"s": {"type": "string"}}});
+        assert_eq!(changes(prop(9), prop(5)), vec![("/properties/p/maxLength".into(), Breaking)]);
+        // The target still counts.
+        let target = |t: &str| json!({"properties": {"p": {"$ref": "#/$defs/s", "description": "d"}}, "$defs": {"s": {"type": t}}});
+        assert_eq!(changes(target("string"), target("integer")), vec![("/properties/p/type".into(), Breaking)]);
     }
 
     #[test]
