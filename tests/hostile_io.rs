@@ -596,3 +596,38 @@ mod loaders {
         }
     }
 }
+
+/// Budget: a file named for output (`snapshot -o`, `test --junit`, `record -o`) that cannot be
+/// written is output lost, exit 4, one line on stderr: a full disk or a directory not there.
+/// (`record` writes nothing before a client speaks: only its file not opening is tried here;
+/// `hostile_ci` has it on a full disk.)
+#[test]
+fn an_output_file_that_cannot_be_written_is_exit_4() {
+    let dir = std::env::temp_dir().join(format!("mcplens-outfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let calls = dir.join("calls.toml");
+    std::fs::write(&calls, "[[call]]\nname = \"e\"\ntool = \"echo\"\narguments = { message = \"x\" }\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let calls = calls.to_string_lossy().into_owned();
+    let demo = bin();
+    for out in ["/dev/full", "/nonexistent-mcplens-dir/out"] {
+        for args in
+            [vec!["snapshot", "-o", out], vec!["test", calls.as_str(), "--junit", out], vec!["record", "-o", out]]
+                .into_iter()
+                .filter(|a| a[0] != "record" || out != "/dev/full")
+        {
+            let o = Command::new(bin())
+                .args(&args)
+                .args(["--", demo, "demo-server"])
+                .stdin(Stdio::null())
+                .output()
+                .unwrap_or_else(|e| panic!("{e}"));
+            let what = format!("{args:?}");
+            assert_no_panic(&o, &what);
+            assert_eq!(o.status.code(), Some(4), "{what}: {}", stderr(&o));
+            let err = stderr(&o);
+            assert_eq!(err.lines().filter(|l| l.contains("cannot write")).count(), 1, "{what}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

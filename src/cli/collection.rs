@@ -152,7 +152,7 @@ async fn run_all(a: &TestArgs, calls: &[SavedCall], listed: &ToolList, conn: &mu
         // XML escaping could hide them from the mask.
         let xml = suite::junit(&name, &redacted(&results), elapsed);
         std::fs::write(path, super::output::redact(&xml).as_bytes())
-            .map_err(|e| LensError::usage(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| LensError::output(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(if results.iter().all(CaseResult::passed) { 0 } else { EXIT_FAILED })
 }

@@ -359,7 +359,10 @@ pub async fn run(cli: Cli) -> i32 {
                 ErrorKind::Tool => "tool error",
                 ErrorKind::Cancelled => "cancelled",
                 // Said once by `output::exit_code`.
-                ErrorKind::Output => return output::exit_code(0),
+                ErrorKind::Output => {
+                    output::lost(&sanitize::line(&e.message));
+                    return output::exit_code(0);
+                }
             };
             err_line(&format!("mcplens: {prefix}: {}", sanitize::text(&e.message)));
             e.exit_code()

@@ -61,6 +61,15 @@ fn record(e: &io::Error, stream: &str) -> LensError {
     LensError::output(format!("cannot write to {stream}: {e}"))
 }
 
+/// Output lost outside stdout and stderr (a file named with `-o` or `--junit`): said once by
+/// `exit_code`, like a lost stdout, unless a failure was recorded first.
+pub fn lost(message: &str) {
+    let mut slot = FAILURE.lock().unwrap_or_else(|p| p.into_inner());
+    if slot.is_none() {
+        *slot = Some(Failure::Failed(message.to_string()));
+    }
+}
+
 /// Maps a write's result on stdout to ours, recording a failure for the exit code.
 pub fn stdout_result<T>(r: io::Result<T>) -> Result<T> {
     r.map_err(|e| record(&e, "stdout"))

@@ -81,7 +81,7 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
         ));
     };
     let file = File::create(path)
-        .map_err(|e| LensError::usage(format!("cannot write {}: {e}", sanitize::line(&path.display().to_string()))))?;
+        .map_err(|e| LensError::output(format!("cannot write {}: {e}", sanitize::line(&path.display().to_string()))))?;
     let limits = LogLimits { max_entries: 64, max_bytes: usize::MAX, max_entry_bytes: usize::MAX };
     let log = SessionLog::new(limits, Redactor::new(Target::Stdio(server.clone()).secrets()));
     let rec = Arc::new(Recorder { log, file: Mutex::new(file), failed: false.into() });

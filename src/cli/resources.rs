@@ -184,7 +184,7 @@ fn save(contents: &[ResourceContent], index: Option<usize>, path: &Path) -> Resu
     } else {
         std::fs::write(path, &bytes)
     };
-    written.map_err(|e| LensError::usage(format!("cannot write {}: {e}", path.display())))?;
+    written.map_err(|e| LensError::output(format!("cannot write {}: {e}", path.display())))?;
     err_line(&format!("wrote {} to {}: {}", human_size(bytes.len() as u64), path.display(), head(c)));
     Ok(0)
 }

@@ -123,9 +123,11 @@ pub fn write(path: &Path, text: &str) -> Result<(), LensError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".mcplens-tmp");
     let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| LensError::usage(format!("cannot write {}: {e}", path.display())))
+    std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, path)).map_err(|e| {
+        // A half-written copy is no use to anyone; the file itself is untouched.
+        let _ = std::fs::remove_file(&tmp);
+        LensError::output(format!("cannot write {}: {e}", path.display()))
+    })
 }
 
 /// A call as a `[[call]]` table.
