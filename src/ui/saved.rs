@@ -62,6 +62,15 @@ pub fn load(file: &Path) -> SessionMsg {
 pub fn save(file: &Path, call: &SavedCall, redactor: &Redactor) -> Vec<SessionMsg> {
     let shown = crate::sanitize::line(&file.display().to_string()).into_owned();
     let secret = crate::collection::paths_holding(&call.expect, &|s| redactor.finds(s));
+    // A collection is a file to share (a repository, CI): a secret typed into an argument stays
+    // out of it as it stays out of the history.
+    let in_arguments =
+        call.arguments.as_ref().is_some_and(|a| redactor.finds(&crate::deep::compact(&Value::Object(a.clone()))));
+    if in_arguments {
+        let said = "the call was not saved: its arguments hold a secret of the target (-e, -H, a config's env), \
+                    and a collection is a file to share";
+        return vec![SessionMsg::Notice(said.into())];
+    }
     if !secret.is_empty() {
         let paths = crate::sanitize::line(&secret.join(", ")).into_owned();
         let said = format!(
@@ -172,4 +181,32 @@ pub fn observed(call: &CallResult) -> Option<Observed> {
         pages: None,
         max_depth: depth,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notice(m: &[SessionMsg]) -> String {
+        match m.first() {
+            Some(SessionMsg::Notice(n)) => n.clone(),
+            _ => String::new(),
+        }
+    }
+
+    #[test]
+    fn no_secret_of_the_target_is_saved_in_arguments_or_expectations() {
+        let dir = std::env::temp_dir().join(format!("mcplens-saved-{}", std::process::id()));
+        let file = dir.join("calls.toml");
+        let redactor = Redactor::new(["sekrit12345".to_string()]);
+        let args = |v: &str| serde_json::json!({"message": v}).as_object().cloned();
+        let typed = SavedCall::new("typed", "echo", args("sekrit12345"));
+        assert!(notice(&save(&file, &typed, &redactor)).contains("its arguments hold a secret"));
+        assert!(!file.exists());
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let plain = SavedCall::new("plain", "echo", args("hello"));
+        let said = notice(&save(&file, &plain, &redactor));
+        assert!(said.starts_with("saved call \"plain\""), "{said}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
