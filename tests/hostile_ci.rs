@@ -156,6 +156,55 @@ fn clients_that_never_read_cost_no_copies_of_the_reply() {
     drop(idle);
 }
 
+/// Budget: clients beyond 64 at once are told 503 and closed (each may hold a 64 MiB body);
+/// when one leaves, the next is served.
+#[test]
+fn clients_beyond_the_cap_are_told_503() {
+    let file = tmp("cap.jsonl");
+    let text = "{\"kind\":\"sent\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}}\n{\"kind\":\"recv\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}}\n";
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    let port = free_port();
+    let mut c = Command::new(bin());
+    c.arg("replay").arg(&file).args(["--http", &format!("127.0.0.1:{port}")]);
+    let child =
+        c.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap_or_else(|e| panic!("{e}"));
+    let _guard = Guard(child);
+    wait_for_port(port);
+    let ping = r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#;
+    let request = format!("POST /mcp HTTP/1.1\r\ncontent-length: {}\r\n\r\n{ping}", ping.len());
+    let answer = |s: &mut TcpStream| {
+        let _ = s.write_all(request.as_bytes());
+        let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
+        // The head and the body may come in two reads.
+        let mut text = String::new();
+        let mut got = [0u8; 512];
+        while !(text.contains(r#""id":9"#) || text.contains("too many")) {
+            match s.read(&mut got) {
+                Ok(n) if n > 0 => text.push_str(&String::from_utf8_lossy(&got[..n])),
+                _ => break,
+            }
+        }
+        text
+    };
+    // Each holds its slot: it was answered once and stays open.
+    let mut held: Vec<TcpStream> = (0..64)
+        .map(|_| {
+            let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap_or_else(|e| panic!("{e}"));
+            let said = answer(&mut s);
+            assert!(said.starts_with("HTTP/1.1 200") && said.contains(r#""id":9"#), "{said}");
+            s
+        })
+        .collect();
+    let mut late = TcpStream::connect(("127.0.0.1", port)).unwrap_or_else(|e| panic!("{e}"));
+    let said = answer(&mut late);
+    assert!(said.starts_with("HTTP/1.1 503"), "{said}");
+    held.pop();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut next = TcpStream::connect(("127.0.0.1", port)).unwrap_or_else(|e| panic!("{e}"));
+    let said = answer(&mut next);
+    assert!(said.contains(r#""id":9"#), "{said}");
+}
+
 // ---- test ----
 
 fn collection(name: &str, text: &str) -> PathBuf {

@@ -16,6 +16,11 @@ use crate::sanitize;
 /// The longest request head and body the HTTP side reads.
 const MAX_HEAD: usize = 64 << 10;
 const MAX_BODY: usize = 64 << 20;
+/// Clients served at once: each may hold a body up to `MAX_BODY`, so the bound is on memory
+/// too. One past it is told 503 and closed.
+const MAX_CONNECTIONS: usize = 64;
+/// How long a connection may send nothing, within a request or between two, before it is closed.
+const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
 type Shared = Arc<Mutex<Script>>;
 
@@ -78,11 +83,25 @@ async fn serve_http(addr: &str, script: Shared, max_depth: usize) -> Result<i32>
         TcpListener::bind(addr).await.map_err(|e| LensError::usage(format!("--http {}: {e}", sanitize::line(addr))))?;
     let local = listener.local_addr().map_err(|e| LensError::connection(e.to_string()))?;
     err_line(&format!("mcplens replay: serving at http://{local}/mcp"));
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                if let Ok((conn, _)) = accepted {
-                    tokio::spawn(connection(conn, script.clone(), max_depth));
+                let Ok((mut conn, _)) = accepted else { continue };
+                match slots.clone().try_acquire_owned() {
+                    Ok(slot) => {
+                        let script = script.clone();
+                        tokio::spawn(async move {
+                            connection(conn, script, max_depth).await;
+                            drop(slot);
+                        });
+                    }
+                    Err(_) => {
+                        tokio::spawn(async move {
+                            let busy: &[u8] = b"too many clients at once";
+                            respond(&mut conn, "503 Service Unavailable", "text/plain", &[busy]).await
+                        });
+                    }
                 }
             }
             _ = tokio::signal::ctrl_c() => return Ok(0),
@@ -182,10 +201,12 @@ async fn request(conn: &mut TcpStream, buf: &mut Vec<u8>) -> Option<(String, Vec
     Some((method, body))
 }
 
+/// Reads what comes next into `buf`; false when the connection ended, broke, or sent nothing
+/// for [`IDLE`].
 async fn read_more(conn: &mut TcpStream, buf: &mut Vec<u8>) -> bool {
     let mut chunk = [0u8; 16 << 10];
-    match conn.read(&mut chunk).await {
-        Ok(n) if n > 0 => {
+    match tokio::time::timeout(IDLE, conn.read(&mut chunk)).await {
+        Ok(Ok(n)) if n > 0 => {
             buf.extend_from_slice(&chunk[..n]);
             true
         }
