@@ -208,3 +208,19 @@ fn readable_tools_of_a_big_list_stay_within_a_small_multiple_of_it() {
     let input_kb = 5000 * 42 / 10;
     assert!(peak_kb < 3 * input_kb + 48 * 1024, "peak {peak_kb} kB for a {input_kb} kB list");
 }
+
+/// A real case (tests/wild/SOURCE.md): zcaceres/fetch-mcp pages a text with `substring` by UTF-16
+/// index, so a page can end in the high half of an emoji and the next begin with the low half; the
+/// TypeScript SDK's stdio transport writes each half as a `\udXXX` escape.
+#[test]
+fn fetch_mcps_pages_split_inside_an_emoji_are_read_with_u_fffd_and_said() {
+    let first = run(&["call", "fetch_txt", "--arg", "url=https://example.com/", "--arg", "max_length=15"], "fetch-mcp");
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert!(stdout(&first).contains("Release notes \u{fffd}\n"), "{}", stdout(&first));
+    assert!(stderr(&first).contains("1 lone UTF-16 surrogate"), "{}", stderr(&first));
+    let second =
+        run(&["call", "fetch_txt", "--arg", "url=https://example.com/", "--arg", "start_index=15"], "fetch-mcp");
+    assert!(stdout(&second).contains("\u{fffd} shipped"), "{}", stdout(&second));
+    let raw = run(&["call", "fetch_txt", "--arg", "url=https://example.com/", "--raw"], "fetch-mcp");
+    assert!(stdout(&raw).contains(r#""text":"Release notes \ud83d""#), "--raw is as sent: {}", stdout(&raw));
+}

@@ -9,11 +9,16 @@ usage: hostile_fidelity.py [MODE]
               `page` answers one record and a nextOffset of 123456789012345678901 (more pages)
   exact-big   the same records, 3000 of them (a reply over 64 KB)
   big-init    the initialize reply carries 20 MiB of instructions (over rmcp's own 16 MiB line cap)
+  fetch-mcp   tools/call of `fetch_txt` answers the lines recorded in tests/wild/json/fetch-mcp-substring.jsonl
+              (zcaceres/fetch-mcp paging a text by UTF-16 index), with the request's id: the first page,
+              or the second with a start_index
 Any other tool name is answered with `called <name as JSON>`, so a test sees the exact name that
 arrived (a lone surrogate stays a lone surrogate in Python's json).
 """
 
 import json
+import os
+import re
 import sys
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "numbers"
@@ -34,12 +39,24 @@ EXACT = (
 )
 PAGE = ('{"content":[{"type":"text","text":"[{\\"a\\":1}]"}],'
         '"structuredContent":{"items":[{"a":1}],"nextOffset":123456789012345678901}}')
+FETCH_MCP_TOOLS = (
+    '[{"name":"fetch_txt","inputSchema":{"type":"object","properties":{"url":{"type":"string"},'
+    '"max_length":{"type":"number"},"start_index":{"type":"number"}},"required":["url"]}}]'
+)
 SURROGATE = '{"content":[{"type":"text","text":"a\\ud800b \\udfff"}]}'
 
 
 def send(text):
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
+
+
+def replay_fetch_mcp(mid, args):
+    path = os.path.join(os.path.dirname(__file__), "..", "wild", "json", "fetch-mcp-substring.jsonl")
+    with open(path, encoding="utf-8") as f:
+        pages = f.read().splitlines()
+    line = pages[1 if args.get("start_index") else 0]
+    send(re.sub(r'"id":\d+}$', '"id":%s}' % json.dumps(mid), line))
 
 
 def reply(mid, result_text):
@@ -58,10 +75,12 @@ for line in sys.stdin:
         reply(mid, '{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},'
                    '"serverInfo":{"name":"hostile-fidelity","version":"1"}}')
     elif method == "tools/list":
-        reply(mid, '{"tools":%s}' % TOOLS)
+        reply(mid, '{"tools":%s}' % (FETCH_MCP_TOOLS if MODE == "fetch-mcp" else TOOLS))
     elif method == "tools/call":
         name = m["params"]["name"]
-        if name == "plain" and MODE.startswith("exact"):
+        if name == "fetch_txt" and MODE == "fetch-mcp":
+            replay_fetch_mcp(mid, m["params"].get("arguments") or {})
+        elif name == "plain" and MODE.startswith("exact"):
             reply(mid, EXACT % ",".join([EXACT_ROW] * (3000 if MODE == "exact-big" else 2)))
         elif name == "page":
             reply(mid, PAGE)

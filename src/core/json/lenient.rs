@@ -152,6 +152,49 @@ fn without_lone_surrogates(literal: &str) -> Option<(Cow<'static, str>, usize)> 
     Some((Cow::Owned(out), changed))
 }
 
+/// `text` with each bare `NaN`, `Infinity` and `-Infinity` outside strings as `null`, and how many
+/// there were; None when it has none. They are not JSON (RFC 8259 has no such numbers), but Python's
+/// json.dumps writes them by default.
+pub fn non_finite_as_null(text: &str) -> Option<(String, usize)> {
+    let b = text.as_bytes();
+    let mut out = String::new();
+    let (mut i, mut copied, mut seen, mut in_string) = (0, 0, 0, false);
+    while i < b.len() {
+        if in_string {
+            match b[i] {
+                b'\\' => i += 2,
+                b'"' => (in_string, i) = (false, i + 1),
+                _ => i += 1,
+            }
+            continue;
+        }
+        if b[i] == b'"' {
+            (in_string, i) = (true, i + 1);
+            continue;
+        }
+        let word = [&b"NaN"[..], b"Infinity", b"-Infinity"].into_iter().find(|w| b[i..].starts_with(w));
+        let standalone = |len: usize| {
+            !b.get(i + len).is_some_and(u8::is_ascii_alphanumeric) && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
+        };
+        match word {
+            // Only at ASCII bytes, so `i` is a char boundary.
+            Some(w) if standalone(w.len()) => {
+                out.push_str(&text[copied..i]);
+                out.push_str("null");
+                i += w.len();
+                copied = i;
+                seen += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    if seen == 0 {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some((out, seen))
+}
+
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
     let s = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
     u32::from_str_radix(s, 16).ok()
@@ -184,6 +227,15 @@ mod tests {
         assert_eq!(fixed(r#""\ud83d""#), Some((r#""\ufffd""#.into(), 1)));
         assert!(is_inexact(Kind::Key, r#""\uDBFF""#));
         assert!(!is_inexact(Kind::String, r#""\uD83D\uDE00""#));
+    }
+
+    #[test]
+    fn bare_nan_and_infinity_become_null_outside_strings_only() {
+        let text = r#"{"mean": NaN, "max": Infinity, "min":-Infinity, "s": "NaN \" Infinity", "NaNa": [NaN]}"#;
+        let (fixed, n) = non_finite_as_null(text).unwrap();
+        assert_eq!(n, 4);
+        assert_eq!(fixed, r#"{"mean": null, "max": null, "min":null, "s": "NaN \" Infinity", "NaNa": [null]}"#);
+        assert_eq!(non_finite_as_null(r#"{"a": "NaN", "b": 1}"#), None);
     }
 
     #[test]

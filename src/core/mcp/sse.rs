@@ -167,6 +167,48 @@ mod tests {
         assert_eq!(got[4], data("y"));
     }
 
+    /// What the SDKs' own transports wrote, recorded from them (tests/wild/SOURCE.md), fed in
+    /// one chunk and byte by byte: read in full and nothing said, for nothing in them is wrong.
+    fn wild(bytes: &[u8]) -> Vec<Parsed> {
+        let whole = events(&[bytes]);
+        let split: Vec<&[u8]> = bytes.chunks(1).collect();
+        assert_eq!(events(&split), whole, "chunking changes nothing");
+        assert!(!whole.iter().any(|p| matches!(p, Parsed::Warning(_))), "{whole:?}");
+        whole
+    }
+
+    fn event(id: Option<&str>, name: Option<&str>, retry: Option<u64>, data: &str) -> Parsed {
+        let s = |v: Option<&str>| v.map(str::to_string);
+        Parsed::Event(Sse { id: s(id), event: s(name), retry, data: Some(data.into()) })
+    }
+
+    #[test]
+    fn the_typescript_sdks_priming_event_and_reply_are_read_silently() {
+        let got = wild(include_bytes!("../../../tests/wild/sse/ts-sdk-post-initialize.txt"));
+        let id = "13510341-e60e-4c4f-b8ef-538dbe8315aa_";
+        assert_eq!(got[0], event(Some(&format!("{id}1795451658391_2pqhsl6k")), None, Some(1000), ""));
+        let Parsed::Event(reply) = &got[1] else { panic!("{got:?}") };
+        assert_eq!(
+            (reply.event.as_deref(), reply.id.as_deref()),
+            (Some("message"), Some(&*format!("{id}1795451658400_0awxa3kh")))
+        );
+        assert!(reply.data.as_deref().is_some_and(|d| d.starts_with(r#"{"result":{"protocolVersion":"2025-11-25""#)));
+        assert_eq!(got.len(), 2);
+        assert!(wild(include_bytes!("../../../tests/wild/sse/ts-sdk-get-keepalive.txt")).is_empty(), "comments only");
+    }
+
+    #[test]
+    fn the_python_sdks_crlf_priming_event_reply_and_ping_are_read_silently() {
+        let got = wild(include_bytes!("../../../tests/wild/sse/python-sdk-post-initialize.txt"));
+        assert_eq!(got[0], event(Some("1-1"), None, Some(1000), ""));
+        let Parsed::Event(reply) = &got[1] else { panic!("{got:?}") };
+        assert_eq!((reply.event.as_deref(), reply.id.as_deref()), (Some("message"), Some("1-2")));
+        let data = reply.data.as_deref().unwrap_or_default();
+        assert!(data.starts_with(r#"{"jsonrpc":"2.0","id":1,"result":"#) && data.ends_with("}}}"), "{data}");
+        assert_eq!(got.len(), 2);
+        assert!(wild(include_bytes!("../../../tests/wild/sse/python-sdk-get-ping.txt")).is_empty(), "comments only");
+    }
+
     #[test]
     fn an_oversized_event_is_skipped_and_the_next_read() {
         let mut p = SseParser::new(16);

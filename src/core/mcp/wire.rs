@@ -412,7 +412,36 @@ impl WireTap {
     /// taken, not borrowed: a reply the caller waits on is kept as it came, without a copy (a copy
     /// of a 100 MB line would be a second 100 MB at once).
     pub fn inbound(&self, line: String) -> Option<String> {
+        match self.non_finite_as_null(&line) {
+            Some(fixed) => self.inbound_as(fixed, Some(&line)),
+            None => self.inbound_as(line, None),
+        }
+    }
+
+    /// A line that is JSON-RPC but for bare `NaN`/`Infinity` (Python's json.dumps writes them unless
+    /// told not to) rewritten with `null` for them, as JavaScript and pydantic write them, and said
+    /// so; dropped, it left the request it answers to time out as if unanswered.
+    fn non_finite_as_null(&self, line: &str) -> Option<String> {
+        let has_word = |w: &[u8]| memchr::memmem::find(line.as_bytes(), w).is_some();
+        if !(has_word(b"NaN") || has_word(b"Infinity")) || serde_json::from_str::<Probe>(line.trim()).is_ok() {
+            return None;
+        }
+        let (fixed, n) = crate::json::lenient::non_finite_as_null(line)?;
+        serde_json::from_str::<Probe>(fixed.trim()).ok()?;
+        self.log.push(
+            LogKind::Warning,
+            &format!(
+                "server sent {n} NaN or Infinity, which JSON does not have; read as null (the log has the line as sent, --raw has null)"
+            ),
+        );
+        Some(fixed)
+    }
+
+    /// As [`Self::inbound`]; `sent` is the line as the server wrote it when `line` is a rewrite of it,
+    /// for the log.
+    fn inbound_as(&self, line: String, sent: Option<&str>) -> Option<String> {
         let trimmed = line.trim();
+        let logged = sent.map_or(trimmed, str::trim);
         if trimmed.is_empty() {
             return None;
         }
@@ -431,7 +460,7 @@ impl WireTap {
                 return None;
             }
         };
-        let seq = self.log.push_message(LogKind::Received, trimmed, &probe.wire());
+        let seq = self.log.push_message(LogKind::Received, logged, &probe.wire());
         if let Some(method) = probe.method.as_deref() {
             match probe.id {
                 None => self.notification(method, probe.params),
@@ -672,6 +701,20 @@ mod tests {
         assert!(t.inbound("Server starting on stdio...".to_string()).is_none());
         let log = t.log().entries();
         assert!(log.iter().any(|e| e.kind == LogKind::Warning && e.text.contains("Server starting")));
+    }
+
+    #[test]
+    fn a_reply_with_nan_is_read_with_null_and_said_and_logged_as_sent() {
+        let t = tap();
+        t.outbound(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x"}}"#);
+        // As Python's json.dumps writes float("nan") and float("inf"), its default.
+        let sent = r#"{"jsonrpc": "2.0", "id": 4, "result": {"structuredContent": {"mean": NaN, "max": Infinity}}}"#;
+        assert!(t.inbound(sent.to_string()).is_some(), "answered, not left to time out");
+        let kept = t.take_reply("4").unwrap_or_default();
+        assert!(kept.contains(r#"{"mean": null, "max": null}"#), "{kept}");
+        let log = t.log().entries();
+        assert!(log.iter().any(|e| e.kind == LogKind::Warning && e.text.contains("2 NaN or Infinity")), "{log:?}");
+        assert!(log.iter().any(|e| e.kind == LogKind::Received && e.text.contains("NaN")), "{log:?}");
     }
 
     #[test]
