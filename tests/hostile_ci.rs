@@ -116,6 +116,18 @@ fn deep_params_are_replayed_without_a_crash() {
     assert!(lines.get(1).is_some_and(|l| l.contains("-32602") && l.len() < 2000), "{out:.300}");
 }
 
+/// `replay FILE --http` on a free port, once it listens; stopped when the guard drops.
+fn serve_http_replay(file: &std::path::Path) -> (Guard, u16) {
+    let port = free_port();
+    let mut c = Command::new(bin());
+    c.arg("replay").arg(file).args(["--http", &format!("127.0.0.1:{port}")]);
+    let child =
+        c.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap_or_else(|e| panic!("{e}"));
+    let guard = Guard(child);
+    wait_for_port(port);
+    (guard, port)
+}
+
 /// Budget: 20 clients each pipelining 20 requests for a 20 MB reply and never reading add
 /// under 100 MiB to the replay's peak (each answer was a copy of the reply: 20 x 20 MB and
 /// more), and a new client is still answered.
@@ -127,13 +139,7 @@ fn clients_that_never_read_cost_no_copies_of_the_reply() {
         "{{\"kind\":\"sent\",\"message\":{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}}}}\n{{\"kind\":\"recv\",\"message\":{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{\"tools\":[],\"pad\":\"{pad}\"}}}}}}\n"
     );
     std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
-    let port = free_port();
-    let mut c = Command::new(bin());
-    c.arg("replay").arg(&file).args(["--http", &format!("127.0.0.1:{port}")]);
-    let child =
-        c.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap_or_else(|e| panic!("{e}"));
-    let guard = Guard(child);
-    wait_for_port(port);
+    let (guard, port) = serve_http_replay(&file);
     let before = peak_of(guard.0.id());
     let body = r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#;
     let request = format!("POST /mcp HTTP/1.1\r\ncontent-length: {}\r\n\r\n{body}", body.len());
@@ -163,13 +169,7 @@ fn clients_beyond_the_cap_are_told_503() {
     let file = tmp("cap.jsonl");
     let text = "{\"kind\":\"sent\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}}\n{\"kind\":\"recv\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}}\n";
     std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
-    let port = free_port();
-    let mut c = Command::new(bin());
-    c.arg("replay").arg(&file).args(["--http", &format!("127.0.0.1:{port}")]);
-    let child =
-        c.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap_or_else(|e| panic!("{e}"));
-    let _guard = Guard(child);
-    wait_for_port(port);
+    let (_guard, port) = serve_http_replay(&file);
     let ping = r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#;
     let request = format!("POST /mcp HTTP/1.1\r\ncontent-length: {}\r\n\r\n{ping}", ping.len());
     let answer = |s: &mut TcpStream| {

@@ -328,5 +328,5 @@ async fn a_cancelled_collection_run_stops_and_its_calls_are_not_run() {
         app.update(Msg::Session(SessionMsg::SavedRun(m)));
     }
     assert_eq!(heard, [r#"Finished { not_run: ["one", "two"] }"#]);
-    assert!(!app.running_saved);
+    assert!(!app.saved_running());
 }

@@ -278,8 +278,6 @@ pub struct App {
     pub kept_forms: HashMap<String, FormState>,
     pub history: History,
     pub running: Option<Running>,
-    /// The collection pane's calls are running (Ctrl-K stops them).
-    pub running_saved: bool,
     /// The pages of the shown result (one for an unpaged result), fetched once and kept.
     pub results: Vec<ResultState>,
     pub page: usize,
@@ -318,7 +316,6 @@ impl App {
             kept_forms: HashMap::new(),
             history: History::default(),
             running: None,
-            running_saved: false,
             results: vec![],
             page: 0,
             past: vec![],
@@ -529,13 +526,9 @@ impl App {
                 return self.observe(&super::component::Observed::Collection { file: &file, loaded: &loaded });
             }
             SessionMsg::SavedRun(m) => {
-                match &m {
-                    super::saved::RunMsg::Done { entry, result, .. } => {
-                        self.history.entries.push(entry.clone());
-                        self.keep_past(entry.at, (**result).clone());
-                    }
-                    super::saved::RunMsg::Finished { .. } => self.running_saved = false,
-                    super::saved::RunMsg::Started(_) => {}
+                if let super::saved::RunMsg::Done { entry, result, .. } = &m {
+                    self.history.entries.push(entry.clone());
+                    self.keep_past(entry.at, (**result).clone());
                 }
                 return self.observe(&super::component::Observed::SavedRun(&m));
             }
@@ -642,6 +635,11 @@ impl App {
     }
 
     /// The connection's state, which the tool list also shows while it has no tools.
+    /// Whether a docked pane has calls under way (the collection's run: Ctrl-K stops it).
+    pub fn saved_running(&self) -> bool {
+        self.docked.iter().any(|c| c.busy())
+    }
+
     /// A result the history can reopen: the last fifty are kept.
     fn keep_past(&mut self, at: u64, result: CallResult) {
         self.past.push((at, result));

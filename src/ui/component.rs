@@ -136,6 +136,11 @@ pub trait Component {
     /// Draws from the component's own state; never writes it.
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool);
 
+    /// Whether the component has work under way that Ctrl-K stops (the collection's run).
+    fn busy(&self) -> bool {
+        false
+    }
+
     /// `(keys, word)` for the footer while this component is the top overlay.
     fn hints(&self) -> Vec<(String, String)> {
         keymap::overlay_footer(self.scope())

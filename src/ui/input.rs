@@ -183,7 +183,6 @@ impl App {
                         (c, d)
                     })
                     .collect();
-                self.running_saved = true;
                 vec![Cmd::RunSaved(with)]
             }
         }
@@ -286,7 +285,7 @@ impl App {
             Command::Ping => return self.ping(),
             Command::ServerLogLevel => self.pick_server_level(),
             Command::CancelCall => {
-                if self.running.is_some() || self.running_saved {
+                if self.running.is_some() || self.saved_running() {
                     return vec![Cmd::Cancel];
                 }
                 self.notice = Some(("no call is running".into(), false));

@@ -127,6 +127,11 @@ pub async fn run(
     send(RunMsg::Finished { not_run: vec![] });
 }
 
+/// A saved call's arguments as a call sends them (none is an empty object).
+fn arguments_of(saved: &SavedCall) -> Value {
+    saved.arguments.clone().map_or(Value::Object(Default::default()), Value::Object)
+}
+
 /// The run as the history reopens it (`o`): the reply read again, or for every page gathered
 /// the merged envelope alone, as `A` keeps it.
 fn kept_result(saved: &SavedCall, seen: Observed) -> CallResult {
@@ -134,10 +139,9 @@ fn kept_result(saved: &SavedCall, seen: Observed) -> CallResult {
         (Some(raw), false) => Reply::parse(raw.clone(), seen.elapsed, seen.max_depth).ok().map(Arc::new),
         _ => None,
     };
-    let arguments = saved.arguments.clone().map_or(Value::Object(Default::default()), Value::Object);
     CallResult {
         tool: saved.tool.clone(),
-        arguments,
+        arguments: arguments_of(saved),
         reply,
         envelope: seen.envelope.map(Arc::new),
         output_schema: seen.output_schema,
@@ -149,10 +153,9 @@ fn kept_result(saved: &SavedCall, seen: Observed) -> CallResult {
 /// What the history keeps of a saved call's run: a new call, or every page for one that
 /// gathers them.
 fn history_entry(saved: &SavedCall, seen: &Observed) -> Entry {
-    let arguments = saved.arguments.clone().map_or(Value::Object(Default::default()), Value::Object);
     Entry {
         tool: saved.tool.clone(),
-        arguments,
+        arguments: arguments_of(saved),
         at: now_secs(),
         duration_ms: seen.elapsed.as_millis() as u64,
         status: seen.status,

@@ -236,7 +236,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         let mut docked = if app.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };
         docked.retain(|d| !hints.contains(d));
         // First, where a narrow footer does not cut it off: the one way to stop what runs.
-        if app.running.is_some() || app.running_saved {
+        if app.running.is_some() || app.saved_running() {
             spans.push(Span::styled(" Ctrl-K", t.key()));
             spans.push(Span::styled(" cancel call ", t.paint(Role::Dim)));
         }

@@ -87,7 +87,7 @@ impl CollectionPane {
     }
 
     fn run(&mut self, which: Vec<usize>, cx: &mut Ctx) {
-        if self.calls.iter().any(|(_, s)| *s == State::Running) {
+        if self.busy() {
             cx.notice("calls of the collection are running: Ctrl-K stops them", true);
             return;
         }
@@ -147,6 +147,10 @@ impl CollectionPane {
 impl Component for CollectionPane {
     fn scope(&self) -> Scope {
         SCOPE
+    }
+
+    fn busy(&self) -> bool {
+        self.calls.iter().any(|(_, s)| *s == State::Running)
     }
 
     fn title(&self) -> String {
