@@ -128,6 +128,23 @@ fn serve_http_replay(file: &std::path::Path) -> (Guard, u16) {
     (guard, port)
 }
 
+/// A ping (id 9) sent on `s` and what came back: the whole answer, read until its body or a
+/// refusal is there (the head and the body may come in two reads), the connection's end, or 10 s.
+fn ping_answer(s: &mut TcpStream) -> String {
+    let ping = r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#;
+    let _ = s.write_all(format!("POST /mcp HTTP/1.1\r\ncontent-length: {}\r\n\r\n{ping}", ping.len()).as_bytes());
+    let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut text = String::new();
+    let mut got = [0u8; 512];
+    while !(text.contains(r#""id":9"#) || text.contains("too many")) {
+        match s.read(&mut got) {
+            Ok(n) if n > 0 => text.push_str(&String::from_utf8_lossy(&got[..n])),
+            _ => break,
+        }
+    }
+    text
+}
+
 /// Budget: 20 clients each pipelining 20 requests for a 20 MB reply and never reading add
 /// under 100 MiB to the replay's peak (each answer was a copy of the reply: 20 x 20 MB and
 /// more), and a new client is still answered.
@@ -153,12 +170,8 @@ fn clients_that_never_read_cost_no_copies_of_the_reply() {
     let after = peak_of(guard.0.id());
     assert!(after < before + 100 * MIB, "peak {} MiB -> {} MiB", before / MIB, after / MIB);
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap_or_else(|e| panic!("{e}"));
-    let ping = r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#;
-    let _ = s.write_all(format!("POST /mcp HTTP/1.1\r\ncontent-length: {}\r\n\r\n{ping}", ping.len()).as_bytes());
-    let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
-    let mut got = [0u8; 512];
-    let n = s.read(&mut got).unwrap_or(0);
-    assert!(String::from_utf8_lossy(&got[..n]).contains(r#""id":9"#), "{}", String::from_utf8_lossy(&got[..n]));
+    let said = ping_answer(&mut s);
+    assert!(said.contains(r#""id":9"#), "{said}");
     drop(idle);
 }
 
@@ -170,22 +183,7 @@ fn clients_beyond_the_cap_are_told_503() {
     let text = "{\"kind\":\"sent\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}}\n{\"kind\":\"recv\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}}\n";
     std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
     let (_guard, port) = serve_http_replay(&file);
-    let ping = r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#;
-    let request = format!("POST /mcp HTTP/1.1\r\ncontent-length: {}\r\n\r\n{ping}", ping.len());
-    let answer = |s: &mut TcpStream| {
-        let _ = s.write_all(request.as_bytes());
-        let _ = s.set_read_timeout(Some(Duration::from_secs(10)));
-        // The head and the body may come in two reads.
-        let mut text = String::new();
-        let mut got = [0u8; 512];
-        while !(text.contains(r#""id":9"#) || text.contains("too many")) {
-            match s.read(&mut got) {
-                Ok(n) if n > 0 => text.push_str(&String::from_utf8_lossy(&got[..n])),
-                _ => break,
-            }
-        }
-        text
-    };
+    let answer = ping_answer;
     // Each holds its slot: it was answered once and stays open.
     let mut held: Vec<TcpStream> = (0..64)
         .map(|_| {
