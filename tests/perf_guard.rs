@@ -31,7 +31,8 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("serve") => replay::serve(Path::new(args.get(1).map_or("", String::as_str))),
         Some("frame") => frame::run(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000)),
-        _ => guard(),
+        // `cargo test --test perf_guard call_text` runs the scenarios whose names hold a filter.
+        _ => guard(&args.iter().filter(|a| !a.starts_with('-')).cloned().collect::<Vec<_>>()),
     }
 }
 
@@ -51,7 +52,8 @@ const SCENARIOS: &[Scenario] = &[
     Scenario { name: "call_fastmcp", shape: "fastmcp", args: CALL },
 ];
 
-fn guard() {
+fn guard(filters: &[String]) {
+    let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()));
     if Command::new("valgrind").arg("--version").output().is_err() {
         println!("perf_guard: SKIPPED: valgrind is not installed (scripts/install-peers installs it)");
         return;
@@ -60,16 +62,19 @@ fn guard() {
     let shapes = write_shapes(&work);
     let me = std::env::current_exe().unwrap_or_else(|e| panic!("this test's own path: {e}"));
     let mut counts = BTreeMap::new();
-    for s in SCENARIOS {
+    for s in SCENARIOS.iter().filter(|s| wanted(s.name)) {
         let dir = shapes.join(s.shape);
         let mut cmd = vec![env!("CARGO_BIN_EXE_mcplens").to_string()];
         cmd.extend(s.args.iter().map(|a| a.to_string()));
         cmd.extend(["--".into(), me.display().to_string(), "serve".into(), dir.display().to_string()]);
         counts.insert(s.name.to_string(), callgrind(&work, &cmd, &[]));
     }
-    let frame = [me.display().to_string(), "frame".into(), frame::ROWS.to_string()];
-    counts.insert(format!("tui_frame_{}_rows", frame::ROWS), callgrind(&work, &frame, &["--instr-atstart=no"]));
-    compare(&counts);
+    let frame_name = format!("tui_frame_{}_rows", frame::ROWS);
+    if wanted(&frame_name) {
+        let frame = [me.display().to_string(), "frame".into(), frame::ROWS.to_string()];
+        counts.insert(frame_name, callgrind(&work, &frame, &["--instr-atstart=no"]));
+    }
+    compare(&counts, filters.is_empty());
 }
 
 /// The recorded replies, written once per scale (the script's output depends on nothing else).
@@ -119,14 +124,21 @@ fn read_baseline(path: &Path) -> BTreeMap<String, u64> {
         .collect()
 }
 
-fn compare(counts: &BTreeMap<String, u64>) {
+fn compare(counts: &BTreeMap<String, u64>, all: bool) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(BASELINE);
     if std::env::var_os("MCPLENS_PERF_ACCEPT").is_some() {
+        // A filtered run keeps the other scenarios' figures.
+        let mut counts = counts.clone();
+        if !all {
+            for (k, v) in read_baseline(&path) {
+                counts.entry(k).or_insert(v);
+            }
+        }
         let mut text = String::from(
             "# Instructions per scenario (callgrind, debug build), checked by tests/perf_guard.rs.\n\
              # Accept new figures: MCPLENS_PERF_ACCEPT=1 cargo test --test perf_guard\n",
         );
-        for (k, v) in counts {
+        for (k, v) in &counts {
             text.push_str(&format!("{k} {v}\n"));
         }
         std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
