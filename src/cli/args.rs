@@ -227,6 +227,19 @@ pub enum Command {
     /// every call passed, 6 when one failed.
     #[command(after_help = TEST_EXIT_CODES)]
     Test(TestArgs),
+    /// Take the connection step by step and say which step fails and what to do about it: the
+    /// command or the HTTP transport (status, content type, redirects, TLS), the protocol
+    /// version each era negotiates, the login's documents, the first listing. Exit 0 when no
+    /// step fails, 3 when one does.
+    #[command(after_help = EXIT_CODES)]
+    Doctor {
+        /// Print the steps as one JSON object: {"target", "ok", "first_failure", "steps": [{"id",
+        /// "title", "verdict", "detail", "sent", "received", "fix"}]}.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -303,7 +316,8 @@ impl Command {
             | Command::Snapshot { target, .. }
             | Command::Diff { target, .. }
             | Command::Record { target, .. }
-            | Command::Auth { target, .. } => Some(target),
+            | Command::Auth { target, .. }
+            | Command::Doctor { target, .. } => Some(target),
             Command::Task(a) => Some(&a.target),
             Command::Call(a) => Some(&a.target),
             Command::Test(a) => Some(&a.target),

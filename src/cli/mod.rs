@@ -7,6 +7,7 @@ pub mod auth;
 pub mod collection;
 pub mod connect;
 pub mod diff;
+pub mod doctor;
 pub mod info;
 pub mod items;
 pub mod login;
@@ -343,6 +344,7 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Auth { action, target }) => auth::command(*action, target).await,
         Some(Command::Record { output, target }) => record::record(output, target).await,
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
+        Some(Command::Doctor { target, json }) => doctor::doctor(target, *json).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
             Ok(()) => Ok(0),
