@@ -77,8 +77,9 @@ pub fn judge_legacy(reply: &Value) -> Step {
 /// The verdict on the reply to `server/discover` (None: no answer in time).
 pub fn judge_modern(reply: Option<&Value>) -> Step {
     let Some(reply) = reply else {
-        return Step::new("modern", MODERN_TITLE, Verdict::Fail, "no answer to server/discover")
-            .fix("a legacy server should answer unknown methods with -32601 (method not found) rather than stay silent");
+        return Step::new("modern", MODERN_TITLE, Verdict::Fail, "no answer to server/discover").fix(
+            "a legacy server should answer unknown methods with -32601 (method not found) rather than stay silent",
+        );
     };
     let received = excerpt(&reply.to_string(), 300);
     let step = |v, d: String| Step::new("modern", MODERN_TITLE, v, d).received(received.clone());

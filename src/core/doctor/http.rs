@@ -36,12 +36,16 @@ pub async fn probe(t: &HttpTarget, options: &ConnectOptions) -> Vec<Step> {
     match Url::parse(&t.url) {
         Ok(u) if matches!(u.scheme(), "http" | "https") => {}
         Ok(u) => {
-            return vec![Step::new("transport", TITLE, Verdict::Fail, format!("{:?} is not an http(s) URL", u.scheme()))
-                .fix("streamable HTTP servers are reached at an http:// or https:// URL, often ending in /mcp")];
+            return vec![
+                Step::new("transport", TITLE, Verdict::Fail, format!("{:?} is not an http(s) URL", u.scheme()))
+                    .fix("streamable HTTP servers are reached at an http:// or https:// URL, often ending in /mcp"),
+            ];
         }
         Err(e) => {
-            return vec![Step::new("transport", TITLE, Verdict::Fail, format!("the URL cannot be read: {e}"))
-                .fix("give the full URL, e.g. http://127.0.0.1:3000/mcp")];
+            return vec![
+                Step::new("transport", TITLE, Verdict::Fail, format!("the URL cannot be read: {e}"))
+                    .fix("give the full URL, e.g. http://127.0.0.1:3000/mcp"),
+            ];
         }
     }
     let client = reqwest::Client::builder()
@@ -87,9 +91,14 @@ pub async fn probe(t: &HttpTarget, options: &ConnectOptions) -> Vec<Step> {
 fn legacy_step(answer: &Answer, init: &str) -> Step {
     match &answer.reply {
         Some(reply) => handshake::judge_legacy(reply).sent(format!("POST {} {init}", answer.url)),
-        None => Step::new("legacy", "legacy era (initialize)", Verdict::Fail, "the answer holds no JSON-RPC reply to initialize")
-            .received(excerpt(&answer.body, 300))
-            .fix("answer the POST with the JSON-RPC response, as application/json or as an event of a text/event-stream"),
+        None => Step::new(
+            "legacy",
+            "legacy era (initialize)",
+            Verdict::Fail,
+            "the answer holds no JSON-RPC reply to initialize",
+        )
+        .received(excerpt(&answer.body, 300))
+        .fix("answer the POST with the JSON-RPC response, as application/json or as an event of a text/event-stream"),
     }
 }
 
@@ -132,7 +141,8 @@ async fn post(
             let status = resp.status().as_u16();
             let location = resp.headers().get("location").and_then(|v| v.to_str().ok()).map(str::to_string);
             if let (300..=399, Some(loc)) = (status, &location) {
-                let next = Url::parse(&url).and_then(|u| u.join(loc)).map_err(|e| format!("redirect to {loc:?}: {e}"))?;
+                let next =
+                    Url::parse(&url).and_then(|u| u.join(loc)).map_err(|e| format!("redirect to {loc:?}: {e}"))?;
                 if !matches!(status, 307 | 308) {
                     let mut a = read(resp, &url, max_depth).await;
                     a.refused_hop = Some((status, next.to_string()));
@@ -192,11 +202,8 @@ async fn read(resp: reqwest::Response, url: &str, max_depth: usize) -> Answer {
 pub fn sse_reply(text: &str, max_depth: usize) -> Option<Value> {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     text.split("\n\n").find_map(|event| {
-        let data: Vec<&str> = event
-            .lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .map(|d| d.strip_prefix(' ').unwrap_or(d))
-            .collect();
+        let data: Vec<&str> =
+            event.lines().filter_map(|l| l.strip_prefix("data:")).map(|d| d.strip_prefix(' ').unwrap_or(d)).collect();
         let msg = crate::json_depth::parse::<Value>(&data.join("\n"), max_depth).ok()?;
         handshake::is_reply(&msg).then_some(msg)
     })
@@ -236,8 +243,13 @@ fn unreachable_step(e: &str, wait: Duration) -> Step {
     } else if lower.contains("dns") || lower.contains("lookup") || lower.contains("resolve") {
         "the host name cannot be resolved: check its spelling"
     } else if lower.starts_with("no answer") {
-        return Step::new("transport", "HTTP transport", Verdict::Fail, format!("no answer within {}s", wait.as_secs()))
-            .fix("the server took the connection but did not answer the POST: check that it handles POST on this path");
+        return Step::new(
+            "transport",
+            "HTTP transport",
+            Verdict::Fail,
+            format!("no answer within {}s", wait.as_secs()),
+        )
+        .fix("the server took the connection but did not answer the POST: check that it handles POST on this path");
     } else {
         "check that the URL is right and the server is reachable from here"
     };
@@ -260,10 +272,22 @@ fn judge_answer(a: &Answer) -> Step {
             format!("HTTP {}: no MCP endpoint at this path", a.status),
             "check the path: streamable HTTP servers usually serve /mcp (SSE-only servers of 2024-11-05 serve /sse, which mcplens does not speak)",
         ),
-        403 => fail("HTTP 403: the server refuses this client".into(), "check the headers (-H) and the Origin the server allows"),
-        406 => fail("HTTP 406: the server refused the Accept header".into(), "accept `application/json, text/event-stream` on POST, as the transport requires"),
-        400..=499 => fail(format!("HTTP {}: the server refused the initialize POST", a.status), "read the answer's body (shown above)"),
-        500..=599 => fail(format!("HTTP {}: the server failed on initialize", a.status), "read the server's logs and the body shown above"),
+        403 => fail(
+            "HTTP 403: the server refuses this client".into(),
+            "check the headers (-H) and the Origin the server allows",
+        ),
+        406 => fail(
+            "HTTP 406: the server refused the Accept header".into(),
+            "accept `application/json, text/event-stream` on POST, as the transport requires",
+        ),
+        400..=499 => fail(
+            format!("HTTP {}: the server refused the initialize POST", a.status),
+            "read the answer's body (shown above)",
+        ),
+        500..=599 => fail(
+            format!("HTTP {}: the server failed on initialize", a.status),
+            "read the server's logs and the body shown above",
+        ),
         _ if ct.starts_with("text/html") => fail(
             format!("HTTP {}: an HTML page answered, not an MCP endpoint", a.status),
             "this URL serves a web page: find the MCP endpoint's path (often /mcp)",

@@ -22,11 +22,8 @@ pub async fn probe(target: &Target, mut options: ConnectOptions) -> Step {
     session.close().await;
     match listed {
         Ok(list) => {
-            let detail = format!(
-                "{} tool(s) in {} page(s), over protocol {version} ({era})",
-                list.tools.len(),
-                list.pages
-            );
+            let detail =
+                format!("{} tool(s) in {} page(s), over protocol {version} ({era})", list.tools.len(), list.pages);
             let mut step = Step::new("listing", TITLE, Verdict::Pass, detail);
             if !list.warnings.is_empty() {
                 step.verdict = Verdict::Warn;

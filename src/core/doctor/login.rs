@@ -102,7 +102,10 @@ fn as_candidates(issuer: &Url) -> Vec<String> {
     let origin = issuer.origin().ascii_serialization();
     let path = issuer.path().trim_end_matches('/');
     if path.is_empty() {
-        vec![format!("{origin}/.well-known/oauth-authorization-server"), format!("{origin}/.well-known/openid-configuration")]
+        vec![
+            format!("{origin}/.well-known/oauth-authorization-server"),
+            format!("{origin}/.well-known/openid-configuration"),
+        ]
     } else {
         vec![
             format!("{origin}/.well-known/oauth-authorization-server{path}"),
@@ -158,7 +161,8 @@ fn prm_step(server: &Url, f: &Fetched) -> (Step, Option<Url>) {
     step.sent = f.tried.clone();
     let Some((from, prm)) = &f.found else {
         step.verdict = Verdict::Warn;
-        step.detail = "none found; clients fall back to the server's origin as the authorization server (2025-03-26)".into();
+        step.detail =
+            "none found; clients fall back to the server's origin as the authorization server (2025-03-26)".into();
         let origin = Url::parse(&server.origin().ascii_serialization()).ok();
         return (step.fix("serve the protected resource metadata at /.well-known/oauth-protected-resource (required since protocol 2025-06-18)"), origin);
     };
@@ -170,9 +174,15 @@ fn prm_step(server: &Url, f: &Fetched) -> (Step, Option<Url>) {
     {
         step.verdict = Verdict::Fail;
         step.detail = format!("from {from}: its resource {r:?} is not this server ({expected})");
-        return (step.fix("set `resource` to the MCP server's URL: clients refuse metadata for another resource (RFC 9728 §3.3)"), None);
+        return (
+            step.fix(
+                "set `resource` to the MCP server's URL: clients refuse metadata for another resource (RFC 9728 §3.3)",
+            ),
+            None,
+        );
     }
-    let issuer = prm.get("authorization_servers").and_then(Value::as_array).and_then(|a| a.iter().find_map(Value::as_str));
+    let issuer =
+        prm.get("authorization_servers").and_then(Value::as_array).and_then(|a| a.iter().find_map(Value::as_str));
     match issuer.map(|i| (i, Url::parse(i))) {
         Some((_, Ok(u))) if check_web_url(&u).is_ok() => {
             step.detail = format!("from {from}; authorization server {u}");
@@ -180,7 +190,8 @@ fn prm_step(server: &Url, f: &Fetched) -> (Step, Option<Url>) {
         }
         Some((i, _)) => {
             step.verdict = Verdict::Fail;
-            step.detail = format!("from {from}: the authorization server {i:?} is not an https URL (or http on loopback)");
+            step.detail =
+                format!("from {from}: the authorization server {i:?} is not an https URL (or http on loopback)");
             (step.fix("list the authorization server's issuer URL in authorization_servers"), None)
         }
         None => {
@@ -204,7 +215,9 @@ fn as_step(issuer: &Url, f: &Fetched) -> Step {
     let Some((from, m)) = &f.found else {
         step.verdict = Verdict::Fail;
         step.detail = format!("no metadata for {issuer} at any well-known URL");
-        return step.fix("serve RFC 8414 metadata at /.well-known/oauth-authorization-server (or OpenID discovery) for the issuer");
+        return step.fix(
+            "serve RFC 8414 metadata at /.well-known/oauth-authorization-server (or OpenID discovery) for the issuer",
+        );
     };
     step.received.push(excerpt(&m.to_string(), 300));
     let problems = metadata_problems(issuer, m);
@@ -241,7 +254,10 @@ fn metadata_problems(issuer: &Url, m: &Value) -> Vec<String> {
         .and_then(Value::as_array)
         .is_some_and(|a| a.iter().any(|v| v.as_str() == Some("S256")));
     if !s256 {
-        out.push("code_challenge_methods_supported does not list S256 (MCP clients must refuse a server without PKCE)".into());
+        out.push(
+            "code_challenge_methods_supported does not list S256 (MCP clients must refuse a server without PKCE)"
+                .into(),
+        );
     }
     out
 }
@@ -253,9 +269,14 @@ fn registration_step(t: &HttpTarget, m: &Value) -> Step {
     let (verdict, detail) = match (&t.oauth.client.client_id, &t.oauth.client.client_metadata_url, cimd, dcr) {
         (Some(id), ..) => (Verdict::Pass, format!("a pre-registered client ({id})")),
         (None, Some(url), true, _) => (Verdict::Pass, format!("a client ID metadata document ({url})")),
-        (None, _, _, Some(ep)) => (Verdict::Pass, format!("dynamic registration at {ep} (not tried: it would create a client)")),
+        (None, _, _, Some(ep)) => {
+            (Verdict::Pass, format!("dynamic registration at {ep} (not tried: it would create a client)"))
+        }
         (None, _, true, None) => (Verdict::Pass, "client ID metadata documents (give --client-metadata-url)".into()),
-        (None, _, false, None) => (Verdict::Fail, "the authorization server offers neither dynamic registration nor client ID metadata documents".into()),
+        (None, _, false, None) => (
+            Verdict::Fail,
+            "the authorization server offers neither dynamic registration nor client ID metadata documents".into(),
+        ),
     };
     let step = Step::new("login.registration", TITLE, verdict, detail);
     if verdict == Verdict::Fail {
@@ -274,10 +295,18 @@ fn token_step(t: &HttpTarget, auth: &crate::mcp::auth::AuthOptions) -> Step {
         Some(r) if r.access_token.is_some() && !r.expired(now) => {
             Step::new("login.token", TITLE, Verdict::Pass, format!("a stored token ({} grant) is used", r.grant))
         }
-        Some(r) if r.refresh_token.is_some() => {
-            Step::new("login.token", TITLE, Verdict::Pass, "the stored token expired; it is refreshed at the token endpoint")
-        }
-        _ => Step::new("login.token", TITLE, Verdict::Skip, "no stored token: the token request follows the browser step")
-            .fix(format!("log in: mcplens auth login --url {}", t.url)),
+        Some(r) if r.refresh_token.is_some() => Step::new(
+            "login.token",
+            TITLE,
+            Verdict::Pass,
+            "the stored token expired; it is refreshed at the token endpoint",
+        ),
+        _ => Step::new(
+            "login.token",
+            TITLE,
+            Verdict::Skip,
+            "no stored token: the token request follows the browser step",
+        )
+        .fix(format!("log in: mcplens auth login --url {}", t.url)),
     }
 }

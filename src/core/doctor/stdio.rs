@@ -62,7 +62,8 @@ fn command_step(t: &StdioTarget) -> Step {
         Ok(()) => Step::new("command", TITLE, Verdict::Pass, format!("{:?} can be started", t.command)),
         Err(e) => {
             let fix = if t.command.contains('/') {
-                "check the path (relative paths are taken from --cwd, else from here) and that the file exists".to_string()
+                "check the path (relative paths are taken from --cwd, else from here) and that the file exists"
+                    .to_string()
             } else {
                 format!("install it, or give its full path; PATH is searched for {:?}", t.command)
             };
