@@ -13,6 +13,6 @@ pub mod ui;
 
 pub use mcplens_core::{
     call, capped_file, collection, deep, doctor, envelope, error, history, json, json_depth, json_out, json_pretty,
-    jsonc, jsontree, mcp, opener, replay, sanitize, schema, skeleton, snapshot,
+    jsonc, jsontree, lint, mcp, opener, replay, sanitize, schema, skeleton, snapshot,
 };
 pub use mcplens_demo as demo;

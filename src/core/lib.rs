@@ -13,6 +13,7 @@ pub mod envelope;
 pub mod error;
 pub mod history;
 pub mod json;
+pub mod lint;
 /// The depth check, at its old path.
 pub use json::depth as json_depth;
 pub mod json_out;
