@@ -29,6 +29,25 @@ pub fn check(tool: &str, desc: &Value) -> Vec<Finding> {
             format!("resourceUri {uri:?} is not a ui:// URI"),
         ));
     }
+    if desc.pointer("/_meta/ui~1resourceUri").is_some() {
+        out.push(Finding::new(
+            "apps/deprecated-meta",
+            Some(tool),
+            Some("/_meta/ui~1resourceUri".into()),
+            "the flat \"ui/resourceUri\" key is deprecated (SEP-1865): put it in _meta.ui.resourceUri",
+        ));
+    }
+    if let Some(v) = desc.pointer("/_meta/ui/visibility") {
+        let ok = v.as_array().is_some_and(|a| a.iter().all(|x| matches!(x.as_str(), Some("model" | "app"))));
+        if !ok {
+            out.push(Finding::new(
+                "apps/visibility",
+                Some(tool),
+                Some("/_meta/ui/visibility".into()),
+                format!("visibility is {}: a list of \"model\" and \"app\"", super::session::short(&v.to_string())),
+            ));
+        }
+    }
     out
 }
 

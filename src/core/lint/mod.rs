@@ -36,6 +36,7 @@ pub struct Finding {
 impl Finding {
     pub fn new(rule: &'static str, tool: Option<&str>, at: Option<String>, message: impl Into<String>) -> Finding {
         let r = rules::rule(rule);
+        debug_assert!(r.is_some(), "lint rule {rule} is not in RULES");
         Finding {
             rule,
             severity: r.map(|r| r.severity).unwrap_or(Severity::Warning),

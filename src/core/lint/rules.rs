@@ -46,6 +46,7 @@ const SPEC_SCHEMA: &str = "https://modelcontextprotocol.io/specification/2025-11
 const SPEC_JSON_SCHEMA: &str = "https://modelcontextprotocol.io/specification/2025-11-25/basic#json-schema-usage";
 const GEMINI_CLI: &str =
     "https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md#discovery-process-deep-dive";
+const APPS: &str = "MCP Apps (SEP-1865, 2026-01-26), Resource Discovery: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx";
 const OPENAI_FUNCTIONS: &str =
     "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (tools[].function.name)";
 
@@ -138,7 +139,19 @@ pub const RULES: &[Rule] = &[
         id: "apps/resource-uri",
         severity: Severity::Error,
         summary: "an MCP App's _meta.ui.resourceUri MUST be a ui:// URI",
-        source: "MCP Apps (SEP-1865), io.modelcontextprotocol/ui: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx",
+        source: APPS,
+    },
+    Rule {
+        id: "apps/deprecated-meta",
+        severity: Severity::Warning,
+        summary: "the flat _meta[\"ui/resourceUri\"] is deprecated: use _meta.ui.resourceUri",
+        source: APPS,
+    },
+    Rule {
+        id: "apps/visibility",
+        severity: Severity::Error,
+        summary: "_meta.ui.visibility holds only \"model\" and \"app\"",
+        source: APPS,
     },
     Rule {
         id: "host/gemini-cli/name",
@@ -162,4 +175,16 @@ pub const RULES: &[Rule] = &[
 
 pub fn rule(id: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_rule_is_known_once_with_a_source() {
+        let mut ids: Vec<&str> = super::RULES.iter().map(|r| r.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), super::RULES.len());
+        assert!(super::RULES.iter().all(|r| r.source.contains("https://")));
+    }
 }
