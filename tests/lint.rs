@@ -147,3 +147,13 @@ fn the_rules_list_names_a_source_for_each_rule() {
         assert!(r.source.contains("https://"), "{}", r.id);
     }
 }
+
+#[test]
+fn a_live_server_is_linted_as_its_snapshot_is() {
+    let py = python().to_string_lossy().into_owned();
+    let (code, live) = lint(&["--", &py, &script("lint_tools.py")]);
+    assert_eq!(code, Some(8), "{live:#}");
+    let (_, snap) = lint(&["--snapshot", &file("bad_snapshot.json")]);
+    let all = ["error", "warning", "info"];
+    assert_eq!(rules_at(&live, &all), rules_at(&snap, &all));
+}

@@ -14,6 +14,7 @@ mod input;
 mod items;
 pub mod jsonview;
 pub mod keymap;
+pub mod lint_marks;
 pub mod ops;
 pub mod result;
 pub mod saved;
