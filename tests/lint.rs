@@ -157,3 +157,23 @@ fn a_live_server_is_linted_as_its_snapshot_is() {
     let all = ["error", "warning", "info"];
     assert_eq!(rules_at(&live, &all), rules_at(&snap, &all));
 }
+
+#[test]
+fn server_json_against_the_registry_schema_and_the_live_server() {
+    let sj = |name: &str| root().join("tests/lint/server-json").join(name).to_string_lossy().into_owned();
+    // Real files (tests/lint/server-json/SOURCE.md): valid; they name a newer schema version.
+    for real in ["0xarchive.json", "1claw.json"] {
+        let (code, r) = lint(&["--server-json", &sj(real)]);
+        assert_eq!(code, Some(0), "{real}: {r:#}");
+        assert_eq!(rules_at(&r, &["info"]), BTreeSet::from(["server-json/schema-version -".to_string()]), "{r:#}");
+    }
+    let (code, r) = lint(&["--server-json", &sj("bad.json")]);
+    assert_eq!(code, Some(8), "{r:#}");
+    let at: BTreeSet<&str> = r["findings"].as_array().into_iter().flatten().filter_map(|f| f["at"].as_str()).collect();
+    for want in ["/name", "/description", "/packages/0/version", "/packages/0", "/remotes/0"] {
+        assert!(at.contains(want), "{want}: {r:#}");
+    }
+    // With a target, its version is compared with the server's own.
+    let (_, r) = lint(&["--server-json", &sj("bad.json"), "--", bin(), "demo-server"]);
+    assert!(rules_at(&r, &["warning"]).contains("server-json/version -"), "{r:#}");
+}

@@ -267,6 +267,10 @@ pub enum Command {
         /// listing and what the session shows.
         #[arg(long, value_name = "FILE")]
         recording: Option<PathBuf>,
+        /// Check a server.json (the MCP Registry's format) against the registry's schema and,
+        /// when a target is given, against the version the server reports.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "recording"])]
+        server_json: Option<PathBuf>,
         /// Print every rule with its severity and source, and exit.
         #[arg(long)]
         rules: bool,

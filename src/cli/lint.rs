@@ -24,12 +24,34 @@ pub struct Source<'a> {
 pub async fn lint(target: &TargetArgs, from: Source<'_>, json: bool) -> Result<i32> {
     let subject = subject(target, &from).await?;
     let findings = lint::lint(&subject);
-    out(&if json { as_json(&findings, subject.tools.len()) } else { readable(&findings, subject.tools.len()) })?;
-    Ok(match findings.iter().map(|f| f.severity).min() {
+    out(&if json { as_json(&findings, subject.tools.len()) } else { readable(&findings, Some(subject.tools.len())) })?;
+    Ok(exit_code(&findings))
+}
+
+/// `mcplens lint --server-json FILE [target]`
+pub async fn server_json(target: &TargetArgs, file: &Path, json: bool) -> Result<i32> {
+    let text = crate::capped_file::read_text(file, 4 << 20)
+        .map_err(|e| LensError::usage(format!("cannot read {}: {e}", file.display())))?;
+    let doc: Value = crate::json_depth::parse(&text, target.max_depth)
+        .map_err(|e| LensError::usage(format!("{}: not JSON: {}", file.display(), sanitize::line(&e))))?;
+    let mut findings = lint::server_json::check(&doc);
+    let given = target.url.is_some() || target.config.is_some() || !target.command.is_empty();
+    if given {
+        let opened = super::connect::open(target).await?;
+        findings.extend(lint::server_json::compare(&doc, &opened.session.server.result));
+        opened.close().await;
+    }
+    findings.sort_by_key(|f| f.severity);
+    out(&if json { as_json(&findings, 0) } else { readable(&findings, None) })?;
+    Ok(exit_code(&findings))
+}
+
+fn exit_code(findings: &[Finding]) -> i32 {
+    match findings.iter().map(|f| f.severity).min() {
         Some(Severity::Error) => EXIT_ERROR,
         Some(Severity::Warning) => EXIT_WARNING,
         _ => 0,
-    })
+    }
 }
 
 /// `mcplens lint --rules`: every rule with its severity and source.
@@ -66,7 +88,7 @@ async fn subject(target: &TargetArgs, from: &Source<'_>) -> Result<Subject> {
     Ok(Subject { server, tools, session: None })
 }
 
-fn readable(findings: &[Finding], tools: usize) -> String {
+fn readable(findings: &[Finding], tools: Option<usize>) -> String {
     let mut s = String::new();
     let mut used: Vec<(&str, &str)> = vec![];
     for f in findings {
@@ -84,10 +106,11 @@ fn readable(findings: &[Finding], tools: usize) -> String {
     }
     let count = |sev| findings.iter().filter(|f| f.severity == sev).count();
     s.push_str(&format!(
-        "{} error(s), {} warning(s), {} info(s) in {tools} tool(s)\n",
+        "{} error(s), {} warning(s), {} info(s){}\n",
         count(Severity::Error),
         count(Severity::Warning),
-        count(Severity::Info)
+        count(Severity::Info),
+        tools.map(|n| format!(" in {n} tool(s)")).unwrap_or_default()
     ));
     if !used.is_empty() {
         s.push_str("sources:\n");

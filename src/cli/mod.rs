@@ -347,6 +347,9 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
         Some(Command::Doctor { target, json }) => doctor::doctor(target, *json).await,
         Some(Command::Lint { rules: true, .. }) => lint::rules(),
+        Some(Command::Lint { target, json, server_json: Some(file), .. }) => {
+            lint::server_json(target, file, *json).await
+        }
         Some(Command::Lint { target, json, snapshot, recording, .. }) => {
             let from = lint::Source { snapshot: snapshot.as_deref(), recording: recording.as_deref() };
             lint::lint(target, from, *json).await

@@ -10,6 +10,7 @@ mod annotations;
 mod names;
 pub mod rules;
 mod schema;
+pub mod server_json;
 pub mod session;
 
 use serde::Serialize;

@@ -47,6 +47,7 @@ const SPEC_JSON_SCHEMA: &str = "https://modelcontextprotocol.io/specification/20
 const GEMINI_CLI: &str =
     "https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md#discovery-process-deep-dive";
 const APPS: &str = "MCP Apps (SEP-1865, 2026-01-26), Resource Discovery: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx";
+const REGISTRY: &str = "MCP Registry, server.json schema 2025-09-29: https://github.com/modelcontextprotocol/registry/blob/main/docs/reference/server-json/server.schema.json";
 const OPENAI_FUNCTIONS: &str =
     "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (tools[].function.name)";
 
@@ -152,6 +153,24 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Error,
         summary: "_meta.ui.visibility holds only \"model\" and \"app\"",
         source: APPS,
+    },
+    Rule {
+        id: "server-json/schema",
+        severity: Severity::Error,
+        summary: "server.json breaks the MCP Registry's schema (the registry refuses to publish it)",
+        source: REGISTRY,
+    },
+    Rule {
+        id: "server-json/schema-version",
+        severity: Severity::Info,
+        summary: "server.json names another schema version than the one it was checked against (2025-09-29)",
+        source: REGISTRY,
+    },
+    Rule {
+        id: "server-json/version",
+        severity: Severity::Warning,
+        summary: "server.json's version is not the version the server reports (the schema: \"Equivalent of Implementation.version in MCP specification\")",
+        source: REGISTRY,
     },
     Rule {
         id: "host/gemini-cli/name",
