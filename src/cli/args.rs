@@ -37,6 +37,15 @@ Exit codes:
     3  the connection to the live target failed
     4  output was lost; 141 stdout was closed by its reader";
 
+pub const LINT_EXIT_CODES: &str = "\
+Exit codes:
+    0  no finding above info
+    7  at least one warning (no error)
+    8  at least one error
+    2  bad usage, or a file that is not a snapshot or a recording
+    3  the connection to the live target failed
+    4  output was lost; 141 stdout was closed by its reader";
+
 pub const REPLAY_EXIT_CODES: &str = "\
 Exit codes:
     0  the client closed stdin (stdio), or Ctrl-C (HTTP)
@@ -227,6 +236,47 @@ pub enum Command {
     /// every call passed, 6 when one failed.
     #[command(after_help = TEST_EXIT_CODES)]
     Test(TestArgs),
+    /// Take the connection step by step and say which step fails and what to do about it: the
+    /// command or the HTTP transport (status, content type, redirects, TLS), the protocol
+    /// version each era negotiates, the login's documents, the first listing. Exit 0 when no
+    /// step fails, 3 when one does.
+    #[command(after_help = EXIT_CODES)]
+    Doctor {
+        /// Print the steps as one JSON object: {"target", "ok", "first_failure", "steps": [{"id",
+        /// "title", "verdict", "detail", "sent", "received", "fix"}]}.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// Check what the server lists against the specification's rules and the hosts' documented
+    /// limits (tool names, schemas, annotations, MCP Apps): each finding with its severity, its
+    /// rule and the rule's source. Live, or offline from a snapshot file or a recording (which
+    /// adds results against outputSchema, errors, repeated cursors, notifications). Exit 0 with
+    /// no error or warning, 7 with warnings, 8 with an error.
+    #[command(after_help = LINT_EXIT_CODES)]
+    Lint {
+        /// Print the findings as one JSON object: {"tools", "findings": [{"rule", "severity",
+        /// "tool", "at", "message", "source"}]}.
+        #[arg(long)]
+        json: bool,
+        /// Lint a snapshot file (`mcplens snapshot -o`) instead of a live server.
+        #[arg(long, value_name = "FILE", conflicts_with = "recording")]
+        snapshot: Option<PathBuf>,
+        /// Lint a recording (`mcplens record`, or a log exported from the TUI): its last tool
+        /// listing and what the session shows.
+        #[arg(long, value_name = "FILE")]
+        recording: Option<PathBuf>,
+        /// Check a server.json (the MCP Registry's format) against the registry's schema and,
+        /// when a target is given, against the version the server reports.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "recording"])]
+        server_json: Option<PathBuf>,
+        /// Print every rule with its severity and source, and exit.
+        #[arg(long)]
+        rules: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -315,7 +365,9 @@ impl Command {
             | Command::Snapshot { target, .. }
             | Command::Diff { target, .. }
             | Command::Record { target, .. }
-            | Command::Auth { target, .. } => Some(target),
+            | Command::Auth { target, .. }
+            | Command::Doctor { target, .. }
+            | Command::Lint { target, .. } => Some(target),
             Command::Task(a) => Some(&a.target),
             Command::Call(a) => Some(&a.target),
             Command::Test(a) => Some(&a.target),

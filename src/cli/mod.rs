@@ -7,8 +7,10 @@ pub mod auth;
 pub mod collection;
 pub mod connect;
 pub mod diff;
+pub mod doctor;
 pub mod info;
 pub mod items;
+pub mod lint;
 pub mod login;
 pub mod output;
 pub mod prompts;
@@ -345,6 +347,15 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Auth { action, target }) => auth::command(*action, target).await,
         Some(Command::Record { output, target }) => record::record(output, target).await,
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
+        Some(Command::Doctor { target, json }) => doctor::doctor(target, *json).await,
+        Some(Command::Lint { rules: true, .. }) => lint::rules(),
+        Some(Command::Lint { target, json, server_json: Some(file), .. }) => {
+            lint::server_json(target, file, *json).await
+        }
+        Some(Command::Lint { target, json, snapshot, recording, .. }) => {
+            let from = lint::Source { snapshot: snapshot.as_deref(), recording: recording.as_deref() };
+            lint::lint(target, from, *json).await
+        }
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::Completions { shell }) => shell::completions(*shell),
         Some(Command::Man { dir }) => shell::man(dir.as_deref()),

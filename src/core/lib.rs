@@ -9,10 +9,12 @@ pub mod capped_file;
 pub mod collection;
 pub mod deep;
 pub mod dirs;
+pub mod doctor;
 pub mod envelope;
 pub mod error;
 pub mod history;
 pub mod json;
+pub mod lint;
 /// The depth check, at its old path.
 pub use json::depth as json_depth;
 pub mod json_out;

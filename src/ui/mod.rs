@@ -6,6 +6,7 @@ pub mod baseline;
 pub mod changes;
 pub mod component;
 pub mod components;
+mod diagnose;
 pub mod form;
 pub mod fuzzy;
 pub mod headless;
@@ -13,6 +14,7 @@ mod input;
 mod items;
 pub mod jsonview;
 pub mod keymap;
+pub mod lint_marks;
 pub mod ops;
 pub mod result;
 pub mod saved;
@@ -276,6 +278,7 @@ async fn worker(
                 if !send(SessionMsg::Failed { error: e.message, log: Some(log.clone()) }) {
                     return;
                 }
+                diagnose::after_failure(&target, &options, &log, &out);
                 loop {
                     match cmds.recv().await {
                         Some(Cmd::Reconnect) => break,

@@ -47,11 +47,14 @@ pub struct ToolsPane {
     pub status: Status,
     /// What changed since the saved snapshot, when one was compared.
     pub since: Option<std::sync::Arc<Compared>>,
+    /// Each tool's worst lint finding (`mcplens lint`).
+    pub lint: crate::ui::lint_marks::Marks,
 }
 
 impl ToolsPane {
     pub fn set(&mut self, list: ToolList) {
         self.tools = list.tools;
+        self.lint = crate::ui::lint_marks::marks(&self.tools);
         self.pages = list.pages;
         self.warnings = list.warnings;
         self.refilter();
@@ -253,6 +256,10 @@ impl ToolsPane {
             spans.push(Span::styled("(no name)", t.paint(Role::Error)));
         } else {
             spans.push(Span::styled(name, t.paint(Role::Text).add_modifier(Modifier::BOLD)));
+        }
+        if let Some((severity, rule)) = self.lint.get(&listed.name) {
+            let role = if *severity == crate::lint::Severity::Error { Role::Error } else { Role::Warning };
+            spans.push(Span::styled(format!(" ⚑ {rule}"), t.paint(role)));
         }
         if let Some(title) = listed.title.as_deref().filter(|tt| !tt.trim().is_empty()) {
             spans.push(Span::styled(format!("  {}", sanitize::line_head(title, 1000)), t.paint(Role::Dim)));
