@@ -208,6 +208,34 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Put in a host's config in place of a server: the host's session passes through byte for
+    /// byte (stdio with `-- <command>`, or streamable HTTP served on a loopback port with --url),
+    /// optionally recorded, and is served live to `mcplens watch`. See docs/proxy.md.
+    #[cfg(unix)]
+    #[command(after_help = EXIT_CODES)]
+    Proxy {
+        /// Also record the session to FILE (as `mcplens record` does).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// With --url: the address to serve the host at (default 127.0.0.1:0, any free port;
+        /// the URL is printed on stderr).
+        #[arg(long, value_name = "ADDR:PORT")]
+        listen: Option<String>,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// List the running proxies (`mcplens proxy`), or attach to one: its session from the start,
+    /// then live, as JSON Lines on stdout (the log export's format). With --break, matching
+    /// messages are held and released by commands on stdin (send, drop, edit JSON, error, delay).
+    #[cfg(unix)]
+    Watch {
+        /// The proxy's pid, as listed; without it, the list.
+        pid: Option<u32>,
+        /// Hold messages of this method or tool (`tools/call`, `echo`); `>NAME` only those to the
+        /// server, `<NAME` only those to the host. Repeatable.
+        #[arg(long = "break", value_name = "METHOD|TOOL", requires = "pid")]
+        breaks: Vec<String>,
+    },
     /// Serve a recording (`mcplens record`, or a log exported from the TUI) as an MCP server:
     /// each request answered with the recorded reply to the same method and params.
     #[command(after_help = REPLAY_EXIT_CODES)]
@@ -304,6 +332,8 @@ impl Command {
             | Command::Diff { target, .. }
             | Command::Record { target, .. }
             | Command::Auth { target, .. } => Some(target),
+            #[cfg(unix)]
+            Command::Proxy { target, .. } => Some(target),
             Command::Task(a) => Some(&a.target),
             Command::Call(a) => Some(&a.target),
             Command::Test(a) => Some(&a.target),

@@ -12,6 +12,10 @@ pub mod items;
 pub mod login;
 pub mod output;
 pub mod prompts;
+#[cfg(unix)]
+pub mod proxy;
+#[cfg(unix)]
+pub mod proxy_http;
 pub mod record;
 pub mod render;
 pub mod replay;
@@ -19,6 +23,8 @@ pub mod resources;
 pub mod snapshot;
 pub mod suite;
 pub mod task;
+#[cfg(unix)]
+pub mod watch;
 
 use std::io::IsTerminal;
 
@@ -342,6 +348,12 @@ pub async fn run(cli: Cli) -> i32 {
         }
         Some(Command::Auth { action, target }) => auth::command(*action, target).await,
         Some(Command::Record { output, target }) => record::record(output, target).await,
+        #[cfg(unix)]
+        Some(Command::Proxy { output, listen, target }) => {
+            proxy::proxy(output.as_deref(), listen.as_deref(), target).await
+        }
+        #[cfg(unix)]
+        Some(Command::Watch { pid, breaks }) => watch::watch(*pid, breaks).await,
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
