@@ -25,7 +25,10 @@ pub async fn proxy(output: Option<&Path>, listen: Option<&str>, target: &TargetA
             Some(s)
         }
         Err(e) => {
-            err_line(&format!("mcplens proxy: no control socket, nobody can watch: {}", sanitize::line(&e.to_string())));
+            err_line(&format!(
+                "mcplens proxy: no control socket, nobody can watch: {}",
+                sanitize::line(&e.to_string())
+            ));
             None
         }
     };

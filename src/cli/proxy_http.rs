@@ -21,7 +21,17 @@ use crate::sanitize;
 const MAX_HEAD: usize = 64 << 10;
 const MAX_BODY: usize = 64 << 20;
 /// Headers that belong to one hop, not to the request or response.
-const HOP: &[&str] = &["host", "connection", "keep-alive", "transfer-encoding", "content-length", "te", "upgrade", "accept-encoding", "proxy-connection"];
+const HOP: &[&str] = &[
+    "host",
+    "connection",
+    "keep-alive",
+    "transfer-encoding",
+    "content-length",
+    "te",
+    "upgrade",
+    "accept-encoding",
+    "proxy-connection",
+];
 
 struct Upstream {
     client: reqwest::Client,
@@ -34,14 +44,18 @@ struct Upstream {
 
 /// Serves until the proxy is stopped.
 pub(crate) async fn serve(server: &HttpTarget, listen: &str, rec: Arc<Recorder>) -> Result<i32> {
-    let url = url::Url::parse(&server.url).map_err(|e| LensError::usage(format!("--url: {e}")))?;
+    let url = reqwest::Url::parse(&server.url).map_err(|e| LensError::usage(format!("--url: {e}")))?;
     let origin = url.origin().ascii_serialization();
     let listener = TcpListener::bind(listen)
         .await
         .map_err(|e| LensError::usage(format!("--listen {}: {e}", sanitize::line(listen))))?;
     let local = listener.local_addr().map_err(|e| LensError::connection(e.to_string()))?;
     let path = &server.url[origin.len()..];
-    err_line(&format!("mcplens proxy: serving {} at http://{local}{}", sanitize::line(&server.url), sanitize::line(path)));
+    err_line(&format!(
+        "mcplens proxy: serving {} at http://{local}{}",
+        sanitize::line(&server.url),
+        sanitize::line(path)
+    ));
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -158,7 +172,11 @@ struct Framer {
 
 impl Framer {
     fn new(kind: &str) -> Self {
-        Framer { sse: kind.starts_with("text/event-stream"), json: kind.starts_with("application/json"), buf: Vec::new() }
+        Framer {
+            sse: kind.starts_with("text/event-stream"),
+            json: kind.starts_with("application/json"),
+            buf: Vec::new(),
+        }
     }
 
     fn next_piece(&mut self, at_end: bool) -> Option<Piece> {

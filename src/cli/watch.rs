@@ -8,14 +8,39 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
 use tokio::net::unix::OwnedWriteHalf;
+use tokio::sync::Notify;
 
 use super::{err_line, out};
 use crate::error::{LensError, Result};
 use crate::proxy::control;
 use crate::sanitize;
 
-/// Holds waiting for a verdict, oldest first (a command without a number is for the oldest).
-type Pending = Arc<Mutex<VecDeque<u64>>>;
+/// Holds waiting for a verdict, oldest first: a command without a number is for the oldest, and
+/// waits for one when none is held (commands may be typed, or piped, ahead of the messages).
+#[derive(Default)]
+struct Holds {
+    waiting: Mutex<VecDeque<u64>>,
+    changed: Notify,
+}
+
+type Pending = Arc<Holds>;
+
+impl Holds {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<u64>> {
+        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The oldest hold no command was given for yet (waiting for one).
+    async fn next(&self) -> u64 {
+        loop {
+            let notified = self.changed.notified();
+            if let Some(h) = self.lock().pop_front() {
+                return h;
+            }
+            notified.await;
+        }
+    }
+}
 
 /// `mcplens watch [PID] [--break METHOD|TOOL]...`
 pub async fn watch(pid: Option<u32>, breaks: &[String]) -> Result<i32> {
@@ -38,7 +63,8 @@ async fn list() -> Result<i32> {
 }
 
 async fn attach(pid: u32, breaks: &[String]) -> Result<i32> {
-    let path = control::socket_of(pid).ok_or_else(|| LensError::usage("no state directory (set HOME or MCPLENS_STATE_DIR)"))?;
+    let path = control::socket_of(pid)
+        .ok_or_else(|| LensError::usage("no state directory (set HOME or MCPLENS_STATE_DIR)"))?;
     let conn = UnixStream::connect(&path).await.map_err(|e| {
         LensError::connection(format!("no proxy with pid {pid} answers ({e}); `mcplens watch` lists the running ones"))
     })?;
@@ -83,7 +109,6 @@ async fn send(w: &mut OwnedWriteHalf, command: &Value) -> Result<()> {
 /// Says an event of the proxy on stderr (the messages themselves go to stdout).
 fn event(v: &Value, pending: &Pending) {
     let hold = v.get("hold").and_then(Value::as_u64).unwrap_or(0);
-    let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
     match v.get("event").and_then(Value::as_str).unwrap_or("") {
         "hello" => {
             let target = v.get("target").and_then(Value::as_str).unwrap_or("?");
@@ -92,7 +117,8 @@ fn event(v: &Value, pending: &Pending) {
             err_line(&format!("mcplens watch: attached to {}{gap}", sanitize::line(target)));
         }
         "held" => {
-            pending.push_back(hold);
+            pending.lock().push_back(hold);
+            pending.changed.notify_waiters();
             let line = v.get("line").and_then(Value::as_str).unwrap_or("");
             let whole = serde_json::from_str::<Value>(line)
                 .ok()
@@ -103,11 +129,16 @@ fn event(v: &Value, pending: &Pending) {
             err_line("  send | drop | edit JSON | error [CODE] [TEXT] | delay MS   (a number first picks a hold)");
         }
         "released" => {
-            pending.retain(|h| *h != hold);
+            pending.lock().retain(|h| *h != hold);
             let how = v.get("as").and_then(Value::as_str).unwrap_or("?");
             err_line(&format!("released {hold}: {how}"));
         }
-        "refused" => err_line(&format!("refused: {}", sanitize::line(v.get("why").and_then(Value::as_str).unwrap_or("")))),
+        "ok" => {
+            err_line(&format!("mcplens watch: {}", sanitize::line(v.get("did").and_then(Value::as_str).unwrap_or(""))))
+        }
+        "refused" => {
+            err_line(&format!("refused: {}", sanitize::line(v.get("why").and_then(Value::as_str).unwrap_or(""))))
+        }
         "detached" => err_line("mcplens watch: detached by the proxy: this watcher fell too far behind"),
         _ => {}
     }
@@ -118,8 +149,15 @@ fn event(v: &Value, pending: &Pending) {
 async fn commands_from_stdin(mut w: OwnedWriteHalf, pending: Pending) {
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
     while let Ok(Some(line)) = lines.next_line().await {
-        let oldest = pending.lock().unwrap_or_else(|e| e.into_inner()).front().copied();
-        match parse_command(line.trim(), oldest) {
+        let line = line.trim();
+        let needs_hold =
+            !line.is_empty() && !line.starts_with('{') && !line.starts_with("break") && !line.starts_with("unbreak");
+        let numbered = line.split(' ').next().is_some_and(|w| w.parse::<u64>().is_ok());
+        let oldest = if needs_hold && !numbered { Some(pending.next().await) } else { None };
+        if numbered && let Some(n) = line.split(' ').next().and_then(|w| w.parse::<u64>().ok()) {
+            pending.lock().retain(|h| *h != n);
+        }
+        match parse_command(line, oldest) {
             Ok(Some(c)) => {
                 if send(&mut w, &c).await.is_err() {
                     return;

@@ -233,7 +233,8 @@ mod tests {
     fn a_watcher_gone_releases_what_it_held_as_it_came() {
         let b = Breaks::default();
         b.add(3, "ping", Way::Both);
-        let (_, _, mut rx) = b.hold(true, br#"{"id":1,"method":"ping"}"#, &Redactor::default()).unwrap_or_else(|| panic!());
+        let (_, _, mut rx) =
+            b.hold(true, br#"{"id":1,"method":"ping"}"#, &Redactor::default()).unwrap_or_else(|| panic!());
         b.forget(3);
         assert_eq!(rx.try_recv().ok(), Some(Verdict::Pass));
         assert!(held(&b, true, r#"{"id":2,"method":"ping"}"#).is_none());

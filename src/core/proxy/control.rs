@@ -239,7 +239,8 @@ pub async fn running() -> Vec<(u32, PathBuf, Value)> {
 async fn hello_of(conn: UnixStream) -> Value {
     let mut read = BufReader::new(conn);
     let mut line = Vec::new();
-    let got = tokio::time::timeout(Duration::from_secs(1), (&mut read).take(1 << 16).read_until(b'\n', &mut line)).await;
+    let got =
+        tokio::time::timeout(Duration::from_secs(1), (&mut read).take(1 << 16).read_until(b'\n', &mut line)).await;
     match got {
         Ok(Ok(n)) if n > 0 => serde_json::from_slice(&line).unwrap_or(Value::Null),
         _ => Value::Null,
