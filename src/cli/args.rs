@@ -312,10 +312,34 @@ pub struct CallArgs {
     /// With --task: print the task's id and status as soon as it is created, and exit.
     #[arg(long, requires = "task")]
     pub no_wait: bool,
+    /// Print the call as a `mcplens call` command line (target, arguments, protocol) instead of
+    /// running it.
+    #[arg(long, group = "print")]
+    pub print_command: bool,
+    /// Print the call as a curl request to paste (HTTP servers) instead of running it: one
+    /// request in the 2026-07-28 era, the initialize handshake first before it.
+    #[arg(long, group = "print")]
+    pub print_curl: bool,
+    /// Print the call's JSON-RPC request instead of running it.
+    #[arg(long, group = "print")]
+    pub print_message: bool,
+    /// With --print-*: show the target's secrets (env and header values) instead of masking them.
+    #[arg(long)]
+    pub show_secrets: bool,
     #[command(flatten)]
     pub answers: AnswerArgs,
     #[command(flatten)]
     pub target: TargetArgs,
+}
+
+impl CallArgs {
+    /// Which --print-* form was asked for.
+    pub fn print_form(&self) -> Option<super::as_command::Form> {
+        use super::as_command::Form;
+        [(self.print_command, Form::Command), (self.print_curl, Form::Curl), (self.print_message, Form::Message)]
+            .into_iter()
+            .find_map(|(asked, form)| asked.then_some(form))
+    }
 }
 
 impl Command {

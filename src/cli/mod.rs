@@ -3,6 +3,7 @@
 
 pub mod answer;
 pub mod args;
+pub mod as_command;
 pub mod auth;
 pub mod collection;
 pub mod connect;
@@ -152,6 +153,32 @@ fn suggest(list: &ToolList, name: &str) -> String {
     }
 }
 
+/// `call --print-command | --print-curl | --print-message`: the call as text to paste, not run.
+fn print_call(
+    session: &Session,
+    a: &CallArgs,
+    form: as_command::Form,
+    name: &str,
+    arguments: Option<&serde_json::Map<String, Value>>,
+) -> Result<i32> {
+    let spec = as_command::Spec {
+        target: &a.target,
+        tool: name,
+        arguments,
+        era: session.era(),
+        version: session.server.protocol_version(),
+    };
+    let text = as_command::render(&spec, form, a.show_secrets, session.target.secrets()).map_err(LensError::usage)?;
+    if a.show_secrets {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        output::stdout_result(stdout.write_all(sanitize::text(&text).as_bytes()).and_then(|()| stdout.flush()))?;
+        return Ok(0);
+    }
+    out(&sanitize::text(&text))?;
+    Ok(0)
+}
+
 /// `mcplens call`
 pub async fn call(a: &CallArgs) -> Result<i32> {
     let mut options = a.target.connect_options()?;
@@ -190,6 +217,10 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
             }
             Err(e) => err_line(&format!("warning: not validated: {}", sanitize::line(&e))),
         }
+    }
+    if let Some(form) = a.print_form() {
+        let name = tool.map_or(a.tool.as_str(), |t| t.name());
+        return print_call(session, a, form, name, arguments.as_ref());
     }
     let mut hints = crate::envelope::hints::Hints::load_default(a.target.project_dir().as_deref());
     hints.aliases = a.target.server_names();
