@@ -286,3 +286,46 @@ fn the_http_proxy_passes_the_session_and_its_headers() {
     let recorded = std::fs::read_to_string(&rec).unwrap_or_default();
     assert!(recorded.contains("\"kind\":\"recv\",\"id\":\"1\",\"method\":\"tools/call\""), "{recorded}");
 }
+
+/// The JSON-RPC reply in what curl printed: a JSON body, or the data of the SSE event with it.
+fn reply_in(printed: &str) -> Value {
+    printed
+        .lines()
+        .map(|l| l.strip_prefix("data: ").unwrap_or(l))
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v.get("id") == Some(&json!(1)))
+        .unwrap_or_else(|| panic!("no reply in:\n{printed}"))
+}
+
+fn curl_answer(url: &str, tool: &str, arg: &str) -> (Value, Value) {
+    let printed = common::mcplens(&["call", tool, "--arg", arg, "--url", url, "--print-curl"]);
+    let script = common::stdout(&printed);
+    assert!(printed.status.success() && (script.starts_with("curl") || script.starts_with("SID=")), "{printed:?}");
+    let ran = Command::new("sh").arg("-c").arg(&script).output().unwrap_or_else(|e| panic!("{e}"));
+    let by_hand = reply_in(&String::from_utf8_lossy(&ran.stdout));
+    let called = common::mcplens(&["call", tool, "--arg", arg, "--url", url, "--raw"]);
+    (by_hand["result"].clone(), common::json_out(&called))
+}
+
+#[test]
+fn a_printed_curl_command_run_by_hand_gets_the_same_answer() {
+    // The legacy era (server-everything): the handshake, then the call.
+    let (_server, url) = server_everything_http();
+    let (by_hand, called) = curl_answer(&url, "echo", "message=by hand");
+    assert_eq!(by_hand, called);
+    // The modern era: one request.
+    let port = common::free_port();
+    let modern = Command::new(common::python())
+        .args([&common::script("modern_server.py"), "--http", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let _modern = Guard(modern);
+    common::wait_for_port(port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let printed = common::stdout(&common::mcplens(&["call", "echo", "--arg", "text=hi", "--url", &url, "--print-curl"]));
+    assert_eq!(printed.lines().count(), 1, "{printed}");
+    let (by_hand, called) = curl_answer(&url, "echo", "text=one request");
+    assert_eq!(by_hand, called);
+}
