@@ -324,7 +324,8 @@ fn a_printed_curl_command_run_by_hand_gets_the_same_answer() {
     let _modern = Guard(modern);
     common::wait_for_port(port);
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let printed = common::stdout(&common::mcplens(&["call", "echo", "--arg", "text=hi", "--url", &url, "--print-curl"]));
+    let printed =
+        common::stdout(&common::mcplens(&["call", "echo", "--arg", "text=hi", "--url", &url, "--print-curl"]));
     assert_eq!(printed.lines().count(), 1, "{printed}");
     let (by_hand, called) = curl_answer(&url, "echo", "text=one request");
     assert_eq!(by_hand, called);
