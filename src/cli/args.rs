@@ -235,6 +235,10 @@ pub enum Command {
         /// server, `<NAME` only those to the host. Repeatable.
         #[arg(long = "break", value_name = "METHOD|TOOL", requires = "pid")]
         breaks: Vec<String>,
+        /// Show the session in the TUI's log pane (pairing, timing, filters, whole entries,
+        /// export) instead of printing it.
+        #[arg(long, requires = "pid", conflicts_with = "breaks")]
+        tui: bool,
     },
     /// Serve a recording (`mcplens record`, or a log exported from the TUI) as an MCP server:
     /// each request answered with the recorded reply to the same method and params.

@@ -384,7 +384,9 @@ pub async fn run(cli: Cli) -> i32 {
             proxy::proxy(output.as_deref(), listen.as_deref(), target).await
         }
         #[cfg(unix)]
-        Some(Command::Watch { pid, breaks }) => watch::watch(*pid, breaks).await,
+        Some(Command::Watch { pid: Some(pid), tui: true, .. }) => Ok(crate::ui::watch_mode::run(*pid).await),
+        #[cfg(unix)]
+        Some(Command::Watch { pid, breaks, .. }) => watch::watch(*pid, breaks).await,
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
