@@ -217,6 +217,38 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Put in a host's config in place of a server: the host's session passes through byte for
+    /// byte (stdio with `-- <command>`, or streamable HTTP served on a loopback port with --url),
+    /// optionally recorded, and is served live to `mcplens watch`. See docs/proxy.md.
+    #[cfg(unix)]
+    #[command(after_help = EXIT_CODES)]
+    Proxy {
+        /// Also record the session to FILE (as `mcplens record` does).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// With --url: the address to serve the host at (default 127.0.0.1:0, any free port;
+        /// the URL is printed on stderr).
+        #[arg(long, value_name = "ADDR:PORT")]
+        listen: Option<String>,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// List the running proxies (`mcplens proxy`), or attach to one: its session from the start,
+    /// then live, as JSON Lines on stdout (the log export's format). With --break, matching
+    /// messages are held and released by commands on stdin (send, drop, edit JSON, error, delay).
+    #[cfg(unix)]
+    Watch {
+        /// The proxy's pid, as listed; without it, the list.
+        pid: Option<u32>,
+        /// Hold messages of this method or tool (`tools/call`, `echo`); `>NAME` only those to the
+        /// server, `<NAME` only those to the host. Repeatable.
+        #[arg(long = "break", value_name = "METHOD|TOOL", requires = "pid")]
+        breaks: Vec<String>,
+        /// Show the session in the TUI's log pane (pairing, timing, filters, whole entries,
+        /// export) instead of printing it.
+        #[arg(long, requires = "pid", conflicts_with = "breaks")]
+        tui: bool,
+    },
     /// Serve a recording (`mcplens record`, or a log exported from the TUI) as an MCP server:
     /// each request answered with the recorded reply to the same method and params.
     #[command(after_help = REPLAY_EXIT_CODES)]
@@ -346,10 +378,34 @@ pub struct CallArgs {
     /// With --task: print the task's id and status as soon as it is created, and exit.
     #[arg(long, requires = "task")]
     pub no_wait: bool,
+    /// Print the call as a `mcplens call` command line (target, arguments, protocol) instead of
+    /// running it.
+    #[arg(long, group = "print")]
+    pub print_command: bool,
+    /// Print the call as a curl request to paste (HTTP servers) instead of running it: one
+    /// request in the 2026-07-28 era, the initialize handshake first before it.
+    #[arg(long, group = "print")]
+    pub print_curl: bool,
+    /// Print the call's JSON-RPC request instead of running it.
+    #[arg(long, group = "print")]
+    pub print_message: bool,
+    /// With --print-*: show the target's secrets (env and header values) instead of masking them.
+    #[arg(long)]
+    pub show_secrets: bool,
     #[command(flatten)]
     pub answers: AnswerArgs,
     #[command(flatten)]
     pub target: TargetArgs,
+}
+
+impl CallArgs {
+    /// Which --print-* form was asked for.
+    pub fn print_form(&self) -> Option<super::as_command::Form> {
+        use super::as_command::Form;
+        [(self.print_command, Form::Command), (self.print_curl, Form::Curl), (self.print_message, Form::Message)]
+            .into_iter()
+            .find_map(|(asked, form)| asked.then_some(form))
+    }
 }
 
 impl Command {
@@ -368,6 +424,8 @@ impl Command {
             | Command::Auth { target, .. }
             | Command::Doctor { target, .. }
             | Command::Lint { target, .. } => Some(target),
+            #[cfg(unix)]
+            Command::Proxy { target, .. } => Some(target),
             Command::Task(a) => Some(&a.target),
             Command::Call(a) => Some(&a.target),
             Command::Test(a) => Some(&a.target),

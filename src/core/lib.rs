@@ -23,6 +23,8 @@ pub mod jsonc;
 pub mod jsontree;
 pub mod mcp;
 pub mod opener;
+#[cfg(unix)]
+pub mod proxy;
 pub mod replay;
 pub mod sanitize;
 pub mod schema;

@@ -23,6 +23,8 @@ pub mod scroll;
 pub mod textarea;
 pub mod theme;
 pub mod view;
+#[cfg(unix)]
+pub mod watch_mode;
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -583,12 +585,12 @@ fn osc52(text: &str) {
     let _ = out.flush();
 }
 
-fn restore_terminal() {
+pub(crate) fn restore_terminal() {
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
 }
 
-fn start_terminal() -> ratatui::DefaultTerminal {
+pub(crate) fn start_terminal() -> ratatui::DefaultTerminal {
     let terminal = ratatui::init();
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let previous = std::panic::take_hook();
