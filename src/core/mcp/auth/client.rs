@@ -158,6 +158,8 @@ async fn register(
         "client_name": "mcplens",
         "grant_types": grant_types,
         "token_endpoint_auth_method": wanted.name(),
+        // SEP-837: mcplens runs on the user's machine and its redirects are loopback ones.
+        "application_type": "native",
     });
     if !redirect_uri.is_empty() {
         body["redirect_uris"] = json!([redirect_uri]);

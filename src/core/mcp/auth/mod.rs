@@ -13,6 +13,7 @@ pub mod discovery;
 pub mod fetch;
 pub mod grant;
 pub mod loopback;
+pub mod rules;
 pub mod store;
 
 use std::path::PathBuf;
@@ -329,6 +330,8 @@ impl Authorizer {
         if self.config.client_credentials {
             return self.client_credentials(&found, scope, stored_client.as_ref()).await;
         }
+        // Refused before anything is registered or opened.
+        rules::check_pkce(&found.server)?;
         let (listener, stored_client) = self.listen(stored_client).await?;
         let client = client::resolve(
             &self.fetch,
@@ -339,7 +342,6 @@ impl Authorizer {
             stored_client.as_ref(),
         )
         .await?;
-        self.check_pkce(&found.server)?;
         let verifier = grant::random_token(48)?;
         let state = grant::random_token(24)?;
         let url = authorization_url(&found, &client, &listener.redirect_uri, &state, &verifier, scope.as_deref())?;
@@ -423,16 +425,6 @@ impl Authorizer {
             }
         }
         (!scopes.is_empty()).then(|| scopes.join(" "))
-    }
-
-    /// The spec: a client must refuse a server whose metadata does not offer S256.
-    fn check_pkce(&self, server: &discovery::ServerMetadata) -> Result<(), String> {
-        match &server.code_challenge_methods {
-            Some(m) if !m.iter().any(|x| x == "S256") => {
-                Err("the authorization server does not offer PKCE with S256; login refused".into())
-            }
-            _ => Ok(()),
-        }
     }
 
     fn keep(
