@@ -423,6 +423,8 @@ impl Session {
         if child.is_none()
             && let Some(w) = log.tail(LogKind::Warning, 1).pop()
             && w.starts_with("auth: ")
+            // A refused login is already in the transport's error: said once.
+            && !msg.contains(w.trim_start_matches("auth: ").trim_start_matches("login failed: "))
         {
             msg.push_str(&format!(" ({})", crate::sanitize::line(&w)));
         }
