@@ -280,6 +280,8 @@ impl TappedHttpClient {
         let body = serde_json::to_string(&message)?;
         let body = self.tap.outbound(&body).into_owned();
         let expects_reply = matches!(message, ClientJsonRpcMessage::Request(_));
+        let mut custom_headers = custom_headers;
+        custom_headers.extend(self.param_headers(&message, &body));
         let resp = self
             .send_authorized(Outgoing {
                 method: reqwest::Method::POST,
@@ -356,6 +358,33 @@ impl TappedHttpClient {
                 "the reply is not a JSON-RPC message: {shown}"
             )))),
         }
+    }
+
+    /// SEP-2243: the `x-mcp-header` parameters of a `tools/call`, as `Mcp-Param-*` headers,
+    /// said in the log beside the request.
+    fn param_headers(&self, message: &ClientJsonRpcMessage, body: &str) -> Vec<(HeaderName, HeaderValue)> {
+        let ClientJsonRpcMessage::Request(_) = message else { return vec![] };
+        #[derive(serde::Deserialize)]
+        struct Call {
+            method: String,
+            #[serde(default)]
+            params: Option<serde_json::Map<String, serde_json::Value>>,
+        }
+        let Ok(call) = serde_json::from_str::<Call>(body) else { return vec![] };
+        let Some(params) = call.params.filter(|_| call.method == "tools/call") else { return vec![] };
+        let Some(name) = params.get("name").and_then(serde_json::Value::as_str) else { return vec![] };
+        let Some(Ok(annotated)) = self.tap.param_headers(name) else { return vec![] };
+        let args = params.get("arguments").and_then(serde_json::Value::as_object);
+        let pairs = super::param_headers::headers_for(&annotated, args);
+        if !pairs.is_empty() {
+            let shown: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            let line = crate::sanitize::line(&shown.join(", ")).into_owned();
+            self.tap.log().push(LogKind::Info, &format!("HTTP headers for tools/call {name}: {line}"));
+        }
+        pairs
+            .into_iter()
+            .filter_map(|(k, v)| Some((HeaderName::from_bytes(k.as_bytes()).ok()?, HeaderValue::from_str(&v).ok()?)))
+            .collect()
     }
 
     /// `server/discover` under `--protocol auto`: an HTTP 4xx (other than 401/403, which ask
