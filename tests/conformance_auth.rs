@@ -57,6 +57,7 @@ scenarios! {
     backcompat_2025_03_26_oauth_metadata => "auth/2025-03-26-oauth-metadata-backcompat",
     backcompat_2025_03_26_endpoint_fallback => "auth/2025-03-26-oauth-endpoint-fallback",
     client_credentials_basic => "auth/client-credentials-basic",
+    client_credentials_jwt => "auth/client-credentials-jwt",
     draft_resource_mismatch_is_refused => "auth/resource-mismatch",
     draft_offline_access_scope => "auth/offline-access-scope",
     draft_offline_access_not_supported => "auth/offline-access-not-supported",
@@ -75,24 +76,18 @@ fn every_auth_scenario_of_the_suite_is_run() {
         .filter_map(|l| l.trim().strip_prefix("- "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|n| n.starts_with("auth/"))
-        // Not supported: private_key_jwt needs an ES256 signer; cross-app access is an
-        // enterprise extension (ID-JAG token exchange).
-        .filter(|n| !matches!(*n, "auth/client-credentials-jwt" | "auth/cross-app-access-complete-flow"))
+        // Not supported: cross-app access is an enterprise extension (ID-JAG token exchange).
+        .filter(|n| !matches!(*n, "auth/cross-app-access-complete-flow"))
         .filter(|n| !source.contains(&format!("\"{n}\"")))
         .collect();
     assert!(missing.is_empty(), "auth scenarios not run: {missing:?}");
 }
 
-/// The prerelease's extension scenarios mcplens does not pass yet: private_key_jwt client
-/// authentication, DPoP proofs, enterprise-managed authorization (ID-JAG) and workload
-/// identity federation (JWT bearer). Every other auth scenario it lists is run below.
-const NEXT_NOT_YET: &[&str] = &[
-    "auth/client-credentials-jwt",
-    "auth/dpop",
-    "auth/dpop-nonce",
-    "auth/enterprise-managed-authorization",
-    "auth/wif-jwt-bearer",
-];
+/// The prerelease's extension scenarios mcplens does not pass yet: DPoP proofs,
+/// enterprise-managed authorization (ID-JAG) and workload identity federation (JWT bearer).
+/// Every other auth scenario it lists is run below.
+const NEXT_NOT_YET: &[&str] =
+    &["auth/dpop", "auth/dpop-nonce", "auth/enterprise-managed-authorization", "auth/wif-jwt-bearer"];
 
 /// The suite's prerelease (npm alias `conformance-next`, 0.2.0-alpha.12), on its own Node 22.
 fn next(args: &[&str], scenario: Option<&str>, state: Option<&std::path::Path>) -> (bool, String) {

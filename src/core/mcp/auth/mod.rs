@@ -12,6 +12,7 @@ pub mod client;
 pub mod discovery;
 pub mod fetch;
 pub mod grant;
+pub mod jwt;
 pub mod loopback;
 pub mod rules;
 pub mod store;
@@ -47,6 +48,7 @@ impl std::fmt::Debug for OAuthConfig {
             .field("client_id", &self.client.client_id)
             .field("client_secret", &self.client.client_secret.as_ref().map(|_| super::log::MASK))
             .field("client_metadata_url", &self.client.client_metadata_url)
+            .field("private_key", &self.client.private_key_pem.as_ref().map(|_| super::log::MASK))
             .field("client_credentials", &self.client_credentials)
             .field("scope", &self.scope)
             .field("callback_port", &self.callback_port)
@@ -172,8 +174,10 @@ impl Authorizer {
             None => None,
         };
         if let Some(r) = record.as_mut().filter(|r| r.client.registration == Registration::PreRegistered) {
-            // The file never holds the user's own client secret: it comes from the flags or config.
+            // The file never holds the user's own client secret or key: they come from the flags
+            // or config.
             r.client.client_secret = config.client.client_secret.clone();
+            r.client.private_key_pem = config.client.private_key_pem.clone();
         }
         if options.fresh
             && let Some(r) = record.as_mut()
@@ -359,6 +363,7 @@ impl Authorizer {
         let tokens = grant::request(
             &self.fetch,
             &found.server.token_endpoint,
+            found.server.issuer.as_deref().unwrap_or(&found.server.token_endpoint),
             &client,
             grant::Grant::Code { code: &code, redirect_uri: &listener.redirect_uri, verifier: &verifier },
             &found.resource,
@@ -383,6 +388,7 @@ impl Authorizer {
         let tokens = grant::request(
             &self.fetch,
             &found.server.token_endpoint,
+            found.server.issuer.as_deref().unwrap_or(&found.server.token_endpoint),
             &client,
             grant::Grant::ClientCredentials,
             &found.resource,
@@ -484,6 +490,7 @@ impl Authorizer {
         let tokens = grant::request(
             &self.fetch,
             &record.token_endpoint,
+            record.issuer.as_deref().unwrap_or(&record.token_endpoint),
             &record.client,
             grant::Grant::Refresh { refresh_token: &refresh_token },
             &record.resource,
