@@ -652,7 +652,13 @@ pub struct OAuthArgs {
     /// with authorization servers that support them (else dynamic registration is used).
     #[arg(long, value_name = "URL")]
     pub client_metadata_url: Option<String>,
-    /// Use the client credentials grant (no browser; for CI) with --client-id/--client-secret.
+    /// A PEM file with the pre-registered client's private key (PKCS#8, EC P-256): the client
+    /// proves itself at the token endpoint with a JWT signed ES256 (private_key_jwt) instead of
+    /// a secret.
+    #[arg(long, value_name = "FILE")]
+    pub client_key: Option<PathBuf>,
+    /// Use the client credentials grant (no browser; for CI) with --client-id and
+    /// --client-secret or --client-key.
     #[arg(long)]
     pub client_credentials: bool,
     /// The scopes to ask for (space-separated), instead of those the server names.
@@ -668,6 +674,20 @@ pub struct OAuthArgs {
     /// Log in before connecting (discovery from the well-known paths) instead of on a 401.
     #[arg(long)]
     pub auth: bool,
+}
+
+/// The client key, checked before anything is sent; a key file is small, and only a regular
+/// file is read.
+fn read_client_key(path: &std::path::Path) -> Result<String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| LensError::usage(format!("--client-key {shown}: {e}")))?;
+    if !meta.is_file() || meta.len() > 64 * 1024 {
+        return Err(LensError::usage(format!("--client-key {shown}: not a PEM key file")));
+    }
+    let pem = std::fs::read_to_string(path).map_err(|e| LensError::usage(format!("--client-key {shown}: {e}")))?;
+    crate::mcp::auth::jwt::check_key(&pem).map_err(|e| LensError::usage(format!("--client-key {shown}: {e}")))?;
+    crate::mcp::log::learn_secret(pem.trim());
+    Ok(pem)
 }
 
 fn parse_level(s: &str) -> std::result::Result<Level, String> {
@@ -763,6 +783,9 @@ impl TargetArgs {
             }
             base.client.client_metadata_url = Some(u.clone());
         }
+        if let Some(path) = &o.client_key {
+            base.client.private_key_pem = Some(read_client_key(path)?);
+        }
         base.client_credentials |= o.client_credentials;
         if o.scope.is_some() {
             base.scope = o.scope.clone();
@@ -770,8 +793,9 @@ impl TargetArgs {
         if let Some(p) = o.callback_port {
             base.callback_port = p;
         }
-        if base.client_credentials && (base.client.client_id.is_none() || base.client.client_secret.is_none()) {
-            return Err(LensError::usage("--client-credentials needs --client-id and --client-secret"));
+        let proof = base.client.client_secret.is_some() || base.client.private_key_pem.is_some();
+        if base.client_credentials && (base.client.client_id.is_none() || !proof) {
+            return Err(LensError::usage("--client-credentials needs --client-id and --client-secret or --client-key"));
         }
         Ok(base)
     }

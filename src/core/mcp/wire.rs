@@ -257,8 +257,14 @@ pub struct WireTap {
     /// How long an unanswered `server/discover` is waited on (`--protocol auto`), and where a
     /// line for rmcp can be put in (the stdio transport's): see `give_up_discover`.
     discover_wait: Mutex<Option<(Duration, Option<mpsc::WeakSender<String>>)>>,
+    /// The `x-mcp-header` annotations of the tools listed (only tools that have some), for the
+    /// HTTP transport to mirror on `tools/call` (see `param_headers`).
+    param_headers: Mutex<HashMap<String, ParamHeaders>>,
     me: Weak<WireTap>,
 }
+
+/// A tool's annotated parameters, or why its annotations forbid calling it.
+pub type ParamHeaders = Result<Vec<super::param_headers::ParamHeader>, String>;
 
 impl WireTap {
     pub fn new(log: SessionLog) -> Arc<Self> {
@@ -268,6 +274,7 @@ impl WireTap {
             state: Mutex::default(),
             events,
             discover_wait: Mutex::default(),
+            param_headers: Mutex::default(),
             me: me.clone(),
         })
     }
@@ -334,6 +341,16 @@ impl WireTap {
 
     pub fn log(&self) -> &SessionLog {
         &self.log
+    }
+
+    /// Notes a listed tool's `x-mcp-header` annotations.
+    pub fn set_param_headers(&self, tool: &str, headers: ParamHeaders) {
+        self.param_headers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(tool.to_string(), headers);
+    }
+
+    /// A listed tool's `x-mcp-header` annotations; None when it has none (or was not listed).
+    pub fn param_headers(&self, tool: &str) -> Option<ParamHeaders> {
+        self.param_headers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(tool).cloned()
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
