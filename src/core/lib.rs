@@ -25,3 +25,4 @@ pub mod sanitize;
 pub mod schema;
 pub mod skeleton;
 pub mod snapshot;
+pub mod value_set;
