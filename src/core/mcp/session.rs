@@ -389,6 +389,10 @@ impl Session {
             task_book: Default::default(),
             auth,
         };
+        if session.server.era == Era::Modern {
+            let fixed = super::cache_hint::problems(&session.server.result);
+            session.setup_warnings.extend(fixed.into_iter().map(|p| format!("server/discover: {p}")));
+        }
         if let Some(level) = session.options.log_level {
             session.apply_log_level(level).await;
         }

@@ -523,6 +523,9 @@ impl WireTap {
                 return Some(trimmed.to_string());
             }
         }
+        let hint_fixed = (method == "server/discover" && handshake && probe.error.is_none())
+            .then(|| super::cache_hint::tolerated(probe.result, &id_text))
+            .flatten();
         if stub.is_none() && !handshake {
             return Some(trimmed.to_string());
         }
@@ -541,11 +544,18 @@ impl WireTap {
                 Some(format!(r#"{{"jsonrpc":"2.0","id":{id_text},"result":{stub}}}"#))
             }
             None => {
-                let fwd = raw.to_string();
                 if has_result {
-                    st.handshake = Some(raw);
+                    st.handshake = Some(raw.clone());
                 }
-                Some(fwd)
+                drop(st);
+                match hint_fixed {
+                    Some((fixed, what)) => {
+                        let what = what.join("; ");
+                        self.log.push(LogKind::Warning, &format!("server/discover: a cache hint out of spec: {what}"));
+                        Some(fixed)
+                    }
+                    None => Some(raw.to_string()),
+                }
             }
         }
     }
