@@ -462,6 +462,11 @@ impl WireTap {
         };
         let seq = self.log.push_message(LogKind::Received, logged, &probe.wire());
         if let Some(method) = probe.method.as_deref() {
+            // A long server log message is kept whole for a while, so that `--log-level`
+            // headless can print it whole (the entry's text is a preview).
+            if method == "notifications/message" && self.log.is_long(logged.len()) {
+                self.log.attach_full(seq, Arc::new(logged.to_string()));
+            }
             match probe.id {
                 None => self.notification(method, probe.params),
                 Some(id) => {
