@@ -30,3 +30,4 @@ pub mod sanitize;
 pub mod schema;
 pub mod skeleton;
 pub mod snapshot;
+pub mod value_set;

@@ -15,6 +15,7 @@ mod items;
 pub mod jsonview;
 pub mod keymap;
 pub mod lint_marks;
+pub mod mask;
 pub mod ops;
 pub mod result;
 pub mod saved;
@@ -250,6 +251,7 @@ async fn worker(
     let send = |m: SessionMsg| out.send(Msg::Session(m)).is_ok();
     // One log for every session: a reconnect appends to it, so why the server died stays.
     let log = crate::mcp::log::SessionLog::new(options.log_limits, crate::mcp::log::Redactor::new(target.secrets()));
+    mask::set(log.redactor().clone());
     let (desk, asks) = crate::mcp::asks::AskDesk::new();
     let mut pending = Pending { rx: asks, asks: HashMap::new() };
     // Login steps go to the status line, never to stderr under the screen.
@@ -802,7 +804,7 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
             for cmd in app.update(msg) {
                 match cmd {
                     Cmd::Quit => quit = true,
-                    Cmd::Copy(text) => osc52(&text),
+                    Cmd::Copy(text) => osc52(&mask::text(&text)),
                     Cmd::OpenUrl(url) => {
                         if let Err(e) = crate::opener::open_url(&url) {
                             app.notice = Some((format!("not opened: {e}"), true));

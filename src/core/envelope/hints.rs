@@ -187,18 +187,14 @@ fn user_file() -> Option<PathBuf> {
 }
 
 fn read_file(path: &Path) -> Result<Option<String>, String> {
-    use std::io::Read;
-    let f = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e.to_string()),
-    };
-    let mut text = String::new();
-    f.take(MAX_FILE + 1).read_to_string(&mut text).map_err(|e| e.to_string())?;
-    if text.len() as u64 > MAX_FILE {
-        return Err(format!("larger than {} KiB: not a hints file", MAX_FILE >> 10));
+    match crate::capped_file::read_text(path, MAX_FILE) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(crate::capped_file::ReadError::TooLarge { .. }) => {
+            Err(format!("larger than {} KiB: not a hints file", MAX_FILE >> 10))
+        }
+        Err(e) => Err(e.to_string()),
     }
-    Ok(Some(text))
 }
 
 /// The hints of one file's text; an error names the line.

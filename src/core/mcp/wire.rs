@@ -479,6 +479,11 @@ impl WireTap {
         };
         let seq = self.log.push_message(LogKind::Received, logged, &probe.wire());
         if let Some(method) = probe.method.as_deref() {
+            // A long server log message is kept whole for a while, so that `--log-level`
+            // headless can print it whole (the entry's text is a preview).
+            if method == "notifications/message" && self.log.is_long(logged.len()) {
+                self.log.attach_full(seq, Arc::new(logged.to_string()));
+            }
             match probe.id {
                 None => self.notification(method, probe.params),
                 Some(id) => {
@@ -540,6 +545,9 @@ impl WireTap {
                 return Some(trimmed.to_string());
             }
         }
+        let hint_fixed = (method == "server/discover" && handshake && probe.error.is_none())
+            .then(|| super::cache_hint::tolerated(probe.result, &id_text))
+            .flatten();
         if stub.is_none() && !handshake {
             return Some(trimmed.to_string());
         }
@@ -558,11 +566,18 @@ impl WireTap {
                 Some(format!(r#"{{"jsonrpc":"2.0","id":{id_text},"result":{stub}}}"#))
             }
             None => {
-                let fwd = raw.to_string();
                 if has_result {
-                    st.handshake = Some(raw);
+                    st.handshake = Some(raw.clone());
                 }
-                Some(fwd)
+                drop(st);
+                match hint_fixed {
+                    Some((fixed, what)) => {
+                        let what = what.join("; ");
+                        self.log.push(LogKind::Warning, &format!("server/discover: a cache hint out of spec: {what}"));
+                        Some(fixed)
+                    }
+                    None => Some(raw.to_string()),
+                }
             }
         }
     }
