@@ -6,11 +6,13 @@
 
 mod data;
 pub mod decode;
+mod groups;
 pub mod hints;
 mod normalize;
 pub mod pager;
 pub mod pagination;
 pub mod position;
+mod shapes;
 mod taught;
 pub mod text;
 

@@ -7,6 +7,7 @@ use super::decode;
 use super::key_norm as norm;
 use super::pagination::Found;
 use super::position;
+use super::shapes;
 use super::text;
 use super::{Data, Envelope, ErrorInfo, RawItems, ResponseType, Status, Summary};
 use crate::mcp::ReplyBody;
@@ -625,8 +626,15 @@ fn code_value(v: Value) -> Value {
 fn error_from(v: &Value) -> ErrorInfo {
     match v {
         Value::Object(m) => {
+            // GraphQL puts the code in `extensions.code`.
+            let extension_code = m.get("extensions").and_then(|x| x.get("code"));
             let code = code_value(
-                m.get("code").or_else(|| m.get("error_code")).or_else(|| m.get("type")).cloned().unwrap_or(Value::Null),
+                m.get("code")
+                    .or_else(|| m.get("error_code"))
+                    .or(extension_code)
+                    .or_else(|| m.get("type"))
+                    .cloned()
+                    .unwrap_or(Value::Null),
             );
             let message = m
                 .get("message")
@@ -708,9 +716,11 @@ impl Work {
         let errors =
             m.get("errors").and_then(Value::as_array).filter(|a| !a.is_empty()).and_then(|a| a.first()).cloned();
         let errors = errors.filter(|_| self.error.is_none());
-        if let Some(e) = err_val.or_else(|| if has_data { None } else { errors }) {
+        // GraphQL's `errors` beside partial `data` are the failure when the result says isError.
+        let take_errors = !has_data || self.is_error;
+        if let Some(e) = err_val.or_else(|| if take_errors { errors } else { None }) {
             m.remove("error");
-            if !has_data || failed {
+            if !has_data || failed || self.is_error {
                 self.error = Some(error_from(&e));
                 failed = true;
             } else {
@@ -811,6 +821,99 @@ fn unwrap(mut cur: Value, w: &mut Work) -> Value {
         cur = inner;
     }
     cur
+}
+
+/// The records of a list wrapper (its array, or a map of records keyed by their ids), the
+/// wrapper's other fields (where paging is read), and whether the payload is a list.
+fn choose_records(
+    mut data: Value,
+    from_text: bool,
+    w: &mut Work,
+    el: &mut Elisions,
+) -> (Value, Option<Map<String, Value>>, bool) {
+    if !from_text && shapes::keyed_records(&data).is_some_and(|r| r.len() >= 2) {
+        // The payload itself is `{"link_1": {...}, "link_2": {...}}`.
+        let (items, keys) = shapes::into_records(data);
+        w.meta.insert("recordKeys".into(), keys);
+        w.source.push_str(" → records keyed by id");
+        return (items, None, true);
+    }
+    let Value::Object(m) = &mut data else {
+        let is_list = data.is_array();
+        return (data, None, is_list);
+    };
+    let array_key = if from_text { None } else { primary_array(m) };
+    let no_records = array_key.as_ref().is_none_or(|k| m.get(k).and_then(Value::as_array).is_some_and(Vec::is_empty));
+    let entity_fields = |key: &str| m.iter().filter(|(k, v)| *k != key && !is_meta_key(k) && !v.is_array()).count();
+    let keyed = match no_records && !from_text {
+        true => shapes::keyed_map_key(m).filter(|k| entity_fields(k) <= 3),
+        false => None,
+    };
+    let Some(key) = keyed.clone().or(array_key) else { return (data, None, false) };
+    let mut m = std::mem::take(m);
+    let mut items = m.remove(&key).unwrap_or(Value::Null);
+    w.source.push_str(&format!(" → {key}"));
+    if keyed.is_some() {
+        let (records, keys) = shapes::into_records(items);
+        w.meta.insert("recordKeys".into(), keys);
+        items = records;
+    } else if key == "edges"
+        && let Value::Array(edges) = &items
+        && edges.iter().all(|e| e.get("node").is_some() || sentinel(e).is_some())
+    {
+        // A long list of edges: the rest of the nodes are read from the text.
+        items = Value::Array(
+            edges
+                .iter()
+                .filter_map(|e| match sentinel(e) {
+                    Some((id, _)) => el.project(id, "node"),
+                    None => e.get("node").cloned(),
+                })
+                .collect(),
+        );
+    }
+    for (k, v) in &m {
+        if !is_meta_key(k) || !matches!(norm(k).as_str(), "pagination" | "pageinfo" | "summary") {
+            w.meta.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    (items, Some(m), true)
+}
+
+/// A content block that reports a failure though the result does not say isError: a text block
+/// whose `text` is an object holding `error` (against the schema), or one marked
+/// `metadata.error: true` (a Linear server sends both).
+fn block_error(blocks: &[Value]) -> Option<ErrorInfo> {
+    blocks.iter().find_map(|b| {
+        let body = b.get("text").filter(|t| t.is_object())?;
+        let marked =
+            ["metadata", "_meta"].iter().any(|k| b.get(*k).and_then(|m| m.get("error")) == Some(&Value::Bool(true)));
+        match body.get("error").filter(|e| !e.is_null() && **e != Value::Bool(false)) {
+            Some(e) => Some(error_from(e)),
+            None if marked => Some(error_from(body)),
+            None => None,
+        }
+    })
+}
+
+/// Output-schema members that count this page only ("The total number of tasks in this page"),
+/// as `key_norm` writes them: no total is read from them.
+fn page_count_keys(descriptor: Option<&Value>) -> Vec<String> {
+    const PHRASES: &[&str] = &[
+        "in this page",
+        "on this page",
+        "in the current page",
+        "on the current page",
+        "in this response",
+        "in this batch",
+    ];
+    let props =
+        descriptor.and_then(|d| d.get("outputSchema")).and_then(|s| s.get("properties")).and_then(Value::as_object);
+    let counts_page = |p: &Value| {
+        let d = p.get("description").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
+        PHRASES.iter().any(|x| d.contains(x))
+    };
+    props.map(|ps| ps.iter().filter(|(_, p)| counts_page(p)).map(|(k, _)| norm(k)).collect()).unwrap_or_default()
 }
 
 /// Normalizes one `tools/call` answer. `descriptor` is the tool's descriptor, when known.
@@ -921,6 +1024,7 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         !v.is_null() && !content.is_some_and(|c| same_blocks(c, v) || only_member(v).is_some_and(|m| same_blocks(c, m)))
     });
     let content = split_content(result_obj.shift_remove("content"), &mut w.meta, el, structured.as_ref());
+    w.error = block_error(&content.others);
     for (k, v) in std::mem::take(&mut result_obj) {
         match k.as_str() {
             "isError" => {}
@@ -1080,47 +1184,13 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
     let prose_text = (!prose.is_empty()).then(|| prose.join("\n\n"));
 
     // 2. Unwrap wrappers and read status, errors and the rest.
-    let mut data = match payload {
+    let data = match payload {
         Some(p) => unwrap(p, &mut w),
         None => Value::Null,
     };
 
     // 3. Choose the records of a list; an Agentman-style _meta may hold the full list.
-    let mut list_scope: Option<Map<String, Value>> = None;
-    let mut is_list = data.is_array();
-    if let Value::Object(m) = &mut data
-        && !from_text_records
-        && let Some(key) = primary_array(m)
-    {
-        let mut m = std::mem::take(m);
-        let mut items = m.remove(&key).unwrap_or(Value::Null);
-        w.source.push_str(&format!(" → {key}"));
-        if key == "edges"
-            && let Value::Array(edges) = &items
-            && edges.iter().all(|e| e.get("node").is_some() || sentinel(e).is_some())
-        {
-            // A long list of edges: the rest of the nodes are read from the text.
-            items = Value::Array(
-                edges
-                    .iter()
-                    .filter_map(|e| match sentinel(e) {
-                        Some((id, _)) => el.project(id, "node"),
-                        None => e.get("node").cloned(),
-                    })
-                    .collect(),
-            );
-        }
-        for (k, v) in &m {
-            if !is_meta_key(k) {
-                w.meta.entry(k.clone()).or_insert_with(|| v.clone());
-            } else if !matches!(norm(k).as_str(), "pagination" | "pageinfo" | "summary") {
-                w.meta.entry(k.clone()).or_insert_with(|| v.clone());
-            }
-        }
-        list_scope = Some(m);
-        data = items;
-        is_list = true;
-    }
+    let (mut data, list_scope, mut is_list) = choose_records(data, from_text_records, &mut w, el);
     let meta_list = w.meta.get("_meta").and_then(Value::as_object).and_then(|m| {
         let key = primary_array(m)?;
         match m.get(&key) {
@@ -1160,6 +1230,20 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         } else {
             w.meta.insert("text".into(), Value::String(p.clone()));
         }
+    }
+
+    // A list tool's "No results found" is an empty list, said in the message.
+    if data.is_null()
+        && !is_error_flag
+        && w.error.is_none()
+        && !failure_text
+        && content.others.is_empty()
+        && prose_text.as_deref().is_some_and(shapes::says_nothing_found)
+        && shapes::list_shaped(&name_words(tool_name), descriptor)
+    {
+        data = Value::Array(vec![]);
+        is_list = true;
+        w.source = "content[0].text → nothing found".into();
     }
 
     // 5. Classify.
@@ -1219,7 +1303,7 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
     }
 
     // 6. Pagination and totals: the list wrapper first, then wrappers, structuredContent, _meta.
-    let mut found = Found::default();
+    let mut found = Found { page_counts: page_count_keys(descriptor), ..Found::default() };
     if let Some(s) = &list_scope {
         found.scan(s);
     }
@@ -1275,6 +1359,11 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
 /// Records in prose: a markdown table, CSV, a bullet list, or several `Key: value` blocks; and
 /// the name of the form they were written in.
 pub(super) fn records_from_prose(prose: &[String], tool: &str) -> Option<(Vec<Value>, String, &'static str)> {
+    if prose.len() == 1
+        && let Some((rows, rest)) = super::groups::rule_separated(&prose[0])
+    {
+        return Some((rows, rest, "bullet groups between rule lines"));
+    }
     if prose.len() > 1 {
         let blocks: Option<Vec<Value>> = prose.iter().map(|p| text::key_value_block(p).map(Value::Object)).collect();
         if let Some(b) = blocks {

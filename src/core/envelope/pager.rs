@@ -381,13 +381,13 @@ fn merge_keeping(
     };
     let mut datas = vec![std::mem::take(&mut out.data)];
     let mut last_pagination = out.pagination.clone();
-    let mut total = out.summary.as_ref().and_then(|s| s.total);
+    let mut totals = vec![out.summary.as_ref().and_then(|s| s.total)];
     let mut messages: Vec<String> = vec![slice_text(&out)];
     for p in iter {
         messages.push(slice_text(&p));
         datas.push(p.data);
         last_pagination = p.pagination.clone();
-        total = p.summary.as_ref().and_then(|s| s.total).or(total);
+        totals.push(p.summary.as_ref().and_then(|s| s.total));
     }
     if !datas[0].is_array() {
         // Pages of one document (a long text read in slices): the slices in order.
@@ -426,6 +426,7 @@ fn merge_keeping(
         take_next_position(p, last_pagination.filter(|_| has_more));
         p.limit = p.limit.map(|_| items.item_count() as u64);
     }
+    let total = merged_total(&totals, items.item_count() as u64, complete);
     out.summary = Some(Summary { total, returned: Some(items.item_count() as u64), has_more: Some(has_more) });
     if !complete {
         out.status = Some(Status::Partial);
@@ -447,6 +448,18 @@ fn merge_keeping(
     }
     meta.insert("pager".into(), pager);
     (out, keep)
+}
+
+/// The whole list's total: counted when every page was read; else the total the pages state,
+/// when they all state the same one and it is no smaller than what was read (a page's own count,
+/// like the last page's `totalCount` of 7 beside 27 items read, is no total).
+fn merged_total(totals: &[Option<u64>], read: u64, complete: bool) -> Option<u64> {
+    if complete {
+        return Some(read);
+    }
+    let stated: Vec<u64> = totals.iter().flatten().copied().collect();
+    let first = *stated.first()?;
+    (stated.iter().all(|t| *t == first) && first >= read).then_some(first)
 }
 
 /// Which items to keep: the first of each identity.
@@ -614,6 +627,14 @@ mod tests {
             kept,
             json!({"offset": "123456789012345678901", "q": "x", "opts": {"from": "123456789012345678901"}})
         );
+    }
+
+    #[test]
+    fn a_merged_total_is_never_one_pages_count() {
+        assert_eq!(merged_total(&[None, Some(7)], 27, true), Some(27));
+        assert_eq!(merged_total(&[Some(10), Some(7)], 17, false), None);
+        assert_eq!(merged_total(&[Some(90), Some(90)], 40, false), Some(90));
+        assert_eq!(merged_total(&[None, None], 40, false), None);
     }
 
     #[test]

@@ -94,6 +94,12 @@ pub struct Found {
     pub float_position: Option<Value>,
     /// The offset was a float too big to add to exactly.
     pub inexact_offset: bool,
+    /// A `count` beside the paging fields: the total when the list pages by page number
+    /// (GitLab's wrappers fill it from the API's total header beside `current_page`).
+    pub count: Option<u64>,
+    /// Keys (as `key_norm` writes them) that the tool's output schema says count this page only
+    /// (Todoist's `totalCount`: "The total number of tasks in this page"): never a total.
+    pub page_counts: Vec<String>,
 }
 
 /// Whether a float holds an integer no larger than 2^53, which it holds exactly.
@@ -156,6 +162,9 @@ impl Found {
     fn scan_level(&mut self, scope: &Map<String, Value>, level: usize) {
         for (key, v) in scope {
             let k = norm(key);
+            if self.page_counts.contains(&k) {
+                continue;
+            }
             match k.as_str() {
                 "hasmore" | "hasnext" | "more" | "moreavailable" | "hasmoreitems" | "hasmoreresults" => {
                     self.has_more = self.has_more.or(as_bool(v));
@@ -196,7 +205,9 @@ impl Found {
                 "totalpages" | "pagecount" | "numpages" | "lastpage" => {
                     self.total_pages = self.total_pages.or(as_u64(v))
                 }
-                "before" | "beforecursor" | "beforeid" => self.before = self.before.take().or(as_cursor(v)),
+                "before" | "beforecursor" | "beforeid" | "prevcursor" | "previouscursor" | "prevpagetoken"
+                | "previouspagetoken" => self.before = self.before.take().or(as_cursor(v)),
+                "count" if !v.is_object() => self.count = self.count.or(as_u64(v)),
                 "after" | "aftercursor" | "afterid" => self.after = self.after.take().or(as_cursor(v)),
                 "next" | "nexturl" | "nextlink" | "nextpage" | "nextpageurl" => match v {
                     Value::String(s) if s.contains("://") || s.starts_with('/') || s.starts_with('?') => {
@@ -270,7 +281,15 @@ impl Found {
     /// The envelope's pagination (None when no paging convention was found) and the total.
     pub fn finish(mut self, returned: Option<u64>) -> (Option<Pagination>, Option<u64>) {
         self.read_next_url();
-        let total = self.total;
+        let paged_by_number = self.page.is_some() || self.total_pages.is_some();
+        let total = self.total.or(self.count.filter(|_| paged_by_number));
+        let (p, total) = self.position(returned, total);
+        // A total that equals this page while more pages remain counts this page only.
+        let total = total.filter(|t| !(Some(*t) == returned && p.as_ref().and_then(|p| p.has_more) == Some(true)));
+        (p, total)
+    }
+
+    fn position(mut self, returned: Option<u64>, total: Option<u64>) -> (Option<Pagination>, Option<u64>) {
         let mut p = Pagination {
             offset: self.offset,
             limit: self.limit,
@@ -300,10 +319,13 @@ impl Found {
             let number = self.cursor_is_number.then(|| c.parse::<u64>().ok().map(Value::from)).flatten();
             // A float cursor goes back as the number it was, not as its text reformatted.
             let number = number.or(self.float_position.take().filter(|_| self.cursor_is_number));
-            p.next_offset = Some(number.unwrap_or(Value::String(c)));
+            p.next_offset = Some(number.unwrap_or(Value::String(c.clone())));
             p.has_more = Some(self.has_more.or(self.complete.map(|c| !c)).unwrap_or(true));
             if p.has_more == Some(false) {
                 p.next_offset = None;
+            } else {
+                // Seed 000 puts a forward cursor in `after`, whatever the server called it.
+                p.after = p.after.or(Some(c));
             }
         } else if self.next_offset.is_some() || self.offset.is_some() {
             p.kind = Some(PageKind::Offset);
@@ -468,6 +490,36 @@ mod tests {
         assert_eq!((p.kind, p.has_more), (Some(PageKind::Offset), Some(false)));
         let p = detect(json!({"start_at": 0, "total": 45}), 20).0.unwrap_or_default();
         assert_eq!(p.next_offset, Some(json!(20)));
+    }
+
+    #[test]
+    fn a_count_beside_page_numbers_is_the_total() {
+        // GitLab wrappers: `count` from the X-Total header, beside current_page/total_pages.
+        let (p, total) = detect(json!({"count": 57, "current_page": 1, "total_pages": 3, "per_page": 20}), 20);
+        assert_eq!((total, p.and_then(|p| p.next_offset)), (Some(57), Some(json!(2))));
+        // Without page numbers a count is this page's size.
+        assert_eq!(detect(json!({"count": 20, "next_cursor": "c"}), 20).1, None);
+    }
+
+    #[test]
+    fn a_total_equal_to_the_page_while_more_remain_is_no_total() {
+        let (p, total) = detect(json!({"totalCount": 10, "hasMore": true, "nextCursor": "c2"}), 10);
+        assert_eq!((total, p.and_then(|p| p.has_more)), (None, Some(true)));
+        assert_eq!(detect(json!({"totalCount": 7, "hasMore": false}), 7).1, Some(7));
+        let mut f = Found { page_counts: vec!["totalcount".into()], ..Found::default() };
+        if let Value::Object(m) = json!({"totalCount": 7, "hasMore": false}) {
+            f.scan(&m);
+        }
+        assert_eq!(f.finish(Some(7)).1, None);
+    }
+
+    #[test]
+    fn forward_cursors_are_after_and_backward_ones_before() {
+        let p = detect(json!({"next_cursor": "n1", "prev_cursor": "p0"}), 3).0.unwrap_or_default();
+        assert_eq!((p.after.as_deref(), p.before.as_deref()), (Some("n1"), Some("p0")));
+        assert_eq!((p.kind, p.next_offset), (Some(PageKind::Cursor), Some(json!("n1"))));
+        let p = detect(json!({"next_page_token": "t", "has_more": false}), 3).0.unwrap_or_default();
+        assert_eq!(p.after, None);
     }
 
     #[test]
