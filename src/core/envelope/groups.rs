@@ -6,17 +6,22 @@
 
 use serde_json::{Map, Value};
 
-/// A line of three or more `-`, `*`, `_` or `=` alone.
+/// A line of three or more `-`, `*`, `_` or `=` alone, or `--` (the C# SDK's weather sample).
 fn is_rule(line: &str) -> bool {
     let t = line.trim();
-    t.len() >= 3 && ['-', '*', '_', '='].iter().any(|r| t.chars().all(|c| c == *r))
+    t == "--" || t.len() >= 3 && ['-', '*', '_', '='].iter().any(|r| t.chars().all(|c| c == *r))
 }
 
-/// `- Key: value` (or `* `, `• `, `**Key**:`), when the key reads as a field name.
+/// `- Key: value` (or `* `, `• `, `**Key**:`, or a plain `Key: value` line), when the key reads
+/// as a field name.
 fn bullet_field(line: &str) -> Option<(String, String)> {
     let t = line.trim();
-    let item = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")).or_else(|| t.strip_prefix("• "))?;
-    let (k, v) = item.split_once(':')?;
+    let bullet = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")).or_else(|| t.strip_prefix("• "));
+    // A plain line needs a value: `Each result includes:` introduces, it is no field.
+    let (k, v) = match bullet {
+        Some(item) => item.split_once(':')?,
+        None => t.split_once(": ").filter(|(_, v)| !v.trim().is_empty())?,
+    };
     let k = k.trim().trim_matches('*').trim_matches('`').trim();
     let named = k.chars().next().is_some_and(char::is_alphabetic);
     (named && k.len() <= 40 && k.split(' ').count() <= 4).then(|| (k.to_string(), v.trim().to_string()))
@@ -35,29 +40,37 @@ fn announces_legend(line: &str) -> bool {
     l.ends_with(':') && CUES.iter().any(|c| l.contains(c))
 }
 
-/// One group's lines: a record when, after a header line or two, every line is a bullet field
-/// or an indented continuation of the one before; else prose.
+/// One group's lines: a record when, after a header line or two, it is `Key: value` lines, a
+/// line that is no field continuing the value before it (an alert's description over several
+/// lines); else prose. A header that announces a legend makes the group prose.
 fn read_group(lines: &[&str]) -> Option<Group> {
-    let lines: Vec<&str> = lines.iter().copied().filter(|l| !l.trim().is_empty()).collect();
-    let prose = || Some(Group::Prose(lines.join("\n").trim().to_string()));
+    let text = lines.join("\n");
+    let lines: Vec<&str> = text.trim_matches('\n').lines().collect();
+    let prose = || Some(Group::Prose(text.trim().to_string()));
     let start = lines.iter().position(|l| bullet_field(l).is_some())?;
-    let header = &lines[..start];
-    if start > 2 || header.last().is_some_and(|l| announces_legend(l)) {
+    let header: Vec<&str> = lines[..start].iter().copied().filter(|l| !l.trim().is_empty()).collect();
+    if header.len() > 2 || header.last().is_some_and(|l| announces_legend(l)) {
         return prose();
     }
     let mut m = Map::new();
     let mut last = String::new();
     for l in &lines[start..] {
-        if let Some((k, v)) = bullet_field(l) {
-            last = k.clone();
-            m.entry(k).or_insert(Value::String(v));
-        } else if l.starts_with([' ', '\t'])
-            && let Some(Value::String(s)) = m.get_mut(&last)
-        {
-            s.push('\n');
-            s.push_str(l.trim());
-        } else {
-            return prose();
+        match bullet_field(l) {
+            Some((k, v)) if !m.contains_key(&k) => {
+                last = k.clone();
+                m.insert(k, Value::String(v));
+            }
+            _ => {
+                if let Some(Value::String(s)) = m.get_mut(&last) {
+                    s.push('\n');
+                    s.push_str(l.trim_end());
+                }
+            }
+        }
+    }
+    for v in m.values_mut() {
+        if let Value::String(s) = v {
+            *s = s.trim_end().to_string();
         }
     }
     if m.len() < 2 {
@@ -100,6 +113,7 @@ pub fn rule_separated(text: &str) -> Option<(Vec<Value>, String)> {
     }
     let mut records: Vec<Map<String, Value>> = vec![];
     let mut prose: Vec<String> = vec![];
+    let legend = groups.iter().any(|g| g.iter().any(|l| announces_legend(l)));
     for g in groups.iter().filter_map(|g| read_group(g)) {
         match g {
             Group::Record(header, m) => {
@@ -114,8 +128,9 @@ pub fn rule_separated(text: &str) -> Option<(Vec<Value>, String)> {
         let lines = legend.iter().map(|(k, v)| format!("- {k}: {}", v.as_str().unwrap_or_default()));
         prose.insert(0, lines.collect::<Vec<_>>().join("\n"));
     }
-    // A rule line or two inside a document makes no list: the records must outnumber the prose.
-    if records.is_empty() || records.len() < prose.len() || records.len() < 2 && prose.len() > 1 {
+    // A rule line or two inside a document (front matter) makes no list: two records at least,
+    // one only under a legend, and more records than prose.
+    if records.is_empty() || records.len() < prose.len() || records.len() < 2 && !legend {
         return None;
     }
     Some((records.into_iter().map(Value::Object).collect(), prose.join("\n\n")))
@@ -154,5 +169,15 @@ mod tests {
     fn a_document_with_rules_is_no_list() {
         assert!(rule_separated("# Title\n\nSome text.\n\n---\n\nMore text.\n\n---\n\nEnd.").is_none());
         assert!(rule_separated("- a: 1\n- b: 2").is_none());
+        assert!(rule_separated("---\ntitle: Notes\ndate: 2026-01-02\n---\n# Notes\n\nBody text.").is_none());
+    }
+
+    #[test]
+    fn plain_key_value_groups_with_values_over_several_lines() {
+        let t = "Event: Winter Storm Warning\nArea: Bighorn Mountains\nDescription: * WHAT...Heavy snow.\n\n* WHERE...Bighorn Mountains.\n--\nEvent: Wind Advisory\nArea: Cody Foothills\nDescription: Gusts to 60 mph.";
+        let (rows, rest) = rule_separated(t).unwrap_or_default();
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!(rows[0]["Description"], json!("* WHAT...Heavy snow.\n\n* WHERE...Bighorn Mountains."));
+        assert_eq!(rest, "");
     }
 }

@@ -4,6 +4,7 @@
 //! Nothing the server sent is lost: what is not mapped into an envelope field is kept under
 //! `metadata` (the result's `_meta`, `uiType`/`uiMetadata`, prose, content items, wrapper fields).
 
+pub mod conventions;
 mod data;
 pub mod decode;
 mod groups;

@@ -5,34 +5,16 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
+use super::conventions::{self, Role};
 use super::key_norm as norm;
 use super::pagination::PageKind;
 use super::{Data, Envelope, RawItems, ResponseType, Status, Summary};
 use crate::schema::args::property_schema;
 
-/// Argument names that carry each kind of position, best first.
-pub(crate) fn candidates(kind: PageKind) -> &'static [&'static str] {
-    match kind {
-        PageKind::Offset => &["offset", "start", "skip", "from", "startindex", "startat", "index", "position"],
-        PageKind::Cursor => &[
-            "cursor",
-            "startcursor",
-            "pagecursor",
-            "nexttoken",
-            "nextcursor",
-            "pagetoken",
-            "nextpagetoken",
-            "continuation",
-            "continuationtoken",
-            "after",
-            "startingafter",
-            "token",
-            "next",
-        ],
-        PageKind::After => &["after", "cursor", "endcursor", "aftercursor", "startingafter", "pagetoken"],
-        PageKind::Before => &["before", "beforeid", "beforecursor", "until", "maxid", "endingbefore", "olderthan"],
-        PageKind::Page => &["page", "pagenumber", "pageindex", "p", "pageno"],
-    }
+/// Argument names that carry each kind of position, best first (`conventions.toml`'s
+/// `*_argument` entries), normalized.
+pub(crate) fn candidates(kind: PageKind) -> Vec<String> {
+    conventions::table().names(Role::Argument(kind)).to_vec()
 }
 
 /// The input argument that carries a position of `kind`, per the tool's input schema.
@@ -77,9 +59,6 @@ fn shaped(schema: Option<&Value>, arg: &str, v: &Value) -> Value {
         _ => v.clone(),
     }
 }
-
-/// Names of the argument that sets a page's size.
-const PAGE_SIZES: &[&str] = &["perpage", "pagesize", "limit", "size", "count", "maxresults", "first"];
 
 /// The value of `arg` as sent, else the schema's default.
 fn sent_or_default(schema: Option<&Value>, args: &Map<String, Value>, arg: &str) -> Option<u64> {
@@ -185,7 +164,8 @@ fn page_from_request(
         .and_then(Value::as_object)
         .map(|p| p.keys().cloned().collect())
         .unwrap_or_default();
-    let size_arg = props.iter().find(|k| PAGE_SIZES.contains(&norm(k).as_str()));
+    let table = conventions::table();
+    let size_arg = props.iter().find(|k| table.is(Role::PageSizeArgument, &norm(k)));
     let size = size_arg.and_then(|a| sent_or_default(schema, args, a)).unwrap_or(returned.max(1));
     let more = returned > 0 && page.saturating_mul(size) < total;
     Some(super::Pagination {

@@ -52,15 +52,20 @@ pub fn says_nothing_found(text: &str) -> bool {
     }
     let re = FORMS.get_or_init(|| {
         regex::Regex::new(
-            r"(?i)^(?:no\b[^.\n]{0,80}?\b(?:found|match(?:es|ed|ing)?|results?|available|exist)\b|found\s+(?:0|zero|no)\b|(?:there (?:are|were)\s+)?(?:0|zero|no)\s+(?:\w+\s+){0,2}(?:found|returned|matched|results?)\b|nothing (?:found|matched|to show))",
+            r"(?i)^(?:no\b[^.\n]{0,80}?\b(?:found|match(?:es|ed|ing)?|results?|available|exist)\b|found\s+(?:0|zero|no)\b|(?:there (?:are|were)\s+)?(?:0|zero|no)\s+(?:\w+\s+){0,2}(?:found|returned|matched|results?)\b|no\s+(?:\w+\s+){0,2}\w+s(?:\s+(?:for|in|on|at|yet|were|are)\b|\s*[.!]?\s*$)|nothing (?:found|matched|to show))",
         )
         .ok()
     });
     re.as_ref().is_some_and(|r| r.is_match(t))
 }
 
-/// Whether a tool answers with a list: its name says it searches or lists, or it takes a paging
-/// argument, or its description says it returns a list.
+/// A word that names many things (`alerts`, `tasks`), not `status` or `address`.
+fn plural(word: &str) -> bool {
+    word.len() > 3 && word.ends_with('s') && !["ss", "us", "is"].iter().any(|e| word.ends_with(e))
+}
+
+/// Whether a tool answers with a list: its name says it searches or lists, or names many things
+/// (`get_alerts`), or it takes a paging argument, or its description says it returns a list.
 pub fn list_shaped(words: &[String], descriptor: Option<&Value>) -> bool {
     const VERBS: &[&str] = &["search", "list", "find", "query", "lookup", "browse", "scan", "resolve"];
     let pages = descriptor
@@ -72,7 +77,7 @@ pub fn list_shaped(words: &[String], descriptor: Option<&Value>) -> bool {
         .and_then(|d| d.get("description"))
         .and_then(Value::as_str)
         .is_some_and(|d| d.to_ascii_lowercase().contains("list of"));
-    words.iter().any(|w| VERBS.contains(&w.as_str())) || pages || described
+    words.iter().any(|w| VERBS.contains(&w.as_str())) || words.last().is_some_and(|w| plural(w)) || pages || described
 }
 
 #[cfg(test)]
@@ -104,13 +109,21 @@ mod tests {
             "Found 0 tasks.",
             "0 results",
             "No matching issues.",
+            "No active alerts for this state.",
+            "No tasks",
         ] {
             assert!(says_nothing_found(t), "{t}");
         }
+        assert!(list_shaped(&["get".into(), "alerts".into()], None));
+        assert!(
+            !list_shaped(&["get".into(), "status".into()], None)
+                && !list_shaped(&["get".into(), "weather".into()], None)
+        );
         for t in [
             "Now found it",
             "Notes: 3 found",
             "No.",
+            "No problem, the file was saved",
             "Created 0 files in /tmp because the disk is full and the quota is exhausted; see the log",
         ] {
             assert!(!says_nothing_found(t), "{t}");
