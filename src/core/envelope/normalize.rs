@@ -77,6 +77,10 @@ const ACTION_VERBS: &[&str] = &[
     "transfer",
     "refund",
     "charge",
+    "complete",
+    "reopen",
+    "toggle",
+    "restore",
 ];
 
 /// Keys that describe a response rather than carry its data (`conventions.toml`'s

@@ -378,24 +378,7 @@ fn merge_keeping(
     if page_messages.iter().any(|m| Some(m) != page_messages.first()) {
         out.message = None;
     }
-    // Pages of records read from text stay text; parsed pages stay parsed.
-    let items = if datas.iter().any(|d| matches!(d, Data::Items(_))) {
-        let mut all = RawItems::default();
-        for d in datas {
-            all.append(d.into_raw_items());
-        }
-        Data::Items(all)
-    } else {
-        Data::Value(Value::Array(
-            datas
-                .into_iter()
-                .flat_map(|d| match d {
-                    Data::Value(Value::Array(a)) => a,
-                    _ => vec![],
-                })
-                .collect(),
-        ))
-    };
+    let items = concatenate(datas);
     let n = items.item_count();
     let keep = keep.filter(|k| k.len() == n).unwrap_or_else(|| first_of_each(&items));
     let dropped = keep.iter().filter(|k| !**k).count();
@@ -428,6 +411,22 @@ fn merge_keeping(
     }
     meta.insert("pager".into(), pager);
     (out, keep)
+}
+
+/// The pages' items in order: pages of records read from text stay text; parsed pages stay parsed.
+fn concatenate(datas: Vec<Data>) -> Data {
+    if datas.iter().any(|d| matches!(d, Data::Items(_))) {
+        let mut all = RawItems::default();
+        for d in datas {
+            all.append(d.into_raw_items());
+        }
+        return Data::Items(all);
+    }
+    let items = datas.into_iter().flat_map(|d| match d {
+        Data::Value(Value::Array(a)) => a,
+        _ => vec![],
+    });
+    Data::Value(Value::Array(items.collect()))
 }
 
 /// The whole list's total: counted when every page was read; else the total the pages state,
