@@ -576,7 +576,8 @@ impl App {
                     self.results.push(ResultState::new(*result, page, &self.theme));
                     self.page = self.results.len() - 1;
                 } else {
-                    self.results = vec![ResultState::new(*result, Page::default(), &self.theme)];
+                    let page = Page::first_of(&result);
+                    self.results = vec![ResultState::new(*result, page, &self.theme)];
                     self.page = 0;
                 }
                 if let Some(view) = self.results.get(self.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)
