@@ -402,6 +402,10 @@ impl App {
     fn compared(&mut self, outcome: super::baseline::Outcome) -> Vec<Cmd> {
         match outcome {
             Ok(c) => {
+                if let Some(why) = &c.other_server {
+                    let file = crate::sanitize::line(&c.file).into_owned();
+                    self.notice = Some((format!("snapshot {file} not compared: {why}"), true));
+                }
                 self.list.since = Some(c.clone());
                 self.schema = None;
                 self.sync_schema();

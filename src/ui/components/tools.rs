@@ -178,6 +178,9 @@ impl ToolsPane {
     /// The counts since the snapshot, short, for the title (the info pane has them in words).
     fn since_title(&self) -> String {
         let Some(c) = &self.since else { return String::new() };
+        if c.other_server.is_some() {
+            return " · snapshot of another server".into();
+        }
         let parts: Vec<String> = [
             (c.count(Mark::Breaking), "✗"),
             (c.count(Mark::Compatible), "~"),
