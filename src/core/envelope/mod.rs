@@ -13,6 +13,7 @@ pub mod pagination;
 pub mod position;
 mod taught;
 pub mod text;
+pub mod twin;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
