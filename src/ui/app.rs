@@ -265,6 +265,10 @@ pub struct App {
     pub log: LogPane,
     pub schema: Option<SchemaPane>,
     pub notice: Option<(String, bool)>,
+    /// `/` was pressed in the result pane with no result: the letters typed next are the
+    /// search's (there is nothing to search; they must not run commands), until a key that is
+    /// no letter.
+    pub(super) search_nothing: bool,
     /// Where the panes are, from `view::layout` after each update (for mouse hits and pages).
     pub areas: Areas,
     /// The terminal's size.
@@ -307,6 +311,7 @@ impl App {
             log: LogPane::default(),
             schema: None,
             notice: None,
+            search_nothing: false,
             areas: Areas::default(),
             size: Rect::new(0, 0, 120, 40),
             zoom: false,
