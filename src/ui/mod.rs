@@ -6,6 +6,7 @@ pub mod baseline;
 pub mod changes;
 pub mod component;
 pub mod components;
+pub mod fit;
 pub mod form;
 pub mod fuzzy;
 pub mod headless;

@@ -304,7 +304,7 @@ impl Component for ToolsPane {
             .clone()
             .filter_map(|pos| {
                 let tool = self.tools.get(*self.visible.get(pos)?)?;
-                let line = self.row(tool, t);
+                let line = crate::ui::fit::fit(self.row(tool, t), area.width as usize);
                 Some(if pos == self.scroll.cursor { line.style(t.selection()) } else { line })
             })
             .collect();
