@@ -103,7 +103,7 @@ fn a_config_entry_that_cannot_start_says_why_and_the_picker_stays() {
     // picker comes back, on that entry.
     std::fs::remove_file(&vanishing).unwrap_or_else(|e| panic!("{e}"));
     tmux(&["send-keys", "-t", &name, "j", "Enter"]);
-    let screen = wait_for(&name, &format!("vanishing cannot start: no file \"{}\"", vanishing.display()));
+    let screen = wait_for(&name, &format!("vanishing cannot start: file \"{}\" not found", vanishing.display()));
     assert!(screen.contains("lists several servers") && !screen.contains("EXITED"), "{screen}");
     tmux(&["send-keys", "-t", &name, "j", "Enter"]);
     wait_for(&name, "Tools (19)");
