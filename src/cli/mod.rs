@@ -5,6 +5,7 @@ pub mod answer;
 pub mod args;
 pub mod as_command;
 pub mod auth;
+mod call_history;
 pub mod collection;
 pub mod connect;
 pub mod diff;
@@ -247,6 +248,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
         watcher.abort();
         return task::start(session, &a.tool, arguments.as_ref(), a.json, &opts).await;
     }
+    let started = std::time::Instant::now();
     let reply = if a.task || required {
         if required && !a.task {
             err_line(&format!("{} requires a task: run as one", sanitize::line(&a.tool)));
@@ -257,6 +259,12 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     };
     watcher.abort();
     clear_line(tty);
+    let purpose = if a.all_pages { crate::call::Purpose::AllPages } else { crate::call::Purpose::New };
+    let status = match &reply {
+        Ok(r) => crate::call::reply_status(r),
+        Err(e) => crate::call::CallStatus::of_error(e, false),
+    };
+    call_history::record(session, name, arguments.as_ref(), started, (status, purpose));
     let reply = reply?;
     for w in &reply.warnings {
         err_line(&format!("warning: the result breaks the MCP schema: {}", sanitize::line(w)));

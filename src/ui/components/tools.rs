@@ -181,6 +181,9 @@ impl ToolsPane {
     /// The counts since the snapshot, short, for the title (the info pane has them in words).
     fn since_title(&self) -> String {
         let Some(c) = &self.since else { return String::new() };
+        if c.other_server.is_some() {
+            return " · snapshot of another server".into();
+        }
         let parts: Vec<String> = [
             (c.count(Mark::Breaking), "✗"),
             (c.count(Mark::Compatible), "~"),
@@ -308,7 +311,7 @@ impl Component for ToolsPane {
             .clone()
             .filter_map(|pos| {
                 let tool = self.tools.get(*self.visible.get(pos)?)?;
-                let line = self.row(tool, t);
+                let line = crate::ui::fit::fit(self.row(tool, t), area.width as usize);
                 Some(if pos == self.scroll.cursor { line.style(t.selection()) } else { line })
             })
             .collect();
