@@ -55,6 +55,8 @@ pub enum Action {
     Connect(usize),
     /// Run these saved calls of the collection, one after the other, each checked.
     RunSaved(Vec<crate::collection::SavedCall>),
+    /// Quit now (the user confirmed it).
+    Quit,
 }
 
 /// Offers a key to a component: raw first (text being typed), then as the command its keymap

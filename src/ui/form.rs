@@ -73,6 +73,8 @@ pub struct FormState {
     /// prefilled value is replaced by what is typed, not appended to.
     typed_at: Option<usize>,
     validator: Option<jsonschema::Validator>,
+    /// The arguments were changed since the form was opened or last sent: quitting asks first.
+    pub edited: bool,
 }
 
 fn flatten(f: &Field, path: &mut Vec<usize>, depth: usize, out: &mut Vec<Row>) {
@@ -137,6 +139,7 @@ impl FormState {
             confirm: false,
             typed_at: None,
             validator,
+            edited: false,
         };
         s.rebuild();
         s
@@ -222,12 +225,14 @@ impl FormState {
         let Some(path) = self.focused().filter(|r| r.kind == RowKind::Field).map(|r| r.path.clone()) else { return };
         if let Some(field) = field_at_mut(&mut self.form.root, &path) {
             f(field);
+            self.edited = true;
         }
         self.validate();
     }
 
     fn structural(&mut self, path: &[usize], f: impl FnOnce(&mut Field, &mut form::Builder)) {
         self.form.with_builder(f, path);
+        self.edited = true;
         self.rebuild();
     }
 
@@ -400,20 +405,12 @@ impl FormState {
         self.confirm || self.picker.is_some()
     }
 
-    /// True when the focused row takes typed characters.
-    /// Whether `k` is a character typed into the focused field, which no command may take (F1 and
-    /// the other named keys still reach theirs).
+    /// Whether `k` is the form's whatever row has the focus: in a form every plain character is
+    /// text (typed into the field, or into the first one under a header row), never a command.
+    /// F1, Ctrl keys and the other named keys still reach theirs.
     pub fn swallows(&self, k: &crossterm::event::KeyEvent) -> bool {
         use crossterm::event::{KeyCode, KeyModifiers};
-        self.typing()
-            && matches!(k.code, KeyCode::Char(_))
-            && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-    }
-
-    pub fn typing(&self) -> bool {
-        self.raw.is_some()
-            || self.focused().is_some_and(|r| r.kind == RowKind::AddKey)
-            || self.focused_field().is_some_and(Field::is_text)
+        matches!(k.code, KeyCode::Char(_)) && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
     }
 
     /// A command from the keymap's form bindings.
@@ -479,6 +476,7 @@ impl FormState {
             if t.key(k) {
                 // A message about the text before this edit (a refused run) is stale now.
                 self.message = None;
+                self.edited = true;
                 self.validate();
                 return FormOutcome::Handled;
             }
@@ -621,9 +619,46 @@ impl FormState {
             (Kind::Const(_), Input::Char(' ') | Input::Enter) => self.edit(|f| {
                 f.state = if f.state == State::Set { State::Unset } else { State::Set };
             }),
+            (_, Input::Char(c)) => return self.type_below(c, &path),
             _ => return FormOutcome::NotMine,
         }
         FormOutcome::Handled
+    }
+
+    /// A letter typed on a row that takes no text (a nested object's or an array item's header,
+    /// a boolean, a picker): it goes to the first text field under the row, as if the user had
+    /// moved there first; with none, the row says what it takes. Never a command: in a form,
+    /// letters type.
+    fn type_below(&mut self, c: char, path: &[usize]) -> FormOutcome {
+        let below = self.rows.iter().enumerate().skip(self.focus + 1).find(|(_, r)| {
+            r.kind == RowKind::Field
+                && r.path.starts_with(path)
+                && field_at(&self.form.root, &r.path).is_some_and(Field::is_text)
+        });
+        match below.map(|(i, _)| i) {
+            Some(i) => {
+                self.focus = i;
+                self.typed_at = None;
+                self.field_key(Input::Char(c))
+            }
+            None => {
+                let what = self.focused_field().map(|f| FormState::takes(&f.kind)).unwrap_or("Enter or Space");
+                self.message = Some(format!("this row takes no text: {what}"));
+                FormOutcome::Handled
+            }
+        }
+    }
+
+    /// What a row that takes no text answers to, in a word.
+    fn takes(kind: &Kind) -> &'static str {
+        match kind {
+            Kind::Boolean => "Space toggles it",
+            Kind::Enum(_) | Kind::MultiEnum(_) | Kind::Variant(_) => "Space picks a value",
+            Kind::Recursive => "Enter expands it",
+            Kind::Array => "Enter adds an item",
+            Kind::Const(_) => "Space sets or clears it",
+            _ => "its fields are below",
+        }
     }
 
     fn run_request(&mut self) -> FormOutcome {

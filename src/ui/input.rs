@@ -159,7 +159,18 @@ impl App {
                 }
                 vec![]
             }
-            Action::RunForm { tool, arguments } => self.start_call(tool, arguments),
+            Action::RunForm { tool, arguments } => {
+                let cmds = self.start_call(tool, arguments);
+                // Sent: quitting no longer loses anything typed.
+                if let (false, Some(f)) = (cmds.is_empty(), &mut self.form) {
+                    f.edited = false;
+                }
+                cmds
+            }
+            Action::Quit => {
+                self.quit = true;
+                vec![Cmd::Quit]
+            }
             Action::LeaveForm => {
                 if let Some(f) = self.form.take() {
                     self.kept_forms.insert(f.tool.clone(), f);
@@ -198,8 +209,7 @@ impl App {
 
     pub(super) fn key(&mut self, k: KeyEvent) -> Vec<Cmd> {
         if keymap::lookup_own(&k, Scope::Any) == Some(Command::ForceQuit) {
-            self.quit = true;
-            return vec![Cmd::Quit];
+            return self.quit_or_ask();
         }
         if !self.overlays.is_empty() {
             return self.overlay_key(k);
@@ -272,15 +282,8 @@ impl App {
     pub(super) fn command(&mut self, cmd: Command) -> Vec<Cmd> {
         self.notice = None;
         match cmd {
-            Command::Quit => {
-                self.quit = true;
-                return vec![Cmd::Quit];
-            }
+            Command::Quit | Command::ForceQuit => return self.quit_or_ask(),
             Command::Help => self.overlays.push(Box::new(Help::new(self.scope()))),
-            Command::ForceQuit => {
-                self.quit = true;
-                return vec![Cmd::Quit];
-            }
             Command::Reconnect => return vec![Cmd::Reconnect],
             Command::Ping => return self.ping(),
             Command::ServerLogLevel => self.pick_server_level(),
@@ -350,6 +353,21 @@ impl App {
             }
             nav => self.navigate(nav),
         }
+        vec![]
+    }
+
+    /// Quits, unless a form holds edits never sent: then asks first (asked already: quits).
+    fn quit_or_ask(&mut self) -> Vec<Cmd> {
+        use super::components::quit_confirm::{QuitConfirm, SCOPE};
+        let asking = self.overlays.top().is_some_and(|t| t.scope() == SCOPE);
+        let mut unsent: Vec<String> =
+            self.form.iter().chain(self.kept_forms.values()).filter(|f| f.edited).map(|f| f.tool.clone()).collect();
+        if asking || unsent.is_empty() {
+            self.quit = true;
+            return vec![Cmd::Quit];
+        }
+        unsent.sort();
+        self.overlays.push(Box::new(QuitConfirm::new(unsent)));
         vec![]
     }
 

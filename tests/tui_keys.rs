@@ -1,0 +1,188 @@
+//! Keys in the TUI against real servers: letters typed in a form type, on every row (a nested
+//! object's header `address*:`, an array item's header `[0]*:`, "+ add item"), and never run the
+//! commands bound to them elsewhere; quitting with edits never sent asks first.
+//! Servers: FastMCP 4 (`tests/servers/fastmcp_forms.py`, pydantic models as nested objects) and
+//! npm `@modelcontextprotocol/server-memory` (`create_entities`: an array of objects).
+
+mod common;
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use mcplens::mcp::{StdioTarget, Target};
+use mcplens::ui::app::{App, Cmd, Pane};
+use mcplens::ui::headless::{Screen, connected_app, execute};
+use mcplens::ui::theme::Theme;
+use serde_json::{Value, json};
+
+async fn connect(target: Target) -> (App, Arc<mcplens::mcp::Session>, Screen) {
+    let (mut app, s) =
+        connected_app(&target, Theme::default(), "keys").await.unwrap_or_else(|e| panic!("cannot connect: {e}"));
+    app.history = mcplens::history::History::default();
+    (app, Arc::new(s), Screen::new(120, 40))
+}
+
+fn fastmcp() -> Target {
+    Target::Stdio(StdioTarget {
+        command: common::python().to_string_lossy().into_owned(),
+        args: vec![common::script("fastmcp_forms.py")],
+        env: vec![],
+        cwd: None,
+    })
+}
+
+fn memory(file: &std::path::Path) -> Target {
+    let js = common::root().join("tests/peers/node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+    assert!(js.exists(), "{} is missing: run scripts/install-peers", js.display());
+    let node = common::root().join("tests/peers/node_modules/node/bin/node");
+    let node = if node.exists() { node.to_string_lossy().into_owned() } else { "node".into() };
+    Target::Stdio(StdioTarget {
+        command: node,
+        args: vec![js.to_string_lossy().into_owned()],
+        env: vec![("MEMORY_FILE_PATH".into(), file.to_string_lossy().into_owned())],
+        cwd: None,
+    })
+}
+
+fn open(screen: &mut Screen, app: &mut App, tool: &str) {
+    screen.press(app, KeyCode::Char('/'));
+    screen.type_text(app, tool);
+    screen.press(app, KeyCode::Enter);
+    screen.press(app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Form);
+    assert_eq!(app.form.as_ref().map(|f| f.tool.as_str()), Some(tool));
+}
+
+/// Moves the focus to the row whose field is named `key` (from the top).
+fn go(screen: &mut Screen, app: &mut App, key: &str) {
+    for _ in 0..40 {
+        screen.press(app, KeyCode::Up);
+    }
+    for _ in 0..60 {
+        if app.form.as_ref().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
+            return;
+        }
+        screen.press(app, KeyCode::Down);
+    }
+    panic!("no field {key}");
+}
+
+fn arguments(app: &App) -> Value {
+    app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default()
+}
+
+/// Nothing but the form changed: no overlay, no docked pane, no quitting, the form focused.
+fn only_typed(app: &App, what: &str) {
+    assert!(!app.quit, "{what}: quit");
+    assert!(app.overlays.is_empty(), "{what}: an overlay opened ({:?})", app.overlays.top().map(|o| o.scope()));
+    assert_eq!(app.shown, None, "{what}: a docked pane opened");
+    assert_eq!(app.focus, Pane::Form, "{what}: the focus left the form");
+    assert!(!app.show_log, "{what}: the log opened");
+}
+
+#[tokio::test]
+async fn fastmcp_nested_object_header_types_into_its_first_field() {
+    let (mut app, session, mut screen) = connect(fastmcp()).await;
+    open(&mut screen, &mut app, "create_person");
+    go(&mut screen, &mut app, "address");
+    // "Alice" opened server info (i) before; every letter bound elsewhere is tried too.
+    screen.type_text(&mut app, "Alice");
+    only_typed(&app, "Alice on address*:");
+    assert_eq!(arguments(&app)["address"]["street"], json!("Alice"));
+    go(&mut screen, &mut app, "address");
+    screen.type_text(&mut app, "qKirpHTLvSA]1? x");
+    only_typed(&app, "command letters on address*:");
+    // The header sent them to the first text field below it, where "Alice" was shown selected
+    // again (the focus had moved): typing replaced it.
+    assert_eq!(arguments(&app)["address"]["street"], json!("qKirpHTLvSA]1? x"));
+    go(&mut screen, &mut app, "name");
+    screen.type_text(&mut app, "Bob");
+    go(&mut screen, &mut app, "city");
+    screen.type_text(&mut app, "Paris");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    execute(&mut app, &session, cmds).await;
+    let raw = app.result().and_then(|r| r.call.reply.as_ref()).map(|r| r.raw.to_string()).unwrap_or_default();
+    let reply: Value = serde_json::from_str(&raw).unwrap_or_default();
+    assert_eq!(
+        reply["result"]["structuredContent"],
+        json!({"name": "Bob", "address": {"street": "qKirpHTLvSA]1? x", "city": "Paris", "zip": null}, "tags": []}),
+        "{raw}"
+    );
+}
+
+#[tokio::test]
+async fn memory_array_item_header_and_add_row_never_run_commands() {
+    let dir = std::env::temp_dir().join(format!("mcplens-keys-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let (mut app, _session, mut screen) = connect(memory(&dir.join("memory.jsonl"))).await;
+    open(&mut screen, &mut app, "create_entities");
+    // Enter on `entities` adds an item and focuses its header `[0]*:`.
+    screen.press(&mut app, KeyCode::Enter);
+    assert_eq!(app.form.as_ref().and_then(|f| f.focused_field()).map(|f| f.key.clone()).as_deref(), Some("[0]"));
+    screen.type_text(&mut app, "Ada");
+    only_typed(&app, "Ada on [0]*:");
+    assert_eq!(arguments(&app)["entities"][0]["name"], json!("Ada"));
+    // Tab to the "+ add item" row under `observations`, Enter adds one, letters go to it.
+    go(&mut screen, &mut app, "observations");
+    screen.press(&mut app, KeyCode::Enter);
+    screen.type_text(&mut app, "qKi likes tea");
+    only_typed(&app, "letters on a new observation");
+    assert_eq!(arguments(&app)["entities"][0]["observations"], json!(["qKi likes tea"]));
+    // On a "+ add item" row itself letters do nothing but say what the row takes.
+    for _ in 0..60 {
+        if app.form.as_ref().and_then(|f| f.focused()).is_some_and(|r| r.kind == mcplens::ui::form::RowKind::AddItem) {
+            break;
+        }
+        screen.press(&mut app, KeyCode::Tab);
+    }
+    let before = arguments(&app);
+    screen.type_text(&mut app, "qKirL");
+    only_typed(&app, "letters on + add item");
+    assert_eq!(arguments(&app), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn quitting_with_unsent_edits_asks_first() {
+    let (mut app, session, mut screen) = connect(fastmcp()).await;
+    open(&mut screen, &mut app, "create_person");
+    // An untouched form: q (from the tool list) quits at once; here only Ctrl-C is tried.
+    go(&mut screen, &mut app, "name");
+    screen.type_text(&mut app, "Bob");
+    // Ctrl-C asks; any other key stays.
+    let cmds = screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(!app.quit && !cmds.contains(&Cmd::Quit));
+    assert!(screen.text(&mut app).contains("Unsent edits in the form of create_person"));
+    screen.press(&mut app, KeyCode::Char('x'));
+    assert!(!app.quit && app.overlays.is_empty());
+    assert_eq!(arguments(&app)["name"], json!("Bob"), "the form keeps its values");
+    // q where q is a command (the tool list, the form left with Esc) asks too; y quits.
+    screen.press(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Pane::Tools);
+    screen.press(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit);
+    screen.press(&mut app, KeyCode::Esc);
+    assert!(!app.quit && app.overlays.is_empty());
+    // Ctrl-C twice always quits.
+    screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let cmds = screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(app.quit && cmds.contains(&Cmd::Quit));
+    // Once sent, nothing is lost: q quits at once.
+    let (mut app, _s2, mut screen) = connect(fastmcp()).await;
+    open(&mut screen, &mut app, "create_person");
+    go(&mut screen, &mut app, "name");
+    screen.type_text(&mut app, "Bob");
+    go(&mut screen, &mut app, "street");
+    screen.type_text(&mut app, "Main");
+    go(&mut screen, &mut app, "city");
+    screen.type_text(&mut app, "Paris");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    assert!(!cmds.is_empty());
+    execute(&mut app, &session, cmds).await;
+    for _ in 0..3 {
+        screen.press(&mut app, KeyCode::Esc);
+    }
+    assert_eq!(app.focus, Pane::Tools);
+    screen.press(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+}
