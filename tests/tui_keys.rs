@@ -186,3 +186,62 @@ async fn quitting_with_unsent_edits_asks_first() {
     screen.press(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
 }
+
+fn demo_setup() -> impl std::future::Future<Output = (App, Arc<mcplens::mcp::Session>, Screen)> {
+    connect(common::demo())
+}
+
+/// Tab from `from`, `n` times; the panes it went through.
+fn walk(screen: &mut Screen, app: &mut App, key: KeyCode, n: usize) -> Vec<Pane> {
+    (0..n)
+        .map(|_| {
+            screen.press(app, key);
+            app.focus
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn one_focus_order_and_tab_leaves_the_form() {
+    let (mut app, _session, mut screen) = demo_setup().await;
+    use Pane::*;
+    assert_eq!(app.focus, Tools);
+    assert_eq!(walk(&mut screen, &mut app, KeyCode::Tab, 3), [Schema, Result, Tools]);
+    assert_eq!(walk(&mut screen, &mut app, KeyCode::BackTab, 3), [Result, Schema, Tools]);
+    // With the log shown, it comes after the result, from every pane the same way round.
+    screen.press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.focus, Log);
+    assert_eq!(walk(&mut screen, &mut app, KeyCode::Tab, 4), [Tools, Schema, Result, Log]);
+    assert_eq!(walk(&mut screen, &mut app, KeyCode::BackTab, 4), [Result, Schema, Tools, Log]);
+    screen.press(&mut app, KeyCode::Char('L'));
+    // The form: Tab walks its fields, then leaves it for the result; Shift-Tab comes back onto
+    // its last field and walks up, then leaves for the tool list.
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "generate_records");
+    screen.press(&mut app, KeyCode::Enter);
+    screen.press(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Form);
+    let rows = app.form.as_ref().map_or(0, |f| f.rows.len());
+    assert!(rows > 1, "{rows}");
+    let forward = walk(&mut screen, &mut app, KeyCode::Tab, rows);
+    assert_eq!(forward[..rows - 1], vec![Form; rows - 1][..]);
+    assert_eq!(forward[rows - 1], Result);
+    screen.press(&mut app, KeyCode::BackTab);
+    assert_eq!(app.focus, Form);
+    assert_eq!(app.form.as_ref().map(|f| f.focus), Some(rows - 1));
+    let back = walk(&mut screen, &mut app, KeyCode::BackTab, rows);
+    assert_eq!(back[rows - 1], Tools);
+    assert_eq!(walk(&mut screen, &mut app, KeyCode::Tab, 1), [Form]);
+    assert_eq!(app.form.as_ref().map(|f| f.focus), Some(0));
+    // ↓ at the last field stays there: only the pane keys leave.
+    for _ in 0..rows + 2 {
+        screen.press(&mut app, KeyCode::Down);
+    }
+    assert_eq!(app.focus, Form);
+    // Zoom ends when the focus moves on.
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Char('z'));
+    assert!(app.zoom);
+    screen.press(&mut app, KeyCode::Tab);
+    assert!(!app.zoom);
+}

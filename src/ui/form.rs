@@ -325,6 +325,23 @@ impl FormState {
         self.typed_at = None;
     }
 
+    /// The focus comes to the form from the pane before it (`forward`: onto the first row) or
+    /// after it (onto the last); the value there is selected, so typing replaces it.
+    pub fn enter(&mut self, forward: bool) {
+        self.focus = if forward { 0 } else { self.rows.len().saturating_sub(1) };
+        self.reselect();
+    }
+
+    /// Moves the focus one row; `false` at the edge (the pane keys then leave the form).
+    fn step(&mut self, by: isize) -> bool {
+        let to = self.focus as isize + by;
+        if to < 0 || to >= self.rows.len() as isize {
+            return false;
+        }
+        self.move_focus(by);
+        true
+    }
+
     fn move_focus(&mut self, by: isize) {
         let n = self.rows.len() as isize;
         if n > 0 {
@@ -449,8 +466,9 @@ impl FormState {
             Command::RemoveItem => self.item_op(0),
             Command::MoveItemUp => self.item_op(-1),
             Command::MoveItemDown => self.item_op(1),
-            Command::NextField => self.move_focus(1),
-            Command::PrevField => self.move_focus(-1),
+            Command::NextField if !self.step(1) => return FormOutcome::NotMine,
+            Command::PrevField if !self.step(-1) => return FormOutcome::NotMine,
+            Command::NextField | Command::PrevField => {}
             Command::Activate => return self.act(Input::Enter),
             Command::Toggle => return self.act(Input::Char(' ')),
             _ => return FormOutcome::NotMine,

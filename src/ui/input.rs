@@ -222,10 +222,15 @@ impl App {
                 return vec![];
             }
         }
-        if self.focus == Pane::Form
-            && let Some(cmds) = self.form_key(k)
-        {
-            return cmds;
+        if self.focus == Pane::Form {
+            if let Some(cmds) = self.form_key(k) {
+                return cmds;
+            }
+            // The form moved no further: the pane keys (Tab past the last field, Shift-Tab
+            // before the first) leave it for the next pane in the focus order.
+            if let Some(cmd @ (Command::NextPane | Command::PrevPane)) = keymap::lookup_own(&k, Scope::Any) {
+                return self.command(cmd);
+            }
         }
         if self.focus == Pane::Log
             && self.show_log
@@ -326,7 +331,7 @@ impl App {
                 let next = if cmd == Command::NextPane { (at + 1) % n } else { (at + n - 1) % n };
                 self.focus = panes[next];
                 if let (Pane::Form, Some(f)) = (self.focus, &mut self.form) {
-                    f.reselect();
+                    f.enter(cmd == Command::NextPane);
                 }
             }
             Command::Filter => {
