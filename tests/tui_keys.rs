@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crossterm::event::{KeyCode, KeyModifiers};
 use mcplens::mcp::{StdioTarget, Target};
 use mcplens::ui::app::{App, Cmd, Pane};
+use mcplens::ui::form::RowKind;
 use mcplens::ui::headless::{Screen, connected_app, execute};
 use mcplens::ui::theme::Theme;
 use serde_json::{Value, json};
@@ -130,7 +131,7 @@ async fn memory_array_item_header_and_add_row_never_run_commands() {
     assert_eq!(arguments(&app)["entities"][0]["observations"], json!(["qKi likes tea"]));
     // On a "+ add item" row itself letters do nothing but say what the row takes.
     for _ in 0..60 {
-        if app.form.as_ref().and_then(|f| f.focused()).is_some_and(|r| r.kind == mcplens::ui::form::RowKind::AddItem) {
+        if app.form.as_ref().and_then(|f| f.focused()).is_some_and(|r| r.kind == RowKind::AddItem) {
             break;
         }
         screen.press(&mut app, KeyCode::Tab);
@@ -244,4 +245,184 @@ async fn one_focus_order_and_tab_leaves_the_form() {
     assert!(app.zoom);
     screen.press(&mut app, KeyCode::Tab);
     assert!(!app.zoom);
+}
+
+/// The states that hold a text cursor, each entered from the tool list with the keys a user
+/// presses. Each returns whether typed text shows before the cursor (`text▏`); the others take
+/// no text (a boolean row, "+ add item") and must simply stay as they are.
+const STATES: &[&str] = &[
+    "tools filter",
+    "form text field",
+    "form array item header",
+    "form + add key row",
+    "form JSON mode",
+    "form boolean row",
+    "form + add item row",
+    "log filter",
+    "result search",
+    "help search",
+    "save-call name",
+];
+
+fn enter(screen: &mut Screen, app: &mut App, state: &str) -> bool {
+    let open = |screen: &mut Screen, app: &mut App, tool: &str, field: &str| {
+        app.kept_forms.clear();
+        app.form = None;
+        screen.press(app, KeyCode::Char('/'));
+        screen.type_text(app, tool);
+        screen.press(app, KeyCode::Enter);
+        screen.press(app, KeyCode::Enter);
+        // A fresh form has the focus on its first row: down from there.
+        for _ in 0..30 {
+            if app.form.as_ref().and_then(|f| f.focused_field()).is_some_and(|f| f.key == field) {
+                break;
+            }
+            screen.press(app, KeyCode::Down);
+        }
+    };
+    match state {
+        "tools filter" => {
+            screen.press(app, KeyCode::Char('/'));
+        }
+        "form text field" => open(screen, app, "echo", "message"),
+        "form array item header" => {
+            open(screen, app, "fg_findPersons", "queries");
+            screen.press(app, KeyCode::Enter);
+        }
+        "form + add key row" => {
+            open(screen, app, "echo", "extra");
+            screen.press(app, KeyCode::Down);
+        }
+        "form JSON mode" => {
+            open(screen, app, "echo", "message");
+            screen.press_with(app, KeyCode::Char('t'), KeyModifiers::CONTROL);
+            return false;
+        }
+        "form boolean row" => {
+            open(screen, app, "discord_send_message", "silent");
+            return false;
+        }
+        "form + add item row" => {
+            open(screen, app, "fg_findPersons", "queries");
+            for _ in 0..30 {
+                if app.form.as_ref().and_then(|f| f.focused()).is_some_and(|r| r.kind == RowKind::AddItem) {
+                    break;
+                }
+                screen.press(app, KeyCode::Down);
+            }
+            return false;
+        }
+        "log filter" => {
+            screen.press(app, KeyCode::Char('L'));
+            screen.press(app, KeyCode::Char('/'));
+        }
+        "result search" => {
+            app.focus = Pane::Result;
+            screen.press(app, KeyCode::Char('/'));
+        }
+        "help search" => {
+            screen.press(app, KeyCode::Char('?'));
+            screen.press(app, KeyCode::Char('/'));
+        }
+        "save-call name" => {
+            app.focus = Pane::Result;
+            screen.press(app, KeyCode::Char('S'));
+        }
+        other => panic!("no state {other}"),
+    }
+    true
+}
+
+/// Back to the tool list with nothing open (the keys a user would press).
+fn reset(screen: &mut Screen, app: &mut App) {
+    for _ in 0..8 {
+        let clear = app.overlays.is_empty() && app.focus == Pane::Tools && !app.list.filtering;
+        if clear && app.list.filter.is_empty() && !app.show_log {
+            return;
+        }
+        if app.show_log && app.overlays.is_empty() && !app.typing() {
+            app.focus = Pane::Tools;
+            screen.press(app, KeyCode::Char('L'));
+            continue;
+        }
+        screen.press(app, KeyCode::Esc);
+    }
+    panic!("cannot get back to the tool list: focus {:?}", app.focus);
+}
+
+/// What a command could have changed.
+fn outside(app: &App) -> String {
+    format!(
+        "focus {:?} · overlays {} {:?} · docked {:?} · log {} · zoom {} · quit {} · results {} page {} · running {} · form {:?}",
+        app.focus,
+        app.overlays.len(),
+        app.overlays.top().map(|o| o.scope()),
+        app.shown,
+        app.show_log,
+        app.zoom,
+        app.quit,
+        app.results.len(),
+        app.page,
+        app.running.is_some(),
+        app.form.as_ref().map(|f| f.tool.clone()),
+    )
+}
+
+#[test]
+fn typed_keys_in_every_text_state_never_run_a_command() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
+    let (mut app, session, mut screen) = rt.block_on(demo_setup());
+    // A result to search and to save.
+    let cmds = rt.block_on(async {
+        screen.press(&mut app, KeyCode::Char('/'));
+        screen.type_text(&mut app, "echo");
+        screen.press(&mut app, KeyCode::Enter);
+        screen.press(&mut app, KeyCode::Enter);
+        screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL)
+    });
+    rt.block_on(execute(&mut app, &session, cmds));
+    assert!(app.result().is_some());
+    let collection = std::env::temp_dir().join(format!("mcplens-keys-calls-{}.toml", std::process::id()));
+    app.collection_file = collection.clone();
+    reset(&mut screen, &mut app);
+    let cell = std::cell::RefCell::new((app, screen));
+    // Letters, digits and the punctuation bound to commands (q ? / [ ] : + - and the rest).
+    let text = "[a-zA-Z0-9?/\\[\\]:+=.,;!@#$%&*()<>_~|{}'-]{1,10}";
+    let mut runner = TestRunner::new(Config { cases: 48, failure_persistence: None, ..Config::default() });
+    let result = runner.run(&(0..STATES.len(), text), |(state, typed)| {
+        let (app, screen) = &mut *cell.borrow_mut();
+        reset(screen, app);
+        let shows = enter(screen, app, STATES[state]);
+        prop_assert!(app.typing(), "{}: not typing after entering it", STATES[state]);
+        let before = outside(app);
+        let args = app.form.as_ref().and_then(|f| f.arguments().ok());
+        for c in typed.chars() {
+            let cmds = screen.press(app, KeyCode::Char(c));
+            prop_assert!(cmds.is_empty(), "{}: {c:?} asked the worker for {cmds:?}", STATES[state]);
+        }
+        prop_assert_eq!(outside(app), before, "{}: typing {:?} ran a command", STATES[state], typed);
+        prop_assert!(app.typing(), "{}: typing {:?} ended the typing", STATES[state], typed);
+        let screen_text = screen.text(app);
+        if shows {
+            prop_assert!(
+                screen_text.contains(&format!("{typed}▏")),
+                "{}: {:?} is not before the cursor:\n{}",
+                STATES[state],
+                typed,
+                screen_text
+            );
+        } else if STATES[state] == "form JSON mode" {
+            let raw = app.form.as_ref().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
+            prop_assert!(raw.contains(&typed), "{raw}");
+        } else {
+            prop_assert_eq!(app.form.as_ref().and_then(|f| f.arguments().ok()), args, "{}", STATES[state]);
+        }
+        Ok(())
+    });
+    let _ = std::fs::remove_file(&collection);
+    if let Err(e) = result {
+        panic!("{e}");
+    }
 }

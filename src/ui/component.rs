@@ -132,6 +132,12 @@ pub trait Component {
         Used::No
     }
 
+    /// Whether the component holds a text cursor (a filter, a search, a field being typed): then
+    /// every printable key is its, and the router never lets one reach a command.
+    fn typing(&self) -> bool {
+        false
+    }
+
     /// A command of the keymap (this component's section first, then the global one).
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used;
 

@@ -246,6 +246,12 @@ impl App {
         if let Some(cmds) = self.docked_key(&k) {
             return cmds;
         }
+        if is_text(&k) && self.typing() {
+            // A character for the text being typed that it did not take (a full filter): it
+            // never falls through to the command its letter is bound to.
+            self.dirty = false;
+            return vec![];
+        }
         if self.show_key(&k) {
             // The collection is read again each time its pane is shown: edits to the file count.
             let collection = self.shown_docked().is_some_and(|p| p.scope() == super::components::collection::SCOPE);
@@ -268,6 +274,8 @@ impl App {
         if !used.yes() && self.overlays.len() < before {
             // The overlay closed on a key it does not use: the key does its own work beneath.
             cmds.extend(self.key(k));
+        } else if !used.yes() && is_text(&k) && self.typing() {
+            self.dirty = false;
         } else if !used.yes() {
             // Only what makes sense over any overlay: not pane moves or views under it.
             match keymap::lookup_own(&k, Scope::Any) {
@@ -359,6 +367,22 @@ impl App {
             nav => self.navigate(nav),
         }
         vec![]
+    }
+
+    /// Whether what has the keys holds a text cursor (a filter, a search, a form, a name being
+    /// typed): the one place that says so, for the router and the footer.
+    pub fn typing(&self) -> bool {
+        if let Some(top) = self.overlays.top() {
+            return top.typing();
+        }
+        match self.focus {
+            Pane::Tools => self.list.typing(),
+            Pane::Form => self.form.is_some(),
+            Pane::Log => self.show_log && self.log.is_typing(),
+            Pane::Result => self.result().is_some_and(ResultState::search_open),
+            Pane::Docked => self.shown_docked().is_some_and(|p| p.typing()),
+            Pane::Schema => false,
+        }
     }
 
     /// Quits, unless a form holds edits never sent: then asks first (asked already: quits).
@@ -508,6 +532,12 @@ impl App {
             _ => self.dirty = false,
         }
     }
+}
+
+/// A printable character with no Ctrl or Alt: text, where text is being typed.
+fn is_text(k: &KeyEvent) -> bool {
+    matches!(k.code, crossterm::event::KeyCode::Char(c) if !c.is_control())
+        && !k.modifiers.intersects(crossterm::event::KeyModifiers::CONTROL | crossterm::event::KeyModifiers::ALT)
 }
 
 /// Why `]` has nothing to fetch: the last page, or a list that says it holds more than it sent

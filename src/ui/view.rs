@@ -231,7 +231,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         }
         // In the form, letters type: a plain character key (a docked pane's, `H`, `q`, `?`) does
         // not reach its command there, so the footer does not offer it; F1 still opens the help.
-        let typing = app.focus == Pane::Form && app.overlays.is_empty();
+        let typing = app.overlays.is_empty() && app.typing();
         let hints = if typing { keymap::while_typing(hints) } else { hints };
         let mut docked = if app.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };
         docked.retain(|d| !hints.contains(d));

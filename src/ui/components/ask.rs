@@ -129,6 +129,10 @@ impl Component for AskOverlay {
         Scope::Ask
     }
 
+    fn typing(&self) -> bool {
+        !matches!(self.body, Body::Url { .. })
+    }
+
     /// Decline first (no field takes Ctrl-O), then the form or the reply being typed, then
     /// this section's keys.
     fn key(&mut self, k: &KeyEvent, cx: &mut Ctx) -> Used {

@@ -287,6 +287,10 @@ impl Component for FillOverlay {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        true
+    }
+
     fn hints(&self) -> Vec<(String, String)> {
         keymap::while_typing(keymap::overlay_footer(SCOPE))
     }

@@ -243,6 +243,11 @@ impl Component for FormState {
         Scope::Form
     }
 
+    /// In a form letters always type (see `swallows`).
+    fn typing(&self) -> bool {
+        true
+    }
+
     /// The form's own bindings first, then typing; while a field takes text, keys bound
     /// elsewhere are typed, not run (Ctrl keys still reach the app).
     fn key(&mut self, k: &KeyEvent, cx: &mut Ctx) -> Used {

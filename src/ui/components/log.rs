@@ -237,6 +237,10 @@ impl Component for LogPane {
         Scope::Log
     }
 
+    fn typing(&self) -> bool {
+        self.is_typing()
+    }
+
     fn key(&mut self, key: &KeyEvent, _cx: &mut Ctx) -> Used {
         if !self.typing {
             return Used::No;

@@ -89,6 +89,10 @@ impl Component for PromptView {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        self.text.search.typing
+    }
+
     fn key(&mut self, k: &KeyEvent, _cx: &mut Ctx) -> Used {
         match self.text.search.key(k) {
             Typed::No => Used::No,

@@ -100,6 +100,10 @@ impl Component for PromptsPane {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        self.list.filtering
+    }
+
     fn title(&self) -> String {
         let n = self.prompts.as_ref().and_then(|r| r.as_ref().ok()).map_or(0, |l| l.items.len());
         format!(" Prompts ({n}){} · Enter get · p or Esc hides ", self.list.filter_note())

@@ -338,6 +338,13 @@ impl Component for ReadView {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        match &self.body {
+            Body::Tree(v) => v.searching,
+            Body::Text(t) => t.search.typing,
+        }
+    }
+
     fn key(&mut self, k: &KeyEvent, _cx: &mut Ctx) -> Used {
         if self.search_key(k) { Used::Yes } else { Used::No }
     }

@@ -143,6 +143,10 @@ impl Component for ResourcesPane {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        self.list.filtering
+    }
+
     fn title(&self) -> String {
         let n =
             |l: &Option<Result<Listing, String>>| l.as_ref().and_then(|r| r.as_ref().ok()).map_or(0, |l| l.items.len());

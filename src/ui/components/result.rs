@@ -25,6 +25,10 @@ impl Component for ResultState {
         Scope::Result
     }
 
+    fn typing(&self) -> bool {
+        self.search_open()
+    }
+
     /// While a search prompt is open, every key but Ctrl-C goes to it.
     fn key(&mut self, key: &KeyEvent, _cx: &mut Ctx) -> Used {
         if self.search_key(key) { Used::Yes } else { Used::No }

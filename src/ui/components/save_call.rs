@@ -200,6 +200,10 @@ impl Component for SaveCallOverlay {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        self.cursor == 0
+    }
+
     /// On the name, letters and Space type into it, so their commands are not offered there.
     fn hints(&self) -> Vec<(String, String)> {
         if self.cursor != 0 {

@@ -262,6 +262,9 @@ impl ToolsPane {
 }
 
 impl Component for ToolsPane {
+    fn typing(&self) -> bool {
+        self.filtering
+    }
     fn scope(&self) -> Scope {
         Scope::Tools
     }
