@@ -221,7 +221,9 @@ async fn z_zooms_the_focused_pane_to_the_whole_screen_and_back() {
     assert!(!text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
     screen.press(&mut app, KeyCode::Tab);
     let text = screen.text(&mut app);
-    assert!(text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
+    assert!(!app.zoom, "{text}");
+    assert!(text.contains("Tools (19)") && text.contains("discord_list_channels — List channels"), "{text}");
+    assert!(text.contains("No result yet"), "{text}");
 }
 
 #[tokio::test]

@@ -630,11 +630,11 @@ impl App {
         purpose: Purpose,
     ) -> Vec<Cmd> {
         if self.running.is_some() {
-            self.notice = Some(("a call is running; Ctrl-K cancels it".into(), true));
+            self.notice = Some((super::keymap::running_note(), true));
             return vec![];
         }
         if !matches!(self.conn, Conn::Connected) {
-            self.notice = Some(("not connected: R reconnects".into(), true));
+            self.notice = Some((super::keymap::not_connected_note(), true));
             return vec![];
         }
         let descriptor = self.list.find(&tool_name).map(|t| t.value().clone());

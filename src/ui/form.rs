@@ -43,6 +43,11 @@ enum Input {
     Right,
 }
 
+/// The key the form binds to `cmd`, for the messages it writes.
+fn key(cmd: Command) -> String {
+    super::keymap::key(super::keymap::Scope::Form, cmd)
+}
+
 /// What a key did, for the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormOutcome {
@@ -116,7 +121,10 @@ impl FormState {
         if let Some(prev) = previous
             && !form.load(prev)
         {
-            message = Some("the last arguments do not all fit the fields; Ctrl-T shows them as JSON".into());
+            message = Some(format!(
+                "the last arguments do not all fit the fields; {} shows them as JSON",
+                key(Command::ToggleJson)
+            ));
         }
         let (validator, schema_problem) = match crate::schema::validate::validator(schema) {
             Ok(v) => (Some(v), None),
@@ -284,16 +292,22 @@ impl FormState {
     fn picker_key(&mut self, k: &KeyEvent) -> FormOutcome {
         let Some(p) = &mut self.picker else { return FormOutcome::NotMine };
         let n = p.options.len();
-        match k.code {
-            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => p.cursor = (p.cursor + 1).min(n.saturating_sub(1)),
-            KeyCode::Up | KeyCode::Char('k') | KeyCode::BackTab => p.cursor = p.cursor.saturating_sub(1),
-            KeyCode::Char(' ') if p.multi.is_some() => {
+        // The form's own keys, so a user's keymap moves them here too; j and k as in every list.
+        let cmd = super::keymap::lookup(k, super::keymap::Scope::Form);
+        match (cmd, k.code) {
+            (Some(Command::NextField | Command::Down), _) | (_, KeyCode::Char('j')) => {
+                p.cursor = (p.cursor + 1).min(n.saturating_sub(1))
+            }
+            (Some(Command::PrevField | Command::Up), _) | (_, KeyCode::Char('k')) => {
+                p.cursor = p.cursor.saturating_sub(1)
+            }
+            (Some(Command::Toggle), _) if p.multi.is_some() => {
                 if let Some(on) = p.multi.as_mut().and_then(|m| m.get_mut(p.cursor)) {
                     *on = !*on;
                 }
             }
-            KeyCode::Enter | KeyCode::Char(' ') => self.pick(),
-            KeyCode::Esc => self.picker = None,
+            (Some(Command::Activate | Command::Toggle), _) => self.pick(),
+            (Some(Command::Leave), _) => self.picker = None,
             _ => {}
         }
         FormOutcome::Handled
@@ -375,7 +389,8 @@ impl FormState {
                     self.raw = Some(t);
                 }
                 Err(e) => {
-                    self.message = Some(format!("not valid JSON ({e}); fix it or Ctrl-T again after fixing"));
+                    let json = key(Command::ToggleJson);
+                    self.message = Some(format!("not valid JSON ({e}); fix it or {json} again after fixing"));
                     self.raw = Some(t);
                 }
             },
@@ -541,6 +556,10 @@ impl FormState {
                         self.rows.iter().position(|r| r.path == item_path && r.kind == RowKind::Field).unwrap_or(n);
                     return FormOutcome::Handled;
                 }
+                if matches!(input, Input::Char(_)) {
+                    self.message = Some(format!("{} adds an item; letters type in its fields", key(Command::Activate)));
+                    return FormOutcome::Handled;
+                }
                 FormOutcome::NotMine
             }
             RowKind::AddKey => match input {
@@ -555,7 +574,7 @@ impl FormState {
                 Input::Enter => {
                     let key = std::mem::take(&mut self.new_key);
                     if key.is_empty() {
-                        self.message = Some("type the new key's name, then Enter".into());
+                        self.message = Some(format!("type the new key's name, then {}", self::key(Command::Activate)));
                         return FormOutcome::Handled;
                     }
                     let path = row.path.clone();
@@ -660,7 +679,7 @@ impl FormState {
                 self.field_key(Input::Char(c))
             }
             None => {
-                let what = self.focused_field().map(|f| FormState::takes(&f.kind)).unwrap_or("Enter or Space");
+                let what = self.focused_field().map_or_else(String::new, |f| FormState::takes(&f.kind));
                 self.message = Some(format!("this row takes no text: {what}"));
                 FormOutcome::Handled
             }
@@ -668,14 +687,15 @@ impl FormState {
     }
 
     /// What a row that takes no text answers to, in a word.
-    fn takes(kind: &Kind) -> &'static str {
+    fn takes(kind: &Kind) -> String {
+        let (toggle, activate) = (key(Command::Toggle), key(Command::Activate));
         match kind {
-            Kind::Boolean => "Space toggles it",
-            Kind::Enum(_) | Kind::MultiEnum(_) | Kind::Variant(_) => "Space picks a value",
-            Kind::Recursive => "Enter expands it",
-            Kind::Array => "Enter adds an item",
-            Kind::Const(_) => "Space sets or clears it",
-            _ => "its fields are below",
+            Kind::Boolean => format!("{toggle} toggles it"),
+            Kind::Enum(_) | Kind::MultiEnum(_) | Kind::Variant(_) => format!("{toggle} picks a value"),
+            Kind::Recursive => format!("{activate} expands it"),
+            Kind::Array => format!("{activate} adds an item"),
+            Kind::Const(_) => format!("{toggle} sets or clears it"),
+            _ => "its fields are below".into(),
         }
     }
 
@@ -685,8 +705,11 @@ impl FormState {
             return FormOutcome::Handled;
         }
         if !self.no_validate && !self.errors.is_empty() {
-            self.message =
-                Some(format!("{} validation error(s): fix them, or Ctrl-V to send anyway", self.errors.len()));
+            self.message = Some(format!(
+                "{} validation error(s): fix them, or {} to send anyway",
+                self.errors.len(),
+                key(Command::ToggleValidate)
+            ));
             return FormOutcome::Handled;
         }
         if self.destructive {
@@ -742,7 +765,7 @@ impl FormState {
             Kind::Variant(labels) => f.choice.and_then(|c| labels.get(c)).cloned().unwrap_or_default(),
             Kind::Object => String::new(),
             Kind::Array => format!("{} item(s)", f.children.len()),
-            Kind::Recursive => "▸ Enter expands (recursive schema)".into(),
+            Kind::Recursive => format!("▸ {} expands (recursive schema)", key(Command::Activate)),
         };
         (text, !unset)
     }

@@ -58,7 +58,7 @@ impl App {
                     }
                     Ok(Some(_)) => {
                         if self.running.is_some() {
-                            self.notice = Some(("a call is running; Ctrl-K cancels it".into(), true));
+                            self.notice = Some((keymap::running_note(), true));
                             return vec![];
                         }
                         let known: Vec<_> = self.results.iter().filter_map(|r| r.call.envelope.clone()).collect();
@@ -152,7 +152,10 @@ impl App {
                     }
                     None => {
                         self.notice = Some((
-                            "only calls made in this session keep their result; Enter reopens the form".into(),
+                            format!(
+                                "only calls made in this session keep their result; {} reopens the form",
+                                keymap::key(Scope::History, Command::Open)
+                            ),
                             false,
                         ))
                     }
@@ -184,7 +187,7 @@ impl App {
                     // The pane marked them running: they were not.
                     let not_run = calls.into_iter().map(|c| c.name).collect();
                     let cmds = self.observe(&super::component::Observed::SavedRun(&RunMsg::Finished { not_run }));
-                    self.notice = Some(("not connected: R reconnects".into(), true));
+                    self.notice = Some((keymap::not_connected_note(), true));
                     return cmds;
                 }
                 let with = calls

@@ -47,16 +47,22 @@ impl Component for QuitConfirm {
         Used::No
     }
 
+    /// Only its own keys: every other one stays (the help's key too).
+    fn hints(&self) -> Vec<(String, String)> {
+        keymap::overlay_footer_of(SCOPE, |c| matches!(c, Command::Quit | Command::Back))
+    }
+
     fn overlay_size(&self, area: Rect) -> (u16, u16) {
-        (area.width.saturating_sub(4).min(64), 7.min(area.height))
+        (area.width.saturating_sub(4).min(64), 5.min(area.height))
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
         f.render_widget(Clear, area);
-        let keys = |cmd: Command| {
-            keymap::keymap().own(SCOPE).find(|b| b.command == cmd).map_or_else(String::new, |b| b.label.clone())
-        };
-        let title = format!(" Quit? · {} quit · {} stay ", keys(Command::Quit), keys(Command::Back));
+        let title = format!(
+            " Quit? · {} quit · {} stay ",
+            keymap::keys(SCOPE, Command::Quit),
+            keymap::keys(SCOPE, Command::Back)
+        );
         let block = crate::ui::view::overlay_block(t, title);
         let names: Vec<String> = self.tools.iter().map(|n| sanitize::line(n).into_owned()).collect();
         let lines = vec![
