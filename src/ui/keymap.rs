@@ -361,6 +361,12 @@ pub fn pairs(scope: Scope, what: &[(Command, &str)]) -> Vec<(String, String)> {
     what.iter().map(|(cmd, word)| (keys(scope, *cmd), (*word).to_string())).collect()
 }
 
+/// The keys of a search prompt, which the prompt handles itself: "Enter finds, Esc cancels".
+pub fn search_keys() -> String {
+    use crossterm::event::KeyCode;
+    format!("{} finds, {} cancels", key_name(KeyCode::Enter), key_name(KeyCode::Esc))
+}
+
 /// The notice when a call is asked for while one runs.
 pub fn running_note() -> String {
     format!("a call is running; {} cancels it", key(Scope::Any, Command::CancelCall))

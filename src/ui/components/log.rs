@@ -328,7 +328,9 @@ impl Component for LogPane {
 
     fn hints(&self) -> Vec<(String, String)> {
         if self.typing {
-            return vec![("Enter".into(), "keep filter".into()), ("Esc".into(), "clear".into())];
+            use crossterm::event::KeyCode;
+            let name = crate::ui::keymap::key_name;
+            return vec![(name(KeyCode::Enter), "keep filter".into()), (name(KeyCode::Esc), "clear".into())];
         }
         crate::ui::keymap::footer(Scope::Log).into_iter().map(|(keys, word, _)| (keys, word)).collect()
     }
