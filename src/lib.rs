@@ -12,7 +12,7 @@ pub mod fuzzing;
 pub mod ui;
 
 pub use mcplens_core::{
-    call, capped_file, collection, deep, envelope, error, history, json, json_depth, json_out, json_pretty, jsonc,
-    jsontree, mcp, opener, replay, sanitize, schema, skeleton, snapshot,
+    call, capped_file, collection, deep, dirs, envelope, error, history, json, json_depth, json_out, json_pretty,
+    jsonc, jsontree, mcp, opener, replay, sanitize, schema, skeleton, snapshot,
 };
 pub use mcplens_demo as demo;

@@ -54,7 +54,7 @@ Exit codes:
 #[derive(Parser, Debug)]
 #[command(
     name = "mcplens",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("MCPLENS_COMMIT"), ")"),
     about = "A terminal explorer for MCP servers: tools with their full schemas, forms, normalized results, paging.",
     after_help = EXIT_CODES,
     args_conflicts_with_subcommands = true
@@ -71,7 +71,7 @@ pub struct Cli {
 #[derive(Args, Debug, Clone, Default)]
 pub struct UiArgs {
     /// Theme: a built-in name (dark, light, high-contrast) or a path to a theme TOML file.
-    #[arg(long, value_name = "NAME|PATH")]
+    #[arg(long, value_name = "NAME|PATH", env = "MCPLENS_THEME")]
     pub theme: Option<String>,
     /// A keymap TOML file laid over the built-in keymap (default: the config directory's
     /// mcplens/keymap.toml, if it exists).
@@ -83,7 +83,7 @@ pub struct UiArgs {
     pub snapshot: Option<std::path::PathBuf>,
     /// The collection of saved calls (TOML, `mcplens test FILE`) that S saves into and the
     /// collection pane (K) runs (default: mcplens-calls.toml here).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", env = "MCPLENS_COLLECTION")]
     pub collection: Option<std::path::PathBuf>,
 }
 
@@ -234,6 +234,18 @@ pub enum Command {
     },
     /// Serve the embedded demo MCP server over stdio.
     DemoServer,
+    /// Print a shell's completion script: `source <(mcplens completions bash)`, or into the
+    /// shell's completion directory (zsh: a `_mcplens` file on $fpath).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (`mcplens man | man -l -`), or write one page per command into DIR.
+    Man {
+        /// Write mcplens.1, mcplens-tools.1, ... into this directory instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -482,7 +494,7 @@ pub struct TargetArgs {
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// Seconds to wait for the handshake and for each request; progress notifications reset it.
-    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    #[arg(long, default_value_t = 60.0, value_name = "SECS", env = "MCPLENS_TIMEOUT")]
     pub timeout: f64,
     /// Largest single message accepted from the server, in MiB.
     #[arg(long, default_value_t = 512, value_name = "MIB")]
@@ -503,7 +515,7 @@ pub struct TargetArgs {
     /// 2025-11-25 when the server does not know it), 2026-07-28 (the modern era only), or a
     /// legacy version offered in initialize: 2025-11-25, 2025-06-18, 2025-03-26. Default: the
     /// config entry's "protocol", else auto.
-    #[arg(long, value_name = "VERSION", value_parser = parse_protocol)]
+    #[arg(long, value_name = "VERSION", value_parser = parse_protocol, env = "MCPLENS_PROTOCOL")]
     pub protocol: Option<Protocol>,
     #[command(flatten)]
     pub oauth: OAuthArgs,

@@ -16,6 +16,8 @@ pub mod record;
 pub mod render;
 pub mod replay;
 pub mod resources;
+pub mod settings;
+pub mod shell;
 pub mod snapshot;
 pub mod suite;
 pub mod task;
@@ -344,6 +346,8 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Record { output, target }) => record::record(output, target).await,
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
+        Some(Command::Completions { shell }) => shell::completions(*shell),
+        Some(Command::Man { dir }) => shell::man(dir.as_deref()),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
             Ok(()) => Ok(0),
             Err(e) => Err(LensError::connection(format!("demo server: {e}"))),

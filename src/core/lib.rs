@@ -8,6 +8,7 @@ pub mod call;
 pub mod capped_file;
 pub mod collection;
 pub mod deep;
+pub mod dirs;
 pub mod envelope;
 pub mod error;
 pub mod history;

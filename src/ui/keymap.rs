@@ -281,13 +281,10 @@ fn load_user(path: Option<&Path>) -> (Keymap, Option<String>) {
     }
 }
 
-/// `$XDG_CONFIG_HOME/mcplens/keymap.toml`, else `~/.config/mcplens/keymap.toml`.
+/// `keymap.toml` in the config directory (`$MCPLENS_CONFIG_DIR`, else `$XDG_CONFIG_HOME/mcplens`,
+/// else `~/.config/mcplens`).
 pub fn user_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".config")))?;
-    Some(base.join("mcplens").join("keymap.toml"))
+    crate::dirs::config_dir().map(|d| d.join("keymap.toml"))
 }
 
 /// The keymap in force: the one `init` loaded, else the default (tests, headless screens).

@@ -36,8 +36,9 @@ use tokio_util::sync::CancellationToken;
 use crate::call::{Call, CallStatus, Purpose};
 use crate::cli::TargetArgs;
 use crate::cli::args::UiArgs;
+use crate::dirs::now_secs;
 use crate::envelope::hints::{Hint, Hints};
-use crate::history::{Entry, History, now_secs};
+use crate::history::{Entry, History};
 use crate::mcp::wire::ServerEvent;
 use crate::mcp::{CallOptions, ConnectOptions, Session, Target};
 use app::{App, CallResult, Cmd, Msg, SessionMsg};
@@ -659,7 +660,7 @@ async fn pick_server(
 
 /// Runs the TUI until the user quits; returns the exit code.
 pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let no_color = !crate::cli::output::color_wanted(true);
     let (theme, theme_error) = theme::Theme::load(ui.theme.as_deref(), no_color);
     // A config file with several servers and no --server: the user picks one on screen.
     let mut terminal = None;

@@ -163,7 +163,7 @@ fn login_label(state: Option<&crate::mcp::auth::LoginState>) -> Option<Span<'sta
         LoginState::None => return None,
         LoginState::InProgress => "⚿ logging in… ".to_string(),
         LoginState::LoggedIn { expires_at: Some(t), .. } => {
-            let left = t.saturating_sub(crate::history::now_secs());
+            let left = t.saturating_sub(crate::dirs::now_secs());
             if left == 0 {
                 "⚿ token expired ".to_string()
             } else if left < 60 {

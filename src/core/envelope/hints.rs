@@ -183,13 +183,7 @@ fn merge(old: &mut Hint, new: &Hint) {
 }
 
 fn user_file() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("MCPLENS_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d).join("hints.toml"));
-    }
-    if let Some(d) = std::env::var_os("XDG_CONFIG_HOME").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d).join("mcplens/hints.toml"));
-    }
-    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config/mcplens/hints.toml"))
+    crate::dirs::config_dir().map(|d| d.join("hints.toml"))
 }
 
 fn read_file(path: &Path) -> Result<Option<String>, String> {
