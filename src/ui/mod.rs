@@ -288,10 +288,10 @@ async fn worker(
                     match cmds.recv().await {
                         Some(Cmd::Reconnect) => break,
                         Some(Cmd::Call { .. }) => {
-                            send(SessionMsg::Notice("not connected: R reconnects".into()));
+                            send(SessionMsg::Notice(keymap::not_connected_note()));
                         }
                         Some(Cmd::AllPages { .. }) => {
-                            send(SessionMsg::Notice("not connected: R reconnects".into()));
+                            send(SessionMsg::Notice(keymap::not_connected_note()));
                         }
                         Some(Cmd::Export { name, text }) => {
                             let redactor = crate::mcp::log::Redactor::new(target.secrets());

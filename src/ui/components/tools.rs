@@ -14,7 +14,7 @@ use crate::sanitize;
 use crate::ui::baseline::{Compared, Mark};
 use crate::ui::component::{Action, Component, Ctx, Used};
 use crate::ui::fuzzy;
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
@@ -272,6 +272,9 @@ impl ToolsPane {
 }
 
 impl Component for ToolsPane {
+    fn typing(&self) -> bool {
+        self.filtering
+    }
     fn scope(&self) -> Scope {
         Scope::Tools
     }
@@ -302,7 +305,7 @@ impl Component for ToolsPane {
             return;
         }
         if self.visible.is_empty() {
-            let msg = "No tool matches the filter (Esc clears it).";
+            let msg = format!("No tool matches the filter ({} clears it).", keymap::key(Scope::Tools, Command::Back));
             f.render_widget(Paragraph::new(msg).style(t.paint(Role::Dim)), area);
             return;
         }
