@@ -5,11 +5,14 @@ pub mod answer;
 pub mod args;
 pub mod as_command;
 pub mod auth;
+mod call_history;
 pub mod collection;
 pub mod connect;
 pub mod diff;
+pub mod doctor;
 pub mod info;
 pub mod items;
+pub mod lint;
 pub mod login;
 pub mod output;
 pub mod prompts;
@@ -21,6 +24,8 @@ pub mod record;
 pub mod render;
 pub mod replay;
 pub mod resources;
+pub mod settings;
+pub mod shell;
 pub mod snapshot;
 pub mod suite;
 pub mod task;
@@ -243,6 +248,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
         watcher.abort();
         return task::start(session, &a.tool, arguments.as_ref(), a.json, &opts).await;
     }
+    let started = std::time::Instant::now();
     let reply = if a.task || required {
         if required && !a.task {
             err_line(&format!("{} requires a task: run as one", sanitize::line(&a.tool)));
@@ -253,6 +259,12 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     };
     watcher.abort();
     clear_line(tty);
+    let purpose = if a.all_pages { crate::call::Purpose::AllPages } else { crate::call::Purpose::New };
+    let status = match &reply {
+        Ok(r) => crate::call::reply_status(r),
+        Err(e) => crate::call::CallStatus::of_error(e, false),
+    };
+    call_history::record(session, name, arguments.as_ref(), started, (status, purpose));
     let reply = reply?;
     for w in &reply.warnings {
         err_line(&format!("warning: the result breaks the MCP schema: {}", sanitize::line(w)));
@@ -388,7 +400,18 @@ pub async fn run(cli: Cli) -> i32 {
         #[cfg(unix)]
         Some(Command::Watch { pid, breaks, .. }) => watch::watch(*pid, breaks).await,
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
+        Some(Command::Doctor { target, json }) => doctor::doctor(target, *json).await,
+        Some(Command::Lint { rules: true, .. }) => lint::rules(),
+        Some(Command::Lint { target, json, server_json: Some(file), .. }) => {
+            lint::server_json(target, file, *json).await
+        }
+        Some(Command::Lint { target, json, snapshot, recording, .. }) => {
+            let from = lint::Source { snapshot: snapshot.as_deref(), recording: recording.as_deref() };
+            lint::lint(target, from, *json).await
+        }
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
+        Some(Command::Completions { shell }) => shell::completions(*shell),
+        Some(Command::Man { dir }) => shell::man(dir.as_deref()),
         Some(Command::DemoServer) => match crate::demo::serve_stdio().await {
             Ok(()) => Ok(0),
             Err(e) => Err(LensError::connection(format!("demo server: {e}"))),

@@ -209,6 +209,11 @@ impl SessionLog {
         self.append(kind, text, Some(MessageInfo::new(wire)))
     }
 
+    /// Whether a message of `len` bytes is kept as a preview (see [`Self::attach_full`]).
+    pub fn is_long(&self, len: usize) -> bool {
+        len > self.limits.max_entry_bytes
+    }
+
     /// Keeps a long message's full text (shared, not copied) for the entry `seq`, whose text is
     /// a preview. Only the last few are kept.
     pub fn attach_full(&self, seq: u64, full: Arc<String>) {
