@@ -2,6 +2,7 @@
 
 pub mod asks;
 pub mod auth;
+pub mod cache_hint;
 pub mod client;
 pub mod completion;
 pub mod config;

@@ -301,7 +301,8 @@ impl Session {
         let log = options.log.clone().unwrap_or_else(|| SessionLog::new(options.log_limits, Redactor::default()));
         let tap = WireTap::new(log.clone());
         let roots = Arc::new(std::sync::RwLock::new(options.roots.clone()));
-        let client = LensClient::new(tap.clone(), options.asks.clone(), roots.clone(), options.protocol);
+        let client =
+            LensClient::new(tap.clone(), options.asks.clone(), roots.clone(), options.protocol, options.max_depth);
         let lifecycle = super::era::lifecycle(options.protocol);
         if options.protocol == Protocol::Auto {
             tap.bound_discover(super::era::DISCOVER_WAIT.min(options.timeout / 2));
@@ -389,6 +390,10 @@ impl Session {
             task_book: Default::default(),
             auth,
         };
+        if session.server.era == Era::Modern {
+            let fixed = super::cache_hint::problems(&session.server.result);
+            session.setup_warnings.extend(fixed.into_iter().map(|p| format!("server/discover: {p}")));
+        }
         if let Some(level) = session.options.log_level {
             session.apply_log_level(level).await;
         }

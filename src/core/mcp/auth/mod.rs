@@ -238,11 +238,10 @@ impl Authorizer {
                 .await;
         }
         let record = self.record()?;
-        if record.access_token.is_some() && record.expired(crate::history::now_secs()) && record.refresh_token.is_some()
-        {
+        if record.access_token.is_some() && record.expired(crate::dirs::now_secs()) && record.refresh_token.is_some() {
             let _flow = self.flow.lock().await;
             // Another request may have refreshed it while this one waited.
-            if let Some(r) = self.record().filter(|r| !r.expired(crate::history::now_secs())) {
+            if let Some(r) = self.record().filter(|r| !r.expired(crate::dirs::now_secs())) {
                 return r.access_token;
             }
             if let Err(e) = self.refresh().await {
@@ -441,7 +440,7 @@ impl Authorizer {
         asked: Option<String>,
         grant_name: &str,
     ) -> Result<String, String> {
-        let now = crate::history::now_secs();
+        let now = crate::dirs::now_secs();
         let record = Record {
             server_url: self.server_url.clone(),
             resource: found.resource.clone(),
@@ -504,7 +503,7 @@ impl Authorizer {
                 r.refresh_token = None;
             }
         })?;
-        let now = crate::history::now_secs();
+        let now = crate::dirs::now_secs();
         record.access_token = Some(tokens.access_token.clone());
         if let Some(rt) = tokens.refresh_token {
             record.refresh_token = Some(rt);
