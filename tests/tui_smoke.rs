@@ -102,3 +102,39 @@ fn a_secret_echoed_back_is_masked_in_every_view() {
         }
     }
 }
+
+#[test]
+fn a_config_entry_that_cannot_start_says_why_and_the_picker_stays() {
+    let dir = std::env::temp_dir().join(format!("mcplens-picker-gone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let config = dir.join("mcp.json");
+    let vanishing = dir.join("server.sh");
+    std::fs::write(&vanishing, "#!/bin/sh\nexit 1\n").unwrap_or_else(|e| panic!("{e}"));
+    let bin = common::bin();
+    let text = serde_json::json!({"mcpServers": {
+        "missing": {"command": "no-such-mcp-server-anywhere"},
+        "vanishing": {"command": vanishing},
+        "demo": {"command": bin, "args": ["demo-server"]},
+    }});
+    std::fs::write(&config, text.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let name = format!("mcplens-picker-gone-{}", std::process::id());
+    let cmd = format!("{bin} --config {}; echo EXITED=$?; sleep 30", config.display());
+    tmux(&["new-session", "-d", "-s", &name, "-x", "120", "-y", "30", &cmd]);
+    let _guard = Session(name.clone());
+    // Said beforehand, beside the entry.
+    let screen = wait_for(&name, "lists several servers");
+    assert!(screen.contains("cannot start: command \"no-such-mcp-server-anywhere\" not found"), "{screen}");
+    tmux(&["send-keys", "-t", &name, "Enter"]);
+    wait_for(&name, "is it installed and on PATH?");
+    // An entry whose file went away after the list was read: the failed start is said and the
+    // picker comes back, on that entry.
+    std::fs::remove_file(&vanishing).unwrap_or_else(|e| panic!("{e}"));
+    tmux(&["send-keys", "-t", &name, "j", "Enter"]);
+    let screen = wait_for(&name, &format!("vanishing cannot start: file \"{}\" not found", vanishing.display()));
+    assert!(screen.contains("lists several servers") && !screen.contains("EXITED"), "{screen}");
+    tmux(&["send-keys", "-t", &name, "j", "Enter"]);
+    wait_for(&name, "Tools (19)");
+    tmux(&["send-keys", "-t", &name, "q"]);
+    wait_for(&name, "EXITED=0");
+    let _ = std::fs::remove_dir_all(&dir);
+}

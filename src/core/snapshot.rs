@@ -25,6 +25,27 @@ pub fn check(doc: &Value) -> Result<(), String> {
     }
 }
 
+/// The name a server gives itself, which a snapshot records in its `server`: `serverInfo.name`
+/// of an initialize result, or of `_meta["io.modelcontextprotocol/serverInfo"]` in a discover
+/// reply (protocol 2026-07-28).
+pub fn server_name(server: &Value) -> Option<&str> {
+    let info = server.get("serverInfo").or_else(|| server.get("_meta")?.get(crate::mcp::era::SERVER_INFO_META));
+    info?.get("name")?.as_str()
+}
+
+/// When two servers' results name different servers, the sentence saying so: a snapshot of
+/// one server compared with another would mark every tool the two do not share.
+pub fn other_server(old: &Value, new: &Value) -> Option<String> {
+    match (server_name(old), server_name(new)) {
+        (Some(o), Some(n)) if o != n => Some(format!(
+            "the snapshot is of server \"{}\", this is \"{}\"",
+            crate::sanitize::line(o),
+            crate::sanitize::line(n)
+        )),
+        _ => None,
+    }
+}
+
 /// Every change from `old` to `new`, breaking ones first, each group in path order.
 pub fn compare(old: &Value, new: &Value) -> Vec<Change> {
     let mut out = server(old.get("server"), new.get("server"));
@@ -185,6 +206,19 @@ fn arguments(path: &str, old: Option<&Value>, new: Option<&Value>) -> Vec<Change
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_server_is_named_in_either_era_and_another_name_is_said() {
+        let legacy = json!({"serverInfo": {"name": "memory", "version": "1"}});
+        let dated = json!({"_meta": {"io.modelcontextprotocol/serverInfo": {"name": "memory", "version": "2"}}});
+        let other = json!({"serverInfo": {"name": "filesystem\u{1b}[2J"}});
+        assert_eq!(server_name(&dated), Some("memory"));
+        assert_eq!(other_server(&legacy, &dated), None, "same server, other version and era");
+        let why = other_server(&legacy, &other).unwrap_or_default();
+        assert!(why.contains("\"memory\"") && !why.contains('\u{1b}'), "{why}");
+        // A snapshot without a name cannot be told apart: compared as before.
+        assert_eq!(other_server(&json!({}), &other), None);
+    }
 
     fn snap(tools: Value, prompts: Value) -> Value {
         json!({"mcplensSnapshot": 1, "server": {"capabilities": {"tools": {}, "prompts": {}}}, "tools": tools,

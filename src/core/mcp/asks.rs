@@ -106,7 +106,9 @@ impl AskKind {
     pub fn summary(&self) -> String {
         match self {
             AskKind::Form { message, .. } => format!("the server asks: {message}"),
-            AskKind::Url { message, url, .. } => format!("the server asks you to open {url}: {message}"),
+            AskKind::Url { message, url, .. } => {
+                format!("the server asks you to open {url} ({}): {message}", crate::opener::destination(url))
+            }
             AskKind::Sampling { params } => {
                 let n = params.get("messages").and_then(Value::as_array).map_or(0, Vec::len);
                 format!("the server asks for a model's reply to {n} message{}", if n == 1 { "" } else { "s" })

@@ -233,6 +233,17 @@ impl SessionLog {
         }
     }
 
+    /// Gives entry `seq` the time (and, for a reply, the latency) another process logged it with:
+    /// a watched proxy's session is logged again in the watcher's own log.
+    pub fn restamp(&self, seq: u64, at: SystemTime, latency: Option<std::time::Duration>) {
+        let mut st = self.lock();
+        let Some(e) = st.get_mut(seq) else { return };
+        e.at = at;
+        if let (Some(m), Some(l)) = (e.msg.as_mut(), latency) {
+            m.latency = Some(l);
+        }
+    }
+
     /// A new session begins in this log: a marker, and requests of the old one stop waiting
     /// (the new session reuses their ids).
     pub fn mark_reconnect(&self, what: &str) {

@@ -14,6 +14,7 @@ pub mod listing;
 pub mod log;
 pub mod logging;
 pub mod modern;
+pub mod param_headers;
 pub mod prompts;
 pub mod resources;
 pub mod rpc;
