@@ -210,13 +210,20 @@ async fn z_zooms_the_focused_pane_to_the_whole_screen_and_back() {
     // The tool list alone, across the whole width: no schema pane beside it.
     assert!(text.contains("Tools (19)") && !text.contains("Channels per page"), "{text}");
     assert_eq!(app.areas.tools.width, 120);
-    // Another pane zoomed in turn: Tab moves the focus, the zoom follows it.
-    screen.press(&mut app, KeyCode::Tab);
-    let text = screen.text(&mut app);
-    assert!(!text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
+    // z again: back.
     screen.press(&mut app, KeyCode::Char('z'));
     let text = screen.text(&mut app);
     assert!(text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
+    // Another pane zoomed in turn, then the focus moving on ends the zoom: every pane shows.
+    screen.press(&mut app, KeyCode::Tab);
+    screen.press(&mut app, KeyCode::Char('z'));
+    let text = screen.text(&mut app);
+    assert!(!text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
+    screen.press(&mut app, KeyCode::Tab);
+    let text = screen.text(&mut app);
+    assert!(!app.zoom, "{text}");
+    assert!(text.contains("Tools (19)") && text.contains("discord_list_channels — List channels"), "{text}");
+    assert!(text.contains("No result yet"), "{text}");
 }
 
 #[tokio::test]
@@ -375,4 +382,21 @@ async fn i_shows_the_server_info_docked_in_the_schemas_place_from_any_pane() {
         screen.press(&mut app, KeyCode::PageUp);
     }
     assert!(seen.contains("Server info (i, from any pane but the form)"), "{seen}");
+}
+
+#[tokio::test]
+async fn search_before_any_result_says_so_and_the_letters_typed_run_nothing() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(80, 24);
+    app.focus = Pane::Result;
+    screen.press(&mut app, KeyCode::Char('/'));
+    assert!(screen.text(&mut app).contains("no result yet, nothing to search"), "{}", screen.text(&mut app));
+    // "info q": letters meant for the search; none opens a pane or quits.
+    screen.type_text(&mut app, "info q");
+    assert!(!app.quit && app.shown.is_none() && app.overlays.is_empty());
+    assert_eq!(app.focus, Pane::Result);
+    // Esc ends it; then keys are commands again.
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Char('i'));
+    assert!(app.shown.is_some());
 }

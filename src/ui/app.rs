@@ -265,6 +265,10 @@ pub struct App {
     pub log: LogPane,
     pub schema: Option<SchemaPane>,
     pub notice: Option<(String, bool)>,
+    /// `/` was pressed in the result pane with no result: the letters typed next are the
+    /// search's (there is nothing to search; they must not run commands), until a key that is
+    /// no letter.
+    pub(super) search_nothing: bool,
     /// Where the panes are, from `view::layout` after each update (for mouse hits and pages).
     pub areas: Areas,
     /// The terminal's size.
@@ -307,6 +311,7 @@ impl App {
             log: LogPane::default(),
             schema: None,
             notice: None,
+            search_nothing: false,
             areas: Areas::default(),
             size: Rect::new(0, 0, 120, 40),
             zoom: false,
@@ -364,6 +369,10 @@ impl App {
         }
     }
 
+    /// The focus order, the same in every state: the tool list, then what stands in the
+    /// schema's place (a docked pane, the form, or the schema), the result, and the log when it
+    /// is shown. Tab and Shift-Tab walk it round; in the form they walk its fields first and
+    /// leave it past the last (or before the first).
     pub(super) fn panes(&self) -> Vec<Pane> {
         let middle = if self.shown.is_some() {
             Pane::Docked
@@ -402,6 +411,10 @@ impl App {
     fn compared(&mut self, outcome: super::baseline::Outcome) -> Vec<Cmd> {
         match outcome {
             Ok(c) => {
+                if let Some(why) = &c.other_server {
+                    let file = crate::sanitize::line(&c.file).into_owned();
+                    self.notice = Some((format!("snapshot {file} not compared: {why}"), true));
+                }
                 self.list.since = Some(c.clone());
                 self.schema = None;
                 self.sync_schema();
@@ -422,7 +435,12 @@ impl App {
     }
 
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
+        let focus = self.focus;
         let cmds = self.update_in(msg);
+        if self.focus != focus {
+            // Zoom shows the focused pane: it ends when the focus moves on.
+            self.zoom = false;
+        }
         self.relayout();
         cmds
     }
@@ -576,7 +594,8 @@ impl App {
                     self.results.push(ResultState::new(*result, page, &self.theme));
                     self.page = self.results.len() - 1;
                 } else {
-                    self.results = vec![ResultState::new(*result, Page::default(), &self.theme)];
+                    let page = Page::first_of(&result);
+                    self.results = vec![ResultState::new(*result, page, &self.theme)];
                     self.page = 0;
                 }
                 if let Some(view) = self.results.get(self.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)
@@ -621,11 +640,11 @@ impl App {
         purpose: Purpose,
     ) -> Vec<Cmd> {
         if self.running.is_some() {
-            self.notice = Some(("a call is running; Ctrl-K cancels it".into(), true));
+            self.notice = Some((super::keymap::running_note(), true));
             return vec![];
         }
         if !matches!(self.conn, Conn::Connected) {
-            self.notice = Some(("not connected: R reconnects".into(), true));
+            self.notice = Some((super::keymap::not_connected_note(), true));
             return vec![];
         }
         let descriptor = self.list.find(&tool_name).map(|t| t.value().clone());

@@ -198,28 +198,18 @@ fn merge(old: &mut Hint, new: &Hint) {
 }
 
 fn user_file() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("MCPLENS_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d).join("hints.toml"));
-    }
-    if let Some(d) = std::env::var_os("XDG_CONFIG_HOME").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d).join("mcplens/hints.toml"));
-    }
-    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config/mcplens/hints.toml"))
+    crate::dirs::config_dir().map(|d| d.join("hints.toml"))
 }
 
 fn read_file(path: &Path) -> Result<Option<String>, String> {
-    use std::io::Read;
-    let f = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e.to_string()),
-    };
-    let mut text = String::new();
-    f.take(MAX_FILE + 1).read_to_string(&mut text).map_err(|e| e.to_string())?;
-    if text.len() as u64 > MAX_FILE {
-        return Err(format!("larger than {} KiB: not a hints file", MAX_FILE >> 10));
+    match crate::capped_file::read_text(path, MAX_FILE) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(crate::capped_file::ReadError::TooLarge { .. }) => {
+            Err(format!("larger than {} KiB: not a hints file", MAX_FILE >> 10))
+        }
+        Err(e) => Err(e.to_string()),
     }
-    Ok(Some(text))
 }
 
 /// The hints of one file's text; an error names the line.

@@ -16,6 +16,7 @@ pub mod position;
 mod shapes;
 mod taught;
 pub mod text;
+pub mod twin;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
