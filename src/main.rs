@@ -2,11 +2,10 @@
 
 use std::io::IsTerminal;
 
-use clap::Parser;
 use mcplens::cli::{self, Cli};
 
 fn main() {
-    let cli = match Cli::try_parse() {
+    let cli = match cli::settings::parse() {
         Ok(cli) => cli,
         Err(e) => std::process::exit(clap_exit(&e)),
     };
@@ -51,7 +50,7 @@ fn run(cli: Cli) -> i32 {
 fn clap_exit(e: &clap::Error) -> i32 {
     let to_stderr = e.use_stderr();
     let tty = if to_stderr { std::io::stderr().is_terminal() } else { std::io::stdout().is_terminal() };
-    let text = if tty { e.render().ansi().to_string() } else { e.render().to_string() };
+    let text = if cli::output::color_wanted(tty) { e.render().ansi().to_string() } else { e.render().to_string() };
     if to_stderr {
         cli::output::err_raw(&text);
     } else {

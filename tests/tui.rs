@@ -210,13 +210,20 @@ async fn z_zooms_the_focused_pane_to_the_whole_screen_and_back() {
     // The tool list alone, across the whole width: no schema pane beside it.
     assert!(text.contains("Tools (19)") && !text.contains("Channels per page"), "{text}");
     assert_eq!(app.areas.tools.width, 120);
-    // Another pane zoomed in turn: Tab moves the focus, the zoom follows it.
-    screen.press(&mut app, KeyCode::Tab);
-    let text = screen.text(&mut app);
-    assert!(!text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
+    // z again: back.
     screen.press(&mut app, KeyCode::Char('z'));
     let text = screen.text(&mut app);
     assert!(text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
+    // Another pane zoomed in turn, then the focus moving on ends the zoom: every pane shows.
+    screen.press(&mut app, KeyCode::Tab);
+    screen.press(&mut app, KeyCode::Char('z'));
+    let text = screen.text(&mut app);
+    assert!(!text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
+    screen.press(&mut app, KeyCode::Tab);
+    let text = screen.text(&mut app);
+    assert!(!app.zoom, "{text}");
+    assert!(text.contains("Tools (19)") && text.contains("discord_list_channels — List channels"), "{text}");
+    assert!(text.contains("No result yet"), "{text}");
 }
 
 #[tokio::test]

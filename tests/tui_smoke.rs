@@ -76,6 +76,33 @@ fn a_config_with_several_servers_offers_a_picker() {
     wait_for(&name, "EXITED=0");
 }
 
+/// A server that echoes an `-e` value back (as text, in structuredContent, base64-encoded alone
+/// and in a Basic credential) has it masked in every result view, the Split view's cut columns
+/// too: nothing of it reaches the screen.
+#[test]
+fn a_secret_echoed_back_is_masked_in_every_view() {
+    let secret = "sk-live-0123456789abcdef";
+    let name = format!("mcplens-secret-{}", std::process::id());
+    let server = common::script("hostile_io.py");
+    let cmd = format!("{} -e API_TOKEN={secret} -- python3 {server} echo; sleep 30", common::bin());
+    tmux(&["new-session", "-d", "-s", &name, "-x", "120", "-y", "40", &cmd]);
+    let _guard = Session(name.clone());
+    wait_for(&name, "Tools (2)");
+    tmux(&["send-keys", "-t", &name, "Enter"]);
+    wait_for(&name, "Form: leak");
+    tmux(&["send-keys", "-t", &name, "C-r"]);
+    wait_for(&name, "your token is");
+    let fragments = [&secret[..8], &secret[secret.len() - 8..], "c2stbGl2ZS0w", "zay1saXZlLTAx"];
+    for view in ["1", "2", "3", "4"] {
+        tmux(&["send-keys", "-t", &name, view]);
+        std::thread::sleep(Duration::from_millis(500));
+        let screen = tmux(&["capture-pane", "-p", "-t", &name]);
+        for f in fragments {
+            assert!(!screen.contains(f), "view {view} shows {f:?}:\n{screen}");
+        }
+    }
+}
+
 #[test]
 fn a_config_entry_that_cannot_start_says_why_and_the_picker_stays() {
     let dir = std::env::temp_dir().join(format!("mcplens-picker-gone-{}", std::process::id()));

@@ -17,7 +17,7 @@ pub async fn command(action: AuthAction, target: &TargetArgs) -> Result<i32> {
         AuthAction::Login => login(target, &url).await,
         AuthAction::Status => {
             let record = store::load(&dir, &http.url).map_err(LensError::usage)?;
-            out(&status_text(&url, record.as_ref(), crate::history::now_secs()))?;
+            out(&status_text(&url, record.as_ref(), crate::dirs::now_secs()))?;
             Ok(0)
         }
         AuthAction::Logout => {
@@ -43,7 +43,7 @@ async fn login(target: &TargetArgs, url: &str) -> Result<i32> {
     opened.close().await;
     match state {
         Some(LoginState::LoggedIn { .. }) => {
-            out(&status_text(url, record.as_ref(), crate::history::now_secs()))?;
+            out(&status_text(url, record.as_ref(), crate::dirs::now_secs()))?;
             Ok(0)
         }
         _ => {
@@ -101,6 +101,7 @@ mod tests {
                 method: AuthMethod::ClientSecretBasic,
                 registration: Registration::Dynamic,
                 redirect_uri: None,
+                private_key_pem: None,
             },
             access_token: Some("the-access-token".into()),
             refresh_token: Some("the-refresh-token".into()),

@@ -40,7 +40,7 @@ pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: boo
     Ok(if breaking > 0 { EXIT_BREAKING } else { 0 })
 }
 
-fn load(path: &Path, max_depth: usize) -> Result<Value> {
+pub(crate) fn load(path: &Path, max_depth: usize) -> Result<Value> {
     let text = crate::capped_file::read_text(path, crate::snapshot::MAX_SNAPSHOT)
         .map_err(|e| LensError::usage(format!("cannot read {}: {e}", path.display())))?;
     parse(&text, &path.display().to_string(), max_depth)

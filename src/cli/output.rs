@@ -113,3 +113,44 @@ pub fn exit_code(code: i32) -> i32 {
         }
     }
 }
+
+/// Whether to colour what goes to a stream, by the common conventions: `NO_COLOR` (set and not
+/// empty) never, `CLICOLOR_FORCE` (set, not empty, not 0) always, `CLICOLOR=0` never, else only
+/// on a terminal.
+pub fn color_wanted(is_terminal: bool) -> bool {
+    color_by(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()), is_terminal)
+}
+
+fn color_by(var: impl Fn(&str) -> Option<String>, is_terminal: bool) -> bool {
+    let set = |name: &str| var(name).filter(|v| !v.is_empty());
+    if set("NO_COLOR").is_some() {
+        return false;
+    }
+    if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+        return true;
+    }
+    if set("CLICOLOR").is_some_and(|v| v == "0") {
+        return false;
+    }
+    is_terminal
+}
+
+#[cfg(test)]
+mod color_tests {
+    use super::color_by;
+
+    fn with(vars: &[(&str, &str)], tty: bool) -> bool {
+        color_by(|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string()), tty)
+    }
+
+    #[test]
+    fn no_color_wins_then_force_then_the_terminal() {
+        assert!(with(&[], true));
+        assert!(!with(&[], false));
+        assert!(!with(&[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")], true));
+        assert!(with(&[("NO_COLOR", "")], true));
+        assert!(with(&[("CLICOLOR_FORCE", "1")], false));
+        assert!(!with(&[("CLICOLOR_FORCE", "0")], false));
+        assert!(!with(&[("CLICOLOR", "0")], true));
+    }
+}

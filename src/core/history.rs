@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::call::{CallStatus, Purpose};
+use crate::dirs::{create_private_dir, open_private, server_key, state_dir};
 use crate::mcp::log::Redactor;
 
 /// Entries kept in memory and shown; older ones stay in the file.
@@ -56,67 +57,6 @@ pub struct History {
     pub entries: Vec<Entry>,
     /// Why the file could not be read or written, if it could not.
     pub problem: Option<String>,
-}
-
-pub fn state_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("MCPLENS_STATE_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    if let Some(d) = std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d).join("mcplens"));
-    }
-    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state/mcplens"))
-}
-
-/// A file name for a server: readable, and unique per target label (FNV-1a of the whole label).
-pub fn server_key(label: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in label.bytes() {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    let readable: String = label
-        .rsplit('/')
-        .next()
-        .unwrap_or(label)
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
-        .take(40)
-        .collect();
-    format!("{}-{hash:016x}", readable.trim_matches('-'))
-}
-
-pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-    }
-    Ok(())
-}
-
-/// Opens `path` for appending, creating it with mode 0600.
-pub fn open_private(path: &Path, append: bool) -> std::io::Result<std::fs::File> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.create(true).write(true);
-    if append {
-        opts.append(true);
-    } else {
-        opts.truncate(true);
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let f = opts.open(path)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-    }
-    Ok(f)
 }
 
 impl History {
@@ -203,10 +143,6 @@ fn parse_lines(bytes: &[u8]) -> (Vec<Entry>, usize) {
         entries.drain(..entries.len() - KEEP);
     }
     (entries, bad)
-}
-
-pub fn now_secs() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
 #[cfg(test)]

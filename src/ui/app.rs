@@ -369,6 +369,10 @@ impl App {
         }
     }
 
+    /// The focus order, the same in every state: the tool list, then what stands in the
+    /// schema's place (a docked pane, the form, or the schema), the result, and the log when it
+    /// is shown. Tab and Shift-Tab walk it round; in the form they walk its fields first and
+    /// leave it past the last (or before the first).
     pub(super) fn panes(&self) -> Vec<Pane> {
         let middle = if self.shown.is_some() {
             Pane::Docked
@@ -431,7 +435,12 @@ impl App {
     }
 
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
+        let focus = self.focus;
         let cmds = self.update_in(msg);
+        if self.focus != focus {
+            // Zoom shows the focused pane: it ends when the focus moves on.
+            self.zoom = false;
+        }
         self.relayout();
         cmds
     }
@@ -631,11 +640,11 @@ impl App {
         purpose: Purpose,
     ) -> Vec<Cmd> {
         if self.running.is_some() {
-            self.notice = Some(("a call is running; Ctrl-K cancels it".into(), true));
+            self.notice = Some((super::keymap::running_note(), true));
             return vec![];
         }
         if !matches!(self.conn, Conn::Connected) {
-            self.notice = Some(("not connected: R reconnects".into(), true));
+            self.notice = Some((super::keymap::not_connected_note(), true));
             return vec![];
         }
         let descriptor = self.list.find(&tool_name).map(|t| t.value().clone());

@@ -55,6 +55,8 @@ pub enum Action {
     Connect(usize),
     /// Run these saved calls of the collection, one after the other, each checked.
     RunSaved(Vec<crate::collection::SavedCall>),
+    /// Quit now (the user confirmed it).
+    Quit,
 }
 
 /// Offers a key to a component: raw first (text being typed), then as the command its keymap
@@ -128,6 +130,12 @@ pub trait Component {
     /// printable keys here. Most components take none.
     fn key(&mut self, _key: &KeyEvent, _cx: &mut Ctx) -> Used {
         Used::No
+    }
+
+    /// Whether the component holds a text cursor (a filter, a search, a field being typed): then
+    /// every printable key is its, and the router never lets one reach a command.
+    fn typing(&self) -> bool {
+        false
     }
 
     /// A command of the keymap (this component's section first, then the global one).

@@ -43,6 +43,11 @@ enum Input {
     Right,
 }
 
+/// The key the form binds to `cmd`, for the messages it writes.
+fn key(cmd: Command) -> String {
+    super::keymap::key(super::keymap::Scope::Form, cmd)
+}
+
 /// What a key did, for the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormOutcome {
@@ -76,6 +81,8 @@ pub struct FormState {
     /// prefilled value is replaced by what is typed, not appended to.
     typed_at: Option<usize>,
     validator: Option<jsonschema::Validator>,
+    /// The arguments were changed since the form was opened or last sent: quitting asks first.
+    pub edited: bool,
 }
 
 fn flatten(f: &Field, path: &mut Vec<usize>, depth: usize, out: &mut Vec<Row>) {
@@ -117,7 +124,10 @@ impl FormState {
         if let Some(prev) = previous
             && !form.load(prev)
         {
-            message = Some("the last arguments do not all fit the fields; Ctrl-T shows them as JSON".into());
+            message = Some(format!(
+                "the last arguments do not all fit the fields; {} shows them as JSON",
+                key(Command::ToggleJson)
+            ));
         }
         let (validator, schema_problem) = match crate::schema::validate::validator(schema) {
             Ok(v) => (Some(v), None),
@@ -141,6 +151,7 @@ impl FormState {
             confirm: false,
             typed_at: None,
             validator,
+            edited: false,
         };
         s.rebuild();
         s
@@ -233,12 +244,14 @@ impl FormState {
         let Some(path) = self.focused().filter(|r| r.kind == RowKind::Field).map(|r| r.path.clone()) else { return };
         if let Some(field) = field_at_mut(&mut self.form.root, &path) {
             f(field);
+            self.edited = true;
         }
         self.validate();
     }
 
     fn structural(&mut self, path: &[usize], f: impl FnOnce(&mut Field, &mut form::Builder)) {
         self.form.with_builder(f, path);
+        self.edited = true;
         self.rebuild();
     }
 
@@ -290,16 +303,22 @@ impl FormState {
     fn picker_key(&mut self, k: &KeyEvent) -> FormOutcome {
         let Some(p) = &mut self.picker else { return FormOutcome::NotMine };
         let n = p.options.len();
-        match k.code {
-            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => p.cursor = (p.cursor + 1).min(n.saturating_sub(1)),
-            KeyCode::Up | KeyCode::Char('k') | KeyCode::BackTab => p.cursor = p.cursor.saturating_sub(1),
-            KeyCode::Char(' ') if p.multi.is_some() => {
+        // The form's own keys, so a user's keymap moves them here too; j and k as in every list.
+        let cmd = super::keymap::lookup(k, super::keymap::Scope::Form);
+        match (cmd, k.code) {
+            (Some(Command::NextField | Command::Down), _) | (_, KeyCode::Char('j')) => {
+                p.cursor = (p.cursor + 1).min(n.saturating_sub(1))
+            }
+            (Some(Command::PrevField | Command::Up), _) | (_, KeyCode::Char('k')) => {
+                p.cursor = p.cursor.saturating_sub(1)
+            }
+            (Some(Command::Toggle), _) if p.multi.is_some() => {
                 if let Some(on) = p.multi.as_mut().and_then(|m| m.get_mut(p.cursor)) {
                     *on = !*on;
                 }
             }
-            KeyCode::Enter | KeyCode::Char(' ') => self.pick(),
-            KeyCode::Esc => self.picker = None,
+            (Some(Command::Activate | Command::Toggle), _) => self.pick(),
+            (Some(Command::Leave), _) => self.picker = None,
             _ => {}
         }
         FormOutcome::Handled
@@ -329,6 +348,23 @@ impl FormState {
     /// selected again, so what is typed replaces it.
     pub fn reselect(&mut self) {
         self.typed_at = None;
+    }
+
+    /// The focus comes to the form from the pane before it (`forward`: onto the first row) or
+    /// after it (onto the last); the value there is selected, so typing replaces it.
+    pub fn enter(&mut self, forward: bool) {
+        self.focus = if forward { 0 } else { self.rows.len().saturating_sub(1) };
+        self.reselect();
+    }
+
+    /// Moves the focus one row; `false` at the edge (the pane keys then leave the form).
+    fn step(&mut self, by: isize) -> bool {
+        let to = self.focus as isize + by;
+        if to < 0 || to >= self.rows.len() as isize {
+            return false;
+        }
+        self.move_focus(by);
+        true
     }
 
     fn move_focus(&mut self, by: isize) {
@@ -364,7 +400,8 @@ impl FormState {
                     self.raw = Some(t);
                 }
                 Err(e) => {
-                    self.message = Some(format!("not valid JSON ({e}); fix it or Ctrl-T again after fixing"));
+                    let json = key(Command::ToggleJson);
+                    self.message = Some(format!("not valid JSON ({e}); fix it or {json} again after fixing"));
                     self.raw = Some(t);
                 }
             },
@@ -411,20 +448,12 @@ impl FormState {
         self.confirm || self.picker.is_some()
     }
 
-    /// True when the focused row takes typed characters.
-    /// Whether `k` is a character typed into the focused field, which no command may take (F1 and
-    /// the other named keys still reach theirs).
+    /// Whether `k` is the form's whatever row has the focus: in a form every plain character is
+    /// text (typed into the field, or into the first one under a header row), never a command.
+    /// F1, Ctrl keys and the other named keys still reach theirs.
     pub fn swallows(&self, k: &crossterm::event::KeyEvent) -> bool {
         use crossterm::event::{KeyCode, KeyModifiers};
-        self.typing()
-            && matches!(k.code, KeyCode::Char(_))
-            && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-    }
-
-    pub fn typing(&self) -> bool {
-        self.raw.is_some()
-            || self.focused().is_some_and(|r| r.kind == RowKind::AddKey)
-            || self.focused_field().is_some_and(Field::is_text)
+        matches!(k.code, KeyCode::Char(_)) && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
     }
 
     /// A command from the keymap's form bindings.
@@ -463,8 +492,9 @@ impl FormState {
             Command::RemoveItem => self.item_op(0),
             Command::MoveItemUp => self.item_op(-1),
             Command::MoveItemDown => self.item_op(1),
-            Command::NextField => self.move_focus(1),
-            Command::PrevField => self.move_focus(-1),
+            Command::NextField if !self.step(1) => return FormOutcome::NotMine,
+            Command::PrevField if !self.step(-1) => return FormOutcome::NotMine,
+            Command::NextField | Command::PrevField => {}
             Command::Activate => return self.act(Input::Enter),
             Command::Toggle => return self.act(Input::Char(' ')),
             _ => return FormOutcome::NotMine,
@@ -490,6 +520,7 @@ impl FormState {
             if t.key(k) {
                 // A message about the text before this edit (a refused run) is stale now.
                 self.message = None;
+                self.edited = true;
                 self.validate();
                 return FormOutcome::Handled;
             }
@@ -536,6 +567,10 @@ impl FormState {
                         self.rows.iter().position(|r| r.path == item_path && r.kind == RowKind::Field).unwrap_or(n);
                     return FormOutcome::Handled;
                 }
+                if matches!(input, Input::Char(_)) {
+                    self.message = Some(format!("{} adds an item; letters type in its fields", key(Command::Activate)));
+                    return FormOutcome::Handled;
+                }
                 FormOutcome::NotMine
             }
             RowKind::AddKey => match input {
@@ -550,7 +585,7 @@ impl FormState {
                 Input::Enter => {
                     let key = std::mem::take(&mut self.new_key);
                     if key.is_empty() {
-                        self.message = Some("type the new key's name, then Enter".into());
+                        self.message = Some(format!("type the new key's name, then {}", self::key(Command::Activate)));
                         return FormOutcome::Handled;
                     }
                     let path = row.path.clone();
@@ -632,9 +667,47 @@ impl FormState {
             (Kind::Const(_), Input::Char(' ') | Input::Enter) => self.edit(|f| {
                 f.state = if f.state == State::Set { State::Unset } else { State::Set };
             }),
+            (_, Input::Char(c)) => return self.type_below(c, &path),
             _ => return FormOutcome::NotMine,
         }
         FormOutcome::Handled
+    }
+
+    /// A letter typed on a row that takes no text (a nested object's or an array item's header,
+    /// a boolean, a picker): it goes to the first text field under the row, as if the user had
+    /// moved there first; with none, the row says what it takes. Never a command: in a form,
+    /// letters type.
+    fn type_below(&mut self, c: char, path: &[usize]) -> FormOutcome {
+        let below = self.rows.iter().enumerate().skip(self.focus + 1).find(|(_, r)| {
+            r.kind == RowKind::Field
+                && r.path.starts_with(path)
+                && field_at(&self.form.root, &r.path).is_some_and(Field::is_text)
+        });
+        match below.map(|(i, _)| i) {
+            Some(i) => {
+                self.focus = i;
+                self.typed_at = None;
+                self.field_key(Input::Char(c))
+            }
+            None => {
+                let what = self.focused_field().map_or_else(String::new, |f| FormState::takes(&f.kind));
+                self.message = Some(format!("this row takes no text: {what}"));
+                FormOutcome::Handled
+            }
+        }
+    }
+
+    /// What a row that takes no text answers to, in a word.
+    fn takes(kind: &Kind) -> String {
+        let (toggle, activate) = (key(Command::Toggle), key(Command::Activate));
+        match kind {
+            Kind::Boolean => format!("{toggle} toggles it"),
+            Kind::Enum(_) | Kind::MultiEnum(_) | Kind::Variant(_) => format!("{toggle} picks a value"),
+            Kind::Recursive => format!("{activate} expands it"),
+            Kind::Array => format!("{activate} adds an item"),
+            Kind::Const(_) => format!("{toggle} sets or clears it"),
+            _ => "its fields are below".into(),
+        }
     }
 
     fn run_request(&mut self) -> FormOutcome {
@@ -643,7 +716,11 @@ impl FormState {
             return FormOutcome::Handled;
         }
         if !self.no_validate && !self.errors.is_empty() {
-            self.check = Some(format!("{} validation error(s): fix them, or Ctrl-V to send anyway", self.errors.len()));
+            self.check = Some(format!(
+                "{} validation error(s): fix them, or {} to send anyway",
+                self.errors.len(),
+                key(Command::ToggleValidate)
+            ));
             return FormOutcome::Handled;
         }
         if self.destructive {
@@ -699,7 +776,7 @@ impl FormState {
             Kind::Variant(labels) => f.choice.and_then(|c| labels.get(c)).cloned().unwrap_or_default(),
             Kind::Object => String::new(),
             Kind::Array => format!("{} item(s)", f.children.len()),
-            Kind::Recursive => "▸ Enter expands (recursive schema)".into(),
+            Kind::Recursive => format!("▸ {} expands (recursive schema)", key(Command::Activate)),
         };
         (text, !unset)
     }

@@ -58,7 +58,7 @@ impl App {
                     }
                     Ok(Some(_)) => {
                         if self.running.is_some() {
-                            self.notice = Some(("a call is running; Ctrl-K cancels it".into(), true));
+                            self.notice = Some((keymap::running_note(), true));
                             return vec![];
                         }
                         let known: Vec<_> = self.results.iter().filter_map(|r| r.call.envelope.clone()).collect();
@@ -152,14 +152,28 @@ impl App {
                     }
                     None => {
                         self.notice = Some((
-                            "only calls made in this session keep their result; Enter reopens the form".into(),
+                            format!(
+                                "only calls made in this session keep their result; {} reopens the form",
+                                keymap::key(Scope::History, Command::Open)
+                            ),
                             false,
                         ))
                     }
                 }
                 vec![]
             }
-            Action::RunForm { tool, arguments } => self.start_call(tool, arguments),
+            Action::RunForm { tool, arguments } => {
+                let cmds = self.start_call(tool, arguments);
+                // Sent: quitting no longer loses anything typed.
+                if let (false, Some(f)) = (cmds.is_empty(), &mut self.form) {
+                    f.edited = false;
+                }
+                cmds
+            }
+            Action::Quit => {
+                self.quit = true;
+                vec![Cmd::Quit]
+            }
             Action::LeaveForm => {
                 if let Some(f) = self.form.take() {
                     self.kept_forms.insert(f.tool.clone(), f);
@@ -173,7 +187,7 @@ impl App {
                     // The pane marked them running: they were not.
                     let not_run = calls.into_iter().map(|c| c.name).collect();
                     let cmds = self.observe(&super::component::Observed::SavedRun(&RunMsg::Finished { not_run }));
-                    self.notice = Some(("not connected: R reconnects".into(), true));
+                    self.notice = Some((keymap::not_connected_note(), true));
                     return cmds;
                 }
                 let with = calls
@@ -198,8 +212,7 @@ impl App {
 
     pub(super) fn key(&mut self, k: KeyEvent) -> Vec<Cmd> {
         if keymap::lookup_own(&k, Scope::Any) == Some(Command::ForceQuit) {
-            self.quit = true;
-            return vec![Cmd::Quit];
+            return self.quit_or_ask();
         }
         if !self.overlays.is_empty() {
             return self.overlay_key(k);
@@ -212,10 +225,15 @@ impl App {
                 return vec![];
             }
         }
-        if self.focus == Pane::Form
-            && let Some(cmds) = self.form_key(k)
-        {
-            return cmds;
+        if self.focus == Pane::Form {
+            if let Some(cmds) = self.form_key(k) {
+                return cmds;
+            }
+            // The form moved no further: the pane keys (Tab past the last field, Shift-Tab
+            // before the first) leave it for the next pane in the focus order.
+            if let Some(cmd @ (Command::NextPane | Command::PrevPane)) = keymap::lookup_own(&k, Scope::Any) {
+                return self.command(cmd);
+            }
         }
         if self.focus == Pane::Log
             && self.show_log
@@ -230,6 +248,12 @@ impl App {
         }
         if let Some(cmds) = self.docked_key(&k) {
             return cmds;
+        }
+        if is_text(&k) && self.typing() {
+            // A character for the text being typed that it did not take (a full filter): it
+            // never falls through to the command its letter is bound to.
+            self.dirty = false;
+            return vec![];
         }
         if self.show_key(&k) {
             // The collection is read again each time its pane is shown: edits to the file count.
@@ -253,6 +277,8 @@ impl App {
         if !used.yes() && self.overlays.len() < before {
             // The overlay closed on a key it does not use: the key does its own work beneath.
             cmds.extend(self.key(k));
+        } else if !used.yes() && is_text(&k) && self.typing() {
+            self.dirty = false;
         } else if !used.yes() {
             // Only what makes sense over any overlay: not pane moves or views under it.
             match keymap::lookup_own(&k, Scope::Any) {
@@ -272,15 +298,8 @@ impl App {
     pub(super) fn command(&mut self, cmd: Command) -> Vec<Cmd> {
         self.notice = None;
         match cmd {
-            Command::Quit => {
-                self.quit = true;
-                return vec![Cmd::Quit];
-            }
+            Command::Quit | Command::ForceQuit => return self.quit_or_ask(),
             Command::Help => self.overlays.push(Box::new(Help::new(self.scope()))),
-            Command::ForceQuit => {
-                self.quit = true;
-                return vec![Cmd::Quit];
-            }
             Command::Reconnect => return vec![Cmd::Reconnect],
             Command::Ping => return self.ping(),
             Command::ServerLogLevel => self.pick_server_level(),
@@ -323,7 +342,7 @@ impl App {
                 let next = if cmd == Command::NextPane { (at + 1) % n } else { (at + n - 1) % n };
                 self.focus = panes[next];
                 if let (Pane::Form, Some(f)) = (self.focus, &mut self.form) {
-                    f.reselect();
+                    f.enter(cmd == Command::NextPane);
                 }
             }
             Command::Filter => {
@@ -350,6 +369,37 @@ impl App {
             }
             nav => self.navigate(nav),
         }
+        vec![]
+    }
+
+    /// Whether what has the keys holds a text cursor (a filter, a search, a form, a name being
+    /// typed): the one place that says so, for the router and the footer.
+    pub fn typing(&self) -> bool {
+        if let Some(top) = self.overlays.top() {
+            return top.typing();
+        }
+        match self.focus {
+            Pane::Tools => self.list.typing(),
+            Pane::Form => self.form.is_some(),
+            Pane::Log => self.show_log && self.log.is_typing(),
+            Pane::Result => self.result().is_some_and(ResultState::search_open),
+            Pane::Docked => self.shown_docked().is_some_and(|p| p.typing()),
+            Pane::Schema => false,
+        }
+    }
+
+    /// Quits, unless a form holds edits never sent: then asks first (asked already: quits).
+    fn quit_or_ask(&mut self) -> Vec<Cmd> {
+        use super::components::quit_confirm::{QuitConfirm, SCOPE};
+        let asking = self.overlays.top().is_some_and(|t| t.scope() == SCOPE);
+        let mut unsent: Vec<String> =
+            self.form.iter().chain(self.kept_forms.values()).filter(|f| f.edited).map(|f| f.tool.clone()).collect();
+        if asking || unsent.is_empty() {
+            self.quit = true;
+            return vec![Cmd::Quit];
+        }
+        unsent.sort();
+        self.overlays.push(Box::new(QuitConfirm::new(unsent)));
         vec![]
     }
 
@@ -485,6 +535,12 @@ impl App {
             _ => self.dirty = false,
         }
     }
+}
+
+/// A printable character with no Ctrl or Alt: text, where text is being typed.
+fn is_text(k: &KeyEvent) -> bool {
+    matches!(k.code, crossterm::event::KeyCode::Char(c) if !c.is_control())
+        && !k.modifiers.intersects(crossterm::event::KeyModifiers::CONTROL | crossterm::event::KeyModifiers::ALT)
 }
 
 /// Why `]` has nothing to fetch: the last page, or a list that says it holds more than it sent

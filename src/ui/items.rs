@@ -87,7 +87,7 @@ impl App {
     /// `P`: a ping, when connected.
     pub(super) fn ping(&mut self) -> Vec<Cmd> {
         if !matches!(self.conn, super::app::Conn::Connected) {
-            self.notice = Some(("not connected: R reconnects".into(), true));
+            self.notice = Some((super::keymap::not_connected_note(), true));
             return vec![];
         }
         self.notice = Some(("ping…".into(), false));

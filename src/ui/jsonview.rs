@@ -394,7 +394,7 @@ impl JsonView {
         let mut foot = vec![Span::styled(sanitize::line(&self.path()).into_owned(), theme.paint(Role::Key))];
         if self.searching {
             foot.push(Span::styled(
-                format!("  search: {}▏ (Enter finds, Esc cancels)", sanitize::line(&self.query)),
+                format!("  search: {}▏ ({})", sanitize::line(&self.query), super::keymap::search_keys()),
                 theme.paint(Role::Match),
             ));
         } else if !self.query.is_empty() {

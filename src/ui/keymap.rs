@@ -281,13 +281,10 @@ fn load_user(path: Option<&Path>) -> (Keymap, Option<String>) {
     }
 }
 
-/// `$XDG_CONFIG_HOME/mcplens/keymap.toml`, else `~/.config/mcplens/keymap.toml`.
+/// `keymap.toml` in the config directory (`$MCPLENS_CONFIG_DIR`, else `$XDG_CONFIG_HOME/mcplens`,
+/// else `~/.config/mcplens`).
 pub fn user_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".config")))?;
-    Some(base.join("mcplens").join("keymap.toml"))
+    crate::dirs::config_dir().map(|d| d.join("keymap.toml"))
 }
 
 /// The keymap in force: the one `init` loaded, else the default (tests, headless screens).
@@ -308,6 +305,73 @@ pub fn lookup_own(key: &KeyEvent, scope: Scope) -> Option<Command> {
 /// The command `key` means in `scope` (the scope's own bindings win over `Any`).
 pub fn lookup(key: &KeyEvent, scope: Scope) -> Option<Command> {
     keymap().lookup(key, scope)
+}
+
+/// How the keys that run `cmd` in `scope` are written ("Ctrl-R", "y / q"): the scope's own
+/// binding, else the global one. Text on screen that names a key asks here, so a user's keymap
+/// changes it too.
+pub fn keys(scope: Scope, cmd: Command) -> String {
+    let map = keymap();
+    let found = map.own(scope).find(|b| b.command == cmd).map(|b| b.label.clone());
+    found.or_else(|| map.global_in(scope).into_iter().find(|b| b.command == cmd).map(|b| b.label)).unwrap_or_else(
+        || {
+            // Unbound by the user's keymap: say so rather than name a key that does nothing.
+            format!("({} unbound)", cmd.name())
+        },
+    )
+}
+
+/// The first key that runs `cmd` in `scope` ("Ctrl-R"), for short hints.
+pub fn key(scope: Scope, cmd: Command) -> String {
+    let map = keymap();
+    let own = map.own(scope).find(|b| b.command == cmd).and_then(|b| b.keys.first().map(Key::label));
+    own.or_else(|| {
+        map.global_in(scope).into_iter().find(|b| b.command == cmd).and_then(|b| b.keys.first().map(Key::label))
+    })
+    .unwrap_or_else(|| format!("({} unbound)", cmd.name()))
+}
+
+/// How a key the text inputs handle themselves (Enter, Esc, Backspace) is written on screen.
+pub fn key_name(code: crossterm::event::KeyCode) -> String {
+    Key::new(code, crossterm::event::KeyModifiers::NONE).label()
+}
+
+/// The last key that runs `cmd` in `scope` ("↓" of "j / ↓"): the arrow rather than the letter.
+pub fn key_last(scope: Scope, cmd: Command) -> String {
+    let map = keymap();
+    let own = map.own(scope).find(|b| b.command == cmd).and_then(|b| b.keys.last().map(Key::label));
+    own.or_else(|| {
+        map.global_in(scope).into_iter().find(|b| b.command == cmd).and_then(|b| b.keys.last().map(Key::label))
+    })
+    .unwrap_or_else(|| format!("({} unbound)", cmd.name()))
+}
+
+/// "Enter get · Esc close": for each command, the key that runs it in `scope` and what it does,
+/// for titles and lines that name keys.
+pub fn said(scope: Scope, what: &[(Command, &str)]) -> String {
+    what.iter().map(|(cmd, word)| format!("{} {word}", key(scope, *cmd))).collect::<Vec<_>>().join(" · ")
+}
+
+/// `(key, word)` footer pairs for `scope`, in the given order (a component whose footer is not
+/// its section's: a scrolling view, a detail).
+pub fn pairs(scope: Scope, what: &[(Command, &str)]) -> Vec<(String, String)> {
+    what.iter().map(|(cmd, word)| (keys(scope, *cmd), (*word).to_string())).collect()
+}
+
+/// The keys of a search prompt, which the prompt handles itself: "Enter finds, Esc cancels".
+pub fn search_keys() -> String {
+    use crossterm::event::KeyCode;
+    format!("{} finds, {} cancels", key_name(KeyCode::Enter), key_name(KeyCode::Esc))
+}
+
+/// The notice when a call is asked for while one runs.
+pub fn running_note() -> String {
+    format!("a call is running; {} cancels it", key(Scope::Any, Command::CancelCall))
+}
+
+/// The notice when something needs the server and the session is down.
+pub fn not_connected_note() -> String {
+    format!("not connected: {} reconnects", key(Scope::Any, Command::Reconnect))
 }
 
 /// `(keys, word, command)` hints for the footer in `scope`.

@@ -6,6 +6,7 @@ pub mod baseline;
 pub mod changes;
 pub mod component;
 pub mod components;
+mod diagnose;
 pub mod fit;
 pub mod form;
 pub mod fuzzy;
@@ -14,6 +15,8 @@ mod input;
 mod items;
 pub mod jsonview;
 pub mod keymap;
+pub mod lint_marks;
+pub mod mask;
 pub mod ops;
 pub mod result;
 pub mod saved;
@@ -22,6 +25,8 @@ pub mod scroll;
 pub mod textarea;
 pub mod theme;
 pub mod view;
+#[cfg(unix)]
+pub mod watch_mode;
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -37,8 +42,9 @@ use tokio_util::sync::CancellationToken;
 use crate::call::{Call, CallStatus, Purpose};
 use crate::cli::TargetArgs;
 use crate::cli::args::UiArgs;
+use crate::dirs::now_secs;
 use crate::envelope::hints::{Hint, Hints};
-use crate::history::{Entry, History, now_secs};
+use crate::history::{Entry, History};
 use crate::mcp::wire::ServerEvent;
 use crate::mcp::{CallOptions, ConnectOptions, Session, Target};
 use app::{App, CallResult, Cmd, Msg, SessionMsg};
@@ -246,6 +252,7 @@ async fn worker(
     let send = |m: SessionMsg| out.send(Msg::Session(m)).is_ok();
     // One log for every session: a reconnect appends to it, so why the server died stays.
     let log = crate::mcp::log::SessionLog::new(options.log_limits, crate::mcp::log::Redactor::new(target.secrets()));
+    mask::set(log.redactor().clone());
     let (desk, asks) = crate::mcp::asks::AskDesk::new();
     let mut pending = Pending { rx: asks, asks: HashMap::new() };
     // Login steps go to the status line, never to stderr under the screen.
@@ -276,14 +283,15 @@ async fn worker(
                 if !send(SessionMsg::Failed { error: e.message, log: Some(log.clone()) }) {
                     return;
                 }
+                diagnose::after_failure(&target, &options, &log, &out);
                 loop {
                     match cmds.recv().await {
                         Some(Cmd::Reconnect) => break,
                         Some(Cmd::Call { .. }) => {
-                            send(SessionMsg::Notice("not connected: R reconnects".into()));
+                            send(SessionMsg::Notice(keymap::not_connected_note()));
                         }
                         Some(Cmd::AllPages { .. }) => {
-                            send(SessionMsg::Notice("not connected: R reconnects".into()));
+                            send(SessionMsg::Notice(keymap::not_connected_note()));
                         }
                         Some(Cmd::Export { name, text }) => {
                             let redactor = crate::mcp::log::Redactor::new(target.secrets());
@@ -580,12 +588,12 @@ fn osc52(text: &str) {
     let _ = out.flush();
 }
 
-fn restore_terminal() {
+pub(crate) fn restore_terminal() {
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
 }
 
-fn start_terminal() -> ratatui::DefaultTerminal {
+pub(crate) fn start_terminal() -> ratatui::DefaultTerminal {
     let terminal = ratatui::init();
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let previous = std::panic::take_hook();
@@ -678,7 +686,7 @@ async fn pick_server(
 
 /// Runs the TUI until the user quits; returns the exit code.
 pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let no_color = !crate::cli::output::color_wanted(true);
     let (theme, theme_error) = theme::Theme::load(ui.theme.as_deref(), no_color);
     // A config file with several servers and no --server: the user picks one on screen; one
     // that cannot start says why and the picker comes back.
@@ -817,7 +825,7 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
             for cmd in app.update(msg) {
                 match cmd {
                     Cmd::Quit => quit = true,
-                    Cmd::Copy(text) => osc52(&text),
+                    Cmd::Copy(text) => osc52(&mask::text(&text)),
                     Cmd::OpenUrl(url) => {
                         if let Err(e) = crate::opener::open_url(&url) {
                             app.notice = Some((format!("not opened: {e}"), true));

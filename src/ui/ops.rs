@@ -329,16 +329,15 @@ pub fn save_content(name: &str, content: &Shared, index: usize, redactor: &crate
 /// exports; returns its path.
 pub fn write_export(name: &str, ext: &str, bytes: &[u8]) -> Result<std::path::PathBuf, String> {
     use std::io::Write;
-    let dir = crate::history::state_dir().ok_or("no state directory (set HOME or MCPLENS_STATE_DIR)")?.join("exports");
+    let dir = crate::dirs::state_dir().ok_or("no state directory (set HOME or MCPLENS_STATE_DIR)")?.join("exports");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let safe: String = name
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
         .take(60)
         .collect();
-    let path = dir.join(format!("{safe}-{}.{ext}", crate::history::now_secs()));
-    let mut f =
-        crate::history::open_private(&path, false).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let path = dir.join(format!("{safe}-{}.{ext}", crate::dirs::now_secs()));
+    let mut f = crate::dirs::open_private(&path, false).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     f.write_all(bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
 }

@@ -174,6 +174,19 @@ pub enum Focus<'a> {
     None,
 }
 
+/// Whether the body's search prompt (or its open record's) takes the keys.
+fn body_typing(b: Option<&Body>) -> bool {
+    match b {
+        Some(Body::Table(t)) => match &t.record {
+            Some(r) => r.searching,
+            None => t.search.typing,
+        },
+        Some(Body::Tree(v)) => v.searching,
+        Some(Body::Text(t)) => t.search.typing,
+        None => false,
+    }
+}
+
 fn body_focus(b: Option<&mut Body>) -> Focus<'_> {
     match b {
         Some(Body::Table(t)) => match t.record.is_some() {
@@ -517,12 +530,16 @@ impl ResultState {
     }
 
     /// Whether a search prompt is open (it takes every printable key).
-    pub fn typing(&mut self) -> bool {
-        match self.focus_mut() {
-            Focus::Tree(v) => v.searching,
-            Focus::Table(t) => t.search.typing,
-            Focus::Text(t) => t.search.typing,
-            Focus::None => false,
+    pub fn search_open(&self) -> bool {
+        match self.view {
+            View::Envelope => body_typing(self.body.as_ref()),
+            View::Raw => body_typing(self.raw.as_ref()),
+            View::Content => self.content.as_ref().is_some_and(|t| t.search.typing),
+            View::Split => self
+                .split
+                .as_ref()
+                .and_then(|s| if self.split_right { s.right.as_ref() } else { s.left.as_ref() })
+                .is_some_and(|v| v.searching),
         }
     }
 

@@ -13,8 +13,9 @@ use tokio_util::sync::CancellationToken;
 use super::app::{CallResult, Msg, SessionMsg};
 use crate::call::{CallStatus, Purpose};
 use crate::collection::{Collection, Failure, Observed, RunOptions, SavedCall};
+use crate::dirs::now_secs;
 use crate::envelope::hints::Hints;
-use crate::history::{Entry, History, now_secs};
+use crate::history::{Entry, History};
 use crate::mcp::log::Redactor;
 use crate::mcp::{CallOptions, Reply, Session};
 

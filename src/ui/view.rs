@@ -118,6 +118,8 @@ pub fn draw(f: &mut Frame, app: &App) {
         let r = overlay(f, area, w, h);
         layer.draw(f, r, &app.theme, true);
     }
+    // Last, so that nothing drawn escapes it.
+    super::mask::buffer(f.buffer_mut());
 }
 
 fn draw_server(f: &mut Frame, app: &App, area: Rect) {
@@ -129,7 +131,10 @@ fn draw_server(f: &mut Frame, app: &App, area: Rect) {
             spans.push(Span::styled(format!(" {} connecting ", SPINNER[frame]), t.paint(Role::Warning)));
         }
         Conn::Connected => spans.push(Span::styled(" ● connected ", t.paint(Role::Ok))),
-        Conn::Down(_) => spans.push(Span::styled(" ✖ disconnected (R reconnects) ", t.paint(Role::Error))),
+        Conn::Down(_) => {
+            let again = keymap::key(keymap::Scope::Any, keymap::Command::Reconnect);
+            spans.push(Span::styled(format!(" ✖ disconnected ({again} reconnects) "), t.paint(Role::Error)))
+        }
     }
     if let Some(login) = login_label(app.login.as_ref()) {
         spans.push(login);
@@ -160,7 +165,7 @@ fn login_label(state: Option<&crate::mcp::auth::LoginState>) -> Option<Span<'sta
         LoginState::None => return None,
         LoginState::InProgress => "⚿ logging in… ".to_string(),
         LoginState::LoggedIn { expires_at: Some(t), .. } => {
-            let left = t.saturating_sub(crate::history::now_secs());
+            let left = t.saturating_sub(crate::dirs::now_secs());
             if left == 0 {
                 "⚿ token expired ".to_string()
             } else if left < 60 {
@@ -206,7 +211,10 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled(" filter: ", t.key()));
         spans.push(Span::raw(sanitize::line(&app.list.filter).into_owned()));
         spans.push(Span::styled("▏", t.paint(Role::Match)));
-        spans.push(Span::styled("  Enter accept · Esc clear", t.paint(Role::Dim)));
+        // The filter's keys are the text input's own (Enter keeps, Esc clears), named as the help does.
+        let (keep, clear) =
+            (keymap::key_name(crossterm::event::KeyCode::Enter), keymap::key_name(crossterm::event::KeyCode::Esc));
+        spans.push(Span::styled(format!("  {keep} accept · {clear} clear"), t.paint(Role::Dim)));
     } else {
         let has_result = app.result().is_some();
         let next_page = app.page + 1 < app.results.len() || app.result().is_some_and(|r| r.has_next_page());
@@ -231,13 +239,16 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         }
         // In the form, letters type: a plain character key (a docked pane's, `H`, `q`, `?`) does
         // not reach its command there, so the footer does not offer it; F1 still opens the help.
-        let typing = app.focus == Pane::Form && app.overlays.is_empty();
+        let typing = app.overlays.is_empty() && app.typing();
         let hints = if typing { keymap::while_typing(hints) } else { hints };
         let mut docked = if app.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };
         docked.retain(|d| !hints.contains(d));
         // First, where a narrow footer does not cut it off: the one way to stop what runs.
         if app.running.is_some() || app.saved_running() {
-            spans.push(Span::styled(" Ctrl-K", t.key()));
+            spans.push(Span::styled(
+                format!(" {}", keymap::key(keymap::Scope::Any, keymap::Command::CancelCall)),
+                t.key(),
+            ));
             spans.push(Span::styled(" cancel call ", t.paint(Role::Dim)));
         }
         for (k, h) in hints.into_iter().chain(docked) {

@@ -282,8 +282,14 @@ pub struct WireTap {
     /// How long an unanswered `server/discover` is waited on (`--protocol auto`), and where a
     /// line for rmcp can be put in (the stdio transport's): see `give_up_discover`.
     discover_wait: Mutex<Option<(Duration, Option<mpsc::WeakSender<String>>)>>,
+    /// The `x-mcp-header` annotations of the tools listed (only tools that have some), for the
+    /// HTTP transport to mirror on `tools/call` (see `param_headers`).
+    param_headers: Mutex<HashMap<String, ParamHeaders>>,
     me: Weak<WireTap>,
 }
+
+/// A tool's annotated parameters, or why its annotations forbid calling it.
+pub type ParamHeaders = Result<Vec<super::param_headers::ParamHeader>, String>;
 
 impl WireTap {
     pub fn new(log: SessionLog) -> Arc<Self> {
@@ -293,6 +299,7 @@ impl WireTap {
             state: Mutex::default(),
             events,
             discover_wait: Mutex::default(),
+            param_headers: Mutex::default(),
             me: me.clone(),
         })
     }
@@ -359,6 +366,16 @@ impl WireTap {
 
     pub fn log(&self) -> &SessionLog {
         &self.log
+    }
+
+    /// Notes a listed tool's `x-mcp-header` annotations.
+    pub fn set_param_headers(&self, tool: &str, headers: ParamHeaders) {
+        self.param_headers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(tool.to_string(), headers);
+    }
+
+    /// A listed tool's `x-mcp-header` annotations; None when it has none (or was not listed).
+    pub fn param_headers(&self, tool: &str) -> Option<ParamHeaders> {
+        self.param_headers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(tool).cloned()
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
@@ -490,6 +507,11 @@ impl WireTap {
         };
         let seq = self.log.push_message(LogKind::Received, logged, &probe.wire());
         if let Some(method) = probe.method.as_deref() {
+            // A long server log message is kept whole for a while, so that `--log-level`
+            // headless can print it whole (the entry's text is a preview).
+            if method == "notifications/message" && self.log.is_long(logged.len()) {
+                self.log.attach_full(seq, Arc::new(logged.to_string()));
+            }
             match probe.id {
                 None => self.notification(method, probe.params),
                 Some(id) => {
@@ -551,6 +573,9 @@ impl WireTap {
                 return Some(trimmed.to_string());
             }
         }
+        let hint_fixed = (method == "server/discover" && handshake && probe.error.is_none())
+            .then(|| super::cache_hint::tolerated(probe.result, &id_text))
+            .flatten();
         if stub.is_none() && !handshake {
             return Some(trimmed.to_string());
         }
@@ -569,11 +594,18 @@ impl WireTap {
                 Some(format!(r#"{{"jsonrpc":"2.0","id":{id_text},"result":{stub}}}"#))
             }
             None => {
-                let fwd = raw.to_string();
                 if has_result {
-                    st.handshake = Some(raw);
+                    st.handshake = Some(raw.clone());
                 }
-                Some(fwd)
+                drop(st);
+                match hint_fixed {
+                    Some((fixed, what)) => {
+                        let what = what.join("; ");
+                        self.log.push(LogKind::Warning, &format!("server/discover: a cache hint out of spec: {what}"));
+                        Some(fixed)
+                    }
+                    None => Some(raw.to_string()),
+                }
             }
         }
     }

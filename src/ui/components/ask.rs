@@ -72,8 +72,9 @@ impl AskOverlay {
             Body::Form(form) => {
                 if !form.no_validate && !form.errors.is_empty() {
                     self.problem = Some(format!(
-                        "{} problem(s) with the answer: fix them, or Ctrl-V to send it anyway",
-                        form.errors.len()
+                        "{} problem(s) with the answer: fix them, or {} to send it anyway",
+                        form.errors.len(),
+                        keymap::key(Scope::Form, Command::ToggleValidate)
                     ));
                     return Used::Yes;
                 }
@@ -90,7 +91,8 @@ impl AskOverlay {
             Body::Sampling { reply, .. } => {
                 let text = reply.text();
                 if text.trim().is_empty() {
-                    self.problem = Some("type the model's reply first (Ctrl-O declines)".into());
+                    let decline = keymap::key(Scope::Ask, Command::Decline);
+                    self.problem = Some(format!("type the model's reply first ({decline} declines)"));
                     return Used::Yes;
                 }
                 Answer::Reply { text, model: MODEL.into() }
@@ -127,6 +129,10 @@ impl AskOverlay {
 impl Component for AskOverlay {
     fn scope(&self) -> Scope {
         Scope::Ask
+    }
+
+    fn typing(&self) -> bool {
+        !matches!(self.body, Body::Url { .. })
     }
 
     /// Decline first (no field takes Ctrl-O), then the form or the reply being typed, then
@@ -201,7 +207,11 @@ impl Component for AskOverlay {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
-        let title = format!(" The server asks ({}) · Ctrl-R accept · Ctrl-O decline · Esc cancel ", self.method);
+        let keys = keymap::said(
+            Scope::Ask,
+            &[(Command::Run, "accept"), (Command::Decline, "decline"), (Command::Leave, "cancel")],
+        );
+        let title = format!(" The server asks ({}) · {keys} ", self.method);
         let b = Block::default()
             .borders(Borders::ALL)
             .border_type(BorderType::Thick)
@@ -238,25 +248,30 @@ impl AskOverlay {
 }
 
 fn draw_url(f: &mut Frame, area: Rect, theme: &Theme, url: &str) {
-    let key = |k: &str| Span::styled(k.to_string(), theme.paint(Role::Key));
+    let key = |cmd: Command| Span::styled(keymap::key(Scope::Ask, cmd), theme.paint(Role::Key));
     let lines = vec![
         Line::from(vec![
             Span::styled("URL  ", theme.paint(Role::Dim)),
             Span::styled(sanitize::line(url).into_owned(), theme.paint(Role::JsonString)),
         ]),
+        // The real host, and user info flagged (`https://good.com@evil.com` opens evil.com).
+        Line::from(vec![
+            Span::styled("     ", theme.paint(Role::Dim)),
+            Span::styled(crate::opener::destination(url), theme.paint(Role::Dim)),
+        ]),
         Line::raw(""),
         Line::from(vec![
-            key("o"),
+            key(Command::Open),
             Span::raw(" opens it in the browser and accepts · "),
-            key("y"),
+            key(Command::Copy),
             Span::raw(" copies it"),
         ]),
         Line::from(vec![
-            key("Ctrl-R"),
+            key(Command::Run),
             Span::raw(" accepts without opening · "),
-            key("Ctrl-O"),
+            key(Command::Decline),
             Span::raw(" declines · "),
-            key("Esc"),
+            key(Command::Leave),
             Span::raw(" cancels"),
         ]),
         Line::styled(
@@ -275,7 +290,11 @@ fn draw_sampling(f: &mut Frame, area: Rect, theme: &Theme, request: &[String], r
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), req);
     f.render_widget(
         Paragraph::new(Line::styled(
-            "The model's reply (type it; Enter is a new line, Ctrl-R sends):",
+            format!(
+                "The model's reply (type it; {} is a new line, {} sends):",
+                keymap::key_name(crossterm::event::KeyCode::Enter),
+                keymap::key(Scope::Ask, Command::Run)
+            ),
             theme.paint(Role::Dim),
         )),
         sep,

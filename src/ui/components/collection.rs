@@ -15,7 +15,7 @@ use super::value::ValueOverlay;
 use crate::collection::{Collection, Failure, SavedCall};
 use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Effect, Observed, Used};
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::saved::RunMsg;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
@@ -88,7 +88,8 @@ impl CollectionPane {
 
     fn run(&mut self, which: Vec<usize>, cx: &mut Ctx) {
         if self.busy() {
-            cx.notice("calls of the collection are running: Ctrl-K stops them", true);
+            let stop = keymap::key(SCOPE, Command::CancelCall);
+            cx.notice(format!("calls of the collection are running: {stop} stops them"), true);
             return;
         }
         let mut calls = vec![];
@@ -154,7 +155,8 @@ impl Component for CollectionPane {
     }
 
     fn title(&self) -> String {
-        format!(" Collection {} (K or Esc hides it) ", crate::ui::saved::short_name(&self.file))
+        let (show, back) = (keymap::key(SCOPE, Command::Show), keymap::key(SCOPE, Command::Back));
+        format!(" Collection {} ({show} or {back} hides it) ", crate::ui::saved::short_name(&self.file))
     }
 
     fn observe(&mut self, event: &Observed, _cx: &mut Ctx) {
@@ -201,7 +203,12 @@ impl Component for CollectionPane {
             return;
         }
         lines.push(Line::styled(
-            format!("{} — Enter runs (on a FAIL: its failures), a runs all", self.counts()),
+            format!(
+                "{} — {} runs (on a FAIL: its failures), {} runs all",
+                self.counts(),
+                keymap::key(SCOPE, Command::Activate),
+                keymap::key(SCOPE, Command::RunAll)
+            ),
             t.paint(Role::Title),
         ));
         lines.push(Line::raw(""));

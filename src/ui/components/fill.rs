@@ -219,7 +219,8 @@ impl FillOverlay {
     /// anyway).
     fn submit(&mut self, cx: &mut Ctx) -> Used {
         if !self.form.no_validate && !self.form.errors.is_empty() {
-            self.problem = Some(format!("{} problem(s): fix them, or Ctrl-V to send anyway", self.form.errors.len()));
+            let anyway = keymap::key(Scope::Form, Command::ToggleValidate);
+            self.problem = Some(format!("{} problem(s): fix them, or {anyway} to send anyway", self.form.errors.len()));
             return Used::Yes;
         }
         let args = match self.form.arguments() {
@@ -285,6 +286,10 @@ impl FillOverlay {
 impl Component for FillOverlay {
     fn scope(&self) -> Scope {
         SCOPE
+    }
+
+    fn typing(&self) -> bool {
+        true
     }
 
     fn hints(&self) -> Vec<(String, String)> {
@@ -372,7 +377,14 @@ impl Component for FillOverlay {
             Target::Prompt { name } => ("Prompt", name),
         };
         let verb = if matches!(self.target, Target::Template { .. }) { "read" } else { "get" };
-        let title = format!(" {what}: {} · Ctrl-R {verb} · Ctrl-N/P suggestions · Esc close ", sanitize::line(name));
+        let (run, next, prev, close) = (
+            keymap::key(SCOPE, Command::Run),
+            keymap::key(SCOPE, Command::NextSuggestion),
+            keymap::key(SCOPE, Command::PrevSuggestion),
+            keymap::key(SCOPE, Command::Leave),
+        );
+        let title =
+            format!(" {what}: {} · {run} {verb} · {next}/{prev} suggestions · {close} close ", sanitize::line(name));
         let b = crate::ui::view::overlay_block(theme, title);
         let inner = b.inner(area);
         f.render_widget(b, area);
@@ -426,7 +438,12 @@ impl FillOverlay {
             _ => {}
         }
         let mut lines = vec![Line::styled(
-            format!("{count} for {field} (Ctrl-N/Ctrl-P highlight, Enter takes):"),
+            format!(
+                "{count} for {field} ({}/{} highlight, {} takes):",
+                keymap::key(SCOPE, Command::NextSuggestion),
+                keymap::key(SCOPE, Command::PrevSuggestion),
+                keymap::key(SCOPE, Command::TakeSuggestion)
+            ),
             theme.paint(Role::Dim),
         )];
         for (i, v) in s.values.iter().take(SHOWN).enumerate() {

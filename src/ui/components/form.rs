@@ -154,14 +154,19 @@ impl FormState {
             let is_focus = i == self.focus;
             let mut spans = vec![Span::raw(indent)];
             match row.kind {
-                RowKind::AddItem => spans.push(Span::styled("+ add item (Enter)", theme.paint(Role::Key))),
+                RowKind::AddItem => {
+                    spans.push(Span::styled(format!("+ add item ({})", key(Command::Activate)), theme.paint(Role::Key)))
+                }
                 RowKind::AddKey => {
                     spans.push(Span::styled("+ add key: ", theme.paint(Role::Key)));
                     spans.push(Span::raw(sanitize::line(&self.new_key).into_owned()));
                     if is_focus {
                         spans.push(Span::styled("▏", theme.paint(Role::Match)));
                     }
-                    spans.push(Span::styled("  (type a name, Enter)", theme.paint(Role::Dim)));
+                    spans.push(Span::styled(
+                        format!("  (type a name, {})", key(Command::Activate)),
+                        theme.paint(Role::Dim),
+                    ));
                 }
                 RowKind::Field => {
                     let Some(field) = crate::schema::form::field_at(&self.form.root, &row.path) else { continue };
@@ -202,7 +207,8 @@ impl FormState {
             lines.push(if is_focus { line.style(theme.selection()) } else { line });
         }
         if lines.is_empty() {
-            lines.push(Line::styled("This tool takes no arguments: Ctrl-R runs it.", theme.paint(Role::Dim)));
+            let run = key(Command::Run);
+            lines.push(Line::styled(format!("This tool takes no arguments: {run} runs it."), theme.paint(Role::Dim)));
         }
         f.render_widget(Paragraph::new(lines), rows_area);
         if let Some(p) = &self.picker {
@@ -231,7 +237,12 @@ impl FormState {
                     if i == p.cursor { l.style(theme.selection()) } else { l }
                 })
                 .collect();
-            let hint = if p.multi.is_some() { " Space toggles · Enter done " } else { " Enter picks · Esc cancels " };
+            let (toggle, pick, leave) = (key(Command::Toggle), key(Command::Activate), key(Command::Leave));
+            let hint = if p.multi.is_some() {
+                format!(" {toggle} toggles · {pick} done ")
+            } else {
+                format!(" {pick} picks · {leave} cancels ")
+            };
             let b = crate::ui::view::overlay_block(theme, hint.to_string());
             f.render_widget(Paragraph::new(items).block(b), r);
         }
@@ -241,6 +252,11 @@ impl FormState {
 impl Component for FormState {
     fn scope(&self) -> Scope {
         Scope::Form
+    }
+
+    /// In a form letters always type (see `swallows`).
+    fn typing(&self) -> bool {
+        true
     }
 
     /// The form's own bindings first, then typing; while a field takes text, keys bound
@@ -263,7 +279,8 @@ impl Component for FormState {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
-        let mut title = format!(" Form: {} · Ctrl-R run · Ctrl-T JSON · Esc back ", sanitize::line(&self.tool));
+        let (run, json, back) = (key(Command::Run), key(Command::ToggleJson), key(Command::Leave));
+        let mut title = format!(" Form: {} · {run} run · {json} JSON · {back} back ", sanitize::line(&self.tool));
         if self.raw.is_some() {
             title.push_str("· JSON mode ");
         }
@@ -281,6 +298,11 @@ impl Component for FormState {
     }
 }
 
+/// The key the form binds to `cmd`, for the hints it writes.
+fn key(cmd: Command) -> String {
+    keymap::key(Scope::Form, cmd)
+}
+
 fn kind_hint(f: &crate::schema::form::Field) -> String {
     use crate::schema::form::Kind;
     let base = match &f.kind {
@@ -289,13 +311,13 @@ fn kind_hint(f: &crate::schema::form::Field) -> String {
         }
         Kind::Integer => "integer".into(),
         Kind::Number => "number".into(),
-        Kind::Boolean => "boolean: Space toggles".into(),
-        Kind::Enum(o) => format!("one of {}: Space picks", o.len()),
-        Kind::MultiEnum(o) => format!("any of {}: Space picks", o.len()),
+        Kind::Boolean => format!("boolean: {} toggles", key(Command::Toggle)),
+        Kind::Enum(o) => format!("one of {}: {} picks", o.len(), key(Command::Toggle)),
+        Kind::MultiEnum(o) => format!("any of {}: {} picks", o.len(), key(Command::Toggle)),
         Kind::Const(_) => "const".into(),
         Kind::Object => "object".into(),
         Kind::Array => format!("array, {} item(s)", f.children.len()),
-        Kind::Variant(v) => format!("one of {} variants: Space picks", v.len()),
+        Kind::Variant(v) => format!("one of {} variants: {} picks", v.len(), key(Command::Toggle)),
         Kind::Recursive => "recursive".into(),
         Kind::Json => "JSON".into(),
     };

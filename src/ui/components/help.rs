@@ -170,6 +170,10 @@ impl Component for Help {
         Scope::Help
     }
 
+    fn typing(&self) -> bool {
+        self.typing
+    }
+
     fn key(&mut self, key: &KeyEvent, cx: &mut Ctx) -> Used {
         if self.typing {
             return self.search_key(key);

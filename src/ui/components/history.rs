@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 use crate::history::Entry;
 use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Effect, Used};
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
@@ -84,8 +84,17 @@ impl Component for HistoryOverlay {
             .border_style(t.border(true))
             .title(
                 Line::from(format!(
-                    " History: {n} call{} · Enter reopen · r re-run · o result · Esc close ",
-                    plural(n)
+                    " History: {n} call{} · {} ",
+                    plural(n),
+                    keymap::said(
+                        Scope::History,
+                        &[
+                            (Command::Open, "reopen"),
+                            (Command::Rerun, "re-run"),
+                            (Command::ShowResult, "result"),
+                            (Command::Back, "close")
+                        ]
+                    )
                 ))
                 .style(t.title(true)),
             )

@@ -14,7 +14,7 @@ use crate::sanitize;
 use crate::schema::diff::{Change, Impact};
 use crate::ui::baseline::{Compared, Mark};
 use crate::ui::component::{Component, Ctx, Observed, Used};
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
@@ -216,7 +216,8 @@ impl Component for InfoPane {
     }
 
     fn title(&self) -> String {
-        " Server info (i or Esc hides it) ".into()
+        let (show, back) = (keymap::key(SCOPE, Command::Show), keymap::key(SCOPE, Command::Back));
+        format!(" Server info ({show} or {back} hides it) ")
     }
 
     fn observe(&mut self, event: &Observed, _cx: &mut Ctx) {

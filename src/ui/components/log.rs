@@ -259,6 +259,10 @@ impl Component for LogPane {
         Scope::Log
     }
 
+    fn typing(&self) -> bool {
+        self.is_typing()
+    }
+
     fn key(&mut self, key: &KeyEvent, _cx: &mut Ctx) -> Used {
         if !self.typing {
             return Used::No;
@@ -346,7 +350,9 @@ impl Component for LogPane {
 
     fn hints(&self) -> Vec<(String, String)> {
         if self.typing {
-            return vec![("Enter".into(), "keep filter".into()), ("Esc".into(), "clear".into())];
+            use crossterm::event::KeyCode;
+            let name = crate::ui::keymap::key_name;
+            return vec![(name(KeyCode::Enter), "keep filter".into()), (name(KeyCode::Esc), "clear".into())];
         }
         crate::ui::keymap::footer(Scope::Log).into_iter().map(|(keys, word, _)| (keys, word)).collect()
     }

@@ -15,6 +15,7 @@ pub mod log_entry;
 pub mod picker;
 pub mod prompt_view;
 pub mod prompts;
+pub mod quit_confirm;
 pub mod read;
 pub mod resources;
 pub mod result;

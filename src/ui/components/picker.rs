@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
 use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Used};
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
@@ -90,7 +90,15 @@ impl Component for Picker {
             .border_type(BorderType::Thick)
             .border_style(t.border(true))
             .title(Line::from(format!(" {} ", sanitize::line(&self.title))).style(t.title(true)))
-            .title_bottom(Line::from(" ↑↓ choose · Enter connect · q quit ").style(t.paint(Role::Dim)))
+            .title_bottom(
+                Line::from(format!(
+                    " {}{} choose · {} ",
+                    keymap::key_last(Scope::Picker, Command::Up),
+                    keymap::key_last(Scope::Picker, Command::Down),
+                    keymap::said(Scope::Picker, &[(Command::Open, "connect"), (Command::Quit, "quit")])
+                ))
+                .style(t.paint(Role::Dim)),
+            )
             .style(t.base());
         let inner = block.inner(area);
         let rows = inner.height as usize;

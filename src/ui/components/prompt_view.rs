@@ -13,7 +13,7 @@ use super::read::{Link, link_of, open_link};
 use crate::sanitize;
 use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Used};
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::ops::PromptDone;
 use crate::ui::result::text::{TextView, Typed};
 use crate::ui::theme::{Role, Theme};
@@ -89,6 +89,10 @@ impl Component for PromptView {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        self.text.search.typing
+    }
+
     fn key(&mut self, k: &KeyEvent, _cx: &mut Ctx) -> Used {
         match self.text.search.key(k) {
             Typed::No => Used::No,
@@ -127,7 +131,8 @@ impl Component for PromptView {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
-        let title = format!(" Prompt: {} · O open resource · Esc close ", sanitize::line(&self.name));
+        let keys = keymap::said(SCOPE, &[(Command::OpenResource, "open resource"), (Command::Back, "close")]);
+        let title = format!(" Prompt: {} · {keys} ", sanitize::line(&self.name));
         let b = crate::ui::view::overlay_block(theme, title);
         let inner = b.inner(area);
         f.render_widget(b, area);

@@ -15,7 +15,7 @@ use crate::mcp::{Descriptor, ItemKind, Listing};
 use crate::sanitize;
 use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::ops::declares;
 use crate::ui::theme::{Role, Theme};
 
@@ -78,7 +78,8 @@ impl PromptsPane {
         }
         let args = d.arguments();
         if args.is_empty() {
-            out.push(Line::styled("no arguments · Enter gets it", t.paint(Role::Key)));
+            let get = keymap::key(SCOPE, Command::Activate);
+            out.push(Line::styled(format!("no arguments · {get} gets it"), t.paint(Role::Key)));
         }
         for a in args {
             let about = [a.title.as_deref(), a.description.as_deref()].into_iter().flatten().collect::<Vec<_>>();
@@ -100,9 +101,18 @@ impl Component for PromptsPane {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        self.list.filtering
+    }
+
     fn title(&self) -> String {
         let n = self.prompts.as_ref().and_then(|r| r.as_ref().ok()).map_or(0, |l| l.items.len());
-        format!(" Prompts ({n}){} · Enter get · p or Esc hides ", self.list.filter_note())
+        let (get, show, back) = (
+            keymap::key(SCOPE, Command::Activate),
+            keymap::key(SCOPE, Command::Show),
+            keymap::key(SCOPE, Command::Back),
+        );
+        format!(" Prompts ({n}){} · {get} get · {show} or {back} hides ", self.list.filter_note())
     }
 
     fn observe(&mut self, event: &Observed, _cx: &mut Ctx) {

@@ -21,7 +21,7 @@ use crate::sanitize;
 use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
 use crate::ui::jsonview::JsonView;
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::ops::{ReadDone, Shared};
 use crate::ui::result::text::{TextView, Typed};
 use crate::ui::theme::{Role, Theme};
@@ -233,7 +233,12 @@ impl ReadView {
         }
         if self.contents.len() > 1 {
             lines.push(Line::styled(
-                format!("content {} of {} (Tab next, Shift-Tab previous)", self.index + 1, self.contents.len()),
+                format!(
+                    "content {} of {} ({})",
+                    self.index + 1,
+                    self.contents.len(),
+                    keymap::said(SCOPE, &[(Command::NextPane, "next"), (Command::PrevPane, "previous")])
+                ),
                 theme.paint(Role::Key),
             ));
         }
@@ -338,6 +343,13 @@ impl Component for ReadView {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        match &self.body {
+            Body::Tree(v) => v.searching,
+            Body::Text(t) => t.search.typing,
+        }
+    }
+
     fn key(&mut self, k: &KeyEvent, _cx: &mut Ctx) -> Used {
         if self.search_key(k) { Used::Yes } else { Used::No }
     }
@@ -423,7 +435,8 @@ impl Component for ReadView {
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let what = if self.from_server { "Resource" } else { "Embedded resource" };
-        let title = format!(" {what}: {} · e save · Esc close ", sanitize::line(&sanitize::truncate(&self.uri, 70)));
+        let keys = keymap::said(SCOPE, &[(Command::Export, "save"), (Command::Back, "close")]);
+        let title = format!(" {what}: {} · {keys} ", sanitize::line(&sanitize::truncate(&self.uri, 70)));
         let b = crate::ui::view::overlay_block(theme, title);
         let inner = b.inner(area);
         f.render_widget(b, area);

@@ -18,7 +18,7 @@ use crate::mcp::{Descriptor, ItemKind, Listing};
 use crate::sanitize;
 use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::ops::declares;
 use crate::ui::theme::{Role, Theme};
 
@@ -118,7 +118,11 @@ impl ResourcesPane {
                 let vars = d.variables();
                 let vars = if vars.is_empty() { "(none)".into() } else { vars.join(", ") };
                 out.push(Line::styled(
-                    format!("variables: {} · Enter: a form for them", sanitize::line(&vars)),
+                    format!(
+                        "variables: {} · {}: a form for them",
+                        sanitize::line(&vars),
+                        keymap::key(SCOPE, Command::Activate)
+                    ),
                     t.paint(Role::Key),
                 ));
             }
@@ -143,6 +147,10 @@ impl Component for ResourcesPane {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        self.list.filtering
+    }
+
     fn title(&self) -> String {
         let n =
             |l: &Option<Result<Listing, String>>| l.as_ref().and_then(|r| r.as_ref().ok()).map_or(0, |l| l.items.len());
@@ -152,10 +160,13 @@ impl Component for ResourcesPane {
             format!(" · {} subscribed", self.subscribed.len())
         };
         format!(
-            " Resources ({}) · templates ({}){subs}{} · Enter read · r or Esc hides ",
+            " Resources ({}) · templates ({}){subs}{} · {} read · {} or {} hides ",
             n(&self.resources),
             n(&self.templates),
-            self.list.filter_note()
+            self.list.filter_note(),
+            keymap::key(SCOPE, Command::Activate),
+            keymap::key(SCOPE, Command::Show),
+            keymap::key(SCOPE, Command::Back)
         )
     }
 

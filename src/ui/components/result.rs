@@ -14,7 +14,7 @@ use super::value::ValueOverlay;
 use crate::sanitize;
 use crate::ui::app::{App, Cmd, Pane, Purpose};
 use crate::ui::component::{Component, Ctx, Effect, Used, offer};
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::result::{ResultState, View};
 use crate::ui::theme::{Role, Theme};
 
@@ -23,6 +23,10 @@ const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧
 impl Component for ResultState {
     fn scope(&self) -> Scope {
         Scope::Result
+    }
+
+    fn typing(&self) -> bool {
+        self.search_open()
     }
 
     /// While a search prompt is open, every key but Ctrl-C goes to it.
@@ -180,7 +184,7 @@ fn running_line(app: &App, t: &Theme) -> Option<Line<'static>> {
             spans.push(Span::styled(sanitize::line(m).into_owned(), t.paint(Role::Text)));
         }
     }
-    spans.push(Span::styled("  Ctrl-K cancels", t.paint(Role::Key)));
+    spans.push(Span::styled(format!("  {} cancels", keymap::key(Scope::Any, Command::CancelCall)), t.paint(Role::Key)));
     Some(Line::from(spans))
 }
 
@@ -201,7 +205,9 @@ pub fn draw_pane(f: &mut Frame, app: &App, area: Rect) {
     }
     lines.extend(running_line(app, t));
     if app.result().is_none() && app.running.is_none() && app.notice.is_none() {
-        lines.push(Line::styled("No result yet: Enter on a tool opens its form, Ctrl-R runs it.", t.paint(Role::Dim)));
+        let (open, run) = (keymap::key(Scope::Tools, Command::Open), keymap::key(Scope::Form, Command::Run));
+        let text = format!("No result yet: {open} on a tool opens its form, {run} runs it.");
+        lines.push(Line::styled(text, t.paint(Role::Dim)));
     }
     let status_h = (lines.len() as u16).min(inner.height);
     let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);

@@ -200,6 +200,10 @@ impl Component for SaveCallOverlay {
         SCOPE
     }
 
+    fn typing(&self) -> bool {
+        self.cursor == 0
+    }
+
     /// On the name, letters and Space type into it, so their commands are not offered there.
     fn hints(&self) -> Vec<(String, String)> {
         if self.cursor != 0 {
@@ -283,7 +287,14 @@ impl Component for SaveCallOverlay {
             ));
         }
         lines.push(Line::styled(
-            "Enter saves (a call of the same name is replaced) · Space checks · ↑/↓ move · Esc cancels",
+            format!(
+                "{} saves (a call of the same name is replaced) · {} checks · {}/{} move · {} cancels",
+                keymap::key(SCOPE, Command::Run),
+                keymap::key(SCOPE, Command::Toggle),
+                keymap::key_last(SCOPE, Command::PrevField),
+                keymap::key_last(SCOPE, Command::NextField),
+                keymap::key(SCOPE, Command::Leave)
+            ),
             t.paint(Role::Dim),
         ));
         f.render_widget(Paragraph::new(lines).block(block), area);

@@ -14,7 +14,7 @@ use crate::mcp::task_ext::TaskEntry;
 use crate::sanitize;
 use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Used};
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
@@ -75,7 +75,8 @@ impl TasksOverlay {
 
     fn draw_detail(&self, f: &mut Frame, area: Rect, t: &Theme) {
         let Some((id, lines, scroll)) = &self.detail else { return };
-        let block = frame(t, format!(" Task {} · result as sent · Esc back ", sanitize::line(id)));
+        let back = keymap::key(SCOPE, Command::Back);
+        let block = frame(t, format!(" Task {} · result as sent · {back} back ", sanitize::line(id)));
         let inner = block.inner(area);
         let shown: Vec<Line> = scroll
             .window(inner.height as usize)
@@ -138,7 +139,11 @@ impl Component for TasksOverlay {
             return self.draw_detail(f, area, t);
         }
         let n = self.tasks.len();
-        let block = frame(t, format!(" Tasks: {n} in this session · Enter result · c cancel · Esc close "));
+        let keys = keymap::said(
+            SCOPE,
+            &[(Command::Open, "result"), (Command::CancelTask, "cancel"), (Command::Back, "close")],
+        );
+        let block = frame(t, format!(" Tasks: {n} in this session · {keys} "));
         let inner = block.inner(area);
         let mut lines: Vec<Line> = vec![];
         if n == 0 {
@@ -157,7 +162,10 @@ impl Component for TasksOverlay {
 
     fn hints(&self) -> Vec<(String, String)> {
         match self.detail {
-            Some(_) => vec![("j/k PgUp/PgDn".into(), "scroll".into()), ("Esc".into(), "back to the list".into())],
+            Some(_) => keymap::pairs(
+                SCOPE,
+                &[(Command::Down, "scroll"), (Command::PageDown, "page"), (Command::Back, "back to the list")],
+            ),
             None => crate::ui::keymap::overlay_footer(SCOPE),
         }
     }

@@ -14,7 +14,7 @@ use crate::sanitize;
 use crate::ui::baseline::{Compared, Mark};
 use crate::ui::component::{Action, Component, Ctx, Used};
 use crate::ui::fuzzy;
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
@@ -47,11 +47,14 @@ pub struct ToolsPane {
     pub status: Status,
     /// What changed since the saved snapshot, when one was compared.
     pub since: Option<std::sync::Arc<Compared>>,
+    /// Each tool's worst lint finding (`mcplens lint`).
+    pub lint: crate::ui::lint_marks::Marks,
 }
 
 impl ToolsPane {
     pub fn set(&mut self, list: ToolList) {
         self.tools = list.tools;
+        self.lint = crate::ui::lint_marks::marks(&self.tools);
         self.pages = list.pages;
         self.warnings = list.warnings;
         self.refilter();
@@ -257,6 +260,10 @@ impl ToolsPane {
         } else {
             spans.push(Span::styled(name, t.paint(Role::Text).add_modifier(Modifier::BOLD)));
         }
+        if let Some((severity, rule)) = self.lint.get(&listed.name) {
+            let role = if *severity == crate::lint::Severity::Error { Role::Error } else { Role::Warning };
+            spans.push(Span::styled(format!(" ⚑ {rule}"), t.paint(role)));
+        }
         if let Some(title) = listed.title.as_deref().filter(|tt| !tt.trim().is_empty()) {
             spans.push(Span::styled(format!("  {}", sanitize::line_head(title, 1000)), t.paint(Role::Dim)));
         }
@@ -265,6 +272,9 @@ impl ToolsPane {
 }
 
 impl Component for ToolsPane {
+    fn typing(&self) -> bool {
+        self.filtering
+    }
     fn scope(&self) -> Scope {
         Scope::Tools
     }
@@ -295,7 +305,7 @@ impl Component for ToolsPane {
             return;
         }
         if self.visible.is_empty() {
-            let msg = "No tool matches the filter (Esc clears it).";
+            let msg = format!("No tool matches the filter ({} clears it).", keymap::key(Scope::Tools, Command::Back));
             f.render_widget(Paragraph::new(msg).style(t.paint(Role::Dim)), area);
             return;
         }

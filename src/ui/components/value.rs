@@ -8,7 +8,7 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::scroll::{Scroll, page};
 use crate::ui::theme::{Role, Theme};
 
@@ -66,7 +66,16 @@ impl Component for ValueOverlay {
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
         f.render_widget(Clear, area);
-        let title = format!(" {} · j/k PgUp/PgDn scroll · y copy · Esc closes ", self.title);
+        let keys = keymap::said(
+            Scope::Result,
+            &[
+                (Command::Down, "scroll"),
+                (Command::PageDown, "page"),
+                (Command::Copy, "copy"),
+                (Command::Back, "closes"),
+            ],
+        );
+        let title = format!(" {} · {keys} ", self.title);
         let b = crate::ui::view::overlay_block(theme, title);
         let body: Vec<Line> = self
             .lines
@@ -79,7 +88,7 @@ impl Component for ValueOverlay {
     }
 
     fn hints(&self) -> Vec<(String, String)> {
-        vec![("j/k".into(), "scroll".into()), ("y".into(), "copy".into()), ("Esc".into(), "close".into())]
+        keymap::pairs(Scope::Result, &[(Command::Down, "scroll"), (Command::Copy, "copy"), (Command::Back, "close")])
     }
 }
 

@@ -177,9 +177,11 @@ impl Table {
         }
         let mut foot = vec![Span::styled(
             format!(
-                "data[{}] · {} · Enter opens the record · o shows it whole",
+                "data[{}] · {} · {} opens the record · {} shows it whole",
                 self.scroll.cursor,
-                super::count(self.columns.len(), "column", "columns")
+                super::count(self.columns.len(), "column", "columns"),
+                crate::ui::keymap::key(crate::ui::keymap::Scope::Result, Command::Activate),
+                crate::ui::keymap::key(crate::ui::keymap::Scope::Result, Command::Open)
             ),
             theme.paint(Role::Key),
         )];

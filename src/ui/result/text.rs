@@ -69,7 +69,8 @@ impl Search {
         let mut out = vec![];
         let q = crate::sanitize::line(&self.query).into_owned();
         if self.typing {
-            out.push(Span::styled(format!("  search: {q}▏ (Enter finds, Esc cancels)"), theme.paint(Role::Match)));
+            let keys = crate::ui::keymap::search_keys();
+            out.push(Span::styled(format!("  search: {q}▏ ({keys})"), theme.paint(Role::Match)));
         } else if !self.query.is_empty() {
             out.push(Span::styled(format!("  /{q}  n next · N previous"), theme.paint(Role::Dim)));
         }

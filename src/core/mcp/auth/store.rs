@@ -47,11 +47,11 @@ impl Record {
 }
 
 pub fn dir() -> Option<PathBuf> {
-    crate::history::state_dir().map(|d| d.join("auth"))
+    crate::dirs::state_dir().map(|d| d.join("auth"))
 }
 
 pub fn path_for(dir: &Path, server_url: &str) -> PathBuf {
-    dir.join(format!("{}.json", crate::history::server_key(server_url)))
+    dir.join(format!("{}.json", crate::dirs::server_key(server_url)))
 }
 
 pub fn load(dir: &Path, server_url: &str) -> Result<Option<Record>, String> {
@@ -75,11 +75,11 @@ pub fn load(dir: &Path, server_url: &str) -> Result<Option<Record>, String> {
 
 pub fn save(dir: &Path, record: &Record) -> Result<PathBuf, String> {
     use std::io::Write;
-    crate::history::create_private_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    crate::dirs::create_private_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = path_for(dir, &record.server_url);
     let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
     let text = serde_json::to_string_pretty(record).map_err(|e| e.to_string())?;
-    let written = crate::history::open_private(&tmp, false)
+    let written = crate::dirs::open_private(&tmp, false)
         .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.sync_all()))
         .and_then(|_| std::fs::rename(&tmp, &path));
     if let Err(e) = written {
@@ -116,6 +116,7 @@ mod tests {
                 method: AuthMethod::None,
                 registration: Registration::Dynamic,
                 redirect_uri: None,
+                private_key_pem: None,
             },
             access_token: Some("tok-123456".into()),
             refresh_token: None,

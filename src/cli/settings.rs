@@ -1,0 +1,178 @@
+//! The user's defaults: `config.toml` in the config directory (`$MCPLENS_CONFIG_DIR`, else
+//! `$XDG_CONFIG_HOME/mcplens`, else `~/.config/mcplens`). A flag wins over its environment
+//! variable (`MCPLENS_THEME`, `MCPLENS_TIMEOUT`, `MCPLENS_PROTOCOL`, `MCPLENS_COLLECTION`), which
+//! wins over the file, which wins over the built-in default. clap does the first two; the file's
+//! values become the arguments' defaults, so every subcommand that has the flag takes them.
+//!
+//! A file that cannot be read, or a value that makes no sense, is said on stderr and left out:
+//! mcplens goes on with the built-in defaults, as a bad keymap or theme does.
+
+use std::path::{Path, PathBuf};
+
+use clap::{CommandFactory, FromArgMatches};
+
+use super::args::Cli;
+use crate::mcp::era::Protocol;
+
+/// The settings file's largest size: it holds four short values.
+const MAX_BYTES: u64 = 64 * 1024;
+
+/// The settings a file may hold: clap argument id and value, checked.
+#[derive(Debug, Default, PartialEq)]
+pub struct Settings {
+    pub values: Vec<(&'static str, String)>,
+    /// What was wrong with the file, one line each.
+    pub problems: Vec<String>,
+}
+
+/// Where the settings file is looked for.
+pub fn file() -> Option<PathBuf> {
+    crate::dirs::config_dir().map(|d| d.join("config.toml"))
+}
+
+/// Parses the command line with the settings file's values as defaults.
+pub fn parse() -> Result<Cli, clap::Error> {
+    let settings = file().map(|f| load(&f)).unwrap_or_default();
+    for p in &settings.problems {
+        super::output::err_line(&format!("mcplens: {p}"));
+    }
+    let matches = with_defaults(Cli::command(), &settings).try_get_matches()?;
+    Cli::from_arg_matches(&matches)
+}
+
+/// `cmd` with each of the settings as the default of its argument, in every subcommand.
+pub fn with_defaults(cmd: clap::Command, settings: &Settings) -> clap::Command {
+    let cmd = cmd.mut_args(|arg| match settings.values.iter().find(|(id, _)| *id == arg.get_id().as_str()) {
+        Some((_, value)) => arg.default_value(value.clone()),
+        None => arg,
+    });
+    cmd.mut_subcommands(|sub| with_defaults(sub, settings))
+}
+
+/// Reads the settings file; a missing file is no settings.
+pub fn load(path: &Path) -> Settings {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Settings::default(),
+        Err(e) => return refused(path, &e.to_string()),
+    };
+    // A FIFO or a device would block or never end; the file is the user's, but not that.
+    if !meta.is_file() {
+        return refused(path, "not a regular file");
+    }
+    if meta.len() > MAX_BYTES {
+        return refused(path, &format!("larger than {} KiB", MAX_BYTES / 1024));
+    }
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse_text(&text, path),
+        Err(e) => refused(path, &e.to_string()),
+    }
+}
+
+fn refused(path: &Path, why: &str) -> Settings {
+    Settings { values: Vec::new(), problems: vec![format!("settings {}: {why}; using the defaults", path.display())] }
+}
+
+/// The file's text into checked values; each bad or unknown key is a problem of its own.
+pub fn parse_text(text: &str, path: &Path) -> Settings {
+    let table: toml::Table = match toml::from_str(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let first = e.to_string().lines().next().unwrap_or_default().to_string();
+            return refused(path, &crate::sanitize::line(&first));
+        }
+    };
+    let mut settings = Settings::default();
+    for (key, value) in &table {
+        match setting(key, value) {
+            Ok((id, v)) => settings.values.push((id, v)),
+            Err(why) => settings.problems.push(format!(
+                "settings {}: {}: {why}; left out",
+                path.display(),
+                crate::sanitize::line(key)
+            )),
+        }
+    }
+    settings
+}
+
+/// One key of the file: its argument id and its value as the command line would spell it.
+fn setting(key: &str, value: &toml::Value) -> Result<(&'static str, String), String> {
+    match key {
+        "theme" => text(value).map(|t| ("theme", t)),
+        "collection" => text(value).map(|t| ("collection", t)),
+        "protocol" => {
+            let p = text(value)?;
+            Protocol::parse(&p).ok_or_else(|| format!("expected one of {}", Protocol::NAMES.join(", ")))?;
+            Ok(("protocol", p))
+        }
+        "timeout" => {
+            let secs = value.as_float().or_else(|| value.as_integer().map(|i| i as f64));
+            match secs {
+                Some(s) if s.is_finite() && s > 0.0 => Ok(("timeout", s.to_string())),
+                _ => Err("expected a number of seconds above 0".into()),
+            }
+        }
+        _ => Err("not a setting (theme, timeout, protocol, collection)".into()),
+    }
+}
+
+fn text(value: &toml::Value) -> Result<String, String> {
+    value.as_str().filter(|s| !s.is_empty()).map(str::to_string).ok_or_else(|| "expected a non-empty string".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cli(settings: &Settings, args: &[&str]) -> Cli {
+        let m = with_defaults(Cli::command(), settings).try_get_matches_from(args).unwrap();
+        Cli::from_arg_matches(&m).unwrap()
+    }
+
+    fn file(text: &str) -> Settings {
+        parse_text(text, Path::new("config.toml"))
+    }
+
+    #[test]
+    fn the_files_values_are_defaults_that_flags_override() {
+        let s = file("theme = \"light\"\ntimeout = 5\nprotocol = \"2025-11-25\"\ncollection = \"c.toml\"\n");
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
+        let c = cli(&s, &["mcplens"]);
+        assert_eq!(c.ui.theme.as_deref(), Some("light"));
+        assert_eq!(c.target.timeout, 5.0);
+        assert_eq!(c.ui.collection, Some(PathBuf::from("c.toml")));
+        assert!(c.target.protocol.is_some());
+        let c = cli(&s, &["mcplens", "--theme", "dark", "--timeout", "9"]);
+        assert_eq!(c.ui.theme.as_deref(), Some("dark"));
+        assert_eq!(c.target.timeout, 9.0);
+    }
+
+    #[test]
+    fn subcommands_take_the_defaults_too() {
+        let s = file("timeout = 2.5\n");
+        let c = cli(&s, &["mcplens", "tools", "--url", "http://127.0.0.1:1/mcp"]);
+        let Some(super::super::args::Command::Tools { target, .. }) = c.command else { panic!("not tools") };
+        assert_eq!(target.timeout, 2.5);
+    }
+
+    #[test]
+    fn bad_values_and_unknown_keys_are_said_and_left_out() {
+        let s = file("timeout = -1\nprotocol = \"1999\"\nthem = \"x\"\ntheme = \"light\"\n");
+        assert_eq!(s.values, vec![("theme", "light".to_string())]);
+        assert_eq!(s.problems.len(), 3, "{:?}", s.problems);
+        assert!(s.problems.iter().any(|p| p.contains("them:") && p.contains("not a setting")));
+        let broken = file("timeout = ");
+        assert!(broken.values.is_empty() && broken.problems[0].contains("using the defaults"));
+    }
+
+    #[test]
+    fn a_fifo_or_directory_is_refused_not_read() {
+        let dir = std::env::temp_dir().join(format!("mcplens-settings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let s = load(&dir);
+        assert!(s.problems[0].contains("not a regular file"), "{:?}", s.problems);
+        assert_eq!(load(&dir.join("missing.toml")), Settings::default());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

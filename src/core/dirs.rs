@@ -1,0 +1,83 @@
+//! Where mcplens keeps its files, and how it writes private ones. The state directory
+//! (`$MCPLENS_STATE_DIR`, else `$XDG_STATE_HOME/mcplens`, else `~/.local/state/mcplens`) holds
+//! the history, logins and exports; the config directory (`$MCPLENS_CONFIG_DIR`, else
+//! `$XDG_CONFIG_HOME/mcplens`, else `~/.config/mcplens`) holds what the user writes: settings,
+//! keymap, hints.
+
+use std::path::{Path, PathBuf};
+
+/// The directory of the user's own files for mcplens.
+pub fn config_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("MCPLENS_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CONFIG_HOME").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d).join("mcplens"));
+    }
+    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".config/mcplens"))
+}
+
+pub fn state_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("MCPLENS_STATE_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d).join("mcplens"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state/mcplens"))
+}
+
+/// A file name for a server: readable, and unique per target label (FNV-1a of the whole label).
+pub fn server_key(label: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in label.bytes() {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    let readable: String = label
+        .rsplit('/')
+        .next()
+        .unwrap_or(label)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .take(40)
+        .collect();
+    format!("{}-{hash:016x}", readable.trim_matches('-'))
+}
+
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
+/// Opens `path` for appending, creating it with mode 0600.
+pub fn open_private(path: &Path, append: bool) -> std::io::Result<std::fs::File> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.create(true).write(true);
+    if append {
+        opts.append(true);
+    } else {
+        opts.truncate(true);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let f = opts.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(f)
+}
+
+pub fn now_secs() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}

@@ -1,0 +1,428 @@
+//! Keys in the TUI against real servers: letters typed in a form type, on every row (a nested
+//! object's header `address*:`, an array item's header `[0]*:`, "+ add item"), and never run the
+//! commands bound to them elsewhere; quitting with edits never sent asks first.
+//! Servers: FastMCP 4 (`tests/servers/fastmcp_forms.py`, pydantic models as nested objects) and
+//! npm `@modelcontextprotocol/server-memory` (`create_entities`: an array of objects).
+
+mod common;
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use mcplens::mcp::{StdioTarget, Target};
+use mcplens::ui::app::{App, Cmd, Pane};
+use mcplens::ui::form::RowKind;
+use mcplens::ui::headless::{Screen, connected_app, execute};
+use mcplens::ui::theme::Theme;
+use serde_json::{Value, json};
+
+async fn connect(target: Target) -> (App, Arc<mcplens::mcp::Session>, Screen) {
+    let (mut app, s) =
+        connected_app(&target, Theme::default(), "keys").await.unwrap_or_else(|e| panic!("cannot connect: {e}"));
+    app.history = mcplens::history::History::default();
+    (app, Arc::new(s), Screen::new(120, 40))
+}
+
+fn fastmcp() -> Target {
+    Target::Stdio(StdioTarget {
+        command: common::python().to_string_lossy().into_owned(),
+        args: vec![common::script("fastmcp_forms.py")],
+        env: vec![],
+        cwd: None,
+    })
+}
+
+fn memory(file: &std::path::Path) -> Target {
+    let js = common::root().join("tests/peers/node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+    assert!(js.exists(), "{} is missing: run scripts/install-peers", js.display());
+    let node = common::root().join("tests/peers/node_modules/node/bin/node");
+    let node = if node.exists() { node.to_string_lossy().into_owned() } else { "node".into() };
+    Target::Stdio(StdioTarget {
+        command: node,
+        args: vec![js.to_string_lossy().into_owned()],
+        env: vec![("MEMORY_FILE_PATH".into(), file.to_string_lossy().into_owned())],
+        cwd: None,
+    })
+}
+
+fn open(screen: &mut Screen, app: &mut App, tool: &str) {
+    screen.press(app, KeyCode::Char('/'));
+    screen.type_text(app, tool);
+    screen.press(app, KeyCode::Enter);
+    screen.press(app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Form);
+    assert_eq!(app.form.as_ref().map(|f| f.tool.as_str()), Some(tool));
+}
+
+/// Moves the focus to the row whose field is named `key` (from the top).
+fn go(screen: &mut Screen, app: &mut App, key: &str) {
+    for _ in 0..40 {
+        screen.press(app, KeyCode::Up);
+    }
+    for _ in 0..60 {
+        if app.form.as_ref().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
+            return;
+        }
+        screen.press(app, KeyCode::Down);
+    }
+    panic!("no field {key}");
+}
+
+fn arguments(app: &App) -> Value {
+    app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default()
+}
+
+/// Nothing but the form changed: no overlay, no docked pane, no quitting, the form focused.
+fn only_typed(app: &App, what: &str) {
+    assert!(!app.quit, "{what}: quit");
+    assert!(app.overlays.is_empty(), "{what}: an overlay opened ({:?})", app.overlays.top().map(|o| o.scope()));
+    assert_eq!(app.shown, None, "{what}: a docked pane opened");
+    assert_eq!(app.focus, Pane::Form, "{what}: the focus left the form");
+    assert!(!app.show_log, "{what}: the log opened");
+}
+
+#[tokio::test]
+async fn fastmcp_nested_object_header_types_into_its_first_field() {
+    let (mut app, session, mut screen) = connect(fastmcp()).await;
+    open(&mut screen, &mut app, "create_person");
+    go(&mut screen, &mut app, "address");
+    // "Alice" opened server info (i) before; every letter bound elsewhere is tried too.
+    screen.type_text(&mut app, "Alice");
+    only_typed(&app, "Alice on address*:");
+    assert_eq!(arguments(&app)["address"]["street"], json!("Alice"));
+    go(&mut screen, &mut app, "address");
+    screen.type_text(&mut app, "qKirpHTLvSA]1? x");
+    only_typed(&app, "command letters on address*:");
+    // The header sent them to the first text field below it, where "Alice" was shown selected
+    // again (the focus had moved): typing replaced it.
+    assert_eq!(arguments(&app)["address"]["street"], json!("qKirpHTLvSA]1? x"));
+    go(&mut screen, &mut app, "name");
+    screen.type_text(&mut app, "Bob");
+    go(&mut screen, &mut app, "city");
+    screen.type_text(&mut app, "Paris");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    execute(&mut app, &session, cmds).await;
+    let raw = app.result().and_then(|r| r.call.reply.as_ref()).map(|r| r.raw.to_string()).unwrap_or_default();
+    let reply: Value = serde_json::from_str(&raw).unwrap_or_default();
+    assert_eq!(
+        reply["result"]["structuredContent"],
+        json!({"name": "Bob", "address": {"street": "qKirpHTLvSA]1? x", "city": "Paris", "zip": null}, "tags": []}),
+        "{raw}"
+    );
+}
+
+#[tokio::test]
+async fn memory_array_item_header_and_add_row_never_run_commands() {
+    let dir = std::env::temp_dir().join(format!("mcplens-keys-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let (mut app, _session, mut screen) = connect(memory(&dir.join("memory.jsonl"))).await;
+    open(&mut screen, &mut app, "create_entities");
+    // Enter on `entities` adds an item and focuses its header `[0]*:`.
+    screen.press(&mut app, KeyCode::Enter);
+    assert_eq!(app.form.as_ref().and_then(|f| f.focused_field()).map(|f| f.key.clone()).as_deref(), Some("[0]"));
+    screen.type_text(&mut app, "Ada");
+    only_typed(&app, "Ada on [0]*:");
+    assert_eq!(arguments(&app)["entities"][0]["name"], json!("Ada"));
+    // Tab to the "+ add item" row under `observations`, Enter adds one, letters go to it.
+    go(&mut screen, &mut app, "observations");
+    screen.press(&mut app, KeyCode::Enter);
+    screen.type_text(&mut app, "qKi likes tea");
+    only_typed(&app, "letters on a new observation");
+    assert_eq!(arguments(&app)["entities"][0]["observations"], json!(["qKi likes tea"]));
+    // On a "+ add item" row itself letters do nothing but say what the row takes.
+    for _ in 0..60 {
+        if app.form.as_ref().and_then(|f| f.focused()).is_some_and(|r| r.kind == RowKind::AddItem) {
+            break;
+        }
+        screen.press(&mut app, KeyCode::Tab);
+    }
+    let before = arguments(&app);
+    screen.type_text(&mut app, "qKirL");
+    only_typed(&app, "letters on + add item");
+    assert_eq!(arguments(&app), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn quitting_with_unsent_edits_asks_first() {
+    let (mut app, session, mut screen) = connect(fastmcp()).await;
+    open(&mut screen, &mut app, "create_person");
+    // An untouched form: q (from the tool list) quits at once; here only Ctrl-C is tried.
+    go(&mut screen, &mut app, "name");
+    screen.type_text(&mut app, "Bob");
+    // Ctrl-C asks; any other key stays.
+    let cmds = screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(!app.quit && !cmds.contains(&Cmd::Quit));
+    assert!(screen.text(&mut app).contains("Unsent edits in the form of create_person"));
+    screen.press(&mut app, KeyCode::Char('x'));
+    assert!(!app.quit && app.overlays.is_empty());
+    assert_eq!(arguments(&app)["name"], json!("Bob"), "the form keeps its values");
+    // q where q is a command (the tool list, the form left with Esc) asks too; y quits.
+    screen.press(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Pane::Tools);
+    screen.press(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit);
+    screen.press(&mut app, KeyCode::Esc);
+    assert!(!app.quit && app.overlays.is_empty());
+    // Ctrl-C twice always quits.
+    screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let cmds = screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(app.quit && cmds.contains(&Cmd::Quit));
+    // Once sent, nothing is lost: q quits at once.
+    let (mut app, _s2, mut screen) = connect(fastmcp()).await;
+    open(&mut screen, &mut app, "create_person");
+    go(&mut screen, &mut app, "name");
+    screen.type_text(&mut app, "Bob");
+    go(&mut screen, &mut app, "street");
+    screen.type_text(&mut app, "Main");
+    go(&mut screen, &mut app, "city");
+    screen.type_text(&mut app, "Paris");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    assert!(!cmds.is_empty());
+    execute(&mut app, &session, cmds).await;
+    for _ in 0..3 {
+        screen.press(&mut app, KeyCode::Esc);
+    }
+    assert_eq!(app.focus, Pane::Tools);
+    screen.press(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+}
+
+fn demo_setup() -> impl std::future::Future<Output = (App, Arc<mcplens::mcp::Session>, Screen)> {
+    connect(common::demo())
+}
+
+/// Tab from `from`, `n` times; the panes it went through.
+fn walk(screen: &mut Screen, app: &mut App, key: KeyCode, n: usize) -> Vec<Pane> {
+    (0..n)
+        .map(|_| {
+            screen.press(app, key);
+            app.focus
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn one_focus_order_and_tab_leaves_the_form() {
+    let (mut app, _session, mut screen) = demo_setup().await;
+    use Pane::*;
+    assert_eq!(app.focus, Tools);
+    assert_eq!(walk(&mut screen, &mut app, KeyCode::Tab, 3), [Schema, Result, Tools]);
+    assert_eq!(walk(&mut screen, &mut app, KeyCode::BackTab, 3), [Result, Schema, Tools]);
+    // With the log shown, it comes after the result, from every pane the same way round.
+    screen.press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.focus, Log);
+    assert_eq!(walk(&mut screen, &mut app, KeyCode::Tab, 4), [Tools, Schema, Result, Log]);
+    assert_eq!(walk(&mut screen, &mut app, KeyCode::BackTab, 4), [Result, Schema, Tools, Log]);
+    screen.press(&mut app, KeyCode::Char('L'));
+    // The form: Tab walks its fields, then leaves it for the result; Shift-Tab comes back onto
+    // its last field and walks up, then leaves for the tool list.
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "generate_records");
+    screen.press(&mut app, KeyCode::Enter);
+    screen.press(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Form);
+    let rows = app.form.as_ref().map_or(0, |f| f.rows.len());
+    assert!(rows > 1, "{rows}");
+    let forward = walk(&mut screen, &mut app, KeyCode::Tab, rows);
+    assert_eq!(forward[..rows - 1], vec![Form; rows - 1][..]);
+    assert_eq!(forward[rows - 1], Result);
+    screen.press(&mut app, KeyCode::BackTab);
+    assert_eq!(app.focus, Form);
+    assert_eq!(app.form.as_ref().map(|f| f.focus), Some(rows - 1));
+    let back = walk(&mut screen, &mut app, KeyCode::BackTab, rows);
+    assert_eq!(back[rows - 1], Tools);
+    assert_eq!(walk(&mut screen, &mut app, KeyCode::Tab, 1), [Form]);
+    assert_eq!(app.form.as_ref().map(|f| f.focus), Some(0));
+    // ↓ at the last field stays there: only the pane keys leave.
+    for _ in 0..rows + 2 {
+        screen.press(&mut app, KeyCode::Down);
+    }
+    assert_eq!(app.focus, Form);
+    // Zoom ends when the focus moves on.
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Char('z'));
+    assert!(app.zoom);
+    screen.press(&mut app, KeyCode::Tab);
+    assert!(!app.zoom);
+}
+
+/// The states that hold a text cursor, each entered from the tool list with the keys a user
+/// presses. Each returns whether typed text shows before the cursor (`text▏`); the others take
+/// no text (a boolean row, "+ add item") and must simply stay as they are.
+const STATES: &[&str] = &[
+    "tools filter",
+    "form text field",
+    "form array item header",
+    "form + add key row",
+    "form JSON mode",
+    "form boolean row",
+    "form + add item row",
+    "log filter",
+    "result search",
+    "help search",
+    "save-call name",
+];
+
+fn enter(screen: &mut Screen, app: &mut App, state: &str) -> bool {
+    let open = |screen: &mut Screen, app: &mut App, tool: &str, field: &str| {
+        app.kept_forms.clear();
+        app.form = None;
+        screen.press(app, KeyCode::Char('/'));
+        screen.type_text(app, tool);
+        screen.press(app, KeyCode::Enter);
+        screen.press(app, KeyCode::Enter);
+        // A fresh form has the focus on its first row: down from there.
+        for _ in 0..30 {
+            if app.form.as_ref().and_then(|f| f.focused_field()).is_some_and(|f| f.key == field) {
+                break;
+            }
+            screen.press(app, KeyCode::Down);
+        }
+    };
+    match state {
+        "tools filter" => {
+            screen.press(app, KeyCode::Char('/'));
+        }
+        "form text field" => open(screen, app, "echo", "message"),
+        "form array item header" => {
+            open(screen, app, "fg_findPersons", "queries");
+            screen.press(app, KeyCode::Enter);
+        }
+        "form + add key row" => {
+            open(screen, app, "echo", "extra");
+            screen.press(app, KeyCode::Down);
+        }
+        "form JSON mode" => {
+            open(screen, app, "echo", "message");
+            screen.press_with(app, KeyCode::Char('t'), KeyModifiers::CONTROL);
+            return false;
+        }
+        "form boolean row" => {
+            open(screen, app, "discord_send_message", "silent");
+            return false;
+        }
+        "form + add item row" => {
+            open(screen, app, "fg_findPersons", "queries");
+            for _ in 0..30 {
+                if app.form.as_ref().and_then(|f| f.focused()).is_some_and(|r| r.kind == RowKind::AddItem) {
+                    break;
+                }
+                screen.press(app, KeyCode::Down);
+            }
+            return false;
+        }
+        "log filter" => {
+            screen.press(app, KeyCode::Char('L'));
+            screen.press(app, KeyCode::Char('/'));
+        }
+        "result search" => {
+            app.focus = Pane::Result;
+            screen.press(app, KeyCode::Char('/'));
+        }
+        "help search" => {
+            screen.press(app, KeyCode::Char('?'));
+            screen.press(app, KeyCode::Char('/'));
+        }
+        "save-call name" => {
+            app.focus = Pane::Result;
+            screen.press(app, KeyCode::Char('S'));
+        }
+        other => panic!("no state {other}"),
+    }
+    true
+}
+
+/// Back to the tool list with nothing open (the keys a user would press).
+fn reset(screen: &mut Screen, app: &mut App) {
+    for _ in 0..8 {
+        let clear = app.overlays.is_empty() && app.focus == Pane::Tools && !app.list.filtering;
+        if clear && app.list.filter.is_empty() && !app.show_log {
+            return;
+        }
+        if app.show_log && app.overlays.is_empty() && !app.typing() {
+            app.focus = Pane::Tools;
+            screen.press(app, KeyCode::Char('L'));
+            continue;
+        }
+        screen.press(app, KeyCode::Esc);
+    }
+    panic!("cannot get back to the tool list: focus {:?}", app.focus);
+}
+
+/// What a command could have changed.
+fn outside(app: &App) -> String {
+    format!(
+        "focus {:?} · overlays {} {:?} · docked {:?} · log {} · zoom {} · quit {} · results {} page {} · running {} · form {:?}",
+        app.focus,
+        app.overlays.len(),
+        app.overlays.top().map(|o| o.scope()),
+        app.shown,
+        app.show_log,
+        app.zoom,
+        app.quit,
+        app.results.len(),
+        app.page,
+        app.running.is_some(),
+        app.form.as_ref().map(|f| f.tool.clone()),
+    )
+}
+
+#[test]
+fn typed_keys_in_every_text_state_never_run_a_command() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
+    let (mut app, session, mut screen) = rt.block_on(demo_setup());
+    // A result to search and to save.
+    let cmds = rt.block_on(async {
+        screen.press(&mut app, KeyCode::Char('/'));
+        screen.type_text(&mut app, "echo");
+        screen.press(&mut app, KeyCode::Enter);
+        screen.press(&mut app, KeyCode::Enter);
+        screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL)
+    });
+    rt.block_on(execute(&mut app, &session, cmds));
+    assert!(app.result().is_some());
+    let collection = std::env::temp_dir().join(format!("mcplens-keys-calls-{}.toml", std::process::id()));
+    app.collection_file = collection.clone();
+    reset(&mut screen, &mut app);
+    let cell = std::cell::RefCell::new((app, screen));
+    // Letters, digits and the punctuation bound to commands (q ? / [ ] : + - and the rest).
+    let text = "[a-zA-Z0-9?/\\[\\]:+=.,;!@#$%&*()<>_~|{}'-]{1,10}";
+    let mut runner = TestRunner::new(Config { cases: 48, failure_persistence: None, ..Config::default() });
+    let result = runner.run(&(0..STATES.len(), text), |(state, typed)| {
+        let (app, screen) = &mut *cell.borrow_mut();
+        reset(screen, app);
+        let shows = enter(screen, app, STATES[state]);
+        prop_assert!(app.typing(), "{}: not typing after entering it", STATES[state]);
+        let before = outside(app);
+        let args = app.form.as_ref().and_then(|f| f.arguments().ok());
+        for c in typed.chars() {
+            let cmds = screen.press(app, KeyCode::Char(c));
+            prop_assert!(cmds.is_empty(), "{}: {c:?} asked the worker for {cmds:?}", STATES[state]);
+        }
+        prop_assert_eq!(outside(app), before, "{}: typing {:?} ran a command", STATES[state], typed);
+        prop_assert!(app.typing(), "{}: typing {:?} ended the typing", STATES[state], typed);
+        let screen_text = screen.text(app);
+        if shows {
+            prop_assert!(
+                screen_text.contains(&format!("{typed}▏")),
+                "{}: {:?} is not before the cursor:\n{}",
+                STATES[state],
+                typed,
+                screen_text
+            );
+        } else if STATES[state] == "form JSON mode" {
+            let raw = app.form.as_ref().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
+            prop_assert!(raw.contains(&typed), "{raw}");
+        } else {
+            prop_assert_eq!(app.form.as_ref().and_then(|f| f.arguments().ok()), args, "{}", STATES[state]);
+        }
+        Ok(())
+    });
+    let _ = std::fs::remove_file(&collection);
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
