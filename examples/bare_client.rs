@@ -1,5 +1,6 @@
 //! The floor for scripts/bench-compare: a client that only writes JSON-RPC lines to a server's
-//! stdin and reads the replies from its stdout, with no SDK, no validation and no output.
+//! stdin, reads the replies from its stdout, parses each once (serde_json, borrowing) and prints
+//! each result as it came: no SDK, no validation, no envelope.
 //!
 //! Usage: bare_client list -- COMMAND ARGS...
 //!        bare_client call TOOL ARGS_JSON -- COMMAND ARGS...
@@ -61,6 +62,11 @@ fn main() {
             if let Ok(p) = serde_json::from_str::<Probe>(line)
                 && p.id.is_some_and(|i| i.get() == id)
             {
+                if let Some(r) = p.result {
+                    let mut out = std::io::stdout().lock();
+                    let _ = out.write_all(r.get().as_bytes());
+                    let _ = out.write_all(b"\n");
+                }
                 return p.result.is_some();
             }
         }

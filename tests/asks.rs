@@ -70,8 +70,24 @@ fn decline_cancel_and_no_terminal_each_reach_the_server() {
 fn url_mode_shows_the_url_and_accepts_without_opening_it_headless() {
     let o = ask("ask_login", &["--elicitation", "accept"]);
     assert_eq!(received(&o), json!({"action": "accept"}));
-    assert!(stderr(&o).contains("open https://example.com/login?x=1: Log in to continue"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("open https://example.com/login?x=1 (opens host example.com): Log in to continue"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(received(&ask("ask_login", &[]))["action"], "decline");
+}
+
+/// `https://good.example@evil.example/` opens evil.example: the real host is said, and what
+/// stands before the `@` is called user info, before anything is opened.
+#[test]
+fn url_mode_says_the_real_host_and_flags_user_info() {
+    let o = ask("ask_login_disguised", &["--elicitation", "decline"]);
+    let err = stderr(&o);
+    let line = err.lines().find(|l| l.contains("asks you to open")).unwrap_or_else(|| panic!("{err}"));
+    assert!(line.contains("opens host evil.example;"), "{line}");
+    assert!(line.contains("\"good.example\" before the @ is user info, not the host"), "{line}");
+    assert_eq!(received(&o)["action"], "decline");
 }
 
 #[test]

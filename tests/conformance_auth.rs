@@ -57,6 +57,7 @@ scenarios! {
     backcompat_2025_03_26_oauth_metadata => "auth/2025-03-26-oauth-metadata-backcompat",
     backcompat_2025_03_26_endpoint_fallback => "auth/2025-03-26-oauth-endpoint-fallback",
     client_credentials_basic => "auth/client-credentials-basic",
+    client_credentials_jwt => "auth/client-credentials-jwt",
     draft_resource_mismatch_is_refused => "auth/resource-mismatch",
     draft_offline_access_scope => "auth/offline-access-scope",
     draft_offline_access_not_supported => "auth/offline-access-not-supported",
@@ -75,10 +76,77 @@ fn every_auth_scenario_of_the_suite_is_run() {
         .filter_map(|l| l.trim().strip_prefix("- "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|n| n.starts_with("auth/"))
-        // Not supported: private_key_jwt needs an ES256 signer; cross-app access is an
-        // enterprise extension (ID-JAG token exchange).
-        .filter(|n| !matches!(*n, "auth/client-credentials-jwt" | "auth/cross-app-access-complete-flow"))
+        // Not supported: cross-app access is an enterprise extension (ID-JAG token exchange).
+        .filter(|n| !matches!(*n, "auth/cross-app-access-complete-flow"))
         .filter(|n| !source.contains(&format!("\"{n}\"")))
         .collect();
     assert!(missing.is_empty(), "auth scenarios not run: {missing:?}");
+}
+
+/// The prerelease's extension scenarios mcplens does not pass yet: DPoP proofs,
+/// enterprise-managed authorization (ID-JAG) and workload identity federation (JWT bearer).
+/// Every other auth scenario it lists is run below.
+const NEXT_NOT_YET: &[&str] =
+    &["auth/dpop", "auth/dpop-nonce", "auth/enterprise-managed-authorization", "auth/wif-jwt-bearer"];
+
+/// The suite's prerelease (npm alias `conformance-next`, 0.2.0-alpha.12), on its own Node 22.
+fn next(args: &[&str], scenario: Option<&str>, state: Option<&std::path::Path>) -> (bool, String) {
+    let peers = root().join("tests/peers/node_modules");
+    let mut cmd = Command::new(peers.join("node/bin/node"));
+    cmd.arg(peers.join("conformance-next/dist/index.js")).args(args);
+    if let Some(name) = scenario {
+        let client = format!("{} {}", root().join("tests/auth/conformance-client.sh").display(), bin());
+        cmd.args(["client", "--command", &client, "--scenario", name])
+            .env("BROWSER", root().join("tests/auth/follow-browser.sh"));
+    }
+    if let Some(dir) = state {
+        cmd.env("MCPLENS_STATE_DIR", dir);
+    }
+    let out = cmd
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the conformance prerelease (scripts/install-peers installs it): {e}"));
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.success() && text.contains("OVERALL: PASSED") && !text.contains("FAILURE"), text)
+}
+
+/// Every auth scenario of the prerelease (dated and extension) but those named above, two at a
+/// time, each with its own state directory.
+#[test]
+fn the_prereleases_auth_scenarios_pass() {
+    let (_, list) = next(&["list", "--client"], None, None);
+    let names: Vec<String> = list
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| n.starts_with("auth/") && !NEXT_NOT_YET.contains(n))
+        .map(str::to_string)
+        .collect();
+    assert!(names.len() >= 25, "the prerelease lists too few auth scenarios:\n{list}");
+    let failed = std::sync::Mutex::new(Vec::new());
+    let queue = std::sync::Mutex::new(names.iter());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                while let Some(name) = queue.lock().map(|mut q| q.next()).unwrap_or(None) {
+                    let state = std::env::temp_dir().join(format!(
+                        "mcplens-conf-next-{}-{}",
+                        std::process::id(),
+                        name.replace('/', "-")
+                    ));
+                    let _ = std::fs::remove_dir_all(&state);
+                    let (passed, text) = next(&[], Some(name), Some(&state));
+                    let _ = std::fs::remove_dir_all(&state);
+                    if !passed {
+                        failed
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .push(format!("{name}:\n{text}"));
+                    }
+                }
+            });
+        }
+    });
+    let failed = failed.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }

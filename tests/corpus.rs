@@ -120,8 +120,11 @@ fn run_case(case: &Case) -> Vec<String> {
     if let Some(s) = doc.get("inputSchema") {
         descriptor.insert("inputSchema".into(), s.clone());
     }
-    if let Some(a) = doc.get("annotations") {
-        descriptor.insert("annotations".into(), a.clone());
+    // The rest of the descriptor the server declares, when the case records it.
+    for key in ["annotations", "outputSchema", "description"] {
+        if let Some(v) = doc.get(key) {
+            descriptor.insert(key.into(), v.clone());
+        }
     }
     let descriptor = Value::Object(descriptor);
     let args = doc.get("arguments").and_then(Value::as_object).cloned().unwrap_or_default();

@@ -326,6 +326,19 @@ fn a_hostile_modern_server_cannot_loop_a_call_or_reach_the_terminal() {
     assert!(stderr(&o).contains(r"the server asks: \x1b[2Jwho\x07?"), "{}", stderr(&o));
 }
 
+/// A discover result whose cache hint is out of spec (ttlMs -1, an unknown cacheScope) connects,
+/// with a warning: the connection failed with the result in Rust's debug form.
+#[test]
+fn a_cache_hint_out_of_spec_is_a_warning_not_a_failed_connection() {
+    let o = modern(&["tools"], &["--bad-cache"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("echo"), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("warning: server/discover: ttlMs -1 read as 0"), "{err}");
+    assert!(err.contains(r#"cacheScope "shared" read as "private""#), "{err}");
+    assert!(!err.contains("Object {") && !err.contains("String("), "{err}");
+}
+
 #[test]
 fn cache_hints_of_lists_and_reads_are_shown() {
     for args in [&["resources"][..], &["read", "mem://note"][..]] {

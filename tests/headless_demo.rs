@@ -151,3 +151,22 @@ fn info_shows_the_server_as_it_introduced_itself() {
     assert_eq!(v["capabilities"], json!({"tools": {}}));
     assert_eq!(v["serverInfo"]["name"], "mcplens-demo");
 }
+
+#[test]
+fn a_headless_call_reaches_the_history_the_tui_shows() {
+    let dir = std::env::temp_dir().join(format!("mcplens-call-history-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = std::process::Command::new(common::bin())
+        .args(["call", "echo", "--args", r#"{"message":"from a script"}"#, "--", common::bin(), "demo-server"])
+        .env("MCPLENS_STATE_DIR", &dir)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The TUI opens the history by the same target.
+    let history = mcplens::history::History::open_in(&dir, &common::demo().label());
+    let last = history.entries.last().unwrap_or_else(|| panic!("no entry in {}", dir.display()));
+    assert_eq!((last.tool.as_str(), &last.arguments), ("echo", &serde_json::json!({"message": "from a script"})));
+    assert_eq!(last.status, mcplens::call::CallStatus::Ok);
+    assert_eq!(history.last_arguments("echo"), Some(&serde_json::json!({"message": "from a script"})));
+    let _ = std::fs::remove_dir_all(&dir);
+}

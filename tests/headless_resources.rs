@@ -212,6 +212,14 @@ fn python_ping_and_log_level() {
     assert!(stdout(&o).contains("logged"), "{}", stdout(&o));
     assert!(stderr(&o).contains("server log [error] resources_server: disk \\x1b[2J full"), "{}", stderr(&o));
     no_escapes(&o);
+    // A 70 KB message (past the log's 64 KiB preview) is printed whole: there is no log to see.
+    let long = format!("message=start{}\u{9b}end", "x".repeat(70_000));
+    let o = on_py(&["call", "log", "--arg", "level=error", "--arg", &long, "--log-level", "warning"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains(&format!("start{}\\x9bend", "x".repeat(70_000))), "{}", &err[..err.len().min(300)]);
+    assert!(!err.contains("see the log"), "{}", &err[..err.len().min(300)]);
+    no_escapes(&o);
     let o = on_py(&["call", "log", "--arg", "level=info", "--arg", "message=x", "--log-level", "error"]);
     assert!(stdout(&o).contains("below the level"), "{}", stdout(&o));
     assert!(!stderr(&o).contains("server log"), "{}", stderr(&o));

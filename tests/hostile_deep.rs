@@ -199,3 +199,19 @@ fn the_tui_shows_deep_replies_and_forms_and_quits_cleanly() {
         assert!(!screen.contains("Tools ("), "{mode}: terminal not restored:\n{screen}");
     }
 }
+
+/// An elicitation whose schema nests 100 objects (203 JSON levels) is read and answered under the
+/// default --max-depth (serde_json's own 128-level stop refused it with -32603 and nothing said),
+/// and refused with the reason under a lower one.
+#[test]
+fn a_deep_elicitation_schema_is_read_under_max_depth() {
+    let o = run(&["call", "t", "--elicitation", "accept"], "deep-ask", 100);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"action\": \"accept\""), "{}", stdout(&o));
+    let o = run(&["call", "t", "--max-depth", "150"], "deep-ask", 100);
+    assert!(
+        stdout(&o).contains("it nests JSON 203 levels deep, over the limit of 150 (--max-depth)"),
+        "{}",
+        stdout(&o)
+    );
+}

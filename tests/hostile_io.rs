@@ -174,9 +174,9 @@ fn endless_and_huge_files_end_at_once() {
     std::fs::write(&binary, b"{\"mcpServers\": {\"a\": {\"command\": \"\xff\xfe\"}}}")
         .unwrap_or_else(|e| panic!("{e}"));
     for (path, want) in [
-        (Path::new("/dev/zero"), "larger than 16 MiB"),
+        (Path::new("/dev/zero"), "not a regular file (a device)"),
         (huge.as_path(), "larger than 16 MiB"),
-        (dir.as_path(), "cannot read config file"),
+        (dir.as_path(), "not a regular file (a directory)"),
         (binary.as_path(), "not UTF-8"),
     ] {
         for sub in ["tools", "call"] {
@@ -202,10 +202,55 @@ fn endless_and_huge_files_end_at_once() {
     // The theme and the keymap: an error to show, the defaults used, at once.
     let started = Instant::now();
     let (_, err) = mcplens::ui::theme::Theme::load(Some("/dev/zero"), false);
-    assert!(err.as_deref().is_some_and(|e| e.contains("larger than 1 MiB")), "{err:?}");
+    assert!(err.as_deref().is_some_and(|e| e.contains("not a regular file")), "{err:?}");
     let err = mcplens::ui::keymap::init(Some(Path::new("/dev/zero")));
-    assert!(err.as_deref().is_some_and(|e| e.contains("larger than 1 MiB")), "{err:?}");
+    assert!(err.as_deref().is_some_and(|e| e.contains("not a regular file")), "{err:?}");
     assert!(started.elapsed() < Duration::from_secs(5));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `c` with its output piped, killed if it runs past `limit` (then the test fails).
+fn run_bounded(mut c: Command, limit: Duration) -> std::process::Output {
+    let mut child = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(|e| panic!("{e}"));
+    let started = Instant::now();
+    while child.try_wait().ok().flatten().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Budget: a FIFO given as any file mcplens reads (config, hints, theme, keymap, snapshot,
+/// collection) is refused at once with a clear error: a plain open waits for a writer for ever.
+#[test]
+fn a_fifo_in_place_of_any_user_file_is_refused_at_once() {
+    let dir = temp_dir("fifo");
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let f = fifo.to_str().unwrap_or_default();
+    let started = Instant::now();
+    for args in [vec!["tools", "--config", f], vec!["diff", f, f], vec!["test", f]] {
+        let mut c = Command::new(bin());
+        c.args(&args).stdin(Stdio::null());
+        let o = run_bounded(c, Duration::from_secs(10));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("not a regular file (a FIFO)"), "{args:?}: {}", stderr(&o));
+    }
+    let (_, err) = mcplens::ui::theme::Theme::load(Some(f), false);
+    assert!(err.as_deref().is_some_and(|e| e.contains("not a regular file (a FIFO)")), "{err:?}");
+    let err = mcplens::ui::keymap::init(Some(&fifo));
+    assert!(err.as_deref().is_some_and(|e| e.contains("not a regular file (a FIFO)")), "{err:?}");
+    let project = dir.join("project");
+    let _ = std::fs::create_dir_all(&project);
+    let made = Command::new("mkfifo").arg(project.join(".mcplens-hints.toml")).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let hints = mcplens::envelope::hints::Hints::load_default(Some(&project));
+    assert!(hints.problems.iter().any(|p| p.contains("not a regular file (a FIFO)")), "{:?}", hints.problems);
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -64,3 +64,19 @@ fn no_wait_prints_the_task_and_task_get_names_an_unknown_one() {
     let o = run(&["task", "get"], &target);
     assert_eq!(o.status.code(), Some(2), "an id is required: {}", stderr(&o));
 }
+
+/// `task list` follows `nextCursor` to the last page, and says when a server's cursor repeats.
+#[test]
+fn task_list_follows_every_page_and_stops_on_a_repeated_cursor() {
+    let py = python().to_string_lossy().into_owned();
+    let server = |flag: &str| vec!["--".to_string(), py.clone(), script("task_server.py"), flag.to_string()];
+    let o = run(&["task", "list"], &server("--paged-list"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let ids: Vec<String> = stdout(&o).lines().filter_map(|l| l.split_whitespace().nth(1).map(str::to_string)).collect();
+    assert_eq!(ids, ["t1", "t2", "t3", "t4", "t5"], "{}", stdout(&o));
+    let o = run(&["task", "list", "--json"], &server("--paged-list"));
+    assert_eq!(stdout(&o).lines().count(), 3, "{}", stdout(&o));
+    let o = run(&["task", "list"], &server("--looping-list"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("tasks/list repeated the cursor \"again\"; stopped after 2 pages"), "{}", stderr(&o));
+}

@@ -383,3 +383,20 @@ async fn i_shows_the_server_info_docked_in_the_schemas_place_from_any_pane() {
     }
     assert!(seen.contains("Server info (i, from any pane but the form)"), "{seen}");
 }
+
+#[tokio::test]
+async fn search_before_any_result_says_so_and_the_letters_typed_run_nothing() {
+    let (mut app, _s) = app_with(Theme::default()).await;
+    let mut screen = Screen::new(80, 24);
+    app.focus = Pane::Result;
+    screen.press(&mut app, KeyCode::Char('/'));
+    assert!(screen.text(&mut app).contains("no result yet, nothing to search"), "{}", screen.text(&mut app));
+    // "info q": letters meant for the search; none opens a pane or quits.
+    screen.type_text(&mut app, "info q");
+    assert!(!app.quit && app.shown.is_none() && app.overlays.is_empty());
+    assert_eq!(app.focus, Pane::Result);
+    // Esc ends it; then keys are commands again.
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Char('i'));
+    assert!(app.shown.is_some());
+}

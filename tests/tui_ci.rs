@@ -330,3 +330,39 @@ async fn a_cancelled_collection_run_stops_and_its_calls_are_not_run() {
     assert_eq!(heard, [r#"Finished { not_run: ["one", "two"] }"#]);
     assert!(!app.saved_running());
 }
+
+#[tokio::test]
+async fn a_snapshot_of_another_server_is_said_and_marks_nothing() {
+    let dir = scratch("other");
+    let path = dir.join("mcp-snapshot.json");
+    let everything = common::server_everything();
+    let out = common::mcplens(&[
+        "snapshot",
+        "-o",
+        path.to_str().unwrap_or_default(),
+        "--",
+        "node",
+        everything.to_str().unwrap_or_default(),
+        "stdio",
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let (mut app, _s) = compared_app(path.clone()).await;
+    let since = app.list.since.clone().unwrap_or_else(|| panic!("not compared"));
+    assert!(since.marks.is_empty() && since.removed.is_empty() && since.server.is_empty(), "{since:?}");
+    let why = since.other_server.clone().unwrap_or_default();
+    assert!(why.contains("\"mcp-servers/everything\"") && why.contains("\"mcplens-demo\""), "{why}");
+    let mut screen = Screen::new(160, 45);
+    let text = screen.text(&mut app);
+    assert!(text.contains("Tools (19) · snapshot of another server"), "{text}");
+    assert!(text.contains("not compared: the snapshot is of server"), "{text}");
+    screen.press(&mut app, KeyCode::Char('i'));
+    assert!(screen.text(&mut app).contains("not compared: the snapshot is of server"));
+    // Headless, the diff is made but says so first.
+    let d = common::mcplens(&["diff", path.to_str().unwrap_or_default()]);
+    assert!(
+        common::stderr(&d).contains("warning: the snapshot is of server \"mcp-servers/everything\""),
+        "{}",
+        common::stderr(&d)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

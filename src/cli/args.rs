@@ -37,6 +37,15 @@ Exit codes:
     3  the connection to the live target failed
     4  output was lost; 141 stdout was closed by its reader";
 
+pub const LINT_EXIT_CODES: &str = "\
+Exit codes:
+    0  no finding above info
+    7  at least one warning (no error)
+    8  at least one error
+    2  bad usage, or a file that is not a snapshot or a recording
+    3  the connection to the live target failed
+    4  output was lost; 141 stdout was closed by its reader";
+
 pub const REPLAY_EXIT_CODES: &str = "\
 Exit codes:
     0  the client closed stdin (stdio), or Ctrl-C (HTTP)
@@ -208,6 +217,38 @@ pub enum Command {
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Put in a host's config in place of a server: the host's session passes through byte for
+    /// byte (stdio with `-- <command>`, or streamable HTTP served on a loopback port with --url),
+    /// optionally recorded, and is served live to `mcplens watch`. See docs/proxy.md.
+    #[cfg(unix)]
+    #[command(after_help = EXIT_CODES)]
+    Proxy {
+        /// Also record the session to FILE (as `mcplens record` does).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// With --url: the address to serve the host at (default 127.0.0.1:0, any free port;
+        /// the URL is printed on stderr).
+        #[arg(long, value_name = "ADDR:PORT")]
+        listen: Option<String>,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// List the running proxies (`mcplens proxy`), or attach to one: its session from the start,
+    /// then live, as JSON Lines on stdout (the log export's format). With --break, matching
+    /// messages are held and released by commands on stdin (send, drop, edit JSON, error, delay).
+    #[cfg(unix)]
+    Watch {
+        /// The proxy's pid, as listed; without it, the list.
+        pid: Option<u32>,
+        /// Hold messages of this method or tool (`tools/call`, `echo`); `>NAME` only those to the
+        /// server, `<NAME` only those to the host. Repeatable.
+        #[arg(long = "break", value_name = "METHOD|TOOL", requires = "pid")]
+        breaks: Vec<String>,
+        /// Show the session in the TUI's log pane (pairing, timing, filters, whole entries,
+        /// export) instead of printing it.
+        #[arg(long, requires = "pid", conflicts_with = "breaks")]
+        tui: bool,
+    },
     /// Serve a recording (`mcplens record`, or a log exported from the TUI) as an MCP server:
     /// each request answered with the recorded reply to the same method and params.
     #[command(after_help = REPLAY_EXIT_CODES)]
@@ -227,6 +268,47 @@ pub enum Command {
     /// every call passed, 6 when one failed.
     #[command(after_help = TEST_EXIT_CODES)]
     Test(TestArgs),
+    /// Take the connection step by step and say which step fails and what to do about it: the
+    /// command or the HTTP transport (status, content type, redirects, TLS), the protocol
+    /// version each era negotiates, the login's documents, the first listing. Exit 0 when no
+    /// step fails, 3 when one does.
+    #[command(after_help = EXIT_CODES)]
+    Doctor {
+        /// Print the steps as one JSON object: {"target", "ok", "first_failure", "steps": [{"id",
+        /// "title", "verdict", "detail", "sent", "received", "fix"}]}.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// Check what the server lists against the specification's rules and the hosts' documented
+    /// limits (tool names, schemas, annotations, MCP Apps): each finding with its severity, its
+    /// rule and the rule's source. Live, or offline from a snapshot file or a recording (which
+    /// adds results against outputSchema, errors, repeated cursors, notifications). Exit 0 with
+    /// no error or warning, 7 with warnings, 8 with an error.
+    #[command(after_help = LINT_EXIT_CODES)]
+    Lint {
+        /// Print the findings as one JSON object: {"tools", "findings": [{"rule", "severity",
+        /// "tool", "at", "message", "source"}]}.
+        #[arg(long)]
+        json: bool,
+        /// Lint a snapshot file (`mcplens snapshot -o`) instead of a live server.
+        #[arg(long, value_name = "FILE", conflicts_with = "recording")]
+        snapshot: Option<PathBuf>,
+        /// Lint a recording (`mcplens record`, or a log exported from the TUI): its last tool
+        /// listing and what the session shows.
+        #[arg(long, value_name = "FILE")]
+        recording: Option<PathBuf>,
+        /// Check a server.json (the MCP Registry's format) against the registry's schema and,
+        /// when a target is given, against the version the server reports.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "recording"])]
+        server_json: Option<PathBuf>,
+        /// Print every rule with its severity and source, and exit.
+        #[arg(long)]
+        rules: bool,
+        #[command(flatten)]
+        target: TargetArgs,
+    },
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -296,10 +378,34 @@ pub struct CallArgs {
     /// With --task: print the task's id and status as soon as it is created, and exit.
     #[arg(long, requires = "task")]
     pub no_wait: bool,
+    /// Print the call as a `mcplens call` command line (target, arguments, protocol) instead of
+    /// running it.
+    #[arg(long, group = "print")]
+    pub print_command: bool,
+    /// Print the call as a curl request to paste (HTTP servers) instead of running it: one
+    /// request in the 2026-07-28 era, the initialize handshake first before it.
+    #[arg(long, group = "print")]
+    pub print_curl: bool,
+    /// Print the call's JSON-RPC request instead of running it.
+    #[arg(long, group = "print")]
+    pub print_message: bool,
+    /// With --print-*: show the target's secrets (env and header values) instead of masking them.
+    #[arg(long)]
+    pub show_secrets: bool,
     #[command(flatten)]
     pub answers: AnswerArgs,
     #[command(flatten)]
     pub target: TargetArgs,
+}
+
+impl CallArgs {
+    /// Which --print-* form was asked for.
+    pub fn print_form(&self) -> Option<super::as_command::Form> {
+        use super::as_command::Form;
+        [(self.print_command, Form::Command), (self.print_curl, Form::Curl), (self.print_message, Form::Message)]
+            .into_iter()
+            .find_map(|(asked, form)| asked.then_some(form))
+    }
 }
 
 impl Command {
@@ -315,7 +421,11 @@ impl Command {
             | Command::Snapshot { target, .. }
             | Command::Diff { target, .. }
             | Command::Record { target, .. }
-            | Command::Auth { target, .. } => Some(target),
+            | Command::Auth { target, .. }
+            | Command::Doctor { target, .. }
+            | Command::Lint { target, .. } => Some(target),
+            #[cfg(unix)]
+            Command::Proxy { target, .. } => Some(target),
             Command::Task(a) => Some(&a.target),
             Command::Call(a) => Some(&a.target),
             Command::Test(a) => Some(&a.target),
@@ -542,7 +652,13 @@ pub struct OAuthArgs {
     /// with authorization servers that support them (else dynamic registration is used).
     #[arg(long, value_name = "URL")]
     pub client_metadata_url: Option<String>,
-    /// Use the client credentials grant (no browser; for CI) with --client-id/--client-secret.
+    /// A PEM file with the pre-registered client's private key (PKCS#8, EC P-256): the client
+    /// proves itself at the token endpoint with a JWT signed ES256 (private_key_jwt) instead of
+    /// a secret.
+    #[arg(long, value_name = "FILE")]
+    pub client_key: Option<PathBuf>,
+    /// Use the client credentials grant (no browser; for CI) with --client-id and
+    /// --client-secret or --client-key.
     #[arg(long)]
     pub client_credentials: bool,
     /// The scopes to ask for (space-separated), instead of those the server names.
@@ -558,6 +674,20 @@ pub struct OAuthArgs {
     /// Log in before connecting (discovery from the well-known paths) instead of on a 401.
     #[arg(long)]
     pub auth: bool,
+}
+
+/// The client key, checked before anything is sent; a key file is small, and only a regular
+/// file is read.
+fn read_client_key(path: &std::path::Path) -> Result<String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| LensError::usage(format!("--client-key {shown}: {e}")))?;
+    if !meta.is_file() || meta.len() > 64 * 1024 {
+        return Err(LensError::usage(format!("--client-key {shown}: not a PEM key file")));
+    }
+    let pem = std::fs::read_to_string(path).map_err(|e| LensError::usage(format!("--client-key {shown}: {e}")))?;
+    crate::mcp::auth::jwt::check_key(&pem).map_err(|e| LensError::usage(format!("--client-key {shown}: {e}")))?;
+    crate::mcp::log::learn_secret(pem.trim());
+    Ok(pem)
 }
 
 fn parse_level(s: &str) -> std::result::Result<Level, String> {
@@ -653,6 +783,9 @@ impl TargetArgs {
             }
             base.client.client_metadata_url = Some(u.clone());
         }
+        if let Some(path) = &o.client_key {
+            base.client.private_key_pem = Some(read_client_key(path)?);
+        }
         base.client_credentials |= o.client_credentials;
         if o.scope.is_some() {
             base.scope = o.scope.clone();
@@ -660,8 +793,9 @@ impl TargetArgs {
         if let Some(p) = o.callback_port {
             base.callback_port = p;
         }
-        if base.client_credentials && (base.client.client_id.is_none() || base.client.client_secret.is_none()) {
-            return Err(LensError::usage("--client-credentials needs --client-id and --client-secret"));
+        let proof = base.client.client_secret.is_some() || base.client.private_key_pem.is_some();
+        if base.client_credentials && (base.client.client_id.is_none() || !proof) {
+            return Err(LensError::usage("--client-credentials needs --client-id and --client-secret or --client-key"));
         }
         Ok(base)
     }

@@ -101,6 +101,7 @@ mod tests {
                 method: AuthMethod::ClientSecretBasic,
                 registration: Registration::Dynamic,
                 redirect_uri: None,
+                private_key_pem: None,
             },
             access_token: Some("the-access-token".into()),
             refresh_token: Some("the-refresh-token".into()),

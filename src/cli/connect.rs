@@ -67,7 +67,7 @@ fn print_new(log: &SessionLog, next: &std::sync::atomic::AtomicU64) {
         if e.kind != LogKind::Received || m.method.as_deref() != Some("notifications/message") {
             continue;
         }
-        err_line(&server_log_line(&e.text, m.level.map(|l| l.label()), m.logger.as_deref()));
+        err_line(&server_log_line(&log.whole(&e), m.level.map(|l| l.label()), m.logger.as_deref()));
     }
 }
 
@@ -77,10 +77,17 @@ fn server_log_line(message: &str, level: Option<&str>, logger: Option<&str>) -> 
     let text = match data {
         Some(Value::String(s)) => s,
         Some(v) => v.to_string(),
-        None => "(preview cut; see the log)".into(),
+        // The whole message was no longer kept (a burst of long ones): what the preview holds,
+        // and that it is cut.
+        None => format!("{} (cut: only the start of this message was kept)", preview_data(message)),
     };
     let logger = logger.map(|l| format!(" {}:", sanitize::line(l))).unwrap_or_default();
     format!("server log [{}]{logger} {}", level.unwrap_or("?"), sanitize::line(&text))
+}
+
+/// The `data` part of a cut message's preview (the text from `"data":` on), or the whole preview.
+fn preview_data(preview: &str) -> &str {
+    preview.find(r#""data":"#).map_or(preview, |at| &preview[at + 7..])
 }
 
 #[cfg(test)]

@@ -26,6 +26,12 @@ pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: boo
             parse(&taken?, "the live server", max_depth)?
         }
     };
+    if let (Some(o), Some(n)) = (before.get("server"), after.get("server"))
+        && let Some(why) = crate::snapshot::other_server(o, n)
+    {
+        // Said, not refused: a server may have been renamed between two releases.
+        super::output::err_line(&format!("mcplens: warning: {why}: the changes are between two different servers"));
+    }
     let changes = crate::snapshot::compare(&before, &after);
     let breaking = changes.iter().filter(|c| c.impact == Impact::Breaking).count();
     out(&if json { as_json(&changes, breaking) } else { readable(&changes, breaking) })?;
@@ -34,7 +40,7 @@ pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: boo
     Ok(if breaking > 0 { EXIT_BREAKING } else { 0 })
 }
 
-fn load(path: &Path, max_depth: usize) -> Result<Value> {
+pub(crate) fn load(path: &Path, max_depth: usize) -> Result<Value> {
     let text = crate::capped_file::read_text(path, crate::snapshot::MAX_SNAPSHOT)
         .map_err(|e| LensError::usage(format!("cannot read {}: {e}", path.display())))?;
     parse(&text, &path.display().to_string(), max_depth)

@@ -3,15 +3,23 @@
 
 pub mod answer;
 pub mod args;
+pub mod as_command;
 pub mod auth;
+mod call_history;
 pub mod collection;
 pub mod connect;
 pub mod diff;
+pub mod doctor;
 pub mod info;
 pub mod items;
+pub mod lint;
 pub mod login;
 pub mod output;
 pub mod prompts;
+#[cfg(unix)]
+pub mod proxy;
+#[cfg(unix)]
+pub mod proxy_http;
 pub mod record;
 pub mod render;
 pub mod replay;
@@ -21,6 +29,8 @@ pub mod shell;
 pub mod snapshot;
 pub mod suite;
 pub mod task;
+#[cfg(unix)]
+pub mod watch;
 
 use std::io::IsTerminal;
 
@@ -148,6 +158,32 @@ fn suggest(list: &ToolList, name: &str) -> String {
     }
 }
 
+/// `call --print-command | --print-curl | --print-message`: the call as text to paste, not run.
+fn print_call(
+    session: &Session,
+    a: &CallArgs,
+    form: as_command::Form,
+    name: &str,
+    arguments: Option<&serde_json::Map<String, Value>>,
+) -> Result<i32> {
+    let spec = as_command::Spec {
+        target: &a.target,
+        tool: name,
+        arguments,
+        era: session.era(),
+        version: session.server.protocol_version(),
+    };
+    let text = as_command::render(&spec, form, a.show_secrets, session.target.secrets()).map_err(LensError::usage)?;
+    if a.show_secrets {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        output::stdout_result(stdout.write_all(sanitize::text(&text).as_bytes()).and_then(|()| stdout.flush()))?;
+        return Ok(0);
+    }
+    out(&sanitize::text(&text))?;
+    Ok(0)
+}
+
 /// `mcplens call`
 pub async fn call(a: &CallArgs) -> Result<i32> {
     let mut options = a.target.connect_options()?;
@@ -187,6 +223,10 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
             Err(e) => err_line(&format!("warning: not validated: {}", sanitize::line(&e))),
         }
     }
+    if let Some(form) = a.print_form() {
+        let name = tool.map_or(a.tool.as_str(), |t| t.name());
+        return print_call(session, a, form, name, arguments.as_ref());
+    }
     let mut hints = crate::envelope::hints::Hints::load_default(a.target.project_dir().as_deref());
     hints.aliases = a.target.server_names();
     let label = session.target.label();
@@ -208,6 +248,7 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
         watcher.abort();
         return task::start(session, &a.tool, arguments.as_ref(), a.json, &opts).await;
     }
+    let started = std::time::Instant::now();
     let reply = if a.task || required {
         if required && !a.task {
             err_line(&format!("{} requires a task: run as one", sanitize::line(&a.tool)));
@@ -218,6 +259,12 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     };
     watcher.abort();
     clear_line(tty);
+    let purpose = if a.all_pages { crate::call::Purpose::AllPages } else { crate::call::Purpose::New };
+    let status = match &reply {
+        Ok(r) => crate::call::reply_status(r),
+        Err(e) => crate::call::CallStatus::of_error(e, false),
+    };
+    call_history::record(session, name, arguments.as_ref(), started, (status, purpose));
     let reply = reply?;
     for w in &reply.warnings {
         err_line(&format!("warning: the result breaks the MCP schema: {}", sanitize::line(w)));
@@ -344,7 +391,24 @@ pub async fn run(cli: Cli) -> i32 {
         }
         Some(Command::Auth { action, target }) => auth::command(*action, target).await,
         Some(Command::Record { output, target }) => record::record(output, target).await,
+        #[cfg(unix)]
+        Some(Command::Proxy { output, listen, target }) => {
+            proxy::proxy(output.as_deref(), listen.as_deref(), target).await
+        }
+        #[cfg(unix)]
+        Some(Command::Watch { pid: Some(pid), tui: true, .. }) => Ok(crate::ui::watch_mode::run(*pid).await),
+        #[cfg(unix)]
+        Some(Command::Watch { pid, breaks, .. }) => watch::watch(*pid, breaks).await,
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
+        Some(Command::Doctor { target, json }) => doctor::doctor(target, *json).await,
+        Some(Command::Lint { rules: true, .. }) => lint::rules(),
+        Some(Command::Lint { target, json, server_json: Some(file), .. }) => {
+            lint::server_json(target, file, *json).await
+        }
+        Some(Command::Lint { target, json, snapshot, recording, .. }) => {
+            let from = lint::Source { snapshot: snapshot.as_deref(), recording: recording.as_deref() };
+            lint::lint(target, from, *json).await
+        }
         Some(Command::Schema { which: args::SchemaName::Envelope }) => out(crate::envelope::SCHEMA).map(|_| 0),
         Some(Command::Completions { shell }) => shell::completions(*shell),
         Some(Command::Man { dir }) => shell::man(dir.as_deref()),

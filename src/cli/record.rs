@@ -1,10 +1,12 @@
 //! `mcplens record`: a stdio proxy between any client and a server, keeping every message both
 //! ways in the log export's JSON Lines (so `mcplens replay` serves it, and the TUI's export
 //! replays too). The bytes pass as they are; only the file has the target's secrets masked.
+//! `mcplens proxy` is the same proxy with the recording optional and watchers attached.
 
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
+use std::pin::Pin;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
@@ -13,14 +15,30 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 use super::{TargetArgs, err_line, output};
 use crate::error::{LensError, Result};
 use crate::mcp::log::{LogKind, LogLimits, Redactor, SessionLog, to_json_lines};
-use crate::mcp::{Target, wire};
+use crate::mcp::{StdioTarget, Target, wire};
+#[cfg(unix)]
+use crate::proxy::{Hub, Verdict};
 use crate::sanitize;
 
-/// The recording file and the log that pairs replies with requests (it keeps only the last few
-/// entries: the file has them all).
-struct Recorder {
+/// The live proxy's hub (none where Unix sockets are not).
+#[cfg(unix)]
+pub(crate) type LiveHub = Option<Arc<Hub>>;
+#[cfg(not(unix))]
+pub(crate) type LiveHub = Option<std::convert::Infallible>;
+
+/// One side's writer, shared: a message held at a breakpoint may be answered back to its sender.
+pub(crate) type Out = Arc<tokio::sync::Mutex<Pin<Box<dyn AsyncWrite + Send>>>>;
+
+fn shared<W: AsyncWrite + Send + 'static>(w: W) -> Out {
+    Arc::new(tokio::sync::Mutex::new(Box::pin(w)))
+}
+
+/// The recording file (when asked for), the watchers' hub (a live proxy), and the log that pairs
+/// replies with requests (it keeps only the last few entries: the file and the hub have them).
+pub(crate) struct Recorder {
     log: SessionLog,
-    file: Mutex<File>,
+    file: Option<Mutex<File>>,
+    hub: LiveHub,
     failed: std::sync::atomic::AtomicBool,
 }
 
@@ -28,8 +46,26 @@ struct Recorder {
 const CUT_PREVIEW: usize = 4096;
 
 impl Recorder {
+    pub(crate) fn new(file: Option<File>, hub: LiveHub, secrets: Vec<String>) -> Arc<Self> {
+        let limits = LogLimits { max_entries: 64, max_bytes: usize::MAX, max_entry_bytes: usize::MAX };
+        let log = SessionLog::new(limits, Redactor::new(secrets));
+        Arc::new(Recorder { log, file: file.map(Mutex::new), hub, failed: false.into() })
+    }
+
+    /// The watchers' hub, for a live proxy.
+    #[cfg(unix)]
+    pub(crate) fn hub(&self) -> Option<&Arc<Hub>> {
+        self.hub.as_ref()
+    }
+
+    /// Notes mcplens's own account of something (a message dropped at a breakpoint).
+    pub(crate) fn info(&self, text: &str) {
+        self.log.push(LogKind::Info, text);
+        self.write(self.log.pushed().saturating_sub(1));
+    }
+
     /// Appends one message to the file.
-    fn note(&self, kind: LogKind, line: &[u8]) {
+    pub(crate) fn note(&self, kind: LogKind, line: &[u8]) {
         let text = String::from_utf8_lossy(line);
         let seq = wire::log_line(&self.log, kind, text.trim_end());
         self.write(seq);
@@ -51,11 +87,17 @@ impl Recorder {
         self.write(self.log.pushed().saturating_sub(1));
     }
 
-    /// Appends the log entry `seq` to the file and flushes it (a killed proxy keeps what it saw).
+    /// Appends the log entry `seq` to the file and flushes it (a killed proxy keeps what it
+    /// saw), and hands it to the watchers.
     fn write(&self, seq: u64) {
         let Some(entry) = self.log.get(seq) else { return };
         let json = to_json_lines(&self.log, &[entry]);
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        #[cfg(unix)]
+        if let Some(hub) = &self.hub {
+            hub.publish(json.trim_end());
+        }
+        let Some(file) = &self.file else { return };
+        let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(e) = file.write_all(json.as_bytes()).and_then(|()| file.flush())
             && !self.failed.swap(true, std::sync::atomic::Ordering::Relaxed)
         {
@@ -73,19 +115,28 @@ fn floor_boundary(s: &str, at: usize) -> usize {
     at
 }
 
-/// `mcplens record -o FILE -- <server>` (without a server: the embedded demo server)
+/// `mcplens record -o FILE -- <server>` (without a server: the embedded demo server), or
+/// `--url URL` (streamable HTTP served on a loopback port)
 pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
-    let Target::Stdio(server) = target.target()? else {
-        return Err(LensError::usage(
-            "record proxies a server started as a command (-- <command>); --url is not yet supported",
-        ));
-    };
-    let file = File::create(path)
-        .map_err(|e| LensError::output(format!("cannot write {}: {e}", sanitize::line(&path.display().to_string()))))?;
-    let limits = LogLimits { max_entries: 64, max_bytes: usize::MAX, max_entry_bytes: usize::MAX };
-    let log = SessionLog::new(limits, Redactor::new(Target::Stdio(server.clone()).secrets()));
-    let rec = Arc::new(Recorder { log, file: Mutex::new(file), failed: false.into() });
+    let t = target.target()?;
+    let file = create(path)?;
+    let rec = Recorder::new(Some(file), None, t.secrets());
+    match t {
+        Target::Stdio(server) => proxy_stdio(&server, rec, target.max_message_mb).await,
+        // Served on a loopback port it prints, as `mcplens proxy --url` is.
+        Target::Http(server) => super::proxy_http::serve(&server, "127.0.0.1:0", rec).await,
+    }
+}
 
+/// The recording file, created (or replaced).
+pub(crate) fn create(path: &Path) -> Result<File> {
+    File::create(path)
+        .map_err(|e| LensError::output(format!("cannot write {}: {e}", sanitize::line(&path.display().to_string()))))
+}
+
+/// Runs `server` with this process's stdin and stdout passed to it through `rec`, until one side
+/// ends or the proxy is told to stop.
+pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_message_mb: usize) -> Result<i32> {
     let mut command = tokio::process::Command::new(&server.command);
     command.args(&server.args).envs(server.env.iter().cloned());
     if let Some(cwd) = &server.cwd {
@@ -99,10 +150,17 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
     let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(LensError::connection("the server's stdin or stdout could not be opened"));
     };
-    let max_line = target.max_message_mb.saturating_mul(1 << 20);
-    let up = tokio::spawn(pass(tokio::io::stdin(), to_server, rec.clone(), LogKind::Sent, max_line));
+    let max_line = max_message_mb.saturating_mul(1 << 20);
+    let (to_server, to_host) = (shared(to_server), shared(tokio::io::stdout()));
+    let up = tokio::spawn(pass(
+        tokio::io::stdin(),
+        Sides { to: to_server.clone(), back: to_host.clone() },
+        rec.clone(),
+        LogKind::Sent,
+        max_line,
+    ));
     let down = tokio::select! {
-        down = pass(from_server, tokio::io::stdout(), rec.clone(), LogKind::Received, max_line) => down,
+        down = pass(from_server, Sides { to: to_host, back: to_server }, rec.clone(), LogKind::Received, max_line) => down,
         code = stop_requested() => {
             // A client stopping its server (SIGTERM after closing stdin, as MCP has it) stops
             // the real one: it would be left running, unseen, after the proxy.
@@ -125,7 +183,7 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
     }
     match status {
         Some(s) if !s.success() => {
-            err_line(&format!("mcplens record: the server exited ({s})"));
+            err_line(&format!("mcplens: the server exited ({s})"));
             Ok(3)
         }
         // The session went through, the recording did not (said when the first write failed).
@@ -135,7 +193,7 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
 }
 
 /// Waits for SIGTERM or SIGINT; the exit code a shell gives a process they end (143, 130).
-async fn stop_requested() -> i32 {
+pub(crate) async fn stop_requested() -> i32 {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -154,13 +212,19 @@ async fn stop_requested() -> i32 {
     }
 }
 
+/// Where a side's messages go, and where an answer to one goes back.
+struct Sides {
+    to: Out,
+    back: Out,
+}
+
 /// Copies lines from `from` to `to` byte for byte, noting each in the recording. A line longer
 /// than `max_line` is passed on as it comes, only its beginning noted (an endless line must not
-/// be held). Ends at `from`'s end (closing `to`), or with the error of a write.
-async fn pass<R, W>(from: R, mut to: W, rec: Arc<Recorder>, kind: LogKind, max_line: usize) -> std::io::Result<()>
+/// be held). A line a watcher's breakpoint holds waits for its verdict, and the lines after it
+/// wait behind it. Ends at `from`'s end (closing `to`), or with the error of a write.
+async fn pass<R>(from: R, sides: Sides, rec: Arc<Recorder>, kind: LogKind, max_line: usize) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
 {
     let mut from = BufReader::new(from);
     let mut line = Vec::new();
@@ -169,23 +233,55 @@ where
         line.clear();
         // A read error is the end of that side, as an end of file is.
         if (&mut from).take(limit).read_until(b'\n', &mut line).await.unwrap_or(0) == 0 {
-            let _ = to.shutdown().await;
+            let _ = sides.to.lock().await.shutdown().await;
             return Ok(());
         }
         if line.len() > max_line && !line.ends_with(b"\n") {
+            let mut to = sides.to.lock().await;
             to.write_all(&line).await?;
-            let rest = pass_rest_of_line(&mut from, &mut to).await?;
+            let rest = pass_rest_of_line(&mut from, &mut *to).await?;
             rec.note_cut(kind, &line, (line.len() as u64).saturating_add(rest));
             to.flush().await?;
             continue;
         }
-        // Noted first: a client that has its answer may stop the proxy at once.
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            rec.note(kind, &line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            write_line(&sides.to, &line).await?;
+            continue;
         }
-        to.write_all(&line).await?;
-        to.flush().await?;
+        pass_message(&line, &sides, &rec, kind).await?;
     }
+}
+
+/// One message: held when a breakpoint matches, then sent (as it came or edited), dropped, or
+/// answered back. Noted first: a client that has its answer may stop the proxy at once.
+async fn pass_message(line: &[u8], sides: &Sides, rec: &Recorder, kind: LogKind) -> std::io::Result<()> {
+    #[cfg(unix)]
+    if let Some(hub) = &rec.hub {
+        let back_kind = if kind == LogKind::Sent { LogKind::Received } else { LogKind::Sent };
+        match hub.check(kind == LogKind::Sent, line).await {
+            Verdict::Pass => {}
+            Verdict::Replace(edited) => {
+                rec.note(kind, edited.as_bytes());
+                return write_line(&sides.to, format!("{edited}\n").as_bytes()).await;
+            }
+            Verdict::Drop => {
+                rec.info("a message held at a breakpoint was dropped");
+                return Ok(());
+            }
+            Verdict::Answer(answer) => {
+                rec.note(back_kind, answer.as_bytes());
+                return write_line(&sides.back, format!("{answer}\n").as_bytes()).await;
+            }
+        }
+    }
+    rec.note(kind, line);
+    write_line(&sides.to, line).await
+}
+
+async fn write_line(to: &Out, line: &[u8]) -> std::io::Result<()> {
+    let mut to = to.lock().await;
+    to.write_all(line).await?;
+    to.flush().await
 }
 
 /// Copies the rest of a line (through its newline, or to the end of `from`) as it comes, holding

@@ -117,7 +117,8 @@ pub fn envelope(e: &crate::envelope::Envelope) -> String {
         out.push_str(&sanitize::text(m));
         out.push('\n');
     }
-    if !e.data.is_null() {
+    // A text sent again as structuredContent is printed once (--json has both).
+    if !e.data.is_null() && !crate::envelope::twin::data_repeats_message(e) {
         out.push_str(&pretty(&e.data));
         out.push('\n');
     }

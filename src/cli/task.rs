@@ -45,14 +45,71 @@ async fn run(session: &Session, t: &TaskArgs) -> Result<i32> {
     let (method, params) = match t.action {
         TaskAction::Get => ("tasks/get", json!({"taskId": id})),
         TaskAction::Cancel => ("tasks/cancel", json!({"taskId": id})),
-        TaskAction::List => ("tasks/list", json!({})),
+        TaskAction::List => return list(session, t.json, &opts).await,
         TaskAction::Result => return result(session, &id, t.json, &opts).await,
     };
     let reply = session.request_method(method, params, &opts, &mut |_| {}).await?;
-    print(&reply, t.json, |r| match t.action {
-        TaskAction::List => Some(r.get("tasks")?.as_array()?.iter().filter_map(Task::from_result).collect()),
-        _ => Task::from_result(r).map(|t| vec![t]),
-    })
+    print(&reply, t.json, |r| Task::from_result(r).map(|t| vec![t]))
+}
+
+/// `tasks/list`, every page: `nextCursor` is followed until the server gives none, sends one it
+/// sent before, or the page limit (`max_list_pages`) is reached; either stop is said on stderr.
+/// With `--json` each page's result is a line of its own.
+async fn list(session: &Session, json: bool, opts: &CallOptions) -> Result<i32> {
+    let mut seen = std::collections::HashSet::new();
+    let mut cursor: Option<Value> = None;
+    let mut pages = 0usize;
+    let mut any = false;
+    loop {
+        let params = cursor.as_ref().map_or_else(|| json!({}), |c| json!({ "cursor": c }));
+        let reply = session.request_method("tasks/list", params, opts, &mut |_| {}).await?;
+        pages += 1;
+        let next = match &reply.body {
+            ReplyBody::Result(r) => r.get("nextCursor").filter(|c| !c.is_null() && c.as_str() != Some("")).cloned(),
+            ReplyBody::Error(_) => None,
+        };
+        let last = next.is_none();
+        let tasks = |r: &Value| Some(r.get("tasks")?.as_array()?.iter().filter_map(Task::from_result).collect());
+        any |= page(&reply, json, last && !any, tasks)?;
+        let Some(next) = next else { return Ok(0) };
+        if !seen.insert(next.to_string()) {
+            let shown = sanitize::line_head(&next.to_string(), 80).into_owned();
+            super::err_line(&format!("tasks/list repeated the cursor {shown}; stopped after {pages} pages"));
+            return Ok(0);
+        }
+        if pages >= session.options().max_list_pages {
+            super::err_line(&format!("tasks/list: more pages; stopped after {pages} pages (the page limit)"));
+            return Ok(0);
+        }
+        cursor = Some(next);
+    }
+}
+
+/// One page of `tasks/list`; whether it held a task. "no tasks" is said only when `say_none` (the
+/// last page of a list with none).
+fn page(reply: &Reply, json: bool, say_none: bool, tasks: impl Fn(&Value) -> Option<Vec<Task>>) -> Result<bool> {
+    if json {
+        print(reply, true, tasks)?;
+        return Ok(true);
+    }
+    let result = match &reply.body {
+        ReplyBody::Error(e) => return Err(unknown(e)),
+        ReplyBody::Result(r) => r,
+    };
+    match tasks(result) {
+        Some(list) if list.is_empty() => {
+            if say_none {
+                out("no tasks\n")?;
+            }
+            Ok(false)
+        }
+        Some(list) => {
+            let lines: Vec<String> = list.iter().map(|t| sanitize::line(&t.line()).into_owned()).collect();
+            out(&(lines.join("\n") + "\n"))?;
+            Ok(true)
+        }
+        None => Err(LensError::connection("the reply holds no task list (no tasks array); --json shows it as sent")),
+    }
 }
 
 /// The task's result, printed as `call` prints a tool's.

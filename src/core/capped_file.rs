@@ -21,6 +21,10 @@ pub enum ReadError {
     },
     /// Not UTF-8 text.
     NotText,
+    /// A FIFO, socket, device or directory: reading one may block for ever or never end.
+    NotRegular {
+        kind: &'static str,
+    },
 }
 
 impl ReadError {
@@ -35,6 +39,7 @@ impl fmt::Display for ReadError {
             ReadError::Io(e) => write!(f, "{e}"),
             ReadError::TooLarge { cap } => write!(f, "larger than {} (the most read)", size(*cap)),
             ReadError::NotText => f.write_str("not UTF-8 text"),
+            ReadError::NotRegular { kind } => write!(f, "not a regular file ({kind}); not read"),
         }
     }
 }
@@ -48,8 +53,8 @@ fn size(bytes: u64) -> String {
 /// (`/dev/zero`) is read in chunks and refused at the first byte past the cap, so memory never
 /// grows past the cap (a read to the end doubled it: 1 GiB held for a 512 MiB cap).
 pub fn read(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
-    let mut file = std::fs::File::open(path).map_err(ReadError::Io)?;
-    let stated = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+    let mut file = open_regular(path)?;
+    let stated = file.metadata().ok().map(|m| m.len());
     if stated.is_some_and(|len| len > cap) {
         return Err(ReadError::TooLarge { cap });
     }
@@ -72,6 +77,40 @@ pub fn read(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     }
 }
 
+/// Opens a file the user points at for reading, only if it is a regular file (after symlinks).
+/// The open itself does not wait: on a FIFO a plain open blocks until a writer comes, for ever
+/// if none does, so it is opened non-blocking and its kind looked at before a byte is read.
+pub fn open_regular(path: &Path) -> Result<std::fs::File, ReadError> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = opts.open(path).map_err(ReadError::Io)?;
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    // O_NONBLOCK stays set: it changes nothing for a regular file (reads of one never wait).
+    if meta.is_file() { Ok(file) } else { Err(ReadError::NotRegular { kind: kind_of(&meta.file_type()) }) }
+}
+
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() { "a directory" } else { "not a plain file" }
+}
+
 /// The text of `path` (at most `cap` bytes), without a leading UTF-8 byte order mark.
 pub fn read_text(path: &Path, cap: u64) -> Result<String, ReadError> {
     let mut bytes = read(path, cap)?;
@@ -84,7 +123,7 @@ pub fn read_text(path: &Path, cap: u64) -> Result<String, ReadError> {
 /// The last `cap` bytes of `path` at most, starting at a line: for append-only line files that
 /// may grow without end. Whether older lines were left out is returned with them.
 pub fn read_tail(path: &Path, cap: u64) -> Result<(Vec<u8>, bool), ReadError> {
-    let mut file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let mut file = open_regular(path)?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     let skipped = len > cap;
     if skipped {
@@ -105,13 +144,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn endless_files_end_at_the_cap() {
-        match read(Path::new("/dev/zero"), 1 << 10) {
-            Err(ReadError::TooLarge { cap }) => assert_eq!(cap, 1 << 10),
-            other => panic!("{other:?}"),
-        }
+    fn devices_and_directories_are_refused_at_once() {
         let e = read_text(Path::new("/dev/zero"), 1 << 20).err().map(|e| e.to_string());
-        assert_eq!(e.as_deref(), Some("larger than 1 MiB (the most read)"));
+        assert_eq!(e.as_deref(), Some("not a regular file (a device); not read"));
+        let e = read(&std::env::temp_dir(), 1 << 20).err().map(|e| e.to_string());
+        assert_eq!(e.as_deref(), Some("not a regular file (a directory); not read"));
+    }
+
+    /// A FIFO with no writer: a plain open would wait for ever.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_waiting() {
+        let dir = std::env::temp_dir().join(format!("mcplens-fifo-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let p = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&p).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let e = read_text(&p, 1 << 20).err().map(|e| e.to_string());
+        assert_eq!(e.as_deref(), Some("not a regular file (a FIFO); not read"));
+        let e = read_tail(&p, 1 << 20).err().map(|e| e.to_string());
+        assert_eq!(e.as_deref(), Some("not a regular file (a FIFO); not read"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -9,10 +9,12 @@ pub mod capped_file;
 pub mod collection;
 pub mod deep;
 pub mod dirs;
+pub mod doctor;
 pub mod envelope;
 pub mod error;
 pub mod history;
 pub mod json;
+pub mod lint;
 /// The depth check, at its old path.
 pub use json::depth as json_depth;
 pub mod json_out;
@@ -21,8 +23,11 @@ pub mod jsonc;
 pub mod jsontree;
 pub mod mcp;
 pub mod opener;
+#[cfg(unix)]
+pub mod proxy;
 pub mod replay;
 pub mod sanitize;
 pub mod schema;
 pub mod skeleton;
 pub mod snapshot;
+pub mod value_set;

@@ -32,6 +32,35 @@ pub fn check_url(url: &str) -> Result<String, String> {
     Ok(url.to_string())
 }
 
+/// Where a URL really leads, said before it is opened: the host as the browser will read it
+/// (IDNs in their ASCII form, so look-alike letters show), and a warning when the URL carries
+/// user info, since `https://good.com@evil.com` opens evil.com: what stands before `@` only
+/// looks like a host.
+pub fn destination(url: &str) -> String {
+    let Ok(u) = url::Url::parse(url.trim()) else { return "not a URL that can be read".into() };
+    let host = match u.host_str() {
+        Some(h) => match u.port() {
+            Some(p) => format!("{h}:{p}"),
+            None => h.to_string(),
+        },
+        None => return format!("a {}: URL with no host", u.scheme()),
+    };
+    let host = crate::sanitize::line(&host).into_owned();
+    if u.username().is_empty() && u.password().is_none() {
+        return format!("opens host {host}");
+    }
+    let user = percent_decoded(u.username());
+    let info = if u.password().is_some() { format!("{user}:…") } else { user };
+    format!(
+        "opens host {host}; WARNING: {:?} before the @ is user info, not the host",
+        crate::sanitize::line(&crate::sanitize::truncate(&info, 80))
+    )
+}
+
+fn percent_decoded(s: &str) -> String {
+    url::form_urlencoded::parse(format!("x={s}").as_bytes()).next().map(|(_, v)| v.into_owned()).unwrap_or_default()
+}
+
 /// `$BROWSER` is a command, split on whitespace (no shell); `%s` takes the URL, else it is
 /// appended.
 fn browser_command(browser: &str, url: &str) -> Command {
@@ -69,6 +98,19 @@ fn platform_opener(url: &str) -> Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_real_host_is_said_and_user_info_flagged() {
+        assert_eq!(destination("https://good.com/login"), "opens host good.com");
+        let d = destination("https://good.com@evil.com/x");
+        assert!(d.starts_with("opens host evil.com;") && d.contains("\"good.com\" before the @"), "{d}");
+        let d = destination("https://good.com:443%2F@evil.com:8443/");
+        assert!(d.starts_with("opens host evil.com:8443;") && d.contains("good.com"), "{d}");
+        let d = destination("https://user:secret@evil.com/");
+        assert!(d.contains("evil.com") && !d.contains("secret"), "{d}");
+        assert_eq!(destination("https://bücher.example/"), "opens host xn--bcher-kva.example");
+        assert!(destination("not a url").starts_with("not a URL"));
+    }
 
     #[test]
     fn only_web_urls_are_opened() {

@@ -53,6 +53,27 @@ pub fn line(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Compact JSON text with every unsafe character (C0/C1 controls, bidi controls: see
+/// [`is_unsafe`]) written as a `\uXXXX` escape, as snapshots are. serde_json escapes only C0, so a
+/// string holding U+009B (CSI) or U+202E went into a file raw, and a `cat` of it ran it. The JSON
+/// reads back the same: outside strings compact JSON holds no such character.
+pub fn json_escaped(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(is_unsafe) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if is_unsafe(c) {
+            for unit in c.encode_utf16(&mut [0u16; 2]) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// The first `max` characters of `s` as one safe line ([`line`]), "…" when there was more: for
 /// server strings drawn every frame, whose length the server chooses.
 pub fn line_head(s: &str, max: usize) -> Cow<'_, str> {
@@ -126,6 +147,15 @@ pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_text_gets_escapes_for_unsafe_characters_and_reads_back_the_same() {
+        let v = serde_json::json!({"k\u{9b}": "a\u{202e}b\u{85}c\u{1b}"});
+        let text = serde_json::to_string(&v).unwrap_or_default();
+        let safe = json_escaped(&text);
+        assert!(!safe.chars().any(is_unsafe), "{safe}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&safe).ok(), Some(v));
+    }
 
     #[test]
     fn escapes_csi_osc_and_bidi() {

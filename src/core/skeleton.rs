@@ -276,7 +276,8 @@ impl Elisions {
                             (Element::Value(x), Element::Value(y)) => stack.push((x, y)),
                             // The same text is the same value (the common case: a text block
                             // repeating structuredContent); else both are parsed and compared.
-                            (Element::Raw(x), Element::Raw(y)) if x == y => {}
+                            // Other spacing (json.dumps's `", "`) is compared token by token.
+                            (Element::Raw(x), Element::Raw(y)) if x == y || crate::json::same::same_tokens(x, y) => {}
                             // Parsed from the text: no sentinels on this side, and nesting on
                             // the other is bounded by the depth limit the text was read under.
                             (x, y) => {

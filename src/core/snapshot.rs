@@ -2,6 +2,8 @@
 //! added, removed and changed, and the server's capabilities, each change classified for callers
 //! (see [`crate::schema::diff`]). Snapshots are read as JSON values: key order never counts.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::schema::diff::{Change, Impact, diff, token};
@@ -20,6 +22,27 @@ pub fn check(doc: &Value) -> Result<(), String> {
         Some(Value::Number(n)) if n.as_u64() == Some(1) => Ok(()),
         Some(v) => Err(format!("snapshot format {} is not one mcplens reads (1)", crate::schema::tree::compact(v))),
         None => Err("not an mcplens snapshot (no \"mcplensSnapshot\" member)".into()),
+    }
+}
+
+/// The name a server gives itself, which a snapshot records in its `server`: `serverInfo.name`
+/// of an initialize result, or of `_meta["io.modelcontextprotocol/serverInfo"]` in a discover
+/// reply (protocol 2026-07-28).
+pub fn server_name(server: &Value) -> Option<&str> {
+    let info = server.get("serverInfo").or_else(|| server.get("_meta")?.get(crate::mcp::era::SERVER_INFO_META));
+    info?.get("name")?.as_str()
+}
+
+/// When two servers' results name different servers, the sentence saying so: a snapshot of
+/// one server compared with another would mark every tool the two do not share.
+pub fn other_server(old: &Value, new: &Value) -> Option<String> {
+    match (server_name(old), server_name(new)) {
+        (Some(o), Some(n)) if o != n => Some(format!(
+            "the snapshot is of server \"{}\", this is \"{}\"",
+            crate::sanitize::line(o),
+            crate::sanitize::line(n)
+        )),
+        _ => None,
     }
 }
 
@@ -74,22 +97,29 @@ fn keyed<'a>(list: Option<&'a Value>, key: &str) -> Vec<(String, &'a Value)> {
         .collect()
 }
 
-fn find<'a>(items: &[(String, &'a Value)], key: &str) -> Option<&'a Value> {
-    items.iter().find(|(n, _)| n == key).map(|(_, v)| *v)
+/// The items by key, the first of each key kept (lists of 100k tools are compared by lookup, not
+/// by a search of the other list for each item).
+fn by_key<'k, 'a>(items: &'k [(String, &'a Value)]) -> HashMap<&'k str, &'a Value> {
+    let mut map = HashMap::with_capacity(items.len());
+    for (name, v) in items {
+        map.entry(name.as_str()).or_insert(*v);
+    }
+    map
 }
 
 fn items(list: &str, key: &str, old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
     let (before, after) = (keyed(old, key), keyed(new, key));
+    let (old_map, new_map) = (by_key(&before), by_key(&after));
     let mut out = vec![];
     for (name, v) in &before {
         let path = format!("/{list}/{}", token(name));
-        match find(&after, name) {
+        match new_map.get(name.as_str()).copied() {
             None => out.push(change(path, Impact::Breaking, format!("{} removed", noun(list)))),
             Some(w) if w != *v => out.extend(item(list, &path, v, w)),
             _ => {}
         }
     }
-    for (name, _) in after.iter().filter(|(n, _)| find(&before, n).is_none()) {
+    for (name, _) in after.iter().filter(|(n, _)| !old_map.contains_key(n.as_str())) {
         out.push(change(format!("/{list}/{}", token(name)), Impact::Compatible, format!("{} added", noun(list))));
     }
     out
@@ -149,18 +179,19 @@ fn task_required(execution: Option<&Value>) -> bool {
 /// A prompt's arguments: one removed or newly required is breaking.
 fn arguments(path: &str, old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
     let (before, after) = (keyed(old, "name"), keyed(new, "name"));
+    let (old_map, new_map) = (by_key(&before), by_key(&after));
     let required = |v: &Value| v.get("required").and_then(Value::as_bool).unwrap_or(false);
     let mut out = vec![];
     for (name, v) in &before {
         let p = format!("{path}/{}", token(name));
-        match after.iter().find(|(n, _)| n == name).map(|(_, w)| *w) {
+        match new_map.get(name.as_str()).copied() {
             None => out.push(change(p, Impact::Breaking, "argument removed")),
             Some(w) if required(w) && !required(v) => out.push(change(p, Impact::Breaking, "argument now required")),
             Some(w) if w != *v => out.push(change(p, Impact::Compatible, "argument changed")),
             _ => {}
         }
     }
-    for (name, w) in after.iter().filter(|(n, _)| !before.iter().any(|(m, _)| m == n)) {
+    for (name, w) in after.iter().filter(|(n, _)| !old_map.contains_key(n.as_str())) {
         let p = format!("{path}/{}", token(name));
         if required(w) {
             out.push(change(p, Impact::Breaking, "new required argument"));
@@ -176,9 +207,46 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    #[test]
+    fn a_server_is_named_in_either_era_and_another_name_is_said() {
+        let legacy = json!({"serverInfo": {"name": "memory", "version": "1"}});
+        let dated = json!({"_meta": {"io.modelcontextprotocol/serverInfo": {"name": "memory", "version": "2"}}});
+        let other = json!({"serverInfo": {"name": "filesystem\u{1b}[2J"}});
+        assert_eq!(server_name(&dated), Some("memory"));
+        assert_eq!(other_server(&legacy, &dated), None, "same server, other version and era");
+        let why = other_server(&legacy, &other).unwrap_or_default();
+        assert!(why.contains("\"memory\"") && !why.contains('\u{1b}'), "{why}");
+        // A snapshot without a name cannot be told apart: compared as before.
+        assert_eq!(other_server(&json!({}), &other), None);
+    }
+
     fn snap(tools: Value, prompts: Value) -> Value {
         json!({"mcplensSnapshot": 1, "server": {"capabilities": {"tools": {}, "prompts": {}}}, "tools": tools,
                "resources": [{"uri": "a://x", "name": "x"}], "resourceTemplates": [], "prompts": prompts})
+    }
+
+    /// 30k tools in another order, one changed and one renamed; a 60k-value enum reversed
+    /// (a search of the other list per item was quadratic: 24.5 s for 100k tools). Sizes are
+    /// kept to what a debug build makes in seconds; quadratic work would still take minutes.
+    #[test]
+    fn large_lists_are_compared_by_lookup() {
+        let tool = |i: usize| json!({"name": format!("t{i}"), "inputSchema": {"type": "object"}});
+        let old: Vec<Value> = (0..30_000).map(tool).collect();
+        let mut new: Vec<Value> = old.iter().rev().cloned().collect();
+        new[0] = json!({"name": "t29999", "inputSchema": {"type": "object", "required": ["q"]}});
+        new[1] = tool(30_000);
+        let c = compare(&snap(json!(old), json!([])), &snap(json!(new), json!([])));
+        let paths: Vec<&str> = c.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(paths, ["/tools/t29998", "/tools/t29999/inputSchema/required/q", "/tools/t30000"], "{c:?}");
+        let values: Vec<Value> = (0..60_000).map(|i| json!(format!("v{i}"))).collect();
+        let reversed: Vec<Value> = values.iter().rev().cloned().collect();
+        let with = |e: Vec<Value>| json!([{"name": "t", "inputSchema": {"properties": {"p": {"enum": e}}}}]);
+        assert!(compare(&snap(with(values.clone()), json!([])), &snap(with(reversed), json!([]))).is_empty());
+        // All changed: the change names 50 values and counts the rest.
+        let others: Vec<Value> = (0..60_000).map(|i| json!(format!("w{i}"))).collect();
+        let c = compare(&snap(with(values), json!([])), &snap(with(others), json!([])));
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert!(c[0].what.ends_with("and 59950 more") && c[0].what.len() < 2000, "{}", c[0].what);
     }
 
     #[test]

@@ -265,6 +265,10 @@ pub struct App {
     pub log: LogPane,
     pub schema: Option<SchemaPane>,
     pub notice: Option<(String, bool)>,
+    /// `/` was pressed in the result pane with no result: the letters typed next are the
+    /// search's (there is nothing to search; they must not run commands), until a key that is
+    /// no letter.
+    pub(super) search_nothing: bool,
     /// Where the panes are, from `view::layout` after each update (for mouse hits and pages).
     pub areas: Areas,
     /// The terminal's size.
@@ -307,6 +311,7 @@ impl App {
             log: LogPane::default(),
             schema: None,
             notice: None,
+            search_nothing: false,
             areas: Areas::default(),
             size: Rect::new(0, 0, 120, 40),
             zoom: false,
@@ -406,6 +411,10 @@ impl App {
     fn compared(&mut self, outcome: super::baseline::Outcome) -> Vec<Cmd> {
         match outcome {
             Ok(c) => {
+                if let Some(why) = &c.other_server {
+                    let file = crate::sanitize::line(&c.file).into_owned();
+                    self.notice = Some((format!("snapshot {file} not compared: {why}"), true));
+                }
                 self.list.since = Some(c.clone());
                 self.schema = None;
                 self.sync_schema();
@@ -585,7 +594,8 @@ impl App {
                     self.results.push(ResultState::new(*result, page, &self.theme));
                     self.page = self.results.len() - 1;
                 } else {
-                    self.results = vec![ResultState::new(*result, Page::default(), &self.theme)];
+                    let page = Page::first_of(&result);
+                    self.results = vec![ResultState::new(*result, page, &self.theme)];
                     self.page = 0;
                 }
                 if let Some(view) = self.results.get(self.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)

@@ -125,6 +125,9 @@ impl Baseline {
     /// tools whose text differs are read and compared: a list of 20,000 tools with two changed
     /// costs two parses, not 40,000.
     pub fn compare(&self, server: &ServerInfo, list: &ToolList) -> Compared {
+        if let Some(why) = crate::snapshot::other_server(&self.server, &server.result) {
+            return Compared { file: self.path.display().to_string(), other_server: Some(why), ..Compared::default() };
+        }
         let old_texts: HashMap<&str, &str> = self.tools.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
         let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let (mut old, mut new) = (vec![], vec![]);
@@ -180,6 +183,8 @@ pub struct Compared {
     pub removed: Vec<String>,
     /// Changes to the server's result (capabilities, info), paths under `/server`.
     pub server: Vec<Change>,
+    /// Why nothing was compared: the snapshot is of another server (then nothing is marked).
+    pub other_server: Option<String>,
 }
 
 /// A JSON-pointer token read back (`~1` is `/`, `~0` is `~`).
@@ -222,6 +227,9 @@ impl Compared {
     /// The counts in words: "1 breaking, 2 changed compatibly, 1 new, 1 removed" (or "no tool
     /// changed").
     pub fn summary(&self) -> String {
+        if let Some(why) = &self.other_server {
+            return format!("not compared: {why}");
+        }
         let parts: Vec<String> = [
             (self.count(Mark::Breaking), "with a breaking change"),
             (self.count(Mark::Compatible), "changed compatibly"),

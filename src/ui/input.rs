@@ -146,7 +146,7 @@ impl App {
             Action::ShowPast { at, tool } => {
                 match self.past.iter().rev().find(|(when, r)| *when == at && r.tool == tool) {
                     Some((_, r)) => {
-                        self.results = vec![ResultState::new(r.clone(), Page::default(), &self.theme)];
+                        self.results = vec![ResultState::new(r.clone(), Page::first_of(r), &self.theme)];
                         self.page = 0;
                         self.focus = Pane::Result;
                     }

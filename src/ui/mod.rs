@@ -6,6 +6,8 @@ pub mod baseline;
 pub mod changes;
 pub mod component;
 pub mod components;
+mod diagnose;
+pub mod fit;
 pub mod form;
 pub mod fuzzy;
 pub mod headless;
@@ -13,6 +15,8 @@ mod input;
 mod items;
 pub mod jsonview;
 pub mod keymap;
+pub mod lint_marks;
+pub mod mask;
 pub mod ops;
 pub mod result;
 pub mod saved;
@@ -21,6 +25,8 @@ pub mod scroll;
 pub mod textarea;
 pub mod theme;
 pub mod view;
+#[cfg(unix)]
+pub mod watch_mode;
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -246,6 +252,7 @@ async fn worker(
     let send = |m: SessionMsg| out.send(Msg::Session(m)).is_ok();
     // One log for every session: a reconnect appends to it, so why the server died stays.
     let log = crate::mcp::log::SessionLog::new(options.log_limits, crate::mcp::log::Redactor::new(target.secrets()));
+    mask::set(log.redactor().clone());
     let (desk, asks) = crate::mcp::asks::AskDesk::new();
     let mut pending = Pending { rx: asks, asks: HashMap::new() };
     // Login steps go to the status line, never to stderr under the screen.
@@ -276,6 +283,7 @@ async fn worker(
                 if !send(SessionMsg::Failed { error: e.message, log: Some(log.clone()) }) {
                     return;
                 }
+                diagnose::after_failure(&target, &options, &log, &out);
                 loop {
                     match cmds.recv().await {
                         Some(Cmd::Reconnect) => break,
@@ -580,12 +588,12 @@ fn osc52(text: &str) {
     let _ = out.flush();
 }
 
-fn restore_terminal() {
+pub(crate) fn restore_terminal() {
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
 }
 
-fn start_terminal() -> ratatui::DefaultTerminal {
+pub(crate) fn start_terminal() -> ratatui::DefaultTerminal {
     let terminal = ratatui::init();
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let previous = std::panic::take_hook();
@@ -608,18 +616,36 @@ fn several_servers(args: &TargetArgs) -> Option<Vec<crate::mcp::config::Choice>>
     crate::mcp::config::choices(path).ok().filter(|c| c.len() > 1)
 }
 
-/// Shows the config's servers until one is chosen (its name) or the user quits (`None`).
+/// The target and options `args` name, once its command is known to start.
+fn startable(args: &TargetArgs) -> crate::error::Result<(Target, crate::mcp::ConnectOptions)> {
+    let (target, options) = (args.target()?, args.connect_options()?);
+    if let Target::Stdio(s) = &target {
+        crate::mcp::stdio::check_command(s)?;
+    }
+    Ok((target, options))
+}
+
+/// Shows the config's servers until one is chosen (its name) or the user quits (`None`);
+/// `(last, problem)`: the entry picked before and why it could not start.
 async fn pick_server(
     terminal: &mut ratatui::DefaultTerminal,
     theme: &theme::Theme,
     args: &TargetArgs,
     choices: Vec<crate::mcp::config::Choice>,
+    (last, problem): (Option<String>, Option<String>),
 ) -> Option<String> {
     use component::{Action, Component, Ctx, Effect};
     let file = args.config.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     let names: Vec<String> = choices.iter().map(|c| c.name.clone()).collect();
     let mut picker = components::picker::Picker::servers(&file, choices);
-    let mut notice: Option<String> = None;
+    if let Some(i) = last.and_then(|l| names.iter().position(|n| *n == l)) {
+        picker.select(i);
+    }
+    let mut notice = problem.map(|p| {
+        let name = names.get(picker.cursor()).map_or("", String::as_str);
+        let why = p.strip_prefix("cannot start the server: ").unwrap_or(&p);
+        crate::sanitize::line(&format!("{name} cannot start: {why}")).into_owned()
+    });
     let mut events = EventStream::new();
     loop {
         let drawn = terminal.draw(|f| {
@@ -662,37 +688,39 @@ async fn pick_server(
 pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
     let no_color = !crate::cli::output::color_wanted(true);
     let (theme, theme_error) = theme::Theme::load(ui.theme.as_deref(), no_color);
-    // A config file with several servers and no --server: the user picks one on screen.
+    // A config file with several servers and no --server: the user picks one on screen; one
+    // that cannot start says why and the picker comes back.
     let mut terminal = None;
-    if let Some(choices) = several_servers(&target_args) {
-        if !std::io::stdout().is_terminal() {
-            crate::cli::output::err_line("mcplens: the config file has several servers; pick one with --server NAME");
-            return 2;
-        }
-        let term = terminal.insert(start_terminal());
-        match pick_server(term, &theme, &target_args, choices).await {
-            Some(name) => target_args.server = Some(name),
-            None => {
-                restore_terminal();
-                return 0;
+    let picking = several_servers(&target_args);
+    let mut problem = None;
+    let (target, options) = loop {
+        if let Some(choices) = &picking {
+            if !std::io::stdout().is_terminal() {
+                crate::cli::output::err_line(
+                    "mcplens: the config file has several servers; pick one with --server NAME",
+                );
+                return 2;
+            }
+            let term = terminal.get_or_insert_with(start_terminal);
+            let last = target_args.server.take();
+            match pick_server(term, &theme, &target_args, choices.clone(), (last, problem.take())).await {
+                Some(name) => target_args.server = Some(name),
+                None => {
+                    restore_terminal();
+                    return 0;
+                }
             }
         }
-    }
-    let (target, options) = match (target_args.target(), target_args.connect_options()) {
-        (Ok(t), Ok(o)) => (t, o),
-        (Err(e), _) | (_, Err(e)) => {
-            restore_if(&terminal);
-            crate::cli::output::err_line(&format!("mcplens: error: {}", crate::sanitize::text(&e.message)));
-            return e.exit_code();
+        match startable(&target_args) {
+            Ok(found) => break found,
+            Err(e) if picking.is_some() => problem = Some(e.message),
+            Err(e) => {
+                restore_if(&terminal);
+                crate::cli::output::err_line(&format!("mcplens: error: {}", crate::sanitize::text(&e.message)));
+                return e.exit_code();
+            }
         }
     };
-    if let Target::Stdio(s) = &target
-        && let Err(e) = crate::mcp::stdio::check_command(s)
-    {
-        restore_if(&terminal);
-        crate::cli::output::err_line(&format!("mcplens: error: {}", crate::sanitize::text(&e.message)));
-        return e.exit_code();
-    }
     if !std::io::stdout().is_terminal() {
         crate::cli::output::err_line(
             "mcplens: the TUI needs a terminal; for scripts use `mcplens tools` or `mcplens call` (see --help)",
@@ -797,7 +825,7 @@ pub async fn run(mut target_args: TargetArgs, ui: UiArgs) -> i32 {
             for cmd in app.update(msg) {
                 match cmd {
                     Cmd::Quit => quit = true,
-                    Cmd::Copy(text) => osc52(&text),
+                    Cmd::Copy(text) => osc52(&mask::text(&text)),
                     Cmd::OpenUrl(url) => {
                         if let Err(e) = crate::opener::open_url(&url) {
                             app.notice = Some((format!("not opened: {e}"), true));

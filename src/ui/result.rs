@@ -18,6 +18,7 @@ use super::jsonview::JsonView;
 use super::keymap::Command;
 use super::theme::{Role, Theme};
 use crate::envelope::Envelope;
+use crate::envelope::PageKind;
 use crate::json_pretty::{self, Token};
 use crate::sanitize;
 
@@ -112,6 +113,39 @@ pub struct Page {
     pub index: usize,
     /// Items before this page.
     pub first_item: usize,
+}
+
+impl Page {
+    /// Where a fresh call's result starts: a list read from `offset=20` shows items 21 on, and so
+    /// do its `#` column, the next page and the gathered list.
+    pub fn first_of(call: &CallResult) -> Page {
+        Page { index: 0, first_item: start_offset(call).unwrap_or(0) }
+    }
+}
+
+/// The item offset a call's result starts at: the offset argument the call sent (a gathered
+/// list's pagination is its last page's, so the request is the surer word), else the offset the
+/// answer reports. None when the result does not page by offset.
+fn start_offset(call: &CallResult) -> Option<usize> {
+    let env = call.envelope.as_deref()?;
+    let p = env.pagination.as_ref()?;
+    if p.kind.is_some_and(|k| k != PageKind::Offset) {
+        return None;
+    }
+    let asked = call.arguments.as_object().and_then(|args| {
+        let name = p
+            .argument
+            .clone()
+            .filter(|a| args.contains_key(a))
+            .or_else(|| crate::envelope::pager::position_argument(None, PageKind::Offset, args))?;
+        match args.get(&name)? {
+            Value::String(s) => s.trim().parse::<u64>().ok(),
+            v => v.as_u64(),
+        }
+    });
+    let gathered = env.metadata.as_ref().is_some_and(|m| m.get("pager").is_some());
+    let reported = p.offset.filter(|_| !gathered);
+    asked.or(reported).and_then(|n| usize::try_from(n).ok())
 }
 
 pub struct ResultState {

@@ -38,6 +38,13 @@ pub fn node_line(n: &SchemaNode, theme: &Theme) -> Line<'static> {
         spans.push(Span::styled(s, theme.paint(Role::Reference)));
     }
     for (k, v) in &n.facts {
+        // SEP-2243: which HTTP header the value is mirrored into on a call.
+        if k == "x-mcp-header" {
+            let name = v.trim_matches('"');
+            let shown = format!("  → header {}{}", crate::mcp::param_headers::PREFIX, sanitize::line(name));
+            spans.push(Span::styled(shown, theme.paint(Role::Reference)));
+            continue;
+        }
         spans.push(Span::styled(format!("  {}=", sanitize::line(k)), theme.paint(Role::Fact)));
         let role = if k == "enum" || k == "const" || k == "default" { Role::JsonString } else { Role::Fact };
         spans.push(Span::styled(sanitize::line(v).into_owned(), theme.paint(role)));

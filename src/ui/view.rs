@@ -118,6 +118,8 @@ pub fn draw(f: &mut Frame, app: &App) {
         let r = overlay(f, area, w, h);
         layer.draw(f, r, &app.theme, true);
     }
+    // Last, so that nothing drawn escapes it.
+    super::mask::buffer(f.buffer_mut());
 }
 
 fn draw_server(f: &mut Frame, app: &App, area: Rect) {

@@ -10,7 +10,14 @@ field() { printf '%s' "$ctx" | sed -n "s/.*\"$1\" *: *\"\([^\"]*\)\".*/\1/p"; }
 id=$(field client_id); secret=$(field client_secret)
 if [ -n "$id" ]; then set -- "$@" --client-id "$id"; fi
 if [ -n "$secret" ]; then export MCPLENS_CLIENT_SECRET="$secret"; fi
+# private_key_jwt: the key a user keeps in a PEM file.
+pem=$(field private_key_pem)
+if [ -n "$pem" ]; then
+  key=$(mktemp); trap 'rm -f "$key"' EXIT
+  printf '%b' "$pem" > "$key"
+  set -- "$@" --client-key "$key"
+fi
 case "${MCP_CONFORMANCE_SCENARIO:-}" in
   auth/client-credentials-*) set -- "$@" --client-credentials ;;
 esac
-exec "$bin" "$@" --url "$url"
+"$bin" "$@" --url "$url"

@@ -29,8 +29,15 @@ pub fn root() -> PathBuf {
 }
 
 /// Runs mcplens with `args`; stdin is closed.
+/// Its state (the history `call` writes) goes to a directory of the test run's, not the user's.
 pub fn mcplens(args: &[&str]) -> Output {
-    Command::new(bin()).args(args).stdin(Stdio::null()).output().unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()))
+    let state = std::env::temp_dir().join(format!("mcplens-test-state-{}", std::process::id()));
+    Command::new(bin())
+        .args(args)
+        .env("MCPLENS_STATE_DIR", state)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()))
 }
 
 pub fn stdout(o: &Output) -> String {

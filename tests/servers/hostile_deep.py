@@ -20,6 +20,8 @@ Modes:
                   whose _meta nests DEPTH arrays deep; prompts/get answers a message whose
                   content carries a member nested DEPTH objects deep; resources/read a content
                   whose _meta nests DEPTH deep
+  deep-ask        tools/call first asks the client (elicitation/create) with a requestedSchema of
+                  DEPTH nested objects (nested-schema's), then answers with what came back
 Every tool call of the nested-* modes echoes its arguments.
 """
 
@@ -108,9 +110,32 @@ DEEP_LISTS = {
 }
 
 
+PENDING = {}
+
+
+def ask_first(mid):
+    """deep-ask: the elicitation request; the call is answered when its reply comes."""
+    PENDING["ask-1"] = mid
+    schema = nested_schema(DEPTH)
+    return '{"jsonrpc":"2.0","id":"ask-1","method":"elicitation/create","params":{"message":"deep","requestedSchema":%s}}' % schema
+
+
+def answered(msg):
+    mid = PENDING.pop(msg.get("id"), None)
+    if mid is None:
+        return []
+    got = msg.get("result") if "result" in msg else {"error": msg.get("error")}
+    text = json.dumps({"content": [{"type": "text", "text": "answer: " + json.dumps(got, sort_keys=True)}]})
+    return ['{"jsonrpc":"2.0","id":%s,"result":%s}' % (json.dumps(mid), text)]
+
+
 def handle(msg):
     method = msg.get("method")
     mid = msg.get("id")
+    if method is None:
+        return answered(msg)
+    if method == "tools/call" and MODE == "deep-ask":
+        return [ask_first(mid)]
     if method == "initialize":
         caps = {"tools": {}, "resources": {}, "prompts": {}} if MODE == "deep-lists" else {"tools": {}}
         result = {"protocolVersion": "2025-06-18", "capabilities": caps, "serverInfo": {"name": "hostile-deep", "version": "0.0.1"}}

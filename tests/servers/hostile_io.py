@@ -10,6 +10,8 @@ Modes (stdio, and over HTTP for the ones marked):
   leak-escaped   API_TOKEN JSON-escaped (every character as \\uXXXX) in a result, an error
                  reply for `fail`, a log notification and a progress message               (HTTP too)
   null-result    tools/call answers {"result": null}
+  echo           tools/call echoes API_TOKEN back in a result: as text, in structuredContent, and
+                 base64-encoded alone and as a Basic credential ("user:" + token)
   auth           over HTTP: 401 with a WWW-Authenticate challenge
   redirect       over HTTP: every POST to /mcp gets 307 to --redirect-to (which may be a path of
                  this server: other paths are served normally, and recorded with --record)
@@ -74,6 +76,13 @@ def call(msg, secret):
             out.append('{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":"error %s"}}' % (json.dumps(mid), e))
             return out
         out.append('{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"result %s"}],"structuredContent":{"k":"%s"}}}' % (json.dumps(mid), e, e))
+        return out
+    if MODE == "echo":
+        import base64
+        b64 = base64.b64encode(secret.encode()).decode()
+        basic = base64.b64encode(("user:" + secret).encode()).decode()
+        sc = {"token": secret, "b64": b64, "basic": "Basic " + basic}
+        out.append(reply(mid, {"content": [{"type": "text", "text": f"your token is {secret}"}], "structuredContent": sc}))
         return out
     if MODE == "null-result":
         out.append('{"jsonrpc":"2.0","id":%s,"result":null}' % json.dumps(mid))

@@ -10,6 +10,7 @@ Usage: modern_server.py [--dual] [--silent-discover] [--http PORT]
   --silent-discover  a legacy server that says nothing at all to `server/discover` (implies
                --dual)
   --slow-start SECS  read nothing for SECS seconds first (a server slow to start)
+  --bad-cache  a cache hint out of spec (ttlMs -1, cacheScope "shared")
   --http PORT  serve streamable HTTP on 127.0.0.1:PORT (every POST must carry Mcp-Method, and
                Mcp-Name where the spec wants one) instead of stdio
 """
@@ -24,6 +25,9 @@ DUAL = "--dual" in sys.argv or SILENT
 META_KEYS = ["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientInfo",
              "io.modelcontextprotocol/clientCapabilities"]
 CACHE = {"ttlMs": 60000, "cacheScope": "public"}
+if "--bad-cache" in sys.argv:
+    # Out of spec: a negative ttlMs and a scope that is neither public nor private.
+    CACHE = {"ttlMs": -1, "cacheScope": "shared"}
 
 TOOLS = [
     {"name": "echo", "description": "Echoes its text.",

@@ -9,7 +9,10 @@ but no task engine (FastMCP's is the separate `fastmcp-tasks` package), so the s
 protocol itself. It answers only `initialize` (a legacy server: `server/discover` is "method not
 found").
 
-Usage: task_server.py
+Usage: task_server.py [--paged-list | --looping-list]
+  --paged-list    starts with 5 finished tasks; tasks/list gives them 2 a page (3 pages)
+  --looping-list  starts with 5 finished tasks; tasks/list always says there is a next page
+                  (the same cursor each time)
 """
 
 import json
@@ -23,6 +26,9 @@ TOOLS = [
      "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
     {"name": "quick", "description": "No task: answers at once.", "inputSchema": {"type": "object"}},
 ]
+
+PAGED = "--paged-list" in sys.argv
+LOOPING = "--looping-list" in sys.argv
 
 tasks = {}
 waiting = {}  # our elicitation id -> (task id, tasks/result request id)
@@ -91,6 +97,14 @@ def handle(msg):
         return reply({"task": task(tid)})
     tid = params.get("taskId")
     if method == "tasks/list":
+        if LOOPING:
+            return reply({"tasks": [task(t) for t in tasks], "nextCursor": "again"})
+        if PAGED:
+            start = int(params.get("cursor") or 0)
+            page = {"tasks": [task(t) for t in list(tasks)[start:start + 2]]}
+            if start + 2 < len(tasks):
+                page["nextCursor"] = str(start + 2)
+            return reply(page)
         return reply({"tasks": [task(t) for t in tasks]})
     if tid not in tasks:
         return fail(-32602, "unknown task %s" % tid)
@@ -114,6 +128,11 @@ def handle(msg):
         return fail(-32602, "task %s is %s" % (tid, t["status"]))
     return fail(-32601, "Method not found: %s" % method)
 
+
+if PAGED or LOOPING:
+    for n in range(1, 6):
+        tasks["t%d" % n] = {"tool": "brew", "args": {}, "status": "completed", "polls": 0,
+                            "result": text("done")}
 
 for line in sys.stdin:
     line = line.strip()

@@ -93,6 +93,10 @@ impl<'a> Call<'a> {
     /// `json_out::write_envelope_exact` writes the digits back from. None when every number of
     /// the reply is written back as sent anyway (or it cannot be read). Never shown or sent.
     pub fn exact_guide(&self, raw: &std::sync::Arc<String>, max_depth: usize) -> Option<Envelope> {
+        // Most replies hold no number serde_json would rewrite: one scan, not a second reading.
+        if !crate::json::exact::may_hold_inexact(raw) {
+            return None;
+        }
         let (envelope, stand_ins) = crate::json::exact::reading_exact(|| {
             let reply = Reply::parse(raw.clone(), Duration::ZERO, max_depth).ok()?;
             Some(self.read(reply).envelope)

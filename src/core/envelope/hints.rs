@@ -3,6 +3,9 @@
 //! responseType. Read from `hints.toml` in the user's config directory and from
 //! `.mcplens-hints.toml` in the project (beside `.mcp.json`); the project's hints come first.
 //!
+//! The same files may hold `[[convention]]` entries: names laid over the built-in paging and
+//! record conventions (`conventions.toml`).
+//!
 //! A path is a JSON pointer into the `tools/call` result (`/structuredContent/items`); a string
 //! met on the way is read as the JSON it carries, so `/content/0/text/items` reaches into a text
 //! block, and a path that ends on a text reads the records written in it.
@@ -13,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::ResponseType;
+use super::conventions::{self, Convention};
 
 /// One hint, as written in the file.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
@@ -52,6 +56,9 @@ fn is_any(s: &String) -> bool {
 struct File {
     #[serde(default)]
     hint: Vec<Hint>,
+    /// Names laid over the built-in conventions (`conventions.toml`), same format.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    convention: Vec<Convention>,
 }
 
 /// Hints from every file, first match wins, and what was wrong with the files.
@@ -63,6 +70,8 @@ pub struct Hints {
     pub save_to: Option<PathBuf>,
     /// Other names of the server in use (its config entry's), matched like its own.
     pub aliases: Vec<String>,
+    /// The files' `[[convention]]` entries, laid over the built-in ones.
+    pub conventions: Vec<Convention>,
 }
 
 /// Files larger than this are not hints files.
@@ -121,13 +130,19 @@ impl Hints {
         let mut out = Hints::default();
         for f in files {
             match read_file(f) {
-                Ok(Some(text)) => match parse(&text) {
-                    Ok(mut hints) => out.hints.append(&mut hints),
+                Ok(Some(text)) => match parse_file(&text) {
+                    Ok(mut file) => {
+                        out.hints.append(&mut file.hint);
+                        out.conventions.append(&mut file.convention);
+                    }
                     Err(e) => out.problems.push(format!("{}: {e}", f.display())),
                 },
                 Ok(None) => {}
                 Err(e) => out.problems.push(format!("{}: {e}", f.display())),
             }
+        }
+        if let Err(e) = conventions::overlay(&out.conventions) {
+            out.problems.push(e);
         }
         out
     }
@@ -187,22 +202,23 @@ fn user_file() -> Option<PathBuf> {
 }
 
 fn read_file(path: &Path) -> Result<Option<String>, String> {
-    use std::io::Read;
-    let f = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e.to_string()),
-    };
-    let mut text = String::new();
-    f.take(MAX_FILE + 1).read_to_string(&mut text).map_err(|e| e.to_string())?;
-    if text.len() as u64 > MAX_FILE {
-        return Err(format!("larger than {} KiB: not a hints file", MAX_FILE >> 10));
+    match crate::capped_file::read_text(path, MAX_FILE) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(crate::capped_file::ReadError::TooLarge { .. }) => {
+            Err(format!("larger than {} KiB: not a hints file", MAX_FILE >> 10))
+        }
+        Err(e) => Err(e.to_string()),
     }
-    Ok(Some(text))
 }
 
 /// The hints of one file's text; an error names the line.
 pub fn parse(text: &str) -> Result<Vec<Hint>, String> {
+    parse_file(text).map(|f| f.hint)
+}
+
+/// The hints and conventions of one file's text; an error names the line.
+fn parse_file(text: &str) -> Result<File, String> {
     let file: File = toml::from_str(text).map_err(|e| {
         let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
         match line {
@@ -216,7 +232,10 @@ pub fn parse(text: &str) -> Result<Vec<Hint>, String> {
             format!("{line}hint {} (tool {:?}): {e}", i + 1, h.tool)
         })?;
     }
-    Ok(file.hint)
+    for (i, c) in file.convention.iter().enumerate() {
+        conventions::check(c).map_err(|e| format!("convention {}: {e}", i + 1))?;
+    }
+    Ok(file)
 }
 
 /// The line of the `i`-th `[[hint]]` header.
@@ -312,6 +331,22 @@ mod tests {
         assert_eq!(resolve(&r, "/content/0/text/next"), Some(json!("c2")));
         assert_eq!(resolve(&r, "/content/1/text"), None);
         assert_eq!(resolve(&r, ""), Some(r.clone()));
+    }
+
+    #[test]
+    fn conventions_in_a_hints_file_are_laid_over_the_preset() {
+        let dir = std::env::temp_dir().join(format!("mcplens-conventions-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join("hints.toml");
+        let text = "[[convention]]\nrole = \"cursor\"\nnames = [\"resume_after\"]\nsource = \"acme\"\n";
+        let _ = std::fs::write(&path, text);
+        let h = Hints::load(std::slice::from_ref(&path));
+        assert!(h.problems.is_empty(), "{:?}", h.problems);
+        assert_eq!(conventions::table().answer_role("resumeafter"), Some(conventions::Role::Cursor));
+        let e = parse_file("[[convention]]\nrole = \"nope\"\nnames = [\"x\"]\n").err().unwrap_or_default();
+        assert!(e.contains("nope"), "{e}");
+        let _ = conventions::overlay(&[]);
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -4,15 +4,19 @@
 //! Nothing the server sent is lost: what is not mapped into an envelope field is kept under
 //! `metadata` (the result's `_meta`, `uiType`/`uiMetadata`, prose, content items, wrapper fields).
 
+pub mod conventions;
 mod data;
 pub mod decode;
+mod groups;
 pub mod hints;
 mod normalize;
 pub mod pager;
 pub mod pagination;
 pub mod position;
+mod shapes;
 mod taught;
 pub mod text;
+pub mod twin;
 
 use serde::Serialize;
 use serde_json::{Map, Value};

@@ -3,174 +3,19 @@
 
 use serde_json::{Map, Value, json};
 
+use super::conventions::{self, Role};
 use super::decode;
 use super::key_norm as norm;
 use super::pagination::Found;
-use super::position;
+use super::shapes;
 use super::text;
-use super::{Data, Envelope, ErrorInfo, RawItems, ResponseType, Status, Summary};
+use super::{Data, Envelope, ErrorInfo, RawItems, ResponseType, Status};
 use crate::mcp::ReplyBody;
 use crate::skeleton::{Elisions, SAMPLE, SharedText, array_len, has_sentinel, sentinel};
 use std::sync::Arc;
 
 /// Wrapper levels unwrapped at most (`{id, result: {weather: {data: ...}}}` is three).
 const MAX_UNWRAP: usize = 8;
-
-/// Keys whose arrays are the records of a list wrapper.
-const LIST_KEYS: &[&str] = &[
-    "items",
-    "results",
-    "data",
-    "records",
-    "rows",
-    "entries",
-    "nodes",
-    "edges",
-    "hits",
-    "list",
-    "values",
-    "objects",
-    "elements",
-    "documents",
-    "docs",
-    "files",
-    "messages",
-    "channels",
-    "users",
-    "members",
-    "repos",
-    "repositories",
-    "issues",
-    "pulls",
-    "comments",
-    "products",
-    "orders",
-    "events",
-    "tasks",
-    "tools",
-    "resources",
-    "prompts",
-    "pages",
-    "posts",
-    "contacts",
-    "people",
-    "persons",
-    "accounts",
-    "projects",
-    "teams",
-    "databases",
-    "tables",
-    "collections",
-    "matches",
-    "guilds",
-    "threads",
-    "notes",
-    "commits",
-    "branches",
-    "tickets",
-    "customers",
-    "invoices",
-    "charges",
-    "emails",
-    "videos",
-    "tracks",
-    "playlists",
-    "articles",
-    "stories",
-    "jobs",
-    "workflows",
-    "runs",
-    "alerts",
-    "incidents",
-    "logs",
-    "entities",
-    "organic",
-    "search_results",
-    "searchresults",
-    "response",
-];
-
-/// Keys that echo the request rather than carry results.
-const ECHO_KEYS: &[&str] = &[
-    "query",
-    "queries",
-    "queriesreceived",
-    "params",
-    "parameters",
-    "arguments",
-    "args",
-    "request",
-    "input",
-    "filters",
-    "filter",
-    "sort",
-    "sortoptions",
-    "fields",
-    "columns",
-    "categories",
-    "facets",
-    "suggestions",
-    "errors",
-    "warnings",
-];
-
-/// Keys that describe a response rather than carry its data.
-const META_KEYS: &[&str] = &[
-    "id",
-    "jsonrpc",
-    "success",
-    "ok",
-    "status",
-    "message",
-    "timestamp",
-    "source",
-    "meta",
-    "metadata",
-    "pagination",
-    "pageinfo",
-    "paging",
-    "links",
-    "summary",
-    "count",
-    "total",
-    "totalcount",
-    "totalresults",
-    "totalitems",
-    "hasmore",
-    "nextcursor",
-    "cursor",
-    "nextoffset",
-    "offset",
-    "limit",
-    "page",
-    "pagesize",
-    "perpage",
-    "totalpages",
-    "object",
-    "kind",
-    "type",
-    "responsemetadata",
-    "requestid",
-    "took",
-    "timedout",
-    "incompleteresults",
-    "partial",
-    "version",
-    "apiversion",
-    "before",
-    "after",
-    "nextpagetoken",
-    "next",
-    "previous",
-    "prev",
-    "url",
-    "tookms",
-    "elapsed",
-    "duration",
-    "warnings",
-    "errors",
-    "shards",
-];
 
 const ACTION_VERBS: &[&str] = &[
     "send",
@@ -232,10 +77,16 @@ const ACTION_VERBS: &[&str] = &[
     "transfer",
     "refund",
     "charge",
+    "complete",
+    "reopen",
+    "toggle",
+    "restore",
 ];
 
+/// Keys that describe a response rather than carry its data (`conventions.toml`'s
+/// `response_meta`).
 fn is_meta_key(k: &str) -> bool {
-    META_KEYS.contains(&norm(k).as_str())
+    conventions::table().is(Role::ResponseMeta, &norm(k))
 }
 
 /// The words of a tool name: `discord_send_message`, `sendMessage`, `send-message`.
@@ -309,15 +160,16 @@ fn is_record_array(a: &[Value]) -> bool {
 
 /// The key of the array that holds `obj`'s records, if `obj` is a list wrapper.
 fn primary_array(obj: &Map<String, Value>) -> Option<String> {
+    let table = conventions::table();
     let mut best: Option<(i64, usize, &String)> = None;
     for (k, v) in obj {
         let Value::Array(a) = v else { continue };
         let nk = norm(k);
-        if ECHO_KEYS.contains(&nk.as_str()) {
+        if table.is(Role::Echo, &nk) {
             continue;
         }
         let mut score = 0i64;
-        if LIST_KEYS.contains(&nk.as_str()) || LIST_KEYS.contains(&k.to_ascii_lowercase().as_str()) {
+        if table.is(Role::Records, &nk) {
             score += 3;
         }
         if is_record_array(a) {
@@ -625,8 +477,15 @@ fn code_value(v: Value) -> Value {
 fn error_from(v: &Value) -> ErrorInfo {
     match v {
         Value::Object(m) => {
+            // GraphQL puts the code in `extensions.code`.
+            let extension_code = m.get("extensions").and_then(|x| x.get("code"));
             let code = code_value(
-                m.get("code").or_else(|| m.get("error_code")).or_else(|| m.get("type")).cloned().unwrap_or(Value::Null),
+                m.get("code")
+                    .or_else(|| m.get("error_code"))
+                    .or(extension_code)
+                    .or_else(|| m.get("type"))
+                    .cloned()
+                    .unwrap_or(Value::Null),
             );
             let message = m
                 .get("message")
@@ -708,9 +567,11 @@ impl Work {
         let errors =
             m.get("errors").and_then(Value::as_array).filter(|a| !a.is_empty()).and_then(|a| a.first()).cloned();
         let errors = errors.filter(|_| self.error.is_none());
-        if let Some(e) = err_val.or_else(|| if has_data { None } else { errors }) {
+        // GraphQL's `errors` beside partial `data` are the failure when the result says isError.
+        let take_errors = !has_data || self.is_error;
+        if let Some(e) = err_val.or_else(|| if take_errors { errors } else { None }) {
             m.remove("error");
-            if !has_data || failed {
+            if !has_data || failed || self.is_error {
                 self.error = Some(error_from(&e));
                 failed = true;
             } else {
@@ -813,6 +674,99 @@ fn unwrap(mut cur: Value, w: &mut Work) -> Value {
     cur
 }
 
+/// The records of a list wrapper (its array, or a map of records keyed by their ids), the
+/// wrapper's other fields (where paging is read), and whether the payload is a list.
+fn choose_records(
+    mut data: Value,
+    from_text: bool,
+    w: &mut Work,
+    el: &mut Elisions,
+) -> (Value, Option<Map<String, Value>>, bool) {
+    if !from_text && shapes::keyed_records(&data).is_some_and(|r| r.len() >= 2) {
+        // The payload itself is `{"link_1": {...}, "link_2": {...}}`.
+        let (items, keys) = shapes::into_records(data);
+        w.meta.insert("recordKeys".into(), keys);
+        w.source.push_str(" → records keyed by id");
+        return (items, None, true);
+    }
+    let Value::Object(m) = &mut data else {
+        let is_list = data.is_array();
+        return (data, None, is_list);
+    };
+    let array_key = if from_text { None } else { primary_array(m) };
+    let no_records = array_key.as_ref().is_none_or(|k| m.get(k).and_then(Value::as_array).is_some_and(Vec::is_empty));
+    let entity_fields = |key: &str| m.iter().filter(|(k, v)| *k != key && !is_meta_key(k) && !v.is_array()).count();
+    let keyed = match no_records && !from_text {
+        true => shapes::keyed_map_key(m).filter(|k| entity_fields(k) <= 3),
+        false => None,
+    };
+    let Some(key) = keyed.clone().or(array_key) else { return (data, None, false) };
+    let mut m = std::mem::take(m);
+    let mut items = m.remove(&key).unwrap_or(Value::Null);
+    w.source.push_str(&format!(" → {key}"));
+    if keyed.is_some() {
+        let (records, keys) = shapes::into_records(items);
+        w.meta.insert("recordKeys".into(), keys);
+        items = records;
+    } else if key == "edges"
+        && let Value::Array(edges) = &items
+        && edges.iter().all(|e| e.get("node").is_some() || sentinel(e).is_some())
+    {
+        // A long list of edges: the rest of the nodes are read from the text.
+        items = Value::Array(
+            edges
+                .iter()
+                .filter_map(|e| match sentinel(e) {
+                    Some((id, _)) => el.project(id, "node"),
+                    None => e.get("node").cloned(),
+                })
+                .collect(),
+        );
+    }
+    for (k, v) in &m {
+        if !is_meta_key(k) || !matches!(norm(k).as_str(), "pagination" | "pageinfo" | "summary") {
+            w.meta.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    (items, Some(m), true)
+}
+
+/// A content block that reports a failure though the result does not say isError: a text block
+/// whose `text` is an object holding `error` (against the schema), or one marked
+/// `metadata.error: true` (a Linear server sends both).
+fn block_error(blocks: &[Value]) -> Option<ErrorInfo> {
+    blocks.iter().find_map(|b| {
+        let body = b.get("text").filter(|t| t.is_object())?;
+        let marked =
+            ["metadata", "_meta"].iter().any(|k| b.get(*k).and_then(|m| m.get("error")) == Some(&Value::Bool(true)));
+        match body.get("error").filter(|e| !e.is_null() && **e != Value::Bool(false)) {
+            Some(e) => Some(error_from(e)),
+            None if marked => Some(error_from(body)),
+            None => None,
+        }
+    })
+}
+
+/// Output-schema members that count this page only ("The total number of tasks in this page"),
+/// as `key_norm` writes them: no total is read from them.
+fn page_count_keys(descriptor: Option<&Value>) -> Vec<String> {
+    const PHRASES: &[&str] = &[
+        "in this page",
+        "on this page",
+        "in the current page",
+        "on the current page",
+        "in this response",
+        "in this batch",
+    ];
+    let props =
+        descriptor.and_then(|d| d.get("outputSchema")).and_then(|s| s.get("properties")).and_then(Value::as_object);
+    let counts_page = |p: &Value| {
+        let d = p.get("description").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
+        PHRASES.iter().any(|x| d.contains(x))
+    };
+    props.map(|ps| ps.iter().filter(|(_, p)| counts_page(p)).map(|(k, _)| norm(k)).collect()).unwrap_or_default()
+}
+
 /// Normalizes one `tools/call` answer. `descriptor` is the tool's descriptor, when known.
 pub fn normalize(tool_name: &str, descriptor: Option<&Value>, body: &ReplyBody) -> Envelope {
     normalize_owned(tool_name, descriptor, body.clone())
@@ -905,364 +859,41 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         source: String::new(),
         is_error: false,
     };
-    let mut result_obj = match result {
-        Value::Object(m) => m,
-        other => {
-            w.meta.insert("result".into(), other);
-            Map::new()
-        }
-    };
-    let is_error_flag = result_obj.get("isError").and_then(Value::as_bool) == Some(true);
-    w.is_error = is_error_flag;
-    // structuredContent that only restates the content blocks (`{"result": [{type, text}]}`, an
-    // SDK wrapping a tool that returns content) is no payload of its own.
-    let structured = result_obj.shift_remove("structuredContent").filter(|v| {
-        let content = result_obj.get("content");
-        !v.is_null() && !content.is_some_and(|c| same_blocks(c, v) || only_member(v).is_some_and(|m| same_blocks(c, m)))
-    });
-    let content = split_content(result_obj.shift_remove("content"), &mut w.meta, el, structured.as_ref());
-    for (k, v) in std::mem::take(&mut result_obj) {
-        match k.as_str() {
-            "isError" => {}
-            "_meta" => {
-                if let Some(m) = v.as_object() {
-                    for key in ["uiType", "uiMetadata"] {
-                        if let Some(x) = m.get(key) {
-                            w.meta.insert(key.into(), x.clone());
-                        }
-                    }
-                }
-                w.meta.insert("_meta".into(), v);
-            }
-            _ => {
-                w.meta.insert(k, v);
-            }
-        }
-    }
-    if !content.text_fields.is_empty() {
-        w.meta.insert("textBlocks".into(), Value::Array(content.text_fields.clone()));
-    }
-    let mut prose: Vec<String> = vec![];
-    // structuredContent that only repeats a text block under one key (`{"content": text}`, as
-    // the filesystem server sends) is that text: it is read as text.
-    let (structured, text_twin) = match repeated_text_key(structured.as_ref(), &content.texts) {
-        Some(key) => (None, structured.map(|sc| (key, sc))),
-        None => (structured, None),
-    };
-    let structured_scan = structured.as_ref().map(scan_copy);
-
     // 1. Where is the payload?
-    let has_structured = structured.is_some();
-    let mut payload: Option<Value> = None;
-    let mut from_text_records = false;
-    if let Some(sc) = structured {
-        w.source = "structuredContent".into();
-        // The spec asks servers to repeat structuredContent as JSON text: that is no prose. A big
-        // text is compared as text first, which costs a copy of the text, not a parse of it.
-        let compact = |t: &str| t.len() > (4 << 20) && serde_json::to_string(&sc).is_ok_and(|s| s == t.trim());
-        let repeats: Vec<bool> = content.texts.iter().map(|t| compact(t)).collect();
-        let member = wrapped_result(&sc);
-        // A JSON string wrapped as the result is the payload it encodes.
-        let decoded = member.and_then(Value::as_str).and_then(json_doc);
-        let repeats_member = |t: &str| {
-            // A wrapped number or boolean written again as text; a wrapped prose string stays
-            // the message.
-            member.is_some_and(|r| {
-                !r.is_string() && !r.is_array() && serde_json::from_str::<Value>(t.trim()).is_ok_and(|v| v == *r)
-            })
-        };
-        for (t, repeat) in content.texts.iter().zip(repeats) {
-            let repeats_long_array = text_repeats_long_array(t, &sc, el);
-            if repeat || repeats_member(t) || repeats_long_array {
-                continue;
-            }
-            match json_text_doc(t, el) {
-                Some(v)
-                    if el.same(&v, &sc)
-                        || only_member(&sc).is_some_and(|m| el.same(&v, m))
-                        || decoded.as_ref().is_some_and(|d| el.same(&v, d)) => {}
-                Some(v) => w
-                    .meta
-                    .entry("textPayloads")
-                    .or_insert_with(|| json!([]))
-                    .as_array_mut()
-                    .into_iter()
-                    .for_each(|a| a.push(v.clone())),
-                None => prose.push(t.to_string()),
-            }
-        }
-        if decoded.is_some() {
-            w.source.push_str(" → result → JSON string");
-        }
-        payload = Some(decoded.unwrap_or(sc));
-    } else {
-        let mut docs: Vec<(usize, Value)> = vec![];
-        let mut steps = String::new();
-        for (i, t) in content.texts.iter().enumerate() {
-            if let Some(v) = json_text_doc(t, el) {
-                match wrapped_string_payload(&v) {
-                    Some((key, f)) => {
-                        docs.push((i, f.value));
-                        steps = std::iter::once(format!(" → JSON → {key}"))
-                            .chain(f.steps.iter().map(|s| format!(" → {s}")))
-                            .collect();
-                        if !f.prose.is_empty() {
-                            prose.push(f.prose);
-                        }
-                    }
-                    None => {
-                        docs.push((i, v));
-                        steps = " → JSON".into();
-                    }
-                }
-            } else if let Some(f) = decode::json_in_text(t) {
-                docs.push((i, f.value));
-                steps = f.steps.iter().map(|s| format!(" → {s}")).collect();
-                if !f.prose.is_empty() {
-                    prose.push(f.prose);
-                }
-            } else {
-                prose.push(t.to_string());
-            }
-        }
-        match docs.len() {
-            0 => {}
-            1 => {
-                let (i, v) = docs.into_iter().next().unwrap_or((0, Value::Null));
-                w.source = format!("content[{i}].text{steps}");
-                payload = Some(v);
-            }
-            n => {
-                w.source = format!("{n} JSON text blocks");
-                let mut all = vec![];
-                for (_, v) in docs {
-                    match v {
-                        Value::Array(a) => all.extend(a),
-                        other => all.push(other),
-                    }
-                }
-                payload = Some(Value::Array(all));
-            }
-        }
-        if payload.is_none()
-            && !prose.is_empty()
-            && let Some((list, rest, how)) = records_from_prose(&prose, tool_name)
-        {
-            from_text_records = true;
-            let at = if content.texts.len() == 1 { "content[0].text".to_string() } else { "content texts".into() };
-            w.source = format!("{at} → {how}");
-            payload = Some(Value::Array(list));
-            prose = if rest.is_empty() { vec![] } else { vec![rest] };
-        }
-    }
-    // A text that only reports a failure is an error whatever records it seems to hold.
-    let text_only = payload.is_none() || from_text_records;
-    if payload.is_none()
-        && prose.len() == 1
-        && let Some(record) = text::key_value_block(&prose[0])
-    {
-        let at = if content.texts.len() == 1 { "content[0].text".to_string() } else { "content texts".into() };
-        w.source = format!("{at} → Key: value lines");
-        payload = Some(Value::Object(record));
-        prose.clear();
-    }
-    let failure_text = text_only && content.texts.first().is_some_and(|t| text::is_failure_text(t));
-    if let Some((key, sc)) = text_twin {
-        w.source = match w.source.is_empty() {
-            true => format!("content[0].text (structuredContent.{key} repeats it)"),
-            false => format!("{} (structuredContent.{key} repeats it)", w.source),
-        };
-        if payload.is_none() {
-            // A document: the object as sent, its text the message.
-            payload = Some(sc);
-        }
-    }
-    let prose_text = (!prose.is_empty()).then(|| prose.join("\n\n"));
+    let mut parts = payload::take_apart(result, &mut w, el);
+    let has_structured = parts.structured.is_some();
+    let mut p = payload::find_payload(&mut parts, tool_name, &mut w, el);
 
     // 2. Unwrap wrappers and read status, errors and the rest.
-    let mut data = match payload {
-        Some(p) => unwrap(p, &mut w),
+    let data = match p.value.take() {
+        Some(v) => unwrap(v, &mut w),
         None => Value::Null,
     };
 
     // 3. Choose the records of a list; an Agentman-style _meta may hold the full list.
-    let mut list_scope: Option<Map<String, Value>> = None;
-    let mut is_list = data.is_array();
-    if let Value::Object(m) = &mut data
-        && !from_text_records
-        && let Some(key) = primary_array(m)
-    {
-        let mut m = std::mem::take(m);
-        let mut items = m.remove(&key).unwrap_or(Value::Null);
-        w.source.push_str(&format!(" → {key}"));
-        if key == "edges"
-            && let Value::Array(edges) = &items
-            && edges.iter().all(|e| e.get("node").is_some() || sentinel(e).is_some())
-        {
-            // A long list of edges: the rest of the nodes are read from the text.
-            items = Value::Array(
-                edges
-                    .iter()
-                    .filter_map(|e| match sentinel(e) {
-                        Some((id, _)) => el.project(id, "node"),
-                        None => e.get("node").cloned(),
-                    })
-                    .collect(),
-            );
-        }
-        for (k, v) in &m {
-            if !is_meta_key(k) {
-                w.meta.entry(k.clone()).or_insert_with(|| v.clone());
-            } else if !matches!(norm(k).as_str(), "pagination" | "pageinfo" | "summary") {
-                w.meta.entry(k.clone()).or_insert_with(|| v.clone());
-            }
-        }
-        list_scope = Some(m);
-        data = items;
-        is_list = true;
-    }
-    let meta_list = w.meta.get("_meta").and_then(Value::as_object).and_then(|m| {
-        let key = primary_array(m)?;
-        match m.get(&key) {
-            Some(Value::Array(full)) if is_record_array(full) => Some((key, array_len(full))),
-            _ => None,
-        }
-    });
-    if let (Some((key, full_len)), true) = (meta_list, has_structured)
-        && full_len > data.as_array().map_or(0, |a| array_len(a))
-        && let Some(full) = w.meta.get("_meta").and_then(|m| m.get(&key)).cloned()
-    {
-        if !data.is_null() {
-            w.meta.insert("structuredContentData".into(), std::mem::take(&mut data));
-        }
-        w.source = format!("_meta → {key} (larger than structuredContent's)");
-        data = full;
-        is_list = true;
-    }
+    let (data, list_scope, is_list) = choose_records(data, p.from_text_records, &mut w, el);
+    let mut r = finish::Reading { data, is_list };
+    finish::full_list_in_meta(&mut r, has_structured, &mut w);
 
     // 4. Content items that are not text, and prose.
-    if !content.others.is_empty() {
-        if data.is_null() && w.error.is_none() {
-            w.source = "content items".into();
-            data = if content.others.len() == 1 {
-                content.others[0].clone()
-            } else {
-                Value::Array(content.others.clone())
-            };
-            is_list = data.is_array();
-        } else {
-            w.meta.insert("content".into(), Value::Array(content.others.clone()));
-        }
-    }
-    if let Some(p) = &prose_text {
-        if w.message.is_none() {
-            w.message = Some(p.clone());
-        } else {
-            w.meta.insert("text".into(), Value::String(p.clone()));
-        }
-    }
+    let others = &parts.content.others;
+    finish::place_content(&mut r, others, p.prose_text.as_ref(), &mut w);
+    finish::nothing_found(&mut r, &p, others.is_empty(), tool_name, descriptor, &mut w);
 
-    // 5. Classify.
-    let response_type = if is_error_flag || w.error.is_some() || w.status == Some(Status::Error) || failure_text {
-        ResponseType::Error
-    } else if is_list {
-        let items = data.as_array().map(Vec::as_slice).unwrap_or(&[]);
-        let tools = items.iter().filter(|v| looks_like_tool(v)).count();
-        if (!items.is_empty() && tools * 5 >= items.len() * 4) || (is_catalog_tool(tool_name) && tools > 0) {
-            ResponseType::ToolCatalog
-        } else if only_counts_changes(items) {
-            ResponseType::Action
-        } else {
-            ResponseType::List
-        }
-    } else if is_action_tool(tool_name, descriptor) {
-        ResponseType::Action
-    } else {
-        ResponseType::Single
-    };
+    // 5. Classify, and settle the status and the error.
+    let response_type = finish::classify(&r, p.failure_text, tool_name, descriptor, &w);
+    finish::settle(response_type, &mut r.data, p.prose_text.as_ref(), &mut w);
 
-    if response_type == ResponseType::Error {
-        w.status = Some(Status::Error);
-        let mut e = w.error.take().unwrap_or_default();
-        if e.message.is_none() {
-            e.message = w.message.clone().or_else(|| prose_text.clone());
-        }
-        if e.code.is_null()
-            && let Some(status) = e.message.as_deref().and_then(text::http_status_in)
-        {
-            e.code = Value::from(status);
-        }
-        if e.details.is_null() && !data.is_null() {
-            e.details = data.clone();
-        }
-        if w.message.is_none() {
-            w.message = e.message.clone();
-        }
-        w.error = Some(e);
-        if !data.is_null() {
-            w.meta.insert("errorPayload".into(), data.clone());
-        }
-        data = Value::Null;
-    } else if w.status.is_none() {
-        w.status = Some(Status::Success);
-    }
-    if response_type == ResponseType::Action
-        && let Value::Array(a) = &mut data
-        && only_counts_changes(a)
-    {
-        // The write's counts are the action's data, an object as the envelope has it.
-        data = a.pop().unwrap_or_default();
-    }
-    if matches!(response_type, ResponseType::Single | ResponseType::Action) && !data.is_object() && !data.is_null() {
-        // structuredContent that is no object breaks the spec; the value is kept, not renamed.
-        w.meta.insert("payload".into(), std::mem::take(&mut data));
-    }
-
-    // 6. Pagination and totals: the list wrapper first, then wrappers, structuredContent, _meta.
-    let mut found = Found::default();
-    if let Some(s) = &list_scope {
-        found.scan(s);
-    }
-    for s in w.scopes.iter().rev() {
-        found.scan(s);
-    }
-    if let Some(sc) = &structured_scan {
-        found.scan(sc);
-    }
-    if let Some(Value::Object(m)) = w.meta.get("_meta") {
-        let m = scan_copy_map(m);
-        found.scan(&m);
-    }
-    let returned = data.as_array().map(|a| array_len(a) as u64);
-    let (mut pagination, mut total) = found.finish(returned);
-    if total.is_none()
-        && returned.is_some()
-        && let Some(p) = &prose_text
-    {
-        total = position::total_in_prose(p).filter(|t| Some(*t) >= returned);
-    }
-    if pagination.is_none() && from_text_records {
-        // Records read from text are whole (never a skeleton's sample), so the last one is there.
-        pagination = cursor_in_last_record(&data);
-    }
-    if pagination.is_none()
-        && let Some(p) = &prose_text
-    {
-        let input_schema = descriptor.and_then(|d| d.get("inputSchema"));
-        pagination = position::in_prose(p, input_schema);
-    }
-    let summary = match (returned, total, &pagination) {
-        (None, None, None) => None,
-        _ => Some(Summary { total, returned, has_more: pagination.as_ref().and_then(|p| p.has_more) }),
-    };
-
+    // 6. Pagination and totals.
+    let scopes = finish::Scopes { list: list_scope.as_ref(), structured: parts.structured_scan.as_ref() };
+    let (pagination, summary) = finish::paging(&r.data, scopes, &p, descriptor, &w);
     if !w.source.is_empty() {
         w.meta.insert("source".into(), Value::String(w.source.trim_start_matches(" → ").to_string()));
     }
     Envelope {
         tool_name: tool_name.to_string(),
         response_type,
-        data: Data::Value(data),
+        data: Data::Value(r.data),
         pagination,
         summary,
         status: w.status,
@@ -1275,6 +906,11 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
 /// Records in prose: a markdown table, CSV, a bullet list, or several `Key: value` blocks; and
 /// the name of the form they were written in.
 pub(super) fn records_from_prose(prose: &[String], tool: &str) -> Option<(Vec<Value>, String, &'static str)> {
+    if prose.len() == 1
+        && let Some((rows, rest)) = super::groups::rule_separated(&prose[0])
+    {
+        return Some((rows, rest, "bullet groups between rule lines"));
+    }
     if prose.len() > 1 {
         let blocks: Option<Vec<Value>> = prose.iter().map(|p| text::key_value_block(p).map(Value::Object)).collect();
         if let Some(b) = blocks {
@@ -1339,6 +975,9 @@ fn rpc_error(tool_name: &str, err: &Value) -> Envelope {
         metadata: Some(meta),
     }
 }
+
+mod finish;
+mod payload;
 
 #[cfg(test)]
 mod skeleton_tests;

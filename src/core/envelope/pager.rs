@@ -5,34 +5,16 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
+use super::conventions::{self, Role};
 use super::key_norm as norm;
 use super::pagination::PageKind;
 use super::{Data, Envelope, RawItems, ResponseType, Status, Summary};
 use crate::schema::args::property_schema;
 
-/// Argument names that carry each kind of position, best first.
-pub(crate) fn candidates(kind: PageKind) -> &'static [&'static str] {
-    match kind {
-        PageKind::Offset => &["offset", "start", "skip", "from", "startindex", "startat", "index", "position"],
-        PageKind::Cursor => &[
-            "cursor",
-            "startcursor",
-            "pagecursor",
-            "nexttoken",
-            "nextcursor",
-            "pagetoken",
-            "nextpagetoken",
-            "continuation",
-            "continuationtoken",
-            "after",
-            "startingafter",
-            "token",
-            "next",
-        ],
-        PageKind::After => &["after", "cursor", "endcursor", "aftercursor", "startingafter", "pagetoken"],
-        PageKind::Before => &["before", "beforeid", "beforecursor", "until", "maxid", "endingbefore", "olderthan"],
-        PageKind::Page => &["page", "pagenumber", "pageindex", "p", "pageno"],
-    }
+/// Argument names that carry each kind of position, best first (`conventions.toml`'s
+/// `*_argument` entries), normalized.
+pub(crate) fn candidates(kind: PageKind) -> Vec<String> {
+    conventions::table().names(Role::Argument(kind)).to_vec()
 }
 
 /// The input argument that carries a position of `kind`, per the tool's input schema.
@@ -77,9 +59,6 @@ fn shaped(schema: Option<&Value>, arg: &str, v: &Value) -> Value {
         _ => v.clone(),
     }
 }
-
-/// Names of the argument that sets a page's size.
-const PAGE_SIZES: &[&str] = &["perpage", "pagesize", "limit", "size", "count", "maxresults", "first"];
 
 /// The value of `arg` as sent, else the schema's default.
 fn sent_or_default(schema: Option<&Value>, args: &Map<String, Value>, arg: &str) -> Option<u64> {
@@ -185,7 +164,8 @@ fn page_from_request(
         .and_then(Value::as_object)
         .map(|p| p.keys().cloned().collect())
         .unwrap_or_default();
-    let size_arg = props.iter().find(|k| PAGE_SIZES.contains(&norm(k).as_str()));
+    let table = conventions::table();
+    let size_arg = props.iter().find(|k| table.is(Role::PageSizeArgument, &norm(k)));
     let size = size_arg.and_then(|a| sent_or_default(schema, args, a)).unwrap_or(returned.max(1));
     let more = returned > 0 && page.saturating_mul(size) < total;
     Some(super::Pagination {
@@ -381,13 +361,13 @@ fn merge_keeping(
     };
     let mut datas = vec![std::mem::take(&mut out.data)];
     let mut last_pagination = out.pagination.clone();
-    let mut total = out.summary.as_ref().and_then(|s| s.total);
+    let mut totals = vec![out.summary.as_ref().and_then(|s| s.total)];
     let mut messages: Vec<String> = vec![slice_text(&out)];
     for p in iter {
         messages.push(slice_text(&p));
         datas.push(p.data);
         last_pagination = p.pagination.clone();
-        total = p.summary.as_ref().and_then(|s| s.total).or(total);
+        totals.push(p.summary.as_ref().and_then(|s| s.total));
     }
     if !datas[0].is_array() {
         // Pages of one document (a long text read in slices): the slices in order.
@@ -398,24 +378,7 @@ fn merge_keeping(
     if page_messages.iter().any(|m| Some(m) != page_messages.first()) {
         out.message = None;
     }
-    // Pages of records read from text stay text; parsed pages stay parsed.
-    let items = if datas.iter().any(|d| matches!(d, Data::Items(_))) {
-        let mut all = RawItems::default();
-        for d in datas {
-            all.append(d.into_raw_items());
-        }
-        Data::Items(all)
-    } else {
-        Data::Value(Value::Array(
-            datas
-                .into_iter()
-                .flat_map(|d| match d {
-                    Data::Value(Value::Array(a)) => a,
-                    _ => vec![],
-                })
-                .collect(),
-        ))
-    };
+    let items = concatenate(datas);
     let n = items.item_count();
     let keep = keep.filter(|k| k.len() == n).unwrap_or_else(|| first_of_each(&items));
     let dropped = keep.iter().filter(|k| !**k).count();
@@ -426,6 +389,7 @@ fn merge_keeping(
         take_next_position(p, last_pagination.filter(|_| has_more));
         p.limit = p.limit.map(|_| items.item_count() as u64);
     }
+    let total = merged_total(&totals, items.item_count() as u64, complete);
     out.summary = Some(Summary { total, returned: Some(items.item_count() as u64), has_more: Some(has_more) });
     if !complete {
         out.status = Some(Status::Partial);
@@ -447,6 +411,34 @@ fn merge_keeping(
     }
     meta.insert("pager".into(), pager);
     (out, keep)
+}
+
+/// The pages' items in order: pages of records read from text stay text; parsed pages stay parsed.
+fn concatenate(datas: Vec<Data>) -> Data {
+    if datas.iter().any(|d| matches!(d, Data::Items(_))) {
+        let mut all = RawItems::default();
+        for d in datas {
+            all.append(d.into_raw_items());
+        }
+        return Data::Items(all);
+    }
+    let items = datas.into_iter().flat_map(|d| match d {
+        Data::Value(Value::Array(a)) => a,
+        _ => vec![],
+    });
+    Data::Value(Value::Array(items.collect()))
+}
+
+/// The whole list's total: counted when every page was read; else the total the pages state,
+/// when they all state the same one and it is no smaller than what was read (a page's own count,
+/// like the last page's `totalCount` of 7 beside 27 items read, is no total).
+fn merged_total(totals: &[Option<u64>], read: u64, complete: bool) -> Option<u64> {
+    if complete {
+        return Some(read);
+    }
+    let stated: Vec<u64> = totals.iter().flatten().copied().collect();
+    let first = *stated.first()?;
+    (stated.iter().all(|t| *t == first) && first >= read).then_some(first)
 }
 
 /// Which items to keep: the first of each identity.
@@ -614,6 +606,14 @@ mod tests {
             kept,
             json!({"offset": "123456789012345678901", "q": "x", "opts": {"from": "123456789012345678901"}})
         );
+    }
+
+    #[test]
+    fn a_merged_total_is_never_one_pages_count() {
+        assert_eq!(merged_total(&[None, Some(7)], 27, true), Some(27));
+        assert_eq!(merged_total(&[Some(10), Some(7)], 17, false), None);
+        assert_eq!(merged_total(&[Some(90), Some(90)], 40, false), Some(90));
+        assert_eq!(merged_total(&[None, None], 40, false), None);
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Finding the next position in every common paging convention: offset/limit/nextOffset,
 //! cursor/nextCursor/next_page_token, GraphQL pageInfo, before/after, page/totalPages, hasMore,
-//! links.next; and totals (negative sentinels mean unknown).
+//! links.next; and totals (negative sentinels mean unknown). The names are data
+//! (`conventions.toml`); what each role means is here.
 
 use serde::Serialize;
 
+use super::conventions::{self, Role};
 use super::key_norm as norm;
 use serde_json::{Map, Value};
 
@@ -94,6 +96,12 @@ pub struct Found {
     pub float_position: Option<Value>,
     /// The offset was a float too big to add to exactly.
     pub inexact_offset: bool,
+    /// A `count` beside the paging fields: the total when the list pages by page number
+    /// (GitLab's wrappers fill it from the API's total header beside `current_page`).
+    pub count: Option<u64>,
+    /// Keys (as `key_norm` writes them) that the tool's output schema says count this page only
+    /// (Todoist's `totalCount`: "The total number of tasks in this page"): never a total.
+    pub page_counts: Vec<String>,
 }
 
 /// Whether a float holds an integer no larger than 2^53, which it holds exactly.
@@ -127,10 +135,6 @@ fn as_bool(v: &Value) -> Option<bool> {
     }
 }
 
-/// Objects under these keys are searched too (one level).
-const CONTAINERS: &[&str] =
-    &["pagination", "pageinfo", "paging", "page", "meta", "responsemetadata", "links", "cursor", "summary", "pager"];
-
 impl Found {
     fn set_cursor(&mut self, v: &Value) {
         self.cursor_null |= v.is_null();
@@ -154,91 +158,102 @@ impl Found {
     }
 
     fn scan_level(&mut self, scope: &Map<String, Value>, level: usize) {
+        let table = conventions::table();
         for (key, v) in scope {
             let k = norm(key);
-            match k.as_str() {
-                "hasmore" | "hasnext" | "more" | "moreavailable" | "hasmoreitems" | "hasmoreresults" => {
-                    self.has_more = self.has_more.or(as_bool(v));
-                }
-                "hasnextpage" => {
-                    self.graphql = true;
-                    self.has_more = self.has_more.or(as_bool(v));
-                }
-                "endcursor" => {
-                    self.graphql = true;
-                    self.end_cursor = self.end_cursor.take().or(as_cursor(v));
-                }
-                "nextcursor" | "nextpagetoken" | "continuationtoken" | "continuation" | "nexttoken" | "pagetoken"
-                | "nextpagecursor" => self.set_cursor(v),
-                "cursor" if level > 0 || !v.is_object() => self.set_cursor(v),
-                "scancomplete" | "complete" | "iscomplete" | "done" | "finished" | "exhausted" | "islast"
-                | "islastpage" => self.complete = self.complete.or(as_bool(v)),
-                "offset" | "start" | "skip" | "startindex" | "startat" | "from" => {
-                    if self.offset.is_none() {
-                        self.inexact_offset = v.as_f64().is_some_and(|f| v.is_f64() && !exact_in_float(f));
-                    }
-                    self.offset = self.offset.or(as_u64(v))
-                }
-                "limit" | "pagesize" | "perpage" | "size" | "maxresults" => self.limit = self.limit.or(as_u64(v)),
-                "nextoffset" | "nextstart" | "nextindex" | "nextskip" => {
-                    if self.next_offset.is_none() {
-                        self.note_float(v);
-                    }
-                    self.next_offset = self.next_offset.or(as_u64(v));
-                    if v.is_string() && as_u64(v).is_none() && self.cursor.is_none() {
-                        // Seed 000 allows "Offset/cursor for next page": a non-numeric one is a cursor.
-                        self.cursor = as_cursor(v);
-                    }
-                }
-                "page" | "pagenumber" | "currentpage" | "pageindex" if !v.is_object() => {
-                    self.page = self.page.or(as_u64(v));
-                }
-                "totalpages" | "pagecount" | "numpages" | "lastpage" => {
-                    self.total_pages = self.total_pages.or(as_u64(v))
-                }
-                "before" | "beforecursor" | "beforeid" => self.before = self.before.take().or(as_cursor(v)),
-                "after" | "aftercursor" | "afterid" => self.after = self.after.take().or(as_cursor(v)),
-                "next" | "nexturl" | "nextlink" | "nextpage" | "nextpageurl" => match v {
-                    Value::String(s) if s.contains("://") || s.starts_with('/') || s.starts_with('?') => {
-                        self.next_url = self.next_url.take().or(Some(s.clone()));
-                    }
-                    Value::Object(o) => {
-                        if let Some(href) = o.get("href").and_then(Value::as_str) {
-                            self.next_url = self.next_url.take().or(Some(href.to_string()));
-                        }
-                    }
-                    Value::Number(_) if k == "nextpage" => {
-                        self.page = self.page.or(as_u64(v).map(|p| p.saturating_sub(1)))
-                    }
-                    other => {
-                        if self.cursor.is_none() {
-                            self.cursor = as_cursor(other);
-                        }
-                    }
-                },
+            if self.page_counts.contains(&k) {
+                continue;
+            }
+            match table.answer_role(&k) {
+                Some(role) => self.read(role, &k, v, level),
                 // `total_tables`, `totalRows`: a total of the things listed, whatever their name.
-                t if t == "total"
-                    || matches!(t, "totalcount" | "totalsize" | "estimatedtotal")
-                    || (t.starts_with("total") && t.ends_with('s') && t.len() > 6 && t != "totalpages") =>
-                {
-                    let v = match v {
-                        Value::Object(o) => o.get("value").unwrap_or(v),
-                        _ => v,
-                    };
-                    if self.total.is_none() && !self.total_unknown {
-                        match v {
-                            Value::Number(n) if n.as_i64().is_some_and(|i| i < 0) => self.total_unknown = true,
-                            other => self.total = as_u64(other),
-                        }
-                    }
-                }
-                _ => {}
+                None if k.starts_with("total") && k.ends_with('s') && k.len() > 6 => self.read_total(v),
+                None => {}
             }
             if level == 0
-                && CONTAINERS.contains(&k.as_str())
+                && table.is(Role::Container, &k)
                 && let Value::Object(inner) = v
             {
                 self.scan_level(inner, 1);
+            }
+        }
+    }
+
+    /// Reads one member whose name plays `role`.
+    fn read(&mut self, role: Role, k: &str, v: &Value, level: usize) {
+        match role {
+            Role::HasMore => self.has_more = self.has_more.or(as_bool(v)),
+            Role::HasNextPage => {
+                self.graphql = true;
+                self.has_more = self.has_more.or(as_bool(v));
+            }
+            Role::EndCursor => {
+                self.graphql = true;
+                self.end_cursor = self.end_cursor.take().or(as_cursor(v));
+            }
+            // A bare `cursor` object at the top is a container, not a position.
+            Role::Cursor if k != "cursor" || level > 0 || !v.is_object() => self.set_cursor(v),
+            Role::Complete => self.complete = self.complete.or(as_bool(v)),
+            Role::Offset => {
+                if self.offset.is_none() {
+                    self.inexact_offset = v.as_f64().is_some_and(|f| v.is_f64() && !exact_in_float(f));
+                }
+                self.offset = self.offset.or(as_u64(v))
+            }
+            Role::Limit => self.limit = self.limit.or(as_u64(v)),
+            Role::NextOffset => self.read_next_offset(v),
+            Role::Page if !v.is_object() => self.page = self.page.or(as_u64(v)),
+            Role::TotalPages => self.total_pages = self.total_pages.or(as_u64(v)),
+            Role::Before => self.before = self.before.take().or(as_cursor(v)),
+            Role::After => self.after = self.after.take().or(as_cursor(v)),
+            Role::NextLink => self.read_next_link(k, v),
+            Role::Total => self.read_total(v),
+            Role::Count if !v.is_object() => self.count = self.count.or(as_u64(v)),
+            _ => {}
+        }
+    }
+
+    fn read_next_offset(&mut self, v: &Value) {
+        if self.next_offset.is_none() {
+            self.note_float(v);
+        }
+        self.next_offset = self.next_offset.or(as_u64(v));
+        if v.is_string() && as_u64(v).is_none() && self.cursor.is_none() {
+            // Seed 000 allows "Offset/cursor for next page": a non-numeric one is a cursor.
+            self.cursor = as_cursor(v);
+        }
+    }
+
+    /// `next`: a URL, a `{href}` link, a next page's number, or a cursor.
+    fn read_next_link(&mut self, k: &str, v: &Value) {
+        match v {
+            Value::String(s) if s.contains("://") || s.starts_with('/') || s.starts_with('?') => {
+                self.next_url = self.next_url.take().or(Some(s.clone()));
+            }
+            Value::Object(o) => {
+                if let Some(href) = o.get("href").and_then(Value::as_str) {
+                    self.next_url = self.next_url.take().or(Some(href.to_string()));
+                }
+            }
+            Value::Number(_) if k == "nextpage" => self.page = self.page.or(as_u64(v).map(|p| p.saturating_sub(1))),
+            other => {
+                if self.cursor.is_none() {
+                    self.cursor = as_cursor(other);
+                }
+            }
+        }
+    }
+
+    /// A total; `{"value": n}` (Elasticsearch) holds it; a negative one means unknown.
+    fn read_total(&mut self, v: &Value) {
+        let v = match v {
+            Value::Object(o) => o.get("value").unwrap_or(v),
+            _ => v,
+        };
+        if self.total.is_none() && !self.total_unknown {
+            match v {
+                Value::Number(n) if n.as_i64().is_some_and(|i| i < 0) => self.total_unknown = true,
+                other => self.total = as_u64(other),
             }
         }
     }
@@ -270,7 +285,52 @@ impl Found {
     /// The envelope's pagination (None when no paging convention was found) and the total.
     pub fn finish(mut self, returned: Option<u64>) -> (Option<Pagination>, Option<u64>) {
         self.read_next_url();
-        let total = self.total;
+        let paged_by_number = self.page.is_some() || self.total_pages.is_some();
+        let total = self.total.or(self.count.filter(|_| paged_by_number));
+        let (p, total) = self.position(returned, total);
+        // A total that equals this page while more pages remain counts this page only.
+        let total = total.filter(|t| !(Some(*t) == returned && p.as_ref().and_then(|p| p.has_more) == Some(true)));
+        (p, total)
+    }
+
+    fn cursor_position(&mut self, p: &mut Pagination, c: String) {
+        p.kind = Some(PageKind::Cursor);
+        let number = self.cursor_is_number.then(|| c.parse::<u64>().ok().map(Value::from)).flatten();
+        // A float cursor goes back as the number it was, not as its text reformatted.
+        let number = number.or(self.float_position.take().filter(|_| self.cursor_is_number));
+        p.next_offset = Some(number.unwrap_or(Value::String(c.clone())));
+        p.has_more = Some(self.has_more.or(self.complete.map(|c| !c)).unwrap_or(true));
+        if p.has_more == Some(false) {
+            p.next_offset = None;
+        } else {
+            // Seed 000 puts a forward cursor in `after`, whatever the server called it.
+            p.after = p.after.take().or(Some(c));
+        }
+    }
+
+    fn offset_position(&mut self, p: &mut Pagination, returned: Option<u64>, total: Option<u64>) {
+        p.kind = Some(PageKind::Offset);
+        let start = self.offset.unwrap_or(0);
+        p.inexact_offset = self.inexact_offset;
+        // The offset is the server's number: one near u64::MAX has no next page, not an
+        // overflow; one a float holds only approximately gives no next page computed from it.
+        let computed = returned.filter(|_| !self.inexact_offset).and_then(|r| start.checked_add(r));
+        let next = match (self.next_offset, self.float_position.take()) {
+            (Some(_), Some(float)) => Some(float),
+            (Some(n), None) => Some(Value::from(n)),
+            (None, _) => computed.map(Value::from),
+        };
+        let beyond = match (returned, total) {
+            (Some(r), Some(t)) => Some(start.saturating_add(r) < t),
+            _ => None,
+        };
+        p.has_more = self.has_more.or(self.complete.map(|c| !c)).or(self.next_offset.map(|_| true)).or(beyond);
+        if p.has_more != Some(false) {
+            p.next_offset = next;
+        }
+    }
+
+    fn position(mut self, returned: Option<u64>, total: Option<u64>) -> (Option<Pagination>, Option<u64>) {
         let mut p = Pagination {
             offset: self.offset,
             limit: self.limit,
@@ -280,10 +340,6 @@ impl Found {
             total_pages: self.total_pages,
             next_url: self.next_url.clone(),
             ..Pagination::default()
-        };
-        let beyond = |start: u64| match (returned, total) {
-            (Some(r), Some(t)) => Some(start.saturating_add(r) < t),
-            _ => None,
         };
         if self.graphql {
             p.kind = Some(PageKind::After);
@@ -295,36 +351,10 @@ impl Found {
                 }
             }
             p.has_more = p.has_more.or(Some(p.next_offset.is_some()));
-        } else if let Some(c) = self.cursor {
-            p.kind = Some(PageKind::Cursor);
-            let number = self.cursor_is_number.then(|| c.parse::<u64>().ok().map(Value::from)).flatten();
-            // A float cursor goes back as the number it was, not as its text reformatted.
-            let number = number.or(self.float_position.take().filter(|_| self.cursor_is_number));
-            p.next_offset = Some(number.unwrap_or(Value::String(c)));
-            p.has_more = Some(self.has_more.or(self.complete.map(|c| !c)).unwrap_or(true));
-            if p.has_more == Some(false) {
-                p.next_offset = None;
-            }
+        } else if let Some(c) = self.cursor.take() {
+            self.cursor_position(&mut p, c);
         } else if self.next_offset.is_some() || self.offset.is_some() {
-            p.kind = Some(PageKind::Offset);
-            let start = self.offset.unwrap_or(0);
-            p.inexact_offset = self.inexact_offset;
-            // The offset is the server's number: one near u64::MAX has no next page, not an
-            // overflow; one a float holds only approximately gives no next page computed from it.
-            let computed = returned.filter(|_| !self.inexact_offset).and_then(|r| start.checked_add(r));
-            let next = match (self.next_offset, self.float_position.take()) {
-                (Some(_), Some(float)) => Some(float),
-                (Some(n), None) => Some(Value::from(n)),
-                (None, _) => computed.map(Value::from),
-            };
-            p.has_more = self
-                .has_more
-                .or(self.complete.map(|c| !c))
-                .or(self.next_offset.map(|_| true))
-                .or_else(|| beyond(start));
-            if p.has_more != Some(false) {
-                p.next_offset = next;
-            }
+            self.offset_position(&mut p, returned, total);
         } else if let Some(page) = self.page {
             p.kind = Some(PageKind::Page);
             p.has_more = self.has_more.or(self.total_pages.map(|t| page < t)).or_else(|| {
@@ -468,6 +498,36 @@ mod tests {
         assert_eq!((p.kind, p.has_more), (Some(PageKind::Offset), Some(false)));
         let p = detect(json!({"start_at": 0, "total": 45}), 20).0.unwrap_or_default();
         assert_eq!(p.next_offset, Some(json!(20)));
+    }
+
+    #[test]
+    fn a_count_beside_page_numbers_is_the_total() {
+        // GitLab wrappers: `count` from the X-Total header, beside current_page/total_pages.
+        let (p, total) = detect(json!({"count": 57, "current_page": 1, "total_pages": 3, "per_page": 20}), 20);
+        assert_eq!((total, p.and_then(|p| p.next_offset)), (Some(57), Some(json!(2))));
+        // Without page numbers a count is this page's size.
+        assert_eq!(detect(json!({"count": 20, "next_cursor": "c"}), 20).1, None);
+    }
+
+    #[test]
+    fn a_total_equal_to_the_page_while_more_remain_is_no_total() {
+        let (p, total) = detect(json!({"totalCount": 10, "hasMore": true, "nextCursor": "c2"}), 10);
+        assert_eq!((total, p.and_then(|p| p.has_more)), (None, Some(true)));
+        assert_eq!(detect(json!({"totalCount": 7, "hasMore": false}), 7).1, Some(7));
+        let mut f = Found { page_counts: vec!["totalcount".into()], ..Found::default() };
+        if let Value::Object(m) = json!({"totalCount": 7, "hasMore": false}) {
+            f.scan(&m);
+        }
+        assert_eq!(f.finish(Some(7)).1, None);
+    }
+
+    #[test]
+    fn forward_cursors_are_after_and_backward_ones_before() {
+        let p = detect(json!({"next_cursor": "n1", "prev_cursor": "p0"}), 3).0.unwrap_or_default();
+        assert_eq!((p.after.as_deref(), p.before.as_deref()), (Some("n1"), Some("p0")));
+        assert_eq!((p.kind, p.next_offset), (Some(PageKind::Cursor), Some(json!("n1"))));
+        let p = detect(json!({"next_page_token": "t", "has_more": false}), 3).0.unwrap_or_default();
+        assert_eq!(p.after, None);
     }
 
     #[test]

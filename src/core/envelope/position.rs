@@ -15,7 +15,7 @@ pub fn kind_of(argument: &str) -> Option<PageKind> {
     let n = norm(argument);
     [PageKind::Offset, PageKind::Page, PageKind::Before, PageKind::Cursor, PageKind::After]
         .into_iter()
-        .find(|k| candidates(*k).contains(&n.as_str()))
+        .find(|k| candidates(*k).contains(&n))
 }
 
 fn properties(schema: Option<&Value>) -> Vec<(String, Option<String>)> {

@@ -5,6 +5,8 @@ use serde_json::{Map, Value};
 
 use super::hints::{self, Hint};
 use super::normalize::records_from_prose;
+use super::pagination::Found;
+use super::shapes;
 use super::{Data, Envelope, ResponseType, Summary, normalize_owned, normalize_reply, position};
 use crate::mcp::ReplyBody;
 use crate::skeleton::Elisions;
@@ -35,9 +37,11 @@ pub fn apply(hint: &Hint, result: &Value, env: &mut Envelope) {
         return;
     }
     let mut steps = vec![format!("hint for {}", hint.tool)];
+    let mut beside = None;
     if let Some(path) = &hint.records {
         match hints::resolve(result, path) {
             Some(v) => {
+                beside = around(result, path);
                 let (data, how) = records(v);
                 steps.push(format!("records at {path}{how}"));
                 env.response_type = if data.is_array() { ResponseType::List } else { ResponseType::Single };
@@ -63,8 +67,18 @@ pub fn apply(hint: &Hint, result: &Value, env: &mut Envelope) {
         env.pagination = Some(position::from_hint(position, hint.argument.as_deref()));
     }
     let returned = env.data.is_array().then(|| env.data.item_count() as u64);
+    let mut total = env.summary.as_ref().and_then(|s| s.total);
+    if let Some(fields) = beside {
+        // `total`, `page`, `perpage` beside the taught records are their total and paging.
+        let mut found = Found::default();
+        found.scan(&fields);
+        let (paging, stated) = found.finish(returned);
+        total = stated.or(total);
+        if hint.next.is_none() && hint.next_pattern.is_none() {
+            env.pagination = paging.or(env.pagination.take());
+        }
+    }
     let has_more = env.pagination.as_ref().and_then(|p| p.has_more);
-    let total = env.summary.as_ref().and_then(|s| s.total);
     env.summary = Some(Summary { total, returned, has_more });
     let meta = env.metadata.get_or_insert_with(Map::new);
     let before = meta.get("source").and_then(Value::as_str).map(str::to_string);
@@ -74,12 +88,30 @@ pub fn apply(hint: &Hint, result: &Value, env: &mut Envelope) {
     meta.insert("source".into(), Value::String(steps.join(" → ")));
 }
 
-/// The records a value holds: itself, or what a text carries (JSON, records written as text,
-/// else one record per line); and how they were read.
+/// The scalars beside the value at `path` (the members of the object that holds it).
+fn around(result: &Value, path: &str) -> Option<Map<String, Value>> {
+    let (parent, _) = path.rsplit_once('/')?;
+    let holder = match hints::resolve(result, parent)? {
+        Value::String(s) => hints::decoded(&s)?,
+        other => other,
+    };
+    let fields: Map<String, Value> =
+        holder.as_object()?.iter().filter(|(_, v)| !v.is_array()).map(|(k, v)| (k.clone(), v.clone())).collect();
+    (!fields.is_empty()).then_some(fields)
+}
+
+/// The records a value holds: itself, a map of records keyed by id (its records), or what a
+/// text carries (JSON, records written as text, else one record per line); and how they were read.
 fn records(v: Value) -> (Value, String) {
+    if shapes::keyed_records(&v).is_some() {
+        return (shapes::into_records(v).0, " → records keyed by id".into());
+    }
     let Value::String(s) = v else { return (v, String::new()) };
     if let Some(decoded) = hints::decoded(&s) {
-        return (decoded, " → JSON".into());
+        return match shapes::keyed_records(&decoded) {
+            Some(_) => (shapes::into_records(decoded).0, " → JSON → records keyed by id".into()),
+            None => (decoded, " → JSON".into()),
+        };
     }
     if let Some((rows, _, how)) = records_from_prose(std::slice::from_ref(&s), "") {
         return (Value::Array(rows), format!(" → {how}"));
@@ -123,6 +155,21 @@ mod tests {
         let schema = json!({"properties": {"page_key": {"type": "string"}}});
         let next = super::super::pager::next_arguments(Some(&schema), &Map::new(), &e).ok().flatten();
         assert_eq!(next.map(|(a, _)| Value::Object(a)), Some(json!({"page_key": "n2"})));
+    }
+
+    #[test]
+    fn records_taught_at_a_keyed_map_with_paging_beside() {
+        // YOURLS: links keyed by id, with the total and the page beside them.
+        let body = json!({"links": {"link_3": {"shorturl": "c", "clicks": 9}, "link_1": {"shorturl": "a", "clicks": 2}}, "total": 5, "page": 1, "perpage": 2});
+        let r = json!({"content": [{"type": "text", "text": body.to_string()}]});
+        let hint = Hint { tool: "t".into(), records: Some("/content/0/text/links".into()), ..Hint::default() };
+        let e = taught(r, hint);
+        assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 2));
+        assert_eq!(e.items().next().map(|v| v.into_owned()), Some(json!({"shorturl": "c", "clicks": 9})));
+        let s = e.summary.clone().unwrap_or_default();
+        assert_eq!((s.returned, s.total, s.has_more), (Some(2), Some(5), Some(true)));
+        let p = e.pagination.unwrap_or_default();
+        assert_eq!((p.page, p.limit, p.next_offset), (Some(1), Some(2), Some(json!(2))));
     }
 
     #[test]

@@ -164,9 +164,10 @@ fn pairs(item: &str) -> Option<Map<String, Value>> {
 /// A bullet list (`-`, `*`, `•` or `1.`) of two or more items: records when every item is
 /// `key: value` pairs, strings otherwise. Returns the items and the prose outside the list.
 pub fn bullet_list(text: &str) -> Option<(Vec<Value>, String)> {
-    let mut items = vec![];
+    let mut items: Vec<String> = vec![];
     let mut prose = vec![];
     let mut in_fence = false;
+    let mut in_item = false;
     for line in text.lines() {
         let t = line.trim_start();
         // Lines in a ``` fence are code (a YAML snapshot's `- ` lines are no bullets).
@@ -184,11 +185,25 @@ pub fn bullet_list(text: &str) -> Option<(Vec<Value>, String)> {
                 let digits = t.chars().take_while(char::is_ascii_digit).count();
                 (digits > 0 && digits < 6).then(|| t[digits..].strip_prefix(". ")).flatten()
             });
+        let indented = line.len() - t.len() >= 2;
         match item {
-            Some(i) if line.len() - t.len() < 2 => items.push(i.trim().to_string()),
+            Some(i) if !indented => {
+                items.push(i.trim().to_string());
+                in_item = true;
+            }
             Some(_) => {} // nested bullets belong to their parent item
             None if t.is_empty() => {}
-            None => prose.push(line),
+            // An indented line under an item goes on with it (a search hit's snippet).
+            None if indented && in_item => {
+                if let Some(last) = items.last_mut() {
+                    last.push('\n');
+                    last.push_str(t.trim_end());
+                }
+            }
+            None => {
+                prose.push(line);
+                in_item = false;
+            }
         }
     }
     if items.len() < 2 {
@@ -448,6 +463,17 @@ mod tests {
         let (rows, prose) = markdown_table(t).unwrap_or_default();
         assert_eq!(rows, vec![json!({"name": "mcplens", "stars": "10"}), json!({"name": "rmcp", "stars": "900"})]);
         assert_eq!(prose, "Found 2 repos:\n\n\nDone.");
+    }
+
+    #[test]
+    fn an_indented_line_under_a_numbered_item_goes_on_with_it() {
+        let t = "1. Basics [basics]\n   The first snippet.\n\n2. Context [context]\n   The second snippet.";
+        let (rows, rest) = bullet_list(t).unwrap_or_default();
+        assert_eq!(
+            rows,
+            vec![json!("Basics [basics]\nThe first snippet."), json!("Context [context]\nThe second snippet.")]
+        );
+        assert_eq!(rest, "");
     }
 
     #[test]

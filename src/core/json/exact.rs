@@ -80,6 +80,84 @@ pub(crate) fn rewrite(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// Whether a reply's text may hold a number literal that [`rewrite`] would make a stand-in,
+/// in the reply itself or in any JSON its strings hold once unescaped (a text block's JSON, and
+/// JSON within that). `false` is certain, so the reading with stand-ins can be skipped: one pass
+/// over the bytes instead of a second parse and normalization of the whole reply.
+///
+/// A number token of any of those texts is a run of number bytes between delimiters; written
+/// inside a string, its delimiters may be escapes (`\n`) or the string's quotes. Every such
+/// run is checked with [`is_exact`]; a `\u00XX` escape of an ASCII byte (which could write a
+/// digit or a delimiter) answers `true`, as does anything else this scan cannot read.
+pub fn may_hold_inexact(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\\' && b.get(i + 1) == Some(&b'u') && b.get(i + 2) == Some(&b'0') && b.get(i + 3) == Some(&b'0') {
+            if b.get(i + 4).is_some_and(|d| (b'0'..=b'7').contains(d)) {
+                return true;
+            }
+        } else if (c.is_ascii_digit() || c == b'-') && token_may_start(b, i) {
+            let end = i + b[i..].iter().take_while(|&&d| is_number_byte(d)).count();
+            let run = text.get(i..end).unwrap_or_default();
+            if token_may_end(b, end) && is_number_literal(run) && !is_exact(run) {
+                return true;
+            }
+            i = end.max(i + 1);
+            continue;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `s` is one JSON number literal: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn is_number_literal(s: &str) -> bool {
+    let b = s.strip_prefix('-').unwrap_or(s).as_bytes();
+    let digits = |i: usize| b.get(i..).map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count());
+    let int = digits(0);
+    if int == 0 || (int > 1 && b[0] == b'0') {
+        return false;
+    }
+    let mut i = int;
+    if b.get(i) == Some(&b'.') {
+        let frac = digits(i + 1);
+        if frac == 0 {
+            return false;
+        }
+        i += 1 + frac;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp = digits(i);
+        if exp == 0 {
+            return false;
+        }
+        i += exp;
+    }
+    i == b.len()
+}
+
+/// Whether a number token of some nested JSON text could begin at `i`: after a delimiter, raw
+/// or escaped (`\n`, `\t`, `\r`), or a string's quote.
+fn token_may_start(b: &[u8], i: usize) -> bool {
+    match i.checked_sub(1).map(|p| (b[p], p)) {
+        None => true,
+        Some((b' ' | b'\t' | b'\n' | b'\r' | b'[' | b',' | b':' | b'"', _)) => true,
+        Some((b'n' | b't' | b'r', p)) => p > 0 && b[p - 1] == b'\\',
+        Some(_) => false,
+    }
+}
+
+/// Whether a number token of some nested JSON text could end at `end`.
+fn token_may_end(b: &[u8], end: usize) -> bool {
+    b.get(end).is_none_or(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b',' | b']' | b'}' | b'"' | b'\\'))
+}
+
 /// The literal a stand-in string holds.
 fn literal_of(s: &str) -> Option<&str> {
     s.strip_prefix(prefix().as_str()).filter(|l| !l.is_empty() && l.bytes().all(is_number_byte))
@@ -154,6 +232,38 @@ mod tests {
         }
         for l in ["-0", "1.10", "1e5", "1E400", "123456789012345678901234567890", "0.1e1", "1e-400", "-0.0e0"] {
             assert!(!is_exact(l), "{l}");
+        }
+    }
+
+    /// The scan is a superset of the stand-ins: wherever a reading with stand-ins makes one, it
+    /// says so, in the text itself and in JSON held by its strings, escaped once or twice.
+    #[test]
+    fn the_scan_finds_every_literal_a_stand_in_would_replace() {
+        let inner = r#"{"a": [1, 2.5, 1e400], "b": "x"}"#;
+        let once = serde_json::to_string(inner).unwrap_or_default();
+        let twice = serde_json::to_string(&format!(r#"{{"t": {once}}}"#)).unwrap_or_default();
+        let texts = [
+            r#"{"a": 123456789012345678901234567890}"#.to_string(),
+            "[-0]".into(),
+            "[1.10]".into(),
+            format!(r#"{{"content": [{{"type": "text", "text": {once}}}]}}"#),
+            format!(r#"{{"content": [{{"type": "text", "text": {twice}}}]}}"#),
+            r#"{"text": "1e5"}"#.into(),
+            r#"{"text": "[\n1e5\n]"}"#.into(),
+            r#"{"text": "[\u00311]"}"#.into(),
+        ];
+        for t in &texts {
+            assert!(may_hold_inexact(t), "{t}");
+        }
+        // Exact numbers, and inexact-looking runs that no JSON text could hold as a token.
+        for t in [
+            r#"{"id": 12, "score": 1.5, "big": 18446744073709551615, "n": [0, -3]}"#,
+            r#"{"date": "2026-01-05", "mail": "u12@example.com", "b64": "A1e5B+0.10/x", "v": "v1.10"}"#,
+            r#"{"text": "{\"records\": [{\"id\": 1, \"s\": 2.25}], \"caf\u00e9\": 3}"}"#,
+        ] {
+            assert!(!may_hold_inexact(t), "{t}");
+            let (_, made) = reading_exact(|| crate::json_depth::parse::<Value>(t, 100));
+            assert_eq!(made, 0, "{t}");
         }
     }
 

@@ -8,6 +8,7 @@ pub mod exact;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod lenient;
+pub mod same;
 pub mod skim;
 pub mod tokenizer;
 

@@ -63,10 +63,16 @@ pub enum Answer {
 }
 
 impl ServerAsk {
-    pub fn new(id: String, raw: Arc<String>) -> Option<(ServerAsk, oneshot::Receiver<Answer>)> {
-        let kind = AskKind::parse(&raw)?;
+    /// The request `raw` read (nested at most `max_depth` levels, as `--max-depth` allows
+    /// everywhere else); why not when it cannot be.
+    pub fn new(
+        id: String,
+        raw: Arc<String>,
+        max_depth: usize,
+    ) -> Result<(ServerAsk, oneshot::Receiver<Answer>), String> {
+        let kind = AskKind::parse(&raw, max_depth)?;
         let (reply, rx) = oneshot::channel();
-        Some((ServerAsk { id, kind, raw, reply }, rx))
+        Ok((ServerAsk { id, kind, raw, reply }, rx))
     }
 
     /// Sends the answer to the server (nothing happens if the request was already given up).
@@ -100,7 +106,9 @@ impl AskKind {
     pub fn summary(&self) -> String {
         match self {
             AskKind::Form { message, .. } => format!("the server asks: {message}"),
-            AskKind::Url { message, url, .. } => format!("the server asks you to open {url}: {message}"),
+            AskKind::Url { message, url, .. } => {
+                format!("the server asks you to open {url} ({}): {message}", crate::opener::destination(url))
+            }
             AskKind::Sampling { params } => {
                 let n = params.get("messages").and_then(Value::as_array).map_or(0, Vec::len);
                 format!("the server asks for a model's reply to {n} message{}", if n == 1 { "" } else { "s" })
@@ -117,10 +125,17 @@ impl AskKind {
         }
     }
 
-    /// Reads a kept request; None when it is not one of [`KEPT`]'s methods.
-    fn parse(raw: &str) -> Option<AskKind> {
-        let msg: Value = serde_json::from_str(raw).ok()?;
-        let params = msg.get("params").cloned().unwrap_or(Value::Null);
+    /// Reads a kept request; why not when it is not JSON, too deep, or not one of [`KEPT`]'s
+    /// methods. serde_json's own reader stops at 128 levels: a schema 62 levels deep was
+    /// refused with nothing said under any `--max-depth`.
+    fn parse(raw: &str, max_depth: usize) -> Result<AskKind, String> {
+        let msg: Value = crate::json_depth::parse(raw, max_depth)?;
+        Self::from_message(msg).ok_or_else(|| "not an elicitation or sampling request".to_string())
+    }
+
+    fn from_message(mut msg: Value) -> Option<AskKind> {
+        // Taken, not cloned: params may be megabytes (a 1M-value enum).
+        let mut params = msg.get_mut("params").map(Value::take).unwrap_or(Value::Null);
         let text = |k: &str| params.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
         match msg.get("method")?.as_str()? {
             "sampling/createMessage" => Some(AskKind::Sampling { params }),
@@ -128,8 +143,9 @@ impl AskKind {
                 Some(AskKind::Url { message: text("message"), url: text("url"), elicitation_id: text("elicitationId") })
             }
             "elicitation/create" => {
-                let schema = params.get("requestedSchema").cloned().unwrap_or_else(empty_schema);
-                Some(AskKind::Form { message: text("message"), schema })
+                let message = text("message");
+                let schema = params.get_mut("requestedSchema").map(Value::take).unwrap_or_else(empty_schema);
+                Some(AskKind::Form { message, schema })
             }
             _ => None,
         }
@@ -266,9 +282,10 @@ fn encode_path(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn ask(raw: &str) -> AskKind {
-        ServerAsk::new("1".into(), Arc::new(raw.into()))
+        ServerAsk::new("1".into(), Arc::new(raw.into()), 1000)
             .map(|(a, _)| a.kind)
             .unwrap_or(AskKind::Sampling { params: Value::String("not an ask".into()) })
     }
@@ -286,8 +303,18 @@ mod tests {
         );
         let s = ask(r#"{"id":3,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":9}}"#);
         assert!(matches!(s, AskKind::Sampling { .. }));
-        assert!(ServerAsk::new("4".into(), Arc::new(r#"{"id":4,"method":"roots/list"}"#.into())).is_none());
-        assert!(ServerAsk::new("5".into(), Arc::new("not json".into())).is_none());
+        assert!(ServerAsk::new("4".into(), Arc::new(r#"{"id":4,"method":"roots/list"}"#.into()), 9).is_err());
+        assert!(ServerAsk::new("5".into(), Arc::new("not json".into()), 9).is_err());
+        // Deeper than serde_json's own 128 levels: read under --max-depth, refused past it.
+        let mut deep = json!({"type": "string"});
+        for _ in 0..100 {
+            deep = json!({"type": "object", "properties": {"x": deep}});
+        }
+        let raw = json!({"id": 6, "method": "elicitation/create", "params": {"message": "m", "requestedSchema": deep}});
+        let raw = Arc::new(raw.to_string());
+        assert!(ServerAsk::new("6".into(), raw.clone(), 1000).is_ok());
+        let why = ServerAsk::new("6".into(), raw, 100).err().unwrap_or_default();
+        assert!(why.contains("over the limit of 100 (--max-depth)"), "{why}");
     }
 
     #[test]

@@ -27,6 +27,8 @@ pub struct LensClient {
     desk: Option<AskDesk>,
     /// Shared with the session, which can change them (`Session::set_roots`).
     roots: Arc<std::sync::RwLock<Vec<Root>>>,
+    /// `--max-depth`, for reading the server's requests.
+    max_depth: usize,
 }
 
 impl LensClient {
@@ -35,6 +37,7 @@ impl LensClient {
         desk: Option<AskDesk>,
         roots: Arc<std::sync::RwLock<Vec<Root>>>,
         protocol: Protocol,
+        max_depth: usize,
     ) -> Self {
         let mut info = ClientConfig::default();
         info.client_info.name = "mcplens".into();
@@ -49,7 +52,7 @@ impl LensClient {
         };
         let offered = !roots.read().unwrap_or_else(|e| e.into_inner()).is_empty();
         info.capabilities = capabilities(offered);
-        LensClient { info, tap, desk, roots }
+        LensClient { info, tap, desk, roots, max_depth }
     }
 
     /// Hands the request `id` to the user and waits for the answer. No one to ask, or a
@@ -57,7 +60,11 @@ impl LensClient {
     async fn ask(&self, id: &RequestId, cx: &RequestContext<RoleClient>) -> Result<Answer, ErrorData> {
         let key = id_key(&serde_json::to_string(id).unwrap_or_default());
         let raw = self.tap.take_ask(&key).ok_or_else(|| internal("the request was not captured on the wire"))?;
-        let (ask, rx) = ServerAsk::new(key, raw).ok_or_else(|| internal("the request could not be read"))?;
+        let (ask, rx) = ServerAsk::new(key, raw, self.max_depth).map_err(|why| {
+            let msg = format!("a request of the server's could not be read: {why}");
+            self.tap.log().push(LogKind::Warning, &msg);
+            internal(&msg)
+        })?;
         let (log, method) = (self.tap.log(), ask.method());
         if !self.desk.as_ref().is_some_and(|desk| desk.send(ask)) {
             log.push(LogKind::Warning, &format!("{method}: declined (nothing here can answer it)"));

@@ -139,7 +139,12 @@ pub fn choices(path: &Path) -> Result<Vec<Choice>> {
                 Some(e) => entry_target(name, e, dir),
                 None => Err(LensError::usage(format!("server \"{name}\" must be an object"))),
             };
-            Choice { name: name.clone(), what: target.map(|t| t.label()).map_err(|e| e.message) }
+            // A command that is not there is said beside its name, before it is picked.
+            let startable = target.and_then(|t| match &t {
+                Target::Stdio(s) => super::stdio::check_command(s).map(|()| t),
+                Target::Http(_) => Ok(t),
+            });
+            Choice { name: name.clone(), what: startable.map(|t| t.label()).map_err(|e| e.message) }
         })
         .collect())
 }

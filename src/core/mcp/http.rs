@@ -280,6 +280,9 @@ impl TappedHttpClient {
         let body = serde_json::to_string(&message)?;
         let body = self.tap.outbound(&body).into_owned();
         let expects_reply = matches!(message, ClientJsonRpcMessage::Request(_));
+        let mut custom_headers = custom_headers;
+        let (tool, mirrored) = self.param_headers(&message, &body);
+        custom_headers.extend(mirrored);
         let resp = self
             .send_authorized(Outgoing {
                 method: reqwest::Method::POST,
@@ -291,6 +294,9 @@ impl TappedHttpClient {
                 extra: vec![("Content-Type", JSON.to_string())],
             })
             .await?;
+        if let Some(tool) = &tool {
+            self.log_answer(tool, &resp);
+        }
         let status = resp.status();
         let new_session = resp.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()).map(str::to_string);
         if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
@@ -356,6 +362,63 @@ impl TappedHttpClient {
                 "the reply is not a JSON-RPC message: {shown}"
             )))),
         }
+    }
+
+    /// SEP-2243: the `x-mcp-header` parameters of a `tools/call`, as `Mcp-Param-*` headers,
+    /// said in the log beside the request; and the tool's name, for the answer's line.
+    fn param_headers(
+        &self,
+        message: &ClientJsonRpcMessage,
+        body: &str,
+    ) -> (Option<String>, Vec<(HeaderName, HeaderValue)>) {
+        let ClientJsonRpcMessage::Request(_) = message else { return (None, vec![]) };
+        #[derive(serde::Deserialize)]
+        struct Call {
+            method: String,
+            #[serde(default)]
+            params: Option<serde_json::Map<String, serde_json::Value>>,
+        }
+        let Ok(call) = serde_json::from_str::<Call>(body) else { return (None, vec![]) };
+        let Some(params) = call.params.filter(|_| call.method == "tools/call") else { return (None, vec![]) };
+        let Some(name) = params.get("name").and_then(serde_json::Value::as_str) else { return (None, vec![]) };
+        let name = name.to_string();
+        let Some(Ok(annotated)) = self.tap.param_headers(&name) else { return (Some(name), vec![]) };
+        let args = params.get("arguments").and_then(serde_json::Value::as_object);
+        let pairs = super::param_headers::headers_for(&annotated, args);
+        if !pairs.is_empty() {
+            let shown: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            let line = crate::sanitize::line(&shown.join(", ")).into_owned();
+            let tool = crate::sanitize::line(&name);
+            self.tap.log().push(LogKind::Info, &format!("HTTP headers sent with tools/call {tool}: {line}"));
+        }
+        let pairs = pairs
+            .into_iter()
+            .filter_map(|(k, v)| Some((HeaderName::from_bytes(k.as_bytes()).ok()?, HeaderValue::from_str(&v).ok()?)))
+            .collect();
+        (Some(name), pairs)
+    }
+
+    /// The HTTP side of a tool call's answer, for the log: status and response headers (cookies
+    /// and credentials masked).
+    fn log_answer(&self, tool: &str, resp: &reqwest::Response) {
+        let headers: Vec<String> = resp
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                let secret = matches!(k.as_str(), "set-cookie" | "authorization" | "proxy-authorization");
+                let v = if secret {
+                    super::log::MASK.to_string()
+                } else {
+                    String::from_utf8_lossy(v.as_bytes()).into_owned()
+                };
+                format!("{k}: {v}")
+            })
+            .collect();
+        let line = crate::sanitize::line(&crate::sanitize::truncate(&headers.join(", "), 2000)).into_owned();
+        let tool = crate::sanitize::line(tool);
+        self.tap
+            .log()
+            .push(LogKind::Info, &format!("HTTP {} for tools/call {tool}; response headers: {line}", resp.status()));
     }
 
     /// `server/discover` under `--protocol auto`: an HTTP 4xx (other than 401/403, which ask

@@ -201,10 +201,13 @@ impl Session {
         let method = request.get("method").and_then(Value::as_str).unwrap_or("?");
         let message = json!({"jsonrpc": "2.0", "id": key, "method": method, "params": request.get("params")});
         let raw = Arc::new(serde_json::to_string(&crate::deep::Deep(&message)).unwrap_or_default());
-        let Some((ask, rx)) = ServerAsk::new(key.to_string(), raw) else {
-            self.log()
-                .push(LogKind::Warning, &format!("input request {key:?} ({method}) cannot be answered: declined"));
-            return Answer::Decline;
+        let (ask, rx) = match ServerAsk::new(key.to_string(), raw, self.options().max_depth) {
+            Ok(read) => read,
+            Err(why) => {
+                let msg = format!("input request {key:?} ({method}) cannot be answered ({why}): declined");
+                self.log().push(LogKind::Warning, &msg);
+                return Answer::Decline;
+            }
         };
         let desk = self.options().asks.as_ref();
         if !desk.is_some_and(|d| d.send(ask)) {

@@ -209,6 +209,11 @@ impl SessionLog {
         self.append(kind, text, Some(MessageInfo::new(wire)))
     }
 
+    /// Whether a message of `len` bytes is kept as a preview (see [`Self::attach_full`]).
+    pub fn is_long(&self, len: usize) -> bool {
+        len > self.limits.max_entry_bytes
+    }
+
     /// Keeps a long message's full text (shared, not copied) for the entry `seq`, whose text is
     /// a preview. Only the last few are kept.
     pub fn attach_full(&self, seq: u64, full: Arc<String>) {
@@ -225,6 +230,17 @@ impl SessionLog {
             {
                 e.full = None;
             }
+        }
+    }
+
+    /// Gives entry `seq` the time (and, for a reply, the latency) another process logged it with:
+    /// a watched proxy's session is logged again in the watcher's own log.
+    pub fn restamp(&self, seq: u64, at: SystemTime, latency: Option<std::time::Duration>) {
+        let mut st = self.lock();
+        let Some(e) = st.get_mut(seq) else { return };
+        e.at = at;
+        if let (Some(m), Some(l)) = (e.msg.as_mut(), latency) {
+            m.latency = Some(l);
         }
     }
 

@@ -2,6 +2,7 @@
 
 pub mod asks;
 pub mod auth;
+pub mod cache_hint;
 pub mod client;
 pub mod completion;
 pub mod config;
@@ -13,6 +14,7 @@ pub mod listing;
 pub mod log;
 pub mod logging;
 pub mod modern;
+pub mod param_headers;
 pub mod prompts;
 pub mod resources;
 pub mod rpc;

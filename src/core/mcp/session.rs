@@ -301,7 +301,8 @@ impl Session {
         let log = options.log.clone().unwrap_or_else(|| SessionLog::new(options.log_limits, Redactor::default()));
         let tap = WireTap::new(log.clone());
         let roots = Arc::new(std::sync::RwLock::new(options.roots.clone()));
-        let client = LensClient::new(tap.clone(), options.asks.clone(), roots.clone(), options.protocol);
+        let client =
+            LensClient::new(tap.clone(), options.asks.clone(), roots.clone(), options.protocol, options.max_depth);
         let lifecycle = super::era::lifecycle(options.protocol);
         if options.protocol == Protocol::Auto {
             tap.bound_discover(super::era::DISCOVER_WAIT.min(options.timeout / 2));
@@ -389,6 +390,10 @@ impl Session {
             task_book: Default::default(),
             auth,
         };
+        if session.server.era == Era::Modern {
+            let fixed = super::cache_hint::problems(&session.server.result);
+            session.setup_warnings.extend(fixed.into_iter().map(|p| format!("server/discover: {p}")));
+        }
         if let Some(level) = session.options.log_level {
             session.apply_log_level(level).await;
         }
@@ -423,6 +428,8 @@ impl Session {
         if child.is_none()
             && let Some(w) = log.tail(LogKind::Warning, 1).pop()
             && w.starts_with("auth: ")
+            // A refused login is already in the transport's error: said once.
+            && !msg.contains(w.trim_start_matches("auth: ").trim_start_matches("login failed: "))
         {
             msg.push_str(&format!(" ({})", crate::sanitize::line(&w)));
         }
@@ -657,6 +664,9 @@ impl Session {
             };
             for raw in tools {
                 let tool = ToolDescriptor::from_raw(raw, self.options.max_depth);
+                if raw.get().contains("x-mcp-header") {
+                    self.note_param_headers(&tool);
+                }
                 if let Some(literal) = tool.name_literal() {
                     let mut names = self.exact_names.lock().unwrap_or_else(|p| p.into_inner());
                     names.insert(tool.name().to_string(), super::wire::exact_literal(literal));
@@ -749,6 +759,17 @@ impl Session {
         self.request(request, method, opts, on_progress).await
     }
 
+    /// A listed tool's `x-mcp-header` annotations, for the HTTP transport; a tool whose
+    /// annotations break SEP-2243's rules is said in the log and is not called.
+    fn note_param_headers(&self, tool: &ToolDescriptor) {
+        let found = super::param_headers::annotations(tool.input_schema().unwrap_or(&Value::Null));
+        if let Err(why) = &found {
+            let name = crate::sanitize::line(tool.name());
+            self.log().push(LogKind::Warning, &format!("tool {name}: {why}; it will not be called (SEP-2243)"));
+        }
+        self.tap.set_param_headers(tool.name(), found);
+    }
+
     /// Calls a tool; arguments are sent as given. A JSON-RPC error reply is a `Reply` too. A
     /// task the server makes of the call (the extension's `resultType: "task"`) is followed to
     /// its end, its statuses given as progress.
@@ -771,6 +792,12 @@ impl Session {
         on_progress: &mut (dyn FnMut(&Progress) + Send),
         on_status: Option<&mut (dyn FnMut(&super::tasks::Task) + Send)>,
     ) -> Result<Reply> {
+        if let Some(Err(why)) = self.tap.param_headers(name) {
+            return Err(LensError::usage(format!(
+                "tool {} is not called: {why} (SEP-2243: a tool with invalid x-mcp-header annotations must not be called)",
+                crate::sanitize::line(name)
+            )));
+        }
         // A name no Rust string holds goes out as the server's own literal (`wire::exact_literal`).
         let sent = self.exact_names.lock().unwrap_or_else(|p| p.into_inner()).get(name).cloned();
         let mut params = serde_json::json!({ "name": sent.as_deref().unwrap_or(name) });

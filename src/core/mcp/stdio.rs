@@ -99,6 +99,10 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
 }
 
 fn not_found(target: &StdioTarget) -> LensError {
+    // A command with a slash is a file, looked for there and nowhere else.
+    if target.command.contains('/') {
+        return LensError::usage(format!("cannot start the server: file \"{}\" not found", target.command));
+    }
     LensError::usage(format!(
         "cannot start the server: command \"{}\" not found (is it installed and on PATH?)",
         target.command

@@ -179,6 +179,31 @@ fn with_exact_literals(line: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The requests whose progress mcplens shows, which alone ask for it: the rest (a list's page,
+/// a completion) answer at once, and a token on them only asks the server for work.
+const WITH_PROGRESS: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
+
+/// `line` without the `progressToken` rmcp puts in every request's `_meta` (and without the
+/// `_meta` left empty), when the request is not one of [`WITH_PROGRESS`]; None to send it as is.
+/// Runs before the literals go in: the stand-ins are still strings, which a parse keeps exactly.
+fn without_progress_token(line: &str) -> Option<String> {
+    if !line.contains("\"progressToken\"") {
+        return None;
+    }
+    let probe = serde_json::from_str::<Probe>(line).ok()?;
+    if probe.id.is_none() || probe.method.as_deref().is_none_or(|m| WITH_PROGRESS.contains(&m)) {
+        return None;
+    }
+    let mut v: serde_json::Value = serde_json::from_str(line).ok()?;
+    let params = v.get_mut("params")?.as_object_mut()?;
+    let meta = params.get_mut("_meta")?.as_object_mut()?;
+    meta.remove("progressToken")?;
+    if meta.is_empty() {
+        params.remove("_meta");
+    }
+    serde_json::to_string(&v).ok()
+}
+
 /// The literal a stand-in's hex holds, if it is one JSON string or number literal.
 fn decode_literal(hex: &str) -> Option<String> {
     let bytes: Option<Vec<u8>> =
@@ -257,8 +282,14 @@ pub struct WireTap {
     /// How long an unanswered `server/discover` is waited on (`--protocol auto`), and where a
     /// line for rmcp can be put in (the stdio transport's): see `give_up_discover`.
     discover_wait: Mutex<Option<(Duration, Option<mpsc::WeakSender<String>>)>>,
+    /// The `x-mcp-header` annotations of the tools listed (only tools that have some), for the
+    /// HTTP transport to mirror on `tools/call` (see `param_headers`).
+    param_headers: Mutex<HashMap<String, ParamHeaders>>,
     me: Weak<WireTap>,
 }
+
+/// A tool's annotated parameters, or why its annotations forbid calling it.
+pub type ParamHeaders = Result<Vec<super::param_headers::ParamHeader>, String>;
 
 impl WireTap {
     pub fn new(log: SessionLog) -> Arc<Self> {
@@ -268,6 +299,7 @@ impl WireTap {
             state: Mutex::default(),
             events,
             discover_wait: Mutex::default(),
+            param_headers: Mutex::default(),
             me: me.clone(),
         })
     }
@@ -336,6 +368,16 @@ impl WireTap {
         &self.log
     }
 
+    /// Notes a listed tool's `x-mcp-header` annotations.
+    pub fn set_param_headers(&self, tool: &str, headers: ParamHeaders) {
+        self.param_headers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(tool.to_string(), headers);
+    }
+
+    /// A listed tool's `x-mcp-header` annotations; None when it has none (or was not listed).
+    pub fn param_headers(&self, tool: &str) -> Option<ParamHeaders> {
+        self.param_headers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(tool).cloned()
+    }
+
     pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
         self.events.subscribe()
     }
@@ -374,7 +416,10 @@ impl WireTap {
 
     /// A message mcplens is about to send, as it is sent (see [`exact_literal`]).
     pub fn outbound<'a>(&self, line: &'a str) -> Cow<'a, str> {
-        let line = with_exact_literals(line);
+        let line = match without_progress_token(line) {
+            Some(stripped) => Cow::Owned(with_exact_literals(&stripped).into_owned()),
+            None => with_exact_literals(line),
+        };
         self.log_outbound(&line);
         line
     }
@@ -462,6 +507,11 @@ impl WireTap {
         };
         let seq = self.log.push_message(LogKind::Received, logged, &probe.wire());
         if let Some(method) = probe.method.as_deref() {
+            // A long server log message is kept whole for a while, so that `--log-level`
+            // headless can print it whole (the entry's text is a preview).
+            if method == "notifications/message" && self.log.is_long(logged.len()) {
+                self.log.attach_full(seq, Arc::new(logged.to_string()));
+            }
             match probe.id {
                 None => self.notification(method, probe.params),
                 Some(id) => {
@@ -523,6 +573,9 @@ impl WireTap {
                 return Some(trimmed.to_string());
             }
         }
+        let hint_fixed = (method == "server/discover" && handshake && probe.error.is_none())
+            .then(|| super::cache_hint::tolerated(probe.result, &id_text))
+            .flatten();
         if stub.is_none() && !handshake {
             return Some(trimmed.to_string());
         }
@@ -541,11 +594,18 @@ impl WireTap {
                 Some(format!(r#"{{"jsonrpc":"2.0","id":{id_text},"result":{stub}}}"#))
             }
             None => {
-                let fwd = raw.to_string();
                 if has_result {
-                    st.handshake = Some(raw);
+                    st.handshake = Some(raw.clone());
                 }
-                Some(fwd)
+                drop(st);
+                match hint_fixed {
+                    Some((fixed, what)) => {
+                        let what = what.join("; ");
+                        self.log.push(LogKind::Warning, &format!("server/discover: a cache hint out of spec: {what}"));
+                        Some(fixed)
+                    }
+                    None => Some(raw.to_string()),
+                }
             }
         }
     }
@@ -632,6 +692,19 @@ mod tests {
 
     fn tap() -> Arc<WireTap> {
         WireTap::new(SessionLog::new(LogLimits::default(), Redactor::default()))
+    }
+
+    #[test]
+    fn only_requests_whose_progress_is_shown_ask_for_it() {
+        let t = tap();
+        let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"progressToken":2}}}"#;
+        assert_eq!(t.outbound(list), r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#);
+        let dated = r#"{"jsonrpc":"2.0","id":3,"method":"completion/complete","params":{"_meta":{"progressToken":3,"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"ref":{}}}"#;
+        let sent = t.outbound(dated);
+        assert!(!sent.contains("progressToken") && sent.contains("protocolVersion"), "{sent}");
+        let call =
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"_meta":{"progressToken":4},"name":"x"}}"#;
+        assert_eq!(t.outbound(call), call);
     }
 
     #[test]

@@ -61,6 +61,7 @@ pub fn read(path: &Path, max_depth: usize) -> Result<Recording, String> {
         ReadError::Io(e) => format!("cannot read {shown}: {e}"),
         ReadError::TooLarge { cap } => too_large(cap),
         ReadError::NotText => format!("{shown} is not UTF-8 text, so not a recording"),
+        e @ ReadError::NotRegular { .. } => format!("{shown}: {e}"),
     })?;
     parse(&text, max_depth).map_err(|e| format!("{shown}: {e}"))
 }

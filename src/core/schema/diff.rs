@@ -13,6 +13,8 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use crate::value_set::ValueIndex;
+
 /// Schemas nested deeper than this are compared whole: a change below is reported as one
 /// breaking change, since it cannot be classified (and a recursive `$ref` must end somewhere).
 const MAX_DEPTH: usize = 64;
@@ -307,14 +309,15 @@ impl<'a> Walk<'a> {
             (Some(_), None) => self.push(&format!("{path}/enum"), Impact::Compatible, "enum removed (any value)"),
             (None, Some(_)) => self.push(&format!("{path}/enum"), Impact::Breaking, "enum added (fewer values)"),
             (Some(before), Some(after)) => {
-                let removed: Vec<String> = before.iter().filter(|v| !after.contains(v)).map(compact).collect();
-                let added: Vec<String> = after.iter().filter(|v| !before.contains(v)).map(compact).collect();
+                let (old_set, new_set) = (ValueIndex::new(before), ValueIndex::new(after));
+                let removed = before.iter().filter(|v| !new_set.contains(v));
+                let added = after.iter().filter(|v| !old_set.contains(v));
                 let p = format!("{path}/enum");
-                if !removed.is_empty() {
-                    self.push(&p, Impact::Breaking, format!("enum value removed: {}", removed.join(", ")));
+                if let Some(list) = listed(removed) {
+                    self.push(&p, Impact::Breaking, format!("enum value removed: {list}"));
                 }
-                if !added.is_empty() {
-                    self.push(&p, Impact::Compatible, format!("enum value added: {}", added.join(", ")));
+                if let Some(list) = listed(added) {
+                    self.push(&p, Impact::Compatible, format!("enum value added: {list}"));
                 }
             }
         }
@@ -461,9 +464,11 @@ impl<'a> Walk<'a> {
         let (before, after) = (members(old, key), members(new, key));
         // An option written the same on both sides may still change through a `$ref` into
         // definitions that did (`anyOf: [{"$ref": "#/$defs/a"}]` with `a` narrowed).
+        let old_index = ValueIndex::new(before.iter().map(|(_, v)| *v));
+        let new_index = ValueIndex::new(after.iter().map(|(_, v)| *v));
         if self.defs_differ {
             for (_, v) in &before {
-                if let Some((at, w)) = after.iter().find(|(_, w)| w == v) {
+                if let Some((at, w)) = new_index.position(v).map(|j| &after[j]) {
                     self.node(v, w, &format!("{path}{at}"), depth + 1);
                 }
             }
@@ -472,8 +477,8 @@ impl<'a> Walk<'a> {
             return;
         }
         let widen = key != "allOf";
-        let went: Vec<usize> = (0..before.len()).filter(|i| !after.iter().any(|(_, v)| *v == before[*i].1)).collect();
-        let came: Vec<usize> = (0..after.len()).filter(|j| !before.iter().any(|(_, v)| *v == after[*j].1)).collect();
+        let went: Vec<usize> = (0..before.len()).filter(|i| !new_index.contains(before[*i].1)).collect();
+        let came: Vec<usize> = (0..after.len()).filter(|j| !old_index.contains(after[*j].1)).collect();
         if old.is_some() && new.is_some() && went.len() == came.len() {
             for (i, j) in went.into_iter().zip(came) {
                 self.node(before[i].1, after[j].1, &format!("{path}{}", after[j].0), depth + 1);
@@ -678,6 +683,27 @@ fn verb(a: Option<&Value>, b: Option<&Value>) -> &'static str {
 
 fn compact(v: &Value) -> String {
     super::tree::compact(v)
+}
+
+/// How many values one change names; the rest are counted (a server may send a million).
+const MAX_LISTED: usize = 50;
+
+/// `values` in one line, at most [`MAX_LISTED`] of them and a count of the rest; None when empty.
+fn listed<'v>(values: impl Iterator<Item = &'v Value>) -> Option<String> {
+    let mut shown = Vec::new();
+    let mut more = 0usize;
+    for v in values {
+        if shown.len() < MAX_LISTED {
+            shown.push(compact(v));
+        } else {
+            more += 1;
+        }
+    }
+    match (shown.is_empty(), more) {
+        (true, _) => None,
+        (false, 0) => Some(shown.join(", ")),
+        (false, n) => Some(format!("{} and {n} more", shown.join(", "))),
+    }
 }
 
 fn show(v: Option<&Value>) -> String {

@@ -620,6 +620,10 @@ impl Field {
                 facts.push(format!("e.g. {e}"));
             }
         }
+        // SEP-2243: the value also travels as an HTTP header on the call.
+        if let Some(h) = self.schema.get("x-mcp-header").and_then(Value::as_str) {
+            facts.push(format!("sent as header {}{}", crate::mcp::param_headers::PREFIX, crate::sanitize::line(h)));
+        }
         if !facts.is_empty() {
             out.push(facts.join("  "));
         }

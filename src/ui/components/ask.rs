@@ -254,6 +254,11 @@ fn draw_url(f: &mut Frame, area: Rect, theme: &Theme, url: &str) {
             Span::styled("URL  ", theme.paint(Role::Dim)),
             Span::styled(sanitize::line(url).into_owned(), theme.paint(Role::JsonString)),
         ]),
+        // The real host, and user info flagged (`https://good.com@evil.com` opens evil.com).
+        Line::from(vec![
+            Span::styled("     ", theme.paint(Role::Dim)),
+            Span::styled(crate::opener::destination(url), theme.paint(Role::Dim)),
+        ]),
         Line::raw(""),
         Line::from(vec![
             key(Command::Open),

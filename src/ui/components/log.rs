@@ -121,7 +121,12 @@ pub struct LogPane {
     typing: bool,
     /// The screen's size at the last layout: the entry overlay wraps to it.
     screen: (u16, u16),
+    /// Each drawn protocol entry's brief by `seq` (parsed once, when first drawn).
+    briefs: std::cell::RefCell<std::collections::HashMap<u64, std::sync::Arc<str>>>,
 }
+
+/// The most briefs kept; past it they are made again as rows are drawn.
+const BRIEFS_KEPT: usize = 4096;
 
 impl Default for LogPane {
     fn default() -> Self {
@@ -134,6 +139,7 @@ impl Default for LogPane {
             filter: Filter::default(),
             typing: false,
             screen: (80, 24),
+            briefs: Default::default(),
         }
     }
 }
@@ -149,6 +155,8 @@ impl LogPane {
             return;
         }
         self.log = Some(log);
+        // Another log counts its entries anew.
+        self.briefs.get_mut().clear();
         self.refilter();
     }
 
@@ -181,6 +189,20 @@ impl LogPane {
             self.scroll.select(cursor);
         }
         true
+    }
+
+    /// The entry's brief (`log_brief`), made once.
+    fn brief_of(&self, e: &LogEntry) -> Option<std::sync::Arc<str>> {
+        let mut briefs = self.briefs.borrow_mut();
+        if let Some(b) = briefs.get(&e.seq) {
+            return Some(b.clone());
+        }
+        let b: std::sync::Arc<str> = super::log_brief::brief(e)?.into();
+        if briefs.len() >= BRIEFS_KEPT {
+            briefs.clear();
+        }
+        briefs.insert(e.seq, b.clone());
+        Some(b)
     }
 
     fn refilter(&mut self) {
@@ -319,7 +341,7 @@ impl Component for LogPane {
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                let line = row(e, theme, width);
+                let line = row(e, self.brief_of(e).as_deref(), theme, width);
                 if start + i == self.scroll.cursor && focused { line.style(theme.selection()) } else { line }
             })
             .collect();
@@ -366,8 +388,9 @@ impl crate::ui::app::App {
     }
 }
 
-/// One entry as one row: time, arrow, method, id, latency or level, a preview of the text.
-fn row<'a>(e: &LogEntry, t: &Theme, width: usize) -> Line<'a> {
+/// One entry as one row: time, arrow, method, id, latency or level, then the message in brief
+/// (a protocol entry) or its text.
+fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, width: usize) -> Line<'a> {
     let (arrow, role) = match e.kind {
         LogKind::Sent => ("→", Paint::JsonKey),
         LogKind::Received => ("←", Paint::JsonString),
@@ -405,29 +428,10 @@ fn row<'a>(e: &LogEntry, t: &Theme, width: usize) -> Line<'a> {
     }
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let room = width.saturating_sub(used).max(1);
-    let text = sanitize::truncate(preview(e), room);
+    let text = sanitize::truncate(brief.unwrap_or(&e.text), room);
     let style = if e.kind == LogKind::Warning { t.paint(Paint::Warning) } else { t.paint(Paint::Text) };
     spans.push(Span::styled(sanitize::line(&text).into_owned(), style));
     Line::from(spans)
-}
-
-/// The part of a message worth a glance: from its params, result or error on (the envelope
-/// `{"jsonrpc":"2.0","id":…` is in the other columns). Looks only at the start of the text.
-fn preview(e: &LogEntry) -> &str {
-    let text = e.text.as_ref();
-    if e.msg.is_none() {
-        return text;
-    }
-    let mut head = 2000.min(text.len());
-    while !text.is_char_boundary(head) {
-        head -= 1;
-    }
-    ["\"data\":", "\"params\":", "\"result\":", "\"error\":"]
-        .iter()
-        .find_map(|k| text[..head].find(k).map(|at| &text[at + k.len()..]))
-        // The message's own closing brace ends what follows the key.
-        .map(|rest| rest.trim_end().strip_suffix('}').unwrap_or(rest))
-        .unwrap_or(text)
 }
 
 fn latency(d: std::time::Duration) -> String {

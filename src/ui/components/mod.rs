@@ -10,6 +10,7 @@ pub mod info;
 pub mod level;
 pub mod listed;
 pub mod log;
+mod log_brief;
 pub mod log_entry;
 pub mod picker;
 pub mod prompt_view;

@@ -38,10 +38,21 @@ impl Picker {
             .into_iter()
             .map(|c| match c.what {
                 Ok(what) => Choice { name: c.name, detail: what, problem: None },
-                Err(why) => Choice { name: c.name, detail: String::new(), problem: Some(why) },
+                Err(why) => {
+                    let why = why.strip_prefix("cannot start the server: ").map_or(why.clone(), str::to_string);
+                    Choice { name: c.name, detail: String::new(), problem: Some(why) }
+                }
             })
             .collect();
         Picker::new(format!("{file} lists several servers: pick one"), choices)
+    }
+
+    pub fn select(&mut self, i: usize) {
+        self.scroll.select(i);
+    }
+
+    pub fn cursor(&self) -> usize {
+        self.scroll.cursor
     }
 
     pub fn selected(&self) -> Option<&Choice> {

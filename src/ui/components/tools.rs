@@ -47,11 +47,14 @@ pub struct ToolsPane {
     pub status: Status,
     /// What changed since the saved snapshot, when one was compared.
     pub since: Option<std::sync::Arc<Compared>>,
+    /// Each tool's worst lint finding (`mcplens lint`).
+    pub lint: crate::ui::lint_marks::Marks,
 }
 
 impl ToolsPane {
     pub fn set(&mut self, list: ToolList) {
         self.tools = list.tools;
+        self.lint = crate::ui::lint_marks::marks(&self.tools);
         self.pages = list.pages;
         self.warnings = list.warnings;
         self.refilter();
@@ -178,6 +181,9 @@ impl ToolsPane {
     /// The counts since the snapshot, short, for the title (the info pane has them in words).
     fn since_title(&self) -> String {
         let Some(c) = &self.since else { return String::new() };
+        if c.other_server.is_some() {
+            return " · snapshot of another server".into();
+        }
         let parts: Vec<String> = [
             (c.count(Mark::Breaking), "✗"),
             (c.count(Mark::Compatible), "~"),
@@ -254,6 +260,10 @@ impl ToolsPane {
         } else {
             spans.push(Span::styled(name, t.paint(Role::Text).add_modifier(Modifier::BOLD)));
         }
+        if let Some((severity, rule)) = self.lint.get(&listed.name) {
+            let role = if *severity == crate::lint::Severity::Error { Role::Error } else { Role::Warning };
+            spans.push(Span::styled(format!(" ⚑ {rule}"), t.paint(role)));
+        }
         if let Some(title) = listed.title.as_deref().filter(|tt| !tt.trim().is_empty()) {
             spans.push(Span::styled(format!("  {}", sanitize::line_head(title, 1000)), t.paint(Role::Dim)));
         }
@@ -304,7 +314,7 @@ impl Component for ToolsPane {
             .clone()
             .filter_map(|pos| {
                 let tool = self.tools.get(*self.visible.get(pos)?)?;
-                let line = self.row(tool, t);
+                let line = crate::ui::fit::fit(self.row(tool, t), area.width as usize);
                 Some(if pos == self.scroll.cursor { line.style(t.selection()) } else { line })
             })
             .collect();

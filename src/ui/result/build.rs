@@ -2,6 +2,7 @@
 //! drawing): the Envelope view's body, the Split panes with the outputSchema check, the Content
 //! blocks, the Raw reply.
 
+use crate::envelope::twin::data_repeats_message;
 use std::sync::Arc;
 
 use ratatui::style::Modifier;
@@ -49,6 +50,7 @@ pub fn result_member(call: &CallResult, key: &str) -> Option<Value> {
 fn message_in_body(env: &Envelope) -> bool {
     let Some(m) = &env.message else { return false };
     env.data.is_null()
+        || data_repeats_message(env)
         || (!env.data.is_array()
             && m.lines().count() > HEADER_MESSAGE_LINES
             && serde_json::to_string(env.data.json()).map_or(0, |t| t.len()) <= DOC_DATA_MAX)
@@ -159,7 +161,8 @@ pub fn envelope_body(call: &CallResult, theme: &Theme) -> Body {
         return Body::Table(Box::new(Table::new(env.clone())));
     }
     let message = env.message.as_deref().filter(|_| message_in_body(env));
-    match (message, env.data.is_null()) {
+    // A text sent again as structuredContent is shown once: the Split view has the data.
+    match (message, env.data.is_null() || data_repeats_message(env)) {
         // A text answer (most servers send one): the text, whole.
         (Some(m), true) => Body::Text(TextView::new(markdown(m, theme))),
         (None, true) => Body::Text(TextView::new(vec![Line::styled(

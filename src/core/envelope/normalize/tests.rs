@@ -554,3 +554,49 @@ fn content_restated_or_encoded_is_read_once() {
     let e = norm("run", None, json!({"content": [{"type": "text", "text": "API error: rate limited"}]}));
     assert_eq!(e.response_type, ResponseType::Error);
 }
+
+#[test]
+fn an_error_inside_a_block_that_breaks_the_schema_is_an_error() {
+    // A text block whose `text` is an object holding `error`, marked `metadata.error: true`.
+    let block = json!({"type": "text", "text": {"error": {"type": "NotFound", "message": "Issue ENG-9 not found", "details": {"id": "ENG-9"}}}, "metadata": {"error": true}});
+    let e = norm("get_issue", read_only(), json!({"content": [block]}));
+    assert_eq!((e.response_type, e.status), (ResponseType::Error, Some(Status::Error)));
+    let err = e.error.clone().unwrap_or_default();
+    assert_eq!((err.code, err.message.as_deref()), (json!("NotFound"), Some("Issue ENG-9 not found")));
+    // The same block shape carrying data, unmarked, is no error.
+    let fine = json!({"type": "text", "text": {"id": "ENG-9"}});
+    assert_ne!(norm("get_issue", read_only(), json!({"content": [fine]})).response_type, ResponseType::Error);
+}
+
+#[test]
+fn graphql_errors_under_is_error_name_the_failure() {
+    let body = json!({"data": {"product": null}, "errors": [{"message": "Product not found", "path": ["product"], "extensions": {"code": "NOT_FOUND"}}]});
+    let mut r = text(body.clone());
+    r["isError"] = json!(true);
+    let e = norm("GetProduct", None, r);
+    let err = e.error.clone().unwrap_or_default();
+    assert_eq!((err.code, err.message.as_deref()), (json!("NOT_FOUND"), Some("Product not found")));
+    // Without isError, errors beside data are kept, not the status.
+    assert_eq!(norm("GetProduct", None, text(body)).status, Some(Status::Success));
+}
+
+#[test]
+fn nothing_found_from_a_list_tool_is_an_empty_list() {
+    let e = norm("search_docs", read_only(), json!({"content": [{"type": "text", "text": "No search results found"}]}));
+    assert_eq!(
+        (e.response_type, e.item_count(), e.message.as_deref()),
+        (ResponseType::List, 0, Some("No search results found"))
+    );
+    // Not a list tool: the sentence is a single's message.
+    let e = norm("get_weather", read_only(), json!({"content": [{"type": "text", "text": "No data found"}]}));
+    assert_eq!(e.response_type, ResponseType::Single);
+}
+
+#[test]
+fn records_keyed_by_id_are_a_list() {
+    let body = json!({"links": {"link_3": {"shorturl": "https://s/c", "clicks": "9"}, "link_1": {"shorturl": "https://s/a", "clicks": "2"}}, "results": [], "total": 4});
+    let e = norm("stats", read_only(), text(body));
+    assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 2));
+    assert_eq!(e.summary.and_then(|s| s.total), Some(4));
+    assert_eq!(e.metadata.and_then(|m| m.get("recordKeys").cloned()), Some(json!(["link_3", "link_1"])));
+}

@@ -15,6 +15,8 @@ pub enum AuthMethod {
     None,
     ClientSecretBasic,
     ClientSecretPost,
+    /// A JWT signed with the client's private key (RFC 7523).
+    PrivateKeyJwt,
 }
 
 impl AuthMethod {
@@ -23,6 +25,7 @@ impl AuthMethod {
             "none" => Some(AuthMethod::None),
             "client_secret_basic" => Some(AuthMethod::ClientSecretBasic),
             "client_secret_post" => Some(AuthMethod::ClientSecretPost),
+            "private_key_jwt" => Some(AuthMethod::PrivateKeyJwt),
             _ => None,
         }
     }
@@ -32,6 +35,7 @@ impl AuthMethod {
             AuthMethod::None => "none",
             AuthMethod::ClientSecretBasic => "client_secret_basic",
             AuthMethod::ClientSecretPost => "client_secret_post",
+            AuthMethod::PrivateKeyJwt => "private_key_jwt",
         }
     }
 }
@@ -67,6 +71,9 @@ pub struct ClientInfo {
     /// The redirect URI a dynamically registered client was registered with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redirect_uri: Option<String>,
+    /// The pre-registered client's private key (PKCS#8 PEM) for private_key_jwt; never stored.
+    #[serde(skip)]
+    pub private_key_pem: Option<String>,
 }
 
 /// What the user gave about the client.
@@ -75,6 +82,9 @@ pub struct ClientSettings {
     pub client_id: Option<String>,
     pub client_secret: Option<String>,
     pub client_metadata_url: Option<String>,
+    /// A private key (PKCS#8 PEM, EC P-256) the pre-registered client authenticates with
+    /// (private_key_jwt) instead of a secret.
+    pub private_key_pem: Option<String>,
 }
 
 /// The token endpoint auth method for a client with or without a secret, from what the server
@@ -88,7 +98,7 @@ pub fn choose_method(server: &ServerMetadata, has_secret: bool) -> AuthMethod {
         Some(list) => list
             .iter()
             .filter_map(|m| AuthMethod::parse(m))
-            .find(|m| *m != AuthMethod::None)
+            .find(|m| !matches!(m, AuthMethod::None | AuthMethod::PrivateKeyJwt))
             .unwrap_or(AuthMethod::ClientSecretBasic),
     }
 }
@@ -105,13 +115,17 @@ pub async fn resolve(
 ) -> Result<ClientInfo, String> {
     if let Some(id) = &settings.client_id {
         let secret = settings.client_secret.clone();
-        let method = choose_method(server, secret.is_some());
+        let method = match &settings.private_key_pem {
+            Some(_) => AuthMethod::PrivateKeyJwt,
+            None => choose_method(server, secret.is_some()),
+        };
         return Ok(ClientInfo {
             client_id: id.clone(),
             client_secret: secret,
             method,
             registration: Registration::PreRegistered,
             redirect_uri: None,
+            private_key_pem: settings.private_key_pem.clone(),
         });
     }
     if let Some(url) = &settings.client_metadata_url
@@ -123,6 +137,7 @@ pub async fn resolve(
             method: AuthMethod::None,
             registration: Registration::MetadataDocument,
             redirect_uri: None,
+            private_key_pem: None,
         });
     }
     // A loopback redirect may take any port (RFC 8252 §7.3): a client registered on an earlier
@@ -149,15 +164,19 @@ async fn register(
     // A public client (PKCE, no secret) is what a CLI is; a server that takes only secrets gets
     // the method it lists first.
     let wanted = match &server.token_auth_methods {
-        Some(list) if !list.iter().any(|m| m == "none") => {
-            list.iter().filter_map(|m| AuthMethod::parse(m)).next().unwrap_or(AuthMethod::ClientSecretBasic)
-        }
+        Some(list) if !list.iter().any(|m| m == "none") => list
+            .iter()
+            .filter_map(|m| AuthMethod::parse(m))
+            .find(|m| *m != AuthMethod::PrivateKeyJwt)
+            .unwrap_or(AuthMethod::ClientSecretBasic),
         _ => AuthMethod::None,
     };
     let mut body = json!({
         "client_name": "mcplens",
         "grant_types": grant_types,
         "token_endpoint_auth_method": wanted.name(),
+        // SEP-837: mcplens runs on the user's machine and its redirects are loopback ones.
+        "application_type": "native",
     });
     if !redirect_uri.is_empty() {
         body["redirect_uris"] = json!([redirect_uri]);
@@ -190,6 +209,7 @@ async fn register(
         method,
         registration: Registration::Dynamic,
         redirect_uri: Some(redirect_uri.to_string()).filter(|r| !r.is_empty()),
+        private_key_pem: None,
     })
 }
 

@@ -21,6 +21,9 @@ pub struct ServerMetadata {
     pub cimd_supported: bool,
     pub iss_parameter_supported: bool,
     pub code_challenge_methods: Option<Vec<String>>,
+    /// The URL the metadata was fetched from; None for the 2025-03-26 endpoints guessed at the
+    /// server's origin when there is no metadata.
+    pub fetched_from: Option<String>,
 }
 
 /// Everything a login needs to know about where to go.
@@ -56,11 +59,13 @@ pub async fn discover(
             crate::mcp::log::LogKind::Info,
             "auth: no protected resource metadata; the server's own origin is taken as the authorization server (2025-03-26)",
         );
-        let origin = Url::parse(&origin_of(&server)).map_err(|e| format!("the server URL cannot be read: {e}"))?;
-        let metadata = match server_metadata(fetch, &origin).await? {
+        let origin_text = origin_of(&server);
+        let origin = Url::parse(&origin_text).map_err(|e| format!("the server URL cannot be read: {e}"))?;
+        let metadata = match server_metadata(fetch, &origin, &origin_text).await? {
             Some(m) => m,
             None => fallback_endpoints(&origin),
         };
+        super::rules::check_endpoints(&metadata)?;
         return Ok(Discovered { resource: canonical_resource(server_url), resource_scopes: None, server: metadata });
     };
     let resource = match prm.get("resource").and_then(Value::as_str) {
@@ -75,13 +80,14 @@ pub async fn discover(
         .and_then(Value::as_array)
         .and_then(|a| a.iter().find_map(Value::as_str))
         .ok_or("the protected resource metadata names no authorization server")?;
-    let issuer =
+    let issuer_url =
         Url::parse(issuer).map_err(|e| format!("the authorization server URL {issuer:?} cannot be read: {e}"))?;
-    check_web_url(&issuer)?;
-    let metadata = match server_metadata(fetch, &issuer).await? {
+    check_web_url(&issuer_url)?;
+    let metadata = match server_metadata(fetch, &issuer_url, issuer).await? {
         Some(m) => m,
-        None => fallback_endpoints(&issuer),
+        None => fallback_endpoints(&issuer_url),
     };
+    super::rules::check_endpoints(&metadata)?;
     Ok(Discovered { resource, resource_scopes: strings(prm.get("scopes_supported")), server: metadata })
 }
 
@@ -123,8 +129,10 @@ async fn protected_resource(
     Ok(None)
 }
 
-/// RFC 8414 then OpenID discovery, path-aware, in the spec's order.
-async fn server_metadata(fetch: &Fetcher, issuer: &Url) -> Result<Option<ServerMetadata>, String> {
+/// RFC 8414 then OpenID discovery, path-aware, in the spec's order; `expected` is the issuer
+/// identifier as it was named (the PRM's entry, or the server's origin), which the metadata's
+/// `issuer` must match.
+async fn server_metadata(fetch: &Fetcher, issuer: &Url, expected: &str) -> Result<Option<ServerMetadata>, String> {
     let origin = origin_of(issuer);
     let path = issuer.path().trim_end_matches('/');
     let candidates = if path.is_empty() {
@@ -145,7 +153,11 @@ async fn server_metadata(fetch: &Fetcher, issuer: &Url) -> Result<Option<ServerM
             continue;
         }
         let Some(json) = answer.json.filter(Value::is_object) else { continue };
-        return read_metadata(&json).map(Some);
+        let claimed = json.get("issuer").and_then(Value::as_str);
+        super::rules::check_issuer(expected, claimed, &url)?;
+        let mut metadata = read_metadata(&json)?;
+        metadata.fetched_from = Some(url);
+        return Ok(Some(metadata));
     }
     Ok(None)
 }
@@ -177,6 +189,7 @@ fn read_metadata(json: &Value) -> Result<ServerMetadata, String> {
             .and_then(Value::as_bool)
             .unwrap_or(false),
         code_challenge_methods: strings(json.get("code_challenge_methods_supported")),
+        fetched_from: None,
     })
 }
 

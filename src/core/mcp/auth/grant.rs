@@ -37,9 +37,11 @@ pub enum Grant<'a> {
     ClientCredentials,
 }
 
+/// `audience` is the authorization server's issuer, the `aud` of a private_key_jwt assertion.
 pub async fn request(
     fetch: &Fetcher,
     token_endpoint: &str,
+    audience: &str,
     client: &ClientInfo,
     grant: Grant<'_>,
     resource: &str,
@@ -70,7 +72,19 @@ pub async fn request(
         form.push(("scope", s));
     }
     let secret = client.client_secret.as_deref().unwrap_or("");
+    let assertion = match (client.method, &client.private_key_pem) {
+        (AuthMethod::PrivateKeyJwt, Some(pem)) => super::jwt::client_assertion(pem, &client.client_id, audience)?,
+        (AuthMethod::PrivateKeyJwt, None) => return Err("private_key_jwt needs the client's key (--client-key)".into()),
+        _ => String::new(),
+    };
     let basic = match client.method {
+        AuthMethod::PrivateKeyJwt => {
+            crate::mcp::log::learn_secret(&assertion);
+            form.push(("client_id", &client.client_id));
+            form.push(("client_assertion_type", super::jwt::ASSERTION_TYPE));
+            form.push(("client_assertion", &assertion));
+            None
+        }
         AuthMethod::ClientSecretBasic => Some(basic_header(&client.client_id, secret)),
         AuthMethod::ClientSecretPost => {
             form.push(("client_id", &client.client_id));

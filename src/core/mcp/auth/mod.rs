@@ -12,7 +12,9 @@ pub mod client;
 pub mod discovery;
 pub mod fetch;
 pub mod grant;
+pub mod jwt;
 pub mod loopback;
+pub mod rules;
 pub mod store;
 
 use std::path::PathBuf;
@@ -46,6 +48,7 @@ impl std::fmt::Debug for OAuthConfig {
             .field("client_id", &self.client.client_id)
             .field("client_secret", &self.client.client_secret.as_ref().map(|_| super::log::MASK))
             .field("client_metadata_url", &self.client.client_metadata_url)
+            .field("private_key", &self.client.private_key_pem.as_ref().map(|_| super::log::MASK))
             .field("client_credentials", &self.client_credentials)
             .field("scope", &self.scope)
             .field("callback_port", &self.callback_port)
@@ -171,8 +174,10 @@ impl Authorizer {
             None => None,
         };
         if let Some(r) = record.as_mut().filter(|r| r.client.registration == Registration::PreRegistered) {
-            // The file never holds the user's own client secret: it comes from the flags or config.
+            // The file never holds the user's own client secret or key: they come from the flags
+            // or config.
             r.client.client_secret = config.client.client_secret.clone();
+            r.client.private_key_pem = config.client.private_key_pem.clone();
         }
         if options.fresh
             && let Some(r) = record.as_mut()
@@ -328,6 +333,8 @@ impl Authorizer {
         if self.config.client_credentials {
             return self.client_credentials(&found, scope, stored_client.as_ref()).await;
         }
+        // Refused before anything is registered or opened.
+        rules::check_pkce(&found.server)?;
         let (listener, stored_client) = self.listen(stored_client).await?;
         let client = client::resolve(
             &self.fetch,
@@ -338,7 +345,6 @@ impl Authorizer {
             stored_client.as_ref(),
         )
         .await?;
-        self.check_pkce(&found.server)?;
         let verifier = grant::random_token(48)?;
         let state = grant::random_token(24)?;
         let url = authorization_url(&found, &client, &listener.redirect_uri, &state, &verifier, scope.as_deref())?;
@@ -356,6 +362,7 @@ impl Authorizer {
         let tokens = grant::request(
             &self.fetch,
             &found.server.token_endpoint,
+            found.server.issuer.as_deref().unwrap_or(&found.server.token_endpoint),
             &client,
             grant::Grant::Code { code: &code, redirect_uri: &listener.redirect_uri, verifier: &verifier },
             &found.resource,
@@ -380,6 +387,7 @@ impl Authorizer {
         let tokens = grant::request(
             &self.fetch,
             &found.server.token_endpoint,
+            found.server.issuer.as_deref().unwrap_or(&found.server.token_endpoint),
             &client,
             grant::Grant::ClientCredentials,
             &found.resource,
@@ -422,16 +430,6 @@ impl Authorizer {
             }
         }
         (!scopes.is_empty()).then(|| scopes.join(" "))
-    }
-
-    /// The spec: a client must refuse a server whose metadata does not offer S256.
-    fn check_pkce(&self, server: &discovery::ServerMetadata) -> Result<(), String> {
-        match &server.code_challenge_methods {
-            Some(m) if !m.iter().any(|x| x == "S256") => {
-                Err("the authorization server does not offer PKCE with S256; login refused".into())
-            }
-            _ => Ok(()),
-        }
     }
 
     fn keep(
@@ -491,6 +489,7 @@ impl Authorizer {
         let tokens = grant::request(
             &self.fetch,
             &record.token_endpoint,
+            record.issuer.as_deref().unwrap_or(&record.token_endpoint),
             &record.client,
             grant::Grant::Refresh { refresh_token: &refresh_token },
             &record.resource,

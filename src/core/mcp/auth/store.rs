@@ -116,6 +116,7 @@ mod tests {
                 method: AuthMethod::None,
                 registration: Registration::Dynamic,
                 redirect_uri: None,
+                private_key_pem: None,
             },
             access_token: Some("tok-123456".into()),
             refresh_token: None,

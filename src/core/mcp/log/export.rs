@@ -17,7 +17,7 @@ pub fn to_json_lines(log: &SessionLog, entries: &[LogEntry]) -> String {
     let mut out = String::new();
     for e in entries {
         let line = serde_json::to_string(&entry_json(log, e)).unwrap_or_default();
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "{}", crate::sanitize::json_escaped(&line));
     }
     out
 }

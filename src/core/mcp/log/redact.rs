@@ -31,6 +31,8 @@ pub fn learn_secret(secret: &str) {
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
     own: Vec<String>,
+    /// `own` and their base64 forms, longest first (made once: every shown line is checked).
+    own_patterns: Vec<String>,
 }
 
 impl Redactor {
@@ -39,7 +41,8 @@ impl Redactor {
         let mut secrets: Vec<String> = secrets.into_iter().filter(|s| s.len() >= 4).collect();
         secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
         secrets.dedup();
-        Redactor { own: secrets }
+        let own_patterns = with_encoded(secrets.iter());
+        Redactor { own: secrets, own_patterns }
     }
 
     /// The user's secrets and the learned ones, longest first (so a secret holding another is
@@ -53,6 +56,45 @@ impl Redactor {
         all.sort_by_key(|s| std::cmp::Reverse(s.len()));
         all.dedup();
         Cow::Owned(all)
+    }
+
+    /// The secrets and their base64 forms (see [`encoded_forms`]), longest first.
+    fn patterns(&self) -> Cow<'_, [String]> {
+        let learned = LEARNED.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if learned.is_empty() {
+            return Cow::Borrowed(&self.own_patterns);
+        }
+        Cow::Owned(with_encoded(self.own.iter().chain(learned.iter())))
+    }
+
+    /// Where a secret (or a base64 form) begins or ends in `text` cut short: a run of at least
+    /// `min` of its first characters (the rest cut off at a column's edge) or of its last ones
+    /// (the start wrapped onto the row above). Whole occurrences are found too.
+    pub fn partial_ranges(&self, text: &str, min: usize) -> Vec<Range<usize>> {
+        let mut found = vec![];
+        for secret in self.patterns().iter().filter(|s| s.len() >= min) {
+            let (head, tail) = (&secret[..floor(secret, min)], &secret[ceil(secret, secret.len() - min)..]);
+            for (i, _) in text.match_indices(head) {
+                let run = common_prefix(&text[i..], secret);
+                found.push(i..i + run);
+            }
+            for (i, _) in text.match_indices(tail) {
+                let end = i + tail.len();
+                let run = common_suffix(&text[..end], secret);
+                found.push(end - run..end);
+            }
+        }
+        found.sort_by_key(|r| r.start);
+        found
+    }
+
+    /// Where the secrets (or their base64 forms) occur in `text`, as byte ranges sorted and
+    /// merged: for masking text already laid out (a screen row).
+    pub fn ranges(&self, text: &str) -> Vec<Range<usize>> {
+        if self.is_empty() {
+            return vec![];
+        }
+        self.matches(text)
     }
 
     /// At least the raw bytes one secret can take (each character as a `\uXXXX\uXXXX` pair).
@@ -70,7 +112,7 @@ impl Redactor {
     }
 
     fn in_text(&self, s: &str) -> bool {
-        self.secrets().iter().any(|secret| s.contains(secret.as_str()))
+        self.patterns().iter().any(|secret| s.contains(secret.as_str()))
     }
 
     pub fn redact<'a>(&self, s: &'a str) -> Cow<'a, str> {
@@ -93,7 +135,7 @@ impl Redactor {
             return Cow::Borrowed(s);
         }
         let mut out = s.to_string();
-        for secret in self.secrets().iter() {
+        for secret in self.patterns().iter() {
             out = out.replace(secret.as_str(), MASK);
         }
         Cow::Owned(out)
@@ -127,7 +169,7 @@ impl Redactor {
     /// Where the secrets occur in `text`, as ranges sorted and merged.
     fn matches(&self, text: &str) -> Vec<Range<usize>> {
         let mut found: Vec<Range<usize>> =
-            self.secrets().iter().flat_map(|s| text.match_indices(s.as_str()).map(|(i, m)| i..i + m.len())).collect();
+            self.patterns().iter().flat_map(|s| text.match_indices(s.as_str()).map(|(i, m)| i..i + m.len())).collect();
         found.sort_by_key(|r| r.start);
         let mut merged: Vec<Range<usize>> = Vec::with_capacity(found.len());
         for r in found {
@@ -138,6 +180,67 @@ impl Redactor {
         }
         merged
     }
+}
+
+fn floor(s: &str, at: usize) -> usize {
+    (0..=at.min(s.len())).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0)
+}
+
+fn ceil(s: &str, at: usize) -> usize {
+    (at..=s.len()).find(|&i| s.is_char_boundary(i)).unwrap_or(s.len())
+}
+
+/// Bytes `a` and `b` share at their starts, ending on a character boundary.
+fn common_prefix(a: &str, b: &str) -> usize {
+    let n = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    floor(a, n)
+}
+
+/// Bytes `a` and `b` share at their ends, starting on a character boundary.
+fn common_suffix(a: &str, b: &str) -> usize {
+    let n = a.bytes().rev().zip(b.bytes().rev()).take_while(|(x, y)| x == y).count();
+    a.len() - ceil(a, a.len() - n)
+}
+
+/// `secrets` and their base64 forms, longest first, each once.
+fn with_encoded<'s>(secrets: impl Iterator<Item = &'s String> + Clone) -> Vec<String> {
+    let mut all: Vec<String> = secrets.clone().cloned().collect();
+    all.extend(secrets.flat_map(|s| encoded_forms(s)));
+    all.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    all.dedup();
+    all
+}
+
+/// Secrets shorter than this are not looked for in base64: their encoded core is a few
+/// characters that ordinary text holds by chance.
+const MIN_ENCODED: usize = 8;
+
+/// The base64 forms of `secret` that any base64 text holding it shows, whatever its place: at
+/// each of the three byte alignments, the characters that come from the secret's bytes alone
+/// (standard and URL-safe alphabets). A server that echoes a token base64-encoded (a Basic
+/// header, a data URL) then has it masked too.
+fn encoded_forms(secret: &str) -> Vec<String> {
+    use base64::Engine;
+    use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+    if secret.len() < MIN_ENCODED {
+        return vec![];
+    }
+    let mut out = vec![];
+    for lead in 0..3usize {
+        let mut bytes = vec![0u8; lead];
+        bytes.extend_from_slice(secret.as_bytes());
+        // Character i covers bits 6i..6i+6; keep those wholly inside the secret's bits.
+        let (first, end) = ((8 * lead).div_ceil(6), (8 * bytes.len()) / 6);
+        for engine in [&STANDARD_NO_PAD, &URL_SAFE_NO_PAD] {
+            let text = engine.encode(&bytes);
+            if let Some(core) = text.get(first..end) {
+                out.push(core.to_string());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// `s` with JSON string escapes decoded (a lone surrogate becomes U+FFFD; a backslash that
@@ -203,6 +306,31 @@ mod tests {
 
     fn r() -> Redactor {
         Redactor::new(["sk-1234".to_string(), "pass\"word".to_string()])
+    }
+
+    /// A secret base64-encoded, alone or inside a longer encoding at any byte alignment (a
+    /// Basic header, a server's echo), in either alphabet, is masked; short secrets are not
+    /// looked for in base64.
+    #[test]
+    fn base64_forms_of_a_secret_are_masked() {
+        use base64::Engine;
+        use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+        let secret = "tok-3f9a~c2>e7?b1";
+        let r = Redactor::new([secret.to_string()]);
+        for lead in ["", "u", "us", "user:"] {
+            for text in [STANDARD.encode(format!("{lead}{secret}")), URL_SAFE_NO_PAD.encode(format!("{lead}{secret}!"))]
+            {
+                let out = r.redact(&text);
+                assert!(out.contains(MASK), "{lead:?}: {text} -> {out}");
+                assert!(!r.finds(&out), "{out}");
+            }
+        }
+        let short = Redactor::new(["abcd".to_string()]);
+        assert_eq!(short.redact(&STANDARD.encode("abcd")), STANDARD.encode("abcd"));
+        assert_eq!(r.ranges(&format!("a {secret} b")), vec![2..2 + secret.len()]);
+        // Cut at a column's edge, or wrapped: the part shown is found.
+        assert_eq!(r.partial_ranges("│ \"tok-3f9a~c2│", 8), vec![5..16]);
+        assert_eq!(r.partial_ranges("2>e7?b1\" x", 6), vec![0..7]);
     }
 
     #[test]

@@ -1,0 +1,182 @@
+//! A call as something to paste: the `mcplens call` command line (target, arguments, protocol),
+//! a `curl` request for an HTTP server (one request in the 2026-07-28 era; the initialize
+//! handshake first in the legacy era), or the JSON-RPC message itself. The target's secrets
+//! (env values, header values) are masked unless asked for.
+
+use serde_json::{Map, Value, json};
+
+use super::TargetArgs;
+use crate::mcp::era::Era;
+use crate::mcp::log::Redactor;
+
+/// What to print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    Command,
+    Curl,
+    Message,
+}
+
+/// The call of `tool` with `arguments` on the target, in the protocol `version` of `era`.
+pub struct Spec<'a> {
+    pub target: &'a TargetArgs,
+    pub tool: &'a str,
+    pub arguments: Option<&'a Map<String, Value>>,
+    pub era: Era,
+    pub version: &'a str,
+}
+
+/// The text to print (secrets masked unless `show_secrets`), or why this form does not apply.
+pub fn render(spec: &Spec, form: Form, show_secrets: bool, secrets: Vec<String>) -> Result<String, String> {
+    let text = match form {
+        Form::Command => command(spec),
+        Form::Message => format!("{}\n", message(spec, 1)),
+        Form::Curl => curl(spec)?,
+    };
+    Ok(if show_secrets { text } else { Redactor::new(secrets).redact(&text).into_owned() })
+}
+
+/// The JSON-RPC request, one line: in the modern era with the `_meta` every request carries.
+pub fn message(spec: &Spec, id: u64) -> String {
+    let mut params = Map::new();
+    params.insert("name".into(), spec.tool.into());
+    if let Some(a) = spec.arguments {
+        params.insert("arguments".into(), Value::Object(a.clone()));
+    }
+    if spec.era == Era::Modern {
+        params.insert(
+            "_meta".into(),
+            json!({
+                "io.modelcontextprotocol/protocolVersion": spec.version,
+                "io.modelcontextprotocol/clientInfo": {"name": "curl", "version": "1"},
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }),
+        );
+    }
+    let text = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string();
+    // Characters that could act as terminal controls written as `\u` escapes: the same JSON.
+    crate::sanitize::json(&text).into_owned()
+}
+
+fn command(spec: &Spec) -> String {
+    let t = spec.target;
+    let mut words = vec!["mcplens".to_string(), "call".into(), quote(spec.tool)];
+    if let Some(a) = spec.arguments.filter(|a| !a.is_empty()) {
+        let json = Value::Object(a.clone()).to_string();
+        words.extend(["--args".into(), quote(&crate::sanitize::json(&json))]);
+    }
+    if !spec.version.is_empty() {
+        words.extend(["--protocol".into(), quote(spec.version)]);
+    }
+    if let Some(url) = &t.url {
+        words.extend(["--url".into(), quote(url)]);
+    }
+    for h in &t.headers {
+        words.extend(["-H".into(), quote(h)]);
+    }
+    if let Some(config) = &t.config {
+        words.extend(["--config".into(), quote(&config.to_string_lossy())]);
+    }
+    if let Some(server) = &t.server {
+        words.extend(["--server".into(), quote(server)]);
+    }
+    for e in &t.env {
+        words.extend(["-e".into(), quote(e)]);
+    }
+    if let Some(cwd) = &t.cwd {
+        words.extend(["--cwd".into(), quote(&cwd.to_string_lossy())]);
+    }
+    if !t.command.is_empty() {
+        words.push("--".into());
+        words.extend(t.command.iter().map(|w| quote(w)));
+    }
+    format!("{}\n", words.join(" "))
+}
+
+fn curl(spec: &Spec) -> Result<String, String> {
+    let Some(url) = &spec.target.url else {
+        return Err("--print-curl is for an HTTP server (--url)".into());
+    };
+    let mut base = vec!["curl".to_string(), "-sS".into(), quote(url)];
+    for h in ["Content-Type: application/json", "Accept: application/json, text/event-stream"] {
+        base.extend(["-H".into(), quote(h)]);
+    }
+    for h in &spec.target.headers {
+        base.extend(["-H".into(), quote(h)]);
+    }
+    let base = base.join(" ");
+    let version = quote(&format!("MCP-Protocol-Version: {}", spec.version));
+    if spec.era == Era::Modern {
+        let named = format!("-H 'Mcp-Method: tools/call' -H {}", quote(&format!("Mcp-Name: {}", spec.tool)));
+        return Ok(format!("{base} -H {version} {named} --data-raw {}\n", quote(&message(spec, 1))));
+    }
+    // The legacy era: initialize, keep the session id the server gives, say initialized, call.
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": spec.version, "capabilities": {}, "clientInfo": {"name": "curl", "version": "1"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    Ok(format!(
+        "SID=$({base} -D - -o /dev/null --data-raw {} | sed -n 's/^[Mm][Cc][Pp]-[Ss]ession-[Ii][Dd]: *//p' | tr -d '\\r')\n\
+         {base} -H \"Mcp-Session-Id: $SID\" -H {version} --data-raw {}\n\
+         {base} -H \"Mcp-Session-Id: $SID\" -H {version} --data-raw {}\n",
+        quote(&init.to_string()),
+        quote(&initialized.to_string()),
+        quote(&message(spec, 1)),
+    ))
+}
+
+/// `s` as one shell word (POSIX sh): as it is when nothing in it is special, else single-quoted.
+pub fn quote(s: &str) -> String {
+    let plain = !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-./:=@%+,".contains(&b));
+    if plain { s.to_string() } else { format!("'{}'", s.replace('\'', "'\\''")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn target(args: &[&str]) -> TargetArgs {
+        let mut all = vec!["mcplens", "tools"];
+        all.extend(args);
+        match super::super::Cli::try_parse_from(all).map(|c| c.command) {
+            Ok(Some(super::super::Command::Tools { target, .. })) => target,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn words_are_quoted_for_a_shell() {
+        assert_eq!(quote("echo"), "echo");
+        assert_eq!(quote("it's"), "'it'\\''s'");
+        assert_eq!(quote(""), "''");
+        assert_eq!(quote("{\"a\":1}"), "'{\"a\":1}'");
+    }
+
+    #[test]
+    fn a_command_masks_the_target_secrets_unless_asked() {
+        let t = target(&["--url", "http://h/mcp", "-H", "Authorization: Bearer s3cr3t"]);
+        let args = json!({"text": "hi"});
+        let spec =
+            Spec { target: &t, tool: "echo", arguments: args.as_object(), era: Era::Legacy, version: "2025-11-25" };
+        let secrets = vec!["Bearer s3cr3t".to_string(), "s3cr3t".to_string()];
+        let masked = render(&spec, Form::Command, false, secrets.clone()).unwrap_or_default();
+        assert!(
+            !masked.contains("s3cr3t") && masked.starts_with("mcplens call echo --args '{\"text\":\"hi\"}'"),
+            "{masked}"
+        );
+        let shown = render(&spec, Form::Command, true, secrets).unwrap_or_default();
+        assert!(shown.contains("-H 'Authorization: Bearer s3cr3t'"), "{shown}");
+    }
+
+    #[test]
+    fn curl_is_one_request_in_the_modern_era() {
+        let t = target(&["--url", "http://h/mcp"]);
+        let spec = Spec { target: &t, tool: "echo", arguments: None, era: Era::Modern, version: "2026-07-28" };
+        let c = render(&spec, Form::Curl, false, vec![]).unwrap_or_default();
+        assert_eq!(c.lines().count(), 1, "{c}");
+        assert!(c.contains("-H 'Mcp-Name: echo'") && c.contains("io.modelcontextprotocol/protocolVersion"), "{c}");
+        let stdio = target(&["--", "node", "s.js"]);
+        let spec = Spec { target: &stdio, tool: "echo", arguments: None, era: Era::Legacy, version: "" };
+        assert!(render(&spec, Form::Curl, false, vec![]).is_err());
+    }
+}

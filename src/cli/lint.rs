@@ -1,0 +1,128 @@
+//! `mcplens lint`: findings about what the server lists (live, a snapshot file) or what a
+//! recorded session shows (see `mcplens_core::lint`).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{TargetArgs, out};
+use crate::error::{LensError, Result};
+use crate::lint::{self, Finding, RULES, Severity, Subject};
+use crate::sanitize;
+
+/// Exit codes: the most severe finding.
+pub const EXIT_WARNING: i32 = 7;
+pub const EXIT_ERROR: i32 = 8;
+
+/// Where the subject comes from.
+pub struct Source<'a> {
+    pub snapshot: Option<&'a Path>,
+    pub recording: Option<&'a Path>,
+}
+
+/// `mcplens lint [--json] [--snapshot FILE | --recording FILE] [target]`
+pub async fn lint(target: &TargetArgs, from: Source<'_>, json: bool) -> Result<i32> {
+    let subject = subject(target, &from).await?;
+    let findings = lint::lint(&subject);
+    out(&if json { as_json(&findings, subject.tools.len()) } else { readable(&findings, Some(subject.tools.len())) })?;
+    Ok(exit_code(&findings))
+}
+
+/// `mcplens lint --server-json FILE [target]`
+pub async fn server_json(target: &TargetArgs, file: &Path, json: bool) -> Result<i32> {
+    let text = crate::capped_file::read_text(file, 4 << 20)
+        .map_err(|e| LensError::usage(format!("cannot read {}: {e}", file.display())))?;
+    let doc: Value = crate::json_depth::parse(&text, target.max_depth)
+        .map_err(|e| LensError::usage(format!("{}: not JSON: {}", file.display(), sanitize::line(&e))))?;
+    let mut findings = lint::server_json::check(&doc);
+    let given = target.url.is_some() || target.config.is_some() || !target.command.is_empty();
+    if given {
+        let opened = super::connect::open(target).await?;
+        findings.extend(lint::server_json::compare(&doc, &opened.session.server.result));
+        opened.close().await;
+    }
+    findings.sort_by_key(|f| f.severity);
+    out(&if json { as_json(&findings, 0) } else { readable(&findings, None) })?;
+    Ok(exit_code(&findings))
+}
+
+fn exit_code(findings: &[Finding]) -> i32 {
+    match findings.iter().map(|f| f.severity).min() {
+        Some(Severity::Error) => EXIT_ERROR,
+        Some(Severity::Warning) => EXIT_WARNING,
+        _ => 0,
+    }
+}
+
+/// `mcplens lint --rules`: every rule with its severity and source.
+pub fn rules() -> Result<i32> {
+    let mut s = String::new();
+    for r in RULES {
+        s.push_str(&format!("{:<34} {:<8} {}\n{:<43} source: {}\n", r.id, r.severity.label(), r.summary, "", r.source));
+    }
+    out(&s)?;
+    Ok(0)
+}
+
+async fn subject(target: &TargetArgs, from: &Source<'_>) -> Result<Subject> {
+    if let Some(path) = from.snapshot {
+        let doc = super::diff::load(path, target.max_depth)?;
+        let tools = doc.get("tools").and_then(Value::as_array).cloned().unwrap_or_default();
+        return Ok(Subject { server: doc.get("server").cloned(), tools, session: None });
+    }
+    if let Some(path) = from.recording {
+        let rec = crate::replay::read(path, target.max_depth).map_err(|e| LensError::usage(sanitize::line(&e)))?;
+        return Ok(lint::session::from_recording(&rec, target.max_depth));
+    }
+    let opened = super::connect::open(target).await?;
+    let listed = opened.session.list_tools().await;
+    let server = Some(opened.session.server.result.clone());
+    opened.close().await;
+    let list = listed?;
+    super::warn_list(&list.warnings);
+    let tools = list
+        .tools
+        .iter()
+        .filter_map(|t| crate::json_depth::parse::<Value>(t.raw.get(), target.max_depth).ok())
+        .collect();
+    Ok(Subject { server, tools, session: None })
+}
+
+fn readable(findings: &[Finding], tools: Option<usize>) -> String {
+    let mut s = String::new();
+    let mut used: Vec<(&str, &str)> = vec![];
+    for f in findings {
+        let mut place = String::new();
+        if let Some(t) = &f.tool {
+            place.push_str(&format!(" tool {:?}", sanitize::line(t)));
+        }
+        if let Some(at) = &f.at {
+            place.push_str(&format!(" {}", sanitize::line(at)));
+        }
+        s.push_str(&format!("{:<8} {}{place}: {}\n", f.severity.label(), f.rule, sanitize::line(&f.message)));
+        if !used.iter().any(|(r, _)| *r == f.rule) {
+            used.push((f.rule, f.source));
+        }
+    }
+    let count = |sev| findings.iter().filter(|f| f.severity == sev).count();
+    s.push_str(&format!(
+        "{} error(s), {} warning(s), {} info(s){}\n",
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+        tools.map(|n| format!(" in {n} tool(s)")).unwrap_or_default()
+    ));
+    if !used.is_empty() {
+        s.push_str("sources:\n");
+        for (rule, source) in used {
+            s.push_str(&format!("  {rule}: {source}\n"));
+        }
+    }
+    s
+}
+
+fn as_json(findings: &[Finding], tools: usize) -> String {
+    let doc = serde_json::json!({"tools": tools, "findings": findings});
+    let text = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
+    format!("{}\n", sanitize::json(&text))
+}

@@ -1,0 +1,358 @@
+//! `mcplens proxy --url URL`: streamable HTTP served to the host on a loopback port and each
+//! request forwarded to the upstream server, headers (OAuth's `Authorization`, the session id)
+//! passed through untouched both ways. Responses are streamed back as they come: a JSON body
+//! whole, an event stream event by event. Every message is noted as the stdio proxy notes lines,
+//! and breakpoints hold them alike.
+
+use std::sync::Arc;
+
+use futures::StreamExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use super::err_line;
+use super::record::Recorder;
+use crate::error::{LensError, Result};
+use crate::mcp::HttpTarget;
+use crate::mcp::log::LogKind;
+use crate::proxy::Verdict;
+use crate::sanitize;
+
+const MAX_HEAD: usize = 64 << 10;
+const MAX_BODY: usize = 64 << 20;
+/// Headers that belong to one hop, not to the request or response.
+const HOP: &[&str] = &[
+    "host",
+    "connection",
+    "keep-alive",
+    "transfer-encoding",
+    "content-length",
+    "te",
+    "upgrade",
+    "accept-encoding",
+    "proxy-connection",
+];
+
+struct Upstream {
+    client: reqwest::Client,
+    /// scheme://host[:port], to which the host's path is appended.
+    origin: String,
+    /// Headers given with -H, added when the host did not send them.
+    extra: Vec<(String, String)>,
+    rec: Arc<Recorder>,
+}
+
+/// Serves until the proxy is stopped.
+pub(crate) async fn serve(server: &HttpTarget, listen: &str, rec: Arc<Recorder>) -> Result<i32> {
+    let url = reqwest::Url::parse(&server.url).map_err(|e| LensError::usage(format!("--url: {e}")))?;
+    let origin = url.origin().ascii_serialization();
+    let listener = TcpListener::bind(listen)
+        .await
+        .map_err(|e| LensError::usage(format!("--listen {}: {e}", sanitize::line(listen))))?;
+    let local = listener.local_addr().map_err(|e| LensError::connection(e.to_string()))?;
+    let path = &server.url[origin.len()..];
+    err_line(&format!(
+        "mcplens proxy: serving {} at http://{local}{}",
+        sanitize::line(&server.url),
+        sanitize::line(path)
+    ));
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|e| LensError::connection(e.to_string()))?;
+    let up = Arc::new(Upstream { client, origin, extra: server.headers.clone(), rec });
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let Ok((conn, _)) = accepted else { continue };
+                tokio::spawn(connection(conn, up.clone()));
+            }
+            code = super::record::stop_requested() => return Ok(code),
+        }
+    }
+}
+
+struct Request {
+    method: String,
+    target: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+/// One host connection: requests one after the other until it closes.
+async fn connection(mut conn: TcpStream, up: Arc<Upstream>) {
+    let mut buf = Vec::new();
+    while let Some(req) = request(&mut conn, &mut buf).await {
+        if forward(&mut conn, &up, req).await.is_err() {
+            return;
+        }
+    }
+}
+
+async fn forward(conn: &mut TcpStream, up: &Upstream, mut req: Request) -> std::io::Result<()> {
+    if !req.body.is_empty() {
+        match check(up, true, &req.body).await {
+            Verdict::Pass => {}
+            Verdict::Replace(edited) => req.body = edited.into_bytes(),
+            // Never sent: the host's request gets no answer, as if lost on the way.
+            Verdict::Drop => return Err(std::io::Error::other("dropped")),
+            Verdict::Answer(answer) => {
+                up.rec.note(LogKind::Received, answer.as_bytes());
+                return respond(conn, "200 OK", "application/json", answer.as_bytes()).await;
+            }
+        }
+        up.rec.note(LogKind::Sent, &req.body);
+    }
+    let method = reqwest::Method::from_bytes(req.method.as_bytes()).unwrap_or(reqwest::Method::GET);
+    let mut call = up.client.request(method, format!("{}{}", up.origin, req.target));
+    for (name, value) in &req.headers {
+        if !HOP.contains(&name.to_ascii_lowercase().as_str()) {
+            call = call.header(name, value);
+        }
+    }
+    for (name, value) in &up.extra {
+        if !req.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            call = call.header(name, value);
+        }
+    }
+    let response = match call.body(req.body).send().await {
+        Ok(r) => r,
+        Err(e) => {
+            let why = format!("mcplens proxy: the server could not be reached: {e}");
+            return respond(conn, "502 Bad Gateway", "text/plain", why.as_bytes()).await;
+        }
+    };
+    relay(conn, up, response).await
+}
+
+/// The upstream response, head first, then its body as it comes (chunked to the host).
+async fn relay(conn: &mut TcpStream, up: &Upstream, response: reqwest::Response) -> std::io::Result<()> {
+    let status = response.status();
+    let mut head = format!("HTTP/1.1 {} {}\r\n", status.as_u16(), status.canonical_reason().unwrap_or(""));
+    for (name, value) in response.headers() {
+        if !HOP.contains(&name.as_str()) {
+            head.push_str(&format!("{name}: {}\r\n", String::from_utf8_lossy(value.as_bytes())));
+        }
+    }
+    let kind = response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_ascii_lowercase();
+    let no_body = status.as_u16() == 204 || status.as_u16() == 304;
+    head.push_str(if no_body { "\r\n" } else { "transfer-encoding: chunked\r\n\r\n" });
+    conn.write_all(head.as_bytes()).await?;
+    if no_body {
+        return conn.flush().await;
+    }
+    let mut body = response.bytes_stream();
+    let mut framer = Framer::new(&kind);
+    while let Some(chunk) = body.next().await {
+        let Ok(chunk) = chunk else { break };
+        framer.buf.extend_from_slice(&chunk);
+        while let Some(piece) = framer.next_piece(false) {
+            send_piece(conn, up, &framer, piece).await?;
+        }
+    }
+    while let Some(piece) = framer.next_piece(true) {
+        send_piece(conn, up, &framer, piece).await?;
+    }
+    conn.write_all(b"0\r\n\r\n").await?;
+    conn.flush().await
+}
+
+/// A piece of a response body: a whole SSE event, a whole JSON body, or bytes passed untapped.
+enum Piece {
+    Message(Vec<u8>),
+    Raw(Vec<u8>),
+}
+
+/// Cuts a response body into what is checked and noted (an event, a JSON body) and what passes.
+struct Framer {
+    sse: bool,
+    json: bool,
+    buf: Vec<u8>,
+}
+
+impl Framer {
+    fn new(kind: &str) -> Self {
+        Framer {
+            sse: kind.starts_with("text/event-stream"),
+            json: kind.starts_with("application/json"),
+            buf: Vec::new(),
+        }
+    }
+
+    fn next_piece(&mut self, at_end: bool) -> Option<Piece> {
+        if self.buf.is_empty() {
+            return None;
+        }
+        let whole = if self.sse {
+            event_end(&self.buf)
+        } else if self.json && at_end {
+            Some(self.buf.len())
+        } else {
+            None
+        };
+        match whole {
+            Some(end) => Some(Piece::Message(self.buf.drain(..end).collect())),
+            // Too long to hold, not tapped, or cut short at the end: passed on as it is.
+            None if at_end || self.buf.len() > MAX_BODY || !(self.sse || self.json) => {
+                Some(Piece::Raw(std::mem::take(&mut self.buf)))
+            }
+            None => None,
+        }
+    }
+}
+
+/// Where the first event of an SSE stream ends (after its blank line).
+fn event_end(buf: &[u8]) -> Option<usize> {
+    let lf = buf.windows(2).position(|w| w == b"\n\n").map(|at| at + 2);
+    let crlf = buf.windows(4).position(|w| w == b"\r\n\r\n").map(|at| at + 4);
+    match (lf, crlf) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// An SSE event's data (its `data:` lines joined), None for a comment or an event without data.
+fn event_data(event: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(event);
+    let data: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .filter_map(|l| l.strip_prefix("data:"))
+        .map(|d| d.strip_prefix(' ').unwrap_or(d))
+        .collect();
+    let joined = data.join("\n");
+    (!joined.trim().is_empty()).then_some(joined)
+}
+
+/// An event with its data replaced (its other fields, such as `id:`, kept).
+fn with_data(event: &[u8], data: &str) -> Vec<u8> {
+    let text = String::from_utf8_lossy(event);
+    let mut out = String::new();
+    for l in text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)) {
+        if !l.is_empty() && !l.starts_with("data:") {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out.push_str(&format!("data: {data}\n\n"));
+    out.into_bytes()
+}
+
+async fn send_piece(conn: &mut TcpStream, up: &Upstream, framer: &Framer, piece: Piece) -> std::io::Result<()> {
+    let bytes = match piece {
+        Piece::Raw(b) => b,
+        Piece::Message(b) => {
+            let data = if framer.sse { event_data(&b) } else { Some(String::from_utf8_lossy(&b).into_owned()) };
+            match data {
+                None => b,
+                Some(data) => match check(up, false, data.as_bytes()).await {
+                    Verdict::Pass | Verdict::Answer(_) => {
+                        up.rec.note(LogKind::Received, data.as_bytes());
+                        b
+                    }
+                    Verdict::Replace(edited) => {
+                        up.rec.note(LogKind::Received, edited.as_bytes());
+                        if framer.sse { with_data(&b, &edited) } else { edited.into_bytes() }
+                    }
+                    Verdict::Drop => {
+                        up.rec.info("a message held at a breakpoint was dropped");
+                        return Ok(());
+                    }
+                },
+            }
+        }
+    };
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    conn.write_all(format!("{:x}\r\n", bytes.len()).as_bytes()).await?;
+    conn.write_all(&bytes).await?;
+    conn.write_all(b"\r\n").await?;
+    conn.flush().await
+}
+
+async fn check(up: &Upstream, to_server: bool, message: &[u8]) -> Verdict {
+    match up.rec.hub() {
+        Some(hub) => hub.check(to_server, message).await,
+        None => Verdict::Pass,
+    }
+}
+
+async fn respond(conn: &mut TcpStream, status: &str, kind: &str, body: &[u8]) -> std::io::Result<()> {
+    let head = format!("HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\r\n", body.len());
+    conn.write_all(head.as_bytes()).await?;
+    conn.write_all(body).await?;
+    conn.flush().await
+}
+
+/// Reads one request (a `Content-Length` body; a chunked one is refused). `buf` keeps what was
+/// read past it. None when the connection ends or breaks the rules.
+async fn request(conn: &mut TcpStream, buf: &mut Vec<u8>) -> Option<Request> {
+    let head_end = loop {
+        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+        if buf.len() > MAX_HEAD || !read_more(conn, buf).await {
+            return None;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+    let mut first = head.lines().next().unwrap_or_default().split(' ');
+    let (method, target) = (first.next()?.to_string(), first.next()?.to_string());
+    let mut headers = Vec::new();
+    let mut length = 0usize;
+    for line in head.lines().skip(1) {
+        let Some((name, value)) = line.split_once(':') else { continue };
+        let (name, value) = (name.trim().to_string(), value.trim().to_string());
+        if name.eq_ignore_ascii_case("content-length") {
+            length = value.parse().ok()?;
+        } else if name.eq_ignore_ascii_case("transfer-encoding") && !value.eq_ignore_ascii_case("identity") {
+            let _ = respond(conn, "411 Length Required", "text/plain", b"send a Content-Length").await;
+            return None;
+        }
+        headers.push((name, value));
+    }
+    if length > MAX_BODY {
+        let _ = respond(conn, "413 Content Too Large", "text/plain", b"").await;
+        return None;
+    }
+    while buf.len() < head_end + length {
+        if !read_more(conn, buf).await {
+            return None;
+        }
+    }
+    let body = buf[head_end..head_end + length].to_vec();
+    buf.drain(..head_end + length);
+    Some(Request { method, target, headers, body })
+}
+
+async fn read_more(conn: &mut TcpStream, buf: &mut Vec<u8>) -> bool {
+    let mut chunk = [0u8; 16 << 10];
+    match conn.read(&mut chunk).await {
+        Ok(n) if n > 0 => {
+            buf.extend_from_slice(&chunk[..n]);
+            true
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_are_cut_at_their_blank_line_either_way() {
+        assert_eq!(event_end(b"data: 1\n\ndata: 2"), Some(9));
+        assert_eq!(event_end(b"data: 1\r\n\r\n"), Some(11));
+        assert_eq!(event_end(b"data: 1\n"), None);
+    }
+
+    #[test]
+    fn an_event_data_joins_its_lines_and_skips_comments() {
+        assert_eq!(event_data(b"event: message\r\ndata: {\"a\":1}\r\n\r\n").as_deref(), Some("{\"a\":1}"));
+        assert_eq!(event_data(b": ping\n\n"), None);
+        assert_eq!(event_data(b"id: 1\ndata:\n\n"), None);
+        assert_eq!(with_data(b"id: 7\ndata: x\n\n", "{}"), b"id: 7\ndata: {}\n\n".to_vec());
+    }
+}

@@ -1,0 +1,223 @@
+//! The conventions the normalizer and the pager know (paging names, totals, where records are,
+//! what describes an answer), as data: `conventions.toml` is the embedded preset, and the
+//! `[[convention]]` entries of the user's hints files are laid over it (their names added to
+//! the role's, an argument name put first).
+
+use std::collections::HashSet;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use serde::{Deserialize, Serialize};
+
+use super::key_norm as norm;
+use super::pagination::PageKind;
+
+/// One entry: a role and the names that play it.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Convention {
+    pub role: String,
+    pub names: Vec<String>,
+    /// Which servers or specifications use it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
+}
+
+/// What a name is, in an answer or among a tool's arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    HasMore,
+    HasNextPage,
+    EndCursor,
+    Cursor,
+    Complete,
+    Offset,
+    Limit,
+    NextOffset,
+    Page,
+    TotalPages,
+    Before,
+    After,
+    NextLink,
+    Total,
+    Count,
+    Container,
+    Records,
+    Echo,
+    ResponseMeta,
+    Argument(PageKind),
+    PageSizeArgument,
+}
+
+/// The roles of an answer's members, in the order a key is tried against them.
+pub const ANSWER_ROLES: &[Role] = &[
+    Role::HasMore,
+    Role::HasNextPage,
+    Role::EndCursor,
+    Role::Cursor,
+    Role::Complete,
+    Role::Offset,
+    Role::Limit,
+    Role::NextOffset,
+    Role::Page,
+    Role::TotalPages,
+    Role::Before,
+    Role::After,
+    Role::NextLink,
+    Role::Total,
+    Role::Count,
+];
+
+impl Role {
+    fn parse(s: &str) -> Option<Role> {
+        Some(match s {
+            "has_more" => Role::HasMore,
+            "has_next_page" => Role::HasNextPage,
+            "end_cursor" => Role::EndCursor,
+            "cursor" => Role::Cursor,
+            "complete" => Role::Complete,
+            "offset" => Role::Offset,
+            "limit" => Role::Limit,
+            "next_offset" => Role::NextOffset,
+            "page" => Role::Page,
+            "total_pages" => Role::TotalPages,
+            "before" => Role::Before,
+            "after" => Role::After,
+            "next_link" => Role::NextLink,
+            "total" => Role::Total,
+            "count" => Role::Count,
+            "container" => Role::Container,
+            "records" => Role::Records,
+            "echo" => Role::Echo,
+            "response_meta" => Role::ResponseMeta,
+            "offset_argument" => Role::Argument(PageKind::Offset),
+            "cursor_argument" => Role::Argument(PageKind::Cursor),
+            "after_argument" => Role::Argument(PageKind::After),
+            "before_argument" => Role::Argument(PageKind::Before),
+            "page_argument" => Role::Argument(PageKind::Page),
+            "page_size_argument" => Role::PageSizeArgument,
+            _ => return None,
+        })
+    }
+}
+
+/// The names of every role, compared as `key_norm` writes them.
+#[derive(Debug, Default)]
+pub struct Table {
+    sets: Vec<(Role, HashSet<String>)>,
+    /// Argument names in order, best first.
+    ordered: Vec<(Role, Vec<String>)>,
+}
+
+impl Table {
+    /// Whether `key` (already normalized) plays `role`.
+    pub fn is(&self, role: Role, key: &str) -> bool {
+        self.sets.iter().any(|(r, s)| *r == role && s.contains(key))
+    }
+
+    /// The first answer role `key` (already normalized) plays.
+    pub fn answer_role(&self, key: &str) -> Option<Role> {
+        ANSWER_ROLES.iter().copied().find(|r| self.is(*r, key))
+    }
+
+    /// A role's names in order, normalized (argument names best first).
+    pub fn names(&self, role: Role) -> &[String] {
+        self.ordered.iter().find(|(r, _)| *r == role).map_or(&[], |(_, n)| n.as_slice())
+    }
+
+    fn add(&mut self, c: &Convention, first: bool) -> Result<(), String> {
+        let role = Role::parse(&c.role).ok_or_else(|| format!("convention role {:?} is not known", c.role))?;
+        let names: Vec<String> = c.names.iter().map(|n| norm(n)).filter(|n| !n.is_empty()).collect();
+        match self.ordered.iter_mut().find(|(r, _)| *r == role) {
+            Some((_, list)) if first => {
+                list.retain(|n| !names.contains(n));
+                list.splice(0..0, names.iter().cloned());
+            }
+            Some((_, list)) => list.extend(names.iter().filter(|n| !list.contains(n)).cloned().collect::<Vec<_>>()),
+            None => self.ordered.push((role, names.clone())),
+        }
+        match self.sets.iter_mut().find(|(r, _)| *r == role) {
+            Some((_, set)) => set.extend(names),
+            None => self.sets.push((role, names.into_iter().collect())),
+        }
+        Ok(())
+    }
+}
+
+/// The entries of a conventions file's text.
+#[derive(Debug, Default, Deserialize)]
+struct File {
+    #[serde(default)]
+    convention: Vec<Convention>,
+}
+
+const PRESET: &str = include_str!("conventions.toml");
+
+fn preset() -> Vec<Convention> {
+    toml::from_str::<File>(PRESET).map(|f| f.convention).unwrap_or_default()
+}
+
+fn build(user: &[Convention]) -> Result<Table, String> {
+    let mut t = Table::default();
+    for c in preset() {
+        t.add(&c, false)?;
+    }
+    for c in user {
+        t.add(c, true)?;
+    }
+    Ok(t)
+}
+
+fn current() -> &'static RwLock<Arc<Table>> {
+    static TABLE: OnceLock<RwLock<Arc<Table>>> = OnceLock::new();
+    TABLE.get_or_init(|| RwLock::new(Arc::new(build(&[]).unwrap_or_default())))
+}
+
+/// The conventions in force: the preset with the user's entries over it.
+pub fn table() -> Arc<Table> {
+    current().read().map(|t| Arc::clone(&t)).unwrap_or_default()
+}
+
+/// Lays the user's entries over the preset (replacing any laid before).
+pub fn overlay(user: &[Convention]) -> Result<(), String> {
+    let t = build(user)?;
+    if let Ok(mut cur) = current().write() {
+        *cur = Arc::new(t);
+    }
+    Ok(())
+}
+
+/// Checks one user entry.
+pub fn check(c: &Convention) -> Result<(), String> {
+    Role::parse(&c.role).map(|_| ()).ok_or_else(|| format!("convention role {:?} is not known", c.role))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_preset_reads_and_every_role_has_names() {
+        let f: File = toml::from_str(PRESET).unwrap_or_default();
+        assert!(f.convention.len() > 20);
+        for c in &f.convention {
+            assert!(check(c).is_ok() && !c.names.is_empty() && !c.source.is_empty(), "{c:?}");
+        }
+        let t = build(&[]).unwrap_or_default();
+        assert_eq!(t.answer_role("nextpagetoken"), Some(Role::Cursor));
+        assert_eq!(t.names(Role::Argument(PageKind::Page)).first().map(String::as_str), Some("page"));
+        assert!(t.is(Role::Records, "searchresults") && t.is(Role::ResponseMeta, "shards"));
+    }
+
+    #[test]
+    fn user_entries_add_names_and_put_arguments_first() {
+        let user = vec![
+            Convention { role: "cursor".into(), names: vec!["resume_after".into()], source: String::new() },
+            Convention { role: "page_argument".into(), names: vec!["folio".into()], source: String::new() },
+        ];
+        let t = build(&user).unwrap_or_default();
+        assert_eq!(t.answer_role("resumeafter"), Some(Role::Cursor));
+        assert_eq!(t.names(Role::Argument(PageKind::Page)).first().map(String::as_str), Some("folio"));
+        let bad = Convention { role: "nope".into(), names: vec!["x".into()], source: String::new() };
+        assert!(build(&[bad]).is_err());
+    }
+}

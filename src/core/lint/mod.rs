@@ -1,0 +1,81 @@
+//! `mcplens lint`: what a server sends that the specification forbids or discourages, or that a
+//! host's documented limits would refuse or rewrite. Every rule names its source (a section of
+//! the specification, or the host's own documentation) in `rules::RULES`; a finding carries the
+//! rule's id, its severity, where it was found and what to change.
+//!
+//! The subject is what the server listed (live, or a snapshot file) and, from a recording, what
+//! happened in a session (results, errors, pages, notifications).
+
+mod annotations;
+mod names;
+pub mod rules;
+mod schema;
+pub mod server_json;
+pub mod session;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use rules::{RULES, Rule, Severity};
+pub use session::SessionFacts;
+
+/// One problem found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    pub rule: &'static str,
+    pub severity: Severity,
+    /// The tool it is about, when it is about one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// A JSON pointer into the tool's descriptor (or the server's result).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    pub message: String,
+    pub source: &'static str,
+}
+
+impl Finding {
+    pub fn new(rule: &'static str, tool: Option<&str>, at: Option<String>, message: impl Into<String>) -> Finding {
+        let r = rules::rule(rule);
+        debug_assert!(r.is_some(), "lint rule {rule} is not in RULES");
+        Finding {
+            rule,
+            severity: r.map(|r| r.severity).unwrap_or(Severity::Warning),
+            tool: tool.map(str::to_string),
+            at,
+            message: message.into(),
+            source: r.map(|r| r.source).unwrap_or(""),
+        }
+    }
+}
+
+/// What is linted.
+#[derive(Debug, Default)]
+pub struct Subject {
+    /// The server's initialize (or discover) result.
+    pub server: Option<Value>,
+    /// The tool descriptors, as sent.
+    pub tools: Vec<Value>,
+    /// What a recorded session shows, when the subject came from one.
+    pub session: Option<SessionFacts>,
+}
+
+/// Every finding, the most severe first, then by tool and rule.
+pub fn lint(subject: &Subject) -> Vec<Finding> {
+    let mut out = names::check(&subject.tools);
+    for tool in &subject.tools {
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+        out.extend(schema::check(name, tool));
+        out.extend(annotations::check(name, tool));
+    }
+    if let Some(facts) = &subject.session {
+        out.extend(session::check(facts, subject));
+    }
+    out.sort_by(|a, b| a.severity.cmp(&b.severity).then_with(|| a.tool.cmp(&b.tool)).then_with(|| a.rule.cmp(b.rule)));
+    out
+}
+
+/// The findings about one tool (for the TUI's marks).
+pub fn worst_for<'a>(findings: &'a [Finding], tool: &str) -> Option<&'a Finding> {
+    findings.iter().filter(|f| f.tool.as_deref() == Some(tool)).min_by_key(|f| f.severity)
+}

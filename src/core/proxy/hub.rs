@@ -1,0 +1,167 @@
+//! The messages of one proxied session, kept for watchers that attach late and handed to the
+//! watchers attached now, without ever making the host wait for one of them.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use tokio::sync::mpsc::{self, error::TrySendError};
+
+use super::breaks::Breaks;
+use crate::mcp::log::Redactor;
+
+/// How many lines (log entries and proxy events) the proxy keeps from the session's start for a
+/// watcher that attaches late. Past either bound the oldest are forgotten and a late watcher is
+/// told how many it missed.
+pub const BACKLOG_LINES: usize = 20_000;
+pub const BACKLOG_BYTES: usize = 64 << 20;
+/// How many lines a watcher may fall behind by. A watcher further behind is detached (and told
+/// so when it reads its last line): the host's messages never wait for it.
+pub const WATCHER_QUEUE: usize = 4096;
+
+/// What a watcher gets when it attaches: every kept line so far, then the live ones.
+pub struct Attached {
+    pub id: u64,
+    pub backlog: Vec<Arc<str>>,
+    /// Lines forgotten before the backlog's first (past the bounds).
+    pub missed: u64,
+    pub live: mpsc::Receiver<Arc<str>>,
+    /// Set when the watcher fell too far behind and was detached.
+    pub overrun: Arc<AtomicBool>,
+}
+
+struct Slot {
+    tx: mpsc::Sender<Arc<str>>,
+    overrun: Arc<AtomicBool>,
+}
+
+#[derive(Default)]
+struct Inner {
+    backlog: VecDeque<Arc<str>>,
+    bytes: usize,
+    missed: u64,
+    watchers: Vec<Slot>,
+}
+
+pub struct Hub {
+    inner: Mutex<Inner>,
+    next_watcher: AtomicU64,
+    pub breaks: Breaks,
+    /// The target as the proxy shows it (no secrets).
+    pub label: String,
+    pub started: SystemTime,
+    pub redactor: Redactor,
+}
+
+impl Hub {
+    pub fn new(label: String, redactor: Redactor) -> Arc<Self> {
+        Arc::new(Hub {
+            inner: Mutex::default(),
+            next_watcher: AtomicU64::new(1),
+            breaks: Breaks::default(),
+            label,
+            started: SystemTime::now(),
+            redactor,
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keeps `line` (one JSON object, no newline) and hands it to every watcher that keeps up.
+    pub fn publish(&self, line: &str) {
+        let line: Arc<str> = Arc::from(line);
+        let mut g = self.lock();
+        g.bytes = g.bytes.saturating_add(line.len());
+        g.backlog.push_back(line.clone());
+        while g.backlog.len() > BACKLOG_LINES || g.bytes > BACKLOG_BYTES {
+            let Some(old) = g.backlog.pop_front() else { break };
+            g.bytes = g.bytes.saturating_sub(old.len());
+            g.missed = g.missed.saturating_add(1);
+        }
+        g.watchers.retain(|w| match w.tx.try_send(line.clone()) {
+            Ok(()) => true,
+            Err(TrySendError::Full(_)) => {
+                w.overrun.store(true, Ordering::Relaxed);
+                false
+            }
+            Err(TrySendError::Closed(_)) => false,
+        });
+    }
+
+    /// A new watcher: the backlog and the live lines, with nothing lost or doubled between them.
+    pub fn attach(&self) -> Attached {
+        let (tx, live) = mpsc::channel(WATCHER_QUEUE);
+        let overrun = Arc::new(AtomicBool::new(false));
+        let id = self.next_watcher.fetch_add(1, Ordering::Relaxed);
+        let mut g = self.lock();
+        g.watchers.push(Slot { tx, overrun: overrun.clone() });
+        Attached { id, backlog: g.backlog.iter().cloned().collect(), missed: g.missed, live, overrun }
+    }
+
+    /// How many watchers are attached.
+    pub fn watchers(&self) -> usize {
+        let mut g = self.lock();
+        g.watchers.retain(|w| !w.tx.is_closed());
+        g.watchers.len()
+    }
+
+    /// How many lines were published in all.
+    pub fn published(&self) -> u64 {
+        let g = self.lock();
+        g.missed.saturating_add(g.backlog.len() as u64)
+    }
+
+    /// Holds a message passing in one direction while a watcher's breakpoint matches it: said to
+    /// the watchers, then waits for a watcher's verdict (a watcher gone releases it as is).
+    pub async fn check(&self, to_server: bool, line: &[u8]) -> Verdict {
+        let Some((hold, event, rx)) = self.breaks.hold(to_server, line, &self.redactor) else {
+            return Verdict::Pass;
+        };
+        self.publish(&event);
+        let verdict = rx.await.unwrap_or(Verdict::Pass);
+        self.publish(&super::breaks::released_event(hold, &verdict));
+        verdict
+    }
+}
+
+pub use super::breaks::Verdict;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_late_watcher_gets_the_backlog_then_the_live_lines() {
+        let hub = Hub::new("t".into(), Redactor::default());
+        hub.publish("{\"a\":1}");
+        let mut w = hub.attach();
+        hub.publish("{\"a\":2}");
+        assert_eq!(w.backlog.len(), 1);
+        assert_eq!(w.live.try_recv().ok().as_deref(), Some("{\"a\":2}"));
+    }
+
+    #[test]
+    fn a_watcher_that_falls_behind_is_detached_and_the_host_goes_on() {
+        let hub = Hub::new("t".into(), Redactor::default());
+        let w = hub.attach();
+        for i in 0..WATCHER_QUEUE + 10 {
+            hub.publish(&format!("{{\"n\":{i}}}"));
+        }
+        assert!(w.overrun.load(Ordering::Relaxed));
+        assert_eq!(hub.watchers(), 0);
+    }
+
+    #[test]
+    fn the_backlog_is_bounded_and_counts_what_it_forgot() {
+        let hub = Hub::new("t".into(), Redactor::default());
+        for i in 0..BACKLOG_LINES + 5 {
+            hub.publish(&format!("{i}"));
+        }
+        let w = hub.attach();
+        assert_eq!(w.backlog.len(), BACKLOG_LINES);
+        assert_eq!(w.missed, 5);
+    }
+}

@@ -1,0 +1,175 @@
+//! A protocol message in brief, for its row in the log: what a person looks for. A request says
+//! its tool, URI or prompt and the arguments; a reply says its outcome (ok, `isError`, or the
+//! error's code and message) and what it holds; a notification its params. The era's `_meta`
+//! (protocol version, client info, progress tokens) is left to the entry's whole view.
+//!
+//! A message is parsed here only when its row is drawn (and the brief kept, see `LogPane`): the
+//! log itself never parses, and a message longer than the log keeps is a preview that is no
+//! JSON, said as such.
+
+use serde_json::{Map, Value};
+
+use crate::mcp::log::{LogEntry, Role};
+
+/// Fewer characters than any row shows: the row cuts the rest with `…`.
+const MAX: usize = 240;
+
+/// The brief of a protocol entry; None for other entries (stderr, warnings), whose text is the row.
+pub fn brief(e: &LogEntry) -> Option<String> {
+    let m = e.msg.as_ref()?;
+    let method = m.method.as_deref().unwrap_or_default();
+    let Ok(v) = crate::json_depth::parse::<Value>(&e.text, crate::json_depth::DEFAULT_MAX_DEPTH) else {
+        return Some(match m.role {
+            Role::Error => "error (a long reply: Enter shows it whole)".into(),
+            Role::Reply => "ok (a long reply: Enter shows it whole)".into(),
+            _ => "(a long message: Enter shows it whole)".into(),
+        });
+    };
+    let out = match m.role {
+        Role::Error => error(&v),
+        Role::Reply => reply(method, v.get("result")),
+        Role::Request | Role::Notification => request(method, v.get("params")),
+    };
+    crate::deep::drop_value(v);
+    Some(out)
+}
+
+/// `code message` of an error reply.
+fn error(v: &Value) -> String {
+    let e = v.get("error");
+    let code = e.and_then(|e| e.get("code")).map(short).unwrap_or_default();
+    let message = e.and_then(|e| e.get("message")).and_then(Value::as_str).unwrap_or_default();
+    format!("error {code} {message}").trim_end().to_string()
+}
+
+/// What a request or notification asks: the tool, URI or prompt named first, then the rest.
+fn request(method: &str, params: Option<&Value>) -> String {
+    let Some(p) = params.and_then(Value::as_object) else { return String::new() };
+    let mut rest = without_meta(p);
+    let mut head = vec![];
+    for key in ["name", "uri", "ref"] {
+        if let Some(v) = rest.remove(key) {
+            head.push(match (key, &v) {
+                ("ref", Value::Object(r)) => r.get("name").or_else(|| r.get("uri")).map(text).unwrap_or_default(),
+                (_, Value::String(s)) => s.clone(),
+                _ => short(&v),
+            });
+        }
+    }
+    if method == "tools/call" || method == "prompts/get" {
+        let args = rest.remove("arguments").unwrap_or(Value::Object(Map::new()));
+        head.push(short(&args));
+    }
+    if !rest.is_empty() {
+        head.push(short(&Value::Object(rest)));
+    }
+    cut(head.join(" "))
+}
+
+/// A reply's outcome and what it holds: `isError` and its first text for a failed tool call,
+/// else `ok` and the counts of its lists, `nextCursor` when there is more.
+fn reply(method: &str, result: Option<&Value>) -> String {
+    let Some(r) = result.and_then(Value::as_object) else { return "ok".into() };
+    if r.get("isError") == Some(&Value::Bool(true)) {
+        return cut(format!("isError {}", first_text(r).unwrap_or_default()));
+    }
+    let mut parts = vec!["ok".to_string()];
+    let meta_info = || r.get("_meta")?.get(crate::mcp::era::SERVER_INFO_META);
+    if let Some(info) = r.get("serverInfo").or_else(meta_info) {
+        let info = Some(info);
+        let name = info.and_then(|i| i.get("name")).and_then(Value::as_str).unwrap_or_default();
+        let version = info.and_then(|i| i.get("version")).and_then(Value::as_str).unwrap_or_default();
+        parts.push(format!("{name} {version}").trim().to_string());
+        if let Some(p) = r.get("protocolVersion").and_then(Value::as_str) {
+            parts.push(format!("protocol {p}"));
+        }
+        if let Some(Value::Array(versions)) = r.get("supportedVersions") {
+            let last = versions.iter().filter_map(Value::as_str).max().unwrap_or_default();
+            parts.push(format!("{} versions, up to {last}", versions.len()));
+        }
+        return cut(parts.join(" · "));
+    }
+    let rest = without_meta(r);
+    for (key, v) in &rest {
+        match v {
+            Value::Array(a) => parts.push(format!("{} {key}", a.len())),
+            _ if key == "structuredContent" => parts.push("structuredContent".into()),
+            _ => {}
+        }
+    }
+    if rest.get("nextCursor").is_some_and(|c| !c.is_null()) {
+        parts.push("more (nextCursor)".into());
+    }
+    if method == "tools/call"
+        && let Some(t) = first_text(r)
+    {
+        parts.push(t);
+    } else if parts.len() == 1 && !rest.is_empty() {
+        parts.push(short(&Value::Object(rest)));
+    }
+    cut(parts.join(" · "))
+}
+
+/// The first text block's text, to see what a call answered at a glance.
+fn first_text(r: &Map<String, Value>) -> Option<String> {
+    let blocks = r.get("content")?.as_array()?;
+    let text = blocks.iter().find_map(|b| b.get("text").and_then(Value::as_str))?;
+    Some(crate::sanitize::truncate(text, MAX).into_owned())
+}
+
+/// The object without `_meta` (the era's request metadata, progress tokens): shown whole in the entry.
+fn without_meta(m: &Map<String, Value>) -> Map<String, Value> {
+    m.iter().filter(|(k, _)| *k != "_meta").map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
+/// A string as it reads, anything else as JSON.
+fn text(v: &Value) -> String {
+    v.as_str().map_or_else(|| short(v), str::to_string)
+}
+
+/// Compact JSON, only its first bytes written.
+fn short(v: &Value) -> String {
+    crate::deep::to_string_prefix(v, 4 * MAX)
+}
+
+fn cut(s: String) -> String {
+    crate::sanitize::truncate(&s, MAX).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn req(method: &str, params: Value) -> String {
+        request(method, Some(&params))
+    }
+
+    #[test]
+    fn requests_say_the_tool_or_uri_and_the_arguments_never_the_meta() {
+        let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "progressToken": 3});
+        let call = req("tools/call", json!({"_meta": meta, "name": "echo", "arguments": {"message": "hi"}}));
+        assert_eq!(call, r#"echo {"message":"hi"}"#);
+        assert_eq!(req("resources/read", json!({"_meta": meta, "uri": "file:///a.txt"})), "file:///a.txt");
+        assert_eq!(req("tools/list", json!({"_meta": meta})), "");
+        let complete = req(
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": "x"}}),
+        );
+        assert_eq!(complete, r#"p {"argument":{"name":"a","value":"x"}}"#);
+    }
+
+    #[test]
+    fn replies_say_the_outcome() {
+        let failed = json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
+        assert_eq!(reply("tools/call", Some(&failed)), "isError no such user");
+        let ok = json!({"content": [{"type": "text", "text": "hi"}], "structuredContent": {"a": 1}, "_meta": {}});
+        assert_eq!(reply("tools/call", Some(&ok)), "ok · 1 content · structuredContent · hi");
+        let list = json!({"tools": [{}, {}], "nextCursor": "c2"});
+        assert_eq!(reply("tools/list", Some(&list)), "ok · 2 tools · more (nextCursor)");
+        let dated = json!({"supportedVersions": ["2025-11-25", "2026-07-28"], "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "demo", "version": "1.0"}}});
+        assert_eq!(reply("server/discover", Some(&dated)), "ok · demo 1.0 · 2 versions, up to 2026-07-28");
+        assert_eq!(reply("ping", Some(&json!({}))), "ok");
+        assert_eq!(error(&json!({"error": {"code": -32602, "message": "Unknown tool"}})), "error -32602 Unknown tool");
+    }
+}

@@ -1,0 +1,303 @@
+//! `mcplens watch PID --tui`: the log pane alone, attached to a running proxy (`mcplens proxy`):
+//! the host's session from its start, then live, with the log's pairing, timing, filters, whole
+//! entries and export. Each message is logged again in a log of the watcher's own, with the time
+//! and latency the proxy saw.
+
+use std::io::IsTerminal;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crossterm::event::{Event, EventStream, KeyEvent, KeyEventKind};
+use futures::StreamExt;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
+use tokio::net::UnixStream;
+use tokio::sync::mpsc;
+
+use super::app::Cmd;
+use super::component::{Component, Ctx, Effect, Used};
+use super::components::log::LogPane;
+use super::keymap::{self, Command};
+use super::theme::{Role, Theme};
+use crate::cli::output::err_line;
+use crate::mcp::log::{LogKind, LogLimits, Redactor, SessionLog};
+use crate::mcp::wire;
+use crate::proxy::control;
+use crate::sanitize;
+
+/// The longest line read from the proxy (a log entry holding one message).
+const MAX_LINE: u64 = 1 << 30;
+
+/// What the proxy said, for the status line.
+enum Said {
+    Note(String),
+    Ended,
+}
+
+/// `mcplens watch PID --tui`; the exit code.
+pub async fn run(pid: u32) -> i32 {
+    if !std::io::stdout().is_terminal() {
+        err_line("mcplens: --tui needs a terminal; without it watch prints JSON Lines");
+        return 2;
+    }
+    let Some(path) = control::socket_of(pid) else {
+        err_line("mcplens: no state directory (set HOME or MCPLENS_STATE_DIR)");
+        return 2;
+    };
+    let conn = match UnixStream::connect(&path).await {
+        Ok(c) => c,
+        Err(e) => {
+            err_line(&format!(
+                "mcplens: no proxy with pid {pid} answers ({e}); `mcplens watch` lists the running ones"
+            ));
+            return 3;
+        }
+    };
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let (theme, _) = Theme::load(None, no_color);
+    let log = SessionLog::new(LogLimits::default(), Redactor::default());
+    let (tx, rx) = mpsc::unbounded_channel();
+    let feeder = tokio::spawn(feed(conn, log.clone(), tx));
+    let mut screen = Screen { pane: LogPane::default(), overlays: Vec::new(), status: String::new(), theme };
+    screen.pane.set_log(log);
+    let code = screen.run(rx).await;
+    feeder.abort();
+    code
+}
+
+struct Screen {
+    pane: LogPane,
+    overlays: Vec<Box<dyn Component>>,
+    status: String,
+    theme: Theme,
+}
+
+impl Screen {
+    async fn run(&mut self, mut said: mpsc::UnboundedReceiver<Said>) -> i32 {
+        let mut terminal = super::start_terminal();
+        let mut events = EventStream::new();
+        let mut tick = tokio::time::interval(Duration::from_millis(100));
+        loop {
+            if let Err(e) = terminal.draw(|f| self.draw(f)) {
+                super::restore_terminal();
+                err_line(&format!("mcplens: cannot draw: {e}"));
+                return 3;
+            }
+            tokio::select! {
+                ev = events.next() => match ev {
+                    Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => {
+                        if self.key(&k) {
+                            break;
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                    _ => break,
+                },
+                Some(s) = said.recv() => match s {
+                    Said::Note(n) => self.status = n,
+                    Said::Ended => self.status = "the proxy ended: the session is over (q quits)".into(),
+                },
+                _ = tick.tick() => {
+                    self.pane.sync();
+                }
+            }
+        }
+        super::restore_terminal();
+        0
+    }
+
+    /// A key for the top overlay, else the pane; true to quit.
+    fn key(&mut self, k: &KeyEvent) -> bool {
+        self.status.clear();
+        let mut cx = Ctx::new(&self.theme);
+        let top: &mut dyn Component = match self.overlays.last_mut() {
+            Some(o) => o.as_mut(),
+            None => &mut self.pane,
+        };
+        if top.key(k, &mut cx) == Used::No
+            && let Some(cmd) = keymap::lookup(k, top.scope())
+        {
+            let used = top.command(cmd, &mut cx);
+            match cmd {
+                Command::Quit | Command::ForceQuit if self.overlays.is_empty() && !self.pane.is_typing() => {
+                    return true;
+                }
+                Command::Back | Command::Quit if used == Used::No => {
+                    self.overlays.pop();
+                }
+                _ => {}
+            }
+        }
+        let effects = std::mem::take(&mut cx.effects);
+        drop(cx);
+        for e in effects {
+            self.apply(e);
+        }
+        false
+    }
+
+    fn apply(&mut self, e: Effect) {
+        match e {
+            Effect::Push(c) => self.overlays.push(c),
+            Effect::Close => {
+                self.overlays.pop();
+            }
+            Effect::Notice(n, _) => self.status = n,
+            Effect::Cmd(Cmd::Export { name, text }) => {
+                self.status = match super::ops::write_export(&name, "jsonl", text.as_bytes()) {
+                    Ok(p) => format!("exported to {}", p.display()),
+                    Err(e) => e,
+                };
+            }
+            // Nothing else applies without a session.
+            Effect::Cmd(_) | Effect::App(_) => self.status = "not while watching a proxy".into(),
+        }
+    }
+
+    fn draw(&mut self, f: &mut ratatui::Frame) {
+        let area = f.area();
+        let [main, foot] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+        self.pane.set_layout(main.height.saturating_sub(2), (area.width, area.height));
+        self.pane.draw(f, main, &self.theme, self.overlays.is_empty());
+        if let Some(top) = self.overlays.last_mut() {
+            let (w, h) = top.overlay_size(main);
+            let r = super::view::centered(main, w, h);
+            top.set_area(r);
+            f.render_widget(Clear, r);
+            top.draw(f, r, &self.theme, true);
+        }
+        f.render_widget(Paragraph::new(self.footer(foot)), foot);
+    }
+
+    fn footer(&self, area: Rect) -> Line<'static> {
+        if !self.status.is_empty() {
+            return Line::from(sanitize::line_head(&self.status, area.width as usize).into_owned());
+        }
+        let hints = match self.overlays.last() {
+            Some(o) => o.hints(),
+            None => self.pane.hints(),
+        };
+        let mut spans = Vec::new();
+        for (keys, word) in hints.into_iter().chain([("q".to_string(), "quit".to_string())]) {
+            spans.push(Span::styled(keys, self.theme.key()));
+            spans.push(Span::styled(format!(" {word}  "), self.theme.paint(Role::Dim)));
+        }
+        Line::from(spans)
+    }
+}
+
+/// Reads the proxy's lines into `log` until it ends.
+async fn feed(conn: UnixStream, log: SessionLog, said: mpsc::UnboundedSender<Said>) {
+    let mut read = BufReader::new(conn);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if (&mut read).take(MAX_LINE).read_until(b'\n', &mut line).await.unwrap_or(0) == 0 {
+            let _ = said.send(Said::Ended);
+            return;
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(&line) else { continue };
+        match v.get("event").and_then(Value::as_str) {
+            Some(event) => {
+                if let Some(note) = note_of(event, &v) {
+                    let _ = said.send(Said::Note(note));
+                }
+            }
+            None => log_entry(&log, &v),
+        }
+    }
+}
+
+fn note_of(event: &str, v: &Value) -> Option<String> {
+    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let n = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    Some(match event {
+        "hello" if n("missed") > 0 => {
+            format!("attached to {} ({} earliest messages no longer kept)", s("target"), n("missed"))
+        }
+        "hello" => format!("attached to {}", s("target")),
+        "held" => {
+            format!("held {} ({}): release it from `mcplens watch {}`", n("hold"), s("direction"), std::process::id())
+        }
+        "detached" => "detached by the proxy: this watcher fell too far behind".into(),
+        _ => return None,
+    })
+}
+
+/// One entry of the proxy's log (the export's format) logged again, as it was.
+fn log_entry(log: &SessionLog, v: &Value) {
+    let kind = match v.get("kind").and_then(Value::as_str) {
+        Some("sent") => LogKind::Sent,
+        Some("recv") => LogKind::Received,
+        Some("stderr") => LogKind::Stderr,
+        Some("warn") => LogKind::Warning,
+        _ => LogKind::Info,
+    };
+    let text = match (v.get("raw").and_then(Value::as_str), v.get("message"), v.get("text").and_then(Value::as_str)) {
+        (Some(raw), _, _) => raw.to_string(),
+        (None, Some(m), _) => m.to_string(),
+        (None, None, Some(t)) => t.to_string(),
+        _ => return,
+    };
+    let seq = if matches!(kind, LogKind::Sent | LogKind::Received) {
+        wire::log_line(log, kind, &text)
+    } else {
+        log.push(kind, &text);
+        log.pushed().saturating_sub(1)
+    };
+    let at = v.get("time").and_then(Value::as_str).and_then(parse_time).unwrap_or_else(SystemTime::now);
+    let latency = v.get("latency_ms").and_then(Value::as_f64).filter(|ms| ms.is_finite() && *ms >= 0.0);
+    log.restamp(seq, at, latency.map(|ms| Duration::from_secs_f64(ms / 1000.0)));
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ` (the export's times) as a time; None for anything else.
+fn parse_time(s: &str) -> Option<SystemTime> {
+    let b = s.as_bytes();
+    if b.len() != 24 || b[4] != b'-' || b[10] != b'T' || b[19] != b'.' || b[23] != b'Z' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| s.get(r)?.parse::<i64>().ok();
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hh, mm, ss, ms) = (num(11..13)?, num(14..16)?, num(17..19)?, num(20..23)?);
+    // Days from the civil date (H. Hinnant's algorithm, the inverse of the export's).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let total_ms = ((days * 86_400 + hh * 3600 + mm * 60 + ss) * 1000).checked_add(ms)?;
+    let ms = u64::try_from(total_ms).ok()?;
+    UNIX_EPOCH.checked_add(Duration::from_millis(ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn export_times_read_back() {
+        let t = parse_time("2026-11-25T16:28:44.492Z").unwrap_or(UNIX_EPOCH);
+        assert_eq!(t.duration_since(UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0), 1_795_624_124_492);
+        assert_eq!(parse_time("1970-01-01T00:00:00.000Z"), Some(UNIX_EPOCH));
+        assert_eq!(parse_time("2026-11-25 16:28:44"), None);
+    }
+
+    #[test]
+    fn an_entry_is_logged_again_with_its_pairing_and_latency() {
+        let log = SessionLog::new(LogLimits::default(), Redactor::default());
+        let sent = serde_json::json!({"seq": 0, "time": "2026-11-25T16:28:44.000Z", "kind": "sent", "id": "1",
+            "method": "ping", "message": {"jsonrpc": "2.0", "id": 1, "method": "ping"}});
+        let recv = serde_json::json!({"seq": 1, "time": "2026-11-25T16:28:44.250Z", "kind": "recv", "id": "1",
+            "latency_ms": 250.0, "message": {"jsonrpc": "2.0", "id": 1, "result": {}}});
+        log_entry(&log, &sent);
+        log_entry(&log, &recv);
+        let reply = log.get(1).and_then(|e| e.msg).unwrap_or_else(|| panic!("no reply logged"));
+        assert_eq!(reply.reply_to, Some(0));
+        assert_eq!(reply.method.as_deref(), Some("ping"));
+        assert_eq!(reply.latency, Some(Duration::from_millis(250)));
+    }
+}

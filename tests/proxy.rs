@@ -1,0 +1,332 @@
+//! `mcplens proxy` and `mcplens watch` with a real host stand-in (the official TypeScript SDK's
+//! client, tests/hosts/sdk_host.cjs) and a real server (server-everything), over stdio and over
+//! streamable HTTP: the session as without the proxy, a late watcher, breakpoints, a killed
+//! watcher.
+#![cfg(unix)]
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use common::{Guard, bin, root, server_everything, server_everything_http};
+use serde_json::{Value, json};
+
+/// A fresh state directory for the proxies' sockets (removed with the test).
+struct State(PathBuf);
+
+impl State {
+    fn new(name: &str) -> State {
+        let dir = std::env::temp_dir().join(format!("mcplens-proxy-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        State(dir)
+    }
+}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Lines of a child's stream, read on a thread.
+fn lines_of(r: impl std::io::Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(r).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// The next line that contains `what` (20 s at most); the lines before it are kept in `seen`.
+fn wait_for(rx: &Receiver<String>, what: &str, seen: &mut Vec<String>) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(l) if l.contains(what) => return l,
+            Ok(l) => seen.push(l),
+            Err(_) => panic!("no line with {what:?}; saw:\n{}", seen.join("\n")),
+        }
+    }
+}
+
+/// The SDK host, talking to its server through whatever `args` say.
+struct Host {
+    _child: Guard,
+    stdin: ChildStdin,
+    out: Receiver<String>,
+    err: Receiver<String>,
+}
+
+impl Host {
+    fn start(state: &State, args: &[&str]) -> Host {
+        let mut child = Command::new("node")
+            .arg(root().join("tests/hosts/sdk_host.cjs"))
+            .args(args)
+            .env("MCPLENS_STATE_DIR", &state.0)
+            .env("HOST_STDERR", "inherit")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start node: {e}"));
+        let stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
+        let out = lines_of(child.stdout.take().unwrap_or_else(|| panic!("no stdout")));
+        let err = lines_of(child.stderr.take().unwrap_or_else(|| panic!("no stderr")));
+        let host = Host { _child: Guard(child), stdin, out, err };
+        let hello = host.answer();
+        assert!(hello.get("ok").is_some(), "the host did not connect: {hello}");
+        host
+    }
+
+    fn answer(&self) -> Value {
+        let line =
+            self.out.recv_timeout(Duration::from_secs(30)).unwrap_or_else(|e| panic!("no answer from the host: {e}"));
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+    }
+
+    fn ask(&mut self, command: Value) -> Value {
+        writeln!(self.stdin, "{command}").and_then(|()| self.stdin.flush()).unwrap_or_else(|e| panic!("{e}"));
+        self.answer()
+    }
+
+    fn echo(&mut self, text: &str) -> Value {
+        self.ask(json!({"op": "call", "name": "echo", "arguments": {"message": text}, "timeout": 3000}))
+    }
+
+    /// The proxy's pid, from what it says on stderr (the host passes its server's stderr on).
+    fn proxy_pid(&self) -> u32 {
+        let said = wait_for(&self.err, "mcplens watch ", &mut Vec::new());
+        let pid = said.rsplit(' ').next().unwrap_or_default().trim_end_matches('`');
+        pid.parse().unwrap_or_else(|e| panic!("{e}: {said}"))
+    }
+}
+
+/// `mcplens watch PID [ARGS]` with its stdin, stdout and stderr.
+struct Watcher {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    out: Receiver<String>,
+    err: Receiver<String>,
+}
+
+impl Watcher {
+    fn attach(state: &State, pid: u32, args: &[&str]) -> Watcher {
+        let mut child = Command::new(bin())
+            .arg("watch")
+            .arg(pid.to_string())
+            .args(args)
+            .env("MCPLENS_STATE_DIR", &state.0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stdin = child.stdin.take();
+        let out = lines_of(child.stdout.take().unwrap_or_else(|| panic!("no stdout")));
+        let err = lines_of(child.stderr.take().unwrap_or_else(|| panic!("no stderr")));
+        let w = Watcher { child, stdin, out, err };
+        wait_for(&w.err, "attached to", &mut Vec::new());
+        w
+    }
+
+    fn say(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap_or_else(|| panic!("no stdin"));
+        writeln!(stdin, "{line}").and_then(|()| stdin.flush()).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// Log entries (JSON lines on stdout) until one has `method` and `kind`.
+    fn entries_until(&self, kind: &str, method: &str) -> Vec<Value> {
+        let mut seen = Vec::new();
+        loop {
+            let line = wait_for(&self.out, "", &mut Vec::new());
+            let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            let done = v["kind"] == kind && v["method"] == method;
+            seen.push(v);
+            if done {
+                return seen;
+            }
+        }
+    }
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn everything_stdio() -> Vec<String> {
+    vec!["node".into(), server_everything().to_string_lossy().into_owned(), "stdio".into()]
+}
+
+fn through_proxy(extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["stdio".to_string(), bin().to_string(), "proxy".into()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.push("--".into());
+    args.extend(everything_stdio());
+    args
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn the_host_gets_the_same_answers_through_the_proxy_and_the_recording_has_them() {
+    let state = State::new("same");
+    let mut straight_args = vec!["stdio".to_string()];
+    straight_args.extend(everything_stdio());
+    let mut straight = Host::start(&state, &strs(&straight_args));
+    let rec = state.0.join("rec.jsonl");
+    let rec_arg = rec.to_string_lossy().into_owned();
+    let mut proxied = Host::start(&state, &strs(&through_proxy(&["-o", &rec_arg])));
+    for text in ["hello", "ünïcode ✓", "{\"not\": \"json\"}"] {
+        assert_eq!(proxied.echo(text), straight.echo(text));
+    }
+    assert_eq!(proxied.ask(json!({"op": "list"})), straight.ask(json!({"op": "list"})));
+    let recorded = std::fs::read_to_string(&rec).unwrap_or_default();
+    let calls = recorded.lines().filter(|l| l.contains("\"method\":\"tools/call\"")).count();
+    assert_eq!(calls, 6, "three calls and their replies:\n{recorded}");
+}
+
+#[test]
+fn a_late_watcher_sees_the_whole_session_and_killing_it_harms_nothing() {
+    let state = State::new("late");
+    let mut host = Host::start(&state, &strs(&through_proxy(&[])));
+    let pid = host.proxy_pid();
+    assert_eq!(host.echo("before")["ok"]["content"][0]["text"], "Echo: before");
+    let watcher = Watcher::attach(&state, pid, &[]);
+    let seen = watcher.entries_until("recv", "tools/call");
+    let methods: Vec<&str> = seen.iter().filter_map(|e| e["method"].as_str()).collect();
+    assert_eq!(&methods[..3], ["initialize", "initialize", "notifications/initialized"], "{seen:?}");
+    assert_eq!(seen.last().map(|e| e["message"]["result"]["content"][0]["text"].clone()), Some(json!("Echo: before")));
+    // Live now.
+    assert_eq!(host.echo("during")["ok"]["content"][0]["text"], "Echo: during");
+    let live = watcher.entries_until("recv", "tools/call");
+    assert_eq!(live[0]["message"]["params"]["arguments"]["message"], "during");
+    // A watcher killed mid-session: the host goes on.
+    drop(watcher);
+    assert_eq!(host.echo("after")["ok"]["content"][0]["text"], "Echo: after");
+    let listed = Command::new(bin()).arg("watch").env("MCPLENS_STATE_DIR", &state.0).output();
+    let listed = String::from_utf8_lossy(&listed.map(|o| o.stdout).unwrap_or_default()).into_owned();
+    assert!(listed.starts_with(&format!("{pid}\t")), "{listed}");
+}
+
+#[test]
+fn a_breakpoint_holds_edits_drops_and_answers() {
+    let state = State::new("break");
+    let mut host = Host::start(&state, &strs(&through_proxy(&[])));
+    let pid = host.proxy_pid();
+    let mut w = Watcher::attach(&state, pid, &["--break", ">echo"]);
+    wait_for(&w.err, "break echo", &mut Vec::new());
+    // Commands given ahead wait for the holds they are for.
+    w.say(r#"edit {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"edited"}}}"#);
+    w.say("drop");
+    w.say("error -32001 too slow");
+    w.say("send");
+    let edited = host.echo("one");
+    // The SDK numbers its requests: initialize was 0, this call is 1 (the edit keeps that id).
+    assert_eq!(edited["ok"]["content"][0]["text"], "Echo: edited", "{edited}");
+    let dropped = host.echo("two");
+    assert!(dropped["error"].as_str().is_some_and(|e| e.contains("timed out")), "{dropped}");
+    let answered = host.echo("three");
+    assert!(answered["error"].as_str().is_some_and(|e| e.contains("too slow")), "{answered}");
+    assert_eq!(host.echo("four")["ok"]["content"][0]["text"], "Echo: four");
+    let mut said = Vec::new();
+    wait_for(&w.err, "released 4: sent", &mut said);
+    let said = said.join("\n");
+    assert!(said.contains("released 1: edited") && said.contains("released 2: dropped"), "{said}");
+    // A message held when its watcher is killed goes on as it came.
+    w.stdin.take();
+    drop(w);
+    let mut w = Watcher::attach(&state, pid, &["--break", "<echo"]);
+    wait_for(&w.err, "break echo", &mut Vec::new());
+    let killer = std::thread::spawn(move || {
+        wait_for(&w.err, "held", &mut Vec::new());
+        w.say("");
+        drop(w);
+    });
+    assert_eq!(host.echo("five")["ok"]["content"][0]["text"], "Echo: five");
+    killer.join().unwrap_or_else(|_| panic!("the watcher thread failed"));
+}
+
+#[test]
+fn the_http_proxy_passes_the_session_and_its_headers() {
+    let state = State::new("http");
+    let (_server, url) = server_everything_http();
+    let rec = state.0.join("rec.jsonl");
+    let mut proxy = Command::new(bin())
+        .args(["proxy", "--url", &url, "-o", &rec.to_string_lossy()])
+        .env("MCPLENS_STATE_DIR", &state.0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = lines_of(proxy.stderr.take().unwrap_or_else(|| panic!("no stderr")));
+    let _proxy = Guard(proxy);
+    let serving = wait_for(&err, "serving", &mut Vec::new());
+    let local = serving.rsplit(' ').next().unwrap_or_default().to_string();
+    assert!(local.starts_with("http://127.0.0.1:") && local.ends_with("/mcp"), "{serving}");
+    let mut straight = Host::start(&state, &["http", &url]);
+    let mut proxied = Host::start(&state, &["http", &local]);
+    assert_eq!(proxied.echo("over http"), straight.echo("over http"));
+    assert_eq!(proxied.ask(json!({"op": "list"})), straight.ask(json!({"op": "list"})));
+    let recorded = std::fs::read_to_string(&rec).unwrap_or_default();
+    assert!(recorded.contains("\"kind\":\"recv\",\"id\":\"1\",\"method\":\"tools/call\""), "{recorded}");
+}
+
+/// The JSON-RPC reply in what curl printed: a JSON body, or the data of the SSE event with it.
+fn reply_in(printed: &str) -> Value {
+    printed
+        .lines()
+        .map(|l| l.strip_prefix("data: ").unwrap_or(l))
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v.get("id") == Some(&json!(1)))
+        .unwrap_or_else(|| panic!("no reply in:\n{printed}"))
+}
+
+fn curl_answer(url: &str, tool: &str, arg: &str) -> (Value, Value) {
+    let printed = common::mcplens(&["call", tool, "--arg", arg, "--url", url, "--print-curl"]);
+    let script = common::stdout(&printed);
+    assert!(printed.status.success() && (script.starts_with("curl") || script.starts_with("SID=")), "{printed:?}");
+    let ran = Command::new("sh").arg("-c").arg(&script).output().unwrap_or_else(|e| panic!("{e}"));
+    let by_hand = reply_in(&String::from_utf8_lossy(&ran.stdout));
+    let called = common::mcplens(&["call", tool, "--arg", arg, "--url", url, "--raw"]);
+    (by_hand["result"].clone(), common::json_out(&called))
+}
+
+#[test]
+fn a_printed_curl_command_run_by_hand_gets_the_same_answer() {
+    // The legacy era (server-everything): the handshake, then the call.
+    let (_server, url) = server_everything_http();
+    let (by_hand, called) = curl_answer(&url, "echo", "message=by hand");
+    assert_eq!(by_hand, called);
+    // The modern era: one request.
+    let port = common::free_port();
+    let modern = Command::new(common::python())
+        .args([&common::script("modern_server.py"), "--http", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let _modern = Guard(modern);
+    common::wait_for_port(port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let printed =
+        common::stdout(&common::mcplens(&["call", "echo", "--arg", "text=hi", "--url", &url, "--print-curl"]));
+    assert_eq!(printed.lines().count(), 1, "{printed}");
+    let (by_hand, called) = curl_answer(&url, "echo", "text=one request");
+    assert_eq!(by_hand, called);
+}
