@@ -18,7 +18,8 @@ async fn app() -> (App, mcplens::mcp::Session) {
 
 /// The app told that the server sent `raw` (request id 7).
 fn asked(app: &mut App, raw: serde_json::Value) {
-    let (ask, _rx) = ServerAsk::new("7".into(), Arc::new(raw.to_string())).unwrap_or_else(|| panic!("not an ask"));
+    let (ask, _rx) =
+        ServerAsk::new("7".into(), Arc::new(raw.to_string()), 1000).unwrap_or_else(|e| panic!("not an ask: {e}"));
     app.update(Msg::Session(SessionMsg::Asked(ask.view())));
 }
 
