@@ -101,6 +101,11 @@ async fn a_url_request_shows_the_url_and_opens_only_web_urls() {
     assert!(screen.text(&mut app).contains("only http and https URLs are opened"));
     let cmds = screen.press(&mut app, KeyCode::Char('y'));
     assert!(cmds.contains(&Cmd::Copy("file:///etc/passwd".into())), "{cmds:?}");
+    // User info made to look like a host: the host it really opens is said before `o`.
+    screen.press(&mut app, KeyCode::Esc);
+    asked(&mut app, url("https://good.example@evil.example/login"));
+    let text = screen.text(&mut app);
+    assert!(text.contains("opens host evil.example; WARNING: \"good.example\" before the @ is user info"), "{text}");
 }
 
 #[tokio::test]
