@@ -7,9 +7,9 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 
 use crate::call::{CallStatus, Purpose};
+use crate::dirs::now_secs;
 use crate::history::{Entry, History};
 use crate::mcp::Session;
-use mcplens_core::dirs::now_secs;
 
 /// Appends the call to the server's history file. A history that cannot be written costs the
 /// call nothing: the TUI says why when it opens the same file.
