@@ -452,16 +452,16 @@ fn concatenate(datas: Vec<Data>) -> Data {
     Data::Value(Value::Array(items.collect()))
 }
 
-/// The whole list's total: counted when every page was read; else the total the pages state,
-/// when they all state the same one and it is no smaller than what was read (a page's own count,
-/// like the last page's `totalCount` of 7 beside 27 items read, is no total).
+/// The whole list's total: the total the pages state, when they all state the same one and it
+/// is no smaller than what was read (a page's own count, like the last page's `totalCount` of 7
+/// beside 27 items read, is no total); else, when every page to the end was read, the count.
+/// A stated total comes first: pages read from `offset=20` to the end hold 130 of 150 items.
 fn merged_total(totals: &[Option<u64>], read: u64, complete: bool) -> Option<u64> {
-    if complete {
-        return Some(read);
-    }
     let stated: Vec<u64> = totals.iter().flatten().copied().collect();
-    let first = *stated.first()?;
-    (stated.iter().all(|t| *t == first) && first >= read).then_some(first)
+    match stated.first() {
+        Some(&first) if stated.iter().all(|t| *t == first) && first >= read => Some(first),
+        _ => complete.then_some(read),
+    }
 }
 
 /// Which items to keep: the first of each identity.
@@ -649,6 +649,8 @@ mod tests {
         assert_eq!(merged_total(&[Some(10), Some(7)], 17, false), None);
         assert_eq!(merged_total(&[Some(90), Some(90)], 40, false), Some(90));
         assert_eq!(merged_total(&[None, None], 40, false), None);
+        // Read from an offset to the end: the stated total, not the count from there.
+        assert_eq!(merged_total(&[Some(150), Some(150)], 130, true), Some(150));
     }
 
     #[test]
