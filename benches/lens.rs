@@ -15,6 +15,7 @@ use mcplens::ui::result::{Page, ResultState, View};
 use mcplens::ui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 fn sizes() -> Vec<usize> {
@@ -56,6 +57,49 @@ fn bench_normalize(c: &mut Criterion) {
     g.sample_size(10);
     for n in sizes() {
         let text: Arc<String> = Arc::new(reply_text(n));
+        g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
+            b.iter(|| {
+                let reply = Reply::parse(text.clone(), Duration::ZERO, 1000).expect("reads");
+                black_box(normalize_reply("generate_records", None, reply.body, reply.elisions))
+            })
+        });
+    }
+    g.finish();
+}
+
+/// A reply as a Python server sends it with an output schema: the records as `json.dumps` text
+/// (`", "` and `": "` spacing) and again as compact structuredContent. Reading it compares the
+/// two token by token; it must cost about one parse of the reply, not two documents.
+fn twin_reply_text(n: usize) -> String {
+    let records: Vec<Value> = (0..n as u64).map(mcplens::demo::data::record).collect();
+    let data = json!({"records": records, "total": n});
+    let mut spaced = Vec::new();
+    let _ = data.serialize(&mut serde_json::Serializer::with_formatter(&mut spaced, DumpsSpacing));
+    let spaced = String::from_utf8(spaced).unwrap_or_default();
+    json!({"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": spaced}], "structuredContent": data}})
+        .to_string()
+}
+
+/// Python's `json.dumps` spacing: `", "` between items and members, `": "` after keys.
+struct DumpsSpacing;
+
+impl serde_json::ser::Formatter for DumpsSpacing {
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if first { Ok(()) } else { w.write_all(b", ") }
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if first { Ok(()) } else { w.write_all(b", ") }
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+}
+
+fn bench_normalize_twin(c: &mut Criterion) {
+    let mut g = c.benchmark_group("normalize_text_twin");
+    g.sample_size(10);
+    for n in sizes() {
+        let text: Arc<String> = Arc::new(twin_reply_text(n));
         g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
             b.iter(|| {
                 let reply = Reply::parse(text.clone(), Duration::ZERO, 1000).expect("reads");
@@ -226,6 +270,7 @@ fn bench_json(c: &mut Criterion) {
 criterion_group!(
     benches,
     bench_normalize,
+    bench_normalize_twin,
     bench_normalize_tree,
     bench_row_model,
     bench_frames,

@@ -9,11 +9,11 @@ use common::{bin, root};
 
 /// Runs one client scenario; the suite starts its own server and appends its URL to the command.
 fn scenario(name: &str, client: &str) -> (bool, String) {
-    let bin_dir = root().join("tests/peers/node_modules/.bin");
-    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
-    let out = Command::new(bin_dir.join("conformance"))
+    // The pinned release by its path: `.bin/conformance` may be either release's.
+    let peers = root().join("tests/peers/node_modules");
+    let out = Command::new(peers.join("node/bin/node"))
+        .arg(peers.join("@modelcontextprotocol/conformance/dist/index.js"))
         .args(["client", "--command", client, "--scenario", name])
-        .env("PATH", path)
         .output()
         .unwrap_or_else(|e| panic!("cannot run the conformance suite (scripts/install-peers installs it): {e}"));
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));

@@ -10,16 +10,22 @@ use std::process::Command;
 
 use common::{bin, root};
 
+/// The pinned release (0.1.16) by its path on its Node 22: `.bin/conformance` may be either
+/// release's.
+fn pinned() -> Command {
+    let peers = root().join("tests/peers/node_modules");
+    let mut cmd = Command::new(peers.join("node/bin/node"));
+    cmd.arg(peers.join("@modelcontextprotocol/conformance/dist/index.js"));
+    cmd
+}
+
 fn scenario(name: &str) {
-    let bin_dir = root().join("tests/peers/node_modules/.bin");
-    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
     let state =
         std::env::temp_dir().join(format!("mcplens-conf-auth-{}-{}", std::process::id(), name.replace('/', "-")));
     let _ = std::fs::remove_dir_all(&state);
     let client = format!("{} {}", root().join("tests/auth/conformance-client.sh").display(), bin());
-    let out = Command::new(bin_dir.join("conformance"))
+    let out = pinned()
         .args(["client", "--command", &client, "--scenario", name])
-        .env("PATH", path)
         .env("BROWSER", root().join("tests/auth/follow-browser.sh"))
         .env("MCPLENS_STATE_DIR", &state)
         .current_dir(std::env::temp_dir())
@@ -66,9 +72,7 @@ scenarios! {
 /// The list above is the suite's whole auth suite: a scenario the suite adds shows up here.
 #[test]
 fn every_auth_scenario_of_the_suite_is_run() {
-    let bin_dir = root().join("tests/peers/node_modules/.bin");
-    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
-    let out = Command::new(bin_dir.join("conformance")).arg("list").env("PATH", path).output();
+    let out = pinned().arg("list").output();
     let text = out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
     let source = include_str!("conformance_auth.rs");
     let missing: Vec<&str> = text

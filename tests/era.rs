@@ -347,3 +347,12 @@ fn cache_hints_of_lists_and_reads_are_shown() {
         assert!(stderr(&o).contains("cache: ttlMs 60000, cacheScope public"), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// A task that asks a new question on every poll is answered 10 times, then no longer followed,
+/// with a word on why (it was polled every 0.1 s for ever).
+#[test]
+fn a_task_that_asks_on_every_poll_is_let_go_after_ten_answers() {
+    let o = modern(&["call", "nag_job", "--elicitation", "accept"], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("asks again after 10 answers; mcplens stopped following it"), "{}", stderr(&o));
+}

@@ -246,3 +246,21 @@ async fn typing_replaces_a_prefilled_value_and_booleans_flip() {
     ctrl(&mut screen, &mut app, 'd');
     assert_eq!(as_text(&app), Value::Null);
 }
+
+#[tokio::test]
+async fn the_message_that_stopped_a_run_goes_once_the_arguments_are_fixed() {
+    let (mut app, _session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "findpers");
+    go(&mut screen, &mut app, "fg_id");
+    screen.type_text(&mut app, "not-a-uuid");
+    assert!(ctrl(&mut screen, &mut app, 'r').is_empty());
+    assert!(screen.text(&mut app).contains("validation error(s): fix them"));
+    // Fixed: the value is a UUID now.
+    for _ in 0.."not-a-uuid".len() {
+        screen.press(&mut app, KeyCode::Backspace);
+    }
+    screen.type_text(&mut app, "123e4567-e89b-12d3-a456-426614174000");
+    let text = screen.text(&mut app);
+    assert!(text.contains("✔ arguments valid"), "{text}");
+    assert!(!text.contains("validation error(s)"), "{text}");
+}

@@ -292,7 +292,8 @@ fn configs_with_a_bom_comments_and_trailing_commas_are_read() {
 /// Budget: one bad line (not UTF-8, not JSON, cut short) hides no other entry, and is named.
 #[test]
 fn a_bad_history_line_is_skipped_not_fatal() {
-    use mcplens::history::{History, server_key};
+    use mcplens::dirs::server_key;
+    use mcplens::history::History;
     let dir = temp_dir("history");
     let good = r#"{"tool":"t","arguments":{"n":1},"at":1,"durationMs":2,"status":"ok"}"#;
     let mut bytes = format!("{good}\n").into_bytes();

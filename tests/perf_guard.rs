@@ -31,7 +31,7 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("serve") => replay::serve(Path::new(args.get(1).map_or("", String::as_str))),
         Some("frame") => frame::run(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000)),
-        // `cargo test --test perf_guard call_text` runs the scenarios whose names hold a filter.
+        // `cargo test --test perf_guard -- call_text tools` runs the scenarios whose names hold a filter.
         _ => guard(&args.iter().filter(|a| !a.starts_with('-')).cloned().collect::<Vec<_>>()),
     }
 }

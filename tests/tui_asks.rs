@@ -18,7 +18,8 @@ async fn app() -> (App, mcplens::mcp::Session) {
 
 /// The app told that the server sent `raw` (request id 7).
 fn asked(app: &mut App, raw: serde_json::Value) {
-    let (ask, _rx) = ServerAsk::new("7".into(), Arc::new(raw.to_string())).unwrap_or_else(|| panic!("not an ask"));
+    let (ask, _rx) =
+        ServerAsk::new("7".into(), Arc::new(raw.to_string()), 1000).unwrap_or_else(|e| panic!("not an ask: {e}"));
     app.update(Msg::Session(SessionMsg::Asked(ask.view())));
 }
 
@@ -100,6 +101,11 @@ async fn a_url_request_shows_the_url_and_opens_only_web_urls() {
     assert!(screen.text(&mut app).contains("only http and https URLs are opened"));
     let cmds = screen.press(&mut app, KeyCode::Char('y'));
     assert!(cmds.contains(&Cmd::Copy("file:///etc/passwd".into())), "{cmds:?}");
+    // User info made to look like a host: the host it really opens is said before `o`.
+    screen.press(&mut app, KeyCode::Esc);
+    asked(&mut app, url("https://good.example@evil.example/login"));
+    let text = screen.text(&mut app);
+    assert!(text.contains("opens host evil.example; WARNING: \"good.example\" before the @ is user info"), "{text}");
 }
 
 #[tokio::test]

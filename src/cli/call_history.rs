@@ -7,7 +7,8 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 
 use crate::call::{CallStatus, Purpose};
-use crate::history::{Entry, History, now_secs};
+use crate::dirs::now_secs;
+use crate::history::{Entry, History};
 use crate::mcp::Session;
 
 /// Appends the call to the server's history file. A history that cannot be written costs the

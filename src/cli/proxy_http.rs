@@ -20,6 +20,9 @@ use crate::sanitize;
 
 const MAX_HEAD: usize = 64 << 10;
 const MAX_BODY: usize = 64 << 20;
+/// Host connections served at once (a host holds a few: an event stream, a POST or two); one
+/// past it is told 503 and closed.
+const MAX_CONNECTIONS: usize = 256;
 /// Headers that belong to one hop, not to the request or response.
 const HOP: &[&str] = &[
     "host",
@@ -61,11 +64,20 @@ pub(crate) async fn serve(server: &HttpTarget, listen: &str, rec: Arc<Recorder>)
         .build()
         .map_err(|e| LensError::connection(e.to_string()))?;
     let up = Arc::new(Upstream { client, origin, extra: server.headers.clone(), rec });
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let Ok((conn, _)) = accepted else { continue };
-                tokio::spawn(connection(conn, up.clone()));
+                let Ok((mut conn, _)) = accepted else { continue };
+                let Ok(slot) = slots.clone().try_acquire_owned() else {
+                    tokio::spawn(async move { respond(&mut conn, "503 Service Unavailable", "text/plain", b"too many connections").await });
+                    continue;
+                };
+                let up = up.clone();
+                tokio::spawn(async move {
+                    connection(conn, up).await;
+                    drop(slot);
+                });
             }
             code = super::record::stop_requested() => return Ok(code),
         }
@@ -90,6 +102,10 @@ async fn connection(mut conn: TcpStream, up: Arc<Upstream>) {
 }
 
 async fn forward(conn: &mut TcpStream, up: &Upstream, mut req: Request) -> std::io::Result<()> {
+    // Only a path goes to the server's origin (not a proxy's absolute URL to somewhere else).
+    if !req.target.starts_with('/') {
+        return respond(conn, "400 Bad Request", "text/plain", b"expected a path").await;
+    }
     if !req.body.is_empty() {
         match check(up, true, &req.body).await {
             Verdict::Pass => {}

@@ -27,10 +27,15 @@ pub(crate) type LiveHub = Option<Arc<Hub>>;
 pub(crate) type LiveHub = Option<std::convert::Infallible>;
 
 /// One side's writer, shared: a message held at a breakpoint may be answered back to its sender.
-pub(crate) type Out = Arc<tokio::sync::Mutex<Pin<Box<dyn AsyncWrite + Send>>>>;
+/// None once that side is closed (taken out and dropped: the server sees its stdin end).
+pub(crate) type Out = Arc<tokio::sync::Mutex<Option<Pin<Box<dyn AsyncWrite + Send>>>>>;
 
 fn shared<W: AsyncWrite + Send + 'static>(w: W) -> Out {
-    Arc::new(tokio::sync::Mutex::new(Box::pin(w)))
+    Arc::new(tokio::sync::Mutex::new(Some(Box::pin(w))))
+}
+
+fn closed() -> std::io::Error {
+    std::io::Error::from(std::io::ErrorKind::BrokenPipe)
 }
 
 /// The recording file (when asked for), the watchers' hub (a live proxy), and the log that pairs
@@ -233,13 +238,16 @@ where
         line.clear();
         // A read error is the end of that side, as an end of file is.
         if (&mut from).take(limit).read_until(b'\n', &mut line).await.unwrap_or(0) == 0 {
-            let _ = sides.to.lock().await.shutdown().await;
+            if let Some(mut to) = sides.to.lock().await.take() {
+                let _ = to.shutdown().await;
+            }
             return Ok(());
         }
         if line.len() > max_line && !line.ends_with(b"\n") {
-            let mut to = sides.to.lock().await;
+            let mut guard = sides.to.lock().await;
+            let to = guard.as_mut().ok_or_else(closed)?;
             to.write_all(&line).await?;
-            let rest = pass_rest_of_line(&mut from, &mut *to).await?;
+            let rest = pass_rest_of_line(&mut from, to).await?;
             rec.note_cut(kind, &line, (line.len() as u64).saturating_add(rest));
             to.flush().await?;
             continue;
@@ -270,7 +278,9 @@ async fn pass_message(line: &[u8], sides: &Sides, rec: &Recorder, kind: LogKind)
             }
             Verdict::Answer(answer) => {
                 rec.note(back_kind, answer.as_bytes());
-                return write_line(&sides.back, format!("{answer}\n").as_bytes()).await;
+                // Lost if that side is gone already: this side's session goes on.
+                let _ = write_line(&sides.back, format!("{answer}\n").as_bytes()).await;
+                return Ok(());
             }
         }
     }
@@ -279,7 +289,8 @@ async fn pass_message(line: &[u8], sides: &Sides, rec: &Recorder, kind: LogKind)
 }
 
 async fn write_line(to: &Out, line: &[u8]) -> std::io::Result<()> {
-    let mut to = to.lock().await;
+    let mut guard = to.lock().await;
+    let to = guard.as_mut().ok_or_else(closed)?;
     to.write_all(line).await?;
     to.flush().await
 }

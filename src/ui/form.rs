@@ -72,6 +72,9 @@ pub struct FormState {
     pub schema_problem: Option<String>,
     pub no_validate: bool,
     pub message: Option<String>,
+    /// Why the arguments were not sent (they do not parse, or break the schema): gone once
+    /// they are valid, so it never stands beside "arguments valid".
+    pub check: Option<String>,
     /// A destructive tool asked for confirmation; `y` runs it.
     pub confirm: bool,
     /// The row last typed into. Any other focused text field shows its value selected: a
@@ -144,6 +147,7 @@ impl FormState {
             schema_problem,
             no_validate: false,
             message,
+            check: None,
             confirm: false,
             typed_at: None,
             validator,
@@ -188,8 +192,15 @@ impl FormState {
                 return;
             }
         };
+        self.validate_args(&args);
+        if self.errors.is_empty() {
+            self.check = None;
+        }
+    }
+
+    fn validate_args(&mut self, args: &Value) {
         if let Some(v) = &self.validator {
-            for e in crate::schema::validate::violations(v, &args, 100) {
+            for e in crate::schema::validate::violations(v, args, 100) {
                 self.errors.push((e.path, e.message));
             }
         }
@@ -701,11 +712,11 @@ impl FormState {
 
     fn run_request(&mut self) -> FormOutcome {
         if let Err(e) = self.arguments() {
-            self.message = Some(e);
+            self.check = Some(e);
             return FormOutcome::Handled;
         }
         if !self.no_validate && !self.errors.is_empty() {
-            self.message = Some(format!(
+            self.check = Some(format!(
                 "{} validation error(s): fix them, or {} to send anyway",
                 self.errors.len(),
                 key(Command::ToggleValidate)

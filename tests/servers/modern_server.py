@@ -46,6 +46,8 @@ TOOLS = [
      "inputSchema": {"type": "object"}},
     {"name": "confirm_job", "description": "Runs as a task that needs the user's confirmation.",
      "inputSchema": {"type": "object"}},
+    {"name": "nag_job", "description": "Hostile: a task that asks a new question on every poll.",
+     "inputSchema": {"type": "object"}},
     {"name": "long_job", "description": "Runs as a task that works until it is cancelled.",
      "inputSchema": {"type": "object"}},
     {"name": "loop_ask", "description": "Hostile: input_required for ever, a new state each round.",
@@ -124,7 +126,7 @@ def call_tool(params, meta, headers):
         return text(json.dumps(meta, sort_keys=True))
     if name == "headers_seen":
         return text(json.dumps(headers, sort_keys=True))
-    if name in ("slow_job", "confirm_job", "long_job"):
+    if name in ("slow_job", "confirm_job", "long_job", "nag_job"):
         with lock:
             tid = "task-%d" % (len(tasks) + 1)
             tasks[tid] = {"kind": name, "polls": 0, "status": "working", "answer": None}
@@ -165,6 +167,10 @@ def get_task(params):
         return dict(resultType="complete", **task(tid, "cancelled"))
     if t["kind"] == "long_job":
         return dict(resultType="complete", **task(tid, "working"))
+    if t["kind"] == "nag_job":
+        req = {"method": "elicitation/create", "params": {"mode": "form", "message": "Again %d?" % t["polls"],
+               "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean", "default": True}}}}}
+        return dict(resultType="complete", inputRequests={"q%d" % t["polls"]: req}, **task(tid, "input_required"))
     if t["kind"] == "confirm_job" and t["answer"] is None:
         if t["polls"] < 2:
             return dict(resultType="complete", **task(tid, "working"))

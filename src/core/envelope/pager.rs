@@ -44,6 +44,23 @@ pub fn position_argument(schema: Option<&Value>, kind: PageKind, current: &Map<S
 /// Position names that are only positions when they are numbers.
 const AMBIGUOUS: &[&str] = &["index", "position", "p", "token", "next"];
 
+/// An answer that pages by page number to a tool that takes an offset (YOURLS's `list_urls`
+/// answers `page` and `perpage`, and takes `offset`): the next page's first item is the offset.
+fn page_as_offset(
+    schema: Option<&Value>,
+    args: &Map<String, Value>,
+    p: &super::Pagination,
+    position: &Value,
+) -> Option<NextPage> {
+    let (PageKind::Page, Some(size)) = (p.kind?, p.limit) else { return None };
+    let page = position.as_u64()?;
+    let arg = position_argument(schema, PageKind::Offset, args)?;
+    let offset = json!(page.checked_sub(1)?.checked_mul(size)?);
+    let mut next = args.clone();
+    next.insert(arg.clone(), shaped(schema, &arg, &offset));
+    Some((next, offset))
+}
+
 /// The value to send, shaped to the argument's declared type.
 fn shaped(schema: Option<&Value>, arg: &str, v: &Value) -> Value {
     let ty = schema.and_then(|s| property_schema(s, arg)).and_then(|p| p.get("type")).and_then(Value::as_str);
@@ -252,6 +269,12 @@ pub fn next_arguments(
     let named = p.argument.clone().filter(|a| {
         schema.and_then(|s| s.get("properties")).and_then(Value::as_object).is_none_or(|props| props.contains_key(a))
     });
+    if named.is_none()
+        && position_argument(schema, kind, args).is_none()
+        && let Some(next) = page_as_offset(schema, args, p, &position)
+    {
+        return Ok(Some(next));
+    }
     let Some(arg) = named.or_else(|| position_argument(schema, kind, args)) else {
         let kind_name =
             serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
@@ -452,6 +475,8 @@ fn first_of_each(items: &Data) -> Vec<bool> {
 /// The merged list's next position is its last page's, with the literal it was written as.
 fn take_next_position(p: &mut super::Pagination, last: Option<super::Pagination>) {
     let last = last.unwrap_or_default();
+    // A forward cursor of the first page is no cursor of the whole list.
+    p.after = last.after;
     p.next_offset = last.next_offset;
     p.exact_position = last.exact_position;
     p.inexact_offset = last.inexact_offset;
@@ -606,6 +631,16 @@ mod tests {
             kept,
             json!({"offset": "123456789012345678901", "q": "x", "opts": {"from": "123456789012345678901"}})
         );
+    }
+
+    #[test]
+    fn a_page_number_goes_to_a_tool_that_takes_an_offset() {
+        let body = json!({"status": "success", "total": 5, "page": 1, "perpage": 2, "links": {"k0": {"shorturl": "https://s/k0"}, "k1": {"shorturl": "https://s/k1"}}, "results": []});
+        let e = env(json!({"content": [{"type": "text", "text": body.to_string()}]}));
+        let schema = json!({"properties": {"offset": {"type": "number"}, "perpage": {"type": "number"}}});
+        let args: Map<String, Value> = [("perpage".to_string(), json!(2))].into_iter().collect();
+        let next = next_arguments(Some(&schema), &args, &e).ok().flatten().map(|(a, _)| Value::Object(a));
+        assert_eq!(next, Some(json!({"perpage": 2, "offset": 2})));
     }
 
     #[test]

@@ -6,18 +6,14 @@ use super::Finding;
 
 pub fn check(tool: &str, desc: &Value) -> Vec<Finding> {
     let mut out = vec![];
-    if let Some(a) = desc.get("annotations") {
-        let flag = |k: &str| a.get(k).and_then(Value::as_bool);
-        if flag("readOnlyHint") == Some(true) {
-            if flag("destructiveHint") == Some(true) {
-                out.push(Finding::new(
-                    "annotations/contradiction",
-                    Some(tool),
-                    Some("/annotations/destructiveHint".into()),
-                    "readOnlyHint is true and destructiveHint is true: a tool that changes nothing destroys nothing (hosts that ask before destructive tools get two answers)",
-                ));
-            }
-        }
+    let flag = |k: &str| desc.get("annotations").and_then(|a| a.get(k)).and_then(Value::as_bool);
+    if flag("readOnlyHint") == Some(true) && flag("destructiveHint") == Some(true) {
+        out.push(Finding::new(
+            "annotations/contradiction",
+            Some(tool),
+            Some("/annotations/destructiveHint".into()),
+            "readOnlyHint is true and destructiveHint is true: a tool that changes nothing destroys nothing (hosts that ask before destructive tools get two answers)",
+        ));
     }
     if let Some(uri) = app_resource(desc)
         && !uri.starts_with("ui://")

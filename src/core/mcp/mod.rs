@@ -23,6 +23,7 @@ pub mod sse;
 pub mod stdio;
 pub mod target;
 pub mod task_ext;
+pub mod task_poll;
 pub mod tasks;
 pub mod tools;
 pub mod uri_template;

@@ -842,7 +842,9 @@ impl Session {
         }
         self.service.cancellation_token().cancel();
         if let Some(c) = &self.child {
-            let _ = c.wait_exit(Duration::from_secs(2)).await;
+            // Each grace period, and a little for the kill.
+            let _ =
+                c.wait_exit(super::stdio::STOP_GRACE.0 + super::stdio::STOP_GRACE.1 + Duration::from_millis(500)).await;
         }
     }
 }

@@ -9,7 +9,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufRea
 use tokio::process::Command;
 use tokio::sync::{mpsc, watch};
 
-use super::log::LogKind;
+use super::log::{LogKind, SessionLog};
 use super::target::StdioTarget;
 use super::wire::WireTap;
 use crate::error::{LensError, Result};
@@ -242,13 +242,20 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
         }
     });
 
-    // rmcp -> tap -> server stdin.
+    // rmcp -> tap -> server stdin, until the session stops the server (`close_stdin`).
     let tap_out = tap.clone();
+    let close_stdin = Arc::new(tokio::sync::Notify::new());
+    let closing = close_stdin.clone();
     tokio::spawn(async move {
         let mut reader = BufReader::new(from_rmcp);
         let mut stdin = stdin;
         let mut buf = Vec::new();
-        while let Ok(Some(Ok(()))) = read_bounded_line(&mut reader, &mut buf, usize::MAX).await {
+        loop {
+            let read = tokio::select! {
+                r = read_bounded_line(&mut reader, &mut buf, usize::MAX) => r,
+                () = closing.notified() => break,
+            };
+            let Ok(Some(Ok(()))) = read else { break };
             let line = String::from_utf8_lossy(&buf);
             let line = tap_out.outbound(&line);
             if write_line(&mut stdin, line.as_bytes()).await.is_err() {
@@ -280,10 +287,7 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
     tokio::spawn(async move {
         let status = tokio::select! {
             s = child.wait() => s.ok(),
-            _ = kill_rx => {
-                let _ = child.start_kill();
-                child.wait().await.ok()
-            }
+            _ = kill_rx => stop(&mut child, &close_stdin, &exit_log).await,
         };
         if let Some(s) = status {
             exit_log.push(LogKind::Info, &format!("server exited: {}", describe_status(&s)));
@@ -292,6 +296,46 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
     });
 
     Ok((rmcp_side, ChildWatch { status: status_rx, kill: Arc::new(Mutex::new(Some(kill_tx))) }))
+}
+
+/// How long a server is given to exit after its stdin closes, then after SIGTERM.
+pub const STOP_GRACE: (Duration, Duration) = (Duration::from_millis(1500), Duration::from_millis(1500));
+
+/// Stops the child as hosts do: its stdin closed (a server exits at the end of its input), then
+/// SIGTERM if it is still running after a grace period, then SIGKILL after another.
+async fn stop(
+    child: &mut tokio::process::Child,
+    close_stdin: &tokio::sync::Notify,
+    log: &SessionLog,
+) -> Option<ExitStatus> {
+    close_stdin.notify_one();
+    if let Ok(s) = tokio::time::timeout(STOP_GRACE.0, child.wait()).await {
+        return s.ok();
+    }
+    if let Some(pid) = child.id() {
+        log.push(LogKind::Info, "the server did not exit when its input closed: SIGTERM");
+        terminate(pid);
+        if let Ok(s) = tokio::time::timeout(STOP_GRACE.1, child.wait()).await {
+            return s.ok();
+        }
+    }
+    log.push(LogKind::Info, "the server did not exit on SIGTERM: SIGKILL");
+    let _ = child.start_kill();
+    child.wait().await.ok()
+}
+
+/// Sends SIGTERM (elsewhere there is no such signal: the kill that follows ends it).
+fn terminate(pid: u32) {
+    #[cfg(unix)]
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: kill(2) takes plain integers and touches no memory of ours; the pid is our
+        // own child's, not yet reaped (we hold the Child and have not seen it exit).
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = pid;
 }
 
 /// The lines rmcp reads, written by one task: the server's (through the tap) and, before the
@@ -336,6 +380,36 @@ pub fn describe_status(s: &ExitStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn shell(script: &str) -> (DuplexStream, ChildWatch) {
+        use super::super::log::{LogLimits, Redactor};
+        let target =
+            StdioTarget { command: "sh".into(), args: vec!["-c".into(), script.into()], env: vec![], cwd: None };
+        let tap = WireTap::new(SessionLog::new(LogLimits::default(), Redactor::default()));
+        spawn(&target, tap, 1 << 20).unwrap_or_else(|e| panic!("{}", e.message))
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_server_is_stopped_by_closing_its_input_then_sigterm_then_sigkill() {
+        use std::os::unix::process::ExitStatusExt;
+        let grace = STOP_GRACE.0 + STOP_GRACE.1 + Duration::from_secs(2);
+        // Exits at the end of its input: never signalled.
+        let (_io, reads) = shell("cat >/dev/null; exit 0");
+        reads.kill();
+        let s = reads.wait_exit(grace).await.unwrap_or_else(|| panic!("still running"));
+        assert_eq!((s.code(), s.signal()), (Some(0), None));
+        // Reads no input but ends on SIGTERM.
+        let (_io, sleeps) = shell("exec sleep 30");
+        sleeps.kill();
+        let s = sleeps.wait_exit(grace).await.unwrap_or_else(|| panic!("still running"));
+        assert_eq!(s.signal(), Some(libc::SIGTERM));
+        // Ignores SIGTERM too: killed.
+        let (_io, stubborn) = shell("trap '' TERM; while :; do sleep 0.1; done");
+        stubborn.kill();
+        let s = stubborn.wait_exit(grace).await.unwrap_or_else(|| panic!("still running"));
+        assert_eq!(s.signal(), Some(libc::SIGKILL));
+    }
 
     #[tokio::test]
     async fn bounded_lines() {

@@ -99,14 +99,22 @@ impl Session {
             .ok_or_else(|| LensError::connection("tools/call: a task result without taskId"))?;
         let cancel = opts.cancel.clone().unwrap_or_default();
         let mut answered = 0usize;
+        let mut poller = super::task_poll::Poller::default();
         loop {
             self.task_book.note(tool, &task);
             on_status(&task);
             if task.ended() {
                 return Err(LensError::tool(format!("task {} ended {} with no result", task.id, task.status)));
             }
+            if task.status == "input_required" && answered >= super::input::MAX_ROUNDS {
+                return Err(LensError::tool(format!(
+                    "task {} asks again after {answered} answers; mcplens stopped following it (it runs on at the server: mcplens task cancel {})",
+                    task.id, task.id
+                )));
+            }
+            let wait = poller.next(&task).map_err(LensError::tool)?;
             tokio::select! {
-                _ = tokio::time::sleep(task.poll) => {}
+                _ = tokio::time::sleep(wait) => {}
                 _ = cancel.cancelled() => {
                     let plain = CallOptions { timeout: opts.timeout, cancel: None };
                     if let Ok(t) = self.cancel_task(&task.id, &plain).await {

@@ -150,9 +150,11 @@ impl Session {
         self.task_book.note(tool, &task);
         on_status(&task);
         let cancel = opts.cancel.clone().unwrap_or_default();
+        let mut poller = super::task_poll::Poller::default();
         while !task.ended() && task.status != "input_required" {
+            let wait = poller.next(&task).map_err(LensError::tool)?;
             tokio::select! {
-                _ = tokio::time::sleep(task.poll) => {}
+                _ = tokio::time::sleep(wait) => {}
                 _ = cancel.cancelled() => {
                     let plain = CallOptions { timeout: opts.timeout, cancel: None };
                     if let Ok(t) = self.cancel_task(&task.id, &plain).await {

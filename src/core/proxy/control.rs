@@ -26,7 +26,7 @@ const MAX_WATCHERS: usize = 32;
 
 /// Where running proxies put their sockets.
 pub fn dir() -> Option<PathBuf> {
-    crate::history::state_dir().map(|d| d.join("proxies"))
+    crate::dirs::state_dir().map(|d| d.join("proxies"))
 }
 
 /// The socket of the proxy with this pid.

@@ -31,7 +31,7 @@ impl FormState {
             let text = format!("{} is marked destructive. Run it? y / N", sanitize::line(&self.tool));
             info.push(Info { text, role: Role::Error, bold: true });
         }
-        if let Some(m) = &self.message {
+        for m in [&self.message, &self.check].into_iter().flatten() {
             info.push(line(sanitize::line(m).into_owned(), Role::Warning));
         }
         if let Some(p) = &self.schema_problem {
@@ -110,7 +110,7 @@ impl FormState {
             FormOutcome::Handled => {}
             FormOutcome::Run => match self.arguments() {
                 Ok(arguments) => cx.action(Action::RunForm { tool: self.tool.clone(), arguments }),
-                Err(e) => self.message = Some(e),
+                Err(e) => self.check = Some(e),
             },
             FormOutcome::Leave => cx.action(Action::LeaveForm),
             FormOutcome::NotMine => return Used::No,

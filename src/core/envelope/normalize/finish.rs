@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::payload::Payload;
 use super::{
     Found, Work, cursor_in_last_record, is_action_tool, is_catalog_tool, is_record_array, looks_like_tool, name_words,
-    only_counts_changes, page_count_keys, primary_array, scan_copy_map, shapes,
+    only_counts_changes, only_member, page_count_keys, primary_array, scan_copy_map, shapes,
 };
 use crate::envelope::{Pagination, ResponseType, Status, Summary, position, text};
 use crate::skeleton::array_len;
@@ -62,7 +62,9 @@ pub(super) fn place_content(r: &mut Reading, others: &[Value], prose_text: Optio
 
 /// A list tool's "No results found" is an empty list, said in the message.
 pub(super) fn nothing_found(r: &mut Reading, p: &Payload, no_items: bool, tool: &str, d: Option<&Value>, w: &mut Work) {
-    if r.data.is_null()
+    // The sentence may also come wrapped (FastMCP's `{"result": "No results found"}`).
+    let wrapped = only_member(&r.data).and_then(Value::as_str).is_some_and(|s| Some(s) == p.prose_text.as_deref());
+    if (r.data.is_null() || wrapped)
         && !w.is_error
         && w.error.is_none()
         && !p.failure_text

@@ -290,6 +290,10 @@ fn popular_server_shapes() {
     );
     assert_eq!(e.response_type, ResponseType::Error);
     assert_eq!(e.error.and_then(|x| x.message), Some("Field 'x' doesn't exist".into()));
+}
+
+#[test]
+fn popular_server_shapes_in_text() {
     // A database server: a JSON array of rows in one text block.
     let e = norm("query", None, text(json!([{"id": 1, "name": "a"}, {"id": 2, "name": "b"}])));
     assert_eq!((e.response_type, e.item_count()), (ResponseType::List, 2));
@@ -587,6 +591,9 @@ fn nothing_found_from_a_list_tool_is_an_empty_list() {
         (e.response_type, e.item_count(), e.message.as_deref()),
         (ResponseType::List, 0, Some("No search results found"))
     );
+    // FastMCP wraps a returned string as structuredContent {"result": ...}.
+    let wrapped = json!({"content": [{"type": "text", "text": "No results found"}], "structuredContent": {"result": "No results found"}});
+    assert_eq!(norm("search_docs", read_only(), wrapped).item_count(), 0);
     // Not a list tool: the sentence is a single's message.
     let e = norm("get_weather", read_only(), json!({"content": [{"type": "text", "text": "No data found"}]}));
     assert_eq!(e.response_type, ResponseType::Single);

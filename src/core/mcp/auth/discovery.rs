@@ -61,7 +61,7 @@ pub async fn discover(
         );
         let origin_text = origin_of(&server);
         let origin = Url::parse(&origin_text).map_err(|e| format!("the server URL cannot be read: {e}"))?;
-        let metadata = match server_metadata(fetch, &origin, &origin_text).await? {
+        let metadata = match server_metadata(fetch, &origin, &origin_text, super::rules::Expected::Origin).await? {
             Some(m) => m,
             None => fallback_endpoints(&origin),
         };
@@ -83,7 +83,7 @@ pub async fn discover(
     let issuer_url =
         Url::parse(issuer).map_err(|e| format!("the authorization server URL {issuer:?} cannot be read: {e}"))?;
     check_web_url(&issuer_url)?;
-    let metadata = match server_metadata(fetch, &issuer_url, issuer).await? {
+    let metadata = match server_metadata(fetch, &issuer_url, issuer, super::rules::Expected::Named).await? {
         Some(m) => m,
         None => fallback_endpoints(&issuer_url),
     };
@@ -132,7 +132,12 @@ async fn protected_resource(
 /// RFC 8414 then OpenID discovery, path-aware, in the spec's order; `expected` is the issuer
 /// identifier as it was named (the PRM's entry, or the server's origin), which the metadata's
 /// `issuer` must match.
-async fn server_metadata(fetch: &Fetcher, issuer: &Url, expected: &str) -> Result<Option<ServerMetadata>, String> {
+async fn server_metadata(
+    fetch: &Fetcher,
+    issuer: &Url,
+    expected: &str,
+    how: super::rules::Expected,
+) -> Result<Option<ServerMetadata>, String> {
     let origin = origin_of(issuer);
     let path = issuer.path().trim_end_matches('/');
     let candidates = if path.is_empty() {
@@ -154,7 +159,7 @@ async fn server_metadata(fetch: &Fetcher, issuer: &Url, expected: &str) -> Resul
         }
         let Some(json) = answer.json.filter(Value::is_object) else { continue };
         let claimed = json.get("issuer").and_then(Value::as_str);
-        super::rules::check_issuer(expected, claimed, &url)?;
+        super::rules::check_issuer(expected, how, claimed, &url)?;
         let mut metadata = read_metadata(&json)?;
         metadata.fetched_from = Some(url);
         return Ok(Some(metadata));

@@ -18,7 +18,7 @@ const LIFETIME_SECS: u64 = 300;
 /// a short `exp` and a random `jti`.
 pub fn client_assertion(pem: &str, client_id: &str, audience: &str) -> Result<String, String> {
     let key = key_pair(pem)?;
-    let now = crate::history::now_secs();
+    let now = crate::dirs::now_secs();
     let claims = json!({
         "iss": client_id,
         "sub": client_id,

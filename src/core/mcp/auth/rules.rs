@@ -8,11 +8,22 @@ use url::{Host, Url};
 
 use super::discovery::ServerMetadata;
 
+/// How the issuer the metadata must claim was learned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    /// Named by the protected resource metadata: the claim must be that issuer.
+    Named,
+    /// Only the MCP server's origin is known (a 2025-03-26 server with no resource metadata,
+    /// whose own origin serves the metadata): the claim must be on that origin, whatever its
+    /// path, since nothing named a path to compare with.
+    Origin,
+}
+
 /// RFC 8414 §3.3: the metadata's `issuer` must be identical to the issuer the well-known URL
 /// was built from; else a server that can serve metadata could send the login elsewhere. The
 /// only difference let through is a trailing `/` on an issuer with no path, which names the
 /// same origin (`http://as` and `http://as/` are one URL once parsed).
-pub fn check_issuer(expected: &str, claimed: Option<&str>, fetched_from: &str) -> Result<(), String> {
+pub fn check_issuer(expected: &str, how: Expected, claimed: Option<&str>, fetched_from: &str) -> Result<(), String> {
     let from = shown(fetched_from);
     let Some(claimed) = claimed else {
         return Err(format!(
@@ -24,12 +35,24 @@ pub fn check_issuer(expected: &str, claimed: Option<&str>, fetched_from: &str) -
     if claimed == expected || same_root(claimed, expected) {
         return Ok(());
     }
+    if let Expected::Origin = how
+        && same_origin(claimed, expected)
+    {
+        return Ok(());
+    }
     Err(format!(
         "the authorization server metadata fetched from {from} claims issuer {}, not {} that the URL was \
          built from; not used (RFC 8414 §3.3: a server that serves metadata could redirect the login), login refused",
         shown(claimed),
         shown(expected)
     ))
+}
+
+fn same_origin(a: &str, b: &str) -> bool {
+    match (Url::parse(a), Url::parse(b)) {
+        (Ok(a), Ok(b)) => a.origin() == b.origin() && a.origin().is_tuple(),
+        _ => false,
+    }
 }
 
 fn same_root(a: &str, b: &str) -> bool {
@@ -126,6 +149,7 @@ mod tests {
     #[test]
     fn the_issuer_must_be_the_one_the_url_was_built_from() {
         let from = "http://127.0.0.1:9/.well-known/oauth-authorization-server";
+        let check_issuer = |e: &str, c: Option<&str>, f: &str| check_issuer(e, Expected::Named, c, f);
         assert!(check_issuer("http://127.0.0.1:9", Some("http://127.0.0.1:9"), from).is_ok());
         assert!(check_issuer("http://127.0.0.1:9", Some("http://127.0.0.1:9/"), from).is_ok());
         assert!(check_issuer("https://as.example/tenant", Some("https://as.example/tenant"), from).is_ok());
@@ -135,6 +159,17 @@ mod tests {
         assert!(check_issuer("https://as.example/tenant", Some("https://as.example/other"), from).is_err());
         assert!(check_issuer("https://as.example", Some("https://AS.example"), from).is_err());
         assert!(check_issuer("https://as.example", None, from).is_err());
+    }
+
+    #[test]
+    fn with_only_an_origin_known_the_issuer_must_be_on_it() {
+        let from = "http://127.0.0.1:9/.well-known/oauth-authorization-server";
+        let origin = |c: &str| check_issuer("http://127.0.0.1:9", Expected::Origin, Some(c), from);
+        assert!(origin("http://127.0.0.1:9").is_ok());
+        assert!(origin("http://127.0.0.1:9/oauth").is_ok());
+        assert!(origin("http://127.0.0.1:10/oauth").is_err());
+        assert!(origin("https://127.0.0.1:9").is_err());
+        assert!(origin("http://other.example/evil").is_err());
     }
 
     #[test]
