@@ -2,6 +2,7 @@
 //! footer hints, so what is documented is exactly what is bound. The table is data: the embedded
 //! `keymap.toml`, with a user's file laid over it once at start (`init`).
 
+pub mod docs;
 mod key;
 mod load;
 
