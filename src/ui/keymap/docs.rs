@@ -13,10 +13,7 @@ pub fn tables(map: &Keymap, only: Option<&[&str]>) -> String {
     scopes.sort_by_key(|s| s.section() != "global");
     let mut out = String::new();
     for scope in scopes.into_iter().filter(|s| only.is_none_or(|o| o.contains(&s.section()))) {
-        let rows: Vec<String> = map
-            .own(scope)
-            .map(|b| format!("| {} | {} |", cell(&b.label), cell(&b.help)))
-            .collect();
+        let rows: Vec<String> = map.own(scope).map(|b| format!("| {} | {} |", cell(&b.label), cell(&b.help))).collect();
         if rows.is_empty() {
             continue;
         }
