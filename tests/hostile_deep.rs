@@ -194,6 +194,12 @@ fn the_tui_shows_deep_replies_and_forms_and_quits_cleanly() {
             std::thread::sleep(std::time::Duration::from_millis(400));
         }
         tmux(&["send-keys", "-t", &name, "q"]);
+        // Where the result's keys landed in a form that kept the focus (letters type there),
+        // quitting asks first, and yes quits.
+        std::thread::sleep(std::time::Duration::from_millis(600));
+        if tmux(&["capture-pane", "-p", "-t", &name]).contains("Quit?") {
+            tmux(&["send-keys", "-t", &name, "y"]);
+        }
         let screen = wait_for(&name, "EXITED=");
         assert!(screen.contains("EXITED=0"), "{mode}: {screen}");
         assert!(!screen.contains("Tools ("), "{mode}: terminal not restored:\n{screen}");

@@ -252,7 +252,7 @@ fn fg_find_persons() -> Value {
     json!({
         "name": "fg_findPersons",
         "title": "Find persons",
-        "description": "Find persons based on an array of criteria (the schema seed 003 says other clients truncate).",
+        "description": "Find persons based on an array of criteria (a nested schema that clients converting JSON Schema to another type system truncate).",
         "inputSchema": {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "type": "object",
