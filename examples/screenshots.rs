@@ -145,6 +145,15 @@ const CALL_SCENES: &[CallScene] = &[
     ("result-split", "dark", "shop_search_products", "{}", &[KeyCode::Char('2')]),
     ("result-content", "dark", "get_resources", "{}", &[KeyCode::Char('3')]),
     ("result-raw", "light", "get_weather", r#"{"city": "Osaka"}"#, &[KeyCode::Char('4')]),
+    ("result-envelope-table-light", "light", "discord_list_channels", r#"{"limit": 25}"#, &[]),
+    ("result-split-light", "light", "shop_search_products", "{}", &[KeyCode::Char('2')]),
+    ("log-after-a-call", "dark", "get_weather", r#"{"city": "Osaka"}"#, &[KeyCode::Char('L')]),
+    ("history-light", "light", "get_weather", r#"{"city": "Osaka"}"#, &[KeyCode::Char('H')]),
+    ("server-info", "dark", "get_weather", r#"{"city": "Osaka"}"#, &[KeyCode::Char('i')]),
+    ("resources", "dark", "get_weather", r#"{"city": "Osaka"}"#, &[KeyCode::Char('r')]),
+    ("prompts-light", "light", "get_weather", r#"{"city": "Osaka"}"#, &[KeyCode::Char('p')]),
+    ("collection", "dark", "get_weather", r#"{"city": "Osaka"}"#, &[KeyCode::Char('K')]),
+    ("tasks-light", "light", "get_weather", r#"{"city": "Osaka"}"#, &[KeyCode::Char('T')]),
 ];
 
 #[tokio::main]
@@ -175,6 +184,10 @@ async fn main() -> std::io::Result<()> {
         ("help", "dark", |s, a| {
             s.press(a, KeyCode::Char('?'));
         }),
+        ("help-light", "light", |s, a| {
+            s.press(a, KeyCode::Char('?'));
+        }),
+        ("tools-and-schema-light", "light", |_, _| {}),
         ("raw-schema-light", "light", |s, a| {
             s.press(a, KeyCode::Char('G'));
             s.press(a, KeyCode::Tab);
