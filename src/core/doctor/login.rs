@@ -13,7 +13,7 @@ use url::Url;
 use super::http::Answer;
 use super::{Step, Verdict, excerpt, probe_wait};
 use crate::mcp::auth::Challenge;
-use crate::mcp::auth::discovery::{canonical_resource, check_web_url};
+use crate::mcp::auth::discovery::{canonical_resource, check_web_url, metadata_urls};
 use crate::mcp::{ConnectOptions, HttpTarget};
 
 /// Largest metadata document read.
@@ -40,7 +40,7 @@ pub async fn probe(t: &HttpTarget, answer: &Answer, options: &ConnectOptions) ->
     let prm_failed = prm_step.verdict == Verdict::Fail;
     steps.push(prm_step);
     let Some(issuer) = issuer.filter(|_| !prm_failed) else { return steps };
-    let asm = fetch_first(&client, &as_candidates(&issuer)).await;
+    let asm = fetch_first(&client, &metadata_urls(&issuer)).await;
     let as_step = as_step(&issuer, &asm);
     let as_failed = as_step.verdict == Verdict::Fail;
     steps.push(as_step);
@@ -95,24 +95,6 @@ fn prm_candidates(server: &Url, from_challenge: Option<&str>) -> Vec<String> {
     }
     out.push(format!("{origin}/.well-known/oauth-protected-resource"));
     out
-}
-
-/// RFC 8414 then OpenID discovery, path-aware, in the MCP spec's order.
-fn as_candidates(issuer: &Url) -> Vec<String> {
-    let origin = issuer.origin().ascii_serialization();
-    let path = issuer.path().trim_end_matches('/');
-    if path.is_empty() {
-        vec![
-            format!("{origin}/.well-known/oauth-authorization-server"),
-            format!("{origin}/.well-known/openid-configuration"),
-        ]
-    } else {
-        vec![
-            format!("{origin}/.well-known/oauth-authorization-server{path}"),
-            format!("{origin}/.well-known/openid-configuration{path}"),
-            format!("{origin}{path}/.well-known/openid-configuration"),
-        ]
-    }
 }
 
 async fn fetch_first(client: &reqwest::Client, urls: &[String]) -> Fetched {

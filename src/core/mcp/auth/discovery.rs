@@ -138,20 +138,7 @@ async fn server_metadata(
     expected: &str,
     how: super::rules::Expected,
 ) -> Result<Option<ServerMetadata>, String> {
-    let origin = origin_of(issuer);
-    let path = issuer.path().trim_end_matches('/');
-    let candidates = if path.is_empty() {
-        vec![
-            format!("{origin}/.well-known/oauth-authorization-server"),
-            format!("{origin}/.well-known/openid-configuration"),
-        ]
-    } else {
-        vec![
-            format!("{origin}/.well-known/oauth-authorization-server{path}"),
-            format!("{origin}/.well-known/openid-configuration{path}"),
-            format!("{origin}{path}/.well-known/openid-configuration"),
-        ]
-    };
+    let candidates = metadata_urls(issuer);
     for url in candidates {
         let answer = fetch.get(&url).await?;
         if !answer.ok() {
@@ -211,6 +198,25 @@ fn fallback_endpoints(base: &Url) -> ServerMetadata {
 
 fn strings(v: Option<&Value>) -> Option<Vec<String>> {
     v.and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+}
+
+/// Where an issuer's metadata is looked for: RFC 8414 then OpenID discovery, path-aware, in the
+/// MCP spec's order.
+pub fn metadata_urls(issuer: &Url) -> Vec<String> {
+    let origin = origin_of(issuer);
+    let path = issuer.path().trim_end_matches('/');
+    if path.is_empty() {
+        vec![
+            format!("{origin}/.well-known/oauth-authorization-server"),
+            format!("{origin}/.well-known/openid-configuration"),
+        ]
+    } else {
+        vec![
+            format!("{origin}/.well-known/oauth-authorization-server{path}"),
+            format!("{origin}/.well-known/openid-configuration{path}"),
+            format!("{origin}{path}/.well-known/openid-configuration"),
+        ]
+    }
 }
 
 fn origin_of(url: &Url) -> String {
