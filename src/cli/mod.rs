@@ -10,6 +10,7 @@ pub mod collection;
 pub mod connect;
 pub mod diff;
 pub mod doctor;
+mod http1;
 pub mod info;
 pub mod items;
 pub mod lint;

@@ -7,10 +7,11 @@
 use std::sync::Arc;
 
 use futures::StreamExt;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 
 use super::err_line;
+use super::http1::{Request, read_request};
 use super::record::Recorder;
 use crate::error::{LensError, Result};
 use crate::mcp::HttpTarget;
@@ -18,7 +19,6 @@ use crate::mcp::log::LogKind;
 use crate::proxy::Verdict;
 use crate::sanitize;
 
-const MAX_HEAD: usize = 64 << 10;
 const MAX_BODY: usize = 64 << 20;
 /// Host connections served at once (a host holds a few: an event stream, a POST or two); one
 /// past it is told 503 and closed.
@@ -84,17 +84,10 @@ pub(crate) async fn serve(server: &HttpTarget, listen: &str, rec: Arc<Recorder>)
     }
 }
 
-struct Request {
-    method: String,
-    target: String,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
 /// One host connection: requests one after the other until it closes.
 async fn connection(mut conn: TcpStream, up: Arc<Upstream>) {
     let mut buf = Vec::new();
-    while let Some(req) = request(&mut conn, &mut buf).await {
+    while let Some(req) = read_request(&mut conn, &mut buf, None).await {
         if forward(&mut conn, &up, req).await.is_err() {
             return;
         }
@@ -299,58 +292,6 @@ async fn respond(conn: &mut TcpStream, status: &str, kind: &str, body: &[u8]) ->
     conn.write_all(head.as_bytes()).await?;
     conn.write_all(body).await?;
     conn.flush().await
-}
-
-/// Reads one request (a `Content-Length` body; a chunked one is refused). `buf` keeps what was
-/// read past it. None when the connection ends or breaks the rules.
-async fn request(conn: &mut TcpStream, buf: &mut Vec<u8>) -> Option<Request> {
-    let head_end = loop {
-        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at + 4;
-        }
-        if buf.len() > MAX_HEAD || !read_more(conn, buf).await {
-            return None;
-        }
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
-    let mut first = head.lines().next().unwrap_or_default().split(' ');
-    let (method, target) = (first.next()?.to_string(), first.next()?.to_string());
-    let mut headers = Vec::new();
-    let mut length = 0usize;
-    for line in head.lines().skip(1) {
-        let Some((name, value)) = line.split_once(':') else { continue };
-        let (name, value) = (name.trim().to_string(), value.trim().to_string());
-        if name.eq_ignore_ascii_case("content-length") {
-            length = value.parse().ok()?;
-        } else if name.eq_ignore_ascii_case("transfer-encoding") && !value.eq_ignore_ascii_case("identity") {
-            let _ = respond(conn, "411 Length Required", "text/plain", b"send a Content-Length").await;
-            return None;
-        }
-        headers.push((name, value));
-    }
-    if length > MAX_BODY {
-        let _ = respond(conn, "413 Content Too Large", "text/plain", b"").await;
-        return None;
-    }
-    while buf.len() < head_end + length {
-        if !read_more(conn, buf).await {
-            return None;
-        }
-    }
-    let body = buf[head_end..head_end + length].to_vec();
-    buf.drain(..head_end + length);
-    Some(Request { method, target, headers, body })
-}
-
-async fn read_more(conn: &mut TcpStream, buf: &mut Vec<u8>) -> bool {
-    let mut chunk = [0u8; 16 << 10];
-    match conn.read(&mut chunk).await {
-        Ok(n) if n > 0 => {
-            buf.extend_from_slice(&chunk[..n]);
-            true
-        }
-        _ => false,
-    }
 }
 
 #[cfg(test)]

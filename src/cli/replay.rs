@@ -14,8 +14,7 @@ use crate::replay::{self, Answer, Script};
 use crate::sanitize;
 
 /// The longest request head and body the HTTP side reads.
-const MAX_HEAD: usize = 64 << 10;
-const MAX_BODY: usize = 64 << 20;
+use super::http1::MAX_BODY;
 /// Clients served at once: each may hold a body up to `MAX_BODY`, so the bound is on memory
 /// too. One past it is told 503 and closed.
 const MAX_CONNECTIONS: usize = 64;
@@ -112,7 +111,9 @@ async fn serve_http(addr: &str, script: Shared, max_depth: usize) -> Result<i32>
 /// One client connection: requests one after the other (keep-alive) until it closes.
 async fn connection(mut conn: TcpStream, script: Shared, max_depth: usize) {
     let mut buf = Vec::new();
-    while let Some((method, body)) = request(&mut conn, &mut buf).await {
+    while let Some(super::http1::Request { method, body, .. }) =
+        super::http1::read_request(&mut conn, &mut buf, Some(IDLE)).await
+    {
         let answered = match method.as_str() {
             "POST" => match std::str::from_utf8(&body) {
                 Ok(text) => post(&mut conn, answer(&script, text.trim(), max_depth)).await,
@@ -161,55 +162,4 @@ async fn respond(conn: &mut TcpStream, status: &str, kind: &str, body: &[&[u8]])
     let length: usize = body.iter().map(|p| p.len()).sum();
     let head = format!("HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {length}\r\n\r\n");
     conn.write_all(head.as_bytes()).await.is_ok() && write_parts(conn, body).await.is_ok()
-}
-
-/// Reads one request: its method and body (`Content-Length` bodies; a chunked one is refused).
-/// `buf` keeps what was read past it. None when the connection ends or breaks the rules.
-async fn request(conn: &mut TcpStream, buf: &mut Vec<u8>) -> Option<(String, Vec<u8>)> {
-    let head_end = loop {
-        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at + 4;
-        }
-        if buf.len() > MAX_HEAD || !read_more(conn, buf).await {
-            return None;
-        }
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
-    let method = head.split(' ').next().unwrap_or_default().to_string();
-    let mut length = 0usize;
-    for line in head.lines().skip(1) {
-        let Some((name, value)) = line.split_once(':') else { continue };
-        let (name, value) = (name.trim().to_ascii_lowercase(), value.trim());
-        if name == "content-length" {
-            length = value.parse().ok()?;
-        } else if name == "transfer-encoding" && !value.eq_ignore_ascii_case("identity") {
-            let _ = respond(conn, "411 Length Required", "text/plain", &[b"send a Content-Length"]).await;
-            return None;
-        }
-    }
-    if length > MAX_BODY {
-        let _ = respond(conn, "413 Content Too Large", "text/plain", &[]).await;
-        return None;
-    }
-    while buf.len() < head_end + length {
-        if !read_more(conn, buf).await {
-            return None;
-        }
-    }
-    let body = buf[head_end..head_end + length].to_vec();
-    buf.drain(..head_end + length);
-    Some((method, body))
-}
-
-/// Reads what comes next into `buf`; false when the connection ended, broke, or sent nothing
-/// for [`IDLE`].
-async fn read_more(conn: &mut TcpStream, buf: &mut Vec<u8>) -> bool {
-    let mut chunk = [0u8; 16 << 10];
-    match tokio::time::timeout(IDLE, conn.read(&mut chunk)).await {
-        Ok(Ok(n)) if n > 0 => {
-            buf.extend_from_slice(&chunk[..n]);
-            true
-        }
-        _ => false,
-    }
 }
