@@ -5,11 +5,12 @@ use std::time::Instant;
 
 use ratatui::layout::Position;
 
-use super::app::{App, Cmd, Pane, Purpose, Running};
+use super::app::{App, Pane};
 use super::component::{Action, Component, Ctx, Effect, Used};
 use super::components::help::Help;
 use super::components::history::HistoryOverlay;
 use super::keymap::{self, Command, Scope};
+use super::msg::{Cmd, Purpose, Running};
 use super::result::{Page, ResultState, View};
 use super::saved::RunMsg;
 use crate::envelope::PageKind;
@@ -441,7 +442,7 @@ impl App {
             });
             hint.next = Some(pointer);
         }
-        vec![Cmd::Teach { hint, call: super::app::Shown(Box::new(r.call.clone())), descriptor }]
+        vec![Cmd::Teach { hint, call: super::msg::Shown(Box::new(r.call.clone())), descriptor }]
     }
 
     pub(super) fn navigate(&mut self, cmd: Command) {

@@ -1,10 +1,11 @@
 //! The app's handling of what the server said about resources, prompts, completions, its log
 //! level and pings: the panes and overlays hear of it, the status line says it.
 
-use super::app::{App, Cmd, SessionMsg};
+use super::app::App;
 use super::component::Observed;
 use super::components::prompt_view::PromptView;
 use super::components::read::ReadView;
+use super::msg::{Cmd, SessionMsg};
 use crate::sanitize;
 
 impl App {
