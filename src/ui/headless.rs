@@ -106,45 +106,16 @@ async fn execute_round(
     history: &std::sync::Arc<std::sync::Mutex<crate::history::History>>,
     cmds: Vec<super::msg::Cmd>,
 ) -> Vec<super::msg::Cmd> {
+    use super::dispatch::{Dispatch, Job};
     let mut more = vec![];
     for cmd in cmds {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let cancel = tokio_util::sync::CancellationToken::new();
-        match cmd {
-            super::msg::Cmd::Call { tool, arguments, descriptor, purpose } => {
-                let call = (tool, arguments, descriptor);
-                super::run_call(session.clone(), history.clone(), call, purpose, cancel, tx).await;
-            }
-            super::msg::Cmd::AllPages { tool, arguments, first, descriptor, known } => {
-                super::run_all_pages(
-                    session.clone(),
-                    history.clone(),
-                    Default::default(),
-                    (tool, arguments, descriptor),
-                    (first, known),
-                    cancel,
-                    tx,
-                )
-                .await;
-            }
-            cmd if super::ops::serves(&cmd) => {
-                let _ = super::ops::carry_out(session.clone(), cmd, tx).await;
-            }
-            super::msg::Cmd::SaveCall { file, call } => {
-                for m in super::saved::save(&file, &call, session.log().redactor()) {
-                    let _ = tx.send(Msg::Session(m));
-                }
-            }
-            super::msg::Cmd::LoadCollection(file) => {
-                let _ = tx.send(Msg::Session(super::saved::load(&file)));
-            }
-            super::msg::Cmd::RunSaved(calls) => {
-                super::saved::run(session.clone(), (history.clone(), Default::default()), calls, cancel, tx).await;
-            }
-            cmd @ (super::msg::Cmd::Tasks | super::msg::Cmd::CancelTask(_) | super::msg::Cmd::SetRoots(_)) => {
-                super::session_cmd(session.clone(), cmd, tx).await;
-            }
-            _ => continue,
+        let redactor = session.log().redactor().clone();
+        let dispatch = Dispatch { history: history.clone(), hints: Default::default(), redactor, out: tx };
+        match dispatch.job(cmd, Some(session)) {
+            Job::Work { task, .. } => task.await,
+            Job::Complete(ask) => dispatch.complete(session.clone(), ask).await,
+            _ => {}
         }
         while let Ok(msg) = rx.try_recv() {
             more.extend(app.update(msg));

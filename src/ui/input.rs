@@ -302,7 +302,7 @@ impl App {
             Command::Quit | Command::ForceQuit => return self.quit_or_ask(),
             Command::Help => self.overlays.push(Box::new(Help::new(self.scope()))),
             Command::Reconnect => return vec![Cmd::Reconnect],
-            Command::Ping => return self.ping(),
+            cmd if super::requests::handles(cmd) => return self.request(cmd),
             Command::ServerLogLevel => self.pick_server_level(),
             Command::CancelCall => {
                 if self.running.is_some() || self.saved_running() {

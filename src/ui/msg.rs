@@ -63,8 +63,11 @@ pub enum SessionMsg {
         level: crate::mcp::log::Level,
         error: Option<String>,
     },
-    /// A ping's round-trip time, or why it failed.
-    Pinged(Result<Duration, String>),
+    /// A plain request's answer in words (`requests.rs`); `error` when it failed.
+    Answered {
+        text: String,
+        error: bool,
+    },
     /// The session's tasks (asked for with `T`).
     Tasks(Vec<crate::mcp::task_ext::TaskEntry>),
     /// The tools compared with the saved snapshot (after each listing), or why the snapshot
@@ -182,7 +185,8 @@ pub enum Cmd {
         arguments: serde_json::Map<String, serde_json::Value>,
     },
     SetLogLevel(crate::mcp::log::Level),
-    Ping,
+    /// A key's plain request to the server (`requests.rs` answers it).
+    Request(super::keymap::Command),
     /// Write the call into the collection file (replacing one of its name), then read it again.
     SaveCall {
         file: std::path::PathBuf,

@@ -203,27 +203,9 @@ pub async fn carry_out(session: Arc<Session>, cmd: Cmd, out: UnboundedSender<Msg
             };
             send(&out, SessionMsg::LevelSet { level, error });
         }
-        Cmd::Ping => send(&out, SessionMsg::Pinged(session.ping().await.map_err(|e| e.message))),
-        Cmd::Save { name, content, index } => {
-            send(&out, SessionMsg::Notice(save_content(&name, &content, index, session.log().redactor())));
-        }
         other => return Some(other),
     }
     None
-}
-
-/// Whether `cmd` is one `carry_out` serves (the worker spawns those).
-pub fn serves(cmd: &Cmd) -> bool {
-    matches!(
-        cmd,
-        Cmd::ReadResource { .. }
-            | Cmd::Subscribe { .. }
-            | Cmd::Complete(_)
-            | Cmd::GetPrompt { .. }
-            | Cmd::SetLogLevel(_)
-            | Cmd::Ping
-            | Cmd::Save { .. }
-    )
 }
 
 /// A file name's extension for a MIME type.
