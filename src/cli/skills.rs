@@ -124,7 +124,10 @@ fn files_line(skill: &Skill) -> String {
     match &skill.files {
         Files::Listed(files) => {
             let total = human_size(skill.total_size().unwrap_or(0));
-            let names: Vec<&str> = files.iter().map(|f| f.uri.strip_prefix(skill.root()).unwrap_or(&f.uri)).collect();
+            let names: Vec<&str> = files
+                .iter()
+                .map(|f| f.uri.strip_prefix(skill.root()).and_then(|p| p.strip_prefix('/')).unwrap_or(&f.uri))
+                .collect();
             let names = sanitize::truncate(&names.join(" "), 300).into_owned();
             format!("files: {} ({total}): {}", files.len(), sanitize::line(&names))
         }
@@ -141,8 +144,12 @@ fn list_json(list: &SkillList) -> String {
 
 fn readable(f: &Fetched) -> String {
     let mime = f.content.mime_type().unwrap_or("(no mimeType)");
-    let check = if f.verified { "verified: size, sha256" } else { "NOT verified: the skill's resources are dynamic" };
-    let check = if f.frontmatter.is_some() { format!("{check}, frontmatter") } else { check.to_string() };
+    let check = match (f.verified, f.frontmatter.is_some()) {
+        (true, true) => "verified: size, sha256, frontmatter",
+        (true, false) => "verified: size, sha256",
+        (false, true) => "frontmatter checked; size and digest NOT verified (the skill's resources are dynamic)",
+        (false, false) => "NOT verified (the skill's resources are dynamic)",
+    };
     let mut s = format!(
         "{}  {}  {}  {}\n\n",
         sanitize::line(&f.uri),

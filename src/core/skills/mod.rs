@@ -180,7 +180,8 @@ impl Session {
         }
         let listed = skill.file(uri);
         if listed.is_none() && skill.files != Files::Dynamic {
-            return Ok(Err(self.refuse(uri, "not listed in the skill's resources; not read".into())));
+            let why = format!("{uri} is not listed in the skill's resources; not read");
+            return Ok(Err(self.refuse(uri, why)));
         }
         let answer = self.read_resource(uri, &CallOptions::default()).await?;
         let contents = match answer.outcome {
