@@ -668,6 +668,10 @@ pub struct TargetArgs {
     /// them on stderr.
     #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
     pub log_level: Option<Level>,
+    /// Print each HTTP exchange on stderr: method, URL, what it was for, the headers sent
+    /// (credentials masked), the status, the response headers and the time (docs/headless.md).
+    #[arg(long)]
+    pub show_http: bool,
     /// The protocol to speak: auto (server/discover, falling back to initialize with
     /// 2025-11-25 when the server does not know it), 2026-07-28 (the modern era only), or a
     /// legacy version offered in initialize: 2025-11-25, 2025-06-18, 2025-03-26. Default: the

@@ -17,16 +17,19 @@ pub struct Opened {
     pub session: Session,
     printer: Option<tokio::task::JoinHandle<()>>,
     next: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// `--show-http`: each HTTP exchange is printed too.
+    http: bool,
 }
 
 impl Opened {
     /// Ends the session, after printing the log messages that came last.
     pub async fn close(self) {
-        if let Some(p) = self.printer {
-            p.abort();
-            print_new(self.session.log(), &self.next);
-        }
+        let printer = self.printer.inspect(|p| p.abort());
         self.session.close().await;
+        // After the close, so that its exchange (HTTP DELETE) is printed too.
+        if printer.is_some() {
+            print_new(self.session.log(), &self.next, self.http);
+        }
     }
 }
 
@@ -42,20 +45,22 @@ pub async fn open_with(target: &TargetArgs, options: ConnectOptions) -> Result<O
         err_line(&format!("warning: {}", sanitize::line(w)));
     }
     let next = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let printer = target.log_level.map(|_| {
+    let http = target.show_http;
+    let printer = (target.log_level.is_some() || http).then(|| {
         let (log, next) = (session.log().clone(), next.clone());
         tokio::spawn(async move {
             loop {
-                print_new(&log, &next);
+                print_new(&log, &next, http);
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         })
     });
-    Ok(Opened { session, printer, next })
+    Ok(Opened { session, printer, next, http })
 }
 
-/// Prints the server log messages pushed since the last call, one line each on stderr.
-fn print_new(log: &SessionLog, next: &std::sync::atomic::AtomicU64) {
+/// Prints the server log messages pushed since the last call, one line each on stderr, and with
+/// `http` each HTTP exchange (its lines indented).
+fn print_new(log: &SessionLog, next: &std::sync::atomic::AtomicU64, http: bool) {
     use std::sync::atomic::Ordering;
     let from = next.load(Ordering::Relaxed);
     let entries = log.since(from);
@@ -63,6 +68,13 @@ fn print_new(log: &SessionLog, next: &std::sync::atomic::AtomicU64) {
         next.store(last.seq + 1, Ordering::Relaxed);
     }
     for e in entries {
+        if http && e.msg.is_none() && e.text.starts_with(crate::mcp::http_view::PREFIX) {
+            for line in e.text.lines() {
+                let indent = if line.starts_with(crate::mcp::http_view::PREFIX) { "" } else { "  " };
+                err_line(&format!("{indent}{}", sanitize::line(line)));
+            }
+            continue;
+        }
         let Some(m) = &e.msg else { continue };
         if e.kind != LogKind::Received || m.method.as_deref() != Some("notifications/message") {
             continue;
