@@ -29,6 +29,18 @@ Targets (for the TUI and every command):
   mcplens --config .mcp.json [--server NAME]    an entry of an mcpServers / VS Code servers file
   mcplens                                       the embedded demo server";
 
+pub const SKILLS_EXIT_CODES: &str = "\
+Exit codes:
+    0  done
+    1  the server answered the read with a JSON-RPC error
+    2  bad usage, or no such skill
+    3  the connection or protocol failed
+    6  the skill file failed verification (size, sha256 digest, frontmatter, or not in the skill's
+       entry) or the entry is invalid: its content was not used
+
+A listing reads nothing but skills/list; files are read only by `read`.
+";
+
 pub const DIFF_EXIT_CODES: &str = "\
 Exit codes:
     0  no breaking change (there may be compatible ones)
@@ -160,6 +172,10 @@ pub enum Command {
     /// Ask the server for completions of a prompt argument or a resource template variable.
     #[command(after_help = EXIT_CODES)]
     Complete(CompleteArgs),
+    /// The skills the server serves (SEP-2640) with their frontmatter and files; `read NAME`
+    /// reads one skill's SKILL.md (or --file) and verifies it against its entry.
+    #[command(after_help = SKILLS_EXIT_CODES)]
+    Skills(SkillsArgs),
     /// Ping the server and print the round-trip time.
     #[command(after_help = EXIT_CODES)]
     Ping {
@@ -430,6 +446,7 @@ impl Command {
             Command::Call(a) => Some(&a.target),
             Command::Test(a) => Some(&a.target),
             Command::Read(a) => Some(&a.target),
+            Command::Skills(a) => Some(&a.target),
             Command::Prompt(a) => Some(&a.target),
             Command::Complete(a) => Some(&a.target),
             _ => None,
@@ -583,6 +600,36 @@ pub struct CompleteArgs {
     pub target: TargetArgs,
 }
 
+#[derive(Args, Debug)]
+pub struct SkillsArgs {
+    /// `read`, to read a skill's file (nothing is read without it).
+    #[arg(value_name = "ACTION", value_parser = ["read"])]
+    pub action: Option<String>,
+    /// The skill to read: its name, its path, or the URI of its SKILL.md.
+    #[arg(value_name = "NAME", requires = "action")]
+    pub name: Option<String>,
+    /// With read: a supporting file of the skill (a path under its root, e.g. references/FORMS.md)
+    /// instead of its SKILL.md. It must be listed in the skill's entry.
+    #[arg(long, value_name = "PATH", requires = "name")]
+    pub file: Option<String>,
+    /// The entries as sent (listing), or the verified file as JSON (read).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+impl SkillsArgs {
+    /// The skill `read` names, if reading.
+    pub fn read_name(&self) -> crate::error::Result<Option<&str>> {
+        match (&self.action, &self.name) {
+            (None, _) => Ok(None),
+            (Some(_), Some(n)) => Ok(Some(n)),
+            (Some(_), None) => Err(crate::error::LensError::usage("read needs a skill: mcplens skills read NAME")),
+        }
+    }
+}
+
 #[derive(Args, Debug, Clone, Default)]
 pub struct TargetArgs {
     /// A streamable HTTP endpoint.
@@ -621,6 +668,10 @@ pub struct TargetArgs {
     /// them on stderr.
     #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
     pub log_level: Option<Level>,
+    /// Print each HTTP exchange on stderr: method, URL, what it was for, the headers sent
+    /// (credentials masked), the status, the response headers and the time (docs/headless.md).
+    #[arg(long)]
+    pub show_http: bool,
     /// The protocol to speak: auto (server/discover, falling back to initialize with
     /// 2025-11-25 when the server does not know it), 2026-07-28 (the modern era only), or a
     /// legacy version offered in initialize: 2025-11-25, 2025-06-18, 2025-03-26. Default: the

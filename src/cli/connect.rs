@@ -27,6 +27,8 @@ struct Said {
     next: AtomicU64,
     warnings: AtomicU64,
     server_log: bool,
+    /// `--show-http`: each HTTP exchange is printed too.
+    http: bool,
     /// Printed already, when the session opened.
     setup: Vec<String>,
 }
@@ -38,6 +40,8 @@ impl Opened {
     /// Ends the session, after printing the log messages that came last.
     pub async fn close(self) {
         self.printer.abort();
+        self.session.close().await;
+        // After the close, so that its exchange (HTTP DELETE) is printed too.
         print_new(self.session.log(), &self.said);
         let warned = self.said.warnings.load(Ordering::Relaxed);
         if warned > MAX_WARNINGS {
@@ -46,7 +50,6 @@ impl Opened {
                 warned - MAX_WARNINGS
             ));
         }
-        self.session.close().await;
     }
 }
 
@@ -65,6 +68,7 @@ pub async fn open_with(target: &TargetArgs, options: ConnectOptions) -> Result<O
         next: AtomicU64::new(0),
         warnings: AtomicU64::new(0),
         server_log: target.log_level.is_some(),
+        http: target.show_http,
         setup: session.setup_warnings.clone(),
     });
     let printer = {
@@ -80,7 +84,7 @@ pub async fn open_with(target: &TargetArgs, options: ConnectOptions) -> Result<O
 }
 
 /// Prints the warnings and server log messages pushed since the last call, one line each on
-/// stderr.
+/// stderr, and with `--show-http` each HTTP exchange (its lines indented).
 fn print_new(log: &SessionLog, said: &Said) {
     let from = said.next.load(Ordering::Relaxed);
     let entries = log.since(from);
@@ -94,6 +98,13 @@ fn print_new(log: &SessionLog, said: &Said) {
             }
             if said.warnings.fetch_add(1, Ordering::Relaxed) < MAX_WARNINGS {
                 err_line(&format!("warning: {}", sanitize::line(&e.text)));
+            }
+            continue;
+        }
+        if said.http && e.msg.is_none() && e.text.starts_with(crate::mcp::http_view::PREFIX) {
+            for line in e.text.lines() {
+                let indent = if line.starts_with(crate::mcp::http_view::PREFIX) { "" } else { "  " };
+                err_line(&format!("{indent}{}", sanitize::line(line)));
             }
             continue;
         }
