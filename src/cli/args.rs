@@ -674,6 +674,13 @@ pub struct OAuthArgs {
     /// Log in before connecting (discovery from the well-known paths) instead of on a 401.
     #[arg(long)]
     pub auth: bool,
+    /// Bind tokens to a key mcplens holds (DPoP, RFC 9449) and prove it on every request; by
+    /// default tokens are bound when the authorization server's metadata offers DPoP with ES256.
+    #[arg(long, conflicts_with = "no_dpop")]
+    pub dpop: bool,
+    /// Never ask for DPoP-bound tokens (plain bearer tokens).
+    #[arg(long)]
+    pub no_dpop: bool,
 }
 
 /// The client key, checked before anything is sent; a key file is small, and only a regular
@@ -792,6 +799,11 @@ impl TargetArgs {
         }
         if let Some(p) = o.callback_port {
             base.callback_port = p;
+        }
+        if o.dpop {
+            base.dpop = crate::mcp::auth::dpop::Mode::Always;
+        } else if o.no_dpop {
+            base.dpop = crate::mcp::auth::dpop::Mode::Never;
         }
         let proof = base.client.client_secret.is_some() || base.client.private_key_pem.is_some();
         if base.client_credentials && (base.client.client_id.is_none() || !proof) {
