@@ -198,7 +198,7 @@ fn client_auth(client: &ClientInfo, audience: &str, form: &mut Pairs) -> Result<
 }
 
 /// RFC 6749 §2.3.1: the id and secret form-encoded, then joined and base64'd.
-fn basic_header(id: &str, secret: &str) -> String {
+pub(super) fn basic_header(id: &str, secret: &str) -> String {
     let enc = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
     let pair = format!("{}:{}", enc(id), enc(secret));
     format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(pair))

@@ -7,6 +7,7 @@
 //! never leave the wire tap. Every token and client secret is taught to the redactor
 //! (`log::learn_secret`) before anything that holds it is logged.
 
+pub mod assertion;
 pub mod challenge;
 pub mod client;
 pub mod discovery;
@@ -43,6 +44,9 @@ pub struct OAuthConfig {
     pub callback_port: u16,
     /// Whether tokens are bound to a proof key (DPoP).
     pub dpop: dpop::Mode,
+    /// Log in with the JWT bearer grant, the assertion from here (workload identity, or the
+    /// enterprise IdP), instead of a browser.
+    pub assertion: Option<assertion::Source>,
 }
 
 impl std::fmt::Debug for OAuthConfig {
@@ -56,6 +60,7 @@ impl std::fmt::Debug for OAuthConfig {
             .field("scope", &self.scope)
             .field("callback_port", &self.callback_port)
             .field("dpop", &self.dpop)
+            .field("assertion", &self.assertion)
             .finish()
     }
 }
@@ -357,7 +362,7 @@ impl Authorizer {
     }
 
     async fn login_locked(&self, challenge: Option<Challenge>, extra_scopes: &[String]) -> Result<String, String> {
-        if self.options.no_browser && !self.config.client_credentials {
+        if self.options.no_browser && !self.config.client_credentials && self.config.assertion.is_none() {
             return Err(format!(
                 "the server wants a login and --no-browser forbids one here; no stored token works for {}: \
                  run `mcplens auth login --url {}` first (or use client credentials)",
@@ -396,6 +401,9 @@ impl Authorizer {
         let stored_client = self.record().filter(|r| r.token_endpoint == found.server.token_endpoint).map(|r| r.client);
         if self.config.client_credentials {
             return self.client_credentials(&found, scope, stored_client.as_ref()).await;
+        }
+        if let Some(source) = &self.config.assertion {
+            return self.jwt_bearer(&found, scope, stored_client.as_ref(), source).await;
         }
         // Refused before anything is registered or opened.
         rules::check_pkce(&found.server)?;
@@ -464,6 +472,36 @@ impl Authorizer {
         let req = self.token_request(found, &client, scope.as_deref(), key.as_deref());
         let tokens = grant::request(&self.fetch, &req, grant::Grant::ClientCredentials).await?;
         self.keep(found, Obtained { client, tokens, asked: scope, grant: "client_credentials", key })
+    }
+
+    /// RFC 7523 §2.1: the assertion (the workload's JWT, or an ID-JAG from the enterprise IdP)
+    /// for a token, once; a refusal is the login's failure.
+    async fn jwt_bearer(
+        &self,
+        found: &discovery::Discovered,
+        scope: Option<String>,
+        stored: Option<&ClientInfo>,
+        source: &assertion::Source,
+    ) -> Result<String, String> {
+        let client =
+            client::resolve(&self.fetch, &self.config.client, &found.server, "", &[grant::JWT_BEARER], stored).await?;
+        if let Some(g) = found.server.grant_types.as_ref().filter(|g| !g.iter().any(|x| x == grant::JWT_BEARER)) {
+            // Said, not refused: grant_types_supported is advisory (RFC 8414 §2).
+            self.tap.log().push(
+                LogKind::Warning,
+                &format!(
+                    "auth: the authorization server lists grant types {} without the JWT bearer grant; trying it anyway",
+                    crate::sanitize::line(&g.join(", "))
+                ),
+            );
+        }
+        let issuer = found.server.issuer.as_deref().unwrap_or(&found.server.token_endpoint);
+        let target = assertion::Target { issuer, resource: &found.resource, scope: scope.as_deref() };
+        let jwt = assertion::obtain(&self.fetch, source, &target).await?;
+        let key = self.dpop_for(&found.server)?;
+        let req = self.token_request(found, &client, scope.as_deref(), key.as_deref());
+        let tokens = grant::request(&self.fetch, &req, grant::Grant::JwtBearer { assertion: &jwt }).await?;
+        self.keep(found, Obtained { client, tokens, asked: scope, grant: source.grant_name(), key })
     }
 
     /// The loopback listener: on the port a stored dynamically registered client was registered
