@@ -725,6 +725,54 @@ pub struct OAuthArgs {
     /// Log in before connecting (discovery from the well-known paths) instead of on a 401.
     #[arg(long)]
     pub auth: bool,
+    /// Bind tokens to a key mcplens holds (DPoP, RFC 9449) and prove it on every request; by
+    /// default tokens are bound when the authorization server's metadata offers DPoP with ES256.
+    #[arg(long, conflicts_with = "no_dpop")]
+    pub dpop: bool,
+    /// Never ask for DPoP-bound tokens (plain bearer tokens).
+    #[arg(long)]
+    pub no_dpop: bool,
+    /// Workload identity: a file holding the JWT your platform issues this workload (e.g. a
+    /// Kubernetes projected service account token), sent as a JWT bearer grant (RFC 7523)
+    /// instead of a browser login; read again at each login, so a rotated token is picked up.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["client_credentials", "id_token"])]
+    pub assertion_file: Option<PathBuf>,
+    /// Enterprise-managed authorization: a file holding your ID token from the enterprise IdP
+    /// (--idp), exchanged there for an identity assertion grant for this server (no browser).
+    #[arg(long, value_name = "FILE", requires = "idp", conflicts_with = "client_credentials")]
+    pub id_token: Option<PathBuf>,
+    /// The enterprise IdP's issuer URL (its token endpoint is found from its metadata).
+    #[arg(long, value_name = "URL", requires = "id_token")]
+    pub idp: Option<String>,
+    /// mcplens's client ID at the enterprise IdP.
+    #[arg(long, value_name = "ID", requires = "id_token")]
+    pub idp_client_id: Option<String>,
+    /// The secret of that client (or $MCPLENS_IDP_CLIENT_SECRET, kept off the process list).
+    #[arg(long, value_name = "SECRET", env = "MCPLENS_IDP_CLIENT_SECRET", hide_env_values = true)]
+    pub idp_client_secret: Option<String>,
+}
+
+/// Where a JWT bearer login's assertion comes from, checked before anything is sent.
+fn assertion_source(o: &OAuthArgs) -> Result<Option<crate::mcp::auth::assertion::Source>> {
+    use crate::mcp::auth::assertion::{Enterprise, Source, read_jwt};
+    if let Some(path) = &o.assertion_file {
+        read_jwt(path, "--assertion-file").map_err(LensError::usage)?;
+        return Ok(Some(Source::File(path.clone())));
+    }
+    let (Some(path), Some(idp)) = (&o.id_token, &o.idp) else { return Ok(None) };
+    if !idp.starts_with("https://") && !idp.starts_with("http://") {
+        return Err(LensError::usage(format!("--idp {idp}: must be an https URL")));
+    }
+    read_jwt(path, "--id-token").map_err(LensError::usage)?;
+    if let Some(s) = &o.idp_client_secret {
+        crate::mcp::log::learn_secret(s);
+    }
+    Ok(Some(Source::Enterprise(Enterprise {
+        idp: idp.clone(),
+        id_token_file: path.clone(),
+        client_id: o.idp_client_id.clone(),
+        client_secret: o.idp_client_secret.clone(),
+    })))
 }
 
 /// The client key, checked before anything is sent; a key file is small, and only a regular
@@ -843,6 +891,15 @@ impl TargetArgs {
         }
         if let Some(p) = o.callback_port {
             base.callback_port = p;
+        }
+        if let Some(source) = assertion_source(o)? {
+            base.assertion = Some(source);
+            base.client_credentials = false;
+        }
+        if o.dpop {
+            base.dpop = crate::mcp::auth::dpop::Mode::Always;
+        } else if o.no_dpop {
+            base.dpop = crate::mcp::auth::dpop::Mode::Never;
         }
         let proof = base.client.client_secret.is_some() || base.client.private_key_pem.is_some();
         if base.client_credentials && (base.client.client_id.is_none() || !proof) {

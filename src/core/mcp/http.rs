@@ -85,6 +85,7 @@ impl TappedHttpClient {
         let Outgoing { method, uri, session_id, auth: rmcp_auth, custom, body, extra, what } = req;
         let mut token = self.bearer(rmcp_auth).await;
         let mut logins = 0;
+        let mut nonce_retried = false;
         loop {
             let resp = self
                 .send(Outgoing {
@@ -108,6 +109,14 @@ impl TappedHttpClient {
                 .to_string();
             let step_up = status == reqwest::StatusCode::FORBIDDEN
                 && super::auth::Challenge::parse(&challenge).insufficient_scope();
+            if !nonce_retried && super::auth::dpop::wants_nonce_again(&auth, uri, &resp, &challenge) {
+                // A fresh proof with the nonce, once: not a login (RFC 9449 §9).
+                nonce_retried = true;
+                self.tap
+                    .log()
+                    .push(LogKind::Info, "HTTP 401 use_dpop_nonce: sending again with the server's DPoP nonce");
+                continue;
+            }
             if status != reqwest::StatusCode::UNAUTHORIZED && !step_up {
                 return Ok(resp);
             }
@@ -151,7 +160,11 @@ impl TappedHttpClient {
             let here = reqwest::Url::parse(&url).ok();
             let trusted = here.as_ref().map(reqwest::Url::origin) == home;
             let (auth, custom) = if trusted { (auth.clone(), custom.clone()) } else { (None, HashMap::new()) };
-            let mut req = self.with_headers(self.http.request(method.clone(), &url), session_id, auth, custom);
+            let mut req = self.http.request(method.clone(), &url);
+            if let Some(token) = auth {
+                req = self.present(req, &method, &url, &token);
+            }
+            req = self.with_headers(req, session_id, custom);
             for (k, v) in &extra {
                 req = req.header(*k, v);
             }
@@ -214,13 +227,9 @@ impl TappedHttpClient {
         &self,
         mut req: reqwest::RequestBuilder,
         session_id: Option<&str>,
-        auth: Option<String>,
         custom: HashMap<HeaderName, HeaderValue>,
     ) -> reqwest::RequestBuilder {
         req = req.header(reqwest::header::ACCEPT, format!("{EVENT_STREAM}, {JSON}"));
-        if let Some(token) = auth {
-            req = req.bearer_auth(token);
-        }
         for (k, v) in custom {
             req = req.header(k, v);
         }
@@ -228,6 +237,26 @@ impl TappedHttpClient {
             req = req.header(SESSION_ID, sid);
         }
         req
+    }
+
+    /// The token on a request: as the authorizer presents it (DPoP-bound ones with a fresh
+    /// proof for this method and URL), else as a bearer token.
+    fn present(
+        &self,
+        mut req: reqwest::RequestBuilder,
+        method: &reqwest::Method,
+        url: &str,
+        token: &str,
+    ) -> reqwest::RequestBuilder {
+        match &self.auth {
+            Some(a) => {
+                for (k, v) in a.presentation(method.as_str(), url, token) {
+                    req = req.header(k, v);
+                }
+                req
+            }
+            None => req.bearer_auth(token),
+        }
     }
 
     /// Feeds SSE events through the tap, read tolerantly (`sse.rs`); events the tap drops keep
