@@ -4,6 +4,7 @@ pub mod asks;
 pub mod auth;
 pub mod cache_hint;
 pub mod client;
+pub mod compact_reply;
 pub mod completion;
 pub mod config;
 pub mod descriptor;
