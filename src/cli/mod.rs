@@ -2,6 +2,8 @@
 //! `schema`, `demo-server`...) on top of the core.
 
 pub mod answer;
+pub mod app;
+mod app_bridge;
 pub mod args;
 pub mod as_command;
 pub mod auth;
@@ -383,6 +385,7 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Templates { target, json }) => resources::list(target, ItemKind::Template, *json).await,
         Some(Command::Prompts { target, json }) => resources::list(target, ItemKind::Prompt, *json).await,
         Some(Command::Read(a)) => resources::read(a).await,
+        Some(Command::App(a)) => app::app(a).await,
         Some(Command::Prompt(a)) => prompts::prompt(a).await,
         Some(Command::Complete(a)) => prompts::complete(a).await,
         Some(Command::Ping { target, count }) => prompts::ping(target, *count).await,

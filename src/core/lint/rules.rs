@@ -47,6 +47,7 @@ const SPEC_JSON_SCHEMA: &str = "https://modelcontextprotocol.io/specification/20
 const GEMINI_CLI: &str =
     "https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md#discovery-process-deep-dive";
 const APPS: &str = "MCP Apps (SEP-1865, 2026-01-26), Resource Discovery: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx";
+const APPS_FORMAT: &str = "MCP Apps (SEP-1865, 2026-01-26), UI Resource Format: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx";
 const REGISTRY: &str = "MCP Registry, server.json schema 2025-09-29: https://github.com/modelcontextprotocol/registry/blob/main/docs/reference/server-json/server.schema.json";
 const OPENAI_FUNCTIONS: &str =
     "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (tools[].function.name)";
@@ -153,6 +154,42 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Error,
         summary: "_meta.ui.visibility holds only \"model\" and \"app\"",
         source: APPS,
+    },
+    Rule {
+        id: "apps/view-missing",
+        severity: Severity::Error,
+        summary: "the ui:// view a tool declares MUST exist on the server: resources/read of it fails",
+        source: APPS,
+    },
+    Rule {
+        id: "apps/view-mime",
+        severity: Severity::Error,
+        summary: "a view's resources/read content MUST have mimeType text/html;profile=mcp-app",
+        source: APPS_FORMAT,
+    },
+    Rule {
+        id: "apps/view-content",
+        severity: Severity::Error,
+        summary: "a view's content MUST be given as text or as a base64 blob",
+        source: APPS_FORMAT,
+    },
+    Rule {
+        id: "apps/meta-type",
+        severity: Severity::Error,
+        summary: "a view's _meta.ui has the specification's types: csp lists of strings, permissions an object, domain a string, prefersBorder a boolean",
+        source: APPS_FORMAT,
+    },
+    Rule {
+        id: "apps/csp-origin",
+        severity: Severity::Warning,
+        summary: "each _meta.ui.csp entry is an origin (scheme://host[:port], *. subdomains allowed); hosts that build the CSP drop anything that could add sources or directives, and MUST NOT allow undeclared domains",
+        source: APPS_FORMAT,
+    },
+    Rule {
+        id: "apps/permissions",
+        severity: Severity::Warning,
+        summary: "_meta.ui.permissions names camera, microphone, geolocation and clipboardWrite only; hosts ignore other names",
+        source: APPS_FORMAT,
     },
     Rule {
         id: "server-json/schema",
