@@ -84,10 +84,15 @@ async fn connection(mut conn: TcpStream, side: Side, host: &Host, session: &Sess
             "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nReferrer-Policy: origin\r\n{extra}\r\n",
             body.len()
         );
-        if conn.write_all(head.as_bytes()).await.is_err() || conn.write_all(&body).await.is_err() {
+        if conn.write_all(head.as_bytes()).await.is_err() || conn.write_all(&body).await.is_err() || closes(&req) {
             return;
         }
     }
+}
+
+/// The client asked to close the connection after this answer.
+fn closes(req: &Request) -> bool {
+    req.headers.iter().any(|(k, v)| k.eq_ignore_ascii_case("connection") && v.eq_ignore_ascii_case("close"))
 }
 
 type Response = (&'static str, &'static str, String, Vec<u8>);

@@ -162,7 +162,7 @@ fn check_csp_list(uri: &str, key: &str, list: &Value) -> Vec<Finding> {
         };
         if let Some(why) = why {
             let shown = super::session::short(&item.to_string());
-            let msg = format!("{uri}: csp.{key} entry {shown} is dropped by careful hosts: {why}");
+            let msg = format!("{uri}: csp.{key} entry {shown} is left out of the policy a careful host builds: {why}");
             out.push(Finding::new("apps/csp-origin", None, at.clone(), msg));
         }
     }
