@@ -303,6 +303,11 @@ pub enum Command {
         /// when a target is given, against the version the server reports.
         #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "recording"])]
         server_json: Option<PathBuf>,
+        /// Check a Server Card (a file, or an http(s) URL fetched as
+        /// application/mcp-server-card+json; servers may host it at <mcp-url>/server-card)
+        /// against its schema and, when a target is given, against what the server reports.
+        #[arg(long, value_name = "URL|FILE", conflicts_with_all = ["snapshot", "recording", "server_json"])]
+        card: Option<String>,
         /// Print every rule with its severity and source, and exit.
         #[arg(long)]
         rules: bool,

@@ -46,7 +46,7 @@ pub async fn server_json(target: &TargetArgs, file: &Path, json: bool) -> Result
     Ok(exit_code(&findings))
 }
 
-fn exit_code(findings: &[Finding]) -> i32 {
+pub(super) fn exit_code(findings: &[Finding]) -> i32 {
     match findings.iter().map(|f| f.severity).min() {
         Some(Severity::Error) => EXIT_ERROR,
         Some(Severity::Warning) => EXIT_WARNING,
@@ -116,7 +116,7 @@ async fn read_views(session: &crate::mcp::Session, tools: &[Value]) -> Vec<lint:
     views
 }
 
-fn readable(findings: &[Finding], tools: Option<usize>) -> String {
+pub(super) fn readable(findings: &[Finding], tools: Option<usize>) -> String {
     let mut s = String::new();
     let mut used: Vec<(&str, &str)> = vec![];
     for f in findings {
@@ -149,7 +149,7 @@ fn readable(findings: &[Finding], tools: Option<usize>) -> String {
     s
 }
 
-fn as_json(findings: &[Finding], tools: usize) -> String {
+pub(super) fn as_json(findings: &[Finding], tools: usize) -> String {
     let doc = serde_json::json!({"tools": tools, "findings": findings});
     let text = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
     format!("{}\n", sanitize::json(&text))

@@ -8,6 +8,7 @@ pub mod args;
 pub mod as_command;
 pub mod auth;
 mod call_history;
+mod card;
 pub mod collection;
 pub mod connect;
 pub mod diff;
@@ -406,6 +407,7 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
         Some(Command::Doctor { target, json }) => doctor::doctor(target, *json).await,
         Some(Command::Lint { rules: true, .. }) => lint::rules(),
+        Some(Command::Lint { target, json, card: Some(card), .. }) => card::lint_card(target, card, *json).await,
         Some(Command::Lint { target, json, server_json: Some(file), .. }) => {
             lint::server_json(target, file, *json).await
         }

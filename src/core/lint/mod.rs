@@ -11,6 +11,7 @@ pub mod apps;
 mod names;
 pub mod rules;
 mod schema;
+pub mod server_card;
 pub mod server_json;
 pub mod session;
 
