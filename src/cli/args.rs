@@ -319,12 +319,23 @@ pub enum Command {
         /// when a target is given, against the version the server reports.
         #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "recording"])]
         server_json: Option<PathBuf>,
+        /// Check a Server Card (a file, or an http(s) URL fetched as
+        /// application/mcp-server-card+json; servers may host it at <mcp-url>/server-card)
+        /// against its schema and, when a target is given, against what the server reports.
+        #[arg(long, value_name = "URL|FILE", conflicts_with_all = ["snapshot", "recording", "server_json"])]
+        card: Option<String>,
         /// Print every rule with its severity and source, and exit.
         #[arg(long)]
         rules: bool,
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Open an MCP App (a tool with a `ui://` view, SEP-1865) in the browser: a local host page
+    /// on a loopback port runs the view in a sandboxed iframe (a sandbox proxy on a second port,
+    /// under the view's Content-Security-Policy), answers its `ui/*` requests and passes its
+    /// tools/call and resources/read to the live session. Runs until Ctrl-C. See docs/apps.md.
+    #[command(after_help = EXIT_CODES)]
+    App(AppArgs),
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -447,6 +458,7 @@ impl Command {
             Command::Test(a) => Some(&a.target),
             Command::Read(a) => Some(&a.target),
             Command::Skills(a) => Some(&a.target),
+            Command::App(a) => Some(&a.target),
             Command::Prompt(a) => Some(&a.target),
             Command::Complete(a) => Some(&a.target),
             _ => None,
@@ -1038,4 +1050,24 @@ mod tests {
         let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
         assert!(target.target().err().is_some_and(|e| e.message.contains("KEY=VALUE")));
     }
+}
+
+#[derive(Args, Debug)]
+pub struct AppArgs {
+    /// The tool whose view to open (default: the only tool that declares one).
+    pub tool: Option<String>,
+    /// The tool's arguments as one JSON object.
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// One argument, typed by the tool's input schema. Repeatable; wins over --args.
+    #[arg(long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
+    /// Print the URL and do not start a browser.
+    #[arg(long)]
+    pub no_open: bool,
+    /// The host page's loopback port (default: any free port). The sandbox takes another one.
+    #[arg(long, value_name = "PORT")]
+    pub port: Option<u16>,
+    #[command(flatten)]
+    pub target: TargetArgs,
 }

@@ -4,6 +4,7 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod apps;
 pub mod call;
 pub mod capped_file;
 pub mod collection;
