@@ -2,6 +2,7 @@
 //! the MCP session so the UI never waits on I/O.
 
 pub mod app;
+pub mod app_marks;
 pub mod baseline;
 mod calls;
 pub mod changes;
