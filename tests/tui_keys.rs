@@ -257,9 +257,8 @@ async fn typing_again_on_a_header_row_appends_to_the_field_below() {
     let item = app_key(&app);
     assert!(item.starts_with('['), "{item}");
     // The arguments leave out items with nothing set: look for the filled one.
-    let fg_id = |app: &App| {
-        arguments(app)["queries"].as_array().into_iter().flatten().find_map(|q| q.get("fg_id").cloned())
-    };
+    let fg_id =
+        |app: &App| arguments(app)["queries"].as_array().into_iter().flatten().find_map(|q| q.get("fg_id").cloned());
     screen.type_text(&mut app, "qKiAlice");
     only_typed(&app, "qKiAlice on the item's header");
     assert_eq!(fg_id(&app), Some(json!("qKiAlice")));
