@@ -1,6 +1,11 @@
 //! The JSON tree viewer every result view uses: folding, search with highlighted matches, the path
 //! of the selected node, and the selected value's whole text (which the result shows in an
 //! overlay). It draws only the rows on screen, walking the flat row model from the top row.
+//!
+//! Unlike the schema tree, this does not use tui-tree-widget: the widget takes the items of
+//! every open node on each frame and flattens them all before drawing, so a result of 100,000
+//! rows would cost 100,000 items per frame, and its nodes' text would be built up front; here a
+//! frame costs the rows on screen, and a container's rows are built when it is first opened.
 
 use std::sync::Arc;
 
