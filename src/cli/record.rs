@@ -15,7 +15,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 use super::{TargetArgs, err_line, output};
 use crate::error::{LensError, Result};
 use crate::mcp::log::{LogKind, LogLimits, Redactor, SessionLog, to_json_lines};
-use crate::mcp::{StdioTarget, Target, wire};
+use crate::mcp::{StdioTarget, Target, stdio, wire};
 #[cfg(unix)]
 use crate::proxy::{Hub, Verdict};
 use crate::sanitize;
@@ -157,15 +157,17 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
     };
     let max_line = max_message_mb.saturating_mul(1 << 20);
     let (to_server, to_host) = (shared(to_server), shared(tokio::io::stdout()));
-    let up = tokio::spawn(pass(
+    let mut up = tokio::spawn(pass(
         tokio::io::stdin(),
         Sides { to: to_server.clone(), back: to_host.clone() },
         rec.clone(),
         LogKind::Sent,
         max_line,
     ));
+    let down = pass(from_server, Sides { to: to_host, back: to_server }, rec.clone(), LogKind::Received, max_line);
+    tokio::pin!(down);
     let down = tokio::select! {
-        down = pass(from_server, Sides { to: to_host, back: to_server }, rec.clone(), LogKind::Received, max_line) => down,
+        down = &mut down => down,
         code = stop_requested() => {
             // A client stopping its server (SIGTERM after closing stdin, as MCP has it) stops
             // the real one: it would be left running, unseen, after the proxy.
@@ -173,6 +175,12 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
             let _ = child.kill().await;
             return Ok(code);
         }
+        _ = &mut up => match tokio::time::timeout(stdio::STOP_GRACE.0, &mut down).await {
+            Ok(down) => down,
+            // The host is gone and the server did not end with its input: stopped as a host
+            // stops it, so that it does not outlive the host unseen.
+            Err(_) => return Ok(stop_after_host(&mut child, &rec).await),
+        },
     };
     up.abort();
     // The server closed its stdout: it is ending (or our client went away and we stop it).
@@ -195,6 +203,25 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
         _ if rec.failed.load(std::sync::atomic::Ordering::Relaxed) => Ok(output::EXIT_WRITE_FAILED),
         _ => Ok(0),
     }
+}
+
+/// The server outlived its input: SIGTERM, then SIGKILL after a grace period. The session ended
+/// with the host, so it counts as ended well.
+async fn stop_after_host(child: &mut tokio::process::Child, rec: &Recorder) -> i32 {
+    let say = |what: &str| {
+        rec.info(what);
+        err_line(&format!("mcplens: {what}"));
+    };
+    if let Some(pid) = child.id() {
+        say("the host closed its side and the server did not exit when its input closed: SIGTERM");
+        stdio::terminate(pid);
+        if tokio::time::timeout(stdio::STOP_GRACE.1, child.wait()).await.is_ok() {
+            return 0;
+        }
+    }
+    say("the server did not exit on SIGTERM: SIGKILL");
+    let _ = child.kill().await;
+    0
 }
 
 /// Waits for SIGTERM or SIGINT; the exit code a shell gives a process they end (143, 130).
