@@ -36,7 +36,7 @@ pub struct JsonView {
 }
 
 use super::components::line_input::{Edit, LineInput};
-use super::result::text::contains_ci;
+use super::fuzzy::contains_ci;
 
 impl JsonView {
     pub fn new(tree: Arc<JsonTree>) -> Self {
@@ -353,11 +353,11 @@ impl JsonView {
         }
         let (text, role) = match r.kind {
             Kind::Object => {
-                let keys = super::result::count(r.children as usize, "key", "keys");
+                let keys = super::fit::count(r.children as usize, "key", "keys");
                 (if folded { format!("{{…}} {keys}") } else { format!("{{ {keys}") }, Role::Dim)
             }
             Kind::Array => {
-                let items = super::result::count(r.children as usize, "item", "items");
+                let items = super::fit::count(r.children as usize, "item", "items");
                 (if folded { format!("[…] {items}") } else { format!("[ {items}") }, Role::Dim)
             }
             Kind::String => (self.tree.value(r).to_string(), Role::JsonString),
@@ -415,7 +415,7 @@ impl JsonView {
             foot.push(Span::styled(format!("  not valid JSON: {e}"), theme.paint(Role::Error)));
         }
         foot.push(Span::styled(
-            format!("  {}", super::result::count(self.tree.len(), "row", "rows")),
+            format!("  {}", super::fit::count(self.tree.len(), "row", "rows")),
             theme.paint(Role::Dim),
         ));
         let body = Rect { height: area.height - 1, ..area };

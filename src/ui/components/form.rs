@@ -234,7 +234,7 @@ fn raw_lines(ta: &crate::ui::textarea::TextArea, h: usize, theme: &Theme) -> Vec
 /// An open picker's options in a box over the rows.
 fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, theme: &Theme) {
     let w = p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8;
-    let r = crate::ui::view::centered(rows_area, w, p.options.len() as u16 + 2);
+    let r = crate::ui::component::centered(rows_area, w, p.options.len() as u16 + 2);
     f.render_widget(Clear, r);
     let skip = p.cursor.saturating_sub(r.height.saturating_sub(3) as usize);
     let items: Vec<Line> = p
@@ -258,7 +258,7 @@ fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, them
     } else {
         format!(" {pick} picks · {leave} cancels ")
     };
-    let b = crate::ui::view::overlay_block(theme, hint);
+    let b = crate::ui::component::overlay_block(theme, hint);
     f.render_widget(Paragraph::new(items).block(b), r);
 }
 

@@ -14,10 +14,10 @@ use super::line_input::{Edit, LineInput};
 use super::value::ValueOverlay;
 use crate::mcp::{Descriptor, Listing};
 use crate::sanitize;
-use crate::ui::app::Cmd;
 use crate::ui::component::{Ctx, Effect, Used};
 use crate::ui::jsonview::JsonView;
 use crate::ui::keymap::Command;
+use crate::ui::msg::Cmd;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
