@@ -8,6 +8,7 @@ pub mod help;
 pub mod history;
 pub mod info;
 pub mod level;
+pub mod line_input;
 pub mod listed;
 pub mod log;
 mod log_brief;
@@ -23,6 +24,7 @@ pub mod save_call;
 pub mod schema;
 pub mod tasks;
 pub mod tools;
+pub mod uri_cut;
 pub mod value;
 
 use crate::ui::component::Component;
