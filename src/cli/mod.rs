@@ -330,8 +330,7 @@ async fn written(
         let on_page = &mut |c: &PageCount| show_page(c, tty);
         if a.json {
             let known = vec![(envelope, guide)];
-            (envelope, guide, _) =
-                crate::call::all_pages_exact(session, call, known, a.max_pages, opts, on_page).await;
+            (envelope, guide, _) = crate::call::all_pages_exact(session, call, known, a.max_pages, opts, on_page).await;
         } else {
             (envelope, _) = crate::call::all_pages(session, call, vec![envelope], a.max_pages, opts, on_page).await;
         }
