@@ -10,6 +10,7 @@ pub mod config;
 pub mod descriptor;
 pub mod era;
 pub mod http;
+pub mod http_view;
 pub mod input;
 pub mod listing;
 pub mod log;
