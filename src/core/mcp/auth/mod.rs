@@ -562,16 +562,15 @@ impl Authorizer {
         self.save(&record);
         *self.record.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(record);
         *self.key.write().unwrap_or_else(std::sync::PoisonError::into_inner) = key;
+        let how = how_label(&client, grant_name, tokens.token_type.is_some());
         self.tap.log().push(
             LogKind::Info,
             &format!(
-                "auth: logged in ({}, {}{})",
-                client.registration.label(),
-                if tokens.token_type.is_some() { "a DPoP-bound token, " } else { "" },
+                "auth: logged in ({how}, {})",
                 tokens.scope.as_deref().map(|s| format!("scopes {s}")).unwrap_or_else(|| "no scopes named".into())
             ),
         );
-        self.notify(Notice::LoggedIn { scope: tokens.scope, how: client.registration.label().to_string() });
+        self.notify(Notice::LoggedIn { scope: tokens.scope, how });
         Ok(tokens.access_token)
     }
 
@@ -637,6 +636,19 @@ struct Obtained {
     asked: Option<String>,
     grant: &'static str,
     key: Option<Arc<dpop::Key>>,
+}
+
+/// How a login went, in words: the client, the grant when it was not a browser login, and
+/// whether the token is bound.
+fn how_label(client: &ClientInfo, grant: &str, bound: bool) -> String {
+    let grant = match grant {
+        "client_credentials" => ", client credentials",
+        "jwt_bearer" => ", workload identity JWT",
+        "enterprise" => ", enterprise IdP assertion (ID-JAG)",
+        _ => "",
+    };
+    let bound = if bound { ", DPoP-bound token" } else { "" };
+    format!("{}{grant}{bound}", client.registration.label())
 }
 
 /// The record's DPoP key; a key that cannot be read leaves the bound tokens useless, so they go.
