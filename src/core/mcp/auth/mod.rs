@@ -243,20 +243,7 @@ impl Authorizer {
     /// The proof key for a login with `server`: kept from the record when there is one (the
     /// refresh token stays bound to it), else a new one; None when tokens are not to be bound.
     fn dpop_for(&self, server: &discovery::ServerMetadata) -> Result<Option<Arc<dpop::Key>>, String> {
-        let signs = dpop::signs_with(server.dpop_algs.as_deref());
-        let wanted = match (self.config.dpop, signs) {
-            (dpop::Mode::Never, _) | (dpop::Mode::Auto, None | Some(false)) => false,
-            (dpop::Mode::Always, Some(false)) => {
-                return Err(format!(
-                    "--dpop: the authorization server's metadata ({}) lists dpop_signing_alg_values_supported {} \
-                     without ES256, the algorithm mcplens signs proofs with; login refused",
-                    server.fetched_from.as_deref().map(crate::sanitize::line).unwrap_or_default(),
-                    crate::sanitize::line(&server.dpop_algs.clone().unwrap_or_default().join(", "))
-                ));
-            }
-            (dpop::Mode::Always, _) | (dpop::Mode::Auto, Some(true)) => true,
-        };
-        if !wanted {
+        if !dpop::wanted(self.config.dpop, server)? {
             return Ok(None);
         }
         let key = match self.key() {
