@@ -102,11 +102,18 @@ impl Fetcher {
 
     async fn send(&self, req: reqwest::RequestBuilder, method: &str, url: &str) -> Result<Answer, String> {
         let shown = crate::sanitize::line(url).into_owned();
-        let resp = match tokio::time::timeout(self.timeout, req.send()).await {
+        let request = req.build().map_err(|e| self.fail(&format!("{method} {shown}: {}", innermost(&e))))?;
+        let sent = request.headers().clone();
+        let started = std::time::Instant::now();
+        let resp = match tokio::time::timeout(self.timeout, self.http.execute(request)).await {
             Err(_) => return Err(self.fail(&format!("{method} {shown}: no answer within {}s", self.timeout.as_secs()))),
             Ok(Err(e)) => return Err(self.fail(&format!("{method} {shown}: {}", innermost(&e)))),
             Ok(Ok(r)) => r,
         };
+        let answer = Ok((resp.status(), resp.headers()));
+        let elapsed = started.elapsed();
+        crate::mcp::http_view::Exchange { method, url, what: "authorization", sent: &sent, answer, elapsed }
+            .log(&self.log);
         let status = resp.status().as_u16();
         let dpop_nonce =
             resp.headers().get(super::dpop::NONCE_HEADER).and_then(|v| v.to_str().ok()).map(str::to_string);
