@@ -22,7 +22,7 @@ pub fn literal_holds(lit: &str, parts: &mut dyn Iterator<Item = &[u8]>) -> bool 
     let Some(inner) = lit.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else { return false };
     let mut a = LiteralSide { inner: inner.as_bytes(), at: 0, canon: Canon::default() };
     let mut b = PartsSide { parts, current: &[], canon: Canon::default() };
-    let (mut out_a, mut out_b) = (Vec::with_capacity(2 * CHUNK), Vec::with_capacity(2 * CHUNK));
+    let (mut out_a, mut out_b) = (Vec::new(), Vec::new());
     loop {
         let (Some(a_done), Some(b_done)) = (a.fill(&mut out_a), b.fill(&mut out_b)) else { return false };
         let n = out_a.len().min(out_b.len());

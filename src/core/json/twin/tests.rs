@@ -88,13 +88,13 @@ fn what_holds_is_valid_and_equal_json() {
 #[test]
 fn long_texts_are_compared_across_chunks() {
     let records: Vec<Value> =
-        (0..20_000).map(|i| serde_json::json!({"id": i, "name": format!("record \"{i}\" é"), "tags": ["x"]})).collect();
+        (0..4_000).map(|i| serde_json::json!({"id": i, "name": format!("record \"{i}\" é"), "tags": ["x"]})).collect();
     let compact = serde_json::to_string(&records).unwrap_or_default();
     let spaced = compact.replace(",\"", ", \"").replace("\":", "\": ");
     assert!(spaced.len() > 3 * super::CHUNK);
     assert!(holds(&spaced, &compact));
     let parts: Vec<&[u8]> = compact.as_bytes().chunks(1000).collect();
     assert!(literal_holds(&lit(&spaced), &mut parts.into_iter()));
-    let changed = spaced.replacen("record \\\"19999\\\"", "record \\\"19998\\\"", 1);
+    let changed = spaced.replacen("record \\\"3999\\\"", "record \\\"3998\\\"", 1);
     assert!(!holds(&changed, &compact));
 }
