@@ -57,7 +57,9 @@ impl LiteralSide<'_> {
             if rest.is_empty() {
                 return Some(true);
             }
-            let run = memchr::memchr(b'\\', rest).unwrap_or(rest.len()).min(CHUNK);
+            // A plain loop, not memchr: in escaped JSON the runs are a few bytes long, and memchr's
+            // setup would cost more than the search.
+            let run = rest.iter().take(CHUNK).position(|&b| b == b'\\').unwrap_or(rest.len().min(CHUNK));
             if run > 0 {
                 self.canon.feed(&rest[..run], out)?;
                 self.at += run;
@@ -162,12 +164,25 @@ impl Canon {
         while let Some((&c, rest)) = bytes.split_first() {
             if self.state == State::InString && self.high.is_none() {
                 // The common case: a run of plain string bytes, copied at once.
-                let run = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
+                let run = bytes.iter().position(|&b| b == b'"' || b == b'\\').unwrap_or(bytes.len());
                 out.extend_from_slice(&bytes[..run]);
                 bytes = &bytes[run..];
                 let Some((&c, rest)) = bytes.split_first() else { break };
                 self.string_byte(c, out)?;
                 bytes = rest;
+                continue;
+            }
+            if self.state == State::Between && !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'"') {
+                // A run of tokens without whitespace or strings (`, `, `1}`), copied at once:
+                // only its first byte can follow skipped whitespace.
+                let run = bytes.iter().position(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'"'));
+                let run = run.unwrap_or(bytes.len());
+                if self.word && self.space && is_word(c) {
+                    out.push(b' ');
+                }
+                out.extend_from_slice(&bytes[..run]);
+                (self.word, self.space) = (is_word(bytes[run - 1]), false);
+                bytes = &bytes[run..];
                 continue;
             }
             match self.state {
@@ -192,7 +207,7 @@ impl Canon {
         match c {
             b' ' | b'\t' | b'\n' | b'\r' => self.space = true,
             _ => {
-                let word = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.');
+                let word = is_word(c);
                 if word && self.word && self.space {
                     out.push(b' ');
                 }
@@ -258,6 +273,11 @@ impl Canon {
         write_char(ch, out);
         Some(())
     }
+}
+
+/// A byte of a number or of `true`, `false`, `null`.
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.')
 }
 
 /// A character of a string, written canonically: `"`, `\` and control characters escaped.
