@@ -2,10 +2,13 @@
 //! `schema`, `demo-server`...) on top of the core.
 
 pub mod answer;
+pub mod app;
+mod app_bridge;
 pub mod args;
 pub mod as_command;
 pub mod auth;
 mod call_history;
+mod card;
 pub mod collection;
 pub mod connect;
 pub mod diff;
@@ -27,6 +30,7 @@ pub mod replay;
 pub mod resources;
 pub mod settings;
 pub mod shell;
+pub mod skills;
 pub mod snapshot;
 pub mod suite;
 pub mod task;
@@ -383,6 +387,8 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Templates { target, json }) => resources::list(target, ItemKind::Template, *json).await,
         Some(Command::Prompts { target, json }) => resources::list(target, ItemKind::Prompt, *json).await,
         Some(Command::Read(a)) => resources::read(a).await,
+        Some(Command::Skills(a)) => skills::skills(a).await,
+        Some(Command::App(a)) => app::app(a).await,
         Some(Command::Prompt(a)) => prompts::prompt(a).await,
         Some(Command::Complete(a)) => prompts::complete(a).await,
         Some(Command::Ping { target, count }) => prompts::ping(target, *count).await,
@@ -403,6 +409,7 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,
         Some(Command::Doctor { target, json }) => doctor::doctor(target, *json).await,
         Some(Command::Lint { rules: true, .. }) => lint::rules(),
+        Some(Command::Lint { target, json, card: Some(card), .. }) => card::lint_card(target, card, *json).await,
         Some(Command::Lint { target, json, server_json: Some(file), .. }) => {
             lint::server_json(target, file, *json).await
         }

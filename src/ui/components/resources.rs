@@ -16,9 +16,9 @@ use super::fill::FillOverlay;
 use super::listed::{ItemList, ListDraw, cell, section};
 use crate::mcp::{Descriptor, ItemKind, Listing};
 use crate::sanitize;
-use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::msg::Cmd;
 use crate::ui::ops::declares;
 use crate::ui::theme::{Role, Theme};
 
@@ -92,7 +92,7 @@ impl ResourcesPane {
         let name = if d.name().is_empty() { "(no name)" } else { d.name() };
         let mut spans = vec![
             Span::styled(mark, t.paint(Role::Match).add_modifier(Modifier::BOLD)),
-            Span::styled(if d.problem().is_some() { "! " } else { "  " }.to_string(), t.paint(Role::Error)),
+            crate::ui::app_marks::problem_or_view(d, t),
             Span::styled(cell(name, 22), t.paint(Role::Text).add_modifier(Modifier::BOLD)),
             Span::raw(" "),
             Span::styled(cell(uri, 34), t.paint(Role::JsonString)),
