@@ -69,11 +69,16 @@ struct Host {
 
 impl Host {
     fn start(state: &State, args: &[&str]) -> Host {
+        Host::start_with(state, args, &[])
+    }
+
+    fn start_with(state: &State, args: &[&str], env: &[(&str, &str)]) -> Host {
         let mut child = Command::new("node")
             .arg(root().join("tests/hosts/sdk_host.cjs"))
             .args(args)
             .env("MCPLENS_STATE_DIR", &state.0)
             .env("HOST_STDERR", "inherit")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -285,6 +290,90 @@ fn the_http_proxy_passes_the_session_and_its_headers() {
     assert_eq!(proxied.ask(json!({"op": "list"})), straight.ask(json!({"op": "list"})));
     let recorded = std::fs::read_to_string(&rec).unwrap_or_default();
     assert!(recorded.contains("\"kind\":\"recv\",\"id\":\"1\",\"method\":\"tools/call\""), "{recorded}");
+}
+
+/// The pids of a process's children (Linux's /proc lists them by the thread that started them).
+fn children_of(pid: u32) -> Vec<u32> {
+    let threads = std::fs::read_dir(format!("/proc/{pid}/task")).map(|d| d.flatten().collect()).unwrap_or(Vec::new());
+    threads
+        .iter()
+        .flat_map(|t| {
+            std::fs::read_to_string(t.path().join("children"))
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+#[test]
+fn a_server_that_ignores_its_input_closing_does_not_outlive_the_host() {
+    let state = State::new("host-gone");
+    let mut proxy = Command::new(bin())
+        .arg("proxy")
+        .arg("--")
+        .args(everything_stdio())
+        .env("MCPLENS_STATE_DIR", &state.0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = lines_of(proxy.stderr.take().unwrap_or_else(|| panic!("no stderr")));
+    wait_for(&err, "mcplens watch ", &mut Vec::new());
+    let started = Instant::now();
+    let mut servers = children_of(proxy.id());
+    while servers.is_empty() && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+        servers = children_of(proxy.id());
+    }
+    assert_eq!(servers.len(), 1, "expected the server as the proxy's one child: {servers:?}");
+    // The host goes away: its end of the proxy's stdin closes.
+    drop(proxy.stdin.take());
+    let said = wait_for(&err, "SIGTERM", &mut Vec::new());
+    assert!(said.contains("did not exit when its input closed"), "{said}");
+    let started = Instant::now();
+    while proxy.try_wait().ok().flatten().is_none() {
+        assert!(started.elapsed() < Duration::from_secs(20), "the proxy outlived its host");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let server = servers[0];
+    assert!(!std::path::Path::new(&format!("/proc/{server}")).exists(), "the server outlived the proxy");
+}
+
+#[test]
+fn over_http_a_watcher_answers_the_servers_request_in_the_hosts_place() {
+    let state = State::new("http-answer");
+    let (_server, url) = server_everything_http();
+    let mut proxy = Command::new(bin())
+        .args(["proxy", "--url", &url])
+        .env("MCPLENS_STATE_DIR", &state.0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = lines_of(proxy.stderr.take().unwrap_or_else(|| panic!("no stderr")));
+    let pid = proxy.id();
+    let _proxy = Guard(proxy);
+    let serving = wait_for(&err, "serving", &mut Vec::new());
+    let local = serving.rsplit(' ').next().unwrap_or_default().to_string();
+    let mut host = Host::start_with(&state, &["http", &local], &[("HOST_SAMPLING", "1")]);
+    let mut w = Watcher::attach(&state, pid, &["--break", "<sampling/createMessage"]);
+    wait_for(&w.err, "break sampling/createMessage", &mut Vec::new());
+    let answerer = std::thread::spawn(move || {
+        wait_for(&w.err, "held", &mut Vec::new());
+        w.say("error -32001 no model behind this host");
+        w
+    });
+    let call =
+        json!({"op": "call", "name": "trigger-sampling-request", "arguments": {"prompt": "hi"}, "timeout": 15000});
+    let answer = host.ask(call).to_string();
+    let _w = answerer.join().unwrap_or_else(|_| panic!("the watcher thread failed"));
+    assert!(answer.contains("no model behind this host"), "the server did not get the watcher's answer: {answer}");
+    assert!(!answer.contains("from the host"), "the host answered a held request: {answer}");
 }
 
 /// The JSON-RPC reply in what curl printed: a JSON body, or the data of the SSE event with it.

@@ -14,6 +14,7 @@ use mcplens::mcp::log::Level;
 use mcplens::mcp::{CallOptions, Session, StdioTarget, Target};
 use mcplens::ui::app::{App, Cmd};
 use mcplens::ui::headless::{Screen, connected_app, connected_app_with, execute, notifications};
+use mcplens::ui::keymap::Command;
 use mcplens::ui::ops::Known;
 use mcplens::ui::theme::Theme;
 
@@ -320,7 +321,7 @@ async fn the_server_log_level_is_picked_in_the_log_and_ping_shows_the_round_trip
     execute(&mut app, &session, cmds).await;
     assert!(screen.text(&mut app).contains("the server now sends log messages at warning and above"));
     let cmds = screen.press(&mut app, KeyCode::Char('P'));
-    assert_eq!(cmds, [Cmd::Ping]);
+    assert_eq!(cmds, [Cmd::Request(Command::Ping)]);
     execute(&mut app, &session, cmds).await;
     let text = screen.text(&mut app);
     assert!(text.contains("pong: ") && text.contains("ms round trip"), "{text}");

@@ -30,6 +30,7 @@ pub mod replay;
 pub mod resources;
 pub mod settings;
 pub mod shell;
+pub mod skills;
 pub mod snapshot;
 pub mod suite;
 pub mod task;
@@ -386,6 +387,7 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Templates { target, json }) => resources::list(target, ItemKind::Template, *json).await,
         Some(Command::Prompts { target, json }) => resources::list(target, ItemKind::Prompt, *json).await,
         Some(Command::Read(a)) => resources::read(a).await,
+        Some(Command::Skills(a)) => skills::skills(a).await,
         Some(Command::App(a)) => app::app(a).await,
         Some(Command::Prompt(a)) => prompts::prompt(a).await,
         Some(Command::Complete(a)) => prompts::complete(a).await,

@@ -112,6 +112,7 @@ async fn forward(conn: &mut TcpStream, up: &Upstream, mut req: Request) -> std::
         }
         up.rec.note(LogKind::Sent, &req.body);
     }
+    let back = Back::of(&req);
     let method = reqwest::Method::from_bytes(req.method.as_bytes()).unwrap_or(reqwest::Method::GET);
     let mut call = up.client.request(method, format!("{}{}", up.origin, req.target));
     for (name, value) in &req.headers {
@@ -131,11 +132,53 @@ async fn forward(conn: &mut TcpStream, up: &Upstream, mut req: Request) -> std::
             return respond(conn, "502 Bad Gateway", "text/plain", why.as_bytes()).await;
         }
     };
-    relay(conn, up, response).await
+    relay(conn, up, &back, response).await
+}
+
+/// Where an answer to a server's request goes when the watcher answers it in the host's place:
+/// the endpoint the host's request went to, with the host's session headers (session id,
+/// protocol version, authorization), as the host itself would post its reply.
+struct Back {
+    target: String,
+    headers: Vec<(String, String)>,
+}
+
+impl Back {
+    fn of(req: &Request) -> Back {
+        const NOT_CARRIED: &[&str] = &["content-type", "accept", "last-event-id"];
+        let headers = req
+            .headers
+            .iter()
+            .filter(|(n, _)| {
+                let n = n.to_ascii_lowercase();
+                !HOP.contains(&n.as_str()) && !NOT_CARRIED.contains(&n.as_str())
+            })
+            .cloned()
+            .collect();
+        Back { target: req.target.clone(), headers }
+    }
+
+    /// Posts `answer` to the server; what came of it goes to the record.
+    async fn post(&self, up: &Upstream, answer: String) {
+        up.rec.note(LogKind::Sent, answer.as_bytes());
+        let mut call = up
+            .client
+            .post(format!("{}{}", up.origin, self.target))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        for (name, value) in self.headers.iter().chain(up.extra.iter()) {
+            call = call.header(name, value);
+        }
+        match call.body(answer).send().await {
+            Ok(r) if r.status().is_success() => {}
+            Ok(r) => up.rec.info(&format!("the server refused the watcher's answer: HTTP {}", r.status().as_u16())),
+            Err(e) => up.rec.info(&format!("the watcher's answer could not reach the server: {e}")),
+        }
+    }
 }
 
 /// The upstream response, head first, then its body as it comes (chunked to the host).
-async fn relay(conn: &mut TcpStream, up: &Upstream, response: reqwest::Response) -> std::io::Result<()> {
+async fn relay(conn: &mut TcpStream, up: &Upstream, back: &Back, response: reqwest::Response) -> std::io::Result<()> {
     let status = response.status();
     let mut head = format!("HTTP/1.1 {} {}\r\n", status.as_u16(), status.canonical_reason().unwrap_or(""));
     for (name, value) in response.headers() {
@@ -156,11 +199,11 @@ async fn relay(conn: &mut TcpStream, up: &Upstream, response: reqwest::Response)
         let Ok(chunk) = chunk else { break };
         framer.buf.extend_from_slice(&chunk);
         while let Some(piece) = framer.next_piece(false) {
-            send_piece(conn, up, &framer, piece).await?;
+            send_piece(conn, up, back, &framer, piece).await?;
         }
     }
     while let Some(piece) = framer.next_piece(true) {
-        send_piece(conn, up, &framer, piece).await?;
+        send_piece(conn, up, back, &framer, piece).await?;
     }
     conn.write_all(b"0\r\n\r\n").await?;
     conn.flush().await
@@ -247,7 +290,13 @@ fn with_data(event: &[u8], data: &str) -> Vec<u8> {
     out.into_bytes()
 }
 
-async fn send_piece(conn: &mut TcpStream, up: &Upstream, framer: &Framer, piece: Piece) -> std::io::Result<()> {
+async fn send_piece(
+    conn: &mut TcpStream,
+    up: &Upstream,
+    back: &Back,
+    framer: &Framer,
+    piece: Piece,
+) -> std::io::Result<()> {
     let bytes = match piece {
         Piece::Raw(b) => b,
         Piece::Message(b) => {
@@ -255,9 +304,15 @@ async fn send_piece(conn: &mut TcpStream, up: &Upstream, framer: &Framer, piece:
             match data {
                 None => b,
                 Some(data) => match check(up, false, data.as_bytes()).await {
-                    Verdict::Pass | Verdict::Answer(_) => {
+                    Verdict::Pass => {
                         up.rec.note(LogKind::Received, data.as_bytes());
                         b
+                    }
+                    // The server's request answered in the host's place: it never reaches the host.
+                    Verdict::Answer(answer) => {
+                        up.rec.note(LogKind::Received, data.as_bytes());
+                        back.post(up, answer).await;
+                        return Ok(());
                     }
                     Verdict::Replace(edited) => {
                         up.rec.note(LogKind::Received, edited.as_bytes());

@@ -8,14 +8,16 @@ use std::io::Write;
 use std::path::Path;
 use std::pin::Pin;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::{TargetArgs, err_line, output};
 use crate::error::{LensError, Result};
 use crate::mcp::log::{LogKind, LogLimits, Redactor, SessionLog, to_json_lines};
-use crate::mcp::{StdioTarget, Target, wire};
+use crate::mcp::{StdioTarget, Target, stdio, wire};
 #[cfg(unix)]
 use crate::proxy::{Hub, Verdict};
 use crate::sanitize;
@@ -157,15 +159,19 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
     };
     let max_line = max_message_mb.saturating_mul(1 << 20);
     let (to_server, to_host) = (shared(to_server), shared(tokio::io::stdout()));
-    let up = tokio::spawn(pass(
+    let mut up = tokio::spawn(pass(
         tokio::io::stdin(),
         Sides { to: to_server.clone(), back: to_host.clone() },
         rec.clone(),
         LogKind::Sent,
         max_line,
     ));
+    let heard = Arc::new(AtomicU64::new(0));
+    let from_server = Counted { inner: from_server, read: heard.clone() };
+    let down = pass(from_server, Sides { to: to_host, back: to_server }, rec.clone(), LogKind::Received, max_line);
+    tokio::pin!(down);
     let down = tokio::select! {
-        down = pass(from_server, Sides { to: to_host, back: to_server }, rec.clone(), LogKind::Received, max_line) => down,
+        down = &mut down => down,
         code = stop_requested() => {
             // A client stopping its server (SIGTERM after closing stdin, as MCP has it) stops
             // the real one: it would be left running, unseen, after the proxy.
@@ -173,6 +179,14 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
             let _ = child.kill().await;
             return Ok(code);
         }
+        _ = &mut up => tokio::select! {
+            down = &mut down => down,
+            code = stop_requested() => {
+                let _ = child.kill().await;
+                return Ok(code);
+            }
+            () = quiet_for(&heard, HOST_GONE_GRACE) => return Ok(stop_after_host(&mut child, &rec).await),
+        },
     };
     up.abort();
     // The server closed its stdout: it is ending (or our client went away and we stop it).
@@ -195,6 +209,63 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
         _ if rec.failed.load(std::sync::atomic::Ordering::Relaxed) => Ok(output::EXIT_WRITE_FAILED),
         _ => Ok(0),
     }
+}
+
+/// How long a server whose input has closed may stay silent before it is stopped. While it still
+/// writes (answers to the host's last requests) it goes on.
+const HOST_GONE_GRACE: Duration = Duration::from_secs(3);
+
+/// Resolves once nothing more has been read for `quiet`.
+async fn quiet_for(read: &AtomicU64, quiet: Duration) {
+    let mut last = read.load(Ordering::Relaxed);
+    let mut since = tokio::time::Instant::now();
+    loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let now = read.load(Ordering::Relaxed);
+        if now != last {
+            (last, since) = (now, tokio::time::Instant::now());
+        } else if since.elapsed() >= quiet {
+            return;
+        }
+    }
+}
+
+/// A reader that counts what it has read (to see whether a server is still talking).
+struct Counted<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Counted<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        let n = buf.filled().len().saturating_sub(before);
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        polled
+    }
+}
+
+/// The server outlived its input and went quiet: SIGTERM, then SIGKILL after a grace period. The
+/// session ended with the host, so it counts as ended well (unless the recording failed).
+async fn stop_after_host(child: &mut tokio::process::Child, rec: &Recorder) -> i32 {
+    let say = |what: &str| {
+        rec.info(what);
+        err_line(&format!("mcplens: {what}"));
+    };
+    if let Some(pid) = child.id() {
+        say("the host closed its side and the server did not exit when its input closed: SIGTERM");
+        stdio::terminate(pid);
+        if tokio::time::timeout(stdio::STOP_GRACE.1, child.wait()).await.is_err() {
+            say("the server did not exit on SIGTERM: SIGKILL");
+            let _ = child.kill().await;
+        }
+    }
+    if rec.failed.load(Ordering::Relaxed) { output::EXIT_WRITE_FAILED } else { 0 }
 }
 
 /// Waits for SIGTERM or SIGINT; the exit code a shell gives a process they end (143, 130).

@@ -30,5 +30,6 @@ pub mod replay;
 pub mod sanitize;
 pub mod schema;
 pub mod skeleton;
+pub mod skills;
 pub mod snapshot;
 pub mod value_set;

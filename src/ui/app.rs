@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
+use crossterm::event::KeyEventKind;
 use ratatui::layout::Rect;
 
 use super::component::Stack;
@@ -15,21 +15,8 @@ use super::form::FormState;
 use super::keymap::Scope;
 use super::result::{Page, ResultState};
 use super::theme::Theme;
-use crate::envelope::Envelope;
-use crate::history::{Entry, History};
-use crate::mcp::log::SessionLog;
-use crate::mcp::{Progress, Reply, ServerInfo, ToolDescriptor, ToolList};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pane {
-    Tools,
-    Schema,
-    Form,
-    Result,
-    Log,
-    /// The docked pane shown in the schema's place (`App::shown`).
-    Docked,
-}
+use crate::history::History;
+use crate::mcp::{Progress, ServerInfo, ToolDescriptor, ToolList};
 
 #[derive(Debug, Clone)]
 pub enum Conn {
@@ -41,212 +28,8 @@ pub enum Conn {
     Down(String),
 }
 
-/// What the session worker reports.
-#[derive(Debug)]
-pub enum SessionMsg {
-    Connecting,
-    Connected {
-        server: Box<ServerInfo>,
-        tools: ToolList,
-        log: SessionLog,
-    },
-    ToolsRefreshed(ToolList),
-    Failed {
-        error: String,
-        log: Option<SessionLog>,
-    },
-    Closed {
-        reason: String,
-    },
-    Notice(String),
-    CallProgress(Progress),
-    CallDone(Box<CallResult>, Entry),
-    /// All-pages progress: pages fetched, items so far, total if known.
-    PagerProgress(usize, usize, Option<u64>),
-    /// The shown result read again with a hint just taught.
-    Retaught(Box<CallResult>),
-    /// The server asks the user something (elicitation, sampling).
-    Asked(crate::mcp::asks::AskView),
-    /// The server withdrew its request of this id.
-    AskWithdrawn(String),
-    /// Resources, templates or prompts listed (every page), or why not.
-    Listed {
-        kind: crate::mcp::ItemKind,
-        list: Result<crate::mcp::Listing, String>,
-    },
-    /// What a `list_changed` re-listing changed, in words (also in the log).
-    ListChanged(String),
-    ResourceRead(Box<super::ops::ReadDone>),
-    Subscribed {
-        uri: String,
-        on: bool,
-        error: Option<String>,
-    },
-    /// `notifications/resources/updated` for this URI.
-    ResourceUpdated(String),
-    Completed(Box<super::ops::CompletionDone>),
-    PromptGot(Box<super::ops::PromptDone>),
-    LevelSet {
-        level: crate::mcp::log::Level,
-        error: Option<String>,
-    },
-    /// A ping's round-trip time, or why it failed.
-    Pinged(Result<Duration, String>),
-    /// The session's tasks (asked for with `T`).
-    Tasks(Vec<crate::mcp::task_ext::TaskEntry>),
-    /// The tools compared with the saved snapshot (after each listing), or why the snapshot
-    /// could not be read.
-    Compared(super::baseline::Outcome),
-    /// The collection file read (again), or why it could not be.
-    Collection {
-        file: String,
-        loaded: Result<crate::collection::Collection, String>,
-    },
-    /// A saved call of the collection started or ended its run.
-    SavedRun(super::saved::RunMsg),
-    /// The OAuth login state of an HTTP server changed (None: no login for this target).
-    Login(Option<crate::mcp::auth::LoginState>),
-}
-
-/// A finished call: what was sent, what came back (verbatim and normalized), how long it took.
-#[derive(Debug, Clone)]
-pub struct CallResult {
-    pub tool: String,
-    pub arguments: serde_json::Value,
-    /// Shared: results are kept in pages and in the history without copying the reply.
-    pub reply: Option<std::sync::Arc<Reply>>,
-    pub envelope: Option<std::sync::Arc<Envelope>>,
-    /// The tool's outputSchema, to check structuredContent against.
-    pub output_schema: Option<serde_json::Value>,
-    /// Why there is no reply (timeout, cancel, server death).
-    pub error: Option<String>,
-    pub elapsed: Duration,
-}
-
-/// Why a call was made: a new result, the next page of the shown one, or every page.
-pub use crate::call::Purpose;
-
-/// A call under way.
-#[derive(Debug, Clone)]
-pub struct Running {
-    pub tool: String,
-    pub started: Instant,
-    pub progress: Option<Progress>,
-    pub purpose: Purpose,
-}
-
-#[derive(Debug)]
-pub enum Msg {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Resize,
-    Session(SessionMsg),
-    Tick,
-}
-
-/// Work for the session worker.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Cmd {
-    Quit,
-    Reconnect,
-    Call {
-        tool: String,
-        arguments: serde_json::Value,
-        descriptor: Option<serde_json::Value>,
-        /// A new call or the next page: the history keeps only a new call's arguments for the form.
-        purpose: Purpose,
-    },
-    /// Gather every page after the known ones (the last known page's arguments are given, and
-    /// the first page's, which the history records: the list gathered starts there).
-    AllPages {
-        tool: String,
-        arguments: serde_json::Value,
-        first: serde_json::Value,
-        descriptor: Option<serde_json::Value>,
-        known: Vec<std::sync::Arc<Envelope>>,
-    },
-    Cancel,
-    /// Answer the server's request of this id.
-    Answer {
-        id: String,
-        answer: crate::mcp::asks::Answer,
-    },
-    /// Open a URL (checked as http/https) in the browser.
-    OpenUrl(String),
-    /// Write to the clipboard through the terminal (OSC 52).
-    Copy(String),
-    /// The session's tasks, for the tasks overlay.
-    Tasks,
-    /// Cancel the task of this id.
-    CancelTask(String),
-    /// Offer these roots from now on (the server is told).
-    SetRoots(Vec<crate::mcp::asks::Root>),
-    /// Write `text` to a new file named after `name` in the exports directory.
-    Export {
-        name: String,
-        text: String,
-    },
-    /// Save what the user taught as a hint, and read the shown result again with it.
-    Teach {
-        hint: crate::envelope::hints::Hint,
-        call: Shown,
-        descriptor: Option<serde_json::Value>,
-    },
-    /// `resources/read`; `refresh` re-reads an open view (an update arrived).
-    ReadResource {
-        uri: String,
-        refresh: bool,
-    },
-    /// `resources/subscribe` (`on`) or `resources/unsubscribe`.
-    Subscribe {
-        uri: String,
-        on: bool,
-    },
-    /// `completion/complete` (the worker waits a moment for more typing before sending).
-    Complete(super::ops::CompletionAsk),
-    GetPrompt {
-        name: String,
-        arguments: serde_json::Map<String, serde_json::Value>,
-    },
-    SetLogLevel(crate::mcp::log::Level),
-    Ping,
-    /// Write the call into the collection file (replacing one of its name), then read it again.
-    SaveCall {
-        file: std::path::PathBuf,
-        call: crate::collection::SavedCall,
-    },
-    /// Read the collection file.
-    LoadCollection(std::path::PathBuf),
-    /// Run saved calls (with their tools' descriptors, when listed), each checked.
-    RunSaved(Vec<(crate::collection::SavedCall, Option<serde_json::Value>)>),
-    /// Save content `index` of a read to a file in the exports directory.
-    Save {
-        name: String,
-        content: super::ops::Shared,
-        index: usize,
-    },
-}
-
-/// The result on screen, handed to the worker to be read again (compared by what was called).
-#[derive(Debug, Clone)]
-pub struct Shown(pub Box<CallResult>);
-
-impl PartialEq for Shown {
-    fn eq(&self, other: &Shown) -> bool {
-        self.0.tool == other.0.tool && self.0.arguments == other.0.arguments
-    }
-}
-
-/// Where things were drawn last, for mouse hit-testing.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Areas {
-    pub top: Rect,
-    pub footer: Rect,
-    pub tools: Rect,
-    pub schema: Rect,
-    pub result: Rect,
-    pub log: Rect,
-}
+pub use super::layout::{Areas, Pane};
+pub use super::msg::{CallResult, Cmd, Msg, Purpose, Running, SessionMsg, Shown};
 
 pub struct App {
     pub theme: Theme,
@@ -269,7 +52,7 @@ pub struct App {
     /// search's (there is nothing to search; they must not run commands), until a key that is
     /// no letter.
     pub(super) search_nothing: bool,
-    /// Where the panes are, from `view::layout` after each update (for mouse hits and pages).
+    /// Where the panes are, from `layout::layout` after each update (for mouse hits and pages).
     pub areas: Areas,
     /// The terminal's size.
     pub size: Rect,
@@ -445,6 +228,16 @@ impl App {
         cmds
     }
 
+    /// What the layout depends on.
+    pub fn shape(&self) -> super::layout::Shape {
+        super::layout::Shape {
+            zoom: self.zoom,
+            focus: self.focus,
+            show_log: self.show_log,
+            has_result: self.result().is_some() || self.running.is_some(),
+        }
+    }
+
     /// A new terminal size.
     pub fn resize(&mut self, size: Rect) {
         self.size = size;
@@ -454,12 +247,12 @@ impl App {
 
     /// The panes' places for this state, and the page sizes that follow from them.
     pub fn relayout(&mut self) {
-        self.areas = super::view::layout(self, self.size);
+        self.areas = super::layout::layout(self.shape(), self.size);
         self.list.scroll.set_height(self.areas.tools.height.saturating_sub(2) as usize);
         let screen = self.size;
         self.overlays.set_areas(|c| {
             let (w, h) = c.overlay_size(screen);
-            super::view::centered(screen, w, h)
+            super::component::centered(screen, w, h)
         });
         let screen = (self.size.width, self.size.height);
         self.log.set_layout(self.areas.log.height.saturating_sub(2), screen);

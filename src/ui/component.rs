@@ -5,9 +5,11 @@
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, BorderType, Borders};
 
-use super::app::Cmd;
 use super::keymap::{self, Command, Scope};
+use super::msg::Cmd;
 use super::theme::Theme;
 
 /// Whether a component used a key or command; an unused one goes on to the next in line.
@@ -241,4 +243,20 @@ impl Stack {
     pub fn layers(&self) -> impl Iterator<Item = &dyn Component> {
         self.layers.iter().map(|b| b.as_ref())
     }
+}
+
+/// A `w`×`h` rectangle centered in `area`.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let (w, h) = (w.min(area.width), h.min(area.height));
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+}
+
+/// The frame of an overlay (help, history, picker).
+pub fn overlay_block<'a>(t: &Theme, title: impl Into<String>) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Thick)
+        .border_style(t.border(true))
+        .title(Line::from(title.into()).style(t.title(true)))
+        .style(t.base())
 }

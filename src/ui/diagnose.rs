@@ -3,7 +3,7 @@
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::app::{Msg, SessionMsg};
+use super::msg::{Msg, SessionMsg};
 use crate::mcp::log::{LogKind, SessionLog};
 use crate::mcp::{ConnectOptions, Target};
 

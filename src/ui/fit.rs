@@ -35,6 +35,11 @@ pub fn fit(line: Line<'static>, width: usize) -> Line<'static> {
     Line { spans, ..line }
 }
 
+/// `1 item`, `2 items`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

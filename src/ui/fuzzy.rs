@@ -38,6 +38,16 @@ pub fn tool_score(query: &str, name: &str, title: Option<&str>, description: Opt
     [by_name, by_title, by_desc].into_iter().flatten().max()
 }
 
+/// Whether `hay` holds `needle_lower` (already lower case), ASCII case ignored: the searches'
+/// test, byte-wise so a long value costs no allocation.
+pub fn contains_ci(hay: &str, needle_lower: &str) -> bool {
+    if needle_lower.is_empty() {
+        return false;
+    }
+    let (h, n) = (hay.as_bytes(), needle_lower.as_bytes());
+    h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,8 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 
-use super::app::{App, Msg, SessionMsg};
+use super::app::App;
+use super::msg::{Msg, SessionMsg};
 use super::theme::Theme;
 use super::view;
 use crate::error::Result;
@@ -86,7 +87,7 @@ pub async fn notifications(
 
 /// Carries out the app's commands the way the worker does (calls really go to the server), and
 /// feeds every resulting message back into the app. Returns once the calls are done.
-pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec<super::app::Cmd>) {
+pub async fn execute(app: &mut App, session: &std::sync::Arc<Session>, cmds: Vec<super::msg::Cmd>) {
     let history = std::sync::Arc::new(std::sync::Mutex::new(app.history.clone()));
     let mut cmds = cmds;
     // What the app asks in answer (a re-read after an update) is carried out too, a few rounds.
@@ -103,47 +104,18 @@ async fn execute_round(
     app: &mut App,
     session: &std::sync::Arc<Session>,
     history: &std::sync::Arc<std::sync::Mutex<crate::history::History>>,
-    cmds: Vec<super::app::Cmd>,
-) -> Vec<super::app::Cmd> {
+    cmds: Vec<super::msg::Cmd>,
+) -> Vec<super::msg::Cmd> {
+    use super::dispatch::{Dispatch, Job};
     let mut more = vec![];
     for cmd in cmds {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let cancel = tokio_util::sync::CancellationToken::new();
-        match cmd {
-            super::app::Cmd::Call { tool, arguments, descriptor, purpose } => {
-                let call = (tool, arguments, descriptor);
-                super::run_call(session.clone(), history.clone(), call, purpose, cancel, tx).await;
-            }
-            super::app::Cmd::AllPages { tool, arguments, first, descriptor, known } => {
-                super::run_all_pages(
-                    session.clone(),
-                    history.clone(),
-                    Default::default(),
-                    (tool, arguments, descriptor),
-                    (first, known),
-                    cancel,
-                    tx,
-                )
-                .await;
-            }
-            cmd if super::ops::serves(&cmd) => {
-                let _ = super::ops::carry_out(session.clone(), cmd, tx).await;
-            }
-            super::app::Cmd::SaveCall { file, call } => {
-                for m in super::saved::save(&file, &call, session.log().redactor()) {
-                    let _ = tx.send(Msg::Session(m));
-                }
-            }
-            super::app::Cmd::LoadCollection(file) => {
-                let _ = tx.send(Msg::Session(super::saved::load(&file)));
-            }
-            super::app::Cmd::RunSaved(calls) => {
-                super::saved::run(session.clone(), (history.clone(), Default::default()), calls, cancel, tx).await;
-            }
-            cmd @ (super::app::Cmd::Tasks | super::app::Cmd::CancelTask(_) | super::app::Cmd::SetRoots(_)) => {
-                super::session_cmd(session.clone(), cmd, tx).await;
-            }
-            _ => continue,
+        let redactor = session.log().redactor().clone();
+        let dispatch = Dispatch { history: history.clone(), hints: Default::default(), redactor, out: tx };
+        match dispatch.job(cmd, Some(session)) {
+            Job::Work { task, .. } => task.await,
+            Job::Complete(ask) => dispatch.complete(session.clone(), ask).await,
+            _ => {}
         }
         while let Ok(msg) = rx.try_recv() {
             more.extend(app.update(msg));
@@ -174,7 +146,7 @@ impl Screen {
 
     /// Renders (widgets such as the tree act on the last render), then presses the key; returns
     /// the commands the app asked for.
-    pub fn press(&mut self, app: &mut App, code: KeyCode) -> Vec<super::app::Cmd> {
+    pub fn press(&mut self, app: &mut App, code: KeyCode) -> Vec<super::msg::Cmd> {
         let mods = match code {
             KeyCode::Char(c) if c.is_ascii_uppercase() => KeyModifiers::SHIFT,
             _ => KeyModifiers::NONE,
@@ -182,7 +154,7 @@ impl Screen {
         self.press_with(app, code, mods)
     }
 
-    pub fn press_with(&mut self, app: &mut App, code: KeyCode, mods: KeyModifiers) -> Vec<super::app::Cmd> {
+    pub fn press_with(&mut self, app: &mut App, code: KeyCode, mods: KeyModifiers) -> Vec<super::msg::Cmd> {
         self.render(app);
         app.update(Msg::Key(KeyEvent::new(code, mods)))
     }

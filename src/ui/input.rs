@@ -5,11 +5,12 @@ use std::time::Instant;
 
 use ratatui::layout::Position;
 
-use super::app::{App, Cmd, Pane, Purpose, Running};
+use super::app::{App, Pane};
 use super::component::{Action, Component, Ctx, Effect, Used};
 use super::components::help::Help;
 use super::components::history::HistoryOverlay;
 use super::keymap::{self, Command, Scope};
+use super::msg::{Cmd, Purpose, Running};
 use super::result::{Page, ResultState, View};
 use super::saved::RunMsg;
 use crate::envelope::PageKind;
@@ -301,7 +302,7 @@ impl App {
             Command::Quit | Command::ForceQuit => return self.quit_or_ask(),
             Command::Help => self.overlays.push(Box::new(Help::new(self.scope()))),
             Command::Reconnect => return vec![Cmd::Reconnect],
-            Command::Ping => return self.ping(),
+            cmd if super::requests::handles(cmd) => return self.request(cmd),
             Command::ServerLogLevel => self.pick_server_level(),
             Command::CancelCall => {
                 if self.running.is_some() || self.saved_running() {
@@ -441,7 +442,7 @@ impl App {
             });
             hint.next = Some(pointer);
         }
-        vec![Cmd::Teach { hint, call: super::app::Shown(Box::new(r.call.clone())), descriptor }]
+        vec![Cmd::Teach { hint, call: super::msg::Shown(Box::new(r.call.clone())), descriptor }]
     }
 
     pub(super) fn navigate(&mut self, cmd: Command) {

@@ -1,10 +1,11 @@
 //! The app's handling of what the server said about resources, prompts, completions, its log
 //! level and pings: the panes and overlays hear of it, the status line says it.
 
-use super::app::{App, Cmd, SessionMsg};
+use super::app::App;
 use super::component::Observed;
 use super::components::prompt_view::PromptView;
 use super::components::read::ReadView;
+use super::msg::{Cmd, SessionMsg};
 use crate::sanitize;
 
 impl App {
@@ -72,26 +73,21 @@ impl App {
                     Some(e) => (format!("logging/setLevel {}: {e}", level.label()), true),
                 });
             }
-            SessionMsg::Pinged(r) => {
-                self.notice = Some(match r {
-                    Ok(rtt) => (format!("pong: {:.2} ms round trip (ping)", rtt.as_secs_f64() * 1000.0), false),
-                    Err(e) => (format!("ping failed: {e}"), true),
-                });
-            }
+            SessionMsg::Answered { text, error } => self.notice = Some((text, error)),
             _ => {}
         }
         self.relayout();
         vec![]
     }
 
-    /// `P`: a ping, when connected.
-    pub(super) fn ping(&mut self) -> Vec<Cmd> {
+    /// A key's plain request to the server, when connected.
+    pub(super) fn request(&mut self, command: super::keymap::Command) -> Vec<Cmd> {
         if !matches!(self.conn, super::app::Conn::Connected) {
             self.notice = Some((super::keymap::not_connected_note(), true));
             return vec![];
         }
-        self.notice = Some(("ping…".into(), false));
-        vec![Cmd::Ping]
+        self.notice = Some((format!("{}…", command.name()), false));
+        vec![Cmd::Request(command)]
     }
 
     /// `s` in the log: the level picker.

@@ -30,7 +30,7 @@ pub struct JsonView {
     pub search_note: Option<String>,
 }
 
-use super::result::text::contains_ci;
+use super::fuzzy::contains_ci;
 
 impl JsonView {
     pub fn new(tree: Arc<JsonTree>) -> Self {
@@ -348,11 +348,11 @@ impl JsonView {
         }
         let (text, role) = match r.kind {
             Kind::Object => {
-                let keys = super::result::count(r.children as usize, "key", "keys");
+                let keys = super::fit::count(r.children as usize, "key", "keys");
                 (if folded { format!("{{…}} {keys}") } else { format!("{{ {keys}") }, Role::Dim)
             }
             Kind::Array => {
-                let items = super::result::count(r.children as usize, "item", "items");
+                let items = super::fit::count(r.children as usize, "item", "items");
                 (if folded { format!("[…] {items}") } else { format!("[ {items}") }, Role::Dim)
             }
             Kind::String => (self.tree.value(r).to_string(), Role::JsonString),
@@ -410,7 +410,7 @@ impl JsonView {
             foot.push(Span::styled(format!("  not valid JSON: {e}"), theme.paint(Role::Error)));
         }
         foot.push(Span::styled(
-            format!("  {}", super::result::count(self.tree.len(), "row", "rows")),
+            format!("  {}", super::fit::count(self.tree.len(), "row", "rows")),
             theme.paint(Role::Dim),
         ));
         let body = Rect { height: area.height - 1, ..area };

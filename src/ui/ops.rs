@@ -4,75 +4,16 @@
 //! saying what a re-listing changed.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::app::{Cmd, Msg, SessionMsg};
 use super::changes::{self, Entry};
+use super::msg::{Cmd, Msg, SessionMsg};
 use crate::mcp::log::{Level, LogKind};
-use crate::mcp::{CallOptions, Completion, CompletionRef, ItemKind, PromptMessages, ResourceContent, Session};
+use crate::mcp::{CallOptions, ItemKind, Session};
 
-/// A `resources/read` answered (or not).
-#[derive(Debug)]
-pub struct ReadDone {
-    pub uri: String,
-    /// A re-read of a view already open (an update arrived), not a new view.
-    pub refresh: bool,
-    /// The contents, or why there are none (the server's error, or the connection's).
-    pub outcome: Result<ReadOk, String>,
-}
-
-#[derive(Debug, Clone)]
-pub struct ReadOk {
-    /// Shared: a blob can be hundreds of MB, and a save hands it to the worker.
-    pub contents: Arc<Vec<ResourceContent>>,
-    pub warnings: Vec<String>,
-    pub elapsed: Duration,
-    /// The result's cache hint (2026-07-28), as one line.
-    pub cache: Option<String>,
-}
-
-/// Contents handed to the worker to be saved (compared by identity: they can be big).
-#[derive(Debug, Clone)]
-pub struct Shared(pub Arc<Vec<ResourceContent>>);
-
-impl PartialEq for Shared {
-    fn eq(&self, other: &Shared) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-/// A `completion/complete` to send; `seq` pairs the answer with the field that asked.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CompletionAsk {
-    pub seq: u64,
-    pub reference: CompletionRef,
-    pub argument: String,
-    pub partial: String,
-    pub context: Vec<(String, String)>,
-}
-
-#[derive(Debug)]
-pub struct CompletionDone {
-    pub seq: u64,
-    pub outcome: Result<Completion, String>,
-}
-
-/// A `prompts/get` answered (or not).
-#[derive(Debug)]
-pub struct PromptDone {
-    pub name: String,
-    pub outcome: Result<PromptOk, String>,
-}
-
-#[derive(Debug)]
-pub struct PromptOk {
-    pub messages: PromptMessages,
-    pub warnings: Vec<String>,
-    pub elapsed: Duration,
-}
+pub use super::msg::{CompletionAsk, CompletionDone, PromptDone, PromptOk, ReadDone, ReadOk, Shared};
 
 /// Which lists a `list_changed` notification asks to be read again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -262,27 +203,9 @@ pub async fn carry_out(session: Arc<Session>, cmd: Cmd, out: UnboundedSender<Msg
             };
             send(&out, SessionMsg::LevelSet { level, error });
         }
-        Cmd::Ping => send(&out, SessionMsg::Pinged(session.ping().await.map_err(|e| e.message))),
-        Cmd::Save { name, content, index } => {
-            send(&out, SessionMsg::Notice(save_content(&name, &content, index, session.log().redactor())));
-        }
         other => return Some(other),
     }
     None
-}
-
-/// Whether `cmd` is one `carry_out` serves (the worker spawns those).
-pub fn serves(cmd: &Cmd) -> bool {
-    matches!(
-        cmd,
-        Cmd::ReadResource { .. }
-            | Cmd::Subscribe { .. }
-            | Cmd::Complete(_)
-            | Cmd::GetPrompt { .. }
-            | Cmd::SetLogLevel(_)
-            | Cmd::Ping
-            | Cmd::Save { .. }
-    )
 }
 
 /// A file name's extension for a MIME type.

@@ -13,9 +13,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use serde_json::Value;
 
-use super::app::CallResult;
 use super::jsonview::JsonView;
 use super::keymap::Command;
+use super::msg::CallResult;
 use super::theme::{Role, Theme};
 use crate::envelope::Envelope;
 use crate::envelope::PageKind;
@@ -73,6 +73,7 @@ pub fn json_lines(text: &str, theme: &Theme, max: usize) -> Vec<Line<'static>> {
 }
 
 pub(crate) mod build;
+pub mod link;
 pub mod markdown;
 pub mod table;
 pub mod text;
@@ -80,10 +81,7 @@ pub mod text;
 use table::Table;
 use text::{TextView, Typed};
 
-/// `1 item`, `2 items`.
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use super::fit::count;
 
 /// structuredContent larger than this is not validated in the TUI (the tree would cost ten
 /// times its size).
@@ -630,21 +628,19 @@ impl ResultState {
 
     /// `O`: the resource the result names: in the Content view the first from the top line
     /// shown on (else the last), in the others the first.
-    pub fn resource_link(&self) -> Option<super::components::read::Link> {
+    pub fn resource_link(&self) -> Option<link::Link> {
         let content = build::result_member(&self.call, "content")?;
-        let links: Vec<(usize, super::components::read::Link)> = content
+        let links: Vec<(usize, link::Link)> = content
             .as_array()?
             .iter()
             .enumerate()
-            .filter_map(|(i, b)| {
-                Some((self.content_starts.get(i).copied().unwrap_or(0), super::components::read::link_of(b)?))
-            })
+            .filter_map(|(i, b)| Some((self.content_starts.get(i).copied().unwrap_or(0), link::link_of(b)?)))
             .collect();
         let top = match (&self.content, self.view) {
             (Some(t), View::Content) => t.scroll.cursor,
             _ => 0,
         };
-        super::components::read::pick_link(&links, top)
+        link::pick_link(&links, top)
     }
 
     /// Whether the result has a page after this one to fetch.

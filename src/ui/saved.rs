@@ -4,15 +4,14 @@
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use super::app::{CallResult, Msg, SessionMsg};
+use super::msg::{CallResult, Msg, SessionMsg};
 use crate::call::{CallStatus, Purpose};
-use crate::collection::{Collection, Failure, Observed, RunOptions, SavedCall};
+use crate::collection::{Collection, Observed, RunOptions, SavedCall};
 use crate::dirs::now_secs;
 use crate::envelope::hints::Hints;
 use crate::history::{Entry, History};
@@ -28,23 +27,7 @@ pub fn short_name(file: &str) -> String {
     crate::sanitize::line(&name.unwrap_or_else(|| file.to_string())).into_owned()
 }
 
-/// A saved call's run, as the collection pane hears of it.
-#[derive(Debug, Clone)]
-pub enum RunMsg {
-    Started(String),
-    /// A call ran; `entry` is what the history got for it, `result` what it keeps to reopen.
-    Done {
-        name: String,
-        failures: Vec<Failure>,
-        elapsed: Duration,
-        entry: Entry,
-        result: Box<CallResult>,
-    },
-    /// The run is over; `not_run` were left when it was cancelled (Ctrl-K).
-    Finished {
-        not_run: Vec<String>,
-    },
-}
+pub use super::msg::RunMsg;
 
 /// The collection read from `file` (a file not there yet is an empty collection).
 pub fn load(file: &Path) -> SessionMsg {

@@ -2,13 +2,14 @@
 //! window, the log its last screenful).
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
 use super::app::{App, Areas, Conn, Pane};
 use super::component::Component;
+pub use super::component::{centered, overlay_block};
 use super::keymap;
 use super::theme::Role;
 use crate::sanitize;
@@ -24,12 +25,6 @@ fn block<'a>(app: &App, title: Line<'a>, pane: Pane) -> Block<'a> {
         .title(title.style(app.theme.title(focused)))
 }
 
-/// A `w`×`h` rectangle centered in `area`.
-pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let (w, h) = (w.min(area.width), h.min(area.height));
-    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
-}
-
 /// A `w`×`h` rectangle centered in `area`, cleared for an overlay.
 fn overlay(f: &mut Frame, area: Rect, w: u16, h: u16) -> Rect {
     let (w, h) = (w.min(area.width), h.min(area.height));
@@ -38,51 +33,9 @@ fn overlay(f: &mut Frame, area: Rect, w: u16, h: u16) -> Rect {
     r
 }
 
-/// The frame of an overlay (help, history, picker).
-pub(crate) fn overlay_block<'a>(t: &super::theme::Theme, title: impl Into<String>) -> Block<'a> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_type(BorderType::Thick)
-        .border_style(t.border(true))
-        .title(Line::from(title.into()).style(t.title(true)))
-        .style(t.base())
-}
-
-/// Where each pane goes on a screen of `area`; a pane not shown gets an empty rectangle. Pure:
-/// the update uses it for mouse hits and page sizes, the draw to place the panes.
+/// Where each pane goes for `app` on a screen of `area`.
 pub fn layout(app: &App, area: Rect) -> Areas {
-    let [top, main, footer] =
-        Layout::vertical([Constraint::Length(1), Constraint::Min(3), Constraint::Length(1)]).areas(area);
-    let mut a = Areas { top, footer, ..Areas::default() };
-    if app.zoom {
-        match app.focus {
-            Pane::Tools => a.tools = main,
-            Pane::Schema | Pane::Form | Pane::Docked => a.schema = main,
-            Pane::Result => a.result = main,
-            Pane::Log => a.log = main,
-        }
-        return a;
-    }
-    let main = if app.show_log {
-        let [m, l] = Layout::vertical([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(main);
-        a.log = l;
-        m
-    } else {
-        main
-    };
-    let [tools, right] = Layout::horizontal([Constraint::Percentage(34), Constraint::Percentage(66)]).areas(main);
-    // The focused one of schema/form and result gets the room; a result left from an earlier
-    // call does not squeeze the form being filled in.
-    let has_result = app.result().is_some() || app.running.is_some();
-    let result_h = match app.focus {
-        Pane::Result => Constraint::Percentage(75),
-        Pane::Form | Pane::Schema | Pane::Docked if has_result => Constraint::Percentage(30),
-        _ if has_result => Constraint::Percentage(50),
-        _ => Constraint::Length(6),
-    };
-    let [schema, result] = Layout::vertical([Constraint::Min(6), result_h]).areas(right);
-    (a.tools, a.schema, a.result) = (tools, schema, result);
-    a
+    super::layout::layout(app.shape(), area)
 }
 
 pub fn draw(f: &mut Frame, app: &App) {
@@ -106,7 +59,14 @@ pub fn draw(f: &mut Frame, app: &App) {
         draw_schema(f, app, a.schema);
     }
     if !a.result.is_empty() {
-        super::components::result::draw_pane(f, app, a.result);
+        let drawn = super::components::result::Drawn {
+            pages: &app.results,
+            page: app.page,
+            running: app.running.as_ref(),
+            notice: app.notice.as_ref(),
+            focused: app.focus == Pane::Result && app.overlays.is_empty(),
+        };
+        super::components::result::draw_pane(f, &drawn, a.result, &app.theme);
     }
     if !a.log.is_empty() {
         draw_log(f, app, a.log);

@@ -16,10 +16,10 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::net::UnixStream;
 use tokio::sync::mpsc;
 
-use super::app::Cmd;
 use super::component::{Component, Ctx, Effect, Used};
 use super::components::log::LogPane;
 use super::keymap::{self, Command};
+use super::msg::Cmd;
 use super::theme::{Role, Theme};
 use crate::cli::output::err_line;
 use crate::mcp::log::{LogKind, LogLimits, Redactor, SessionLog};

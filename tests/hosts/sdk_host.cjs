@@ -2,6 +2,7 @@
 // `mcplens proxy`, or straight). Commands come on stdin, one JSON object a line; each answer is
 // one JSON line on stdout: {"ok": result} or {"error": message}.
 //   node sdk_host.cjs stdio <command> [args...]     node sdk_host.cjs http <url>
+// With HOST_SAMPLING=1 the host offers sampling and answers every request "from the host".
 const path = require("path");
 const readline = require("readline");
 const { createRequire } = require("module");
@@ -9,6 +10,7 @@ const peers = createRequire(path.join(__dirname, "..", "peers", "package.json"))
 const { Client } = peers("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = peers("@modelcontextprotocol/sdk/client/stdio.js");
 const { StreamableHTTPClientTransport } = peers("@modelcontextprotocol/sdk/client/streamableHttp.js");
+const { CreateMessageRequestSchema } = peers("@modelcontextprotocol/sdk/types.js");
 
 async function main() {
   const [mode, first, ...rest] = process.argv.slice(2);
@@ -16,7 +18,15 @@ async function main() {
     mode === "http"
       ? new StreamableHTTPClientTransport(new URL(first))
       : new StdioClientTransport({ command: first, args: rest, env: process.env, stderr: process.env.HOST_STDERR || "ignore" });
-  const client = new Client({ name: "sdk-host", version: "1.0.0" }, { capabilities: {} });
+  const sampling = process.env.HOST_SAMPLING === "1";
+  const client = new Client({ name: "sdk-host", version: "1.0.0" }, { capabilities: sampling ? { sampling: {} } : {} });
+  if (sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      model: "host",
+      role: "assistant",
+      content: { type: "text", text: "from the host" },
+    }));
+  }
   const say = (o) => process.stdout.write(JSON.stringify(o) + "\n");
   await client.connect(transport);
   say({ ok: { connected: client.getServerVersion() } });

@@ -325,7 +325,7 @@ async fn stop(
 }
 
 /// Sends SIGTERM (elsewhere there is no such signal: the kill that follows ends it).
-fn terminate(pid: u32) {
+pub fn terminate(pid: u32) {
     #[cfg(unix)]
     if let Ok(pid) = libc::pid_t::try_from(pid) {
         // SAFETY: kill(2) takes plain integers and touches no memory of ours; the pid is our

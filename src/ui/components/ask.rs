@@ -13,10 +13,10 @@ use serde_json::{Map, Value};
 
 use crate::mcp::asks::{self, Answer, AskKind, AskView};
 use crate::sanitize;
-use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
 use crate::ui::form::{FormOutcome, FormState};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::msg::Cmd;
 use crate::ui::textarea::TextArea;
 use crate::ui::theme::{Role, Theme};
 

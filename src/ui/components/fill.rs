@@ -17,10 +17,10 @@ use serde_json::{Map, Value, json};
 
 use crate::mcp::{CompletionRef, Descriptor, ItemKind};
 use crate::sanitize;
-use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
 use crate::ui::form::{FormOutcome, FormState};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::msg::Cmd;
 use crate::ui::ops::{self, CompletionAsk};
 use crate::ui::theme::{Role, Theme};
 
@@ -385,7 +385,7 @@ impl Component for FillOverlay {
         );
         let title =
             format!(" {what}: {} · {run} {verb} · {next}/{prev} suggestions · {close} close ", sanitize::line(name));
-        let b = crate::ui::view::overlay_block(theme, title);
+        let b = crate::ui::component::overlay_block(theme, title);
         let inner = b.inner(area);
         f.render_widget(b, area);
         let [head, body, foot] = self.split(inner);

@@ -213,7 +213,7 @@ impl FormState {
         f.render_widget(Paragraph::new(lines), rows_area);
         if let Some(p) = &self.picker {
             let w = p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8;
-            let r = crate::ui::view::centered(rows_area, w, p.options.len() as u16 + 2);
+            let r = crate::ui::component::centered(rows_area, w, p.options.len() as u16 + 2);
             f.render_widget(Clear, r);
             let hgt = r.height;
             let skip = p.cursor.saturating_sub(hgt.saturating_sub(3) as usize);
@@ -243,7 +243,7 @@ impl FormState {
             } else {
                 format!(" {pick} picks · {leave} cancels ")
             };
-            let b = crate::ui::view::overlay_block(theme, hint.to_string());
+            let b = crate::ui::component::overlay_block(theme, hint.to_string());
             f.render_widget(Paragraph::new(items).block(b), r);
         }
     }

@@ -251,7 +251,7 @@ impl Component for Help {
             " Help · theme {} · j/k PgUp/PgDn scroll · / search · any other key closes ",
             sanitize::line(&theme.name)
         );
-        let block = crate::ui::view::overlay_block(theme, title);
+        let block = crate::ui::component::overlay_block(theme, title);
         f.render_widget(Paragraph::new(lines).block(block), area);
     }
 

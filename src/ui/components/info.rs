@@ -159,7 +159,7 @@ impl InfoPane {
             cx.notice("no root to remove", false);
             return;
         }
-        cx.cmd(crate::ui::app::Cmd::SetRoots(roots.clone()));
+        cx.cmd(crate::ui::msg::Cmd::SetRoots(roots.clone()));
         self.observe(&Observed::Roots(&roots), cx);
     }
 
@@ -245,7 +245,7 @@ impl Component for InfoPane {
                 self.scroll.cursor = self.scroll.cursor.min(self.last_top());
             }
             Command::Copy if !self.copy.is_empty() => {
-                cx.cmd(crate::ui::app::Cmd::Copy(self.copy.clone()));
+                cx.cmd(crate::ui::msg::Cmd::Copy(self.copy.clone()));
                 cx.notice("copied the initialize result to the clipboard (OSC 52)", false);
             }
             Command::AddRoot | Command::RemoveRoot => self.change_roots(cmd, cx),

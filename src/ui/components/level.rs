@@ -6,9 +6,9 @@ use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::mcp::log::Level;
-use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::msg::Cmd;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
@@ -58,7 +58,7 @@ impl Component for LevelPicker {
     fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
         f.render_widget(Clear, area);
         let keys = keymap::said(SCOPE, &[(Command::Open, "set"), (Command::Back, "close")]);
-        let block = crate::ui::view::overlay_block(t, format!(" Server log level (logging/setLevel) · {keys} "));
+        let block = crate::ui::component::overlay_block(t, format!(" Server log level (logging/setLevel) · {keys} "));
         let mut lines = vec![Line::styled("The server sends messages at this level and above:", t.paint(Role::Dim))];
         if !self.declared {
             lines[0] = Line::styled(

@@ -12,12 +12,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 
 use super::log_entry::EntryView;
+pub use super::log_entry::clock;
 use crate::mcp::log::{Level, LogEntry, LogKind, Role, SessionLog, to_json_lines};
 use crate::sanitize;
-use crate::ui::app::Cmd;
-use crate::ui::component::{Component, Ctx, Effect, Used, offer};
+use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::fuzzy;
 use crate::ui::keymap::{Command, Scope};
+use crate::ui::msg::Cmd;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role as Paint, Theme};
 
@@ -377,17 +378,6 @@ impl LogPane {
     }
 }
 
-impl crate::ui::app::App {
-    /// A key for the log pane, if it used it: the method filter being typed first, then the
-    /// pane's commands.
-    pub(crate) fn log_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
-        let mut cx = Ctx::new(&self.theme);
-        let used = offer(&mut self.log, k, &mut cx);
-        let effects = cx.effects;
-        self.settle(used, effects)
-    }
-}
-
 /// One entry as one row: time, arrow, method, id, latency or level, then the message in brief
 /// (a protocol entry) or its text.
 fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, width: usize) -> Line<'a> {
@@ -443,11 +433,4 @@ fn latency(d: std::time::Duration) -> String {
     } else {
         format!("{:.1}s", ms / 1000.0)
     }
-}
-
-/// `HH:MM:SS.mmm` (UTC) without a calendar crate.
-pub fn clock(at: std::time::SystemTime) -> String {
-    let ms = at.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
-    let s = ms / 1000;
-    format!("{:02}:{:02}:{:02}.{:03}", (s / 3600) % 24, (s / 60) % 60, s % 60, ms % 1000)
 }

@@ -10,13 +10,12 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
-use super::log::clock;
 use crate::json_pretty::{self, Token};
 use crate::mcp::log::{LogEntry, LogKind, Role, SessionLog};
 use crate::sanitize;
-use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{Command, Scope};
+use crate::ui::msg::Cmd;
 use crate::ui::scroll::{Scroll, page};
 use crate::ui::theme::{Role as Paint, Theme};
 
@@ -213,4 +212,11 @@ impl Component for EntryView {
         let shown: Vec<Line> = self.lines.get(top..end).unwrap_or_default().to_vec();
         f.render_widget(Paragraph::new(shown), inner);
     }
+}
+
+/// `HH:MM:SS.mmm` (UTC) without a calendar crate.
+pub fn clock(at: std::time::SystemTime) -> String {
+    let ms = at.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    let s = ms / 1000;
+    format!("{:02}:{:02}:{:02}.{:03}", (s / 3600) % 24, (s / 60) % 60, s % 60, ms % 1000)
 }

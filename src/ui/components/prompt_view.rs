@@ -11,9 +11,9 @@ use ratatui::widgets::Block;
 
 use super::read::{Link, link_of, open_link};
 use crate::sanitize;
-use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::msg::Cmd;
 use crate::ui::ops::PromptDone;
 use crate::ui::result::text::{TextView, Typed};
 use crate::ui::theme::{Role, Theme};
@@ -133,7 +133,7 @@ impl Component for PromptView {
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
         let keys = keymap::said(SCOPE, &[(Command::OpenResource, "open resource"), (Command::Back, "close")]);
         let title = format!(" Prompt: {} · {keys} ", sanitize::line(&self.name));
-        let b = crate::ui::view::overlay_block(theme, title);
+        let b = crate::ui::component::overlay_block(theme, title);
         let inner = b.inner(area);
         f.render_widget(b, area);
         self.text.draw(f, inner, theme);

@@ -13,9 +13,9 @@ use super::fill::FillOverlay;
 use super::listed::{ItemList, ListDraw, cell, section};
 use crate::mcp::{Descriptor, ItemKind, Listing};
 use crate::sanitize;
-use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::msg::Cmd;
 use crate::ui::ops::declares;
 use crate::ui::theme::{Role, Theme};
 

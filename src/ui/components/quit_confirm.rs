@@ -63,7 +63,7 @@ impl Component for QuitConfirm {
             keymap::keys(SCOPE, Command::Quit),
             keymap::keys(SCOPE, Command::Back)
         );
-        let block = crate::ui::view::overlay_block(t, title);
+        let block = crate::ui::component::overlay_block(t, title);
         let names: Vec<String> = self.tools.iter().map(|n| sanitize::line(n).into_owned()).collect();
         let lines = vec![
             Line::styled(format!("Unsent edits in the form of {}.", names.join(", ")), t.paint(Role::Warning)),

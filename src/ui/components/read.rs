@@ -18,37 +18,17 @@ use serde_json::Value;
 use super::value::ValueOverlay;
 use crate::mcp::{ContentKind, ResourceContent};
 use crate::sanitize;
-use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
 use crate::ui::jsonview::JsonView;
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::msg::Cmd;
 use crate::ui::ops::{ReadDone, Shared};
 use crate::ui::result::text::{TextView, Typed};
 use crate::ui::theme::{Role, Theme};
 
 pub const SCOPE: Scope = Scope("resource");
 
-/// A resource a result or a prompt points at: a link to read, or a resource it carries.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Link {
-    Read(String),
-    Embedded(Value),
-}
-
-/// The resource a content block names, if it names one (`resource_link`, `resource`).
-pub fn link_of(block: &Value) -> Option<Link> {
-    match block.get("type").and_then(Value::as_str)? {
-        "resource_link" => block.get("uri").and_then(Value::as_str).map(|u| Link::Read(u.to_string())),
-        "resource" => block.get("resource").filter(|r| r.is_object()).map(|r| Link::Embedded(r.clone())),
-        _ => None,
-    }
-}
-
-/// Which of `links` (each with the line its block starts at) `O` opens when `top` is the first
-/// line shown: the first at or below it, else the last above it.
-pub fn pick_link(links: &[(usize, Link)], top: usize) -> Option<Link> {
-    links.iter().find(|(at, _)| *at >= top).or(links.last()).map(|(_, l)| l.clone())
-}
+pub use crate::ui::result::link::{Link, link_of, pick_link};
 
 /// What `O` does with a link: a read for the worker, or the embedded resource shown at once.
 pub fn open_link(link: Link, cx: &mut Ctx) {
@@ -437,7 +417,7 @@ impl Component for ReadView {
         let what = if self.from_server { "Resource" } else { "Embedded resource" };
         let keys = keymap::said(SCOPE, &[(Command::Export, "save"), (Command::Back, "close")]);
         let title = format!(" {what}: {} · {keys} ", sanitize::line(&sanitize::truncate(&self.uri, 70)));
-        let b = crate::ui::view::overlay_block(theme, title);
+        let b = crate::ui::component::overlay_block(theme, title);
         let inner = b.inner(area);
         f.render_widget(b, area);
         let [head, body] = self.split(inner);

@@ -12,9 +12,9 @@ use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 
 use super::value::ValueOverlay;
 use crate::sanitize;
-use crate::ui::app::{App, Cmd, Pane, Purpose};
-use crate::ui::component::{Component, Ctx, Effect, Used, offer};
+use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::msg::{Cmd, Purpose, Running};
 use crate::ui::result::{ResultState, View};
 use crate::ui::theme::{Role, Theme};
 
@@ -93,56 +93,32 @@ impl ResultState {
     }
 }
 
-impl App {
-    /// A key for the result pane, if it used it: the search prompt first, then its commands.
-    pub(crate) fn result_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
-        if self.results.is_empty() {
-            return self.no_result_key(k);
-        }
-        let mut cx = Ctx::new(&self.theme);
-        let used = offer(self.results.get_mut(self.page)?, k, &mut cx);
-        let effects = cx.effects;
-        self.settle(used, effects)
-    }
+/// What the result pane draws, handed over by the view: the fetched pages and the shown one,
+/// the call under way, the status line's notice.
+pub struct Drawn<'a> {
+    pub pages: &'a [ResultState],
+    pub page: usize,
+    pub running: Option<&'a Running>,
+    pub notice: Option<&'a (String, bool)>,
+    pub focused: bool,
 }
 
-impl App {
-    /// A key in the result pane before any result: `/` says there is nothing to search, and
-    /// the letters typed next (meant for the search) go nowhere rather than run commands.
-    fn no_result_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
-        use crossterm::event::{KeyCode, KeyModifiers};
-        let letter =
-            matches!(k.code, KeyCode::Char(_)) && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
-        if self.search_nothing {
-            if letter {
-                return Some(vec![]);
-            }
-            self.search_nothing = false;
-            self.notice = None;
-            if matches!(k.code, KeyCode::Esc | KeyCode::Enter | KeyCode::Backspace) {
-                return Some(vec![]);
-            }
-        }
-        if crate::ui::keymap::lookup(k, Scope::Result) == Some(Command::Search) {
-            self.search_nothing = true;
-            let msg = "no result yet, nothing to search: run a tool first (Esc)";
-            self.notice = Some((msg.into(), false));
-            return Some(vec![]);
-        }
-        None
+impl Drawn<'_> {
+    fn result(&self) -> Option<&ResultState> {
+        self.pages.get(self.page)
     }
 }
 
 /// The pane's title: the tool being run while a call runs, else the shown result's.
-fn title(app: &App) -> String {
-    if let Some(run) = &app.running {
+fn title(app: &Drawn) -> String {
+    if let Some(run) = app.running {
         let was = app.result().map(|r| format!(" · below: {}", sanitize::line(&r.call.tool))).unwrap_or_default();
         return format!(" Result: {} · running…{was} ", sanitize::line(&run.tool));
     }
     match app.result() {
         Some(r) => {
-            let pages = if app.results.len() > 1 {
-                format!(" · page {}/{} fetched", app.page + 1, app.results.len())
+            let pages = if app.pages.len() > 1 {
+                format!(" · page {}/{} fetched", app.page + 1, app.pages.len())
             } else {
                 String::new()
             };
@@ -153,8 +129,8 @@ fn title(app: &App) -> String {
 }
 
 /// The running call's line: spinner, what, how long, progress.
-fn running_line(app: &App, t: &Theme) -> Option<Line<'static>> {
-    let run = app.running.as_ref()?;
+fn running_line(app: &Drawn, t: &Theme) -> Option<Line<'static>> {
+    let run = app.running?;
     let secs = run.started.elapsed().as_secs_f32();
     let frame = (run.started.elapsed().as_millis() / 100) as usize % SPINNER.len();
     let what = match run.purpose {
@@ -189,9 +165,8 @@ fn running_line(app: &App, t: &Theme) -> Option<Line<'static>> {
 }
 
 /// The result pane: its frame, the notice and the running call, then the shown result.
-pub fn draw_pane(f: &mut Frame, app: &App, area: Rect) {
-    let t = &app.theme;
-    let focused = app.focus == Pane::Result && app.overlays.is_empty();
+pub fn draw_pane(f: &mut Frame, app: &Drawn, area: Rect, t: &Theme) {
+    let focused = app.focused;
     let b = Block::default()
         .borders(Borders::ALL)
         .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
@@ -200,7 +175,7 @@ pub fn draw_pane(f: &mut Frame, app: &App, area: Rect) {
     let inner = b.inner(area);
     f.render_widget(b, area);
     let mut lines: Vec<Line> = vec![];
-    if let Some((n, err)) = &app.notice {
+    if let Some((n, err)) = app.notice {
         lines.push(Line::styled(sanitize::line(n).into_owned(), t.paint(if *err { Role::Error } else { Role::Dim })));
     }
     lines.extend(running_line(app, t));

@@ -12,9 +12,9 @@ use ratatui::widgets::{Clear, Paragraph};
 
 use crate::collection::{At, Check, Expect, Observed, SavedCall, Source};
 use crate::sanitize;
-use crate::ui::app::{CallResult, Cmd};
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::msg::{CallResult, Cmd};
 use crate::ui::theme::{Role, Theme};
 
 pub const SCOPE: Scope = Scope("save_call");
@@ -255,7 +255,7 @@ impl Component for SaveCallOverlay {
     fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
         f.render_widget(Clear, area);
         let title = format!(" Save the call into {} ", crate::ui::saved::short_name(&self.file));
-        let block = crate::ui::view::overlay_block(t, title);
+        let block = crate::ui::component::overlay_block(t, title);
         let sel = |i: usize, line: Line<'static>| if i == self.cursor { line.style(t.selection()) } else { line };
         let typing = if self.cursor == 0 { "▏" } else { "" };
         let mut lines = vec![

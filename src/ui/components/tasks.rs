@@ -12,9 +12,9 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use crate::mcp::task_ext::TaskEntry;
 use crate::sanitize;
-use crate::ui::app::Cmd;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::msg::Cmd;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
@@ -97,7 +97,7 @@ impl TasksOverlay {
 }
 
 fn frame(t: &Theme, title: String) -> Block<'static> {
-    crate::ui::view::overlay_block(t, title)
+    crate::ui::component::overlay_block(t, title)
 }
 
 impl Component for TasksOverlay {

@@ -54,7 +54,7 @@ impl Component for ValueOverlay {
             Command::Top => self.scroll.first(),
             Command::Bottom => self.scroll.last(),
             Command::Back | Command::Open | Command::Activate | Command::Quit => cx.effects.push(Effect::Close),
-            Command::Copy => cx.cmd(crate::ui::app::Cmd::Copy(self.text())),
+            Command::Copy => cx.cmd(crate::ui::msg::Cmd::Copy(self.text())),
             _ => return Used::No,
         }
         Used::Yes
@@ -76,7 +76,7 @@ impl Component for ValueOverlay {
             ],
         );
         let title = format!(" {} · {keys} ", self.title);
-        let b = crate::ui::view::overlay_block(theme, title);
+        let b = crate::ui::component::overlay_block(theme, title);
         let body: Vec<Line> = self
             .lines
             .iter()

@@ -15,8 +15,8 @@ use super::text::TextView;
 use super::{Body, CHECK_MAX, Page, SplitView, content_lines_at, decoded_reply, header_text, json_lines, markdown};
 use crate::envelope::{Envelope, ResponseType};
 use crate::sanitize;
-use crate::ui::app::CallResult;
 use crate::ui::jsonview::JsonView;
+use crate::ui::msg::CallResult;
 use crate::ui::theme::{Role, Theme};
 
 /// A message longer than this many lines is shown in the Envelope view's body, whole, rather

@@ -8,6 +8,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+pub use crate::ui::fuzzy::contains_ci;
 use crate::ui::keymap::Command;
 use crate::ui::scroll::{Scroll, page};
 use crate::ui::theme::{Role, Theme};
@@ -79,14 +80,6 @@ impl Search {
         }
         out
     }
-}
-
-pub fn contains_ci(hay: &str, needle_lower: &str) -> bool {
-    if needle_lower.is_empty() {
-        return false;
-    }
-    let (h, n) = (hay.as_bytes(), needle_lower.as_bytes());
-    h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
 /// The spans of `line` with each match of `query` reversed.
