@@ -322,6 +322,14 @@ impl App {
                 self.overlays.push(Box::new(super::components::tasks::TasksOverlay::new(tasks, now)));
                 self.relayout();
             }
+            SessionMsg::Skills(list) => {
+                self.overlays.push(Box::new(super::components::skills::SkillsOverlay::new(list)));
+                self.relayout();
+            }
+            SessionMsg::SkillFile { uri, loaded } => {
+                self.overlays.push(Box::new(super::components::skills::SkillFileOverlay::new(&uri, &loaded)));
+                self.relayout();
+            }
             SessionMsg::Login(state) => self.login = state,
             SessionMsg::Compared(outcome) => return self.compared(outcome),
             SessionMsg::Collection { file, loaded } => {
