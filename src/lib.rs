@@ -14,7 +14,7 @@ pub mod ui;
 #[cfg(unix)]
 pub use mcplens_core::proxy;
 pub use mcplens_core::{
-    call, capped_file, collection, deep, dirs, doctor, envelope, error, history, json, json_depth, json_out,
-    json_pretty, jsonc, jsontree, lint, mcp, opener, replay, sanitize, schema, skeleton, snapshot,
+    apps, call, capped_file, collection, deep, dirs, doctor, envelope, error, history, json, json_depth, json_out,
+    json_pretty, jsonc, jsontree, lint, mcp, opener, replay, sanitize, schema, skeleton, skills, snapshot,
 };
 pub use mcplens_demo as demo;

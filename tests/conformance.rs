@@ -146,3 +146,21 @@ fn every_dated_client_scenario_of_the_prerelease_is_run() {
         .collect();
     assert!(!text.is_empty() && missing.is_empty(), "dated client scenarios not run: {missing:?}\n{text}");
 }
+
+/// The prerelease's skills scenarios (SEP-2640), each with the command a user runs: a listing
+/// that must read nothing, and a read of a tampered skill that must be refused (exit 6) before
+/// any supporting file is read. Each scenario must report its one check, passed.
+#[test]
+fn the_prereleases_skills_scenarios_pass() {
+    let b = bin();
+    let cases = [
+        ("sep-2640-client-no-prefetch", format!("{b} skills --url")),
+        ("sep-2640-client-verify-digest", format!("{b} skills read pdf-processing --url")),
+        ("sep-2640-client-verify-size", format!("{b} skills read pdf-processing --url")),
+        ("sep-2640-client-verify-frontmatter", format!("{b} skills read pdf-processing --url")),
+    ];
+    for (name, cmd) in &cases {
+        let (passed, text) = next_scenario(name, cmd);
+        assert!(passed && text.contains("Passed: 1/1"), "{name}:\n{text}");
+    }
+}

@@ -29,6 +29,18 @@ Targets (for the TUI and every command):
   mcplens --config .mcp.json [--server NAME]    an entry of an mcpServers / VS Code servers file
   mcplens                                       the embedded demo server";
 
+pub const SKILLS_EXIT_CODES: &str = "\
+Exit codes:
+    0  done
+    1  the server answered the read with a JSON-RPC error
+    2  bad usage, or no such skill
+    3  the connection or protocol failed
+    6  the skill file failed verification (size, sha256 digest, frontmatter, or not in the skill's
+       entry) or the entry is invalid: its content was not used
+
+A listing reads nothing but skills/list; files are read only by `read`.
+";
+
 pub const DIFF_EXIT_CODES: &str = "\
 Exit codes:
     0  no breaking change (there may be compatible ones)
@@ -160,6 +172,10 @@ pub enum Command {
     /// Ask the server for completions of a prompt argument or a resource template variable.
     #[command(after_help = EXIT_CODES)]
     Complete(CompleteArgs),
+    /// The skills the server serves (SEP-2640) with their frontmatter and files; `read NAME`
+    /// reads one skill's SKILL.md (or --file) and verifies it against its entry.
+    #[command(after_help = SKILLS_EXIT_CODES)]
+    Skills(SkillsArgs),
     /// Ping the server and print the round-trip time.
     #[command(after_help = EXIT_CODES)]
     Ping {
@@ -303,12 +319,23 @@ pub enum Command {
         /// when a target is given, against the version the server reports.
         #[arg(long, value_name = "FILE", conflicts_with_all = ["snapshot", "recording"])]
         server_json: Option<PathBuf>,
+        /// Check a Server Card (a file, or an http(s) URL fetched as
+        /// application/mcp-server-card+json; servers may host it at <mcp-url>/server-card)
+        /// against its schema and, when a target is given, against what the server reports.
+        #[arg(long, value_name = "URL|FILE", conflicts_with_all = ["snapshot", "recording", "server_json"])]
+        card: Option<String>,
         /// Print every rule with its severity and source, and exit.
         #[arg(long)]
         rules: bool,
         #[command(flatten)]
         target: TargetArgs,
     },
+    /// Open an MCP App (a tool with a `ui://` view, SEP-1865) in the browser: a local host page
+    /// on a loopback port runs the view in a sandboxed iframe (a sandbox proxy on a second port,
+    /// under the view's Content-Security-Policy), answers its `ui/*` requests and passes its
+    /// tools/call and resources/read to the live session. Runs until Ctrl-C. See docs/apps.md.
+    #[command(after_help = EXIT_CODES)]
+    App(AppArgs),
     /// Print a JSON Schema mcplens defines (e.g. `envelope`).
     Schema {
         #[arg(value_enum)]
@@ -430,6 +457,8 @@ impl Command {
             Command::Call(a) => Some(&a.target),
             Command::Test(a) => Some(&a.target),
             Command::Read(a) => Some(&a.target),
+            Command::Skills(a) => Some(&a.target),
+            Command::App(a) => Some(&a.target),
             Command::Prompt(a) => Some(&a.target),
             Command::Complete(a) => Some(&a.target),
             _ => None,
@@ -583,6 +612,36 @@ pub struct CompleteArgs {
     pub target: TargetArgs,
 }
 
+#[derive(Args, Debug)]
+pub struct SkillsArgs {
+    /// `read`, to read a skill's file (nothing is read without it).
+    #[arg(value_name = "ACTION", value_parser = ["read"])]
+    pub action: Option<String>,
+    /// The skill to read: its name, its path, or the URI of its SKILL.md.
+    #[arg(value_name = "NAME", requires = "action")]
+    pub name: Option<String>,
+    /// With read: a supporting file of the skill (a path under its root, e.g. references/FORMS.md)
+    /// instead of its SKILL.md. It must be listed in the skill's entry.
+    #[arg(long, value_name = "PATH", requires = "name")]
+    pub file: Option<String>,
+    /// The entries as sent (listing), or the verified file as JSON (read).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+impl SkillsArgs {
+    /// The skill `read` names, if reading.
+    pub fn read_name(&self) -> crate::error::Result<Option<&str>> {
+        match (&self.action, &self.name) {
+            (None, _) => Ok(None),
+            (Some(_), Some(n)) => Ok(Some(n)),
+            (Some(_), None) => Err(crate::error::LensError::usage("read needs a skill: mcplens skills read NAME")),
+        }
+    }
+}
+
 #[derive(Args, Debug, Clone, Default)]
 pub struct TargetArgs {
     /// A streamable HTTP endpoint.
@@ -621,6 +680,10 @@ pub struct TargetArgs {
     /// them on stderr.
     #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
     pub log_level: Option<Level>,
+    /// Print each HTTP exchange on stderr: method, URL, what it was for, the headers sent
+    /// (credentials masked), the status, the response headers and the time (docs/headless.md).
+    #[arg(long)]
+    pub show_http: bool,
     /// The protocol to speak: auto (server/discover, falling back to initialize with
     /// 2025-11-25 when the server does not know it), 2026-07-28 (the modern era only), or a
     /// legacy version offered in initialize: 2025-11-25, 2025-06-18, 2025-03-26. Default: the
@@ -674,6 +737,54 @@ pub struct OAuthArgs {
     /// Log in before connecting (discovery from the well-known paths) instead of on a 401.
     #[arg(long)]
     pub auth: bool,
+    /// Bind tokens to a key mcplens holds (DPoP, RFC 9449) and prove it on every request; by
+    /// default tokens are bound when the authorization server's metadata offers DPoP with ES256.
+    #[arg(long, conflicts_with = "no_dpop")]
+    pub dpop: bool,
+    /// Never ask for DPoP-bound tokens (plain bearer tokens).
+    #[arg(long)]
+    pub no_dpop: bool,
+    /// Workload identity: a file holding the JWT your platform issues this workload (e.g. a
+    /// Kubernetes projected service account token), sent as a JWT bearer grant (RFC 7523)
+    /// instead of a browser login; read again at each login, so a rotated token is picked up.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["client_credentials", "id_token"])]
+    pub assertion_file: Option<PathBuf>,
+    /// Enterprise-managed authorization: a file holding your ID token from the enterprise IdP
+    /// (--idp), exchanged there for an identity assertion grant for this server (no browser).
+    #[arg(long, value_name = "FILE", requires = "idp", conflicts_with = "client_credentials")]
+    pub id_token: Option<PathBuf>,
+    /// The enterprise IdP's issuer URL (its token endpoint is found from its metadata).
+    #[arg(long, value_name = "URL", requires = "id_token")]
+    pub idp: Option<String>,
+    /// mcplens's client ID at the enterprise IdP.
+    #[arg(long, value_name = "ID", requires = "id_token")]
+    pub idp_client_id: Option<String>,
+    /// The secret of that client (or $MCPLENS_IDP_CLIENT_SECRET, kept off the process list).
+    #[arg(long, value_name = "SECRET", env = "MCPLENS_IDP_CLIENT_SECRET", hide_env_values = true)]
+    pub idp_client_secret: Option<String>,
+}
+
+/// Where a JWT bearer login's assertion comes from, checked before anything is sent.
+fn assertion_source(o: &OAuthArgs) -> Result<Option<crate::mcp::auth::assertion::Source>> {
+    use crate::mcp::auth::assertion::{Enterprise, Source, read_jwt};
+    if let Some(path) = &o.assertion_file {
+        read_jwt(path, "--assertion-file").map_err(LensError::usage)?;
+        return Ok(Some(Source::File(path.clone())));
+    }
+    let (Some(path), Some(idp)) = (&o.id_token, &o.idp) else { return Ok(None) };
+    if !idp.starts_with("https://") && !idp.starts_with("http://") {
+        return Err(LensError::usage(format!("--idp {idp}: must be an https URL")));
+    }
+    read_jwt(path, "--id-token").map_err(LensError::usage)?;
+    if let Some(s) = &o.idp_client_secret {
+        crate::mcp::log::learn_secret(s);
+    }
+    Ok(Some(Source::Enterprise(Enterprise {
+        idp: idp.clone(),
+        id_token_file: path.clone(),
+        client_id: o.idp_client_id.clone(),
+        client_secret: o.idp_client_secret.clone(),
+    })))
 }
 
 /// The client key, checked before anything is sent; a key file is small, and only a regular
@@ -792,6 +903,15 @@ impl TargetArgs {
         }
         if let Some(p) = o.callback_port {
             base.callback_port = p;
+        }
+        if let Some(source) = assertion_source(o)? {
+            base.assertion = Some(source);
+            base.client_credentials = false;
+        }
+        if o.dpop {
+            base.dpop = crate::mcp::auth::dpop::Mode::Always;
+        } else if o.no_dpop {
+            base.dpop = crate::mcp::auth::dpop::Mode::Never;
         }
         let proof = base.client.client_secret.is_some() || base.client.private_key_pem.is_some();
         if base.client_credentials && (base.client.client_id.is_none() || !proof) {
@@ -930,4 +1050,24 @@ mod tests {
         let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
         assert!(target.target().err().is_some_and(|e| e.message.contains("KEY=VALUE")));
     }
+}
+
+#[derive(Args, Debug)]
+pub struct AppArgs {
+    /// The tool whose view to open (default: the only tool that declares one).
+    pub tool: Option<String>,
+    /// The tool's arguments as one JSON object.
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// One argument, typed by the tool's input schema. Repeatable; wins over --args.
+    #[arg(long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
+    /// Print the URL and do not start a browser.
+    #[arg(long)]
+    pub no_open: bool,
+    /// The host page's loopback port (default: any free port). The sandbox takes another one.
+    #[arg(long, value_name = "PORT")]
+    pub port: Option<u16>,
+    #[command(flatten)]
+    pub target: TargetArgs,
 }

@@ -71,6 +71,11 @@ pub fn status_text(url: &str, record: Option<&Record>, now: u64) -> String {
     if let Some(i) = &r.issuer {
         s.push_str(&format!("  issuer: {}\n", sanitize::line(i)));
     }
+    if r.token_type.as_deref() == Some("DPoP") {
+        let jkt = r.dpop_key.as_deref().and_then(|k| crate::mcp::auth::dpop::Key::from_stored(k).ok());
+        let jkt = jkt.map(|k| format!(" (key thumbprint {})", k.thumbprint())).unwrap_or_default();
+        s.push_str(&format!("  bound:  DPoP{jkt}\n"));
+    }
     s
 }
 
@@ -108,6 +113,8 @@ mod tests {
             expires_at: Some(1000 + 3600),
             scope: Some("mcp:basic".into()),
             grant: "authorization_code".into(),
+            token_type: None,
+            dpop_key: None,
             obtained_at: 1000,
         };
         let s = status_text("http://x/mcp", Some(&r), 1000);

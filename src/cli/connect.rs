@@ -1,6 +1,8 @@
 //! Opening a session for a headless command: `--log-level` applied, the server's log messages
 //! printed on stderr while the command runs.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -12,21 +14,42 @@ use crate::mcp::log::{LogKind, SessionLog};
 use crate::mcp::{ConnectOptions, Session};
 use crate::sanitize;
 
-/// A session, and the task printing its server log messages (with `--log-level`).
+/// A session, and the task printing on stderr what its log says to a person: warnings about
+/// what the server sent, and its log messages (with `--log-level`).
 pub struct Opened {
     pub session: Session,
-    printer: Option<tokio::task::JoinHandle<()>>,
-    next: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    printer: tokio::task::JoinHandle<()>,
+    said: Arc<Said>,
 }
+
+/// What has been printed of a session's log.
+struct Said {
+    next: AtomicU64,
+    warnings: AtomicU64,
+    server_log: bool,
+    /// `--show-http`: each HTTP exchange is printed too.
+    http: bool,
+    /// Printed already, when the session opened.
+    setup: Vec<String>,
+}
+
+/// Warnings printed at most (a server can send a flood; the log keeps every one).
+const MAX_WARNINGS: u64 = 20;
 
 impl Opened {
     /// Ends the session, after printing the log messages that came last.
     pub async fn close(self) {
-        if let Some(p) = self.printer {
-            p.abort();
-            print_new(self.session.log(), &self.next);
-        }
+        self.printer.abort();
         self.session.close().await;
+        // After the close, so that its exchange (HTTP DELETE) is printed too.
+        print_new(self.session.log(), &self.said);
+        let warned = self.said.warnings.load(Ordering::Relaxed);
+        if warned > MAX_WARNINGS {
+            err_line(&format!(
+                "warning: {} more warnings not printed (`mcplens record` keeps the whole session)",
+                warned - MAX_WARNINGS
+            ));
+        }
     }
 }
 
@@ -41,28 +64,53 @@ pub async fn open_with(target: &TargetArgs, options: ConnectOptions) -> Result<O
     for w in &session.setup_warnings {
         err_line(&format!("warning: {}", sanitize::line(w)));
     }
-    let next = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let printer = target.log_level.map(|_| {
-        let (log, next) = (session.log().clone(), next.clone());
+    let said = Arc::new(Said {
+        next: AtomicU64::new(0),
+        warnings: AtomicU64::new(0),
+        server_log: target.log_level.is_some(),
+        http: target.show_http,
+        setup: session.setup_warnings.clone(),
+    });
+    let printer = {
+        let (log, said) = (session.log().clone(), said.clone());
         tokio::spawn(async move {
             loop {
-                print_new(&log, &next);
+                print_new(&log, &said);
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         })
-    });
-    Ok(Opened { session, printer, next })
+    };
+    Ok(Opened { session, printer, said })
 }
 
-/// Prints the server log messages pushed since the last call, one line each on stderr.
-fn print_new(log: &SessionLog, next: &std::sync::atomic::AtomicU64) {
-    use std::sync::atomic::Ordering;
-    let from = next.load(Ordering::Relaxed);
+/// Prints the warnings and server log messages pushed since the last call, one line each on
+/// stderr, and with `--show-http` each HTTP exchange (its lines indented).
+fn print_new(log: &SessionLog, said: &Said) {
+    let from = said.next.load(Ordering::Relaxed);
     let entries = log.since(from);
     if let Some(last) = entries.last() {
-        next.store(last.seq + 1, Ordering::Relaxed);
+        said.next.store(last.seq + 1, Ordering::Relaxed);
     }
     for e in entries {
+        if e.kind == LogKind::Warning {
+            if said.setup.iter().any(|s| **s == *e.text) {
+                continue;
+            }
+            if said.warnings.fetch_add(1, Ordering::Relaxed) < MAX_WARNINGS {
+                err_line(&format!("warning: {}", sanitize::line(&e.text)));
+            }
+            continue;
+        }
+        if said.http && e.msg.is_none() && e.text.starts_with(crate::mcp::http_view::PREFIX) {
+            for line in e.text.lines() {
+                let indent = if line.starts_with(crate::mcp::http_view::PREFIX) { "" } else { "  " };
+                err_line(&format!("{indent}{}", sanitize::line(line)));
+            }
+            continue;
+        }
+        if !said.server_log {
+            continue;
+        }
         let Some(m) = &e.msg else { continue };
         if e.kind != LogKind::Received || m.method.as_deref() != Some("notifications/message") {
             continue;

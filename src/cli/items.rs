@@ -2,6 +2,7 @@
 //! item's title, description, arguments and any field the columns do not show. Every server
 //! string is sanitized here.
 
+use crate::error::Result;
 use crate::mcp::{Descriptor, ItemKind, Listing};
 use crate::sanitize;
 use crate::schema::tree;
@@ -31,26 +32,31 @@ fn cell(s: &str) -> String {
     sanitize::line(s).into_owned()
 }
 
-/// Rows laid out in columns separated by two spaces (the last column is not padded).
-fn table(rows: &[Vec<String>]) -> String {
-    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0).min(MAX_COLUMN))
-        .collect();
-    let mut out = String::new();
+/// The width of each column of `rows` (each at most [`MAX_COLUMN`]).
+fn widths<'a>(rows: impl Iterator<Item = &'a [String]> + Clone) -> Vec<usize> {
+    let columns = rows.clone().map(<[String]>::len).max().unwrap_or(0);
+    let mut widths = vec![0; columns];
     for row in rows {
-        let mut line = String::new();
         for (c, s) in row.iter().enumerate() {
-            line.push_str(s);
-            if c + 1 < row.len() {
-                let pad = widths[c].saturating_sub(s.chars().count()) + 2;
-                line.push_str(&" ".repeat(pad));
-            }
+            widths[c] = widths[c].max(s.chars().count().min(MAX_COLUMN));
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
     }
-    out
+    widths
+}
+
+/// One row laid out in columns separated by two spaces (the last column is not padded).
+fn table_line(row: &[String], widths: &[usize]) -> String {
+    let mut line = String::new();
+    for (c, s) in row.iter().enumerate() {
+        line.push_str(s);
+        if c + 1 < row.len() {
+            let pad = widths[c].saturating_sub(s.chars().count()) + 2;
+            line.push_str(&" ".repeat(pad));
+        }
+    }
+    line.truncate(line.trim_end().len());
+    line.push('\n');
+    line
 }
 
 /// The listing's first lines: how many, over how many pages, and what went wrong.
@@ -90,14 +96,40 @@ fn details(d: &Descriptor) -> String {
         ItemKind::Prompt => out.push_str(&arguments(d)),
         ItemKind::Resource => {}
     }
-    if let Some(a) = d.annotations() {
-        out.push_str(&format!("    annotations: {}\n", cell(&tree::compact(a))));
+    out.push_str(&other_members(d));
+    out
+}
+
+/// Annotations, how many icons, and each member the columns do not show, each read alone.
+fn other_members(d: &Descriptor) -> String {
+    let mut out = String::new();
+    let members = d.members();
+    let compact = |raw: &serde_json::value::RawValue| {
+        let v: serde_json::Value = crate::json_depth::parse(raw.get(), usize::MAX).unwrap_or_default();
+        let text = tree::compact(&v);
+        crate::deep::drop_value(v);
+        text
+    };
+    let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v);
+    if let Some(a) = member("annotations") {
+        out.push_str(&format!("    annotations: {}\n", cell(&compact(a))));
     }
-    if !d.icons().is_empty() {
-        out.push_str(&format!("    icons: {}\n", d.icons().len()));
+    let icons = member("icons").filter(|i| i.get().starts_with('['));
+    let icons = icons.map_or(0, |i| {
+        crate::json_depth::parse_borrowed::<Vec<&serde_json::value::RawValue>>(i.get()).map_or(0, |v| v.len())
+    });
+    if icons > 0 {
+        out.push_str(&format!("    icons: {icons}\n"));
     }
-    for (k, v) in d.extra_fields() {
-        out.push_str(&format!("    {}: {}\n", cell(k), cell(&tree::compact(v))));
+    let known = d.kind.known_fields();
+    // A repeated member counts once, in its first place with its last value (as a parsed
+    // object keeps it).
+    let last: std::collections::HashMap<&str, _> = members.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let mut seen = std::collections::HashSet::new();
+    for (k, _) in &members {
+        if !known.contains(&k.as_str()) && seen.insert(k.as_str()) {
+            out.push_str(&format!("    {}: {}\n", cell(k), cell(&compact(last[k.as_str()]))));
+        }
     }
     out
 }
@@ -107,21 +139,26 @@ fn arguments(d: &Descriptor) -> String {
     if args.is_empty() {
         return "    arguments: (none)\n".into();
     }
-    let rows: Vec<Vec<String>> = args
-        .iter()
-        .map(|a| {
-            let about = match (&a.title, &a.description) {
-                (Some(t), Some(d)) => format!("{} — {}", cell(t), cell(d)),
-                (Some(t), None) => cell(t),
-                (None, Some(d)) => cell(d),
-                (None, None) => String::new(),
-            };
-            vec![cell(&a.name), if a.required { "required".into() } else { "optional".into() }, about]
-        })
-        .collect();
+    let row = |a: &crate::mcp::PromptArgument| {
+        let about = match (&a.title, &a.description) {
+            (Some(t), Some(d)) => format!("{} — {}", cell(t), cell(d)),
+            (Some(t), None) => cell(t),
+            (None, Some(d)) => cell(d),
+            (None, None) => String::new(),
+        };
+        vec![cell(&a.name), if a.required { "required".into() } else { "optional".into() }, about]
+    };
+    // Rows are made twice (measured, then written) rather than held: a prompt may take 100,000.
+    let mut widths = vec![0; 3];
+    for a in &args {
+        for (w, c) in widths.iter_mut().zip(self::widths(std::iter::once(row(a).as_slice()))) {
+            *w = (*w).max(c);
+        }
+    }
     let mut out = "    arguments:\n".to_string();
-    for line in table(&rows).lines() {
-        out.push_str(&format!("      {line}\n"));
+    for a in &args {
+        out.push_str("      ");
+        out.push_str(&table_line(&row(a), &widths));
     }
     out
 }
@@ -153,28 +190,39 @@ fn column_names(kind: ItemKind) -> Vec<String> {
 
 /// The whole listing, readable.
 pub fn listing(list: &Listing) -> String {
-    let mut out = header(list);
-    if list.items.is_empty() {
-        return out;
-    }
-    out.push('\n');
-    let mut rows = vec![column_names(list.kind)];
-    rows.extend(list.items.iter().map(row));
-    // The rows are laid out together (aligned); each item's details follow its row.
-    let table = table(&rows);
-    let mut lines = table.lines();
-    if list.kind != ItemKind::Prompt {
-        out.push_str(lines.next().unwrap_or_default());
-        out.push('\n');
-    } else {
-        lines.next();
-    }
-    for (line, d) in lines.zip(&list.items) {
-        out.push_str(line);
-        out.push('\n');
-        out.push_str(&details(d));
-    }
+    let mut out = String::new();
+    let _ = write_listing(list, &mut |chunk| {
+        out.push_str(chunk);
+        Ok(())
+    });
     out
+}
+
+/// The listing, readable, handed to `emit` an item at a time: a listing of 200,000 items is
+/// never held whole, nor its rows (they are made twice: once to measure the columns).
+pub fn write_listing(list: &Listing, emit: &mut dyn FnMut(&str) -> Result<()>) -> Result<()> {
+    emit(&header(list))?;
+    if list.items.is_empty() {
+        return Ok(());
+    }
+    emit("\n")?;
+    let names = column_names(list.kind);
+    let mut widths = widths(std::iter::once(names.as_slice()));
+    for d in &list.items {
+        let row = row(d);
+        for (w, c) in widths.iter_mut().zip(super::items::widths(std::iter::once(row.as_slice()))) {
+            *w = (*w).max(c);
+        }
+    }
+    if list.kind != ItemKind::Prompt {
+        emit(&table_line(&names, &widths))?;
+    }
+    for d in &list.items {
+        let mut chunk = table_line(&row(d), &widths);
+        chunk.push_str(&details(d));
+        emit(&chunk)?;
+    }
+    Ok(())
 }
 
 /// The descriptors as one JSON array, each element byte for byte as the server sent it (only

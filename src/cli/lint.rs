@@ -46,7 +46,7 @@ pub async fn server_json(target: &TargetArgs, file: &Path, json: bool) -> Result
     Ok(exit_code(&findings))
 }
 
-fn exit_code(findings: &[Finding]) -> i32 {
+pub(super) fn exit_code(findings: &[Finding]) -> i32 {
     match findings.iter().map(|f| f.severity).min() {
         Some(Severity::Error) => EXIT_ERROR,
         Some(Severity::Warning) => EXIT_WARNING,
@@ -68,7 +68,7 @@ async fn subject(target: &TargetArgs, from: &Source<'_>) -> Result<Subject> {
     if let Some(path) = from.snapshot {
         let doc = super::diff::load(path, target.max_depth)?;
         let tools = doc.get("tools").and_then(Value::as_array).cloned().unwrap_or_default();
-        return Ok(Subject { server: doc.get("server").cloned(), tools, session: None });
+        return Ok(Subject { server: doc.get("server").cloned(), tools, ..Subject::default() });
     }
     if let Some(path) = from.recording {
         let rec = crate::replay::read(path, target.max_depth).map_err(|e| LensError::usage(sanitize::line(&e)))?;
@@ -77,18 +77,46 @@ async fn subject(target: &TargetArgs, from: &Source<'_>) -> Result<Subject> {
     let opened = super::connect::open(target).await?;
     let listed = opened.session.list_tools().await;
     let server = Some(opened.session.server.result.clone());
-    opened.close().await;
-    let list = listed?;
+    let list = match listed {
+        Ok(l) => l,
+        Err(e) => {
+            opened.close().await;
+            return Err(e);
+        }
+    };
     super::warn_list(&list.warnings);
-    let tools = list
+    let tools: Vec<Value> = list
         .tools
         .iter()
         .filter_map(|t| crate::json_depth::parse::<Value>(t.raw.get(), target.max_depth).ok())
         .collect();
-    Ok(Subject { server, tools, session: None })
+    let views = read_views(&opened.session, &tools).await;
+    opened.close().await;
+    Ok(Subject { server, tools, session: None, views })
 }
 
-fn readable(findings: &[Finding], tools: Option<usize>) -> String {
+/// Views read for the lint, at most this many (a server could declare thousands).
+const MAX_VIEWS: usize = 50;
+
+/// Each distinct `ui://` view the tools declare, read as a host reads it.
+async fn read_views(session: &crate::mcp::Session, tools: &[Value]) -> Vec<lint::ViewRead> {
+    let mut views: Vec<lint::ViewRead> = vec![];
+    for t in tools {
+        let name = t.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+        let Some(uri) = crate::apps::tool_resource(t).filter(|u| crate::apps::is_ui_uri(u)) else { continue };
+        if let Some(v) = views.iter_mut().find(|v| v.uri == uri) {
+            v.tools.push(name);
+        } else if views.len() < MAX_VIEWS {
+            views.push(lint::ViewRead { uri: uri.to_string(), tools: vec![name], read: Err(String::new()) });
+        }
+    }
+    for v in &mut views {
+        v.read = super::app::read_result(session, &v.uri).await;
+    }
+    views
+}
+
+pub(super) fn readable(findings: &[Finding], tools: Option<usize>) -> String {
     let mut s = String::new();
     let mut used: Vec<(&str, &str)> = vec![];
     for f in findings {
@@ -121,7 +149,7 @@ fn readable(findings: &[Finding], tools: Option<usize>) -> String {
     s
 }
 
-fn as_json(findings: &[Finding], tools: usize) -> String {
+pub(super) fn as_json(findings: &[Finding], tools: usize) -> String {
     let doc = serde_json::json!({"tools": tools, "findings": findings});
     let text = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
     format!("{}\n", sanitize::json(&text))

@@ -8,7 +8,9 @@ use std::io::Write;
 use std::path::Path;
 use std::pin::Pin;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
@@ -164,6 +166,8 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
         LogKind::Sent,
         max_line,
     ));
+    let heard = Arc::new(AtomicU64::new(0));
+    let from_server = Counted { inner: from_server, read: heard.clone() };
     let down = pass(from_server, Sides { to: to_host, back: to_server }, rec.clone(), LogKind::Received, max_line);
     tokio::pin!(down);
     let down = tokio::select! {
@@ -175,11 +179,13 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
             let _ = child.kill().await;
             return Ok(code);
         }
-        _ = &mut up => match tokio::time::timeout(stdio::STOP_GRACE.0, &mut down).await {
-            Ok(down) => down,
-            // The host is gone and the server did not end with its input: stopped as a host
-            // stops it, so that it does not outlive the host unseen.
-            Err(_) => return Ok(stop_after_host(&mut child, &rec).await),
+        _ = &mut up => tokio::select! {
+            down = &mut down => down,
+            code = stop_requested() => {
+                let _ = child.kill().await;
+                return Ok(code);
+            }
+            () = quiet_for(&heard, HOST_GONE_GRACE) => return Ok(stop_after_host(&mut child, &rec).await),
         },
     };
     up.abort();
@@ -205,8 +211,47 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
     }
 }
 
-/// The server outlived its input: SIGTERM, then SIGKILL after a grace period. The session ended
-/// with the host, so it counts as ended well.
+/// How long a server whose input has closed may stay silent before it is stopped. While it still
+/// writes (answers to the host's last requests) it goes on.
+const HOST_GONE_GRACE: Duration = Duration::from_secs(3);
+
+/// Resolves once nothing more has been read for `quiet`.
+async fn quiet_for(read: &AtomicU64, quiet: Duration) {
+    let mut last = read.load(Ordering::Relaxed);
+    let mut since = tokio::time::Instant::now();
+    loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let now = read.load(Ordering::Relaxed);
+        if now != last {
+            (last, since) = (now, tokio::time::Instant::now());
+        } else if since.elapsed() >= quiet {
+            return;
+        }
+    }
+}
+
+/// A reader that counts what it has read (to see whether a server is still talking).
+struct Counted<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Counted<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        let n = buf.filled().len().saturating_sub(before);
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        polled
+    }
+}
+
+/// The server outlived its input and went quiet: SIGTERM, then SIGKILL after a grace period. The
+/// session ended with the host, so it counts as ended well (unless the recording failed).
 async fn stop_after_host(child: &mut tokio::process::Child, rec: &Recorder) -> i32 {
     let say = |what: &str| {
         rec.info(what);
@@ -215,13 +260,12 @@ async fn stop_after_host(child: &mut tokio::process::Child, rec: &Recorder) -> i
     if let Some(pid) = child.id() {
         say("the host closed its side and the server did not exit when its input closed: SIGTERM");
         stdio::terminate(pid);
-        if tokio::time::timeout(stdio::STOP_GRACE.1, child.wait()).await.is_ok() {
-            return 0;
+        if tokio::time::timeout(stdio::STOP_GRACE.1, child.wait()).await.is_err() {
+            say("the server did not exit on SIGTERM: SIGKILL");
+            let _ = child.kill().await;
         }
     }
-    say("the server did not exit on SIGTERM: SIGKILL");
-    let _ = child.kill().await;
-    0
+    if rec.failed.load(Ordering::Relaxed) { output::EXIT_WRITE_FAILED } else { 0 }
 }
 
 /// Waits for SIGTERM or SIGINT; the exit code a shell gives a process they end (143, 130).

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::args::{ReadArgs, split_pair};
 use super::connect::open;
-use super::items::{human_size, listing, listing_json};
+use super::items::{human_size, listing_json, write_listing};
 use super::{TargetArgs, err_line, out, refused, warn_schema};
 use crate::error::{LensError, Result};
 use crate::mcp::{CallOptions, ContentKind, ItemKind, ReadContents, ResourceContent};
@@ -25,7 +25,21 @@ pub async fn list(target: &TargetArgs, kind: ItemKind, json: bool) -> Result<i32
     if json {
         super::warn_list(&list.warnings);
     }
-    out(&if json { listing_json(&list) } else { listing(&list) })?;
+    if json {
+        out(&listing_json(&list))?;
+    } else {
+        // Written in blocks of whole items (a secret never spans two).
+        let mut block = String::new();
+        write_listing(&list, &mut |chunk| {
+            block.push_str(chunk);
+            if block.len() >= 1 << 16 {
+                out(&block)?;
+                block.clear();
+            }
+            Ok(())
+        })?;
+        out(&block)?;
+    }
     Ok(0)
 }
 

@@ -4,6 +4,7 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod apps;
 pub mod call;
 pub mod capped_file;
 pub mod collection;
@@ -29,5 +30,6 @@ pub mod replay;
 pub mod sanitize;
 pub mod schema;
 pub mod skeleton;
+pub mod skills;
 pub mod snapshot;
 pub mod value_set;

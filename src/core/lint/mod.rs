@@ -7,15 +7,19 @@
 //! happened in a session (results, errors, pages, notifications).
 
 mod annotations;
+pub mod apps;
+mod hosts;
 mod names;
 pub mod rules;
 mod schema;
+pub mod server_card;
 pub mod server_json;
 pub mod session;
 
 use serde::Serialize;
 use serde_json::Value;
 
+pub use apps::ViewRead;
 pub use rules::{RULES, Rule, Severity};
 pub use session::SessionFacts;
 
@@ -58,15 +62,22 @@ pub struct Subject {
     pub tools: Vec<Value>,
     /// What a recorded session shows, when the subject came from one.
     pub session: Option<SessionFacts>,
+    /// The MCP Apps views the tools declare, as read (live lint only).
+    pub views: Vec<ViewRead>,
 }
 
 /// Every finding, the most severe first, then by tool and rule.
 pub fn lint(subject: &Subject) -> Vec<Finding> {
     let mut out = names::check(&subject.tools);
+    out.extend(hosts::check(&subject.tools));
     for tool in &subject.tools {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
         out.extend(schema::check(name, tool));
         out.extend(annotations::check(name, tool));
+        out.extend(apps::check_tool(name, tool));
+    }
+    for view in &subject.views {
+        out.extend(apps::check_view(view));
     }
     if let Some(facts) = &subject.session {
         out.extend(session::check(facts, subject));

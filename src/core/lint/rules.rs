@@ -47,6 +47,10 @@ const SPEC_JSON_SCHEMA: &str = "https://modelcontextprotocol.io/specification/20
 const GEMINI_CLI: &str =
     "https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md#discovery-process-deep-dive";
 const APPS: &str = "MCP Apps (SEP-1865, 2026-01-26), Resource Discovery: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx";
+const APPS_FORMAT: &str = "MCP Apps (SEP-1865, 2026-01-26), UI Resource Format: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx";
+const SERVER_CARD_SCHEMA: &str = "MCP Server Cards (SEP-2127, the experimental server-card extension), schema.json: https://github.com/modelcontextprotocol/experimental-ext-server-card/blob/main/schema.json";
+const SERVER_CARD_RUNTIME: &str = "MCP Server Cards, Consistency with Runtime Behavior: https://github.com/modelcontextprotocol/experimental-ext-server-card/blob/main/docs/discovery.md#consistency-with-runtime-behavior";
+const OPENAI_TOOLS: &str = "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (tools: \"A max of 128 functions are supported\")";
 const REGISTRY: &str = "MCP Registry, server.json schema 2025-09-29: https://github.com/modelcontextprotocol/registry/blob/main/docs/reference/server-json/server.schema.json";
 const OPENAI_FUNCTIONS: &str =
     "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (tools[].function.name)";
@@ -155,6 +159,42 @@ pub const RULES: &[Rule] = &[
         source: APPS,
     },
     Rule {
+        id: "apps/view-missing",
+        severity: Severity::Error,
+        summary: "the ui:// view a tool declares MUST exist on the server: resources/read of it fails",
+        source: APPS,
+    },
+    Rule {
+        id: "apps/view-mime",
+        severity: Severity::Error,
+        summary: "a view's resources/read content MUST have mimeType text/html;profile=mcp-app",
+        source: APPS_FORMAT,
+    },
+    Rule {
+        id: "apps/view-content",
+        severity: Severity::Error,
+        summary: "a view's content MUST be given as text or as a base64 blob",
+        source: APPS_FORMAT,
+    },
+    Rule {
+        id: "apps/meta-type",
+        severity: Severity::Error,
+        summary: "a view's _meta.ui has the specification's types: csp lists of strings, permissions an object, domain a string, prefersBorder a boolean",
+        source: APPS_FORMAT,
+    },
+    Rule {
+        id: "apps/csp-origin",
+        severity: Severity::Warning,
+        summary: "each _meta.ui.csp entry is an origin (scheme://host[:port], *. subdomains allowed); hosts that build the CSP drop anything that could add sources or directives, and MUST NOT allow undeclared domains",
+        source: APPS_FORMAT,
+    },
+    Rule {
+        id: "apps/permissions",
+        severity: Severity::Warning,
+        summary: "_meta.ui.permissions names camera, microphone, geolocation and clipboardWrite only; hosts ignore other names",
+        source: APPS_FORMAT,
+    },
+    Rule {
         id: "server-json/schema",
         severity: Severity::Error,
         summary: "server.json breaks the MCP Registry's schema (the registry refuses to publish it)",
@@ -173,6 +213,30 @@ pub const RULES: &[Rule] = &[
         source: REGISTRY,
     },
     Rule {
+        id: "server-card/schema",
+        severity: Severity::Error,
+        summary: "the Server Card breaks its schema (the server-card extension's ServerCard)",
+        source: SERVER_CARD_SCHEMA,
+    },
+    Rule {
+        id: "server-card/version",
+        severity: Severity::Warning,
+        summary: "the card's version is not the serverInfo.version the server reports (the card SHOULD NOT contradict runtime values)",
+        source: SERVER_CARD_RUNTIME,
+    },
+    Rule {
+        id: "server-card/title",
+        severity: Severity::Warning,
+        summary: "the card's title is not the serverInfo.title the server reports (the card SHOULD NOT contradict runtime values)",
+        source: SERVER_CARD_RUNTIME,
+    },
+    Rule {
+        id: "server-card/protocol",
+        severity: Severity::Warning,
+        summary: "no protocol version the server speaks is among the card's remotes[].supportedProtocolVersions",
+        source: SERVER_CARD_RUNTIME,
+    },
+    Rule {
         id: "host/gemini-cli/name",
         severity: Severity::Warning,
         summary: "Gemini CLI replaces characters other than letters, digits, _ . - with _ and cuts names over 63 characters: the model sees another name",
@@ -189,6 +253,12 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Warning,
         summary: "OpenAI function names must be a-z, A-Z, 0-9, _ or -, at most 64 characters: hosts built on OpenAI's API refuse or rename other names",
         source: OPENAI_FUNCTIONS,
+    },
+    Rule {
+        id: "host/openai/tool-count",
+        severity: Severity::Warning,
+        summary: "more than 128 tools: OpenAI's API takes at most 128 functions in one request (\"A max of 128 functions are supported\"), so hosts built on it leave tools out",
+        source: OPENAI_TOOLS,
     },
 ];
 

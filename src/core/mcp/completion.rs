@@ -1,6 +1,10 @@
 //! `completion/complete`: suggestions for a prompt argument or a resource template variable.
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
+
+use super::compact_reply::Problems;
 
 use super::rpc::Answered;
 use super::session::{CallOptions, Session};
@@ -34,35 +38,54 @@ pub struct Completion {
     pub has_more: bool,
 }
 
-fn read(result: &Value, problems: &mut Vec<String>) -> Completion {
-    let Some(c) = result.get("completion") else {
-        problems.push("the result has no completion object".into());
-        return Completion::default();
+/// The completion, read from the result's text: a million values are held as a million strings,
+/// not as a `Value` tree (see `compact_reply`).
+fn read(result: &str, problems: &mut Problems) -> std::result::Result<Completion, String> {
+    #[derive(Deserialize)]
+    struct Outer<'a> {
+        #[serde(borrow, default)]
+        completion: Option<&'a RawValue>,
+    }
+    #[derive(Deserialize)]
+    struct Members<'a> {
+        #[serde(borrow, default)]
+        values: Option<&'a RawValue>,
+        #[serde(default)]
+        total: Option<Value>,
+        #[serde(rename = "hasMore", default)]
+        has_more: Option<Value>,
+    }
+    let r: Outer = crate::json_depth::parse_borrowed(result)?;
+    let Some(Ok(c)) = r.completion.map(|c| crate::json_depth::parse_borrowed::<Members>(c.get())) else {
+        problems.push(|| "the result has no completion object".into());
+        return Ok(Completion::default());
     };
-    let values = match c.get("values") {
-        Some(Value::Array(vs)) => vs
-            .iter()
-            .map(|v| match v {
-                Value::String(s) => s.clone(),
-                other => {
-                    problems.push(format!("a completion value is not a string: {other}"));
-                    other.to_string()
-                }
-            })
-            .collect(),
+    let values = match c.values.map(|v| crate::json_depth::parse_borrowed::<Vec<&RawValue>>(v.get())) {
+        Some(Ok(vs)) => vs.into_iter().map(|v| value_text(v, problems)).collect(),
         _ => {
-            problems.push("completion.values is not an array".into());
+            problems.push(|| "completion.values is not an array".into());
             vec![]
         }
     };
     if values.len() > 100 {
-        problems.push(format!("{} values, over the 100 MCP allows", values.len()));
+        let n = values.len();
+        problems.push(|| format!("{n} values, over the 100 MCP allows"));
     }
-    Completion {
+    Ok(Completion {
         values,
-        total: c.get("total").and_then(Value::as_u64),
-        has_more: c.get("hasMore").and_then(Value::as_bool).unwrap_or(false),
+        total: c.total.as_ref().and_then(Value::as_u64),
+        has_more: c.has_more.as_ref().and_then(Value::as_bool).unwrap_or(false),
+    })
+}
+
+/// A suggestion's text: a string as it reads, anything else as its JSON text.
+fn value_text(v: &RawValue, problems: &mut Problems) -> String {
+    if let Ok(s) = serde_json::from_str::<String>(v.get()) {
+        return s;
     }
+    let text = v.get().to_string();
+    problems.push(|| format!("a completion value is not a string: {}", crate::sanitize::truncate(&text, 200)));
+    text
 }
 
 impl Session {
@@ -83,10 +106,10 @@ impl Session {
             let args: Map<String, Value> = context.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
             params["context"] = json!({ "arguments": args });
         }
-        let answer = self.ask("completion/complete", Some(params), &CallOptions::default()).await?;
-        let mut problems = vec![];
-        let mut answer = answer.map(|result| read(&result, &mut problems));
-        self.warn(&format!("completion/complete {argument}"), &mut answer, problems);
+        let mut problems = Problems::default();
+        let read = |result: &str| read(result, &mut problems);
+        let mut answer = self.ask_compact("completion/complete", Some(params), &CallOptions::default(), read).await?;
+        self.warn(&format!("completion/complete {argument}"), &mut answer, problems.into_vec());
         Ok(answer)
     }
 }
@@ -97,13 +120,17 @@ mod tests {
 
     #[test]
     fn completions_are_read() {
-        let mut p = vec![];
-        let c = read(&json!({"completion": {"values": ["a", 2], "total": 9, "hasMore": true}}), &mut p);
-        assert_eq!(c, Completion { values: vec!["a".into(), "2".into()], total: Some(9), has_more: true });
-        assert_eq!(p, ["a completion value is not a string: 2"]);
-        let mut p = vec![];
-        assert_eq!(read(&json!({}), &mut p), Completion::default());
-        assert_eq!(p.len(), 1);
+        let mut p = Problems::default();
+        let c = read(r#"{"completion": {"values": ["a", 2, "\u00e9"], "total": 9, "hasMore": true}}"#, &mut p);
+        let values = vec!["a".into(), "2".into(), "é".into()];
+        assert_eq!(c, Ok(Completion { values, total: Some(9), has_more: true }));
+        assert_eq!(p.into_vec(), ["a completion value is not a string: 2"]);
+        let mut p = Problems::default();
+        assert_eq!(read("{}", &mut p), Ok(Completion::default()));
+        assert_eq!(p.into_vec().len(), 1);
+        let mut p = Problems::default();
+        assert_eq!(read(r#"{"completion": {"values": {}}}"#, &mut p), Ok(Completion::default()));
+        assert_eq!(p.into_vec(), ["completion.values is not an array"]);
         assert_eq!(
             CompletionRef::Template("x://{a}".into()).to_json(),
             json!({"type": "ref/resource", "uri": "x://{a}"})

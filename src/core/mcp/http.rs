@@ -38,6 +38,8 @@ struct Outgoing<'a> {
     custom: HashMap<HeaderName, HeaderValue>,
     body: Option<String>,
     extra: Vec<(&'static str, String)>,
+    /// What the request is for, for its log entry (see `http_view`).
+    what: String,
 }
 
 #[derive(Clone)]
@@ -80,9 +82,10 @@ impl TappedHttpClient {
     /// most `MAX_LOGINS_PER_REQUEST` times, so a server that never accepts cannot loop us.
     async fn send_authorized(&self, req: Outgoing<'_>) -> HttpResult<reqwest::Response> {
         let Some(auth) = self.auth.clone() else { return self.send(req).await.map_err(unreachable) };
-        let Outgoing { method, uri, session_id, auth: rmcp_auth, custom, body, extra } = req;
+        let Outgoing { method, uri, session_id, auth: rmcp_auth, custom, body, extra, what } = req;
         let mut token = self.bearer(rmcp_auth).await;
         let mut logins = 0;
+        let mut nonce_retried = false;
         loop {
             let resp = self
                 .send(Outgoing {
@@ -93,6 +96,7 @@ impl TappedHttpClient {
                     custom: custom.clone(),
                     body: body.clone(),
                     extra: extra.clone(),
+                    what: what.clone(),
                 })
                 .await
                 .map_err(unreachable)?;
@@ -105,6 +109,14 @@ impl TappedHttpClient {
                 .to_string();
             let step_up = status == reqwest::StatusCode::FORBIDDEN
                 && super::auth::Challenge::parse(&challenge).insufficient_scope();
+            if !nonce_retried && super::auth::dpop::wants_nonce_again(&auth, uri, &resp, &challenge) {
+                // A fresh proof with the nonce, once: not a login (RFC 9449 §9).
+                nonce_retried = true;
+                self.tap
+                    .log()
+                    .push(LogKind::Info, "HTTP 401 use_dpop_nonce: sending again with the server's DPoP nonce");
+                continue;
+            }
             if status != reqwest::StatusCode::UNAUTHORIZED && !step_up {
                 return Ok(resp);
             }
@@ -140,7 +152,7 @@ impl TappedHttpClient {
     /// URL they were given for, never across a redirect to another one (reqwest would strip only
     /// Authorization and Cookie).
     async fn send(&self, req: Outgoing<'_>) -> Result<reqwest::Response, reqwest::Error> {
-        let Outgoing { mut method, uri, session_id, auth, custom, mut body, extra } = req;
+        let Outgoing { mut method, uri, session_id, auth, custom, mut body, extra, what } = req;
         let home = reqwest::Url::parse(uri).ok().map(|u| u.origin());
         let mut url = uri.to_string();
         let mut hops = 0;
@@ -148,14 +160,18 @@ impl TappedHttpClient {
             let here = reqwest::Url::parse(&url).ok();
             let trusted = here.as_ref().map(reqwest::Url::origin) == home;
             let (auth, custom) = if trusted { (auth.clone(), custom.clone()) } else { (None, HashMap::new()) };
-            let mut req = self.with_headers(self.http.request(method.clone(), &url), session_id, auth, custom);
+            let mut req = self.http.request(method.clone(), &url);
+            if let Some(token) = auth {
+                req = self.present(req, &method, &url, &token);
+            }
+            req = self.with_headers(req, session_id, custom);
             for (k, v) in &extra {
                 req = req.header(*k, v);
             }
             if let Some(b) = &body {
                 req = req.body(b.clone());
             }
-            let resp = req.send().await?;
+            let resp = self.exchange(req, &method, &url, &what).await?;
             let location = resp.headers().get(reqwest::header::LOCATION).and_then(|v| v.to_str().ok());
             let next = match (here, location) {
                 (Some(here), Some(loc)) if resp.status().is_redirection() => here.join(loc).ok(),
@@ -185,17 +201,35 @@ impl TappedHttpClient {
         }
     }
 
+    /// Sends one request and logs the exchange (`http_view`): headers each way, status, time.
+    async fn exchange(
+        &self,
+        req: reqwest::RequestBuilder,
+        method: &reqwest::Method,
+        url: &str,
+        what: &str,
+    ) -> Result<reqwest::Response, reqwest::Error> {
+        let request = req.build()?;
+        let sent = request.headers().clone();
+        let started = std::time::Instant::now();
+        let result = self.http.execute(request).await;
+        let answer = match &result {
+            Ok(resp) => Ok((resp.status(), resp.headers())),
+            Err(e) => Err(innermost(e)),
+        };
+        let elapsed = started.elapsed();
+        super::http_view::Exchange { method: method.as_str(), url, what, sent: &sent, answer, elapsed }
+            .log(self.tap.log());
+        result
+    }
+
     fn with_headers(
         &self,
         mut req: reqwest::RequestBuilder,
         session_id: Option<&str>,
-        auth: Option<String>,
         custom: HashMap<HeaderName, HeaderValue>,
     ) -> reqwest::RequestBuilder {
         req = req.header(reqwest::header::ACCEPT, format!("{EVENT_STREAM}, {JSON}"));
-        if let Some(token) = auth {
-            req = req.bearer_auth(token);
-        }
         for (k, v) in custom {
             req = req.header(k, v);
         }
@@ -203,6 +237,26 @@ impl TappedHttpClient {
             req = req.header(SESSION_ID, sid);
         }
         req
+    }
+
+    /// The token on a request: as the authorizer presents it (DPoP-bound ones with a fresh
+    /// proof for this method and URL), else as a bearer token.
+    fn present(
+        &self,
+        mut req: reqwest::RequestBuilder,
+        method: &reqwest::Method,
+        url: &str,
+        token: &str,
+    ) -> reqwest::RequestBuilder {
+        match &self.auth {
+            Some(a) => {
+                for (k, v) in a.presentation(method.as_str(), url, token) {
+                    req = req.header(k, v);
+                }
+                req
+            }
+            None => req.bearer_auth(token),
+        }
     }
 
     /// Feeds SSE events through the tap, read tolerantly (`sse.rs`); events the tap drops keep
@@ -248,6 +302,20 @@ impl TappedHttpClient {
     }
 }
 
+/// What a posted message is, for its exchange's log entry: its JSON-RPC method, or that it
+/// answers the server.
+fn what_of(message: &ClientJsonRpcMessage) -> String {
+    match message {
+        ClientJsonRpcMessage::Request(r) => r.request.method().to_string(),
+        ClientJsonRpcMessage::Notification(n) => serde_json::to_value(&n.notification)
+            .ok()
+            .and_then(|v| v.get("method")?.as_str().map(str::to_string))
+            .unwrap_or_else(|| "notification".into()),
+        ClientJsonRpcMessage::Response(_) => "reply to the server's request".into(),
+        ClientJsonRpcMessage::Error(_) => "error reply to the server's request".into(),
+    }
+}
+
 fn content_type(resp: &reqwest::Response) -> String {
     resp.headers().get(reqwest::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_ascii_lowercase()
 }
@@ -257,14 +325,19 @@ fn excerpt(body: &str) -> String {
     crate::sanitize::truncate(&one_line, 200).into_owned()
 }
 
-/// A request that never got an answer, described by its innermost cause
-/// ("Connection refused (os error 111)"), which is what a user can act on.
-fn unreachable(e: reqwest::Error) -> StreamableHttpError<reqwest::Error> {
-    let mut cause: &dyn std::error::Error = &e;
+/// An error's innermost cause ("Connection refused (os error 111)").
+fn innermost(e: &reqwest::Error) -> String {
+    let mut cause: &dyn std::error::Error = e;
     while let Some(next) = cause.source() {
         cause = next;
     }
-    StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!("could not connect: {cause}")))
+    cause.to_string()
+}
+
+/// A request that never got an answer, described by its innermost cause
+/// ("Connection refused (os error 111)"), which is what a user can act on.
+fn unreachable(e: reqwest::Error) -> StreamableHttpError<reqwest::Error> {
+    StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!("could not connect: {}", innermost(&e))))
 }
 
 impl TappedHttpClient {
@@ -281,8 +354,7 @@ impl TappedHttpClient {
         let body = self.tap.outbound(&body).into_owned();
         let expects_reply = matches!(message, ClientJsonRpcMessage::Request(_));
         let mut custom_headers = custom_headers;
-        let (tool, mirrored) = self.param_headers(&message, &body);
-        custom_headers.extend(mirrored);
+        custom_headers.extend(self.param_headers(&message, &body));
         let resp = self
             .send_authorized(Outgoing {
                 method: reqwest::Method::POST,
@@ -292,11 +364,9 @@ impl TappedHttpClient {
                 custom: custom_headers,
                 body: Some(body),
                 extra: vec![("Content-Type", JSON.to_string())],
+                what: what_of(&message),
             })
             .await?;
-        if let Some(tool) = &tool {
-            self.log_answer(tool, &resp);
-        }
         let status = resp.status();
         let new_session = resp.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()).map(str::to_string);
         if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
@@ -365,60 +435,31 @@ impl TappedHttpClient {
     }
 
     /// SEP-2243: the `x-mcp-header` parameters of a `tools/call`, as `Mcp-Param-*` headers,
-    /// said in the log beside the request; and the tool's name, for the answer's line.
-    fn param_headers(
-        &self,
-        message: &ClientJsonRpcMessage,
-        body: &str,
-    ) -> (Option<String>, Vec<(HeaderName, HeaderValue)>) {
-        let ClientJsonRpcMessage::Request(_) = message else { return (None, vec![]) };
+    /// said in the log beside the request.
+    fn param_headers(&self, message: &ClientJsonRpcMessage, body: &str) -> Vec<(HeaderName, HeaderValue)> {
+        let ClientJsonRpcMessage::Request(_) = message else { return vec![] };
         #[derive(serde::Deserialize)]
         struct Call {
             method: String,
             #[serde(default)]
             params: Option<serde_json::Map<String, serde_json::Value>>,
         }
-        let Ok(call) = serde_json::from_str::<Call>(body) else { return (None, vec![]) };
-        let Some(params) = call.params.filter(|_| call.method == "tools/call") else { return (None, vec![]) };
-        let Some(name) = params.get("name").and_then(serde_json::Value::as_str) else { return (None, vec![]) };
-        let name = name.to_string();
-        let Some(Ok(annotated)) = self.tap.param_headers(&name) else { return (Some(name), vec![]) };
+        let Ok(call) = serde_json::from_str::<Call>(body) else { return vec![] };
+        let Some(params) = call.params.filter(|_| call.method == "tools/call") else { return vec![] };
+        let Some(name) = params.get("name").and_then(serde_json::Value::as_str) else { return vec![] };
+        let Some(Ok(annotated)) = self.tap.param_headers(name) else { return vec![] };
         let args = params.get("arguments").and_then(serde_json::Value::as_object);
         let pairs = super::param_headers::headers_for(&annotated, args);
         if !pairs.is_empty() {
             let shown: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}: {v}")).collect();
             let line = crate::sanitize::line(&shown.join(", ")).into_owned();
-            let tool = crate::sanitize::line(&name);
+            let tool = crate::sanitize::line(name);
             self.tap.log().push(LogKind::Info, &format!("HTTP headers sent with tools/call {tool}: {line}"));
         }
-        let pairs = pairs
+        pairs
             .into_iter()
             .filter_map(|(k, v)| Some((HeaderName::from_bytes(k.as_bytes()).ok()?, HeaderValue::from_str(&v).ok()?)))
-            .collect();
-        (Some(name), pairs)
-    }
-
-    /// The HTTP side of a tool call's answer, for the log: status and response headers (cookies
-    /// and credentials masked).
-    fn log_answer(&self, tool: &str, resp: &reqwest::Response) {
-        let headers: Vec<String> = resp
-            .headers()
-            .iter()
-            .map(|(k, v)| {
-                let secret = matches!(k.as_str(), "set-cookie" | "authorization" | "proxy-authorization");
-                let v = if secret {
-                    super::log::MASK.to_string()
-                } else {
-                    String::from_utf8_lossy(v.as_bytes()).into_owned()
-                };
-                format!("{k}: {v}")
-            })
-            .collect();
-        let line = crate::sanitize::line(&crate::sanitize::truncate(&headers.join(", "), 2000)).into_owned();
-        let tool = crate::sanitize::line(tool);
-        self.tap
-            .log()
-            .push(LogKind::Info, &format!("HTTP {} for tools/call {tool}; response headers: {line}", resp.status()));
+            .collect()
     }
 
     /// `server/discover` under `--protocol auto`: an HTTP 4xx (other than 401/403, which ask
@@ -481,6 +522,7 @@ impl StreamableHttpClient for TappedHttpClient {
             custom: custom_headers,
             body: None,
             extra: vec![],
+            what: "end of session".into(),
         };
         // Servers may not support DELETE; a session left to expire is harmless.
         let _ = self.send(req).await;
@@ -502,6 +544,7 @@ impl StreamableHttpClient for TappedHttpClient {
             auth: self.bearer(auth_header).await,
             custom: custom_headers,
             body: None,
+            what: if last_event_id.is_some() { "event stream, resumed" } else { "event stream" }.into(),
             extra: last_event_id.map(|id| (LAST_EVENT_ID, id)).into_iter().collect(),
         };
         let resp = self.send(req).await.map_err(unreachable)?;

@@ -1,6 +1,10 @@
 //! Getting a prompt: its messages by role, every content block as sent.
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
+
+use super::compact_reply::Problems;
 
 use super::rpc::Answered;
 use super::session::{CallOptions, Session};
@@ -16,13 +20,16 @@ pub struct PromptMessage {
 }
 
 impl PromptMessage {
-    fn from_value(v: &Value) -> Self {
+    /// The message, its content blocks moved out of `v` (not copied: a prompt of 200,000
+    /// messages must not be held twice).
+    fn from_value(mut v: Value) -> Self {
         let role = v.get("role").and_then(Value::as_str).unwrap_or("").to_string();
-        let content = match v.get("content") {
-            Some(Value::Array(blocks)) => blocks.iter().map(crate::deep::clone_value).collect(),
+        let content = match v.get_mut("content").map(Value::take) {
+            Some(Value::Array(blocks)) => blocks,
             Some(Value::Null) | None => vec![],
-            Some(block) => vec![crate::deep::clone_value(block)],
+            Some(block) => vec![block],
         };
+        crate::deep::drop_value(v);
         PromptMessage { role, content }
     }
 }
@@ -37,28 +44,52 @@ pub struct PromptMessages {
 /// The content block types MCP defines.
 pub const CONTENT_TYPES: &[&str] = &["text", "image", "audio", "resource", "resource_link"];
 
-fn problems(result: &Value) -> Vec<String> {
-    let mut out = vec![];
-    let Some(messages) = result.get("messages").and_then(Value::as_array) else {
-        return vec!["the result has no messages array".into()];
+/// The result, read from its text one message at a time (see `compact_reply`): only the kept
+/// messages are ever parsed, each once.
+fn read(result: &str, max_depth: usize, problems: &mut Problems) -> std::result::Result<PromptMessages, String> {
+    #[derive(Deserialize)]
+    struct Outer<'a> {
+        #[serde(default)]
+        description: Option<Value>,
+        #[serde(borrow, default)]
+        messages: Option<&'a RawValue>,
+    }
+    let r: Outer = crate::json_depth::parse_borrowed(result)?;
+    let description = r.description.as_ref().and_then(Value::as_str).map(str::to_string);
+    let Some(Ok(raw)) = r.messages.map(|m| crate::json_depth::parse_borrowed::<Vec<&RawValue>>(m.get())) else {
+        problems.push(|| "the result has no messages array".into());
+        return Ok(PromptMessages { description, messages: vec![] });
     };
-    for (i, m) in messages.iter().enumerate() {
-        match m.get("role").and_then(Value::as_str) {
-            Some("user" | "assistant") => {}
-            Some(r) => out.push(format!("messages[{i}] has the unknown role {r:?}")),
-            None => out.push(format!("messages[{i}] has no role")),
+    let mut messages = Vec::with_capacity(raw.len());
+    for (i, m) in raw.into_iter().enumerate() {
+        let m: Value = crate::json_depth::parse(m.get(), max_depth)?;
+        message_problems(&m, i, problems);
+        messages.push(PromptMessage::from_value(m));
+    }
+    Ok(PromptMessages { description, messages })
+}
+
+fn message_problems(m: &Value, i: usize, out: &mut Problems) {
+    match m.get("role").and_then(Value::as_str) {
+        Some("user" | "assistant") => {}
+        Some(r) => out.push(|| format!("messages[{i}] has the unknown role {r:?}")),
+        None => out.push(|| format!("messages[{i}] has no role")),
+    }
+    match m.get("content") {
+        Some(block @ Value::Object(_)) => {
+            if let Some(p) = block_problem(block, &format!("messages[{i}].content")) {
+                out.push(|| p);
+            }
         }
-        match m.get("content") {
-            Some(block @ Value::Object(_)) => out.extend(block_problem(block, &format!("messages[{i}].content"))),
-            Some(Value::Array(blocks)) => {
-                for (j, b) in blocks.iter().enumerate() {
-                    out.extend(block_problem(b, &format!("messages[{i}].content[{j}]")));
+        Some(Value::Array(blocks)) => {
+            for (j, b) in blocks.iter().enumerate() {
+                if let Some(p) = block_problem(b, &format!("messages[{i}].content[{j}]")) {
+                    out.push(|| p);
                 }
             }
-            _ => out.push(format!("messages[{i}] has no content object")),
         }
+        _ => out.push(|| format!("messages[{i}] has no content object")),
     }
-    out
 }
 
 fn block_problem(block: &Value, at: &str) -> Option<String> {
@@ -87,17 +118,11 @@ impl Session {
         if !arguments.is_empty() {
             params["arguments"] = Value::Object(arguments);
         }
-        let answer = self.ask("prompts/get", Some(params), opts).await?;
-        let found = answer.outcome.as_ref().map(problems).unwrap_or_default();
-        let mut answer = answer.map(|result| PromptMessages {
-            description: result.get("description").and_then(Value::as_str).map(str::to_string),
-            messages: result
-                .get("messages")
-                .and_then(Value::as_array)
-                .map(|m| m.iter().map(PromptMessage::from_value).collect())
-                .unwrap_or_default(),
-        });
-        self.warn(&format!("prompts/get {name}"), &mut answer, found);
+        let mut found = Problems::default();
+        let max_depth = self.options().max_depth;
+        let read = |result: &str| read(result, max_depth, &mut found);
+        let mut answer = self.ask_compact("prompts/get", Some(params), opts, read).await?;
+        self.warn(&format!("prompts/get {name}"), &mut answer, found.into_vec());
         Ok(answer)
     }
 }
@@ -108,17 +133,22 @@ mod tests {
 
     #[test]
     fn messages_and_their_problems() {
-        let r = json!({"messages": [
+        let r = json!({"description": "d", "messages": [
             {"role": "user", "content": {"type": "text", "text": "hi"}},
             {"role": "assistant", "content": [{"type": "image", "data": "AA==", "mimeType": "image/png"}]},
             {"role": "system", "content": {"type": "hologram"}}
         ]});
+        let mut p = Problems::default();
+        let Ok(got) = read(&r.to_string(), 10, &mut p) else { panic!("not read") };
         assert_eq!(
-            problems(&r),
+            p.into_vec(),
             ["messages[2] has the unknown role \"system\"", "messages[2].content has the unknown type \"hologram\""]
         );
-        let m = PromptMessage::from_value(&r["messages"][1]);
+        assert_eq!(got.description.as_deref(), Some("d"));
+        let m = &got.messages[1];
         assert_eq!((m.role.as_str(), m.content.len()), ("assistant", 1));
-        assert_eq!(problems(&json!({})), ["the result has no messages array"]);
+        let mut p = Problems::default();
+        assert!(read("{}", 10, &mut p).is_ok_and(|g| g.messages.is_empty()));
+        assert_eq!(p.into_vec(), ["the result has no messages array"]);
     }
 }

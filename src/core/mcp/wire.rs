@@ -75,6 +75,9 @@ const STUBBED: &[(&str, &str)] = &[
     ("tasks/cancel", "{}"),
     // The tasks extension (SEP-2663) answers a delivered input with an acknowledgement.
     ("tasks/update", "{}"),
+    // The skills extension (SEP-2640).
+    ("skills/list", "{}"),
+    ("skills/get", "{}"),
 ];
 
 /// The most characters of server text an event carries (a flood of huge notifications must not

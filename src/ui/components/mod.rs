@@ -22,6 +22,7 @@ pub mod resources;
 pub mod result;
 pub mod save_call;
 pub mod schema;
+pub mod skills;
 pub mod tasks;
 pub mod tools;
 pub mod uri_cut;

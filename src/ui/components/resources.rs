@@ -101,7 +101,7 @@ impl ResourcesPane {
         let name = if d.name().is_empty() { "(no name)" } else { d.name() };
         let mut spans = vec![
             Span::styled(mark, t.paint(Role::Match).add_modifier(Modifier::BOLD)),
-            Span::styled(if d.problem().is_some() { "! " } else { "  " }.to_string(), t.paint(Role::Error)),
+            crate::ui::app_marks::problem_or_view(d, t),
             Span::styled(cell(name, 22), t.paint(Role::Text).add_modifier(Modifier::BOLD)),
             Span::raw(" "),
             Span::styled(super::uri_cut::cell(uri, self.uri_width()), t.paint(Role::JsonString)),

@@ -109,7 +109,10 @@ impl SchemaPane {
             tool,
             name: t.name().to_string(),
             title: t.title().map(str::to_string),
-            description: t.description().map(description_head).unwrap_or_default(),
+            description: crate::ui::app_marks::header(t)
+                .into_iter()
+                .chain(t.description().map(description_head).unwrap_or_default())
+                .collect(),
             problem: t.problem(),
             raw_text: t.raw.get().to_string(),
             roots,

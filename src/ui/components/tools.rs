@@ -47,12 +47,15 @@ pub struct ToolsPane {
     pub since: Option<std::sync::Arc<Compared>>,
     /// Each tool's worst lint finding (`mcplens lint`).
     pub lint: crate::ui::lint_marks::Marks,
+    /// The tools that declare an MCP App view.
+    pub apps: std::collections::HashSet<String>,
 }
 
 impl ToolsPane {
     pub fn set(&mut self, list: ToolList) {
         self.tools = list.tools;
         self.lint = crate::ui::lint_marks::marks(&self.tools);
+        self.apps = crate::ui::app_marks::app_tools(&self.tools);
         self.pages = list.pages;
         self.warnings = list.warnings;
         self.refilter();
@@ -245,6 +248,9 @@ impl ToolsPane {
             spans.push(Span::styled("(no name)", t.paint(Role::Error)));
         } else {
             spans.push(Span::styled(name, t.paint(Role::Text).add_modifier(Modifier::BOLD)));
+        }
+        if self.apps.contains(&listed.name) {
+            spans.push(Span::styled(crate::ui::app_marks::MARK, t.paint(Role::Match)));
         }
         if let Some((severity, rule)) = self.lint.get(&listed.name) {
             let role = if *severity == crate::lint::Severity::Error { Role::Error } else { Role::Warning };

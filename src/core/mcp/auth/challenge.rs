@@ -1,4 +1,5 @@
-//! The `WWW-Authenticate: Bearer ...` challenge of a 401 or 403 (RFC 6750, RFC 9728 §5.1).
+//! The `WWW-Authenticate: Bearer ...` (or `DPoP ...`) challenge of a 401 or 403 (RFC 6750,
+//! RFC 9728 §5.1, RFC 9449 §7.1).
 
 /// What a Bearer challenge says; every field is the server's and untrusted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -22,7 +23,8 @@ impl Challenge {
         let mut in_bearer = false;
         for (scheme, key, value) in params(&header) {
             if let Some(s) = scheme {
-                in_bearer = s.eq_ignore_ascii_case("bearer");
+                // A DPoP challenge (RFC 9449 §7.1) carries the same parameters.
+                in_bearer = s.eq_ignore_ascii_case("bearer") || s.eq_ignore_ascii_case("dpop");
             }
             if !in_bearer {
                 continue;
@@ -128,5 +130,8 @@ mod tests {
             let _ = Challenge::parse(junk);
         }
         assert_eq!(Challenge::parse(r#"Bearer scope="a\"b""#).scope.as_deref(), Some("a\"b"));
+        let dpop = Challenge::parse(r#"DPoP error="use_dpop_nonce", resource_metadata="http://x/prm""#);
+        assert_eq!(dpop.error.as_deref(), Some("use_dpop_nonce"));
+        assert_eq!(dpop.resource_metadata.as_deref(), Some("http://x/prm"));
     }
 }

@@ -21,6 +21,9 @@ pub struct ServerMetadata {
     pub cimd_supported: bool,
     pub iss_parameter_supported: bool,
     pub code_challenge_methods: Option<Vec<String>>,
+    /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the server binds tokens to keys.
+    pub dpop_algs: Option<Vec<String>>,
+    pub grant_types: Option<Vec<String>>,
     /// The URL the metadata was fetched from; None for the 2025-03-26 endpoints guessed at the
     /// server's origin when there is no metadata.
     pub fetched_from: Option<String>,
@@ -181,6 +184,8 @@ fn read_metadata(json: &Value) -> Result<ServerMetadata, String> {
             .and_then(Value::as_bool)
             .unwrap_or(false),
         code_challenge_methods: strings(json.get("code_challenge_methods_supported")),
+        dpop_algs: strings(json.get("dpop_signing_alg_values_supported")),
+        grant_types: strings(json.get("grant_types_supported")),
         fetched_from: None,
     })
 }

@@ -16,11 +16,18 @@ pub struct Answer {
     pub status: u16,
     pub json: Option<Value>,
     pub text: String,
+    /// The `DPoP-Nonce` header, when the server sent one.
+    pub dpop_nonce: Option<String>,
 }
 
 impl Answer {
     pub fn ok(&self) -> bool {
         (200..300).contains(&self.status)
+    }
+
+    /// The OAuth `error` code of an error answer.
+    pub fn error(&self) -> Option<&str> {
+        self.json.as_ref().and_then(|j| j.get("error")).and_then(Value::as_str)
     }
 
     /// `error: error_description` of an OAuth error answer, else the status and a body excerpt.
@@ -63,16 +70,22 @@ impl Fetcher {
         self.send(self.http.get(url).header(reqwest::header::ACCEPT, "application/json"), "GET", url).await
     }
 
-    /// POSTs a form; `basic` is the `Authorization: Basic` value when the client authenticates so.
-    pub async fn post_form(&self, url: &str, form: &[(&str, &str)], basic: Option<String>) -> Result<Answer, String> {
+    /// POSTs a form with `headers` (`Authorization: Basic` when the client authenticates so, a
+    /// `DPoP` proof).
+    pub async fn post_form(
+        &self,
+        url: &str,
+        form: &[(&str, &str)],
+        headers: &[(&str, String)],
+    ) -> Result<Answer, String> {
         let mut req = self
             .http
             .post(url)
             .header(reqwest::header::CONTENT_TYPE, "application/x-www-form-urlencoded")
             .header(reqwest::header::ACCEPT, "application/json")
             .body(form_body(form));
-        if let Some(b) = basic {
-            req = req.header(reqwest::header::AUTHORIZATION, b);
+        for (k, v) in headers {
+            req = req.header(*k, v);
         }
         self.send(req, "POST", url).await
     }
@@ -89,19 +102,28 @@ impl Fetcher {
 
     async fn send(&self, req: reqwest::RequestBuilder, method: &str, url: &str) -> Result<Answer, String> {
         let shown = crate::sanitize::line(url).into_owned();
-        let resp = match tokio::time::timeout(self.timeout, req.send()).await {
+        let request = req.build().map_err(|e| self.fail(&format!("{method} {shown}: {}", innermost(&e))))?;
+        let sent = request.headers().clone();
+        let started = std::time::Instant::now();
+        let resp = match tokio::time::timeout(self.timeout, self.http.execute(request)).await {
             Err(_) => return Err(self.fail(&format!("{method} {shown}: no answer within {}s", self.timeout.as_secs()))),
             Ok(Err(e)) => return Err(self.fail(&format!("{method} {shown}: {}", innermost(&e)))),
             Ok(Ok(r)) => r,
         };
+        let answer = Ok((resp.status(), resp.headers()));
+        let elapsed = started.elapsed();
+        crate::mcp::http_view::Exchange { method, url, what: "authorization", sent: &sent, answer, elapsed }
+            .log(&self.log);
         let status = resp.status().as_u16();
+        let dpop_nonce =
+            resp.headers().get(super::dpop::NONCE_HEADER).and_then(|v| v.to_str().ok()).map(str::to_string);
         let text = match tokio::time::timeout(self.timeout, read_capped(resp)).await {
             Ok(Ok(t)) => t,
             Ok(Err(e)) => return Err(self.fail(&format!("{method} {shown}: HTTP {status}: {e}"))),
             Err(_) => return Err(self.fail(&format!("{method} {shown}: the body did not arrive in time"))),
         };
         let json = crate::json_depth::parse::<Value>(&text, 64).ok();
-        let answer = Answer { status, json, text };
+        let answer = Answer { status, json, text, dpop_nonce };
         // The caller learns the secrets a token answer holds before this is logged: see
         // `learn_token_secrets`.
         self.log.push(LogKind::Info, &format!("auth: {method} {shown} → HTTP {status}"));

@@ -6,7 +6,7 @@ use aws_lc_rs::rand::SystemRandom;
 use aws_lc_rs::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair};
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// `client_assertion_type` for a JWT assertion.
 pub const ASSERTION_TYPE: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
@@ -28,11 +28,14 @@ pub fn client_assertion(pem: &str, client_id: &str, audience: &str) -> Result<St
         "jti": super::grant::random_token(16)?,
     });
     let header = json!({"alg": "ES256", "typ": "JWT"});
+    sign(&key, &header, &claims).map_err(|_| "the client assertion could not be signed".to_string())
+}
+
+/// A compact JWS: header and claims base64url'd, signed ES256 (the fixed-size r||s form JWS uses).
+pub(super) fn sign(key: &EcdsaKeyPair, header: &Value, claims: &Value) -> Result<String, ()> {
     let input =
         format!("{}.{}", URL_SAFE_NO_PAD.encode(header.to_string()), URL_SAFE_NO_PAD.encode(claims.to_string()));
-    let sig = key
-        .sign(&SystemRandom::new(), input.as_bytes())
-        .map_err(|_| "the client assertion could not be signed".to_string())?;
+    let sig = key.sign(&SystemRandom::new(), input.as_bytes()).map_err(|_| ())?;
     Ok(format!("{input}.{}", URL_SAFE_NO_PAD.encode(sig.as_ref())))
 }
 

@@ -7,9 +7,11 @@
 //! never leave the wire tap. Every token and client secret is taught to the redactor
 //! (`log::learn_secret`) before anything that holds it is logged.
 
+pub mod assertion;
 pub mod challenge;
 pub mod client;
 pub mod discovery;
+pub mod dpop;
 pub mod fetch;
 pub mod grant;
 pub mod jwt;
@@ -40,6 +42,11 @@ pub struct OAuthConfig {
     pub scope: Option<String>,
     /// The loopback port for the redirect (0: any free port).
     pub callback_port: u16,
+    /// Whether tokens are bound to a proof key (DPoP).
+    pub dpop: dpop::Mode,
+    /// Log in with the JWT bearer grant, the assertion from here (workload identity, or the
+    /// enterprise IdP), instead of a browser.
+    pub assertion: Option<assertion::Source>,
 }
 
 impl std::fmt::Debug for OAuthConfig {
@@ -52,6 +59,8 @@ impl std::fmt::Debug for OAuthConfig {
             .field("client_credentials", &self.client_credentials)
             .field("scope", &self.scope)
             .field("callback_port", &self.callback_port)
+            .field("dpop", &self.dpop)
+            .field("assertion", &self.assertion)
             .finish()
     }
 }
@@ -149,6 +158,10 @@ pub struct Authorizer {
     in_progress: Mutex<bool>,
     /// Set once `up_front` has run.
     started: tokio::sync::OnceCell<()>,
+    /// The proof key the tokens are bound to (DPoP), read from the record once.
+    key: RwLock<Option<Arc<dpop::Key>>>,
+    /// The DPoP nonces the servers handed out, by origin.
+    nonces: dpop::Nonces,
 }
 
 impl Authorizer {
@@ -186,6 +199,7 @@ impl Authorizer {
             r.access_token = None;
             r.refresh_token = None;
         }
+        let key = record.as_mut().and_then(|r| stored_key(r, &tap));
         let fetch = Fetcher::new(tap.log().clone(), timeout);
         Arc::new(Authorizer {
             server_url: server_url.to_string(),
@@ -198,7 +212,49 @@ impl Authorizer {
             flow: tokio::sync::Mutex::new(()),
             in_progress: Mutex::new(false),
             started: tokio::sync::OnceCell::new(),
+            key: RwLock::new(key),
+            nonces: dpop::Nonces::default(),
         })
+    }
+
+    fn key(&self) -> Option<Arc<dpop::Key>> {
+        self.key.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// The headers that present `token` on a request to `url`: `Authorization: DPoP` and a
+    /// fresh proof for a bound token, else `Authorization: Bearer`.
+    pub fn presentation(&self, method: &str, url: &str, token: &str) -> Vec<(&'static str, String)> {
+        let bound = self.record().is_some_and(|r| r.token_type.as_deref() == Some("DPoP"));
+        if let Some(key) = self.key().filter(|_| bound) {
+            match key.proof(method, url, Some(token), self.nonces.get(url).as_deref()) {
+                Ok(proof) => return vec![("Authorization", format!("DPoP {token}")), ("DPoP", proof)],
+                Err(e) => self.tap.log().push(LogKind::Warning, &format!("auth: {e}")),
+            }
+        }
+        vec![("Authorization", format!("Bearer {token}"))]
+    }
+
+    /// Keeps a `DPoP-Nonce` an MCP server answered with; true when it is new (a request refused
+    /// with `use_dpop_nonce` is then worth sending once more).
+    pub fn note_nonce(&self, url: &str, nonce: &str) -> bool {
+        self.nonces.note(url, nonce)
+    }
+
+    /// The proof key for a login with `server`: kept from the record when there is one (the
+    /// refresh token stays bound to it), else a new one; None when tokens are not to be bound.
+    fn dpop_for(&self, server: &discovery::ServerMetadata) -> Result<Option<Arc<dpop::Key>>, String> {
+        if !dpop::wanted(self.config.dpop, server)? {
+            return Ok(None);
+        }
+        let key = match self.key() {
+            Some(k) => k,
+            None => Arc::new(dpop::Key::generate()?),
+        };
+        self.tap.log().push(
+            LogKind::Info,
+            &format!("auth: tokens will be bound to a DPoP key (ES256, jkt {})", key.thumbprint()),
+        );
+        Ok(Some(key))
     }
 
     pub fn state(&self) -> LoginState {
@@ -293,7 +349,7 @@ impl Authorizer {
     }
 
     async fn login_locked(&self, challenge: Option<Challenge>, extra_scopes: &[String]) -> Result<String, String> {
-        if self.options.no_browser && !self.config.client_credentials {
+        if self.options.no_browser && !self.config.client_credentials && self.config.assertion.is_none() {
             return Err(format!(
                 "the server wants a login and --no-browser forbids one here; no stored token works for {}: \
                  run `mcplens auth login --url {}` first (or use client credentials)",
@@ -333,6 +389,9 @@ impl Authorizer {
         if self.config.client_credentials {
             return self.client_credentials(&found, scope, stored_client.as_ref()).await;
         }
+        if let Some(source) = &self.config.assertion {
+            return self.jwt_bearer(&found, scope, stored_client.as_ref(), source).await;
+        }
         // Refused before anything is registered or opened.
         rules::check_pkce(&found.server)?;
         let (listener, stored_client) = self.listen(stored_client).await?;
@@ -359,17 +418,29 @@ impl Authorizer {
             .map_err(|_| format!("no login came back within {}s", self.options.login_timeout.as_secs()))?;
         let code = check_callback(&callback, &found.server)?;
         super::log::learn_secret(&code);
-        let tokens = grant::request(
-            &self.fetch,
-            &found.server.token_endpoint,
-            found.server.issuer.as_deref().unwrap_or(&found.server.token_endpoint),
-            &client,
-            grant::Grant::Code { code: &code, redirect_uri: &listener.redirect_uri, verifier: &verifier },
-            &found.resource,
-            None,
-        )
-        .await?;
-        self.keep(&found, client, tokens, scope, "authorization_code")
+        let key = self.dpop_for(&found.server)?;
+        let grant = grant::Grant::Code { code: &code, redirect_uri: &listener.redirect_uri, verifier: &verifier };
+        let tokens =
+            grant::request(&self.fetch, &self.token_request(&found, &client, None, key.as_deref()), grant).await?;
+        self.keep(&found, Obtained { client, tokens, asked: scope, grant: "authorization_code", key })
+    }
+
+    /// A token request to the authorization server `found` names.
+    fn token_request<'a>(
+        &'a self,
+        found: &'a discovery::Discovered,
+        client: &'a ClientInfo,
+        scope: Option<&'a str>,
+        key: Option<&'a dpop::Key>,
+    ) -> grant::TokenRequest<'a> {
+        grant::TokenRequest {
+            endpoint: &found.server.token_endpoint,
+            audience: found.server.issuer.as_deref().unwrap_or(&found.server.token_endpoint),
+            client,
+            resource: &found.resource,
+            scope,
+            dpop: key.map(|key| grant::Dpop { key, nonces: &self.nonces }),
+        }
     }
 
     async fn client_credentials(
@@ -384,17 +455,40 @@ impl Authorizer {
         let client =
             client::resolve(&self.fetch, &self.config.client, &found.server, "", &["client_credentials"], stored)
                 .await?;
-        let tokens = grant::request(
-            &self.fetch,
-            &found.server.token_endpoint,
-            found.server.issuer.as_deref().unwrap_or(&found.server.token_endpoint),
-            &client,
-            grant::Grant::ClientCredentials,
-            &found.resource,
-            scope.as_deref(),
-        )
-        .await?;
-        self.keep(found, client, tokens, scope, "client_credentials")
+        let key = self.dpop_for(&found.server)?;
+        let req = self.token_request(found, &client, scope.as_deref(), key.as_deref());
+        let tokens = grant::request(&self.fetch, &req, grant::Grant::ClientCredentials).await?;
+        self.keep(found, Obtained { client, tokens, asked: scope, grant: "client_credentials", key })
+    }
+
+    /// RFC 7523 §2.1: the assertion (the workload's JWT, or an ID-JAG from the enterprise IdP)
+    /// for a token, once; a refusal is the login's failure.
+    async fn jwt_bearer(
+        &self,
+        found: &discovery::Discovered,
+        scope: Option<String>,
+        stored: Option<&ClientInfo>,
+        source: &assertion::Source,
+    ) -> Result<String, String> {
+        let client =
+            client::resolve(&self.fetch, &self.config.client, &found.server, "", &[grant::JWT_BEARER], stored).await?;
+        if let Some(g) = found.server.grant_types.as_ref().filter(|g| !g.iter().any(|x| x == grant::JWT_BEARER)) {
+            // Said, not refused: grant_types_supported is advisory (RFC 8414 §2).
+            self.tap.log().push(
+                LogKind::Warning,
+                &format!(
+                    "auth: the authorization server lists grant types {} without the JWT bearer grant; trying it anyway",
+                    crate::sanitize::line(&g.join(", "))
+                ),
+            );
+        }
+        let issuer = found.server.issuer.as_deref().unwrap_or(&found.server.token_endpoint);
+        let target = assertion::Target { issuer, resource: &found.resource, scope: scope.as_deref() };
+        let jwt = assertion::obtain(&self.fetch, source, &target).await?;
+        let key = self.dpop_for(&found.server)?;
+        let req = self.token_request(found, &client, scope.as_deref(), key.as_deref());
+        let tokens = grant::request(&self.fetch, &req, grant::Grant::JwtBearer { assertion: &jwt }).await?;
+        self.keep(found, Obtained { client, tokens, asked: scope, grant: source.grant_name(), key })
     }
 
     /// The loopback listener: on the port a stored dynamically registered client was registered
@@ -432,14 +526,10 @@ impl Authorizer {
         (!scopes.is_empty()).then(|| scopes.join(" "))
     }
 
-    fn keep(
-        &self,
-        found: &discovery::Discovered,
-        client: ClientInfo,
-        tokens: grant::Tokens,
-        asked: Option<String>,
-        grant_name: &str,
-    ) -> Result<String, String> {
+    fn keep(&self, found: &discovery::Discovered, got: Obtained) -> Result<String, String> {
+        let Obtained { client, tokens, asked, grant: grant_name, key } = got;
+        // A bound token is kept with its key; a bearer one needs none.
+        let key = key.filter(|_| tokens.token_type.is_some());
         let now = crate::dirs::now_secs();
         let record = Record {
             server_url: self.server_url.clone(),
@@ -452,19 +542,22 @@ impl Authorizer {
             expires_at: tokens.expires_in.map(|s| now.saturating_add(s)),
             scope: tokens.scope.clone().or(asked),
             grant: grant_name.to_string(),
+            token_type: tokens.token_type.clone(),
+            dpop_key: key.as_ref().map(|k| k.stored().to_string()),
             obtained_at: now,
         };
         self.save(&record);
         *self.record.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(record);
+        *self.key.write().unwrap_or_else(std::sync::PoisonError::into_inner) = key;
+        let how = how_label(&client, grant_name, tokens.token_type.is_some());
         self.tap.log().push(
             LogKind::Info,
             &format!(
-                "auth: logged in ({}, {})",
-                client.registration.label(),
+                "auth: logged in ({how}, {})",
                 tokens.scope.as_deref().map(|s| format!("scopes {s}")).unwrap_or_else(|| "no scopes named".into())
             ),
         );
-        self.notify(Notice::LoggedIn { scope: tokens.scope, how: client.registration.label().to_string() });
+        self.notify(Notice::LoggedIn { scope: tokens.scope, how });
         Ok(tokens.access_token)
     }
 
@@ -486,17 +579,18 @@ impl Authorizer {
     async fn refresh(&self) -> Result<String, String> {
         let Some(mut record) = self.record() else { return Err("nothing to refresh".into()) };
         let Some(refresh_token) = record.refresh_token.clone() else { return Err("no refresh token".into()) };
-        let tokens = grant::request(
-            &self.fetch,
-            &record.token_endpoint,
-            record.issuer.as_deref().unwrap_or(&record.token_endpoint),
-            &record.client,
-            grant::Grant::Refresh { refresh_token: &refresh_token },
-            &record.resource,
-            None,
-        )
-        .await
-        .inspect_err(|_| {
+        let key = self.key();
+        let req = grant::TokenRequest {
+            endpoint: &record.token_endpoint,
+            audience: record.issuer.as_deref().unwrap_or(&record.token_endpoint),
+            client: &record.client,
+            resource: &record.resource,
+            scope: None,
+            dpop: key.as_deref().map(|key| grant::Dpop { key, nonces: &self.nonces }),
+        };
+        let tokens = grant::request(&self.fetch, &req, grant::Grant::Refresh { refresh_token: &refresh_token })
+            .await
+            .inspect_err(|_| {
             // A refused refresh token is dead: drop it so the next 401 logs in anew.
             let mut slot = self.record.write().unwrap_or_else(std::sync::PoisonError::into_inner);
             if let Some(r) = slot.as_mut() {
@@ -512,12 +606,49 @@ impl Authorizer {
         if tokens.scope.is_some() {
             record.scope = tokens.scope;
         }
+        record.token_type = tokens.token_type;
         record.obtained_at = now;
         self.save(&record);
         *self.record.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(record);
         self.tap.log().push(LogKind::Info, "auth: token refreshed");
         self.notify(Notice::Refreshed);
         Ok(tokens.access_token)
+    }
+}
+
+/// A token just obtained, and how.
+struct Obtained {
+    client: ClientInfo,
+    tokens: grant::Tokens,
+    asked: Option<String>,
+    grant: &'static str,
+    key: Option<Arc<dpop::Key>>,
+}
+
+/// How a login went, in words: the client, the grant when it was not a browser login, and
+/// whether the token is bound.
+fn how_label(client: &ClientInfo, grant: &str, bound: bool) -> String {
+    let grant = match grant {
+        "client_credentials" => ", client credentials",
+        "jwt_bearer" => ", workload identity JWT",
+        "enterprise" => ", enterprise IdP assertion (ID-JAG)",
+        _ => "",
+    };
+    let bound = if bound { ", DPoP-bound token" } else { "" };
+    format!("{}{grant}{bound}", client.registration.label())
+}
+
+/// The record's DPoP key; a key that cannot be read leaves the bound tokens useless, so they go.
+fn stored_key(record: &mut Record, tap: &WireTap) -> Option<Arc<dpop::Key>> {
+    match dpop::Key::from_stored(record.dpop_key.as_deref()?) {
+        Ok(k) => Some(Arc::new(k)),
+        Err(e) => {
+            tap.log().push(LogKind::Warning, &format!("auth: {e}; logging in anew"));
+            record.access_token = None;
+            record.refresh_token = None;
+            record.dpop_key = None;
+            None
+        }
     }
 }
 

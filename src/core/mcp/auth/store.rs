@@ -30,8 +30,16 @@ pub struct Record {
     /// The scopes granted (or, when the server did not say, asked for).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
-    /// The grant that got the token: "authorization_code" or "client_credentials".
+    /// The grant that got the token: "authorization_code", "client_credentials", "jwt_bearer"
+    /// or "enterprise" (an identity assertion from the enterprise IdP).
     pub grant: String,
+    /// "DPoP" when the access token is bound to `dpop_key`; absent for a bearer token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_type: Option<String>,
+    /// The DPoP proof key the tokens are bound to (PKCS#8, base64url): without it a bound token
+    /// is of no use, so it is kept with the token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dpop_key: Option<String>,
     pub obtained_at: u64,
 }
 
@@ -67,7 +75,8 @@ pub fn load(dir: &Path, server_url: &str) -> Result<Option<Record>, String> {
     if record.server_url != server_url {
         return Ok(None);
     }
-    for s in [&record.access_token, &record.refresh_token, &record.client.client_secret].into_iter().flatten() {
+    let secrets = [&record.access_token, &record.refresh_token, &record.client.client_secret, &record.dpop_key];
+    for s in secrets.into_iter().flatten() {
         crate::mcp::log::learn_secret(s);
     }
     Ok(Some(record))
@@ -123,6 +132,8 @@ mod tests {
             expires_at: Some(100),
             scope: None,
             grant: "authorization_code".into(),
+            token_type: None,
+            dpop_key: None,
             obtained_at: 0,
         }
     }
