@@ -285,7 +285,7 @@ impl App {
                 self.dirty = false;
                 vec![]
             }
-            Msg::Key(k) => self.key(k),
+            Msg::Key(k) => self.on_key(k),
             Msg::Mouse(m) => {
                 self.mouse(m);
                 vec![]

@@ -1,5 +1,6 @@
-//! The terminal UI: a model (`app`), views (`view`), a keymap, themes, and a worker task that owns
-//! the MCP session so the UI never waits on I/O.
+//! The terminal UI: the messages (`msg`), a model (`app`) with one key router (`route`), views
+//! (`view`), a keymap, themes, and a worker (`worker`, commands through `dispatch`) that owns the
+//! MCP session so the UI never waits on I/O; `run` is the main loop.
 
 pub mod app;
 pub mod app_marks;
