@@ -363,6 +363,23 @@ fn literal_repeats_structured(lit: &str, structured: Option<&Value>, el: &Elisio
     let Some(sc) = structured else { return false };
     structured_lists(sc)
         .any(|v| long_array_parts(v, el).is_some_and(|mut parts| crate::skeleton::literal_equals(lit, &mut parts)))
+        || literal_is_structured(lit, sc, el)
+}
+
+/// Whether a long text still in the reply is the JSON of structuredContent (or of its only
+/// member) written another way (`json.dumps`'s spacing, `\u` escapes): compared token by token
+/// as the literal is decoded (`json::twin`), so the text is neither decoded nor parsed. Not
+/// for content blocks written as JSON (they are read as content), nor in the reading with
+/// stand-ins for inexact numbers, which compares parsed documents as before.
+fn literal_is_structured(lit: &str, sc: &Value, el: &Elisions) -> bool {
+    let looks_like_blocks = |v: &Value| v.as_array().and_then(|a| a.first()).is_some_and(|b| b.get("type").is_some());
+    !crate::json::exact::active()
+        && structured_lists(sc).any(|v| {
+            (v.is_object() || (v.is_array() && !looks_like_blocks(v)))
+                && el
+                    .json_parts(v)
+                    .is_some_and(|parts| crate::json::twin::literal_holds(lit, &mut parts.iter().map(|p| p.as_ref())))
+        })
 }
 
 /// The key of a one-member structuredContent whose string repeats one of the text blocks.

@@ -8,6 +8,7 @@
 
 mod annotations;
 pub mod apps;
+mod hosts;
 mod names;
 pub mod rules;
 mod schema;
@@ -68,6 +69,7 @@ pub struct Subject {
 /// Every finding, the most severe first, then by tool and rule.
 pub fn lint(subject: &Subject) -> Vec<Finding> {
     let mut out = names::check(&subject.tools);
+    out.extend(hosts::check(&subject.tools));
     for tool in &subject.tools {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
         out.extend(schema::check(name, tool));

@@ -50,6 +50,7 @@ const APPS: &str = "MCP Apps (SEP-1865, 2026-01-26), Resource Discovery: https:/
 const APPS_FORMAT: &str = "MCP Apps (SEP-1865, 2026-01-26), UI Resource Format: https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx";
 const SERVER_CARD_SCHEMA: &str = "MCP Server Cards (SEP-2127, the experimental server-card extension), schema.json: https://github.com/modelcontextprotocol/experimental-ext-server-card/blob/main/schema.json";
 const SERVER_CARD_RUNTIME: &str = "MCP Server Cards, Consistency with Runtime Behavior: https://github.com/modelcontextprotocol/experimental-ext-server-card/blob/main/docs/discovery.md#consistency-with-runtime-behavior";
+const OPENAI_TOOLS: &str = "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (tools: \"A max of 128 functions are supported\")";
 const REGISTRY: &str = "MCP Registry, server.json schema 2025-09-29: https://github.com/modelcontextprotocol/registry/blob/main/docs/reference/server-json/server.schema.json";
 const OPENAI_FUNCTIONS: &str =
     "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (tools[].function.name)";
@@ -252,6 +253,12 @@ pub const RULES: &[Rule] = &[
         severity: Severity::Warning,
         summary: "OpenAI function names must be a-z, A-Z, 0-9, _ or -, at most 64 characters: hosts built on OpenAI's API refuse or rename other names",
         source: OPENAI_FUNCTIONS,
+    },
+    Rule {
+        id: "host/openai/tool-count",
+        severity: Severity::Warning,
+        summary: "more than 128 tools: OpenAI's API takes at most 128 functions in one request (\"A max of 128 functions are supported\"), so hosts built on it leave tools out",
+        source: OPENAI_TOOLS,
     },
 ];
 
