@@ -1,8 +1,9 @@
 //! The conformance suite's auth scenarios (npm `@modelcontextprotocol/conformance`) with
 //! mcplens as the client, each its own test: the whole `--suite auth` (14 scenarios), the two
-//! 2025-03-26 back-compat ones, client credentials, and the draft ones. Its authorization
-//! server approves at once; `BROWSER` is a script that follows the redirects, so every flow
-//! completes unattended. Each scenario gets its own state directory (no token carried over).
+//! 2025-03-26 back-compat ones, client credentials, cross-app access (enterprise-managed
+//! authorization) and the draft ones. Its authorization server approves at once; `BROWSER` is a
+//! script that follows the redirects, so every flow completes unattended. Each scenario gets its
+//! own state directory (no token carried over).
 
 mod common;
 
@@ -64,6 +65,7 @@ scenarios! {
     backcompat_2025_03_26_endpoint_fallback => "auth/2025-03-26-oauth-endpoint-fallback",
     client_credentials_basic => "auth/client-credentials-basic",
     client_credentials_jwt => "auth/client-credentials-jwt",
+    cross_app_access_complete_flow => "auth/cross-app-access-complete-flow",
     draft_resource_mismatch_is_refused => "auth/resource-mismatch",
     draft_offline_access_scope => "auth/offline-access-scope",
     draft_offline_access_not_supported => "auth/offline-access-not-supported",
@@ -80,8 +82,6 @@ fn every_auth_scenario_of_the_suite_is_run() {
         .filter_map(|l| l.trim().strip_prefix("- "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|n| n.starts_with("auth/"))
-        // Not supported: cross-app access is an enterprise extension (ID-JAG token exchange).
-        .filter(|n| !matches!(*n, "auth/cross-app-access-complete-flow"))
         .filter(|n| !source.contains(&format!("\"{n}\"")))
         .collect();
     assert!(missing.is_empty(), "auth scenarios not run: {missing:?}");

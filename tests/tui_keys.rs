@@ -93,9 +93,12 @@ async fn fastmcp_nested_object_header_types_into_its_first_field() {
     go(&mut screen, &mut app, "address");
     screen.type_text(&mut app, "qKirpHTLvSA]1? x");
     only_typed(&app, "command letters on address*:");
-    // The header sent them to the first text field below it, where "Alice" was shown selected
-    // again (the focus had moved): typing replaced it.
-    assert_eq!(arguments(&app)["address"]["street"], json!("qKirpHTLvSA]1? x"));
+    // The header sent them to the first text field below it, after "Alice": the header had the
+    // focus, so nothing was shown selected and nothing is replaced.
+    assert_eq!(arguments(&app)["address"]["street"], json!("AliceqKirpHTLvSA]1? x"));
+    go(&mut screen, &mut app, "street");
+    // On the field itself the value is shown selected: typing replaces it.
+    screen.type_text(&mut app, "qKirpHTLvSA]1? x");
     go(&mut screen, &mut app, "name");
     screen.type_text(&mut app, "Bob");
     go(&mut screen, &mut app, "city");
@@ -242,6 +245,35 @@ async fn one_focus_order_and_tab_leaves_the_form() {
     assert!(!app.zoom);
 }
 
+/// The demo's `fg_findPersons`: letters typed on an array item's header go to `fg_id`; back on
+/// the header, more letters go after them (they replaced them once, the header not showing the
+/// field's value selected).
+#[tokio::test]
+async fn typing_again_on_a_header_row_appends_to_the_field_below() {
+    let (mut app, _session, mut screen) = demo_setup().await;
+    open(&mut screen, &mut app, "fg_findPersons");
+    go(&mut screen, &mut app, "queries");
+    screen.press(&mut app, KeyCode::Enter);
+    let item = app_key(&app);
+    assert!(item.starts_with('['), "{item}");
+    // The arguments leave out items with nothing set: look for the filled one.
+    let fg_id =
+        |app: &App| arguments(app)["queries"].as_array().into_iter().flatten().find_map(|q| q.get("fg_id").cloned());
+    screen.type_text(&mut app, "qKiAlice");
+    only_typed(&app, "qKiAlice on the item's header");
+    assert_eq!(fg_id(&app), Some(json!("qKiAlice")));
+    screen.press(&mut app, KeyCode::Up);
+    assert_eq!(app_key(&app), item);
+    screen.type_text(&mut app, "zq");
+    only_typed(&app, "zq on the item's header");
+    assert_eq!(fg_id(&app), Some(json!("qKiAlicezq")));
+}
+
+/// The focused field's key.
+fn app_key(app: &App) -> String {
+    app.form.as_ref().and_then(|f| f.focused_field()).map(|f| f.key.clone()).unwrap_or_default()
+}
+
 /// The states that hold a text cursor, each entered from the tool list with the keys a user
 /// presses. Each returns whether typed text shows before the cursor (`text▏`); the others take
 /// no text (a boolean row, "+ add item") and must simply stay as they are.
@@ -257,6 +289,9 @@ const STATES: &[&str] = &[
     "result search",
     "help search",
     "save-call name",
+    "resources filter",
+    "prompts filter",
+    "form text field, cursor moved",
 ];
 
 fn enter(screen: &mut Screen, app: &mut App, state: &str) -> bool {
@@ -323,9 +358,26 @@ fn enter(screen: &mut Screen, app: &mut App, state: &str) -> bool {
             app.focus = Pane::Result;
             screen.press(app, KeyCode::Char('S'));
         }
+        "resources filter" | "prompts filter" => {
+            screen.press(app, KeyCode::Char(if state.starts_with('r') { 'r' } else { 'p' }));
+            screen.press(app, KeyCode::Char('/'));
+        }
+        "form text field, cursor moved" => {
+            open(screen, app, "echo", "message");
+            // Typed, then the cursor moved back past one character, to the start, one word on.
+            screen.type_text(app, "ab cd");
+            screen.press(app, KeyCode::Home);
+            screen.press_with(app, KeyCode::Right, KeyModifiers::CONTROL);
+            screen.press(app, KeyCode::Right);
+        }
         other => panic!("no state {other}"),
     }
     true
+}
+
+/// What shows after the cursor once text is typed in `state`.
+fn after_cursor(state: &str) -> &'static str {
+    if state == "form text field, cursor moved" { "cd" } else { "" }
 }
 
 /// Back to the tool list with nothing open (the keys a user would press).
@@ -393,6 +445,8 @@ fn typed_keys_in_every_text_state_never_run_a_command() {
         prop_assert!(app.typing(), "{}: not typing after entering it", STATES[state]);
         let before = outside(app);
         let args = app.form.as_ref().and_then(|f| f.arguments().ok());
+        // "+" is the "+ add item" row's own key (it adds the item), not text.
+        let typed: String = typed.chars().filter(|&c| !(c == '+' && STATES[state] == "form + add item row")).collect();
         for c in typed.chars() {
             let cmds = screen.press(app, KeyCode::Char(c));
             prop_assert!(cmds.is_empty(), "{}: {c:?} asked the worker for {cmds:?}", STATES[state]);
@@ -402,7 +456,7 @@ fn typed_keys_in_every_text_state_never_run_a_command() {
         let screen_text = screen.text(app);
         if shows {
             prop_assert!(
-                screen_text.contains(&format!("{typed}▏")),
+                screen_text.contains(&format!("{typed}▏{}", after_cursor(STATES[state]))),
                 "{}: {:?} is not before the cursor:\n{}",
                 STATES[state],
                 typed,

@@ -48,7 +48,7 @@ pub use args::{CallArgs, Cli, Command, TargetArgs};
 use crate::call::{Call, PageCount};
 use crate::envelope::Envelope;
 use crate::error::{ErrorKind, LensError, Result};
-use crate::mcp::{CallOptions, ItemKind, Progress, Reply, RpcError, Session, ToolList};
+use crate::mcp::{CallOptions, ItemKind, Progress, Reply, RpcError, Session, ToolDescriptor, ToolList};
 use crate::sanitize;
 
 pub(crate) use output::{err_line, out};
@@ -202,32 +202,7 @@ pub async fn call(a: &CallArgs) -> Result<i32> {
 async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     let list = session.list_tools().await?;
     let tool = list.find(&a.tool);
-    if tool.is_none() && !a.no_validate {
-        return Err(LensError::usage(format!(
-            "no tool named {:?} on this server; {} (--no-validate sends the call anyway)",
-            sanitize::line(&a.tool).into_owned(),
-            sanitize::line(&suggest(&list, &a.tool))
-        )));
-    }
-    let schema = tool.and_then(|t| t.input_schema());
-    let arguments = crate::schema::args::build(schema, a.args.as_deref(), &a.arg)?;
-    if !a.no_validate
-        && let Some(schema) = schema
-    {
-        let instance = Value::Object(arguments.clone().unwrap_or_default());
-        match crate::schema::validate::validate(schema, &instance) {
-            Ok(v) if v.is_empty() => {}
-            Ok(v) => {
-                let mut msg = format!("the arguments break {}'s input schema:", sanitize::line(&a.tool));
-                for x in v {
-                    msg.push_str(&format!("\n  {x}"));
-                }
-                msg.push_str("\n(--no-validate sends them anyway)");
-                return Err(LensError::usage(msg));
-            }
-            Err(e) => err_line(&format!("warning: not validated: {}", sanitize::line(&e))),
-        }
-    }
+    let arguments = checked_arguments(&list, tool, a)?;
     if let Some(form) = a.print_form() {
         let name = tool.map_or(a.tool.as_str(), |t| t.name());
         return print_call(session, a, form, name, arguments.as_ref());
@@ -248,20 +223,12 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     });
     let tty = std::io::stderr().is_terminal();
     let opts = CallOptions { timeout: None, cancel: Some(cancel) };
-    let required = call.requires_task();
     if a.no_wait {
         watcher.abort();
         return task::start(session, &a.tool, arguments.as_ref(), a.json, &opts).await;
     }
     let started = std::time::Instant::now();
-    let reply = if a.task || required {
-        if required && !a.task {
-            err_line(&format!("{} requires a task: run as one", sanitize::line(&a.tool)));
-        }
-        session.run_task(&a.tool, arguments.as_ref(), &opts, &mut |t| task::show(t, tty)).await
-    } else {
-        call.send(session, &opts, &mut |p| show_progress(p, tty)).await
-    };
+    let reply = send_call(session, &call, a, &opts, tty).await;
     watcher.abort();
     clear_line(tty);
     let purpose = if a.all_pages { crate::call::Purpose::AllPages } else { crate::call::Purpose::New };
@@ -290,6 +257,68 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     for p in &hints.problems {
         err_line(&format!("warning: hints: {} (the built-in heuristics go on)", sanitize::line(p)));
     }
+    written(session, &call, reply, a, (&opts, tty)).await
+}
+
+/// The call's arguments from the command line, checked against the tool's input schema
+/// (unless `--no-validate`): a tool not listed or arguments that break its schema are usage
+/// errors.
+fn checked_arguments(
+    list: &ToolList,
+    tool: Option<&ToolDescriptor>,
+    a: &CallArgs,
+) -> Result<Option<serde_json::Map<String, Value>>> {
+    if tool.is_none() && !a.no_validate {
+        return Err(LensError::usage(format!(
+            "no tool named {:?} on this server; {} (--no-validate sends the call anyway)",
+            sanitize::line(&a.tool).into_owned(),
+            sanitize::line(&suggest(list, &a.tool))
+        )));
+    }
+    let schema = tool.and_then(|t| t.input_schema());
+    let arguments = crate::schema::args::build(schema, a.args.as_deref(), &a.arg)?;
+    if !a.no_validate
+        && let Some(schema) = schema
+    {
+        let instance = Value::Object(arguments.clone().unwrap_or_default());
+        match crate::schema::validate::validate(schema, &instance) {
+            Ok(v) if v.is_empty() => {}
+            Ok(v) => {
+                let mut msg = format!("the arguments break {}'s input schema:", sanitize::line(&a.tool));
+                for x in v {
+                    msg.push_str(&format!("\n  {x}"));
+                }
+                msg.push_str("\n(--no-validate sends them anyway)");
+                return Err(LensError::usage(msg));
+            }
+            Err(e) => err_line(&format!("warning: not validated: {}", sanitize::line(&e))),
+        }
+    }
+    Ok(arguments)
+}
+
+/// Sends the call, as a task when asked or when the tool requires one; progress on stderr.
+async fn send_call(session: &Session, call: &Call<'_>, a: &CallArgs, opts: &CallOptions, tty: bool) -> Result<Reply> {
+    let required = call.requires_task();
+    if a.task || required {
+        if required && !a.task {
+            err_line(&format!("{} requires a task: run as one", sanitize::line(&a.tool)));
+        }
+        session.run_task(&a.tool, call.arguments, opts, &mut |t| task::show(t, tty)).await
+    } else {
+        call.send(session, opts, &mut |p| show_progress(p, tty)).await
+    }
+}
+
+/// Reads the reply into an envelope (every page, with `--all-pages`) and writes it: as JSON
+/// with `--json`, else rendered for a person; returns the exit code.
+async fn written(
+    session: &Session,
+    call: &Call<'_>,
+    reply: Reply,
+    a: &CallArgs,
+    (opts, tty): (&CallOptions, bool),
+) -> Result<i32> {
     // Checked before the reply is read into an envelope: its text holds every string of it.
     let secret_in_reply = output::has_secrets() && (a.all_pages || output::holds_secret(&reply.raw));
     // One page written as JSON keeps every number as the server wrote it (see `json::exact`).
@@ -301,10 +330,9 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
         let on_page = &mut |c: &PageCount| show_page(c, tty);
         if a.json {
             let known = vec![(envelope, guide)];
-            (envelope, guide, _) =
-                crate::call::all_pages_exact(session, &call, known, a.max_pages, &opts, on_page).await;
+            (envelope, guide, _) = crate::call::all_pages_exact(session, call, known, a.max_pages, opts, on_page).await;
         } else {
-            (envelope, _) = crate::call::all_pages(session, &call, vec![envelope], a.max_pages, &opts, on_page).await;
+            (envelope, _) = crate::call::all_pages(session, call, vec![envelope], a.max_pages, opts, on_page).await;
         }
         clear_line(tty);
     }

@@ -650,5 +650,7 @@ pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: us
     Ok(Scan { skeleton: out, arrays, strings })
 }
 
+mod parts;
+
 #[cfg(test)]
 mod tests;

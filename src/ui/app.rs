@@ -303,16 +303,7 @@ impl App {
     fn session(&mut self, s: SessionMsg) -> Vec<Cmd> {
         match s {
             SessionMsg::Connecting => self.set_conn(Conn::Connecting { since: Instant::now() }),
-            SessionMsg::Connected { server, tools, log } => {
-                self.set_conn(Conn::Connected);
-                let cmds = self.observe(&super::component::Observed::Server(&server));
-                self.server = Some(*server);
-                self.log.set_log(log);
-                self.set_tools(tools);
-                let mut cmds = cmds;
-                cmds.push(Cmd::LoadCollection(self.collection_file.clone()));
-                return cmds;
-            }
+            SessionMsg::Connected { server, tools, log } => return self.connected(*server, tools, log),
             SessionMsg::ToolsRefreshed(tools) => self.set_tools(tools),
             SessionMsg::Failed { error, log } => {
                 if let Some(log) = log {
@@ -329,6 +320,14 @@ impl App {
             SessionMsg::Tasks(tasks) => {
                 let now = std::time::Instant::now();
                 self.overlays.push(Box::new(super::components::tasks::TasksOverlay::new(tasks, now)));
+                self.relayout();
+            }
+            SessionMsg::Skills(list) => {
+                self.overlays.push(Box::new(super::components::skills::SkillsOverlay::new(list)));
+                self.relayout();
+            }
+            SessionMsg::SkillFile { uri, loaded } => {
+                self.overlays.push(Box::new(super::components::skills::SkillFileOverlay::new(&uri, &loaded)));
                 self.relayout();
             }
             SessionMsg::Login(state) => self.login = state,
@@ -348,18 +347,7 @@ impl App {
                 self.notice = Some(("the server withdrew its request".into(), false));
                 self.relayout();
             }
-            SessionMsg::Retaught(call) => {
-                let theme = self.theme.clone();
-                if let Some(r) = self.result_mut()
-                    && r.call.tool == call.tool
-                {
-                    let (view, page, decoded) = (r.view, r.page, r.raw_decoded);
-                    let mut fresh = ResultState::new(*call, page, &theme);
-                    fresh.raw_decoded = decoded;
-                    fresh.set_view(view);
-                    *r = fresh;
-                }
-            }
+            SessionMsg::Retaught(call) => self.retaught(*call),
             SessionMsg::CallProgress(p) => {
                 if let Some(r) = &mut self.running {
                     r.progress = Some(p);
@@ -374,33 +362,60 @@ impl App {
                     });
                 }
             }
-            SessionMsg::CallDone(result, entry) => {
-                let purpose = self.running.take().map_or(Purpose::New, |r| r.purpose);
-                self.history.entries.push(entry.clone());
-                self.keep_past(entry.at, (*result).clone());
-                let paging = purpose == Purpose::NextPage && result.envelope.is_some();
-                if paging {
-                    let first_item = self
-                        .result()
-                        .map_or(0, |r| r.page.first_item + r.call.envelope.as_ref().map_or(0, |e| e.item_count()));
-                    let page = Page { index: self.results.len(), first_item };
-                    self.results.push(ResultState::new(*result, page, &self.theme));
-                    self.page = self.results.len() - 1;
-                } else {
-                    let page = Page::first_of(&result);
-                    self.results = vec![ResultState::new(*result, page, &self.theme)];
-                    self.page = 0;
-                }
-                if let Some(view) = self.results.get(self.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)
-                    && let Some(r) = self.result_mut()
-                {
-                    r.set_view(view);
-                }
-                self.focus = Pane::Result;
-            }
+            SessionMsg::CallDone(result, entry) => self.call_done(*result, entry),
             other => return self.item_session(other),
         }
         vec![]
+    }
+
+    /// The session is up: the server's info to the panes, its tools listed, the collection read.
+    fn connected(&mut self, server: ServerInfo, tools: ToolList, log: crate::mcp::log::SessionLog) -> Vec<Cmd> {
+        self.set_conn(Conn::Connected);
+        let mut cmds = self.observe(&super::component::Observed::Server(&server));
+        self.server = Some(server);
+        self.log.set_log(log);
+        self.set_tools(tools);
+        cmds.push(Cmd::LoadCollection(self.collection_file.clone()));
+        cmds
+    }
+
+    /// The shown result read again with a hint just taught, in the view it was shown in.
+    fn retaught(&mut self, call: CallResult) {
+        let theme = self.theme.clone();
+        if let Some(r) = self.result_mut()
+            && r.call.tool == call.tool
+        {
+            let (view, page, decoded) = (r.view, r.page, r.raw_decoded);
+            let mut fresh = ResultState::new(call, page, &theme);
+            fresh.raw_decoded = decoded;
+            fresh.set_view(view);
+            *r = fresh;
+        }
+    }
+
+    /// A call ended: a new result, or the next page after the shown one; the history keeps it.
+    fn call_done(&mut self, result: CallResult, entry: crate::history::Entry) {
+        let purpose = self.running.take().map_or(Purpose::New, |r| r.purpose);
+        self.history.entries.push(entry.clone());
+        self.keep_past(entry.at, result.clone());
+        let paging = purpose == Purpose::NextPage && result.envelope.is_some();
+        if paging {
+            let first_item =
+                self.result().map_or(0, |r| r.page.first_item + r.call.envelope.as_ref().map_or(0, |e| e.item_count()));
+            let page = Page { index: self.results.len(), first_item };
+            self.results.push(ResultState::new(result, page, &self.theme));
+            self.page = self.results.len() - 1;
+        } else {
+            let page = Page::first_of(&result);
+            self.results = vec![ResultState::new(result, page, &self.theme)];
+            self.page = 0;
+        }
+        if let Some(view) = self.results.get(self.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)
+            && let Some(r) = self.result_mut()
+        {
+            r.set_view(view);
+        }
+        self.focus = Pane::Result;
     }
 
     /// Opens the selected tool's form: the kept one, or one prefilled with `args`, the tool's last

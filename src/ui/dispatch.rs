@@ -116,6 +116,9 @@ impl Dispatch {
             cmd @ (Cmd::Tasks | Cmd::CancelTask(_) | Cmd::SetRoots(_)) => {
                 (Box::pin(calls::session_cmd(session, cmd, out)), false)
             }
+            cmd @ (Cmd::Skills | Cmd::LoadSkill(_)) => {
+                (Box::pin(super::components::skills::work(session, cmd, out)), false)
+            }
             cmd => (
                 Box::pin(async move {
                     let _ = ops::carry_out(session, cmd, out).await;

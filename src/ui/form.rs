@@ -4,6 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 
+use super::components::line_input::{Edit, LineInput};
 use super::keymap::Command;
 use super::textarea::TextArea;
 use crate::schema::form::{self, Field, Form, Kind, State, field_at, field_at_mut, parse_error};
@@ -66,7 +67,10 @@ pub struct FormState {
     pub scroll: usize,
     pub picker: Option<Picker>,
     pub raw: Option<TextArea>,
-    pub new_key: String,
+    pub new_key: LineInput,
+    /// The focused text field's editor (row, text and cursor): a cursor that moves inside the
+    /// value. Made again from the field's text when the focus or the text changed elsewhere.
+    line: Option<(usize, LineInput)>,
     /// Validation errors as (JSON pointer, message).
     pub errors: Vec<(String, String)>,
     pub schema_problem: Option<String>,
@@ -142,7 +146,8 @@ impl FormState {
             scroll: 0,
             picker: None,
             raw: None,
-            new_key: String::new(),
+            new_key: LineInput::default(),
+            line: None,
             errors: vec![],
             schema_problem,
             no_validate: false,
@@ -526,6 +531,9 @@ impl FormState {
             }
             return FormOutcome::NotMine;
         }
+        if let Some(done) = self.line_key(k) {
+            return done;
+        }
         if k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
             return FormOutcome::NotMine;
         }
@@ -538,6 +546,66 @@ impl FormState {
             _ => return FormOutcome::NotMine,
         };
         self.act(input)
+    }
+
+    /// An editing key on a row that holds a text cursor (a text field, "+ add key"): the line
+    /// editor takes it. None when the key is not an editing key (Enter, arrows up and down...).
+    fn line_key(&mut self, k: &KeyEvent) -> Option<FormOutcome> {
+        let row = self.focused()?.clone();
+        if row.kind == RowKind::AddKey {
+            return (self.new_key.key(k) != Edit::NotMine).then_some(FormOutcome::Handled);
+        }
+        if row.kind != RowKind::Field || !self.focused_field().is_some_and(Field::is_text) {
+            return None;
+        }
+        let plain = !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        let typed = plain && matches!(k.code, KeyCode::Char(_) | KeyCode::Backspace);
+        // A value shown selected (or an explicit null/empty) is replaced by what is typed.
+        let replace = typed && (self.selected_value() || self.focused_field().is_some_and(|f| f.state != State::Set));
+        let mut line = self.editor();
+        if replace {
+            line.clear();
+        }
+        let edit = match line.key(k) {
+            Edit::Moved if replace => Edit::Changed,
+            e => e,
+        };
+        if edit == Edit::NotMine {
+            return None;
+        }
+        self.typed_at = Some(self.focus);
+        if edit == Edit::Changed {
+            let text = line.text().to_string();
+            self.edit(|f| {
+                f.state = if text.is_empty() { State::Unset } else { State::Set };
+                f.text = text;
+            });
+        }
+        self.line = Some((self.focus, line));
+        Some(FormOutcome::Handled)
+    }
+
+    /// The focused text field's editor: the one kept, if it still holds the field's text, else
+    /// a new one with the cursor after the text.
+    fn editor(&self) -> LineInput {
+        let text = self.focused_field().filter(|f| f.state == State::Set).map_or("", |f| f.text.as_str());
+        match &self.line {
+            Some((at, line)) if *at == self.focus && line.text() == text => line.clone(),
+            _ => {
+                let mut line = LineInput::new(0);
+                line.set(text);
+                line
+            }
+        }
+    }
+
+    /// The focused text field's value with its cursor, as it fits in `width` columns; None when
+    /// the value is shown selected (the first key typed replaces it) or the row takes no text.
+    pub fn cursor_view(&self, width: usize) -> Option<String> {
+        if self.selected_value() || !self.focused_field().is_some_and(Field::is_text) {
+            return None;
+        }
+        Some(self.editor().view(width, true))
     }
 
     /// What `input` does on the focused row (a key typed, or the keymap's activate/toggle).
@@ -575,15 +643,12 @@ impl FormState {
             }
             RowKind::AddKey => match input {
                 Input::Char(c) => {
-                    self.new_key.push(c);
-                    FormOutcome::Handled
-                }
-                Input::Backspace => {
-                    self.new_key.pop();
+                    self.new_key.insert(c);
                     FormOutcome::Handled
                 }
                 Input::Enter => {
-                    let key = std::mem::take(&mut self.new_key);
+                    let key = self.new_key.text().to_string();
+                    self.new_key.clear();
                     if key.is_empty() {
                         self.message = Some(format!("type the new key's name, then {}", self::key(Command::Activate)));
                         return FormOutcome::Handled;
@@ -612,34 +677,17 @@ impl FormState {
         let kind = f.kind.clone();
         let path = self.focused().map(|r| r.path.clone()).unwrap_or_default();
         match (&kind, input) {
-            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, Input::Char(c)) => {
-                let fresh = self.selected_value();
-                self.typed_at = Some(self.focus);
-                self.edit(|f| {
-                    if f.state != State::Set || fresh {
-                        f.text.clear();
-                    }
-                    f.text.push(c);
-                    f.state = State::Set;
-                })
-            }
-            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, Input::Backspace) => {
-                let fresh = self.selected_value();
-                self.typed_at = Some(self.focus);
-                self.edit(|f| {
-                    if fresh {
-                        f.text.clear();
-                    }
-                    f.text.pop();
-                    if f.text.is_empty() {
-                        f.state = State::Unset;
-                    }
-                })
-            }
             (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, Input::Enter) => self.move_focus(1),
-            // End or → keeps a selected value and types after it.
-            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, Input::End | Input::Right) => {
-                self.typed_at = Some(self.focus)
+            // Typed text and End or → (which keep a selected value and type after it) go to the
+            // line editor, as the keys themselves do.
+            (Kind::Text | Kind::Integer | Kind::Number | Kind::Json, input) => {
+                let code = match input {
+                    Input::Char(c) => KeyCode::Char(c),
+                    Input::Backspace => KeyCode::Backspace,
+                    Input::End => KeyCode::End,
+                    Input::Right | Input::Enter => KeyCode::Right,
+                };
+                return self.line_key(&KeyEvent::new(code, KeyModifiers::NONE)).unwrap_or(FormOutcome::NotMine);
             }
             (Kind::Boolean, Input::Char(' ') | Input::Enter) => {
                 // Space flips true and false; from omitted it gives the opposite of the default
@@ -676,7 +724,8 @@ impl FormState {
     /// A letter typed on a row that takes no text (a nested object's or an array item's header,
     /// a boolean, a picker): it goes to the first text field under the row, as if the user had
     /// moved there first; with none, the row says what it takes. Never a command: in a form,
-    /// letters type.
+    /// letters type. The field's value was not shown selected (the header had the focus), so the
+    /// letter goes after it: what the user typed there before is never silently replaced.
     fn type_below(&mut self, c: char, path: &[usize]) -> FormOutcome {
         let below = self.rows.iter().enumerate().skip(self.focus + 1).find(|(_, r)| {
             r.kind == RowKind::Field
@@ -686,7 +735,7 @@ impl FormState {
         match below.map(|(i, _)| i) {
             Some(i) => {
                 self.focus = i;
-                self.typed_at = None;
+                self.typed_at = Some(i);
                 self.field_key(Input::Char(c))
             }
             None => {

@@ -312,6 +312,7 @@ impl App {
             }
             Command::History => self.overlays.push(Box::new(HistoryOverlay::new(&self.history.entries))),
             Command::Tasks => return vec![Cmd::Tasks],
+            Command::Skills => return vec![Cmd::Skills],
             Command::NextPage | Command::PrevPage | Command::AllPages => return self.page_command(cmd),
             Command::NextView | Command::View1 | Command::View2 | Command::View3 | Command::View4 => {
                 let Some(r) = self.result_mut() else {

@@ -1,6 +1,11 @@
 //! The JSON tree viewer every result view uses: folding, search with highlighted matches, the path
 //! of the selected node, and the selected value's whole text (which the result shows in an
 //! overlay). It draws only the rows on screen, walking the flat row model from the top row.
+//!
+//! Unlike the schema tree, this does not use tui-tree-widget: the widget takes the items of
+//! every open node on each frame and flattens them all before drawing, so a result of 100,000
+//! rows would cost 100,000 items per frame, and its nodes' text would be built up front; here a
+//! frame costs the rows on screen, and a container's rows are built when it is first opened.
 
 use std::sync::Arc;
 
@@ -24,12 +29,13 @@ pub struct JsonView {
     pub cursor: usize,
     pub top: usize,
     pub height: usize,
-    pub query: String,
+    pub query: LineInput,
     /// The search prompt is open and takes typing.
     pub searching: bool,
     pub search_note: Option<String>,
 }
 
+use super::components::line_input::{Edit, LineInput};
 use super::fuzzy::contains_ci;
 
 impl JsonView {
@@ -41,7 +47,7 @@ impl JsonView {
             cursor: 0,
             top: 0,
             height: 20,
-            query: String::new(),
+            query: LineInput::default(),
             searching: false,
             search_note: None,
         }
@@ -225,7 +231,7 @@ impl JsonView {
 
     /// Finds the next (or previous) row whose key or scalar value contains the query.
     pub fn search(&mut self, forward: bool) {
-        let q = self.query.to_ascii_lowercase();
+        let q = self.query.text().to_ascii_lowercase();
         if q.is_empty() {
             return;
         }
@@ -268,7 +274,7 @@ impl JsonView {
                 self.search_note = None;
                 self.follow();
             }
-            None => self.search_note = Some(format!("no match for {:?}", self.query)),
+            None => self.search_note = Some(format!("no match for {:?}", self.query.text())),
         }
     }
 
@@ -277,6 +283,9 @@ impl JsonView {
         use crossterm::event::KeyCode;
         if !self.searching {
             return false;
+        }
+        if self.query.key(k) != Edit::NotMine {
+            return true;
         }
         match k.code {
             KeyCode::Enter => {
@@ -287,17 +296,13 @@ impl JsonView {
                 self.searching = false;
                 self.query.clear();
             }
-            KeyCode::Backspace => {
-                self.query.pop();
-            }
-            KeyCode::Char(c) => self.query.push(c),
             _ => {}
         }
         true
     }
 
     fn highlight(&self, text: String, style: ratatui::style::Style, theme: &Theme) -> Vec<Span<'static>> {
-        let q = self.query.to_ascii_lowercase();
+        let q = self.query.text().to_ascii_lowercase();
         if q.is_empty() || !contains_ci(&text, &q) {
             return vec![Span::styled(text, style)];
         }
@@ -394,12 +399,12 @@ impl JsonView {
         let mut foot = vec![Span::styled(sanitize::line(&self.path()).into_owned(), theme.paint(Role::Key))];
         if self.searching {
             foot.push(Span::styled(
-                format!("  search: {}▏ ({})", sanitize::line(&self.query), super::keymap::search_keys()),
+                format!("  search: {} ({})", self.query.view(40, true), super::keymap::search_keys()),
                 theme.paint(Role::Match),
             ));
         } else if !self.query.is_empty() {
             foot.push(Span::styled(
-                format!("  /{}  n next · N previous", sanitize::line(&self.query)),
+                format!("  /{}  n next · N previous", self.query.view(40, false)),
                 theme.paint(Role::Dim),
             ));
         }
@@ -434,7 +439,7 @@ mod tests {
         v.command(Command::Collapse);
         v.command(Command::Down);
         assert_eq!(v.path(), "data.n");
-        v.query = "cobol".into();
+        v.query.set("cobol");
         v.search(true);
         assert_eq!(v.path(), "data.users[1].bio");
         assert_eq!(v.selected_text(), Some("\"COBOL\""));
@@ -457,15 +462,15 @@ mod tests {
         assert!(!v.tree.fully_loaded());
         let rows = v.tree.len();
         // Search finds a value below the rows built so far, going forward and back.
-        v.query = "needle-29990".into();
+        v.query.set("needle-29990");
         v.search(true);
         assert_eq!(v.path(), "sc.records[29990].tags[1].deep[1]");
         assert!(v.tree.len() > rows);
         // (The value's text has its quotes: `needle-5"` matches one value only.)
-        v.query = "needle-5\"".into();
+        v.query.set("needle-5\"");
         v.search(false);
         assert_eq!(v.path(), "sc.records[5].tags[1].deep[1]");
-        v.query = "needle-50\"".into();
+        v.query.set("needle-50\"");
         v.search(true);
         assert_eq!(v.path(), "sc.records[50].tags[1].deep[1]");
         v.search(true);

@@ -117,6 +117,8 @@ commands! {
     // The session's tasks.
     Tasks = "tasks",
     CancelTask = "cancel_task",
+    // The server's skills (SEP-2640).
+    Skills = "skills",
     // Roots, in the server info pane.
     AddRoot = "add_root",
     RemoveRoot = "remove_root",

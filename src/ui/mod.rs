@@ -32,6 +32,7 @@ mod run;
 pub mod saved;
 pub mod schema_view;
 pub mod scroll;
+mod terminal;
 pub mod textarea;
 pub mod theme;
 pub mod view;
@@ -41,4 +42,4 @@ mod worker;
 
 pub use calls::{run_all_pages, run_call};
 pub use run::run;
-pub(crate) use run::{restore_terminal, start_terminal};
+pub(crate) use terminal::{restore_terminal, start_terminal};

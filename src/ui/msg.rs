@@ -70,6 +70,13 @@ pub enum SessionMsg {
     },
     /// The session's tasks (asked for with `T`).
     Tasks(Vec<crate::mcp::task_ext::TaskEntry>),
+    /// The server's skills (asked for with `I`), or why there are none to show.
+    Skills(Result<crate::skills::SkillList, String>),
+    /// A skill's SKILL.md loaded and verified, or why it was refused.
+    SkillFile {
+        uri: String,
+        loaded: Box<Result<crate::skills::Fetched, String>>,
+    },
     /// The tools compared with the saved snapshot (after each listing), or why the snapshot
     /// could not be read.
     Compared(super::baseline::Outcome),
@@ -153,6 +160,10 @@ pub enum Cmd {
     Copy(String),
     /// The session's tasks, for the tasks overlay.
     Tasks,
+    /// The server's skills, for the skills overlay.
+    Skills,
+    /// Load this skill (its SKILL.md, verified).
+    LoadSkill(Box<crate::skills::Skill>),
     /// Cancel the task of this id.
     CancelTask(String),
     /// Offer these roots from now on (the server is told).

@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use crossterm::event::{Event, EventStream};
 use futures::StreamExt;
 
-use super::run::{restore_terminal, start_terminal};
+use super::terminal::{restore_terminal, start_terminal};
 use super::theme::{self, Role};
 use super::{component, components, keymap, view};
 use crate::cli::TargetArgs;

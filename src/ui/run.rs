@@ -6,13 +6,13 @@ use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, EventStream};
-use crossterm::execute;
+use crossterm::event::{Event, EventStream};
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
 use super::app::App;
 use super::msg::{Cmd, Msg, SessionMsg};
+use super::terminal::{osc52, restore_terminal, start_terminal};
 use super::worker::Worker;
 use super::{baseline, component, keymap, mask, pick, theme, view};
 use crate::cli::TargetArgs;
@@ -201,30 +201,4 @@ fn with_waiting(first: Msg, rx: &mut mpsc::UnboundedReceiver<Msg>) -> Vec<Msg> {
         batch.push(next);
     }
     batch
-}
-
-/// Puts `text` on the clipboard through the terminal (OSC 52), which works over SSH too.
-fn osc52(text: &str) {
-    use base64::Engine;
-    use std::io::Write;
-    let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
-    let mut out = std::io::stdout().lock();
-    let _ = write!(out, "\x1b]52;c;{b64}\x07");
-    let _ = out.flush();
-}
-
-pub(crate) fn restore_terminal() {
-    let _ = execute!(std::io::stdout(), DisableMouseCapture);
-    ratatui::restore();
-}
-
-pub(crate) fn start_terminal() -> ratatui::DefaultTerminal {
-    let terminal = ratatui::init();
-    let _ = execute!(std::io::stdout(), EnableMouseCapture);
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        restore_terminal();
-        previous(info);
-    }));
-    terminal
 }

@@ -169,8 +169,8 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
     let mut spans = vec![];
     if app.list.filtering {
         spans.push(Span::styled(" filter: ", t.key()));
-        spans.push(Span::raw(sanitize::line(&app.list.filter).into_owned()));
-        spans.push(Span::styled("▏", t.paint(Role::Match)));
+        let room = (area.width as usize).saturating_sub(40).max(10);
+        spans.push(Span::raw(app.list.filter.view(room, true)));
         // The filter's keys are the text input's own (Enter keeps, Esc clears), named as the help does.
         let (keep, clear) =
             (keymap::key_name(crossterm::event::KeyCode::Enter), keymap::key_name(crossterm::event::KeyCode::Esc));

@@ -46,6 +46,34 @@ pub enum Role {
     ResponseMeta,
     Argument(PageKind),
     PageSizeArgument,
+    /// A member holding the failure (`error`).
+    ErrorMember,
+    /// A list of failures whose first is lifted (GraphQL `errors`).
+    ErrorList,
+    /// Where an error's code is, best first (a dotted name is a path: `extensions.code`).
+    ErrorCode,
+    /// Where an error's message is, best first.
+    ErrorMessage,
+    /// Where an error's details are.
+    ErrorDetails,
+    /// A boolean member saying the call succeeded (`success`, `ok`).
+    SuccessFlag,
+    /// A boolean member saying the answer is incomplete.
+    PartialFlag,
+    /// The only members of a record that counts what a write changed (`affected_rows`).
+    ChangeCount,
+    /// A word of a tool's name that says it changes something.
+    ActionVerb,
+    /// A verb that, as a tool's whole name, computes rather than writes (`add(a, b)`).
+    ComputingVerb,
+    /// Values of a `status` member, compared without case.
+    SuccessWord,
+    ErrorWord,
+    PartialWord,
+    /// How the first line of a text that only reports a failure begins.
+    FailurePrefix,
+    /// Words of an output-schema description saying a count is this page's only.
+    PageCountPhrase,
 }
 
 /// The roles of an answer's members, in the order a key is tried against them.
@@ -95,8 +123,38 @@ impl Role {
             "before_argument" => Role::Argument(PageKind::Before),
             "page_argument" => Role::Argument(PageKind::Page),
             "page_size_argument" => Role::PageSizeArgument,
+            "error_member" => Role::ErrorMember,
+            "error_list" => Role::ErrorList,
+            "error_code" => Role::ErrorCode,
+            "error_message" => Role::ErrorMessage,
+            "error_details" => Role::ErrorDetails,
+            "success_flag" => Role::SuccessFlag,
+            "partial_flag" => Role::PartialFlag,
+            "change_count" => Role::ChangeCount,
+            "action_verb" => Role::ActionVerb,
+            "computing_verb" => Role::ComputingVerb,
+            "success_word" => Role::SuccessWord,
+            "error_word" => Role::ErrorWord,
+            "partial_word" => Role::PartialWord,
+            "failure_prefix" => Role::FailurePrefix,
+            "page_count_phrase" => Role::PageCountPhrase,
             _ => return None,
         })
+    }
+
+    /// Roles whose names are words or phrases, compared as written without case (spaces and
+    /// `_` kept), not as member names.
+    fn is_phrase(self) -> bool {
+        matches!(
+            self,
+            Role::ActionVerb
+                | Role::ComputingVerb
+                | Role::SuccessWord
+                | Role::ErrorWord
+                | Role::PartialWord
+                | Role::FailurePrefix
+                | Role::PageCountPhrase
+        )
     }
 }
 
@@ -124,9 +182,38 @@ impl Table {
         self.ordered.iter().find(|(r, _)| *r == role).map_or(&[], |(_, n)| n.as_slice())
     }
 
+    /// The first member of `m` playing `role`, in the role's order (a dotted name walks into
+    /// objects: `extensions.code`), with the member of `m` it was found under.
+    pub fn member<'a>(
+        &self,
+        role: Role,
+        m: &'a serde_json::Map<String, serde_json::Value>,
+    ) -> Option<(&'a str, &'a serde_json::Value)> {
+        self.names(role).iter().find_map(|name| {
+            let mut parts = name.split('.');
+            let first = parts.next()?;
+            let (key, mut v) = m.iter().find(|(k, _)| norm(k) == first)?;
+            for p in parts {
+                v = v.as_object()?.iter().find(|(k, _)| norm(k) == p)?.1;
+            }
+            Some((key.as_str(), v))
+        })
+    }
+
+    /// Whether the phrase role `role` has a name `text` (lowercase) starts with.
+    pub fn starts(&self, role: Role, text: &str) -> bool {
+        self.names(role).iter().any(|p| text.starts_with(p.as_str()))
+    }
+
+    /// Whether the phrase role `role` has a name `text` (lowercase) contains.
+    pub fn mentions(&self, role: Role, text: &str) -> bool {
+        self.names(role).iter().any(|p| text.contains(p.as_str()))
+    }
+
     fn add(&mut self, c: &Convention, first: bool) -> Result<(), String> {
         let role = Role::parse(&c.role).ok_or_else(|| format!("convention role {:?} is not known", c.role))?;
-        let names: Vec<String> = c.names.iter().map(|n| norm(n)).filter(|n| !n.is_empty()).collect();
+        let written = |n: &String| if role.is_phrase() { n.to_lowercase() } else { norm(n) };
+        let names: Vec<String> = c.names.iter().map(written).filter(|n| !n.is_empty()).collect();
         match self.ordered.iter_mut().find(|(r, _)| *r == role) {
             Some((_, list)) if first => {
                 list.retain(|n| !names.contains(n));
@@ -219,5 +306,25 @@ mod tests {
         assert_eq!(t.names(Role::Argument(PageKind::Page)).first().map(String::as_str), Some("folio"));
         let bad = Convention { role: "nope".into(), names: vec!["x".into()], source: String::new() };
         assert!(build(&[bad]).is_err());
+    }
+
+    #[test]
+    fn error_members_are_found_in_order_and_through_paths() {
+        let t = build(&[]).unwrap_or_default();
+        let m = serde_json::json!({"extensions": {"code": "NOT_FOUND"}, "type": "x", "Message": "gone"});
+        let m = m.as_object().cloned().unwrap_or_default();
+        assert_eq!(
+            t.member(Role::ErrorCode, &m).map(|(k, v)| (k, v.clone())),
+            Some(("extensions", "NOT_FOUND".into()))
+        );
+        assert_eq!(t.member(Role::ErrorMessage, &m).map(|(k, _)| k), Some("Message"));
+        // Phrases keep their spaces and `_`; words of tool names are compared as written.
+        assert!(t.starts(Role::FailurePrefix, "cannot open file") && !t.starts(Role::FailurePrefix, "cannotopen"));
+        assert!(t.is(Role::PartialWord, "partial_success") && t.is(Role::ActionVerb, "create"));
+        let user =
+            vec![Convention { role: "error_code".into(), names: vec!["fault_code".into()], source: String::new() }];
+        let t = build(&user).unwrap_or_default();
+        let m = serde_json::json!({"code": 1, "faultCode": 7}).as_object().cloned().unwrap_or_default();
+        assert_eq!(t.member(Role::ErrorCode, &m).map(|(k, _)| k), Some("faultCode"));
     }
 }

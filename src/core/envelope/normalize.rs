@@ -17,72 +17,6 @@ use std::sync::Arc;
 /// Wrapper levels unwrapped at most (`{id, result: {weather: {data: ...}}}` is three).
 const MAX_UNWRAP: usize = 8;
 
-const ACTION_VERBS: &[&str] = &[
-    "send",
-    "create",
-    "update",
-    "delete",
-    "remove",
-    "edit",
-    "reply",
-    "post",
-    "add",
-    "set",
-    "write",
-    "put",
-    "patch",
-    "insert",
-    "upload",
-    "move",
-    "rename",
-    "shorten",
-    "cancel",
-    "archive",
-    "publish",
-    "merge",
-    "close",
-    "approve",
-    "assign",
-    "invite",
-    "kick",
-    "ban",
-    "pin",
-    "unpin",
-    "react",
-    "mark",
-    "submit",
-    "save",
-    "store",
-    "upsert",
-    "destroy",
-    "revoke",
-    "grant",
-    "comment",
-    "star",
-    "unstar",
-    "fork",
-    "follow",
-    "unfollow",
-    "subscribe",
-    "unsubscribe",
-    "enable",
-    "disable",
-    "trigger",
-    "deploy",
-    "restart",
-    "stop",
-    "start",
-    "schedule",
-    "book",
-    "transfer",
-    "refund",
-    "charge",
-    "complete",
-    "reopen",
-    "toggle",
-    "restore",
-];
-
 /// Keys that describe a response rather than carry its data (`conventions.toml`'s
 /// `response_meta`).
 fn is_meta_key(k: &str) -> bool {
@@ -120,7 +54,13 @@ fn is_action_tool(name: &str, descriptor: Option<&Value>) -> bool {
     match read_only {
         Some(true) => false,
         Some(false) => true,
-        None => name_words(name).iter().any(|w| ACTION_VERBS.contains(&w.as_str())),
+        None => {
+            let t = conventions::table();
+            match name_words(name).as_slice() {
+                [only] if t.is(Role::ComputingVerb, only) => false,
+                words => words.iter().any(|w| t.is(Role::ActionVerb, w)),
+            }
+        }
     }
 }
 
@@ -139,19 +79,8 @@ fn looks_like_tool(v: &Value) -> bool {
 
 /// A one-record answer that only counts what a write changed (`[{'affected_rows': 2}]`).
 fn only_counts_changes(items: &[Value]) -> bool {
-    const COUNTS: &[&str] = &[
-        "affectedrows",
-        "rowsaffected",
-        "rowcount",
-        "changes",
-        "insertedcount",
-        "updatedcount",
-        "deletedcount",
-        "modifiedcount",
-        "matchedcount",
-        "upsertedcount",
-    ];
-    matches!(items, [Value::Object(m)] if !m.is_empty() && m.iter().all(|(k, v)| v.is_u64() && COUNTS.contains(&norm(k).as_str())))
+    let t = conventions::table();
+    matches!(items, [Value::Object(m)] if !m.is_empty() && m.iter().all(|(k, v)| v.is_u64() && t.is(Role::ChangeCount, &norm(k))))
 }
 
 fn is_record_array(a: &[Value]) -> bool {
@@ -434,6 +363,23 @@ fn literal_repeats_structured(lit: &str, structured: Option<&Value>, el: &Elisio
     let Some(sc) = structured else { return false };
     structured_lists(sc)
         .any(|v| long_array_parts(v, el).is_some_and(|mut parts| crate::skeleton::literal_equals(lit, &mut parts)))
+        || literal_is_structured(lit, sc, el)
+}
+
+/// Whether a long text still in the reply is the JSON of structuredContent (or of its only
+/// member) written another way (`json.dumps`'s spacing, `\u` escapes): compared token by token
+/// as the literal is decoded (`json::twin`), so the text is neither decoded nor parsed. Not
+/// for content blocks written as JSON (they are read as content), nor in the reading with
+/// stand-ins for inexact numbers, which compares parsed documents as before.
+fn literal_is_structured(lit: &str, sc: &Value, el: &Elisions) -> bool {
+    let looks_like_blocks = |v: &Value| v.as_array().and_then(|a| a.first()).is_some_and(|b| b.get("type").is_some());
+    !crate::json::exact::active()
+        && structured_lists(sc).any(|v| {
+            (v.is_object() || (v.is_array() && !looks_like_blocks(v)))
+                && el
+                    .json_parts(v)
+                    .is_some_and(|parts| crate::json::twin::literal_holds(lit, &mut parts.iter().map(|p| p.as_ref())))
+        })
 }
 
 /// The key of a one-member structuredContent whose string repeats one of the text blocks.
@@ -457,12 +403,12 @@ struct Work {
 }
 
 fn status_of(v: &Value) -> Option<Status> {
-    match v.as_str().map(str::to_ascii_lowercase).as_deref() {
-        Some("success" | "ok" | "succeeded" | "completed" | "done") => Some(Status::Success),
-        Some("error" | "failed" | "failure" | "fail") => Some(Status::Error),
-        Some("partial" | "partial_success" | "incomplete") => Some(Status::Partial),
-        _ => None,
-    }
+    let word = v.as_str()?.to_lowercase();
+    let t = conventions::table();
+    [(Role::SuccessWord, Status::Success), (Role::ErrorWord, Status::Error), (Role::PartialWord, Status::Partial)]
+        .into_iter()
+        .find(|(role, _)| t.is(*role, &word))
+        .map(|(_, status)| status)
 }
 
 /// An error code as the envelope allows it: a string or a number; any other JSON the server used
@@ -477,26 +423,23 @@ fn code_value(v: Value) -> Value {
 fn error_from(v: &Value) -> ErrorInfo {
     match v {
         Value::Object(m) => {
-            // GraphQL puts the code in `extensions.code`.
-            let extension_code = m.get("extensions").and_then(|x| x.get("code"));
-            let code = code_value(
-                m.get("code")
-                    .or_else(|| m.get("error_code"))
-                    .or(extension_code)
-                    .or_else(|| m.get("type"))
-                    .cloned()
-                    .unwrap_or(Value::Null),
-            );
-            let message = m
-                .get("message")
-                .or_else(|| m.get("msg"))
-                .or_else(|| m.get("detail"))
-                .or_else(|| m.get("error_description"));
+            let t = conventions::table();
+            let code_at = t.member(Role::ErrorCode, m);
+            let message_at = t.member(Role::ErrorMessage, m);
+            let code = code_value(code_at.map(|(_, v)| v.clone()).unwrap_or(Value::Null));
+            let message = message_at.map(|(_, m)| m.as_str().map(str::to_string).unwrap_or_else(|| m.to_string()));
+            // The members read as the code and the message leave the details (a code read
+            // from inside another member leaves that member alone).
             let mut details = m.clone();
-            for k in ["code", "error_code", "message", "msg"] {
-                details.remove(k);
+            for (key, name) in [(code_at, t.names(Role::ErrorCode)), (message_at, t.names(Role::ErrorMessage))] {
+                if let Some((k, _)) = key
+                    && name.iter().any(|n| *n == norm(k))
+                {
+                    details.remove(k);
+                }
             }
-            let details = match details.remove("details").or_else(|| details.remove("data")) {
+            let inner = t.member(Role::ErrorDetails, &details).map(|(k, _)| k.to_string());
+            let details = match inner.and_then(|k| details.remove(&k)) {
                 Some(d) if details.is_empty() => d,
                 Some(d) => {
                     details.insert("details".into(), d);
@@ -505,21 +448,55 @@ fn error_from(v: &Value) -> ErrorInfo {
                 None if details.is_empty() => Value::Null,
                 None => Value::Object(details),
             };
-            ErrorInfo {
-                code,
-                message: message.map(|m| m.as_str().map(str::to_string).unwrap_or_else(|| m.to_string())),
-                details,
-            }
+            ErrorInfo { code, message, details }
         }
         Value::String(s) => ErrorInfo { code: Value::Null, message: Some(s.clone()), details: Value::Null },
         other => ErrorInfo { code: Value::Null, message: Some(other.to_string()), details: Value::Null },
     }
 }
 
+/// Takes the first member of `m` playing `role` (left in place when read through a path).
+fn take_member(m: &mut Map<String, Value>, t: &conventions::Table, role: Role) -> Option<Value> {
+    let (key, value) = t.member(role, m).map(|(k, v)| (k.to_string(), v.clone()))?;
+    if t.names(role).iter().any(|n| *n == norm(&key)) {
+        m.remove(&key);
+    }
+    Some(value)
+}
+
+/// The key of a member of `m` playing `role` whose value `keep` accepts.
+fn member_key(
+    m: &Map<String, Value>,
+    t: &conventions::Table,
+    role: Role,
+    keep: impl Fn(&Value) -> bool,
+) -> Option<String> {
+    m.iter().find(|(k, v)| t.is(role, &norm(k)) && keep(v)).map(|(k, _)| k.clone())
+}
+
 impl Work {
     /// Reads status, success, ok, message, error and incompleteness off one wrapper level.
     /// Returns true when the level is an error with no data.
     fn lift(&mut self, m: &mut Map<String, Value>, has_data: bool) -> bool {
+        let t = conventions::table();
+        let mut failed = self.lift_status(m, &t);
+        failed |= self.lift_error_body(m, &t);
+        failed |= self.lift_error_member(m, has_data, failed, &t);
+        if failed {
+            self.lift_bare_error(m, &t);
+        }
+        if self.status.is_some()
+            && self.message.is_none()
+            && let Some(Value::String(msg)) = m.get("message")
+        {
+            self.message = Some(msg.clone());
+            m.remove("message");
+        }
+        failed
+    }
+
+    /// `status`, the success flags and the partial flags; true when they say it failed.
+    fn lift_status(&mut self, m: &mut Map<String, Value>, t: &conventions::Table) -> bool {
         let mut failed = false;
         if let Some(s) = m.get("status").and_then(status_of) {
             // "success"/"error"/"partial" is the envelope's own word and moves there; any other
@@ -530,81 +507,89 @@ impl Work {
             failed |= s == Status::Error;
             self.status = self.status.or(Some(s));
         }
-        for key in ["success", "ok"] {
-            if let Some(b) = m.get(key).and_then(Value::as_bool) {
-                m.remove(key);
-                failed |= !b;
-                self.status = self.status.or(Some(if b { Status::Success } else { Status::Error }));
-            }
+        while let Some(key) = member_key(m, t, Role::SuccessFlag, Value::is_boolean) {
+            let ok = m.remove(&key).and_then(|v| v.as_bool()).unwrap_or(true);
+            failed |= !ok;
+            self.status = self.status.or(Some(if ok { Status::Success } else { Status::Error }));
         }
-        for key in ["incomplete_results", "incompleteResults", "partial", "truncated"] {
-            if m.get(key).and_then(Value::as_bool) == Some(true) && self.status != Some(Status::Error) {
-                self.status = Some(Status::Partial);
-            }
-        }
-        // An error object as the body: Notion's and Stripe's `{"object": "error", ...}`, or a bare
-        // `{code, message}` under isError.
-        let error_body = m.get("object").or_else(|| m.get("type")).and_then(Value::as_str) == Some("error")
-            || self.is_error && ["code", "error_code", "message", "error_message"].iter().any(|k| m.contains_key(*k));
-        if error_body && self.error.is_none() && m.get("error").is_none_or(Value::is_null) {
-            let mut body = m.clone();
-            body.remove("object");
-            if body.get("type").and_then(Value::as_str) == Some("error") {
-                body.remove("type");
-            }
-            let mut info = error_from(&Value::Object(body));
-            // An HTTP status is the code when there is no other (GitHub's `"status": "422"`).
-            if info.code.is_null()
-                && let Some(status) =
-                    m.get("status").filter(|v| v.is_number() || v.as_str().is_some_and(is_http_status))
-            {
-                info.code = status.clone();
-            }
-            self.error = Some(info);
-            failed = true;
-        }
-        let err_val = m.get("error").filter(|e| !e.is_null() && *e != &Value::Bool(false)).cloned();
-        let errors =
-            m.get("errors").and_then(Value::as_array).filter(|a| !a.is_empty()).and_then(|a| a.first()).cloned();
-        let errors = errors.filter(|_| self.error.is_none());
-        // GraphQL's `errors` beside partial `data` are the failure when the result says isError.
-        let take_errors = !has_data || self.is_error;
-        if let Some(e) = err_val.or_else(|| if take_errors { errors } else { None }) {
-            m.remove("error");
-            if !has_data || failed || self.is_error {
-                self.error = Some(error_from(&e));
-                failed = true;
-            } else {
-                self.meta.insert("error".into(), e);
-            }
-        }
-        if failed {
-            if self.error.is_none() {
-                let mut info = ErrorInfo {
-                    code: code_value(m.remove("code").or_else(|| m.remove("error_code")).unwrap_or(Value::Null)),
-                    message: None,
-                    details: Value::Null,
-                };
-                if let Some(msg) = m.remove("message").or_else(|| m.remove("error_message")) {
-                    info.message = Some(msg.as_str().map(str::to_string).unwrap_or_else(|| msg.to_string()));
-                }
-                self.error = Some(info);
-            }
-            if let Some(e) = &mut self.error
-                && e.message.is_none()
-                && let Some(msg) = m.remove("message")
-            {
-                e.message = msg.as_str().map(str::to_string);
-            }
-        }
-        if self.status.is_some()
-            && self.message.is_none()
-            && let Some(Value::String(msg)) = m.get("message")
-        {
-            self.message = Some(msg.clone());
-            m.remove("message");
+        let partial = member_key(m, t, Role::PartialFlag, |v| v.as_bool() == Some(true)).is_some();
+        if partial && self.status != Some(Status::Error) {
+            self.status = Some(Status::Partial);
         }
         failed
+    }
+
+    /// An error object as the body: Notion's and Stripe's `{"object": "error", ...}`, or a bare
+    /// `{code, message}` under isError.
+    fn lift_error_body(&mut self, m: &Map<String, Value>, t: &conventions::Table) -> bool {
+        let typed = m.get("object").or_else(|| m.get("type")).and_then(Value::as_str) == Some("error");
+        let bare =
+            self.is_error && (t.member(Role::ErrorCode, m).is_some() || t.member(Role::ErrorMessage, m).is_some());
+        let has_member = member_key(m, t, Role::ErrorMember, |v| !v.is_null()).is_some();
+        if !(typed || bare) || self.error.is_some() || has_member {
+            return false;
+        }
+        let mut body = m.clone();
+        body.remove("object");
+        if body.get("type").and_then(Value::as_str) == Some("error") {
+            body.remove("type");
+        }
+        let mut info = error_from(&Value::Object(body));
+        // An HTTP status is the code when there is no other (GitHub's `"status": "422"`).
+        if info.code.is_null()
+            && let Some(status) = m.get("status").filter(|v| v.is_number() || v.as_str().is_some_and(is_http_status))
+        {
+            info.code = status.clone();
+        }
+        self.error = Some(info);
+        true
+    }
+
+    /// An `error` member, or the first of an `errors` list (GraphQL's beside partial `data` are
+    /// the failure only when the result says isError); true when it is the failure.
+    fn lift_error_member(
+        &mut self,
+        m: &mut Map<String, Value>,
+        has_data: bool,
+        failed: bool,
+        t: &conventions::Table,
+    ) -> bool {
+        let member = member_key(m, t, Role::ErrorMember, |e| !e.is_null() && *e != Value::Bool(false));
+        let listed = || {
+            let key = member_key(m, t, Role::ErrorList, |v| v.as_array().is_some_and(|a| !a.is_empty()))?;
+            m.get(&key).and_then(|v| v.get(0)).cloned()
+        };
+        let take_listed = self.error.is_none() && (!has_data || self.is_error);
+        let Some(e) =
+            member.as_ref().and_then(|k| m.get(k).cloned()).or_else(|| if take_listed { listed() } else { None })
+        else {
+            return false;
+        };
+        if let Some(k) = member_key(m, t, Role::ErrorMember, |_| true) {
+            m.remove(&k);
+        }
+        if !has_data || failed || self.is_error {
+            self.error = Some(error_from(&e));
+            true
+        } else {
+            self.meta.insert("error".into(), e);
+            false
+        }
+    }
+
+    /// A failed level's own code and message, when no error object said them.
+    fn lift_bare_error(&mut self, m: &mut Map<String, Value>, t: &conventions::Table) {
+        let text = |v: Value| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
+        if self.error.is_none() {
+            let code = code_value(take_member(m, t, Role::ErrorCode).unwrap_or(Value::Null));
+            let message = take_member(m, t, Role::ErrorMessage).map(text);
+            self.error = Some(ErrorInfo { code, message, details: Value::Null });
+        }
+        if let Some(e) = &mut self.error
+            && e.message.is_none()
+        {
+            e.message = take_member(m, t, Role::ErrorMessage).and_then(|v| v.as_str().map(str::to_string));
+        }
     }
 }
 
@@ -622,7 +607,8 @@ fn unwrap(mut cur: Value, w: &mut Work) -> Value {
             if let Some(e) = &mut w.error
                 && e.details.is_null()
             {
-                let lifted = |k: &str| matches!(k, "code" | "error_code" | "message" | "error_message");
+                let t = conventions::table();
+                let lifted = |k: &str| t.is(Role::ErrorCode, &norm(k)) || t.is(Role::ErrorMessage, &norm(k));
                 let rest: Map<String, Value> = m.into_iter().filter(|(k, _)| !is_meta_key(k) && !lifted(k)).collect();
                 if !rest.is_empty() {
                     e.details = Value::Object(rest);
@@ -750,19 +736,12 @@ fn block_error(blocks: &[Value]) -> Option<ErrorInfo> {
 /// Output-schema members that count this page only ("The total number of tasks in this page"),
 /// as `key_norm` writes them: no total is read from them.
 fn page_count_keys(descriptor: Option<&Value>) -> Vec<String> {
-    const PHRASES: &[&str] = &[
-        "in this page",
-        "on this page",
-        "in the current page",
-        "on the current page",
-        "in this response",
-        "in this batch",
-    ];
+    let t = conventions::table();
     let props =
         descriptor.and_then(|d| d.get("outputSchema")).and_then(|s| s.get("properties")).and_then(Value::as_object);
     let counts_page = |p: &Value| {
-        let d = p.get("description").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
-        PHRASES.iter().any(|x| d.contains(x))
+        let d = p.get("description").and_then(Value::as_str).unwrap_or_default().to_lowercase();
+        t.mentions(Role::PageCountPhrase, &d)
     };
     props.map(|ps| ps.iter().filter(|(_, p)| counts_page(p)).map(|(k, _)| norm(k)).collect()).unwrap_or_default()
 }

@@ -371,31 +371,6 @@ fn looks_like_path(l: &str) -> bool {
 /// Text that only reports a failure ("Error: ...", "Failed to ...").
 pub fn is_failure_text(text: &str) -> bool {
     let first = text.trim_start().lines().next().unwrap_or("").trim().to_ascii_lowercase();
-    const PREFIXES: &[&str] = &[
-        "error:",
-        "error -",
-        "error executing",
-        "error calling",
-        "error occurred",
-        "an error occurred",
-        "failed to",
-        "failed:",
-        "failure:",
-        "could not",
-        "couldn't",
-        "cannot ",
-        "can't ",
-        "unable to",
-        "exception:",
-        "traceback (most recent call last)",
-        "permission denied",
-        "access denied",
-        "unauthorized",
-        "forbidden",
-        "invalid arguments",
-        "invalid argument",
-        "mcp error",
-    ];
     // "Database error: ...", "API error: ...": a few words naming what failed, then `error:`.
     let named_error = first.split_once(" error:").is_some_and(|(what, _)| {
         !what.is_empty()
@@ -403,7 +378,7 @@ pub fn is_failure_text(text: &str) -> bool {
             && what.split(' ').count() <= 3
             && what.chars().all(|c| c.is_alphabetic() || c == ' ')
     });
-    named_error || PREFIXES.iter().any(|p| first.starts_with(p))
+    named_error || super::conventions::table().starts(super::conventions::Role::FailurePrefix, &first)
 }
 
 /// The HTTP status an error message states: at its start with a reason ("400 Bad Request: ..."),

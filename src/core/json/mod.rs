@@ -11,6 +11,7 @@ pub mod lenient;
 pub mod same;
 pub mod skim;
 pub mod tokenizer;
+pub mod twin;
 
 pub use crate::skeleton::unescape;
 pub use skim::Skim;

@@ -151,7 +151,9 @@ pub fn choices(path: &Path) -> Result<Vec<Choice>> {
 
 /// The entry's `"oauth"` object (an mcplens key): `clientId`, `clientSecret` (with `${VAR}`
 /// expanded, so the secret can stay in the environment), `clientMetadataUrl`, `grant`
-/// (`authorization_code` or `client_credentials`), `scope`, `callbackPort`.
+/// (`authorization_code` or `client_credentials`), `scope`, `callbackPort`, `dpop` (true/false),
+/// `assertionFile` (workload identity), `idToken` with `idp`, `idpClientId`, `idpClientSecret`
+/// (enterprise-managed authorization).
 fn oauth_of(name: &str, entry: &Map<String, Value>) -> Result<super::auth::OAuthConfig> {
     let mut out = super::auth::OAuthConfig::default();
     let Some(v) = entry.get("oauth").filter(|v| !v.is_null()) else { return Ok(out) };
@@ -168,6 +170,29 @@ fn oauth_of(name: &str, entry: &Map<String, Value>) -> Result<super::auth::OAuth
         Some(other) => {
             return Err(LensError::usage(format!(
                 "server \"{name}\": oauth.grant {other:?}: expected \"authorization_code\" or \"client_credentials\""
+            )));
+        }
+    };
+    out.dpop = match o.get("dpop") {
+        None | Some(Value::Null) => super::auth::dpop::Mode::Auto,
+        Some(Value::Bool(true)) => super::auth::dpop::Mode::Always,
+        Some(Value::Bool(false)) => super::auth::dpop::Mode::Never,
+        Some(_) => return Err(LensError::usage(format!("server \"{name}\": oauth.dpop must be true or false"))),
+    };
+    out.assertion = match (field("assertionFile")?, field("idToken")?, field("idp")?) {
+        (Some(f), None, None) => Some(super::auth::assertion::Source::File(f.into())),
+        (None, Some(t), Some(idp)) => {
+            Some(super::auth::assertion::Source::Enterprise(super::auth::assertion::Enterprise {
+                idp,
+                id_token_file: t.into(),
+                client_id: field("idpClientId")?,
+                client_secret: field("idpClientSecret")?,
+            }))
+        }
+        (None, None, None) => None,
+        _ => {
+            return Err(LensError::usage(format!(
+                "server \"{name}\": oauth takes \"assertionFile\", or \"idToken\" with \"idp\""
             )));
         }
     };

@@ -4,6 +4,7 @@
 pub mod args;
 pub mod diff;
 pub mod form;
+pub mod quick;
 pub mod resolve;
 pub mod text;
 pub mod tree;

@@ -10,6 +10,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 
+use super::line_input::CURSOR;
 use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Used};
 use crate::ui::form::{FormOutcome, FormState, RowKind};
@@ -119,88 +120,23 @@ impl FormState {
     }
 
     fn draw_rows(&self, f: &mut Frame, rows_area: Rect, theme: &Theme) {
-        let h = rows_area.height as usize;
         if let Some(ta) = &self.raw {
-            let ta_top = ta.scroll;
-            let lines: Vec<Line> = ta
-                .lines
-                .iter()
-                .enumerate()
-                .skip(ta_top)
-                .take(h)
-                .map(|(i, l)| {
-                    if i == ta.row {
-                        let col = ta.col.min(l.chars().count());
-                        let (a, b): (String, String) = (l.chars().take(col).collect(), l.chars().skip(col).collect());
-                        let mut bs = b.chars();
-                        let cur = bs.next().map_or(" ".to_string(), |c| c.to_string());
-                        Line::from(vec![
-                            Span::raw(sanitize::line(&a).into_owned()),
-                            Span::styled(sanitize::line(&cur).into_owned(), theme.selection()),
-                            Span::raw(sanitize::line(&bs.collect::<String>()).into_owned()),
-                        ])
-                    } else {
-                        Line::raw(sanitize::line(l).into_owned())
-                    }
-                })
-                .collect();
-            f.render_widget(Paragraph::new(lines), rows_area);
+            f.render_widget(Paragraph::new(raw_lines(ta, rows_area.height as usize, theme)), rows_area);
             return;
         }
-        let top = self.scroll;
+        let width = rows_area.width as usize;
         let mut lines = vec![];
-        for (i, row) in self.rows.iter().enumerate().skip(top).take(h) {
-            let indent = "  ".repeat(row.depth.min(30));
+        for (i, row) in self.rows.iter().enumerate().skip(self.scroll).take(rows_area.height as usize) {
             let is_focus = i == self.focus;
-            let mut spans = vec![Span::raw(indent)];
+            let mut spans = vec![Span::raw("  ".repeat(row.depth.min(30)))];
             match row.kind {
                 RowKind::AddItem => {
                     spans.push(Span::styled(format!("+ add item ({})", key(Command::Activate)), theme.paint(Role::Key)))
                 }
-                RowKind::AddKey => {
-                    spans.push(Span::styled("+ add key: ", theme.paint(Role::Key)));
-                    spans.push(Span::raw(sanitize::line(&self.new_key).into_owned()));
-                    if is_focus {
-                        spans.push(Span::styled("▏", theme.paint(Role::Match)));
-                    }
-                    spans.push(Span::styled(
-                        format!("  (type a name, {})", key(Command::Activate)),
-                        theme.paint(Role::Dim),
-                    ));
-                }
+                RowKind::AddKey => self.add_key_spans(&mut spans, is_focus, theme),
                 RowKind::Field => {
                     let Some(field) = crate::schema::form::field_at(&self.form.root, &row.path) else { continue };
-                    let key = if field.key.is_empty() {
-                        "(arguments)".to_string()
-                    } else {
-                        sanitize::line(&field.key).into_owned()
-                    };
-                    spans.push(Span::styled(key, theme.paint(Role::Text).add_modifier(Modifier::BOLD)));
-                    if field.required {
-                        spans.push(Span::styled("*", theme.paint(Role::Required)));
-                    }
-                    spans.push(Span::styled(": ", theme.paint(Role::Dim)));
-                    let (value, set) = FormState::display(field);
-                    if set || !value.is_empty() {
-                        let mut style = theme.paint(if set { Role::JsonString } else { Role::Dim });
-                        if is_focus && self.selected_value() {
-                            // Selected: the first key typed replaces itheme.
-                            style = style.add_modifier(Modifier::REVERSED);
-                        }
-                        spans.push(Span::styled(sanitize::line(&value).into_owned(), style));
-                    }
-                    if is_focus && field.is_text() {
-                        spans.push(Span::styled("▏", theme.paint(Role::Match)));
-                    }
-                    if !set && value.is_empty() {
-                        spans.push(Span::styled(format!(" ({}; omitted)", kind_hint(field)), theme.paint(Role::Dim)));
-                    }
-                    for e in self.errors_at(&row.path).into_iter().take(1) {
-                        spans.push(Span::styled(
-                            format!("  ✖ {}", sanitize::truncate(&sanitize::line(e), 120)),
-                            theme.paint(Role::Error),
-                        ));
-                    }
+                    self.field_spans(&mut spans, field, &row.path, (is_focus, width), theme);
                 }
             }
             let line = Line::from(spans);
@@ -212,41 +148,118 @@ impl FormState {
         }
         f.render_widget(Paragraph::new(lines), rows_area);
         if let Some(p) = &self.picker {
-            let w = p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8;
-            let r = crate::ui::component::centered(rows_area, w, p.options.len() as u16 + 2);
-            f.render_widget(Clear, r);
-            let hgt = r.height;
-            let skip = p.cursor.saturating_sub(hgt.saturating_sub(3) as usize);
-            let items: Vec<Line> = p
-                .options
-                .iter()
-                .enumerate()
-                .skip(skip)
-                .map(|(i, o)| {
-                    let mark = match &p.multi {
-                        Some(on) => {
-                            if on.get(i).copied().unwrap_or(false) {
-                                "[x] "
-                            } else {
-                                "[ ] "
-                            }
-                        }
-                        None => "",
-                    };
-                    let l = Line::raw(format!("{mark}{}", sanitize::line(o)));
-                    if i == p.cursor { l.style(theme.selection()) } else { l }
-                })
-                .collect();
-            let (toggle, pick, leave) = (key(Command::Toggle), key(Command::Activate), key(Command::Leave));
-            let hint = if p.multi.is_some() {
-                format!(" {toggle} toggles · {pick} done ")
-            } else {
-                format!(" {pick} picks · {leave} cancels ")
-            };
-            let b = crate::ui::component::overlay_block(theme, hint.to_string());
-            f.render_widget(Paragraph::new(items).block(b), r);
+            draw_picker(f, p, rows_area, theme);
         }
     }
+
+    /// "+ add key: " and the name being typed.
+    fn add_key_spans(&self, spans: &mut Vec<Span<'static>>, is_focus: bool, theme: &Theme) {
+        spans.push(Span::styled("+ add key: ", theme.paint(Role::Key)));
+        spans.push(Span::styled(self.new_key.view(60, is_focus), theme.paint(Role::Text)));
+        spans.push(Span::styled(format!("  (type a name, {})", key(Command::Activate)), theme.paint(Role::Dim)));
+    }
+
+    /// A field's row after its indent: key, required mark, value (with the text cursor when
+    /// focused), the omitted hint and its first error. `at` is (focused, the row's width).
+    fn field_spans(
+        &self,
+        spans: &mut Vec<Span<'static>>,
+        field: &crate::schema::form::Field,
+        path: &[usize],
+        at: (bool, usize),
+        theme: &Theme,
+    ) {
+        let (is_focus, width) = at;
+        let name =
+            if field.key.is_empty() { "(arguments)".to_string() } else { sanitize::line(&field.key).into_owned() };
+        spans.push(Span::styled(name, theme.paint(Role::Text).add_modifier(Modifier::BOLD)));
+        if field.required {
+            spans.push(Span::styled("*", theme.paint(Role::Required)));
+        }
+        spans.push(Span::styled(": ", theme.paint(Role::Dim)));
+        let (value, set) = FormState::display(field);
+        let room = width.saturating_sub(spans.iter().map(Span::width).sum::<usize>() + 1).max(8);
+        match self.cursor_view(room).filter(|_| is_focus) {
+            Some(view) => spans.push(Span::styled(view, theme.paint(Role::JsonString))),
+            None => {
+                if set || !value.is_empty() {
+                    let mut style = theme.paint(if set { Role::JsonString } else { Role::Dim });
+                    if is_focus && self.selected_value() {
+                        // Selected: the first key typed replaces it.
+                        style = style.add_modifier(Modifier::REVERSED);
+                    }
+                    spans.push(Span::styled(sanitize::line(&value).into_owned(), style));
+                }
+                if is_focus && field.is_text() {
+                    spans.push(Span::styled(CURSOR.to_string(), theme.paint(Role::Match)));
+                }
+            }
+        }
+        if !set && value.is_empty() {
+            spans.push(Span::styled(format!(" ({}; omitted)", kind_hint(field)), theme.paint(Role::Dim)));
+        }
+        for e in self.errors_at(path).into_iter().take(1) {
+            spans.push(Span::styled(
+                format!("  ✖ {}", sanitize::truncate(&sanitize::line(e), 120)),
+                theme.paint(Role::Error),
+            ));
+        }
+    }
+}
+
+/// The JSON editor's lines from its scroll, the cursor's character reversed.
+fn raw_lines(ta: &crate::ui::textarea::TextArea, h: usize, theme: &Theme) -> Vec<Line<'static>> {
+    ta.lines
+        .iter()
+        .enumerate()
+        .skip(ta.scroll)
+        .take(h)
+        .map(|(i, l)| {
+            if i != ta.row {
+                return Line::raw(sanitize::line(l).into_owned());
+            }
+            let col = ta.col.min(l.chars().count());
+            let (a, b): (String, String) = (l.chars().take(col).collect(), l.chars().skip(col).collect());
+            let mut bs = b.chars();
+            let cur = bs.next().map_or(" ".to_string(), |c| c.to_string());
+            Line::from(vec![
+                Span::raw(sanitize::line(&a).into_owned()),
+                Span::styled(sanitize::line(&cur).into_owned(), theme.selection()),
+                Span::raw(sanitize::line(&bs.collect::<String>()).into_owned()),
+            ])
+        })
+        .collect()
+}
+
+/// An open picker's options in a box over the rows.
+fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, theme: &Theme) {
+    let w = p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8;
+    let r = crate::ui::component::centered(rows_area, w, p.options.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    let skip = p.cursor.saturating_sub(r.height.saturating_sub(3) as usize);
+    let items: Vec<Line> = p
+        .options
+        .iter()
+        .enumerate()
+        .skip(skip)
+        .map(|(i, o)| {
+            let mark = match &p.multi {
+                Some(on) if on.get(i).copied().unwrap_or(false) => "[x] ",
+                Some(_) => "[ ] ",
+                None => "",
+            };
+            let l = Line::raw(format!("{mark}{}", sanitize::line(o)));
+            if i == p.cursor { l.style(theme.selection()) } else { l }
+        })
+        .collect();
+    let (toggle, pick, leave) = (key(Command::Toggle), key(Command::Activate), key(Command::Leave));
+    let hint = if p.multi.is_some() {
+        format!(" {toggle} toggles · {pick} done ")
+    } else {
+        format!(" {pick} picks · {leave} cancels ")
+    };
+    let b = crate::ui::component::overlay_block(theme, hint);
+    f.render_widget(Paragraph::new(items).block(b), r);
 }
 
 impl Component for FormState {

@@ -1,12 +1,13 @@
 //! The help overlay: every binding of the keymap, the focused pane's section first, keys in an
 //! aligned column with the descriptions wrapped beside it; scrolls, and `/` filters it.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::line_input::{Edit, LineInput};
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, EXTRA_HELP, Scope};
@@ -37,7 +38,7 @@ pub struct Help {
     rows: Vec<Row>,
     width: usize,
     scroll: Scroll,
-    query: String,
+    query: LineInput,
     typing: bool,
 }
 
@@ -49,7 +50,7 @@ impl Help {
             rows: vec![],
             width: 80,
             scroll: Scroll::default(),
-            query: String::new(),
+            query: LineInput::new(100),
             typing: false,
         };
         help.layout();
@@ -57,7 +58,7 @@ impl Help {
     }
 
     fn shown(&self) -> Vec<&Entry> {
-        let q = self.query.to_lowercase();
+        let q = self.query.text().to_lowercase();
         self.entries
             .iter()
             .filter(|e| q.is_empty() || e.keys.to_lowercase().contains(&q) || e.desc.to_lowercase().contains(&q))
@@ -90,7 +91,7 @@ impl Help {
             }
         }
         if rows.is_empty() {
-            rows.push(Row::Item { keys: String::new(), text: format!("nothing matches {:?}", self.query) });
+            rows.push(Row::Item { keys: String::new(), text: format!("nothing matches {:?}", self.query.text()) });
         }
         self.rows = rows;
         self.scroll.set_len(self.rows.len());
@@ -98,21 +99,17 @@ impl Help {
     }
 
     fn search_key(&mut self, key: &KeyEvent) -> Used {
-        match key.code {
-            KeyCode::Enter => self.typing = false,
-            KeyCode::Esc => {
-                self.typing = false;
-                self.query.clear();
-            }
-            KeyCode::Backspace => {
-                self.query.pop();
-            }
-            KeyCode::Char(c) if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
-                if self.query.len() < 100 {
-                    self.query.push(c);
+        match self.query.key(key) {
+            Edit::Changed => {}
+            Edit::Moved => return Used::Yes,
+            Edit::NotMine => match key.code {
+                KeyCode::Enter => self.typing = false,
+                KeyCode::Esc => {
+                    self.typing = false;
+                    self.query.clear();
                 }
-            }
-            _ => return Used::No,
+                _ => return Used::No,
+            },
         }
         self.layout();
         self.scroll.scroll_by(-(self.scroll.len as isize));
@@ -241,10 +238,10 @@ impl Component for Help {
             while lines.len() < height {
                 lines.push(Line::raw(""));
             }
-            let cursor = if self.typing { "▏" } else { "" };
+            let room = (area.width as usize).saturating_sub(12);
             lines.push(Line::from(vec![
                 Span::styled(" search: ", theme.key()),
-                Span::styled(format!("{}{cursor}", sanitize::line(&self.query)), theme.paint(Role::Match)),
+                self.query.span(room, self.typing, theme.paint(Role::Match)),
             ]));
         }
         let title = format!(
@@ -271,6 +268,7 @@ impl Component for Help {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::KeyModifiers;
 
     #[test]
     fn wrap_keeps_words_and_width() {

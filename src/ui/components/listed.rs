@@ -10,6 +10,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+use super::line_input::{Edit, LineInput};
 use super::value::ValueOverlay;
 use crate::mcp::{Descriptor, Listing};
 use crate::sanitize;
@@ -42,7 +43,7 @@ pub struct ItemList {
     /// Every row as listed.
     all: Vec<Row>,
     /// `/`: items whose name, URI or description hold it as a subsequence (case-insensitive).
-    pub filter: String,
+    pub filter: LineInput,
     /// Typing goes to the filter.
     pub filtering: bool,
     pub scroll: Scroll,
@@ -82,7 +83,7 @@ impl ItemList {
     /// The rows the filter keeps: every heading (a section says what it holds even when the filter
     /// keeps none of it), and the matching items.
     fn show_filtered(&mut self) {
-        let q = self.filter.trim();
+        let q = self.filter.text().trim();
         let keep = |r: &Row| match r {
             Row::Heading(_) => true,
             Row::Item(d) => {
@@ -151,30 +152,23 @@ impl ItemList {
 
     /// A key while the filter is typed: Enter keeps it, Esc clears it, arrows move.
     pub fn filter_key(&mut self, key: &crossterm::event::KeyEvent) -> Used {
-        use crossterm::event::{KeyCode, KeyModifiers};
-        match key.code {
-            KeyCode::Enter => self.filtering = false,
-            KeyCode::Esc => {
-                self.clear_filter();
-            }
-            KeyCode::Backspace => {
-                self.filter.pop();
-                self.show_filtered();
-            }
-            KeyCode::Down => {
-                self.navigate(Command::Down);
-            }
-            KeyCode::Up => {
-                self.navigate(Command::Up);
-            }
-            KeyCode::Char(c) if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
-                // A pasted novel is not a query.
-                if self.filter.len() < 200 {
-                    self.filter.push(c);
-                    self.show_filtered();
+        use crossterm::event::KeyCode;
+        match self.filter.key(key) {
+            Edit::Changed => self.show_filtered(),
+            Edit::Moved => {}
+            Edit::NotMine => match key.code {
+                KeyCode::Enter => self.filtering = false,
+                KeyCode::Esc => {
+                    self.clear_filter();
                 }
-            }
-            _ => return Used::No,
+                KeyCode::Down => {
+                    self.navigate(Command::Down);
+                }
+                KeyCode::Up => {
+                    self.navigate(Command::Up);
+                }
+                _ => return Used::No,
+            },
         }
         Used::Yes
     }
@@ -185,10 +179,9 @@ impl ItemList {
             return String::new();
         }
         let items = |rows: &[Row]| rows.iter().filter(|r| matches!(r, Row::Item(_))).count();
-        let typing = if self.filtering { "▏" } else { "" };
         format!(
-            " · filter \"{}{typing}\" ({} of {})",
-            sanitize::line_head(&self.filter, 40),
+            " · filter \"{}\" ({} of {})",
+            self.filter.view(40, self.filtering),
             items(&self.rows),
             items(&self.all)
         )

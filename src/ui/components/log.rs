@@ -4,13 +4,14 @@
 //! The pane keeps the `seq`s of the entries its filters pass, extended with only the new entries
 //! on each sync, and draws only the visible rows: a 20,000-entry log costs a screenful per frame.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 
+use super::line_input::{CURSOR, Edit, LineInput};
 use super::log_entry::EntryView;
 pub use super::log_entry::clock;
 use crate::mcp::log::{Level, LogEntry, LogKind, Role, SessionLog, to_json_lines};
@@ -58,7 +59,7 @@ impl Direction {
 pub struct Filter {
     pub direction: Direction,
     /// Part of the method (or of the kind, for other entries): a substring, else fuzzy.
-    pub method: String,
+    pub method: LineInput,
     /// Only entries with a level at least this (server log messages, warnings).
     pub level: Option<Level>,
 }
@@ -80,7 +81,7 @@ impl Filter {
     }
 
     fn method_ok(&self, e: &LogEntry) -> bool {
-        let q = self.method.trim();
+        let q = self.method.text().trim();
         if q.is_empty() {
             return true;
         }
@@ -88,13 +89,14 @@ impl Filter {
         name.to_lowercase().contains(&q.to_lowercase()) || fuzzy::subsequence(q, name).is_some()
     }
 
-    fn describe(&self) -> String {
+    /// The filters in words; `typing`: with the method's text cursor.
+    fn describe(&self, typing: bool) -> String {
         let mut parts = vec![];
         if self.direction != Direction::All {
             parts.push(self.direction.label().to_string());
         }
         if !self.method.is_empty() {
-            parts.push(format!("method ~ {}", sanitize::line(&self.method)));
+            parts.push(format!("method ~ {}", self.method.view(40, typing)));
         }
         if let Some(l) = self.level {
             parts.push(format!("level ≥ {}", l.label()));
@@ -268,26 +270,19 @@ impl Component for LogPane {
         if !self.typing {
             return Used::No;
         }
-        match key.code {
-            KeyCode::Enter => self.typing = false,
-            KeyCode::Esc => {
-                self.typing = false;
-                self.filter.method.clear();
-                self.refilter();
-            }
-            KeyCode::Backspace => {
-                self.filter.method.pop();
-                self.refilter();
-            }
-            KeyCode::Char(c)
-                if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-                    && self.filter.method.len() < 100 =>
-            {
-                self.filter.method.push(c);
-                self.refilter();
-            }
-            KeyCode::Up | KeyCode::Down => return Used::No,
-            _ => {}
+        match self.filter.method.key(key) {
+            Edit::Changed => self.refilter(),
+            Edit::Moved => {}
+            Edit::NotMine => match key.code {
+                KeyCode::Enter => self.typing = false,
+                KeyCode::Esc => {
+                    self.typing = false;
+                    self.filter.method.clear();
+                    self.refilter();
+                }
+                KeyCode::Up | KeyCode::Down => return Used::No,
+                _ => {}
+            },
         }
         Used::Yes
     }
@@ -365,10 +360,10 @@ impl LogPane {
         let mut title = if self.filter.is_empty() {
             format!(" Log ({total} entries")
         } else {
-            format!(" Log ({} of {total} · {}", self.rows.len(), self.filter.describe())
+            format!(" Log ({} of {total} · {}", self.rows.len(), self.filter.describe(self.typing))
         };
-        if self.typing {
-            title.push('▏');
+        if self.typing && self.filter.method.is_empty() {
+            title.push(CURSOR);
         }
         if !self.follow && !self.rows.is_empty() {
             title.push_str(&format!(" · row {} of {}, G follows", self.scroll.cursor + 1, self.rows.len()));

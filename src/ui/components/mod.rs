@@ -8,6 +8,7 @@ pub mod help;
 pub mod history;
 pub mod info;
 pub mod level;
+pub mod line_input;
 pub mod listed;
 pub mod log;
 mod log_brief;
@@ -21,8 +22,10 @@ pub mod resources;
 pub mod result;
 pub mod save_call;
 pub mod schema;
+pub mod skills;
 pub mod tasks;
 pub mod tools;
+pub mod uri_cut;
 pub mod value;
 
 use crate::ui::component::Component;

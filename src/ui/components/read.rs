@@ -416,7 +416,7 @@ impl Component for ReadView {
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let what = if self.from_server { "Resource" } else { "Embedded resource" };
         let keys = keymap::said(SCOPE, &[(Command::Export, "save"), (Command::Back, "close")]);
-        let title = format!(" {what}: {} · {keys} ", sanitize::line(&sanitize::truncate(&self.uri, 70)));
+        let title = format!(" {what}: {} · {keys} ", super::uri_cut::middle(&self.uri, 70));
         let b = crate::ui::component::overlay_block(theme, title);
         let inner = b.inner(area);
         f.render_widget(b, area);

@@ -37,6 +37,8 @@ pub struct ResourcesPane {
     subscribed: HashSet<String>,
     /// Updates announced (`notifications/resources/updated`) by URI.
     updates: HashMap<String, usize>,
+    /// The pane's width: the URI column takes what the other columns leave (all of it zoomed).
+    width: usize,
 }
 
 impl ResourcesPane {
@@ -81,6 +83,13 @@ impl ResourcesPane {
         cx.cmd(Cmd::Subscribe { uri: uri.to_string(), on });
     }
 
+    /// The URI column's width: what the mark, name, MIME type and size columns leave, and never
+    /// less than a short URI needs.
+    fn uri_width(&self) -> usize {
+        const OTHERS: usize = 3 + 2 + 22 + 1 + 1 + 18 + 10;
+        self.width.saturating_sub(OTHERS).max(24)
+    }
+
     /// A resource's or a template's row.
     fn row(&self, d: &Descriptor, t: &Theme) -> Vec<Span<'static>> {
         let uri = d.uri().unwrap_or("(no uri)");
@@ -95,7 +104,7 @@ impl ResourcesPane {
             crate::ui::app_marks::problem_or_view(d, t),
             Span::styled(cell(name, 22), t.paint(Role::Text).add_modifier(Modifier::BOLD)),
             Span::raw(" "),
-            Span::styled(cell(uri, 34), t.paint(Role::JsonString)),
+            Span::styled(super::uri_cut::cell(uri, self.uri_width()), t.paint(Role::JsonString)),
             Span::raw(" "),
             Span::styled(cell(d.mime_type().unwrap_or(""), 18), t.paint(Role::Dim)),
         ];
@@ -221,6 +230,7 @@ impl Component for ResourcesPane {
     }
 
     fn set_area(&mut self, area: Rect) {
+        self.width = area.width as usize;
         self.list.facts = self.facts(&Theme::default()).len();
         self.list.set_area(area);
     }

@@ -3,13 +3,14 @@
 //! budget, the output schema holding, the item count, each top-level structuredContent member).
 //! Enter asks the worker to write it; the expectations are made by the core (`expect_now`).
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
+use super::line_input::{Edit, LineInput};
 use crate::collection::{At, Check, Expect, Observed, SavedCall, Source};
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
@@ -44,7 +45,7 @@ struct Row {
 
 pub struct SaveCallOverlay {
     file: String,
-    name: String,
+    name: LineInput,
     tool: String,
     arguments: Option<serde_json::Map<String, serde_json::Value>>,
     all_pages: bool,
@@ -76,7 +77,7 @@ impl SaveCallOverlay {
         };
         let mut overlay = SaveCallOverlay {
             file: file.to_string(),
-            name,
+            name: LineInput::new(MAX_NAME),
             tool: call.tool.clone(),
             arguments,
             all_pages: call.reply.is_none(),
@@ -85,6 +86,7 @@ impl SaveCallOverlay {
             cursor: 0,
             more: 0,
         };
+        overlay.name.set(&name);
         overlay.offer(call);
         Ok(overlay)
     }
@@ -169,14 +171,14 @@ impl SaveCallOverlay {
                 _ => {}
             }
         }
-        let mut call = SavedCall::new(self.name.trim(), &self.tool, self.arguments.clone());
+        let mut call = SavedCall::new(self.name.text().trim(), &self.tool, self.arguments.clone());
         call.all_pages = self.all_pages;
         call.expect = expect;
         Ok(call)
     }
 
     fn save(&self, cx: &mut Ctx) {
-        if self.name.trim().is_empty() {
+        if self.name.text().trim().is_empty() {
             cx.notice("the call needs a name", true);
             return;
         }
@@ -214,19 +216,8 @@ impl Component for SaveCallOverlay {
 
     /// On the name, typing edits it.
     fn key(&mut self, key: &KeyEvent, _cx: &mut Ctx) -> Used {
-        if self.cursor != 0 || key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
+        if self.cursor != 0 || self.name.key(key) == Edit::NotMine {
             return Used::No;
-        }
-        match key.code {
-            KeyCode::Char(c) if !c.is_control() => {
-                if self.name.chars().count() < MAX_NAME {
-                    self.name.push(c);
-                }
-            }
-            KeyCode::Backspace => {
-                self.name.pop();
-            }
-            _ => return Used::No,
         }
         Used::Yes
     }
@@ -257,15 +248,15 @@ impl Component for SaveCallOverlay {
         let title = format!(" Save the call into {} ", crate::ui::saved::short_name(&self.file));
         let block = crate::ui::component::overlay_block(t, title);
         let sel = |i: usize, line: Line<'static>| if i == self.cursor { line.style(t.selection()) } else { line };
-        let typing = if self.cursor == 0 { "▏" } else { "" };
         let mut lines = vec![
             Line::styled(format!("tool {}", sanitize::line(&self.tool)), t.paint(Role::Dim)),
             sel(
                 0,
                 Line::from(vec![
                     Span::styled("name ", t.paint(Role::Key)),
-                    Span::styled(
-                        format!("{}{typing}", sanitize::line(&self.name)),
+                    self.name.span(
+                        (area.width as usize).saturating_sub(8),
+                        self.cursor == 0,
                         t.paint(Role::Text).add_modifier(Modifier::BOLD),
                     ),
                 ]),

@@ -4,12 +4,14 @@
 //! reads those rows and writes nothing (tui-tree-widget keeps its scroll offset and last rows in
 //! its state during rendering, which a pure draw cannot allow).
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use tui_tree_widget::{Tree, TreeItem, TreeState};
 
 use crate::mcp::ToolDescriptor;
 use crate::sanitize;
@@ -40,7 +42,12 @@ pub struct SchemaPane {
     raw_text: String,
     roots: Vec<SchemaNode>,
     pub nodes: usize,
-    opened: HashSet<Vec<usize>>,
+    /// The tree widget's state: which nodes are open, the selected one (a node's identifier is
+    /// its path of child indices from a root), and the window's offset, which drawing moves to
+    /// keep the selection in view (hence the cell: drawing takes the pane by reference).
+    state: RefCell<TreeState<usize>>,
+    /// The visible rows, in order, from the open nodes: what the keys move through. Rebuilt when
+    /// a node opens or closes, not each frame.
     rows: Vec<Row>,
     pub scroll: Scroll,
     /// The schema as sent, pretty-printed, while `r` shows it.
@@ -110,7 +117,7 @@ impl SchemaPane {
             raw_text: t.raw.get().to_string(),
             roots,
             nodes,
-            opened: HashSet::new(),
+            state: RefCell::new(TreeState::default()),
             rows: vec![],
             scroll: Scroll::default(),
             raw: None,
@@ -211,7 +218,7 @@ impl SchemaPane {
                 child.push(i);
                 stack.push(child);
             }
-            self.opened.insert(path);
+            self.state.get_mut().open(path);
         }
         self.reflow();
     }
@@ -219,12 +226,13 @@ impl SchemaPane {
     /// The visible rows from the open set, keeping the cursor on the same node where it can.
     fn reflow(&mut self) {
         let keep = self.rows.get(self.scroll.cursor).map(|r| r.path.clone());
+        let opened: HashSet<Vec<usize>> = self.state.get_mut().opened().clone();
         self.rows.clear();
         let mut stack: Vec<Vec<usize>> = (0..self.roots.len()).rev().map(|i| vec![i]).collect();
         while let Some(path) = stack.pop() {
             let Some(node) = self.node(&path) else { continue };
             let parent = !node.children.is_empty();
-            if parent && self.opened.contains(&path) {
+            if parent && opened.contains(&path) {
                 for i in (0..node.children.len()).rev() {
                     let mut child = path.clone();
                     child.push(i);
@@ -237,6 +245,13 @@ impl SchemaPane {
         if let Some(at) = keep.and_then(|k| self.rows.iter().position(|r| r.path == k)) {
             self.scroll.select(at);
         }
+        self.sync_selection();
+    }
+
+    /// Tells the tree's state which row the cursor is on (the keys move the cursor).
+    fn sync_selection(&mut self) {
+        let path = self.rows.get(self.scroll.cursor).map(|r| r.path.clone()).unwrap_or_default();
+        self.state.get_mut().select(path);
     }
 
     fn expand(&mut self) {
@@ -244,17 +259,18 @@ impl SchemaPane {
         if !row.parent {
             return;
         }
-        if self.opened.insert(row.path) {
+        if self.state.get_mut().open(row.path) {
             self.reflow();
         } else {
             self.scroll.down(1);
+            self.sync_selection();
         }
     }
 
     /// Folds the node, or goes to its parent; false at a folded root (the focus may move on).
     fn collapse(&mut self) -> bool {
         let Some(row) = self.rows.get(self.scroll.cursor).cloned() else { return false };
-        if row.parent && self.opened.remove(&row.path) {
+        if row.parent && self.state.get_mut().close(&row.path) {
             self.reflow();
             return true;
         }
@@ -262,6 +278,7 @@ impl SchemaPane {
         match self.rows.iter().position(|r| r.path == parent).filter(|_| !parent.is_empty()) {
             Some(at) => {
                 self.scroll.select(at);
+                self.sync_selection();
                 true
             }
             None => false,
@@ -271,9 +288,7 @@ impl SchemaPane {
     fn toggle(&mut self) {
         let Some(row) = self.rows.get(self.scroll.cursor).cloned() else { return };
         if row.parent {
-            if !self.opened.remove(&row.path) {
-                self.opened.insert(row.path);
-            }
+            self.state.get_mut().toggle(row.path);
             self.reflow();
         }
     }
@@ -329,25 +344,59 @@ impl SchemaPane {
         if self.raw.is_some() || y < tree.y || y >= tree.bottom() {
             return;
         }
-        let at = self.scroll.window(tree.height as usize).start + (y - tree.y) as usize;
-        if at == self.scroll.cursor {
-            self.toggle();
-        } else if at < self.rows.len() {
-            self.scroll.select(at);
+        let Some(path) = self.state.get_mut().rendered_at(Position::new(tree.x, y)).map(<[usize]>::to_vec) else {
+            return;
+        };
+        match self.rows.iter().position(|r| r.path == path) {
+            Some(at) if at == self.scroll.cursor => self.toggle(),
+            Some(at) => {
+                self.scroll.select(at);
+                self.sync_selection();
+            }
+            None => {}
         }
     }
 
-    fn tree_line(&self, row: &Row, t: &Theme) -> Line<'static> {
-        let Some(node) = self.node(&row.path) else { return Line::raw("") };
-        let indent = "  ".repeat(row.path.len().saturating_sub(1).min(40));
-        let symbol = match (row.parent, self.opened.contains(&row.path)) {
-            (false, _) => "  ",
-            (true, true) => "▾ ",
-            (true, false) => "▸ ",
+    /// The rows as the tree widget's items: every visible node, and under each closed one a
+    /// blank stand-in child, so that it shows as closed without building what it hides (a frame
+    /// costs the visible rows, not the schema). Built from the rows in order, without recursion.
+    fn items(&self, t: &Theme) -> Vec<TreeItem<'static, usize>> {
+        // Open ancestors, each with the children gathered so far.
+        let mut stack: Vec<(usize, Line<'static>, Vec<TreeItem<'static, usize>>)> = vec![];
+        let mut roots = vec![];
+        let close = |stack: &mut Vec<(usize, Line<'static>, Vec<TreeItem<'static, usize>>)>,
+                     roots: &mut Vec<TreeItem<'static, usize>>| {
+            if let Some((id, line, children)) = stack.pop() {
+                let item = TreeItem::new(id, line.clone(), children).unwrap_or_else(|_| TreeItem::new_leaf(id, line));
+                match stack.last_mut() {
+                    Some(parent) => parent.2.push(item),
+                    None => roots.push(item),
+                }
+            }
         };
-        let mut line = node_line(node, t);
-        line.spans.insert(0, Span::raw(format!("{indent}{symbol}")));
-        line
+        for (i, row) in self.rows.iter().enumerate() {
+            while stack.len() >= row.path.len() {
+                close(&mut stack, &mut roots);
+            }
+            let Some(node) = self.node(&row.path) else { continue };
+            let id = row.path.last().copied().unwrap_or(0);
+            let line = node_line(node, t);
+            // Open: the next row is its first child.
+            if self.rows.get(i + 1).is_some_and(|next| next.path.len() > row.path.len()) {
+                stack.push((id, line, vec![]));
+                continue;
+            }
+            let children = if row.parent { vec![TreeItem::new_leaf(usize::MAX, "")] } else { vec![] };
+            let item = TreeItem::new(id, line.clone(), children).unwrap_or_else(|_| TreeItem::new_leaf(id, line));
+            match stack.last_mut() {
+                Some(parent) => parent.2.push(item),
+                None => roots.push(item),
+            }
+        }
+        while !stack.is_empty() {
+            close(&mut stack, &mut roots);
+        }
+        roots
     }
 }
 
@@ -372,13 +421,13 @@ impl Component for SchemaPane {
             return Used::Yes;
         }
         match cmd {
-            cmd if self.scroll.navigate(cmd) => {}
+            cmd if self.scroll.navigate(cmd) => self.sync_selection(),
             Command::Expand => self.expand(),
             Command::Collapse => return if self.collapse() { Used::Yes } else { Used::No },
             Command::Activate => self.toggle(),
             Command::ExpandAll => self.open_to(usize::MAX),
             Command::CollapseAll => {
-                self.opened.clear();
+                self.state.get_mut().close_all();
                 self.reflow();
             }
             Command::ToggleRaw => self.toggle_raw(),
@@ -413,15 +462,11 @@ impl Component for SchemaPane {
             f.render_widget(Paragraph::new("this tool has no input schema").style(t.paint(Role::Warning)), tree);
             return;
         }
-        let window = self.scroll.window(tree.height as usize);
-        let lines: Vec<Line> = window
-            .clone()
-            .filter_map(|i| {
-                let line = self.tree_line(self.rows.get(i)?, t);
-                Some(if i == self.scroll.cursor { line.style(t.selection()) } else { line })
-            })
-            .collect();
-        f.render_widget(Paragraph::new(lines), tree);
+        let items = self.items(t);
+        if let Ok(widget) = Tree::new(&items) {
+            let widget = widget.highlight_style(t.selection()).node_closed_symbol("▸ ").node_open_symbol("▾ ");
+            f.render_stateful_widget(widget, tree, &mut self.state.borrow_mut());
+        }
         if let Some(n) = self.selected_node() {
             let block = Block::default().borders(Borders::TOP).border_style(t.border(false));
             f.render_widget(Paragraph::new(node_line(n, t)).wrap(Wrap { trim: false }).block(block), detail);
@@ -484,7 +529,15 @@ mod tests {
         assert!(p.rows.len() > 2);
         let area = Rect::new(0, 0, 80, 20);
         p.command(Command::Top, &mut cx);
+        // A click selects what the tree widget drew at that line.
+        let mut term =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 20)).unwrap_or_else(|e| panic!("{e}"));
+        term.draw(|f| p.draw(f, area, &theme, true)).unwrap_or_else(|e| panic!("{e}"));
         p.click(area, p.parts(area, &theme).1.y + 1, &theme);
         assert_eq!(p.scroll.cursor, 1);
+        // On the selected row, a click folds it.
+        term.draw(|f| p.draw(f, area, &theme, true)).unwrap_or_else(|e| panic!("{e}"));
+        p.click(area, p.parts(area, &theme).1.y + 1, &theme);
+        assert_eq!(p.rows.len(), 2);
     }
 }

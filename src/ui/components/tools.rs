@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -13,6 +13,7 @@ use crate::mcp::{ToolDescriptor, ToolList};
 use crate::sanitize;
 use crate::ui::baseline::{Compared, Mark};
 use crate::ui::component::{Action, Component, Ctx, Used};
+use crate::ui::components::line_input::{Edit, LineInput};
 use crate::ui::fuzzy;
 use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::scroll::Scroll;
@@ -30,15 +31,12 @@ pub enum Status {
     Down(String),
 }
 
-/// The longest filter kept: a pasted novel is not a query.
-const MAX_FILTER: usize = 200;
-
 #[derive(Default)]
 pub struct ToolsPane {
     pub tools: Vec<ToolDescriptor>,
     pub pages: usize,
     pub warnings: Vec<String>,
-    pub filter: String,
+    pub filter: LineInput,
     /// Typing goes to the filter.
     pub filtering: bool,
     /// Indices into `tools`, filtered and ordered.
@@ -118,7 +116,7 @@ impl ToolsPane {
         // Without a filter every tool is shown in order, and none is read: a descriptor is parsed
         // when its row is drawn (20,000 tools parsed at once cost several times the list's size).
         // A filter reads each tool's name, title and description head from its text (`listed`).
-        let mut scored: Vec<(i64, usize)> = if self.filter.trim().is_empty() {
+        let mut scored: Vec<(i64, usize)> = if self.filter.text().trim().is_empty() {
             (0..self.tools.len()).map(|i| (0, i)).collect()
         } else {
             self.tools
@@ -126,12 +124,12 @@ impl ToolsPane {
                 .enumerate()
                 .filter_map(|(i, t)| {
                     let l = t.listed();
-                    fuzzy::tool_score(&self.filter, &l.name, l.title.as_deref(), l.description.as_deref())
+                    fuzzy::tool_score(self.filter.text(), &l.name, l.title.as_deref(), l.description.as_deref())
                         .map(|s| (s, i))
                 })
                 .collect()
         };
-        if !self.filter.trim().is_empty() {
+        if !self.filter.text().trim().is_empty() {
             scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         }
         self.visible = scored.into_iter().map(|(_, i)| i).collect();
@@ -145,24 +143,18 @@ impl ToolsPane {
     }
 
     fn filter_key(&mut self, key: &KeyEvent) -> Used {
-        match key.code {
-            KeyCode::Enter => self.filtering = false,
-            KeyCode::Esc => {
-                self.clear_filter();
-            }
-            KeyCode::Backspace => {
-                self.filter.pop();
-                self.refilter();
-            }
-            KeyCode::Down => self.scroll.down(1),
-            KeyCode::Up => self.scroll.up(1),
-            KeyCode::Char(c) if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
-                if self.filter.len() < MAX_FILTER {
-                    self.filter.push(c);
-                    self.refilter();
+        match self.filter.key(key) {
+            Edit::Changed => self.refilter(),
+            Edit::Moved => {}
+            Edit::NotMine => match key.code {
+                KeyCode::Enter => self.filtering = false,
+                KeyCode::Esc => {
+                    self.clear_filter();
                 }
-            }
-            _ => return Used::No,
+                KeyCode::Down => self.scroll.down(1),
+                KeyCode::Up => self.scroll.up(1),
+                _ => return Used::No,
+            },
         }
         Used::Yes
     }
@@ -171,13 +163,7 @@ impl ToolsPane {
         if self.filter.is_empty() && !self.filtering {
             format!(" Tools ({}){} ", self.tools.len(), self.since_title())
         } else {
-            let typing = if self.filtering { "▏" } else { "" };
-            format!(
-                " Tools ({}/{} match \"{}{typing}\") ",
-                self.visible.len(),
-                self.tools.len(),
-                sanitize::line(&self.filter)
-            )
+            format!(" Tools ({}/{} match \"{}\") ", self.visible.len(), self.tools.len(), self.filter.view(40, false))
         }
     }
 
@@ -331,6 +317,7 @@ impl Component for ToolsPane {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::KeyModifiers;
     use serde_json::json;
 
     fn pane(names: &[&str]) -> ToolsPane {
@@ -365,10 +352,10 @@ mod tests {
     #[test]
     fn select_name_clears_a_filter_that_hides_it() {
         let mut p = pane(&["a", "b", "c", "d", "e"]);
-        p.filter = "a".into();
+        p.filter.set("a");
         p.refilter();
         assert!(p.select_name("e"));
-        assert_eq!((p.selected().map(|t| t.name().to_string()), p.filter.as_str()), (Some("e".into()), ""));
+        assert_eq!((p.selected().map(|t| t.name().to_string()), p.filter.text()), (Some("e".into()), ""));
         assert!(!p.select_name("zz"));
     }
 
@@ -378,7 +365,7 @@ mod tests {
     fn filtering_and_drawing_rows_parse_no_descriptor() {
         let theme = Theme::default();
         let mut p = pane(&["list_issues", "get_issue", "search_code", "issue_x"]);
-        p.filter = "issue".into();
+        p.filter.set("issue");
         p.refilter();
         assert_eq!(p.visible_len(), 3);
         let rows: Vec<_> = p.visible.iter().map(|&i| p.row(&p.tools[i], &theme)).collect();

@@ -108,7 +108,7 @@ impl Table {
     }
 
     fn find_from(&mut self, from: usize, forward: bool, inclusive: bool) {
-        let q = self.search.query.to_ascii_lowercase();
+        let q = self.search.query.text().to_ascii_lowercase();
         let n = self.scroll.len;
         if q.is_empty() || n == 0 {
             return;
@@ -122,7 +122,7 @@ impl Table {
                 self.scroll.select(i);
                 self.search.note = None;
             }
-            None => self.search.note = Some(format!("no record holds {:?}", self.search.query)),
+            None => self.search.note = Some(format!("no record holds {:?}", self.search.query.text())),
         }
     }
 
@@ -172,7 +172,7 @@ impl Table {
         for i in self.scroll.window(h) {
             let Some(item) = self.env.data.item(i) else { continue };
             let line = self.row(i, item.as_ref(), num_w, first_item, theme);
-            let line = super::text::highlight(&line, &self.search.query, theme);
+            let line = super::text::highlight(&line, self.search.query.text(), theme);
             lines.push(if i == self.scroll.cursor && focused { line.style(theme.selection()) } else { line });
         }
         let mut foot = vec![Span::styled(

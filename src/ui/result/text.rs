@@ -1,13 +1,14 @@
 //! Styled text that wraps and scrolls (a text answer, the content blocks, an error), and the
 //! search prompt the result views share: while it is open every printable key goes to the query.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::ui::components::line_input::{Edit, LineInput};
 pub use crate::ui::fuzzy::contains_ci;
 use crate::ui::keymap::Command;
 use crate::ui::scroll::{Scroll, page};
@@ -16,7 +17,7 @@ use crate::ui::theme::{Role, Theme};
 /// A query being typed or kept for n/N.
 #[derive(Debug, Default, Clone)]
 pub struct Search {
-    pub query: String,
+    pub query: LineInput,
     /// The prompt is open and takes typing.
     pub typing: bool,
     pub note: Option<String>,
@@ -43,6 +44,9 @@ impl Search {
         if !self.typing {
             return Typed::No;
         }
+        if self.query.key(k) != Edit::NotMine {
+            return Typed::Edited;
+        }
         match k.code {
             KeyCode::Enter => {
                 self.typing = false;
@@ -52,14 +56,6 @@ impl Search {
                 self.typing = false;
                 self.query.clear();
             }
-            KeyCode::Backspace => {
-                self.query.pop();
-            }
-            KeyCode::Char(c)
-                if !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) && self.query.len() < 200 =>
-            {
-                self.query.push(c);
-            }
             _ => {}
         }
         Typed::Edited
@@ -68,10 +64,10 @@ impl Search {
     /// The prompt or the kept query, for a view's footer line.
     pub fn footer(&self, theme: &Theme) -> Vec<Span<'static>> {
         let mut out = vec![];
-        let q = crate::sanitize::line(&self.query).into_owned();
+        let q = self.query.view(40, self.typing);
         if self.typing {
             let keys = crate::ui::keymap::search_keys();
-            out.push(Span::styled(format!("  search: {q}▏ ({keys})"), theme.paint(Role::Match)));
+            out.push(Span::styled(format!("  search: {q} ({keys})"), theme.paint(Role::Match)));
         } else if !self.query.is_empty() {
             out.push(Span::styled(format!("  /{q}  n next · N previous"), theme.paint(Role::Dim)));
         }
@@ -152,7 +148,7 @@ impl TextView {
 
     /// Moves to the next (or previous) line holding the query, wrapping once.
     pub fn find(&mut self, forward: bool) {
-        let q = self.search.query.to_ascii_lowercase();
+        let q = self.search.query.text().to_ascii_lowercase();
         let n = self.lines.len();
         if q.is_empty() || n == 0 {
             return;
@@ -166,13 +162,13 @@ impl TextView {
                 self.scroll.select(i);
                 self.search.note = None;
             }
-            None => self.search.note = Some(format!("no match for {:?}", self.search.query)),
+            None => self.search.note = Some(format!("no match for {:?}", self.search.query.text())),
         }
     }
 
     /// Enter in the prompt: the first match from the top line on (it included).
     pub fn find_first(&mut self) {
-        let q = self.search.query.to_ascii_lowercase();
+        let q = self.search.query.text().to_ascii_lowercase();
         if contains_ci(&self.line_text_or_empty(self.scroll.cursor), &q) {
             self.search.note = None;
             return;
@@ -193,7 +189,7 @@ impl TextView {
             .iter()
             .skip(self.scroll.cursor)
             .take(rows)
-            .map(|l| highlight(l, &self.search.query, theme))
+            .map(|l| highlight(l, self.search.query.text(), theme))
             .collect();
         f.render_widget(Paragraph::new(body).wrap(Wrap { trim: false }), Rect { height: rows as u16, ..area });
         if !foot.is_empty() && area.height > 0 {
@@ -211,6 +207,7 @@ impl TextView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::KeyModifiers;
 
     fn key(c: KeyCode) -> KeyEvent {
         KeyEvent::new(c, KeyModifiers::NONE)
@@ -232,7 +229,7 @@ mod tests {
         assert_eq!(v.scroll.cursor, 2, "wraps");
         v.command(Command::PrevMatch);
         assert_eq!(v.scroll.cursor, 4);
-        v.search.query = "zzz".into();
+        v.search.query.set("zzz");
         v.find(true);
         assert!(v.search.note.is_some());
         assert_eq!(v.search.key(&key(KeyCode::Char('q'))), Typed::No, "closed prompt takes nothing");

@@ -143,6 +143,22 @@ pub fn signs_with(algs: Option<&[String]>) -> Option<bool> {
     algs.map(|a| a.iter().any(|x| x == ALG))
 }
 
+/// Whether a login with `server` binds its tokens: `Auto` when the metadata lists ES256;
+/// `Always` unless the metadata lists algorithms without it (then the login is refused, since
+/// the user asked for bound tokens and this server cannot check mcplens's proofs).
+pub fn wanted(mode: Mode, server: &super::discovery::ServerMetadata) -> Result<bool, String> {
+    match (mode, signs_with(server.dpop_algs.as_deref())) {
+        (Mode::Never, _) | (Mode::Auto, None | Some(false)) => Ok(false),
+        (Mode::Always, Some(false)) => Err(format!(
+            "--dpop: the authorization server's metadata ({}) lists dpop_signing_alg_values_supported {} without \
+             ES256, the algorithm mcplens signs proofs with; login refused",
+            server.fetched_from.as_deref().map(crate::sanitize::line).unwrap_or_default(),
+            crate::sanitize::line(&server.dpop_algs.clone().unwrap_or_default().join(", "))
+        )),
+        (Mode::Always, _) | (Mode::Auto, Some(true)) => Ok(true),
+    }
+}
+
 /// The nonces servers handed out, by origin (the authorization server's and the MCP server's
 /// are separate: RFC 9449 §8, §9). The newest wins; a server may rotate it in any answer.
 #[derive(Debug, Default)]
@@ -228,6 +244,22 @@ mod tests {
         let back = Key::from_stored(key.stored()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(back.thumbprint(), key.thumbprint());
         assert!(Key::from_stored("not a key").is_err());
+    }
+
+    #[test]
+    fn tokens_are_bound_when_the_metadata_offers_es256_or_the_user_asks() {
+        let with = |algs: Option<&[&str]>| super::super::discovery::ServerMetadata {
+            dpop_algs: algs.map(|a| a.iter().map(|s| s.to_string()).collect()),
+            fetched_from: Some("https://as.example/.well-known/oauth-authorization-server".into()),
+            ..Default::default()
+        };
+        assert_eq!(wanted(Mode::Auto, &with(Some(&["ES256"]))), Ok(true));
+        assert_eq!(wanted(Mode::Auto, &with(Some(&["RS256"]))), Ok(false));
+        assert_eq!(wanted(Mode::Auto, &with(None)), Ok(false));
+        assert_eq!(wanted(Mode::Never, &with(Some(&["ES256"]))), Ok(false));
+        assert_eq!(wanted(Mode::Always, &with(None)), Ok(true));
+        let e = wanted(Mode::Always, &with(Some(&["RS256", "PS256"]))).unwrap_err();
+        assert!(e.contains("RS256, PS256") && e.contains("as.example"), "{e}");
     }
 
     #[test]

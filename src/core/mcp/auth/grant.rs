@@ -226,6 +226,44 @@ mod tests {
     }
 
     #[test]
+    fn dpop_tokens_are_taken_only_when_a_proof_was_sent() {
+        assert_eq!(token_type(None, false), Ok(None));
+        assert_eq!(token_type(Some("bearer".into()), true), Ok(None));
+        assert_eq!(token_type(Some("DPoP".into()), true), Ok(Some("DPoP".into())));
+        assert!(token_type(Some("DPoP".into()), false).is_err());
+        assert!(token_type(Some("mac".into()), true).is_err());
+    }
+
+    #[test]
+    fn a_jwt_bearer_grant_sends_the_assertion_and_the_resource() {
+        let client = ClientInfo {
+            client_id: "wl".into(),
+            client_secret: None,
+            method: AuthMethod::None,
+            registration: super::super::client::Registration::PreRegistered,
+            redirect_uri: None,
+            private_key_pem: None,
+        };
+        let req = TokenRequest {
+            endpoint: "http://as/token",
+            audience: "http://as",
+            client: &client,
+            resource: "http://rs/mcp",
+            scope: Some("a b"),
+            dpop: None,
+        };
+        let (form, headers) = build(&req, &Grant::JwtBearer { assertion: "x.y.z" }).unwrap_or_default();
+        let get = |k: &str| form.iter().find(|(n, _)| *n == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("grant_type"), Some(JWT_BEARER));
+        assert_eq!(
+            (get("assertion"), get("resource"), get("scope")),
+            (Some("x.y.z"), Some("http://rs/mcp"), Some("a b"))
+        );
+        assert_eq!(get("client_id"), Some("wl"));
+        assert!(headers.is_empty());
+    }
+
+    #[test]
     fn basic_credentials_are_form_encoded() {
         assert_eq!(
             basic_header("a b", "c:d"),

@@ -243,20 +243,7 @@ impl Authorizer {
     /// The proof key for a login with `server`: kept from the record when there is one (the
     /// refresh token stays bound to it), else a new one; None when tokens are not to be bound.
     fn dpop_for(&self, server: &discovery::ServerMetadata) -> Result<Option<Arc<dpop::Key>>, String> {
-        let signs = dpop::signs_with(server.dpop_algs.as_deref());
-        let wanted = match (self.config.dpop, signs) {
-            (dpop::Mode::Never, _) | (dpop::Mode::Auto, None | Some(false)) => false,
-            (dpop::Mode::Always, Some(false)) => {
-                return Err(format!(
-                    "--dpop: the authorization server's metadata ({}) lists dpop_signing_alg_values_supported {} \
-                     without ES256, the algorithm mcplens signs proofs with; login refused",
-                    server.fetched_from.as_deref().map(crate::sanitize::line).unwrap_or_default(),
-                    crate::sanitize::line(&server.dpop_algs.clone().unwrap_or_default().join(", "))
-                ));
-            }
-            (dpop::Mode::Always, _) | (dpop::Mode::Auto, Some(true)) => true,
-        };
-        if !wanted {
+        if !dpop::wanted(self.config.dpop, server)? {
             return Ok(None);
         }
         let key = match self.key() {
@@ -562,16 +549,15 @@ impl Authorizer {
         self.save(&record);
         *self.record.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(record);
         *self.key.write().unwrap_or_else(std::sync::PoisonError::into_inner) = key;
+        let how = how_label(&client, grant_name, tokens.token_type.is_some());
         self.tap.log().push(
             LogKind::Info,
             &format!(
-                "auth: logged in ({}, {}{})",
-                client.registration.label(),
-                if tokens.token_type.is_some() { "a DPoP-bound token, " } else { "" },
+                "auth: logged in ({how}, {})",
                 tokens.scope.as_deref().map(|s| format!("scopes {s}")).unwrap_or_else(|| "no scopes named".into())
             ),
         );
-        self.notify(Notice::LoggedIn { scope: tokens.scope, how: client.registration.label().to_string() });
+        self.notify(Notice::LoggedIn { scope: tokens.scope, how });
         Ok(tokens.access_token)
     }
 
@@ -637,6 +623,19 @@ struct Obtained {
     asked: Option<String>,
     grant: &'static str,
     key: Option<Arc<dpop::Key>>,
+}
+
+/// How a login went, in words: the client, the grant when it was not a browser login, and
+/// whether the token is bound.
+fn how_label(client: &ClientInfo, grant: &str, bound: bool) -> String {
+    let grant = match grant {
+        "client_credentials" => ", client credentials",
+        "jwt_bearer" => ", workload identity JWT",
+        "enterprise" => ", enterprise IdP assertion (ID-JAG)",
+        _ => "",
+    };
+    let bound = if bound { ", DPoP-bound token" } else { "" };
+    format!("{}{grant}{bound}", client.registration.label())
 }
 
 /// The record's DPoP key; a key that cannot be read leaves the bound tokens useless, so they go.

@@ -1,0 +1,294 @@
+//! Whether a text block repeats structuredContent, told without decoding the text or parsing it:
+//! the JSON string literal of the text (as it sits in the reply) is decoded on the fly and read
+//! as JSON tokens, and compared with the tokens of the structured side (given as the slices of
+//! compact JSON it is made of). A 13 MB text that repeats its records with Python's `", "`
+//! spacing then costs one walk of each side: no decoded copy, no syntax check, no skeleton.
+//!
+//! Both sides are brought to one canonical form as they are read: whitespace between tokens
+//! dropped, every string written with only `"`, `\` and control characters escaped (one way).
+//! Equal canonical forms are the same document as serde_json reads it, and since the
+//! structured side is valid JSON, a text with the same canonical form is valid JSON too:
+//! whitespace inside a number or a literal (`tr ue`) is kept as a space, which no valid JSON's
+//! canonical form holds, and a raw control character in a string stays raw, where valid JSON
+//! has it escaped. The answer is one-sided: `false` also means "cannot tell cheaply" (a lone
+//! surrogate, members in another order), and the caller compares parsed documents then.
+
+/// Canonical bytes produced per side before the two are compared (bounds the buffers).
+const CHUNK: usize = 64 << 10;
+
+/// Whether the JSON string literal `lit` (quotes included), decoded, is a JSON document with the
+/// same tokens as the JSON text made of `parts`, which must be valid JSON.
+pub fn literal_holds(lit: &str, parts: &mut dyn Iterator<Item = &[u8]>) -> bool {
+    let Some(inner) = lit.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else { return false };
+    let mut a = LiteralSide { inner: inner.as_bytes(), at: 0, canon: Canon::default() };
+    let mut b = PartsSide { parts, current: &[], canon: Canon::default() };
+    let (mut out_a, mut out_b) = (Vec::new(), Vec::new());
+    loop {
+        let (Some(a_done), Some(b_done)) = (a.fill(&mut out_a), b.fill(&mut out_b)) else { return false };
+        let n = out_a.len().min(out_b.len());
+        if out_a[..n] != out_b[..n] {
+            return false;
+        }
+        out_a.drain(..n);
+        out_b.drain(..n);
+        if a_done && b_done {
+            return out_a.is_empty() && out_b.is_empty() && a.canon.at_rest() && b.canon.at_rest();
+        }
+        if (a_done && out_a.is_empty() && !out_b.is_empty()) || (b_done && out_b.is_empty() && !out_a.is_empty()) {
+            return false;
+        }
+    }
+}
+
+/// The text side: the literal's escapes decoded, the result read by a [`Canon`].
+struct LiteralSide<'a> {
+    inner: &'a [u8],
+    at: usize,
+    canon: Canon,
+}
+
+impl LiteralSide<'_> {
+    /// Adds at least [`CHUNK`] canonical bytes to `out`, or all that are left; `Some(true)` when
+    /// the literal is used up, `None` when it cannot be compared (a lone surrogate).
+    fn fill(&mut self, out: &mut Vec<u8>) -> Option<bool> {
+        let mut utf8 = [0u8; 4];
+        while out.len() < CHUNK {
+            let rest = self.inner.get(self.at..).unwrap_or_default();
+            if rest.is_empty() {
+                return Some(true);
+            }
+            // A plain loop, not memchr: in escaped JSON the runs are a few bytes long, and memchr's
+            // setup would cost more than the search.
+            let run = rest.iter().take(CHUNK).position(|&b| b == b'\\').unwrap_or(rest.len().min(CHUNK));
+            if run > 0 {
+                self.canon.feed(&rest[..run], out)?;
+                self.at += run;
+                continue;
+            }
+            let (c, len) = escape(rest)?;
+            self.canon.feed(c.encode_utf8(&mut utf8).as_bytes(), out)?;
+            self.at += len;
+        }
+        Some(false)
+    }
+}
+
+/// The structured side: its slices, read by a [`Canon`].
+struct PartsSide<'a, 'p> {
+    parts: &'p mut dyn Iterator<Item = &'a [u8]>,
+    current: &'a [u8],
+    canon: Canon,
+}
+
+impl PartsSide<'_, '_> {
+    fn fill(&mut self, out: &mut Vec<u8>) -> Option<bool> {
+        while out.len() < CHUNK {
+            if self.current.is_empty() {
+                match self.parts.next() {
+                    Some(p) => self.current = p,
+                    None => return Some(true),
+                }
+                continue;
+            }
+            let n = self.current.len().min(CHUNK);
+            self.canon.feed(&self.current[..n], out)?;
+            self.current = &self.current[n..];
+        }
+        Some(false)
+    }
+}
+
+/// The escape at the start of `s` (a backslash): the character and the escape's length. A
+/// surrogate pair is one character; a lone surrogate or a broken escape is `None`.
+fn escape(s: &[u8]) -> Option<(char, usize)> {
+    let c = match *s.get(1)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let hi = hex4(s.get(2..6)?)?;
+            if !(0xd800..0xe000).contains(&hi) {
+                return Some((char::from_u32(hi)?, 6));
+            }
+            let lo = (hi < 0xdc00 && s.get(6..8) == Some(b"\\u")).then(|| hex4(s.get(8..12)?)).flatten()?;
+            if !(0xdc00..0xe000).contains(&lo) {
+                return None;
+            }
+            return Some((char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00))?, 12));
+        }
+        _ => return None,
+    };
+    Some((c, 2))
+}
+
+fn hex4(h: &[u8]) -> Option<u32> {
+    h.iter().try_fold(0u32, |acc, &b| Some(acc * 16 + (b as char).to_digit(16)?))
+}
+
+/// Where a [`Canon`] is in its text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum State {
+    #[default]
+    Between,
+    InString,
+    /// After a backslash in a string.
+    Escape,
+    /// In a `\u` escape: the hex digits read so far and their value.
+    Hex(u8, u32),
+}
+
+/// Reads JSON text a slice at a time and writes its canonical form (see the module's comment).
+#[derive(Debug, Default)]
+struct Canon {
+    state: State,
+    /// The last byte written between strings belongs to a number or a literal.
+    word: bool,
+    /// Whitespace was skipped since the last byte written.
+    space: bool,
+    /// A high surrogate escape that waits for its low half.
+    high: Option<u32>,
+}
+
+impl Canon {
+    /// Not inside a string or an escape: the text may end here.
+    fn at_rest(&self) -> bool {
+        self.state == State::Between
+    }
+
+    fn feed(&mut self, mut bytes: &[u8], out: &mut Vec<u8>) -> Option<()> {
+        while let Some((&c, rest)) = bytes.split_first() {
+            if self.state == State::InString && self.high.is_none() {
+                // The common case: a run of plain string bytes, copied at once.
+                let run = bytes.iter().position(|&b| b == b'"' || b == b'\\').unwrap_or(bytes.len());
+                out.extend_from_slice(&bytes[..run]);
+                bytes = &bytes[run..];
+                let Some((&c, rest)) = bytes.split_first() else { break };
+                self.string_byte(c, out)?;
+                bytes = rest;
+                continue;
+            }
+            if self.state == State::Between && !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'"') {
+                // A run of tokens without whitespace or strings (`, `, `1}`), copied at once:
+                // only its first byte can follow skipped whitespace.
+                let run = bytes.iter().position(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'"'));
+                let run = run.unwrap_or(bytes.len());
+                if self.word && self.space && is_word(c) {
+                    out.push(b' ');
+                }
+                out.extend_from_slice(&bytes[..run]);
+                (self.word, self.space) = (is_word(bytes[run - 1]), false);
+                bytes = &bytes[run..];
+                continue;
+            }
+            match self.state {
+                State::Between => self.between(c, out),
+                State::InString => self.string_byte(c, out)?,
+                State::Escape => self.escaped(c, out)?,
+                State::Hex(n, acc) => {
+                    let acc = acc * 16 + (c as char).to_digit(16)?;
+                    self.state = State::Hex(n + 1, acc);
+                    if n == 3 {
+                        self.state = State::InString;
+                        self.code_point(acc, out)?;
+                    }
+                }
+            }
+            bytes = rest;
+        }
+        Some(())
+    }
+
+    fn between(&mut self, c: u8, out: &mut Vec<u8>) {
+        match c {
+            b' ' | b'\t' | b'\n' | b'\r' => self.space = true,
+            _ => {
+                let word = is_word(c);
+                if word && self.word && self.space {
+                    out.push(b' ');
+                }
+                out.push(c);
+                (self.word, self.space) = (word, false);
+                if c == b'"' {
+                    self.state = State::InString;
+                }
+            }
+        }
+    }
+
+    fn string_byte(&mut self, c: u8, out: &mut Vec<u8>) -> Option<()> {
+        if self.high.is_some() && c != b'\\' {
+            return None;
+        }
+        match c {
+            b'\\' => self.state = State::Escape,
+            b'"' => {
+                out.push(b'"');
+                self.state = State::Between;
+            }
+            _ => out.push(c),
+        }
+        Some(())
+    }
+
+    fn escaped(&mut self, c: u8, out: &mut Vec<u8>) -> Option<()> {
+        if c == b'u' {
+            self.state = State::Hex(0, 0);
+            return Some(());
+        }
+        if self.high.is_some() {
+            return None;
+        }
+        let ch = match c {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            _ => return None,
+        };
+        self.state = State::InString;
+        write_char(ch, out);
+        Some(())
+    }
+
+    /// A `\u` escape's value: a character, or half of a surrogate pair.
+    fn code_point(&mut self, u: u32, out: &mut Vec<u8>) -> Option<()> {
+        let ch = match (self.high.take(), u) {
+            (None, 0xd800..=0xdbff) => {
+                self.high = Some(u);
+                return Some(());
+            }
+            (Some(hi), 0xdc00..=0xdfff) => char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (u - 0xdc00))?,
+            (None, _) => char::from_u32(u)?,
+            (Some(_), _) => return None,
+        };
+        write_char(ch, out);
+        Some(())
+    }
+}
+
+/// A byte of a number or of `true`, `false`, `null`.
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.')
+}
+
+/// A character of a string, written canonically: `"`, `\` and control characters escaped.
+fn write_char(ch: char, out: &mut Vec<u8>) {
+    match ch {
+        '"' => out.extend_from_slice(b"\\\""),
+        '\\' => out.extend_from_slice(b"\\\\"),
+        c if (c as u32) < 0x20 => out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes()),
+        c => out.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,100 @@
+use super::literal_holds;
+use serde_json::Value;
+
+/// The text as a JSON string literal, as a server's reply carries it.
+fn lit(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
+}
+
+fn holds(text: &str, compact: &str) -> bool {
+    literal_holds(&lit(text), &mut std::iter::once(compact.as_bytes()))
+}
+
+/// The structured side cut into one-byte slices: escapes and tokens split across slices.
+fn holds_bytewise(text: &str, compact: &str) -> bool {
+    literal_holds(&lit(text), &mut compact.as_bytes().chunks(1))
+}
+
+fn parsed(t: &str) -> Option<Value> {
+    serde_json::from_str(t).ok()
+}
+
+#[test]
+fn the_same_document_written_another_way_holds() {
+    let cases = [
+        // Python's json.dumps: `", "` and `": "`, non-ASCII as \u escapes (ensure_ascii).
+        (
+            r#"{"records": [{"id": 1, "name": "caf\u00e9", "tags": ["x"]}], "total": 1}"#,
+            r#"{"records":[{"id":1,"name":"café","tags":["x"]}],"total":1}"#,
+        ),
+        (r#"[{"a": "\"quoted\" \\ back\/slash"}]"#, r#"[{"a":"\"quoted\" \\ back/slash"}]"#),
+        ("[\"\\ud83d\\ude00\", \"\\n\\t\"]", "[\"😀\",\"\\n\\t\"]"),
+        ("  {\n  \"a\": [\n    1.5e3,\n    null,\n    true\n  ]\n}\n", r#"{"a":[1.5e3,null,true]}"#),
+        ("[\"\\u000a\"]", "[\"\\n\"]"),
+    ];
+    for (text, compact) in cases {
+        assert_eq!(parsed(text), parsed(compact), "{text}");
+        assert!(holds(text, compact), "{text} vs {compact}");
+        assert!(holds_bytewise(text, compact), "{text} vs {compact}, a byte at a time");
+    }
+}
+
+#[test]
+fn a_difference_or_an_undecided_case_does_not_hold() {
+    let cases = [
+        (r#"{"a": 1, "b": 2}"#, r#"{"b":2,"a":1}"#), // equal as values: the caller parses
+        ("[1.0]", "[1]"),
+        (r#"["x"]"#, r#"["y"]"#),
+        ("[1, 2]", "[1,2,3]"),
+        ("[1, 2, 3]", "[1,2]"),
+        ("[tr ue]", "[true]"),
+        ("[1 2]", "[12]"),
+        ("[- 1]", "[-1]"),
+        ("[\"a\nb\"]", "[\"a\\nb\"]"),      // a raw newline in a string is no JSON
+        (r#"["\ud800"]"#, r#"["\ud800"]"#), // a lone surrogate: the parser's business
+        (r#"["\udc00x"]"#, r#"["\udc00x"]"#),
+        ("[1] [1]", "[1]"),
+        ("[1]x", "[1]"),
+        (r#"["a"#, r#"["a"]"#),
+        (r#"["\q"]"#, r#"["q"]"#),
+        ("", "[]"),
+        ("\u{b}[]", "[]"),
+    ];
+    for (text, compact) in cases {
+        assert!(!holds(text, compact), "{text:?} vs {compact:?}");
+        assert!(!holds_bytewise(text, compact), "{text:?} vs {compact:?}, a byte at a time");
+    }
+}
+
+#[test]
+fn what_holds_is_valid_and_equal_json() {
+    // Every pair that holds parses to equal values (texts written from the cases above, cut
+    // and changed a byte at a time).
+    let compact = r#"{"records":[{"id":1,"name":"café \"x\"","ok":true,"n":null,"v":-1.5e-3}],"total":1}"#;
+    let spaced =
+        r#"{"records": [{"id": 1, "name": "caf\u00e9 \"x\"", "ok": true, "n": null, "v": -1.5e-3}], "total": 1}"#;
+    for i in 0..spaced.len() {
+        for with in ["", " ", "\"", "\\", "x", "1", "\n"] {
+            let (Some(head), Some(tail)) = (spaced.get(..i), spaced.get(i + 1..)) else { continue };
+            let text = format!("{head}{with}{tail}");
+            if holds(&text, compact) {
+                assert_eq!(parsed(&text), parsed(compact), "{text}");
+            }
+        }
+    }
+    assert!(holds(spaced, compact));
+}
+
+#[test]
+fn long_texts_are_compared_across_chunks() {
+    let records: Vec<Value> =
+        (0..4_000).map(|i| serde_json::json!({"id": i, "name": format!("record \"{i}\" é"), "tags": ["x"]})).collect();
+    let compact = serde_json::to_string(&records).unwrap_or_default();
+    let spaced = compact.replace(",\"", ", \"").replace("\":", "\": ");
+    assert!(spaced.len() > 3 * super::CHUNK);
+    assert!(holds(&spaced, &compact));
+    let parts: Vec<&[u8]> = compact.as_bytes().chunks(1000).collect();
+    assert!(literal_holds(&lit(&spaced), &mut parts.into_iter()));
+    let changed = spaced.replacen("record \\\"3999\\\"", "record \\\"3998\\\"", 1);
+    assert!(!holds(&changed, &compact));
+}
