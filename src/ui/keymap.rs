@@ -89,6 +89,7 @@ commands! {
     PrevPage = "prev_page",
     AllPages = "all_pages",
     Copy = "copy",
+    CopyAs = "copy_as",
     Export = "export",
     Search = "search",
     NextMatch = "next_match",

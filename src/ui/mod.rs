@@ -8,6 +8,7 @@ mod calls;
 pub mod changes;
 pub mod component;
 pub mod components;
+pub mod copy_as;
 mod diagnose;
 mod dispatch;
 mod docked;
