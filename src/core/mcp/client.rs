@@ -144,6 +144,11 @@ fn capabilities(roots: bool) -> ClientCapabilities {
     // declares it.
     let mut ext = rmcp::model::ExtensionCapabilities::new();
     ext.insert(rmcp::model::TASKS_EXTENSION_ID.to_string(), serde_json::Map::new());
+    // MCP Apps (SEP-1865, Capability Negotiation): servers list their app tools and views only
+    // to a client that declares it; `mcplens app` renders them.
+    let mut ui = serde_json::Map::new();
+    ui.insert("mimeTypes".into(), serde_json::json!([crate::apps::MIME]));
+    ext.insert(crate::apps::EXTENSION.to_string(), ui);
     c.extensions = Some(ext);
     if roots {
         let mut r = RootsCapabilities::default();
