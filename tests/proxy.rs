@@ -311,10 +311,10 @@ fn children_of(pid: u32) -> Vec<u32> {
 #[test]
 fn a_server_that_ignores_its_input_closing_does_not_outlive_the_host() {
     let state = State::new("host-gone");
+    // A server that reads its input to the end and then stays (as some real ones do).
+    let stays = "import sys, time\nsys.stdin.read()\ntime.sleep(300)";
     let mut proxy = Command::new(bin())
-        .arg("proxy")
-        .arg("--")
-        .args(everything_stdio())
+        .args(["proxy", "--", "python3", "-c", stays])
         .env("MCPLENS_STATE_DIR", &state.0)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())

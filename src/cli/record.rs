@@ -185,7 +185,7 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
                 let _ = child.kill().await;
                 return Ok(code);
             }
-            () = quiet_for(&heard, HOST_GONE_GRACE) => return Ok(stop_after_host(&mut child, &rec).await),
+            () = host_gone_grace(&heard) => return Ok(stop_after_host(&mut child, &rec).await),
         },
     };
     up.abort();
@@ -211,9 +211,15 @@ pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_me
     }
 }
 
-/// How long a server whose input has closed may stay silent before it is stopped. While it still
-/// writes (answers to the host's last requests) it goes on.
-const HOST_GONE_GRACE: Duration = Duration::from_secs(3);
+/// How long a server whose input has closed is given to exit (as a host gives it), and the pause
+/// in its writing that must come after before it is stopped: a server still writing an answer
+/// (a long line, a burst) is not cut off in the middle; one that only chats now and then is.
+const HOST_GONE_GRACE: (Duration, Duration) = (stdio::STOP_GRACE.0, Duration::from_millis(300));
+
+async fn host_gone_grace(heard: &AtomicU64) {
+    tokio::time::sleep(HOST_GONE_GRACE.0).await;
+    quiet_for(heard, HOST_GONE_GRACE.1).await;
+}
 
 /// Resolves once nothing more has been read for `quiet`.
 async fn quiet_for(read: &AtomicU64, quiet: Duration) {
