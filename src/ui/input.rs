@@ -144,6 +144,10 @@ impl App {
                     vec![]
                 }
             }
+            Action::CopyAs { tool, arguments } => {
+                self.copy_as(&tool, &arguments);
+                vec![]
+            }
             Action::ShowPast { at, tool } => {
                 match self.past.iter().rev().find(|(when, r)| *when == at && r.tool == tool) {
                     Some((_, r)) => {
@@ -246,6 +250,7 @@ impl App {
             }
             Command::MarkRecords | Command::MarkNext => return self.teach(cmd),
             Command::SaveCall => self.save_call(),
+            Command::CopyAs => self.copy_shown_call(),
             Command::Zoom => self.zoom = !self.zoom,
             Command::ToggleLog => {
                 self.show_log = !self.show_log;

@@ -9,6 +9,7 @@ mod calls;
 pub mod changes;
 pub mod component;
 pub mod components;
+pub mod copy_as;
 mod diagnose;
 mod dispatch;
 mod docked;
@@ -37,6 +38,7 @@ mod terminal;
 pub mod textarea;
 pub mod theme;
 pub mod view;
+mod watch_breaks;
 #[cfg(unix)]
 pub mod watch_mode;
 mod worker;
