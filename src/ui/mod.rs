@@ -38,6 +38,7 @@ mod terminal;
 pub mod textarea;
 pub mod theme;
 pub mod view;
+mod watch_breaks;
 #[cfg(unix)]
 pub mod watch_mode;
 mod worker;
