@@ -162,6 +162,7 @@ fn every_modern_request_carries_meta_and_over_http_the_method_and_name_headers()
     let caps = &meta["io.modelcontextprotocol/clientCapabilities"];
     assert!(caps["elicitation"]["form"].is_object() && caps["sampling"].is_object(), "{caps}");
     assert!(caps["extensions"]["io.modelcontextprotocol/tasks"].is_object(), "{caps}");
+    assert_eq!(caps["extensions"]["io.modelcontextprotocol/ui"]["mimeTypes"][0], "text/html;profile=mcp-app", "{caps}");
     let (_server, url) = modern_http();
     let o = mcplens(&["call", "headers_seen", "--json", "--url", &url]);
     let headers = &received(&o);

@@ -269,6 +269,42 @@ async fn typing_again_on_a_header_row_appends_to_the_field_below() {
     assert_eq!(fg_id(&app), Some(json!("qKiAlicezq")));
 }
 
+/// `Y` on a result: the call as a command line, a curl request (HTTP only) or its message, the
+/// target's secrets masked on screen and in what is copied; from the history too.
+#[tokio::test]
+async fn a_call_copied_as_a_command_a_curl_request_or_its_message() {
+    let (mut app, session, mut screen) = demo_setup().await;
+    let args = mcplens::cli::TargetArgs {
+        command: vec!["python3".into(), "server.py".into()],
+        env: vec!["API_TOKEN=sekrit-42".into()],
+        ..Default::default()
+    };
+    app.copy_source = Some(mcplens::ui::copy_as::CopySource { args, secrets: vec!["sekrit-42".into()] });
+    open(&mut screen, &mut app, "echo");
+    screen.type_text(&mut app, "hi");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    execute(&mut app, &session, cmds).await;
+    assert!(app.result().is_some(), "no result");
+    screen.press(&mut app, KeyCode::Esc);
+    app.focus = Pane::Result;
+    screen.press(&mut app, KeyCode::Char('Y'));
+    let shown = screen.text(&mut app);
+    assert!(shown.contains("an mcplens call command") && shown.contains("mcplens call echo"), "{shown}");
+    assert!(!shown.contains("sekrit-42"), "{shown}");
+    screen.press(&mut app, KeyCode::Down);
+    assert!(screen.text(&mut app).contains("for an HTTP server"), "curl applies to HTTP servers only");
+    screen.press(&mut app, KeyCode::Down);
+    let copied = screen.press(&mut app, KeyCode::Enter);
+    let Some(Cmd::Copy(text)) = copied.first() else { panic!("nothing copied: {copied:?}") };
+    let message: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(message["method"], "tools/call");
+    assert_eq!(message["params"]["name"], "echo");
+    assert!(app.overlays.is_empty(), "the overlay closes once copied");
+    screen.press(&mut app, KeyCode::Char('H'));
+    screen.press(&mut app, KeyCode::Char('Y'));
+    assert!(screen.text(&mut app).contains("Copy echo as"), "Y in the history");
+}
+
 /// The focused field's key.
 fn app_key(app: &App) -> String {
     app.form.as_ref().and_then(|f| f.focused_field()).map(|f| f.key.clone()).unwrap_or_default()

@@ -74,7 +74,7 @@ impl Policy {
         let answer = match &ask.kind {
             AskKind::Form { schema, .. } => self.form(schema),
             AskKind::Url { url, .. } => self.url(url),
-            AskKind::Sampling { params } => self.sampling(params),
+            AskKind::Sampling { params, messages } => self.sampling(params, *messages),
         };
         say(&format!("mcplens answered: {}", describe(&answer)));
         answer
@@ -131,8 +131,8 @@ impl Policy {
         }
     }
 
-    fn sampling(&self, params: &Value) -> Answer {
-        for line in asks::sampling_lines(params) {
+    fn sampling(&self, params: &Value, messages: usize) -> Answer {
+        for line in asks::sampling_lines(params, messages) {
             say(&format!("  {}", sanitize::line(&line)));
         }
         match self.sampling.as_deref() {

@@ -106,7 +106,6 @@ struct Place {
 /// Rows are numbered from `at.first`. Returns the rows and why the text stopped being JSON.
 fn flatten(text: &str, start: usize, at: Place, limit: usize) -> (Vec<Row>, Option<String>) {
     let mut rows: Vec<Row> = Vec::new();
-    let local = |p: u32| (p - at.first) as usize;
     // Open containers: their row index.
     let mut stack: Vec<u32> = Vec::new();
     let mut pending_key: Option<(u32, u32)> = None;
@@ -125,10 +124,7 @@ fn flatten(text: &str, start: usize, at: Place, limit: usize) -> (Vec<Row>, Opti
             }
             TokenKind::ObjectClose | TokenKind::ArrayClose => {
                 let Some(open) = stack.pop() else { break None };
-                let last = at.first + rows.len() as u32 - 1;
-                let row = &mut rows[local(open)];
-                row.end = last;
-                row.value_len = tok.end as u32 - row.value_start;
+                close(&mut rows, at.first, open, tok.end);
                 if stack.is_empty() {
                     break None;
                 }
@@ -137,26 +133,8 @@ fn flatten(text: &str, start: usize, at: Place, limit: usize) -> (Vec<Row>, Opti
             _ => {}
         }
         let me = at.first + rows.len() as u32;
-        let (key_start, key_len) = match parent {
-            None => at.key,
-            Some(_) => pending_key.take().unwrap_or((0, 0)),
-        };
-        let index = match parent {
-            Some(p) if rows[local(p)].kind == Kind::Array => rows[local(p)].children,
-            Some(_) => 0,
-            None => at.index,
-        };
-        if let Some(p) = parent {
-            rows[local(p)].children += 1;
-        }
-        let kind = match tok.kind {
-            TokenKind::ObjectOpen => Kind::Object,
-            TokenKind::ArrayOpen => Kind::Array,
-            TokenKind::String => Kind::String,
-            TokenKind::True | TokenKind::False => Kind::Bool,
-            TokenKind::Null => Kind::Null,
-            _ => Kind::Number,
-        };
+        let ((key_start, key_len), index) = placed(&mut rows, at.first, parent, &mut pending_key, &at);
+        let kind = row_kind(tok.kind);
         let mut row = Row {
             depth: (at.depth as usize + tok.depth).min(u16::MAX as usize) as u16,
             kind,
@@ -197,6 +175,43 @@ fn flatten(text: &str, start: usize, at: Place, limit: usize) -> (Vec<Row>, Opti
 }
 
 const JSON_WS: [char; 4] = [' ', '\n', '\r', '\t'];
+
+/// A container's row when its closing token (ending at `end`) is read: its last descendant row
+/// and its text's length.
+fn close(rows: &mut [Row], first: u32, open: u32, end: usize) {
+    let last = first + rows.len() as u32 - 1;
+    let row = &mut rows[(open - first) as usize];
+    row.end = last;
+    row.value_len = end as u32 - row.value_start;
+}
+
+/// A new row's key (under an object: the key just read) and index (under an array: its
+/// position), counted in its parent's children; a top row takes the place it was given.
+fn placed(
+    rows: &mut [Row],
+    first: u32,
+    parent: Option<u32>,
+    pending_key: &mut Option<(u32, u32)>,
+    at: &Place,
+) -> ((u32, u32), u32) {
+    let Some(p) = parent else { return (at.key, at.index) };
+    let parent_row = &mut rows[(p - first) as usize];
+    let key = pending_key.take().unwrap_or((0, 0));
+    let index = if parent_row.kind == Kind::Array { parent_row.children } else { 0 };
+    parent_row.children += 1;
+    (key, index)
+}
+
+fn row_kind(kind: TokenKind) -> Kind {
+    match kind {
+        TokenKind::ObjectOpen => Kind::Object,
+        TokenKind::ArrayOpen => Kind::Array,
+        TokenKind::String => Kind::String,
+        TokenKind::True | TokenKind::False => Kind::Bool,
+        TokenKind::Null => Kind::Null,
+        _ => Kind::Number,
+    }
+}
 
 impl JsonTree {
     /// Flattens `text`. Text over 4 GiB is refused (offsets are 32-bit to keep rows small).

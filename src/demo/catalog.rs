@@ -4,6 +4,11 @@ use serde_json::{Value, json};
 
 /// Every demo tool, in listing order.
 pub fn tools() -> Vec<Value> {
+    [discord_channels(), discord_messages(), web(), server(), content()].concat()
+}
+
+/// The Discord-like tools that read channels, paged by offset.
+fn discord_channels() -> Vec<Value> {
     vec![
         json!({
             "name": "discord_list_channels",
@@ -35,6 +40,13 @@ pub fn tools() -> Vec<Value> {
             },
             "annotations": {"readOnlyHint": true}
         }),
+    ]
+}
+
+/// The Discord-like tools that write: send, edit and delete a message (one destructive), and
+/// read a user.
+fn discord_messages() -> Vec<Value> {
+    vec![
         json!({
             "name": "discord_send_message",
             "title": "Send message",
@@ -88,6 +100,12 @@ pub fn tools() -> Vec<Value> {
             },
             "annotations": {"readOnlyHint": true}
         }),
+    ]
+}
+
+/// Tools that reach the web in a real server: a URL shortener, a shop, a search, the weather.
+fn web() -> Vec<Value> {
+    vec![
         json!({
             "name": "yourls_shorten_url",
             "title": "Shorten URL",
@@ -146,6 +164,12 @@ pub fn tools() -> Vec<Value> {
             },
             "annotations": {"readOnlyHint": true}
         }),
+    ]
+}
+
+/// Tools about the server itself, the nested person finder and an issue tracker.
+fn server() -> Vec<Value> {
+    vec![
         json!({
             "name": "mcp_list_tools",
             "title": "List tools (catalog)",
@@ -187,6 +211,12 @@ pub fn tools() -> Vec<Value> {
             },
             "annotations": {"readOnlyHint": true}
         }),
+    ]
+}
+
+/// Tools whose results show the envelope's cases: images, resource links, progress, many records, an echo.
+fn content() -> Vec<Value> {
+    vec![
         json!({
             "name": "get_image",
             "title": "Get image",

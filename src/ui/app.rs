@@ -36,6 +36,8 @@ pub struct App {
     pub target_label: String,
     pub conn: Conn,
     pub server: Option<ServerInfo>,
+    /// The target as given, for `Y` (a call as a command).
+    pub copy_source: Option<super::copy_as::CopySource>,
     /// The OAuth login state, shown in the server line.
     pub login: Option<crate::mcp::auth::LoginState>,
     /// The tool list pane.
@@ -86,6 +88,7 @@ impl App {
             target_label,
             conn: Conn::Connecting { since: Instant::now() },
             server: None,
+            copy_source: None,
             login: None,
             list: ToolsPane::default(),
             focus: Pane::Tools,
@@ -282,7 +285,7 @@ impl App {
                 self.dirty = false;
                 vec![]
             }
-            Msg::Key(k) => self.key(k),
+            Msg::Key(k) => self.on_key(k),
             Msg::Mouse(m) => {
                 self.mouse(m);
                 vec![]

@@ -47,6 +47,8 @@ pub enum Action {
     OpenForm { tool: String, arguments: Option<serde_json::Value> },
     /// Run the tool with these arguments as a new call.
     Run { tool: String, arguments: serde_json::Value },
+    /// Copy this call as a command, a curl request or its message (`Y`).
+    CopyAs { tool: String, arguments: serde_json::Value },
     /// Show the kept result of the call made at this time (history entry's `at`).
     ShowPast { at: u64, tool: String },
     /// Run the form's tool with the arguments it built (validated, confirmed).

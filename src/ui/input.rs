@@ -144,6 +144,10 @@ impl App {
                     vec![]
                 }
             }
+            Action::CopyAs { tool, arguments } => {
+                self.copy_as(&tool, &arguments);
+                vec![]
+            }
             Action::ShowPast { at, tool } => {
                 match self.past.iter().rev().find(|(when, r)| *when == at && r.tool == tool) {
                     Some((_, r)) => {
@@ -211,91 +215,6 @@ impl App {
         found
     }
 
-    pub(super) fn key(&mut self, k: KeyEvent) -> Vec<Cmd> {
-        if keymap::lookup_own(&k, Scope::Any) == Some(Command::ForceQuit) {
-            return self.quit_or_ask();
-        }
-        if !self.overlays.is_empty() {
-            return self.overlay_key(k);
-        }
-        if self.focus == Pane::Tools && self.list.filtering {
-            let mut cx = Ctx::new(&self.theme);
-            let used = self.list.key(&k, &mut cx);
-            self.sync_schema();
-            if used.yes() {
-                return vec![];
-            }
-        }
-        if self.focus == Pane::Form {
-            if let Some(cmds) = self.form_key(k) {
-                return cmds;
-            }
-            // The form moved no further: the pane keys (Tab past the last field, Shift-Tab
-            // before the first) leave it for the next pane in the focus order.
-            if let Some(cmd @ (Command::NextPane | Command::PrevPane)) = keymap::lookup_own(&k, Scope::Any) {
-                return self.command(cmd);
-            }
-        }
-        if self.focus == Pane::Log
-            && self.show_log
-            && let Some(cmds) = self.log_key(&k)
-        {
-            return cmds;
-        }
-        if self.focus == Pane::Result
-            && let Some(cmds) = self.result_key(&k)
-        {
-            return cmds;
-        }
-        if let Some(cmds) = self.docked_key(&k) {
-            return cmds;
-        }
-        if is_text(&k) && self.typing() {
-            // A character for the text being typed that it did not take (a full filter): it
-            // never falls through to the command its letter is bound to.
-            self.dirty = false;
-            return vec![];
-        }
-        if self.show_key(&k) {
-            // The collection is read again each time its pane is shown: edits to the file count.
-            let collection = self.shown_docked().is_some_and(|p| p.scope() == super::components::collection::SCOPE);
-            return if collection { vec![Cmd::LoadCollection(self.collection_file.clone())] } else { vec![] };
-        }
-        let Some(cmd) = keymap::lookup(&k, self.scope()) else {
-            self.dirty = false;
-            return vec![];
-        };
-        self.command(cmd)
-    }
-
-    /// The top overlay sees the key first; one it does not use goes to the global bindings only.
-    fn overlay_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
-        let mut cx = Ctx::new(&self.theme);
-        let before = self.overlays.len();
-        let used = self.overlays.key(&k, &mut cx);
-        let effects = cx.effects;
-        let mut cmds = self.apply(effects);
-        if !used.yes() && self.overlays.len() < before {
-            // The overlay closed on a key it does not use: the key does its own work beneath.
-            cmds.extend(self.key(k));
-        } else if !used.yes() && is_text(&k) && self.typing() {
-            self.dirty = false;
-        } else if !used.yes() {
-            // Only what makes sense over any overlay: not pane moves or views under it.
-            match keymap::lookup_own(&k, Scope::Any) {
-                Some(
-                    cmd @ (Command::Quit
-                    | Command::ForceQuit
-                    | Command::Help
-                    | Command::Reconnect
-                    | Command::CancelCall),
-                ) => cmds.extend(self.command(cmd)),
-                _ => self.dirty = false,
-            }
-        }
-        cmds
-    }
-
     pub(super) fn command(&mut self, cmd: Command) -> Vec<Cmd> {
         self.notice = None;
         match cmd {
@@ -331,6 +250,7 @@ impl App {
             }
             Command::MarkRecords | Command::MarkNext => return self.teach(cmd),
             Command::SaveCall => self.save_call(),
+            Command::CopyAs => self.copy_shown_call(),
             Command::Zoom => self.zoom = !self.zoom,
             Command::ToggleLog => {
                 self.show_log = !self.show_log;
@@ -391,7 +311,7 @@ impl App {
     }
 
     /// Quits, unless a form holds edits never sent: then asks first (asked already: quits).
-    fn quit_or_ask(&mut self) -> Vec<Cmd> {
+    pub(super) fn quit_or_ask(&mut self) -> Vec<Cmd> {
         use super::components::quit_confirm::{QuitConfirm, SCOPE};
         let asking = self.overlays.top().is_some_and(|t| t.scope() == SCOPE);
         let mut unsent: Vec<String> =
@@ -540,7 +460,7 @@ impl App {
 }
 
 /// A printable character with no Ctrl or Alt: text, where text is being typed.
-fn is_text(k: &KeyEvent) -> bool {
+pub(super) fn is_text(k: &KeyEvent) -> bool {
     matches!(k.code, crossterm::event::KeyCode::Char(c) if !c.is_control())
         && !k.modifiers.intersects(crossterm::event::KeyModifiers::CONTROL | crossterm::event::KeyModifiers::ALT)
 }

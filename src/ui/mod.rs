@@ -1,5 +1,6 @@
-//! The terminal UI: a model (`app`), views (`view`), a keymap, themes, and a worker task that owns
-//! the MCP session so the UI never waits on I/O.
+//! The terminal UI: the messages (`msg`), a model (`app`) with one key router (`route`), views
+//! (`view`), a keymap, themes, and a worker (`worker`, commands through `dispatch`) that owns the
+//! MCP session so the UI never waits on I/O; `run` is the main loop.
 
 pub mod app;
 pub mod app_marks;
@@ -8,6 +9,7 @@ mod calls;
 pub mod changes;
 pub mod component;
 pub mod components;
+pub mod copy_as;
 mod diagnose;
 mod dispatch;
 mod docked;
@@ -36,6 +38,7 @@ mod terminal;
 pub mod textarea;
 pub mod theme;
 pub mod view;
+mod watch_breaks;
 #[cfg(unix)]
 pub mod watch_mode;
 mod worker;

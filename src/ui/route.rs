@@ -1,15 +1,100 @@
-//! The App hands a key to the focused pane: the log and the result pane take theirs here (the
-//! docked panes in `docked.rs`, the form in `input.rs`); what a pane leaves goes on to the
-//! keymap's commands.
+//! Where a key goes: one router (`App::on_key`) decides once whether a key is typed text or a
+//! command, after the overlay and the focused pane had their turn (the log and the result pane
+//! take theirs here, the docked panes in `docked.rs`, the form in `input.rs`).
 
 use crossterm::event::KeyEvent;
 
-use super::app::App;
-use super::component::{Ctx, offer};
-use super::keymap::{Command, Scope};
+use super::app::{App, Pane};
+use super::component::{Component, Ctx, offer};
+use super::input::is_text;
+use super::keymap::{self, Command, Scope};
 use super::msg::Cmd;
 
 impl App {
+    /// The one router of keys: Ctrl-C, then the top overlay, then the focused pane; what holds
+    /// a text cursor keeps every printable key it did not take; only then do the keymap's
+    /// commands run.
+    pub(super) fn on_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
+        if keymap::lookup_own(&k, Scope::Any) == Some(Command::ForceQuit) {
+            return self.quit_or_ask();
+        }
+        if !self.overlays.is_empty() {
+            return self.overlay_key(k);
+        }
+        if let Some(cmds) = self.pane_key(&k) {
+            return cmds;
+        }
+        if is_text(&k) && self.typing() {
+            // A character for the text being typed that it did not take (a full filter): it
+            // never falls through to the command its letter is bound to.
+            self.dirty = false;
+            return vec![];
+        }
+        if self.show_key(&k) {
+            // The collection is read again each time its pane is shown: edits to the file count.
+            let collection = self.shown_docked().is_some_and(|p| p.scope() == super::components::collection::SCOPE);
+            return if collection { vec![Cmd::LoadCollection(self.collection_file.clone())] } else { vec![] };
+        }
+        let Some(cmd) = keymap::lookup(&k, self.scope()) else {
+            self.dirty = false;
+            return vec![];
+        };
+        self.command(cmd)
+    }
+
+    /// The top overlay sees the key first; one it does not use goes to the global bindings only.
+    fn overlay_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
+        let mut cx = Ctx::new(&self.theme);
+        let before = self.overlays.len();
+        let used = self.overlays.key(&k, &mut cx);
+        let effects = cx.effects;
+        let mut cmds = self.apply(effects);
+        if !used.yes() && self.overlays.len() < before {
+            // The overlay closed on a key it does not use: the key does its own work beneath.
+            cmds.extend(self.on_key(k));
+        } else if !used.yes() && is_text(&k) && self.typing() {
+            self.dirty = false;
+        } else if !used.yes() {
+            // Only what makes sense over any overlay: not pane moves or views under it.
+            match keymap::lookup_own(&k, Scope::Any) {
+                Some(
+                    cmd @ (Command::Quit
+                    | Command::ForceQuit
+                    | Command::Help
+                    | Command::Reconnect
+                    | Command::CancelCall),
+                ) => cmds.extend(self.command(cmd)),
+                _ => self.dirty = false,
+            }
+        }
+        cmds
+    }
+
+    /// The focused pane's turn at a key: `Some` when it used it (the tool list's filter, the
+    /// form, the log, the result, a docked pane).
+    fn pane_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
+        match self.focus {
+            Pane::Tools if self.list.filtering => {
+                let mut cx = Ctx::new(&self.theme);
+                let used = self.list.key(k, &mut cx);
+                self.sync_schema();
+                used.yes().then(Vec::new)
+            }
+            Pane::Form => self.form_key(*k).or_else(|| {
+                // The form moved no further: the pane keys (Tab past the last field, Shift-Tab
+                // before the first) leave it for the next pane in the focus order.
+                match keymap::lookup_own(k, Scope::Any) {
+                    Some(cmd @ (Command::NextPane | Command::PrevPane)) => Some(self.command(cmd)),
+                    _ => None,
+                }
+            }),
+            Pane::Log if self.show_log => self.log_key(k),
+            Pane::Result => self.result_key(k),
+            Pane::Docked => self.docked_key(k),
+            _ => None,
+        }
+    }
+
     /// A key for the log pane, if it used it: the method filter being typed first, then the
     /// pane's commands.
     pub(crate) fn log_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {

@@ -37,6 +37,7 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
     }
     let (mut app, history) = model(theme, theme_error, (&target, &options), &ui);
     let hints = hints(&args, &mut app);
+    app.copy_source = Some(super::copy_as::CopySource { args: args.clone(), secrets: target.secrets() });
     let mut terminal = terminal.unwrap_or_else(start_terminal);
     if let Ok(size) = terminal.size() {
         app.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));

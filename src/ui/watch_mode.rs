@@ -12,15 +12,19 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use serde_json::Value;
+use std::collections::VecDeque;
+use tokio::io::AsyncWriteExt;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::net::UnixStream;
+use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::sync::mpsc;
 
 use super::component::{Component, Ctx, Effect, Used};
 use super::components::log::LogPane;
-use super::keymap::{self, Command};
+use super::keymap::{self, Command, Scope};
 use super::msg::Cmd;
 use super::theme::{Role, Theme};
+use super::watch_breaks::{self, Control, Held, HeldView, Prompt};
 use crate::cli::output::err_line;
 use crate::mcp::log::{LogKind, LogLimits, Redactor, SessionLog};
 use crate::mcp::wire;
@@ -34,6 +38,8 @@ const MAX_LINE: u64 = 1 << 30;
 enum Said {
     Note(String),
     Ended,
+    Held(Held),
+    Released(u64),
 }
 
 /// `mcplens watch PID --tui`; the exit code.
@@ -59,12 +65,32 @@ pub async fn run(pid: u32) -> i32 {
     let (theme, _) = Theme::load(None, no_color);
     let log = SessionLog::new(LogLimits::default(), Redactor::default());
     let (tx, rx) = mpsc::unbounded_channel();
-    let feeder = tokio::spawn(feed(conn, log.clone(), tx));
-    let mut screen = Screen { pane: LogPane::default(), overlays: Vec::new(), status: String::new(), theme };
+    let (read, write) = conn.into_split();
+    let feeder = tokio::spawn(feed(read, log.clone(), tx));
+    let (control, lines) = mpsc::unbounded_channel();
+    let writer = tokio::spawn(write_control(write, lines));
+    let mut screen = Screen {
+        pane: LogPane::default(),
+        overlays: Vec::new(),
+        status: String::new(),
+        theme,
+        control,
+        held: VecDeque::new(),
+    };
     screen.pane.set_log(log);
     let code = screen.run(rx).await;
     feeder.abort();
+    writer.abort();
     code
+}
+
+/// Writes the control lines the breakpoint overlays make, one a line, to the proxy.
+async fn write_control(mut w: OwnedWriteHalf, mut lines: mpsc::UnboundedReceiver<Value>) {
+    while let Some(line) = lines.recv().await {
+        if w.write_all(format!("{line}\n").as_bytes()).await.is_err() {
+            return;
+        }
+    }
 }
 
 struct Screen {
@@ -72,6 +98,9 @@ struct Screen {
     overlays: Vec<Box<dyn Component>>,
     status: String,
     theme: Theme,
+    control: Control,
+    /// Messages held at a breakpoint and not yet released, oldest first.
+    held: VecDeque<Held>,
 }
 
 impl Screen {
@@ -98,6 +127,16 @@ impl Screen {
                 Some(s) = said.recv() => match s {
                     Said::Note(n) => self.status = n,
                     Said::Ended => self.status = "the proxy ended: the session is over (q quits)".into(),
+                    Said::Held(h) => {
+                        self.held.push_back(h);
+                        self.show_held();
+                    }
+                    Said::Released(hold) => {
+                        self.held.retain(|h| h.hold != hold);
+                        if !self.held.is_empty() {
+                            self.show_held();
+                        }
+                    }
                 },
                 _ = tick.tick() => {
                     self.pane.sync();
@@ -108,9 +147,40 @@ impl Screen {
         0
     }
 
+    /// The oldest held message, unless one is shown already.
+    fn show_held(&mut self) {
+        let Some(first) = self.held.front() else {
+            self.status = "nothing is held at a breakpoint".into();
+            return;
+        };
+        if self.overlays.iter().any(|o| o.scope() == watch_breaks::HELD) {
+            return;
+        }
+        self.overlays.push(Box::new(HeldView::new(first.clone(), self.control.clone())));
+    }
+
+    /// The watcher's own keys (breakpoints), when no overlay and no typing takes them.
+    fn watch_key(&mut self, k: &KeyEvent) -> bool {
+        if !self.overlays.is_empty() || self.pane.is_typing() {
+            return false;
+        }
+        match keymap::lookup(k, watch_breaks::WATCH) {
+            Some(Command::Break) => self.overlays.push(Box::new(Prompt::new_break(self.control.clone()))),
+            Some(Command::Holds) => self.show_held(),
+            _ => return false,
+        }
+        true
+    }
+
     /// A key for the top overlay, else the pane; true to quit.
     fn key(&mut self, k: &KeyEvent) -> bool {
         self.status.clear();
+        if keymap::lookup(k, Scope::Any) == Some(Command::ForceQuit) {
+            return true;
+        }
+        if self.watch_key(k) {
+            return false;
+        }
         let mut cx = Ctx::new(&self.theme);
         let top: &mut dyn Component = match self.overlays.last_mut() {
             Some(o) => o.as_mut(),
@@ -177,7 +247,7 @@ impl Screen {
         }
         let hints = match self.overlays.last() {
             Some(o) => o.hints(),
-            None => self.pane.hints(),
+            None => keymap::overlay_footer(watch_breaks::WATCH).into_iter().chain(self.pane.hints()).collect(),
         };
         let mut spans = Vec::new();
         for (keys, word) in hints.into_iter().chain([("q".to_string(), "quit".to_string())]) {
@@ -189,7 +259,7 @@ impl Screen {
 }
 
 /// Reads the proxy's lines into `log` until it ends.
-async fn feed(conn: UnixStream, log: SessionLog, said: mpsc::UnboundedSender<Said>) {
+async fn feed(conn: OwnedReadHalf, log: SessionLog, said: mpsc::UnboundedSender<Said>) {
     let mut read = BufReader::new(conn);
     let mut line = Vec::new();
     loop {
@@ -201,6 +271,17 @@ async fn feed(conn: UnixStream, log: SessionLog, said: mpsc::UnboundedSender<Sai
         let Ok(v) = serde_json::from_slice::<Value>(&line) else { continue };
         match v.get("event").and_then(Value::as_str) {
             Some(event) => {
+                match event {
+                    "held" => {
+                        if let Some(h) = Held::of(&v) {
+                            let _ = said.send(Said::Held(h));
+                        }
+                    }
+                    "released" => {
+                        let _ = said.send(Said::Released(v.get("hold").and_then(Value::as_u64).unwrap_or(0)));
+                    }
+                    _ => {}
+                }
                 if let Some(note) = note_of(event, &v) {
                     let _ = said.send(Said::Note(note));
                 }
@@ -218,9 +299,10 @@ fn note_of(event: &str, v: &Value) -> Option<String> {
             format!("attached to {} ({} earliest messages no longer kept)", s("target"), n("missed"))
         }
         "hello" => format!("attached to {}", s("target")),
-        "held" => {
-            format!("held {} ({}): release it from `mcplens watch {}`", n("hold"), s("direction"), std::process::id())
-        }
+        "held" => format!("held {} ({}, matched {})", n("hold"), s("direction"), s("matched")),
+        "released" => format!("released {}: {}", n("hold"), s("as")),
+        "ok" => s("did"),
+        "refused" => format!("refused: {}", s("why")),
         "detached" => "detached by the proxy: this watcher fell too far behind".into(),
         _ => return None,
     })

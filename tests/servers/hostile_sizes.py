@@ -1,7 +1,8 @@
 """A server whose lists, schemas, enums and message lists are as long as it is asked, to hold
 mcplens to its memory budget (10x the input bytes + 50 MB) on every surface.
 
-Usage: hostile_sizes.py MODE [COUNT]     (stdio only)
+Usage: hostile_sizes.py MODE [COUNT]          (stdio only)
+       hostile_sizes.py --size MODE [COUNT]   prints the bytes of the item list MODE sends
 
 Modes (COUNT items; the default sizes are those of the budget's cases):
   ask-props       tools/call `t` first asks (elicitation/create) with COUNT properties (100k: 4.6 MB)
@@ -23,6 +24,9 @@ import json
 import os
 import sys
 
+SIZE_ONLY = len(sys.argv) > 1 and sys.argv[1] == "--size"
+if SIZE_ONLY:
+    sys.argv.pop(1)
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ask-props"
 DEFAULTS = {
     "ask-props": 100_000,
@@ -180,5 +184,20 @@ def main():
         sys.stdout.flush()
 
 
+PAYLOADS = {
+    "ask-props": ask_props,
+    "ask-enum": ask_enum,
+    "sampling": messages,
+    "prompt-messages": messages,
+    "prompt-args": prompt_args,
+    "resources": resources,
+    "completion": completion,
+    "tools": tools,
+    "tool-props": tool_props,
+}
+
 if __name__ == "__main__":
-    main()
+    if SIZE_ONLY:
+        print(len(PAYLOADS[MODE](COUNT)))
+    else:
+        main()

@@ -56,6 +56,8 @@ pub enum Role {
     ErrorMessage,
     /// Where an error's details are.
     ErrorDetails,
+    /// A member beside a failure holding its HTTP status.
+    HttpStatus,
     /// A boolean member saying the call succeeded (`success`, `ok`).
     SuccessFlag,
     /// A boolean member saying the answer is incomplete.
@@ -128,6 +130,7 @@ impl Role {
             "error_code" => Role::ErrorCode,
             "error_message" => Role::ErrorMessage,
             "error_details" => Role::ErrorDetails,
+            "http_status" => Role::HttpStatus,
             "success_flag" => Role::SuccessFlag,
             "partial_flag" => Role::PartialFlag,
             "change_count" => Role::ChangeCount,

@@ -484,6 +484,7 @@ impl Work {
         failed |= self.lift_error_member(m, has_data, failed, &t);
         if failed {
             self.lift_bare_error(m, &t);
+            self.code_from_http_status(m, &t);
         }
         if self.status.is_some()
             && self.message.is_none()
@@ -534,15 +535,19 @@ impl Work {
         if body.get("type").and_then(Value::as_str) == Some("error") {
             body.remove("type");
         }
-        let mut info = error_from(&Value::Object(body));
-        // An HTTP status is the code when there is no other (GitHub's `"status": "422"`).
-        if info.code.is_null()
-            && let Some(status) = m.get("status").filter(|v| v.is_number() || v.as_str().is_some_and(is_http_status))
-        {
-            info.code = status.clone();
-        }
-        self.error = Some(info);
+        self.error = Some(error_from(&Value::Object(body)));
         true
+    }
+
+    /// An HTTP status beside the failure is its code when it has no other (GitHub's
+    /// `"status": "422"`, `{"error": "...", "status_code": 404}`).
+    fn code_from_http_status(&mut self, m: &Map<String, Value>, t: &conventions::Table) {
+        let Some(e) = self.error.as_mut().filter(|e| e.code.is_null()) else { return };
+        let is_status =
+            |v: &Value| v.as_u64().is_some_and(|n| (400..600).contains(&n)) || v.as_str().is_some_and(is_http_status);
+        if let Some(key) = member_key(m, t, Role::HttpStatus, is_status) {
+            e.code = m.get(&key).cloned().unwrap_or(Value::Null);
+        }
     }
 
     /// An `error` member, or the first of an `errors` list (GraphQL's beside partial `data` are

@@ -666,4 +666,35 @@ mod tests {
         assert_eq!(m.summary.map(|s| (s.returned, s.total, s.has_more)), Some((Some(3), Some(3), Some(false))));
         assert_eq!(m.metadata.map(|x| x["pager"]["duplicatesDropped"].clone()), Some(json!(1)));
     }
+
+    /// yoda-digital/mcp-gitlab-server's list_issues: "Found N issues" (the API's X-Total) in one
+    /// block, this page's issues as JSON in the next; paged by `page`/`per_page` to the end.
+    #[test]
+    fn found_n_beside_a_page_pages_to_the_end_with_its_total() {
+        let all: Vec<u64> = (1..=5).rev().collect();
+        let page_of = |args: &Map<String, Value>| {
+            let page = args.get("page").and_then(Value::as_u64).unwrap_or(1) as usize;
+            let items: Vec<Value> = all.iter().skip((page - 1) * 2).take(2).map(|i| json!({"iid": i})).collect();
+            let blocks = json!([{"type": "text", "text": "Found 5 issues"}, {"type": "text", "text": Value::Array(items).to_string()}]);
+            normalize("list_issues", None, &ReplyBody::Result(json!({"content": blocks})))
+        };
+        let schema = json!({"properties": {"project_id": {"type": "string"}, "page": {"type": "number"}, "per_page": {"type": "number"}}});
+        let mut args = json!({"project_id": "acme/w", "per_page": 2}).as_object().cloned().unwrap_or_default();
+        let mut pages = vec![];
+        for _ in 0..10 {
+            let mut e = page_of(&args);
+            infer_from_request(&mut e, Some(&schema), &args);
+            let next = next_arguments(Some(&schema), &args, &e).ok().flatten();
+            pages.push(e);
+            match next {
+                Some((n, _)) => args = n,
+                None => break,
+            }
+        }
+        assert_eq!(pages.len(), 3);
+        let m = merge(pages, vec![], true);
+        let ids: Vec<u64> = (0..m.data.item_count()).filter_map(|i| m.data.item(i)?["iid"].as_u64()).collect();
+        assert_eq!(ids, all, "every issue exactly once");
+        assert_eq!(m.summary.map(|s| (s.returned, s.total, s.has_more)), Some((Some(5), Some(5), Some(false))));
+    }
 }

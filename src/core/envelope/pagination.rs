@@ -286,7 +286,10 @@ impl Found {
     pub fn finish(mut self, returned: Option<u64>) -> (Option<Pagination>, Option<u64>) {
         self.read_next_url();
         let paged_by_number = self.page.is_some() || self.total_pages.is_some();
-        let total = self.total.or(self.count.filter(|_| paged_by_number));
+        // A count beside page numbers, or larger than this page (it cannot be the page's size),
+        // is the total.
+        let larger = |c: &u64| returned.is_some_and(|r| *c > r);
+        let total = self.total.or(self.count.filter(|c| paged_by_number || larger(c)));
         let (p, total) = self.position(returned, total);
         // A total that equals this page while more pages remain counts this page only.
         let total = total.filter(|t| !(Some(*t) == returned && p.as_ref().and_then(|p| p.has_more) == Some(true)));
@@ -505,8 +508,9 @@ mod tests {
         // GitLab wrappers: `count` from the X-Total header, beside current_page/total_pages.
         let (p, total) = detect(json!({"count": 57, "current_page": 1, "total_pages": 3, "per_page": 20}), 20);
         assert_eq!((total, p.and_then(|p| p.next_offset)), (Some(57), Some(json!(2))));
-        // Without page numbers a count is this page's size.
+        // Without page numbers a count is this page's size, unless it is larger than the page.
         assert_eq!(detect(json!({"count": 20, "next_cursor": "c"}), 20).1, None);
+        assert_eq!(detect(json!({"count": 37}), 2).1, Some(37));
     }
 
     #[test]

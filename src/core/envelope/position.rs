@@ -113,6 +113,15 @@ pub fn total_in_prose(text: &str) -> Option<u64> {
     })
 }
 
+/// "Found 37 issues": a count the text gives for what the tool found (which may be the whole
+/// list or this page only: the caller takes it as a total only when it is larger than the page).
+pub fn found_in_prose(text: &str) -> Option<u64> {
+    static FORM: std::sync::OnceLock<Option<Regex>> = std::sync::OnceLock::new();
+    let re =
+        FORM.get_or_init(|| Regex::new(r"(?i)^\W{0,3}found\s+(\d{1,3}(?:,\d{3})+|\d{1,15})\s+[a-z]").ok()).as_ref()?;
+    re.captures(text.trim_start())?.get(1)?.as_str().replace(',', "").parse().ok()
+}
+
 /// The pagination a hint describes: the position found at its path or by its pattern.
 pub fn from_hint(position: Option<Value>, argument: Option<&str>) -> Pagination {
     let position = position.filter(|v| match v {
@@ -145,6 +154,14 @@ pub fn by_pattern(pattern: &str, texts: &[&str]) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn found_n_things() {
+        assert_eq!(found_in_prose("Found 37 issues"), Some(37));
+        assert_eq!(found_in_prose("Found 1,204 results for \"x\""), Some(1204));
+        assert_eq!(found_in_prose("I found 3 issues"), None);
+        assert_eq!(found_in_prose("Found issues: 3"), None);
+    }
     use serde_json::json;
 
     #[test]

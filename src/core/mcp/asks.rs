@@ -9,10 +9,14 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
 
 /// The server requests mcplens answers from what it kept on the wire, with the stub rmcp sees.
+/// The most messages of a sampling request read and shown; the rest are counted.
+pub const SHOWN_MESSAGES: usize = 100;
+
 pub const KEPT: &[(&str, &str)] = &[
     ("elicitation/create", r#"{"mode":"form","message":"","requestedSchema":{"type":"object","properties":{}}}"#),
     ("sampling/createMessage", r#"{"messages":[],"maxTokens":1}"#),
@@ -45,7 +49,8 @@ pub enum AskKind {
     Url { message: String, url: String, elicitation_id: String },
     /// A model's reply is wanted: the request's params (messages, system prompt, tools,
     /// preferences) as sent.
-    Sampling { params: Value },
+    /// `params` with only the first [`SHOWN_MESSAGES`] messages; `messages` counts them all.
+    Sampling { params: Value, messages: usize },
 }
 
 /// What the user answered.
@@ -109,8 +114,8 @@ impl AskKind {
             AskKind::Url { message, url, .. } => {
                 format!("the server asks you to open {url} ({}): {message}", crate::opener::destination(url))
             }
-            AskKind::Sampling { params } => {
-                let n = params.get("messages").and_then(Value::as_array).map_or(0, Vec::len);
+            AskKind::Sampling { messages: n, .. } => {
+                let n = *n;
                 format!("the server asks for a model's reply to {n} message{}", if n == 1 { "" } else { "s" })
             }
         }
@@ -129,8 +134,48 @@ impl AskKind {
     /// methods. serde_json's own reader stops at 128 levels: a schema 62 levels deep was
     /// refused with nothing said under any `--max-depth`.
     fn parse(raw: &str, max_depth: usize) -> Result<AskKind, String> {
+        if let Some(sampling) = Self::sampling(raw, max_depth)? {
+            return Ok(sampling);
+        }
         let msg: Value = crate::json_depth::parse(raw, max_depth)?;
         Self::from_message(msg).ok_or_else(|| "not an elicitation or sampling request".to_string())
+    }
+
+    /// A sampling request with its first [`SHOWN_MESSAGES`] messages parsed and the rest counted:
+    /// a request of 200,000 messages is not held as a `Value` tree (15 times its bytes).
+    fn sampling(raw: &str, max_depth: usize) -> Result<Option<AskKind>, String> {
+        #[derive(serde::Deserialize)]
+        struct Request<'a> {
+            #[serde(default)]
+            method: Option<String>,
+            #[serde(borrow, default)]
+            params: Option<&'a RawValue>,
+        }
+        let Ok(request) = crate::json_depth::parse_borrowed::<Request>(raw) else { return Ok(None) };
+        if request.method.as_deref() != Some("sampling/createMessage") {
+            return Ok(None);
+        }
+        let depth = crate::json_depth::depth(raw);
+        if depth > max_depth {
+            return Err(format!("it nests JSON {depth} levels deep, over the limit of {max_depth} (--max-depth)"));
+        }
+        let Some(params) = request.params else {
+            return Ok(Some(AskKind::Sampling { params: Value::Null, messages: 0 }));
+        };
+        let mut map = Map::new();
+        let mut count = 0;
+        for (key, value) in super::descriptor::object_members(params.get()).unwrap_or_default() {
+            let value = if key == "messages" && value.get().starts_with('[') {
+                let all = crate::json_depth::parse_borrowed::<Vec<&RawValue>>(value.get())?;
+                count = all.len();
+                let shown = all.iter().take(SHOWN_MESSAGES).map(|m| crate::json_depth::parse(m.get(), max_depth));
+                Value::Array(shown.collect::<Result<_, _>>()?)
+            } else {
+                crate::json_depth::parse(value.get(), max_depth)?
+            };
+            map.insert(key, value);
+        }
+        Ok(Some(AskKind::Sampling { params: Value::Object(map), messages: count }))
     }
 
     fn from_message(mut msg: Value) -> Option<AskKind> {
@@ -138,7 +183,10 @@ impl AskKind {
         let mut params = msg.get_mut("params").map(Value::take).unwrap_or(Value::Null);
         let text = |k: &str| params.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
         match msg.get("method")?.as_str()? {
-            "sampling/createMessage" => Some(AskKind::Sampling { params }),
+            "sampling/createMessage" => {
+                let messages = params.get("messages").and_then(Value::as_array).map_or(0, Vec::len);
+                Some(AskKind::Sampling { params, messages })
+            }
             "elicitation/create" if params.get("mode").and_then(Value::as_str) == Some("url") => {
                 Some(AskKind::Url { message: text("message"), url: text("url"), elicitation_id: text("elicitationId") })
             }
@@ -174,7 +222,8 @@ pub fn with_defaults(schema: &Value, given: &Map<String, Value>) -> Map<String, 
 
 /// A sampling request as lines for a person: system prompt, each message by role with every
 /// content type named, then the model preferences, limits and tools. Not sanitized: callers do.
-pub fn sampling_lines(params: &Value) -> Vec<String> {
+/// `messages` counts the request's messages, of which `params` holds the first few.
+pub fn sampling_lines(params: &Value, messages: usize) -> Vec<String> {
     let mut out = vec![];
     if let Some(s) = params.get("systemPrompt").and_then(Value::as_str) {
         out.push(format!("system: {s}"));
@@ -187,6 +236,10 @@ pub fn sampling_lines(params: &Value) -> Vec<String> {
             None => vec![String::new()],
         };
         out.push(format!("{role}: {}", blocks.join(" ")));
+    }
+    let shown = params.get("messages").and_then(Value::as_array).map_or(0, Vec::len);
+    if messages > shown {
+        out.push(format!("… and {} more messages, not shown", messages - shown));
     }
     let mut facts = vec![];
     for key in ["maxTokens", "temperature", "stopSequences", "includeContext", "toolChoice"] {
@@ -287,7 +340,7 @@ mod tests {
     fn ask(raw: &str) -> AskKind {
         ServerAsk::new("1".into(), Arc::new(raw.into()), 1000)
             .map(|(a, _)| a.kind)
-            .unwrap_or(AskKind::Sampling { params: Value::String("not an ask".into()) })
+            .unwrap_or(AskKind::Sampling { params: Value::String("not an ask".into()), messages: 0 })
     }
 
     #[test]
@@ -345,13 +398,29 @@ mod tests {
             "messages":[{"role":"user","content":{"type":"text","text":"hi"}},
                 {"role":"user","content":[{"type":"image","mimeType":"image/png","data":"AAAA"},{"type":"weird"}]}],
             "modelPreferences":{"hints":[{"name":"claude"}]},"tools":[{"name":"t1"},{"name":"t2"}]});
-        let lines = sampling_lines(&p);
+        let lines = sampling_lines(&p, 2);
         assert_eq!(lines[0], "system: be brief");
         assert_eq!(lines[1], "user: hi");
         assert_eq!(lines[2], "user: [image image/png, 3 bytes] [weird]");
         assert!(lines[3].starts_with("maxTokens 50 · modelPreferences"), "{}", lines[3]);
         assert_eq!(lines[4], "tools: t1, t2");
-        assert!(sampling_lines(&Value::Null).is_empty());
+        assert!(sampling_lines(&Value::Null, 0).is_empty());
+    }
+
+    #[test]
+    fn a_long_sampling_request_shows_its_first_messages_and_counts_the_rest() {
+        let one = r#"{"role":"user","content":{"type":"text","text":"m"}}"#;
+        let messages = vec![one; SHOWN_MESSAGES + 3].join(",");
+        let raw = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{{"maxTokens":5,"messages":[{messages}]}}}}"#
+        );
+        let Ok(AskKind::Sampling { params, messages }) = AskKind::parse(&raw, 64) else { panic!("not read") };
+        assert_eq!(messages, SHOWN_MESSAGES + 3);
+        let lines = sampling_lines(&params, messages);
+        assert_eq!(lines.len(), SHOWN_MESSAGES + 2, "{lines:?}");
+        assert_eq!(lines[SHOWN_MESSAGES], "… and 3 more messages, not shown");
+        assert_eq!(lines[SHOWN_MESSAGES + 1], "maxTokens 5");
+        assert!(AskKind::parse(&raw, 2).is_err());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 #![allow(deprecated)] // sampling and roots are deprecated in 2026-07-28 but live in most servers
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rmcp::model::{
     ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
@@ -29,6 +30,36 @@ pub struct LensClient {
     roots: Arc<std::sync::RwLock<Vec<Root>>>,
     /// `--max-depth`, for reading the server's requests.
     max_depth: usize,
+    waiting: Arc<Waiting>,
+}
+
+/// The most server requests (elicitation, sampling) waiting on the user at once. A person answers
+/// one at a time; a burst of 20,000 queued would each be read, held and shown in turn, and keep
+/// the session (and Ctrl-C) busy for many seconds. The excess is refused at once, and said.
+pub const MAX_WAITING_ASKS: usize = 16;
+
+/// How many requests wait on the user now, and how many were refused.
+#[derive(Default)]
+struct Waiting {
+    now: AtomicUsize,
+    refused: AtomicUsize,
+}
+
+/// A place in the queue, given back when the request is answered.
+struct Place(Arc<Waiting>);
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.0.now.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Waiting {
+    fn enter(self: &Arc<Self>) -> Option<Place> {
+        let add = |n: usize| (n < MAX_WAITING_ASKS).then_some(n + 1);
+        self.now.fetch_update(Ordering::SeqCst, Ordering::SeqCst, add).ok()?;
+        Some(Place(self.clone()))
+    }
 }
 
 impl LensClient {
@@ -52,7 +83,7 @@ impl LensClient {
         };
         let offered = !roots.read().unwrap_or_else(|e| e.into_inner()).is_empty();
         info.capabilities = capabilities(offered);
-        LensClient { info, tap, desk, roots, max_depth }
+        LensClient { info, tap, desk, roots, max_depth, waiting: Arc::default() }
     }
 
     /// Hands the request `id` to the user and waits for the answer. No one to ask, or a
@@ -60,6 +91,10 @@ impl LensClient {
     async fn ask(&self, id: &RequestId, cx: &RequestContext<RoleClient>) -> Result<Answer, ErrorData> {
         let key = id_key(&serde_json::to_string(id).unwrap_or_default());
         let raw = self.tap.take_ask(&key).ok_or_else(|| internal("the request was not captured on the wire"))?;
+        let Some(_place) = self.waiting.enter() else {
+            drop(raw);
+            return Err(self.refuse());
+        };
         let (ask, rx) = ServerAsk::new(key, raw, self.max_depth).map_err(|why| {
             let msg = format!("a request of the server's could not be read: {why}");
             self.tap.log().push(LogKind::Warning, &msg);
@@ -84,6 +119,20 @@ impl LensClient {
     }
 }
 
+impl LensClient {
+    /// The error for a request over [`MAX_WAITING_ASKS`]; the log says so at the 1st, 2nd, 4th,
+    /// 8th... refusal (a flood is not echoed line for line).
+    fn refuse(&self) -> ErrorData {
+        let n = self.waiting.refused.fetch_add(1, Ordering::SeqCst) + 1;
+        let why = format!("{MAX_WAITING_ASKS} requests already wait for the user's answer");
+        if n.is_power_of_two() {
+            let msg = format!("the server's requests: {n} refused so far ({why})");
+            self.tap.log().push(LogKind::Warning, &msg);
+        }
+        internal(&format!("mcplens refused the request: {why}"))
+    }
+}
+
 fn capabilities(roots: bool) -> ClientCapabilities {
     let mut c = ClientCapabilities::default();
     let mut elicitation = ElicitationCapability::default();
@@ -95,6 +144,11 @@ fn capabilities(roots: bool) -> ClientCapabilities {
     // declares it.
     let mut ext = rmcp::model::ExtensionCapabilities::new();
     ext.insert(rmcp::model::TASKS_EXTENSION_ID.to_string(), serde_json::Map::new());
+    // MCP Apps (SEP-1865, Capability Negotiation): servers list their app tools and views only
+    // to a client that declares it; `mcplens app` renders them.
+    let mut ui = serde_json::Map::new();
+    ui.insert("mimeTypes".into(), serde_json::json!([crate::apps::MIME]));
+    ext.insert(crate::apps::EXTENSION.to_string(), ui);
     c.extensions = Some(ext);
     if roots {
         let mut r = RootsCapabilities::default();
@@ -172,4 +226,21 @@ impl ClientHandler for LensClient {
 
 fn text_block(text: String) -> rmcp::model::SamplingMessageContentBlock {
     rmcp::model::SamplingMessageContentBlock::text(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_past_the_queue_bound_find_no_place_until_one_is_answered() {
+        let waiting = Arc::new(Waiting::default());
+        let mut places: Vec<Place> = (0..MAX_WAITING_ASKS).filter_map(|_| waiting.enter()).collect();
+        assert_eq!(places.len(), MAX_WAITING_ASKS);
+        assert!(waiting.enter().is_none());
+        places.pop();
+        let again = waiting.enter();
+        assert!(again.is_some());
+        assert!(waiting.enter().is_none());
+    }
 }

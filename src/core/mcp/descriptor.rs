@@ -240,6 +240,11 @@ fn has_string_name(text: &str) -> bool {
     }
 }
 
+/// An object's members in order, their values as text (None when `text` is not an object).
+pub(crate) fn object_members(text: &str) -> Option<Vec<(String, &RawValue)>> {
+    crate::json_depth::parse_borrowed::<Members>(text).ok().map(|m| m.0)
+}
+
 /// An object's members in order, their values as text.
 struct Members<'a>(Vec<(String, &'a RawValue)>);
 
@@ -340,7 +345,7 @@ impl Descriptor {
         if self.unreadable.is_some() {
             return vec![];
         }
-        crate::json_depth::parse_borrowed::<Members>(self.raw.get()).map(|m| m.0).unwrap_or_default()
+        object_members(self.raw.get()).unwrap_or_default()
     }
 
     /// A template's variables, in the order they appear.

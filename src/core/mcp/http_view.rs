@@ -51,15 +51,10 @@ impl Exchange<'_> {
         s
     }
 
-    /// Pushes the entry (redacted by the log).
+    /// Pushes the entry (redacted by the log). Always `info`: a failed exchange has its own
+    /// warning where it is handled (the body of an HTTP error, a failed login), said once.
     pub fn log(&self, log: &SessionLog) {
-        let kind = match &self.answer {
-            Ok((status, _)) if status.is_success() || status.is_redirection() => LogKind::Info,
-            // A 401 starts a login: said, not warned about.
-            Ok((status, _)) if *status == http::StatusCode::UNAUTHORIZED => LogKind::Info,
-            _ => LogKind::Warning,
-        };
-        log.push(kind, &self.text());
+        log.push(LogKind::Info, &self.text());
     }
 }
 

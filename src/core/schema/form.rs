@@ -280,22 +280,40 @@ impl<'a> Builder<'a> {
         types.retain(|t| t != "null");
         let pushed = followed.len();
         self.refs.extend(followed);
-        f.kind = if let Some(c) = s.get("const") {
+        f.kind = match self.kind_of(s, &types) {
+            Ok(kind) => kind,
+            Err(inner) => {
+                // One level deeper: a chain of nullable wrappers is as deep as it is long.
+                let inner = self.field(key, inner, required, depth + 1);
+                self.refs.truncate(self.refs.len() - pushed);
+                return Field { nullable: true, ..inner };
+            }
+        };
+        match &f.kind {
+            Kind::Object => self.object_fields(&mut f, s),
+            Kind::MultiEnum(opts) => f.chosen = vec![false; opts.len()],
+            _ => {}
+        }
+        f.schema = kept_schema(s, &f.kind);
+        self.first_value(&mut f, s);
+        self.refs.truncate(self.refs.len() - pushed);
+        f
+    }
+
+    /// What kind of field `s` makes (its `types` without "null"); Err(X) for `anyOf: [X, {type:
+    /// null}]`, which is how many generators spell "nullable X".
+    fn kind_of<'s>(&mut self, s: &'s Value, types: &[String]) -> Result<Kind, &'s Value> {
+        let kind = if let Some(c) = s.get("const") {
             Kind::Const(crate::deep::clone_value(c))
         } else if let Some(Value::Array(opts)) = s.get("enum") {
             Kind::Enum(opts.iter().map(crate::deep::clone_value).collect())
         } else if let Some(consts) = titled_consts(s) {
             Kind::Enum(consts)
         } else if let Some(Value::Array(vs)) = s.get("oneOf").or_else(|| s.get("anyOf")) {
-            // `anyOf: [X, {type: null}]` is how many generators spell "nullable X".
             let non_null: Vec<&Value> =
                 vs.iter().filter(|v| v.get("type").and_then(Value::as_str) != Some("null")).collect();
             if non_null.len() == 1 && vs.len() == 2 {
-                f.nullable = true;
-                // One level deeper: a chain of nullable wrappers is as deep as it is long.
-                let inner = self.field(key, non_null[0], required, depth + 1);
-                self.refs.truncate(self.refs.len() - pushed);
-                return Field { nullable: true, ..inner };
+                return Err(non_null[0]);
             }
             Kind::Variant(vs.iter().enumerate().map(|(i, v)| variant_label(i, v)).collect())
         } else {
@@ -305,64 +323,63 @@ impl<'a> Builder<'a> {
                 Some("number") => Kind::Number,
                 Some("boolean") => Kind::Boolean,
                 Some("object") => Kind::Object,
-                Some("array") => {
-                    let items = s.get("items").and_then(|i| Some((i, self.deref(i)?.0)));
-                    let items = items.as_ref().map(|(i, merged)| merged.as_deref().unwrap_or(i));
-                    match items.and_then(|i| i.get("enum")).and_then(Value::as_array) {
-                        Some(opts) => Kind::MultiEnum(opts.iter().map(crate::deep::clone_value).collect()),
-                        None => match items.and_then(titled_consts) {
-                            Some(consts) => Kind::MultiEnum(consts),
-                            None => Kind::Array,
-                        },
-                    }
-                }
+                Some("array") => self.array_kind(s),
                 None if s.get("properties").is_some() => Kind::Object,
                 None if s.get("items").is_some() => Kind::Array,
                 _ => Kind::Json,
             }
         };
-        if types.len() > 1
-            && matches!(f.kind, Kind::Text | Kind::Integer | Kind::Number | Kind::Boolean | Kind::Object | Kind::Array)
-        {
-            // "string or number" and the like: only JSON can say which.
-            f.kind = Kind::Json;
+        let one_type =
+            matches!(kind, Kind::Text | Kind::Integer | Kind::Number | Kind::Boolean | Kind::Object | Kind::Array);
+        // "string or number" and the like: only JSON can say which.
+        Ok(if types.len() > 1 && one_type { Kind::Json } else { kind })
+    }
+
+    /// An array of enum values (or titled consts) is a multi-select; any other, a list of items.
+    fn array_kind(&mut self, s: &Value) -> Kind {
+        let items = s.get("items").and_then(|i| Some((i, self.deref(i)?.0)));
+        let items = items.as_ref().map(|(i, merged)| merged.as_deref().unwrap_or(i));
+        match items.and_then(|i| i.get("enum")).and_then(Value::as_array) {
+            Some(opts) => Kind::MultiEnum(opts.iter().map(crate::deep::clone_value).collect()),
+            None => match items.and_then(titled_consts) {
+                Some(consts) => Kind::MultiEnum(consts),
+                None => Kind::Array,
+            },
         }
-        match &f.kind {
-            Kind::Object => {
-                let req: Vec<&str> = s
-                    .get("required")
-                    .and_then(Value::as_array)
-                    .map(|r| r.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                if let Some(Value::Object(props)) = s.get("properties") {
-                    for (name, p) in props {
-                        f.children.push(self.field(name, p, req.contains(&name.as_str()), depth + 1));
-                    }
-                }
-                match s.get("additionalProperties") {
-                    Some(a @ Value::Object(_)) => f.additional = Some(Owned::copy(a)),
-                    Some(Value::Bool(true)) => f.additional = Some(Owned(Value::Object(Map::new()))),
-                    None if s.get("properties").is_none() => f.additional = Some(Owned(Value::Object(Map::new()))),
-                    _ => {}
-                }
+    }
+
+    /// An object's property fields, and what extra keys it takes.
+    fn object_fields(&mut self, f: &mut Field, s: &Value) {
+        let req: Vec<&str> = s
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if let Some(Value::Object(props)) = s.get("properties") {
+            for (name, p) in props {
+                f.children.push(self.field(name, p, req.contains(&name.as_str()), f.depth + 1));
             }
-            Kind::MultiEnum(opts) => f.chosen = vec![false; opts.len()],
+        }
+        match s.get("additionalProperties") {
+            Some(a @ Value::Object(_)) => f.additional = Some(Owned::copy(a)),
+            Some(Value::Bool(true)) => f.additional = Some(Owned(Value::Object(Map::new()))),
+            None if s.get("properties").is_none() => f.additional = Some(Owned(Value::Object(Map::new()))),
             _ => {}
         }
-        let default = s.get("default").map(Owned::copy);
-        let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0).min(3) as usize;
-        f.schema = kept_schema(s, &f.kind);
-        if let Some(d) = default {
+    }
+
+    /// The value a field starts with: its default, else for a required array the items it needs.
+    fn first_value(&mut self, f: &mut Field, s: &Value) {
+        if let Some(d) = s.get("default").map(Owned::copy) {
             f.load(&d, self);
-        } else if f.kind == Kind::Array && required {
+        } else if f.kind == Kind::Array && f.required {
             // A required array that needs items starts with them, ready to fill in.
+            let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0).min(3) as usize;
             for i in 0..min {
-                let item = self.item(&f, i);
+                let item = self.item(f, i);
                 f.children.push(item);
             }
         }
-        self.refs.truncate(self.refs.len() - pushed);
-        f
     }
 
     /// A new item for an array field.
@@ -514,50 +531,11 @@ impl Field {
                 }
             }
             (Kind::Const(c), v) => return crate::deep::equal(c, v),
-            (Kind::Object, Value::Object(m)) => {
-                for c in &mut self.children {
-                    c.state = State::Unset;
-                }
-                self.children.retain(|c| !c.extra);
-                let mut ok = true;
-                for (k, val) in m {
-                    if let Some(c) = self.children.iter_mut().find(|c| &c.key == k) {
-                        ok &= c.load(val, b);
-                    } else if self.additional.is_some() {
-                        let mut extra = b.extra(self, k);
-                        ok &= extra.load(val, b);
-                        self.children.push(extra);
-                    } else {
-                        ok = false;
-                    }
-                }
-                return ok;
-            }
-            (Kind::Array, Value::Array(items)) => {
-                self.children.clear();
-                let mut ok = true;
-                for (i, item) in items.iter().enumerate() {
-                    let mut f = b.item(self, i);
-                    ok &= f.load(item, b);
-                    self.children.push(f);
-                }
-                return ok;
-            }
+            (Kind::Object, Value::Object(m)) => return self.load_object(m, b),
+            (Kind::Array, Value::Array(items)) => return self.load_items(items, b),
             (Kind::Variant(labels), v) => {
-                // The first variant that holds the value without loss.
-                for i in 0..labels.len() {
-                    let mut probe = self.clone();
-                    b.choose(&mut probe, i);
-                    if let Some(child) = probe.children.first_mut()
-                        && child.load(v, b)
-                        && child.value().is_some_and(|got| crate::deep::equal(&got, v))
-                    {
-                        *self = probe;
-                        return true;
-                    }
-                }
-                self.state = State::Unset;
-                return false;
+                let n = labels.len();
+                return self.load_variant(n, v, b);
             }
             (Kind::Recursive, v) => {
                 b.expand(self);
@@ -577,6 +555,56 @@ impl Field {
             }
         }
         true
+    }
+
+    /// An object's members into its fields; a member without one becomes an added key where the
+    /// object takes them.
+    fn load_object(&mut self, m: &Map<String, Value>, b: &mut Builder) -> bool {
+        for c in &mut self.children {
+            c.state = State::Unset;
+        }
+        self.children.retain(|c| !c.extra);
+        let mut ok = true;
+        for (k, val) in m {
+            if let Some(c) = self.children.iter_mut().find(|c| &c.key == k) {
+                ok &= c.load(val, b);
+            } else if self.additional.is_some() {
+                let mut extra = b.extra(self, k);
+                ok &= extra.load(val, b);
+                self.children.push(extra);
+            } else {
+                ok = false;
+            }
+        }
+        ok
+    }
+
+    fn load_items(&mut self, items: &[Value], b: &mut Builder) -> bool {
+        self.children.clear();
+        let mut ok = true;
+        for (i, item) in items.iter().enumerate() {
+            let mut f = b.item(self, i);
+            ok &= f.load(item, b);
+            self.children.push(f);
+        }
+        ok
+    }
+
+    /// The first of the `n` variants that holds the value without loss.
+    fn load_variant(&mut self, n: usize, v: &Value, b: &mut Builder) -> bool {
+        for i in 0..n {
+            let mut probe = self.clone();
+            b.choose(&mut probe, i);
+            if let Some(child) = probe.children.first_mut()
+                && child.load(v, b)
+                && child.value().is_some_and(|got| crate::deep::equal(&got, v))
+            {
+                *self = probe;
+                return true;
+            }
+        }
+        self.state = State::Unset;
+        false
     }
 
     /// Short hints for the focused field: format, constraints, description.

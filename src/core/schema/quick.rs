@@ -14,7 +14,16 @@ use serde_json::{Map, Value};
 /// Deeper schemas are left to `jsonschema` (this module recurses per level).
 const MAX_DEPTH: usize = 32;
 
-/// Whether `instance` is proven to satisfy `schema` (a 2020-12 schema without `$schema`).
+/// The drafts whose `$schema` is read (SDKs built on zod name draft 7).
+const DRAFTS: &[&str] = &[
+    "http://json-schema.org/draft-06/schema#",
+    "http://json-schema.org/draft-07/schema#",
+    "http://json-schema.org/draft-07/schema",
+    "https://json-schema.org/draft/2019-09/schema",
+    "https://json-schema.org/draft/2020-12/schema",
+];
+
+/// Whether `instance` is proven to satisfy `schema`.
 pub fn proves_valid(schema: &Value, instance: &Value) -> bool {
     check(schema, Some(instance), 0)
 }
@@ -33,6 +42,8 @@ fn check(schema: &Value, instance: Option<&Value>, depth: usize) -> bool {
 
 fn keyword(k: &str, x: &Value, s: &Map<String, Value>, v: Option<&Value>, depth: usize) -> bool {
     match k {
+        // The keywords read here mean the same from draft 6 on (draft 4's bounds differ).
+        "$schema" => depth == 0 && x.as_str().is_some_and(|d| DRAFTS.contains(&d)),
         "title" | "description" | "$comment" => x.is_string(),
         "default" => true,
         "examples" => x.is_array(),

@@ -199,93 +199,83 @@ impl Builder<'_> {
     fn node(&mut self, schema: &Value, label: &str, role: NodeRole, pointer: String, depth: usize) -> SchemaNode {
         self.nodes += 1;
         let mut node = SchemaNode::new(label, role, pointer.clone());
-        let map = match schema {
-            Value::Object(m) => m,
-            Value::Bool(true) => {
-                node.types = "any".into();
-                return node;
-            }
-            Value::Bool(false) => {
-                node.types = "never".into();
-                return node;
-            }
-            other => {
-                node.types = "invalid schema".into();
-                node.facts.push(("value".into(), compact(other)));
-                return node;
-            }
-        };
+        let Some(map) = object_schema(&mut node, schema) else { return node };
         node.title = map.get("title").and_then(Value::as_str).map(str::to_string);
         node.description = map.get("description").and_then(Value::as_str).map(str::to_string);
         node.types = type_of(map);
-
-        // Follow $ref, expanding the target in place, unless that would loop.
         if let Some(r) = map.get("$ref").and_then(Value::as_str) {
-            node.reference = Some(r.to_string());
-            if self.refs.iter().any(|seen| seen == r) {
-                node.cycle = true;
-                node.types = ref_name(r).to_string();
-            } else if depth >= MAX_DEPTH {
-                node.children.push(self.cut("… nested too deep, not shown (see the raw schema)", pointer.clone()));
-                node.types = ref_name(r).to_string();
-            } else if let Some(target) = resolve(self.root, r) {
-                self.refs.push(r.to_string());
-                let inner_ptr = r.strip_prefix('#').unwrap_or("").to_string();
-                let inner = self.node(target, label, role, inner_ptr, depth + 1);
-                self.refs.pop();
-                if !map.contains_key("type") {
-                    node.types = inner.types;
-                }
-                node.title = node.title.or(inner.title);
-                node.description = node.description.or(inner.description);
-                node.facts = inner.facts;
-                node.children = inner.children;
-                node.cycle = inner.cycle;
-                node.unresolved = inner.unresolved;
-            } else {
-                node.unresolved = true;
-                node.types = ref_name(r).to_string();
-            }
+            self.follow_ref(&mut node, map, r, depth);
         }
-
-        for (k, v) in map {
-            if !STRUCTURAL.contains(&k.as_str()) {
-                node.facts.push((k.clone(), compact(v)));
-            }
-        }
-        if let Some(Value::Bool(false)) = map.get("additionalProperties") {
-            node.facts.push(("additionalProperties".into(), "false".into()));
-        }
-        if let Some(Value::Bool(false)) = map.get("unevaluatedProperties") {
-            node.facts.push(("unevaluatedProperties".into(), "false".into()));
-        }
-
+        facts(&mut node, map);
         if depth >= MAX_DEPTH {
             if has_children(map) {
                 node.children.push(self.cut("… nested too deep, not shown (see the raw schema)", pointer));
             }
             return node;
         }
+        let at = Here { pointer: &pointer, depth };
+        self.object_children(&mut node, map, at);
+        self.array_children(&mut node, map, at);
+        self.variant_children(&mut node, map, at);
+        node
+    }
+
+    /// Follows `$ref`, expanding the target in place, unless that would loop or go too deep.
+    fn follow_ref(&mut self, node: &mut SchemaNode, map: &Map<String, Value>, r: &str, depth: usize) {
+        node.reference = Some(r.to_string());
+        if self.refs.iter().any(|seen| seen == r) {
+            node.cycle = true;
+            node.types = ref_name(r).to_string();
+        } else if depth >= MAX_DEPTH {
+            let cut = self.cut("… nested too deep, not shown (see the raw schema)", node.pointer.clone());
+            node.children.push(cut);
+            node.types = ref_name(r).to_string();
+        } else if let Some(target) = resolve(self.root, r) {
+            self.refs.push(r.to_string());
+            let inner_ptr = r.strip_prefix('#').unwrap_or("").to_string();
+            let label = node.label.clone();
+            let inner = self.node(target, &label, node.role, inner_ptr, depth + 1);
+            self.refs.pop();
+            if !map.contains_key("type") {
+                node.types = inner.types;
+            }
+            node.title = node.title.take().or(inner.title);
+            node.description = node.description.take().or(inner.description);
+            node.facts = inner.facts;
+            node.children = inner.children;
+            node.cycle = inner.cycle;
+            node.unresolved = inner.unresolved;
+        } else {
+            node.unresolved = true;
+            node.types = ref_name(r).to_string();
+        }
+    }
+
+    /// A child of `node` for `child`, or one "too large" mark once the tree holds [`MAX_NODES`].
+    fn add(&mut self, node: &mut SchemaNode, child: &Value, label: String, role: NodeRole, ptr: String, depth: usize) {
+        if self.nodes >= MAX_NODES {
+            if node.children.last().is_none_or(|c| c.role != NodeRole::Cut) {
+                let cut = self.cut("… schema too large, the rest is not shown (see the raw schema)", ptr);
+                node.children.push(cut);
+            }
+            return;
+        }
+        let c = self.node(child, &label, role, ptr, depth + 1);
+        node.children.push(c);
+    }
+
+    /// Properties (with their required marks), pattern and additional properties, and the other
+    /// keywords that hold one schema for members.
+    fn object_children(&mut self, node: &mut SchemaNode, map: &Map<String, Value>, at: Here) {
+        let (pointer, depth) = (at.pointer, at.depth);
         let required: HashSet<&str> = match map.get("required") {
             Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
             _ => HashSet::new(),
         };
-        let add = |b: &mut Self, node: &mut SchemaNode, child: &Value, label: String, role: NodeRole, ptr: String| {
-            if b.nodes >= MAX_NODES {
-                if node.children.last().is_none_or(|c| c.role != NodeRole::Cut) {
-                    let cut = b.cut("… schema too large, the rest is not shown (see the raw schema)", ptr);
-                    node.children.push(cut);
-                }
-                return;
-            }
-            let c = b.node(child, &label, role, ptr, depth + 1);
-            node.children.push(c);
-        };
-
         if let Some(Value::Object(props)) = map.get("properties") {
             for (name, prop) in props {
                 let ptr = format!("{pointer}/properties/{}", escape_token(name));
-                add(self, &mut node, prop, name.clone(), NodeRole::Property, ptr);
+                self.add(node, prop, name.clone(), NodeRole::Property, ptr, depth);
                 if let Some(last) = node.children.last_mut()
                     && last.role == NodeRole::Property
                 {
@@ -293,43 +283,36 @@ impl Builder<'_> {
                 }
             }
         }
-        if let Some(Value::Array(r)) = map.get("required") {
-            let props = map.get("properties").and_then(Value::as_object);
-            let missing: Vec<&str> =
-                r.iter().filter_map(Value::as_str).filter(|n| props.is_none_or(|p| !p.contains_key(*n))).collect();
-            if !missing.is_empty() {
-                node.facts.push(("required (no property schema)".into(), missing.join(", ")));
-            }
-        }
+        required_without_schema(node, map);
         if let Some(Value::Object(pats)) = map.get("patternProperties") {
             for (pat, s) in pats {
                 let ptr = format!("{pointer}/patternProperties/{}", escape_token(pat));
-                add(self, &mut node, s, format!("/{pat}/"), NodeRole::Pattern, ptr);
+                self.add(node, s, format!("/{pat}/"), NodeRole::Pattern, ptr, depth);
             }
         }
         if let Some(s @ Value::Object(_)) = map.get("additionalProperties") {
-            add(
-                self,
-                &mut node,
-                s,
-                "[additional]".into(),
-                NodeRole::Additional,
-                format!("{pointer}/additionalProperties"),
-            );
+            let ptr = format!("{pointer}/additionalProperties");
+            self.add(node, s, "[additional]".into(), NodeRole::Additional, ptr, depth);
         }
         for key in ["propertyNames", "unevaluatedProperties", "contains", "unevaluatedItems"] {
             if let Some(s @ Value::Object(_)) = map.get(key) {
-                add(self, &mut node, s, format!("[{key}]"), NodeRole::Items, format!("{pointer}/{key}"));
+                self.add(node, s, format!("[{key}]"), NodeRole::Items, format!("{pointer}/{key}"), depth);
             }
         }
+    }
+
+    /// `items` (one schema, or a tuple) and `prefixItems`; an array of one item schema is
+    /// typed `array<item>`.
+    fn array_children(&mut self, node: &mut SchemaNode, map: &Map<String, Value>, at: Here) {
+        let (pointer, depth) = (at.pointer, at.depth);
         match map.get("items") {
             Some(Value::Array(tuple)) => {
                 for (i, s) in tuple.iter().enumerate() {
-                    add(self, &mut node, s, format!("[{i}]"), NodeRole::Items, format!("{pointer}/items/{i}"));
+                    self.add(node, s, format!("[{i}]"), NodeRole::Items, format!("{pointer}/items/{i}"), depth);
                 }
             }
             Some(s @ (Value::Object(_) | Value::Bool(_))) => {
-                add(self, &mut node, s, "[items]".into(), NodeRole::Items, format!("{pointer}/items"));
+                self.add(node, s, "[items]".into(), NodeRole::Items, format!("{pointer}/items"), depth);
                 if node.types == "array"
                     && let Some(item) = node.children.last()
                 {
@@ -344,20 +327,19 @@ impl Builder<'_> {
         }
         if let Some(Value::Array(tuple)) = map.get("prefixItems") {
             for (i, s) in tuple.iter().enumerate() {
-                add(self, &mut node, s, format!("[{i}]"), NodeRole::Items, format!("{pointer}/prefixItems/{i}"));
+                self.add(node, s, format!("[{i}]"), NodeRole::Items, format!("{pointer}/prefixItems/{i}"), depth);
             }
         }
+    }
+
+    /// oneOf/anyOf/allOf variants, not/if/then/else, and dependentSchemas.
+    fn variant_children(&mut self, node: &mut SchemaNode, map: &Map<String, Value>, at: Here) {
+        let (pointer, depth) = (at.pointer, at.depth);
         for kind in ["oneOf", "anyOf", "allOf"] {
             if let Some(Value::Array(vs)) = map.get(kind) {
                 for (i, v) in vs.iter().enumerate() {
-                    add(
-                        self,
-                        &mut node,
-                        v,
-                        variant_label(kind, i, v),
-                        NodeRole::Variant,
-                        format!("{pointer}/{kind}/{i}"),
-                    );
+                    let ptr = format!("{pointer}/{kind}/{i}");
+                    self.add(node, v, variant_label(kind, i, v), NodeRole::Variant, ptr, depth);
                 }
             }
         }
@@ -365,16 +347,69 @@ impl Builder<'_> {
             if let Some(s) = map.get(kind)
                 && (s.is_object() || s.is_boolean())
             {
-                add(self, &mut node, s, format!("[{kind}]"), NodeRole::Conditional, format!("{pointer}/{kind}"));
+                self.add(node, s, format!("[{kind}]"), NodeRole::Conditional, format!("{pointer}/{kind}"), depth);
             }
         }
         if let Some(Value::Object(deps)) = map.get("dependentSchemas") {
             for (name, s) in deps {
                 let ptr = format!("{pointer}/dependentSchemas/{}", escape_token(name));
-                add(self, &mut node, s, format!("[if {name}]"), NodeRole::Conditional, ptr);
+                self.add(node, s, format!("[if {name}]"), NodeRole::Conditional, ptr, depth);
             }
         }
-        node
+    }
+}
+
+/// Where a node's children are built: its JSON pointer and depth.
+#[derive(Clone, Copy)]
+struct Here<'a> {
+    pointer: &'a str,
+    depth: usize,
+}
+
+/// The schema's keywords as an object; a boolean or invalid schema is typed on `node` (which
+/// then has no children) and gives None.
+fn object_schema<'a>(node: &mut SchemaNode, schema: &'a Value) -> Option<&'a Map<String, Value>> {
+    match schema {
+        Value::Object(m) => Some(m),
+        Value::Bool(true) => {
+            node.types = "any".into();
+            None
+        }
+        Value::Bool(false) => {
+            node.types = "never".into();
+            None
+        }
+        other => {
+            node.types = "invalid schema".into();
+            node.facts.push(("value".into(), compact(other)));
+            None
+        }
+    }
+}
+
+/// The keywords that are facts, not structure (and the closed-object marks).
+fn facts(node: &mut SchemaNode, map: &Map<String, Value>) {
+    for (k, v) in map {
+        if !STRUCTURAL.contains(&k.as_str()) {
+            node.facts.push((k.clone(), compact(v)));
+        }
+    }
+    if let Some(Value::Bool(false)) = map.get("additionalProperties") {
+        node.facts.push(("additionalProperties".into(), "false".into()));
+    }
+    if let Some(Value::Bool(false)) = map.get("unevaluatedProperties") {
+        node.facts.push(("unevaluatedProperties".into(), "false".into()));
+    }
+}
+
+/// Required names with no property schema, as a fact.
+fn required_without_schema(node: &mut SchemaNode, map: &Map<String, Value>) {
+    let Some(Value::Array(r)) = map.get("required") else { return };
+    let props = map.get("properties").and_then(Value::as_object);
+    let missing: Vec<&str> =
+        r.iter().filter_map(Value::as_str).filter(|n| props.is_none_or(|p| !p.contains_key(*n))).collect();
+    if !missing.is_empty() {
+        node.facts.push(("required (no property schema)".into(), missing.join(", ")));
     }
 }
 

@@ -51,9 +51,9 @@ impl AskOverlay {
                 (message.clone(), Body::Form(Box::new(FormState::for_schema("the server's request", schema, None))))
             }
             AskKind::Url { message, url, .. } => (message.clone(), Body::Url { url: url.clone() }),
-            AskKind::Sampling { params } => (
+            AskKind::Sampling { params, messages } => (
                 view.kind.summary(),
-                Body::Sampling { request: asks::sampling_lines(params), reply: TextArea::new("") },
+                Body::Sampling { request: asks::sampling_lines(params, *messages), reply: TextArea::new("") },
             ),
         };
         AskOverlay { id: view.id.clone(), method: view.kind.method(), message, body, problem: None }

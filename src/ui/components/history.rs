@@ -60,12 +60,13 @@ impl Component for HistoryOverlay {
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
         match cmd {
             cmd if self.scroll.navigate(cmd) => {}
-            Command::Open | Command::Rerun | Command::ShowResult => {
+            Command::Open | Command::Rerun | Command::ShowResult | Command::CopyAs => {
                 let Some(e) = self.selected().cloned() else { return Used::Yes };
                 cx.effects.push(Effect::Close);
                 cx.action(match cmd {
                     Command::Open => Action::OpenForm { tool: e.tool, arguments: Some(e.arguments) },
                     Command::Rerun => Action::Run { tool: e.tool, arguments: e.arguments },
+                    Command::CopyAs => Action::CopyAs { tool: e.tool, arguments: e.arguments },
                     _ => Action::ShowPast { at: e.at, tool: e.tool },
                 });
             }

@@ -2,6 +2,7 @@
 
 pub mod ask;
 pub mod collection;
+pub mod copy_as;
 pub mod fill;
 pub mod form;
 pub mod help;

@@ -37,8 +37,10 @@ pub struct ResourcesPane {
     subscribed: HashSet<String>,
     /// Updates announced (`notifications/resources/updated`) by URI.
     updates: HashMap<String, usize>,
-    /// The pane's width: the URI column takes what the other columns leave (all of it zoomed).
+    /// The pane's width: the URI column comes before the MIME type and size, and takes the room
+    /// the longest URI needs where there is as much.
     width: usize,
+    longest_uri: usize,
 }
 
 impl ResourcesPane {
@@ -46,6 +48,14 @@ impl ResourcesPane {
         let mut rows = vec![];
         section(&mut rows, "Resources", self.resources.as_ref());
         section(&mut rows, "Resource templates", self.templates.as_ref());
+        self.longest_uri = rows
+            .iter()
+            .filter_map(|r| match r {
+                super::listed::Row::Item(d) => d.uri().map(|u| sanitize::line(u).chars().count()),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
         self.list.set_rows(rows);
     }
 
@@ -83,11 +93,14 @@ impl ResourcesPane {
         cx.cmd(Cmd::Subscribe { uri: uri.to_string(), on });
     }
 
-    /// The URI column's width: what the mark, name, MIME type and size columns leave, and never
-    /// less than a short URI needs.
+    /// The URI column's width: the longest URI's, or what the mark and name columns leave when
+    /// that is less (the MIME type and size after it are then cut at the pane's edge: the URI
+    /// tells rows apart, they do not). Never less than a short URI needs.
     fn uri_width(&self) -> usize {
-        const OTHERS: usize = 3 + 2 + 22 + 1 + 1 + 18 + 10;
-        self.width.saturating_sub(OTHERS).max(24)
+        const BEFORE: usize = 3 + 2 + 22 + 1;
+        // The border and the space before the MIME type.
+        let room = self.width.saturating_sub(BEFORE + 3);
+        self.longest_uri.min(room).max(12)
     }
 
     /// A resource's or a template's row.

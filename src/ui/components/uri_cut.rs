@@ -36,12 +36,25 @@ pub fn middle(uri: &str, width: usize) -> String {
         let head: String = take_columns(uri.chars(), width.saturating_sub(1)).into_iter().collect();
         return format!("{head}…");
     }
-    let head_room = width / HEAD_SHARE;
-    let head: String = take_columns(uri[..head_end(&uri)].chars(), head_room).into_iter().collect();
+    let head = head(&uri, width / HEAD_SHARE);
     let tail_room = width - columns(&head) - 1;
     let mut tail = take_columns(uri.chars().rev(), tail_room);
     tail.reverse();
     format!("{head}…{}", tail.into_iter().collect::<String>())
+}
+
+/// The head kept in `room` columns: the scheme and authority whole, else the scheme and its
+/// `://` or `:` (never half a host, which reads as another host), else as much as fits.
+fn head(uri: &str, room: usize) -> String {
+    let whole = &uri[..head_end(uri)];
+    let scheme = uri.find(':').map_or("", |c| &uri[..=c]);
+    let slashes = if whole.len() > scheme.len() + 1 { format!("{scheme}//") } else { scheme.to_string() };
+    for candidate in [whole, slashes.as_str(), scheme] {
+        if columns(candidate) <= room {
+            return candidate.to_string();
+        }
+    }
+    take_columns(whole.chars(), room).into_iter().collect()
 }
 
 /// The characters of `chars` that fit in `room` columns, in the order given.
@@ -82,8 +95,10 @@ mod tests {
         assert_ne!(ca, cb);
         // An authority is the head.
         let h = middle("https://api.example.com/v2/repos/owner/name/issues/12345/comments", 40);
-        assert!(h.starts_with("https://api.ex") && h.ends_with("/12345/comments"), "{h}");
+        assert!(h.starts_with("https://…") && h.ends_with("/12345/comments"), "{h}");
         assert_eq!(columns(&h), 40);
+        let h = middle("https://api.x.io/v2/repos/owner/name/issues/12345/comments", 50);
+        assert!(h.starts_with("https://api.x.io…") && h.ends_with("/12345/comments"), "{h}");
         // Without an authority the scheme alone is the head (server-everything's test:// ones too).
         assert_eq!(middle("test://static/resource/1", 40), "test://static/resource/1");
         let u = middle("urn:isbn:0451450523-and-a-very-long-suffix-1", 20);

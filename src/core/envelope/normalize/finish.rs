@@ -166,6 +166,8 @@ pub(super) fn paging(
         && let Some(t) = &p.prose_text
     {
         total = position::total_in_prose(t).filter(|t| Some(*t) >= returned);
+        // "Found 37 issues" beside two: more than the page, so the whole list's count.
+        total = total.or_else(|| position::found_in_prose(t).filter(|n| Some(*n) > returned));
     }
     if pagination.is_none() && p.from_text_records {
         // Records read from text are whole (never a skeleton's sample), so the last one is there.

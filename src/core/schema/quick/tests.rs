@@ -28,6 +28,16 @@ fn plain_schemas_and_good_arguments_are_proven() {
         assert_eq!(jsonschema_valid(&schema, &args), Some(true));
     }
     assert!(proves_valid(&json!({"type": "object"}), &json!({})));
+    // @modelcontextprotocol/server-filesystem 2026.8.31, read_text_file's inputSchema as listed
+    // (zod's JSON Schema names draft 7).
+    let fs = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {
+        "path": {"type": "string"},
+        "tail": {"description": "If provided, returns only the last N lines of the file", "type": "number"},
+        "head": {"description": "If provided, returns only the first N lines of the file", "type": "number"}},
+        "required": ["path"]});
+    assert!(proves_valid(&fs, &json!({"path": "/tmp/a", "head": 3})));
+    assert_eq!(jsonschema_valid(&fs, &json!({"path": "/tmp/a", "head": 3})), Some(true));
+    assert!(!proves_valid(&fs, &json!({"head": 3})));
     assert!(proves_valid(&json!(true), &json!({"x": 1})));
 }
 

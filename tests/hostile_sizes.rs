@@ -1,0 +1,94 @@
+//! Server-sized lists held at a bounded multiple of their bytes: mcplens's peak memory stays
+//! within 10 times what the server sent plus 50 MB (its own start-up included) on each surface:
+//! completions, prompt messages, prompt arguments, resources, sampling requests. The server is
+//! tests/servers/hostile_sizes.py. Resources run at the full size of the budget's case (200,000
+//! items, 23 MB); the others at half their case's size, to stay within the CI budget in a debug
+//! build (the full sizes are within the budget too; see docs/security.md).
+
+mod common;
+
+use std::process::{Command, Output, Stdio};
+
+use common::*;
+
+const MIB: u64 = 1 << 20;
+
+/// The bytes of the list `mode` sends with `count` items, as the server computes it.
+fn input_bytes(mode: &str, count: usize) -> u64 {
+    let o = Command::new("python3")
+        .arg(script("hostile_sizes.py"))
+        .args(["--size", mode, &count.to_string()])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run python3: {e}"));
+    String::from_utf8_lossy(&o.stdout).trim().parse().unwrap_or_else(|_| panic!("no size for {mode}"))
+}
+
+/// mcplens with `args` against the server in `mode` with `count` items.
+fn run(args: &[&str], mode: &str, count: usize) -> Output {
+    Command::new(bin())
+        .args(args)
+        .arg("--")
+        .arg("python3")
+        .arg(script("hostile_sizes.py"))
+        .arg(mode)
+        .arg(count.to_string())
+        .env("MCPLENS_REPORT_PEAK", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()))
+}
+
+/// mcplens's own peak resident memory, in bytes, as it reported it on stderr.
+fn peak(o: &Output) -> u64 {
+    let err = stderr(o);
+    let kb = err
+        .lines()
+        .find_map(|l| l.strip_prefix("mcplens-peak-rss "))
+        .and_then(|v| v.trim_end_matches(" kB").trim().parse::<u64>().ok());
+    kb.unwrap_or_else(|| panic!("no peak memory report (did it crash?): {err}")) * 1024
+}
+
+/// Runs the case and checks the exit code and the memory budget; returns the output.
+fn within_budget(args: &[&str], mode: &str, count: usize, code: i32) -> Output {
+    let input = input_bytes(mode, count);
+    let o = run(args, mode, count);
+    assert_eq!(o.status.code(), Some(code), "{mode} {count}: {}", stderr(&o));
+    let (p, budget) = (peak(&o), 10 * input + 50 * MIB);
+    assert!(p <= budget, "{mode} {count}: peak {} MiB over the budget of {} MiB", p / MIB, budget / MIB);
+    o
+}
+
+#[test]
+fn completion_values_by_the_half_million() {
+    let o = within_budget(&["complete", "--prompt", "p", "--arg", "a000001="], "completion", 500_000, 0);
+    assert!(stdout(&o).contains("v0499999"), "the last value is missing");
+    assert!(stderr(&o).contains("500000 values, over the 100 MCP allows"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_prompt_of_100k_messages() {
+    let o = within_budget(&["prompt", "p"], "prompt-messages", 100_000, 0);
+    assert!(stdout(&o).contains("message number 99999"), "the last message is missing");
+}
+
+#[test]
+fn a_prompt_with_50k_arguments() {
+    let o = within_budget(&["prompts"], "prompt-args", 50_000, 0);
+    assert!(stdout(&o).contains("a049999  optional  argument 49999"), "the last argument is missing");
+}
+
+#[test]
+fn two_hundred_thousand_resources() {
+    let o = within_budget(&["resources"], "resources", 200_000, 0);
+    let out = stdout(&o);
+    assert!(out.starts_with("200000 resources (1 page)"), "{}", &out[..out.len().min(200)]);
+    assert!(out.contains("file:///data/r0199999.txt"), "the last resource is missing");
+}
+
+#[test]
+fn a_sampling_request_of_100k_messages() {
+    let o = within_budget(&["call", "t", "--sampling-answer", "decline"], "sampling", 100_000, 1);
+    let err = stderr(&o);
+    assert!(err.contains("a model's reply to 100000 messages"), "{err}");
+    assert!(err.contains("… and 99900 more messages, not shown"), "{err}");
+}
