@@ -124,5 +124,11 @@ mod tests {
         );
         assert!(!s.contains("the-access-token") && !s.contains("the-refresh-token") && !s.contains("csecret"), "{s}");
         assert_eq!(status_text("http://x/mcp", None, 0), "not logged in to http://x/mcp\n");
+        // A bound token: its key's thumbprint is shown, never the key.
+        let key = crate::mcp::auth::dpop::Key::generate().unwrap_or_else(|e| panic!("{e}"));
+        let bound = Record { token_type: Some("DPoP".into()), dpop_key: Some(key.stored().into()), ..r };
+        let s = status_text("http://x/mcp", Some(&bound), 1000);
+        assert!(s.contains("bound:  DPoP") && s.contains(&key.thumbprint()), "{s}");
+        assert!(!s.contains(key.stored()), "{s}");
     }
 }
