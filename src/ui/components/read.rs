@@ -231,6 +231,12 @@ impl ReadView {
         if let Some(n) = &self.note {
             lines.push(Line::styled(sanitize::line(n).into_owned(), theme.paint(Role::Match)));
         }
+        if let Some(ui) = self.content().and_then(|c| crate::apps::meta::UiMeta::of(&c.value)) {
+            lines.push(Line::styled("▣ MCP App view (_meta.ui; `mcplens app` opens it)", theme.paint(Role::Key)));
+            for l in ui.describe() {
+                lines.push(Line::styled(format!("  {}", sanitize::line(&l)), theme.paint(Role::Dim)));
+            }
+        }
         lines
     }
 
