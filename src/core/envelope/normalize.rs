@@ -724,7 +724,8 @@ fn choose_records(
 
 /// A content block that reports a failure though the result does not say isError: a text block
 /// whose `text` is an object holding `error` (against the schema), or one marked
-/// `metadata.error: true` (a Linear server sends both).
+/// `metadata.error: true` (jerhadf/linear-mcp-server index.ts 1041-1106 sends both; corpus
+/// `jerhadf-linear-mcp-server/create_issue_validation_error.json`).
 fn block_error(blocks: &[Value]) -> Option<ErrorInfo> {
     blocks.iter().find_map(|b| {
         let body = b.get("text").filter(|t| t.is_object())?;

@@ -75,7 +75,11 @@ pub fn markdown_table(text: &str) -> Option<(Vec<Value>, String)> {
         end += 1;
     }
     let rows: Vec<Vec<String>> = lines[sep_at + 1..end].iter().map(|l| table_cells(l)).collect();
-    if header.is_empty() || rows.is_empty() {
+    // A header and its separator with no rows is a table of nothing (a query that matched no
+    // rows: greptimedb-mcp-server's _format_markdown), when every column is named and the
+    // separator has one cell per column.
+    let empty_ok = header.iter().all(|h| !h.is_empty()) && table_cells(lines[sep_at]).len() == header.len();
+    if header.is_empty() || (rows.is_empty() && !empty_ok) {
         return None;
     }
     let prose: Vec<&str> = lines[..sep_at - 1].iter().chain(lines[end..].iter()).copied().collect();
@@ -438,6 +442,15 @@ mod tests {
         let (rows, prose) = markdown_table(t).unwrap_or_default();
         assert_eq!(rows, vec![json!({"name": "mcplens", "stars": "10"}), json!({"name": "rmcp", "stars": "900"})]);
         assert_eq!(prose, "Found 2 repos:\n\n\nDone.");
+    }
+
+    #[test]
+    fn a_markdown_table_with_no_rows_is_an_empty_list() {
+        let (rows, prose) = markdown_table("| host | ts |\n| --- | --- |").expect("a table of nothing");
+        assert!(rows.is_empty());
+        assert_eq!(prose, "");
+        // A separator that does not match the header's columns is not a table.
+        assert_eq!(markdown_table("| host | ts |\n| --- |"), None);
     }
 
     #[test]
