@@ -266,7 +266,7 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
 
     // Server stderr -> log, line by line, so the pipe never fills and blocks the server.
     let stderr_log = log.clone();
-    tokio::spawn(async move {
+    let stderr_read = tokio::spawn(async move {
         let mut reader = BufReader::new(stderr);
         let mut buf = Vec::new();
         loop {
@@ -289,6 +289,9 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
             s = child.wait() => s.ok(),
             _ = kill_rx => stop(&mut child, &close_stdin, &exit_log).await,
         };
+        // Its last stderr lines are logged before the exit is told: a failure quotes them. A
+        // process that left its stderr open to another (a child of its own) is not waited for.
+        let _ = tokio::time::timeout(STDERR_AFTER_EXIT, stderr_read).await;
         if let Some(s) = status {
             exit_log.push(LogKind::Info, &format!("server exited: {}", describe_status(&s)));
         }
@@ -297,6 +300,9 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
 
     Ok((rmcp_side, ChildWatch { status: status_rx, kill: Arc::new(Mutex::new(Some(kill_tx))) }))
 }
+
+/// How long the end of a server's stderr is waited for once it has exited.
+const STDERR_AFTER_EXIT: Duration = Duration::from_millis(500);
 
 /// How long a server is given to exit after its stdin closes, then after SIGTERM.
 pub const STOP_GRACE: (Duration, Duration) = (Duration::from_millis(1500), Duration::from_millis(1500));
