@@ -14,41 +14,30 @@ use crate::mcp::log::{LogKind, SessionLog};
 use crate::mcp::{ConnectOptions, Session};
 use crate::sanitize;
 
-/// A session, and the task printing on stderr what its log says to a person: warnings about
-/// what the server sent, and its log messages (with `--log-level`).
+/// A session, and the task printing on stderr what its log says to a person: the server's log
+/// messages (with `--log-level`) and each HTTP exchange (with `--show-http`).
 pub struct Opened {
     pub session: Session,
-    printer: tokio::task::JoinHandle<()>,
+    printer: Option<tokio::task::JoinHandle<()>>,
     said: Arc<Said>,
 }
 
 /// What has been printed of a session's log.
 struct Said {
     next: AtomicU64,
-    warnings: AtomicU64,
     server_log: bool,
     /// `--show-http`: each HTTP exchange is printed too.
     http: bool,
-    /// Printed already, when the session opened.
-    setup: Vec<String>,
 }
-
-/// Warnings printed at most (a server can send a flood; the log keeps every one).
-const MAX_WARNINGS: u64 = 20;
 
 impl Opened {
     /// Ends the session, after printing the log messages that came last.
     pub async fn close(self) {
-        self.printer.abort();
+        let printer = self.printer.inspect(|p| p.abort());
         self.session.close().await;
         // After the close, so that its exchange (HTTP DELETE) is printed too.
-        print_new(self.session.log(), &self.said);
-        let warned = self.said.warnings.load(Ordering::Relaxed);
-        if warned > MAX_WARNINGS {
-            err_line(&format!(
-                "warning: {} more warnings not printed (`mcplens record` keeps the whole session)",
-                warned - MAX_WARNINGS
-            ));
+        if printer.is_some() {
+            print_new(self.session.log(), &self.said);
         }
     }
 }
@@ -66,12 +55,10 @@ pub async fn open_with(target: &TargetArgs, options: ConnectOptions) -> Result<O
     }
     let said = Arc::new(Said {
         next: AtomicU64::new(0),
-        warnings: AtomicU64::new(0),
         server_log: target.log_level.is_some(),
         http: target.show_http,
-        setup: session.setup_warnings.clone(),
     });
-    let printer = {
+    let printer = (said.server_log || said.http).then(|| {
         let (log, said) = (session.log().clone(), said.clone());
         tokio::spawn(async move {
             loop {
@@ -79,12 +66,12 @@ pub async fn open_with(target: &TargetArgs, options: ConnectOptions) -> Result<O
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         })
-    };
+    });
     Ok(Opened { session, printer, said })
 }
 
-/// Prints the warnings and server log messages pushed since the last call, one line each on
-/// stderr, and with `--show-http` each HTTP exchange (its lines indented).
+/// Prints the server log messages pushed since the last call, one line each on stderr, and with
+/// `--show-http` each HTTP exchange (its lines indented).
 fn print_new(log: &SessionLog, said: &Said) {
     let from = said.next.load(Ordering::Relaxed);
     let entries = log.since(from);
@@ -92,15 +79,6 @@ fn print_new(log: &SessionLog, said: &Said) {
         said.next.store(last.seq + 1, Ordering::Relaxed);
     }
     for e in entries {
-        if e.kind == LogKind::Warning {
-            if said.setup.iter().any(|s| **s == *e.text) {
-                continue;
-            }
-            if said.warnings.fetch_add(1, Ordering::Relaxed) < MAX_WARNINGS {
-                err_line(&format!("warning: {}", sanitize::line(&e.text)));
-            }
-            continue;
-        }
         if said.http && e.msg.is_none() && e.text.starts_with(crate::mcp::http_view::PREFIX) {
             for line in e.text.lines() {
                 let indent = if line.starts_with(crate::mcp::http_view::PREFIX) { "" } else { "  " };
