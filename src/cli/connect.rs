@@ -53,11 +53,8 @@ pub async fn open_with(target: &TargetArgs, options: ConnectOptions) -> Result<O
     for w in &session.setup_warnings {
         err_line(&format!("warning: {}", sanitize::line(w)));
     }
-    let said = Arc::new(Said {
-        next: AtomicU64::new(0),
-        server_log: target.log_level.is_some(),
-        http: target.show_http,
-    });
+    let said =
+        Arc::new(Said { next: AtomicU64::new(0), server_log: target.log_level.is_some(), http: target.show_http });
     let printer = (said.server_log || said.http).then(|| {
         let (log, said) = (session.log().clone(), said.clone());
         tokio::spawn(async move {
