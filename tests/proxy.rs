@@ -266,13 +266,12 @@ fn a_breakpoint_holds_edits_drops_and_answers() {
     killer.join().unwrap_or_else(|_| panic!("the watcher thread failed"));
 }
 
-#[test]
-fn the_http_proxy_passes_the_session_and_its_headers() {
-    let state = State::new("http");
-    let (_server, url) = server_everything_http();
-    let rec = state.0.join("rec.jsonl");
+/// `mcplens proxy ARGS` serving over HTTP: the process (stopped when dropped), its pid, the
+/// local URL it says it serves at, and its stderr (kept open while the proxy runs).
+fn http_proxy(state: &State, args: &[&str]) -> (Guard, u32, String, Receiver<String>) {
     let mut proxy = Command::new(bin())
-        .args(["proxy", "--url", &url, "-o", &rec.to_string_lossy()])
+        .arg("proxy")
+        .args(args)
         .env("MCPLENS_STATE_DIR", &state.0)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -280,10 +279,19 @@ fn the_http_proxy_passes_the_session_and_its_headers() {
         .spawn()
         .unwrap_or_else(|e| panic!("{e}"));
     let err = lines_of(proxy.stderr.take().unwrap_or_else(|| panic!("no stderr")));
-    let _proxy = Guard(proxy);
+    let pid = proxy.id();
     let serving = wait_for(&err, "serving", &mut Vec::new());
     let local = serving.rsplit(' ').next().unwrap_or_default().to_string();
-    assert!(local.starts_with("http://127.0.0.1:") && local.ends_with("/mcp"), "{serving}");
+    (Guard(proxy), pid, local, err)
+}
+
+#[test]
+fn the_http_proxy_passes_the_session_and_its_headers() {
+    let state = State::new("http");
+    let (_server, url) = server_everything_http();
+    let rec = state.0.join("rec.jsonl");
+    let (_proxy, _, local, _err) = http_proxy(&state, &["--url", &url, "-o", &rec.to_string_lossy()]);
+    assert!(local.starts_with("http://127.0.0.1:") && local.ends_with("/mcp"), "{local}");
     let mut straight = Host::start(&state, &["http", &url]);
     let mut proxied = Host::start(&state, &["http", &local]);
     assert_eq!(proxied.echo("over http"), straight.echo("over http"));
@@ -347,19 +355,7 @@ fn a_server_that_ignores_its_input_closing_does_not_outlive_the_host() {
 fn over_http_a_watcher_answers_the_servers_request_in_the_hosts_place() {
     let state = State::new("http-answer");
     let (_server, url) = server_everything_http();
-    let mut proxy = Command::new(bin())
-        .args(["proxy", "--url", &url])
-        .env("MCPLENS_STATE_DIR", &state.0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let err = lines_of(proxy.stderr.take().unwrap_or_else(|| panic!("no stderr")));
-    let pid = proxy.id();
-    let _proxy = Guard(proxy);
-    let serving = wait_for(&err, "serving", &mut Vec::new());
-    let local = serving.rsplit(' ').next().unwrap_or_default().to_string();
+    let (_proxy, pid, local, _err) = http_proxy(&state, &["--url", &url]);
     let mut host = Host::start_with(&state, &["http", &local], &[("HOST_SAMPLING", "1")]);
     let mut w = Watcher::attach(&state, pid, &["--break", "<sampling/createMessage"]);
     wait_for(&w.err, "break sampling/createMessage", &mut Vec::new());
