@@ -32,4 +32,5 @@ pub mod schema;
 pub mod skeleton;
 pub mod skills;
 pub mod snapshot;
+pub mod value_diff;
 pub mod value_set;

@@ -31,6 +31,7 @@ mod requests;
 pub mod result;
 mod route;
 mod run;
+mod servers;
 pub mod saved;
 pub mod schema_view;
 pub mod scroll;
