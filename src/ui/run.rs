@@ -11,8 +11,8 @@ use futures::StreamExt;
 use tokio::sync::mpsc;
 
 use super::app::App;
-use super::servers::Servers;
 use super::msg::{Cmd, Msg, SessionMsg};
+use super::servers::Servers;
 use super::terminal::{osc52, restore_terminal, start_terminal};
 use super::worker::Worker;
 use super::{baseline, component, keymap, mask, pick, theme};

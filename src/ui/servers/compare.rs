@@ -57,7 +57,8 @@ impl View {
     /// The tools of server `a` against those of server `b`.
     pub(super) fn tools((a, first): (&str, &[ToolDescriptor]), (b, second): (&str, &[ToolDescriptor])) -> View {
         let (a, b) = (sanitize::line(a).into_owned(), sanitize::line(b).into_owned());
-        let list = |tools: &[ToolDescriptor]| json!({ "tools": tools.iter().map(|t| t.value().clone()).collect::<Vec<_>>() });
+        let list =
+            |tools: &[ToolDescriptor]| json!({ "tools": tools.iter().map(|t| t.value().clone()).collect::<Vec<_>>() });
         let changes = crate::snapshot::compare(&list(first), &list(second));
         let mut rows = vec![Row::Full(
             format!("{a}: {} tools · {b}: {} tools · read as {a} becoming {b}", first.len(), second.len()),
@@ -114,7 +115,8 @@ impl View {
             match row {
                 Row::Full(text, role) => f.render_widget(Paragraph::new(text.as_str()).style(t.paint(*role)), line),
                 Row::Pair(l, r) => {
-                    let style = if l == r { t.paint(Role::Text) } else { t.paint(Role::Warning).add_modifier(Modifier::BOLD) };
+                    let style =
+                        if l == r { t.paint(Role::Text) } else { t.paint(Role::Warning).add_modifier(Modifier::BOLD) };
                     let left = Rect { width: half, ..line };
                     let bar = Rect { x: line.x + half + 1, width: 1, ..line };
                     let right = Rect { x: line.x + half + 3, width: inner.width.saturating_sub(half + 3), ..line };

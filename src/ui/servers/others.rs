@@ -99,6 +99,11 @@ impl Servers {
             Intent::RunCall => self.run_on(j),
             Intent::CompareTools => {
                 let (a, b) = (&self.slots[self.active], &self.slots[j]);
+                let down = [a, b].into_iter().find(|s| !matches!(s.app.conn, crate::ui::app::Conn::Connected));
+                if let Some(s) = down {
+                    let name = crate::sanitize::line(&s.name).into_owned();
+                    return self.notice(format!("{name} is not connected: its tools are not listed"), true);
+                }
                 let view = compare::View::tools((&a.name, &a.app.list.tools), (&b.name, &b.app.list.tools));
                 self.overlay = Some(Overlay::Compare(view));
             }
@@ -110,9 +115,14 @@ impl Servers {
         let Some(first) = self.slots[self.active].last.clone() else { return };
         let from_name = self.slots[self.active].name.clone();
         let to = &mut self.slots[j];
+        if matches!(to.app.conn, crate::ui::app::Conn::Connecting { .. }) {
+            let name = crate::sanitize::line(&to.name).into_owned();
+            return self.notice(format!("{name} is still connecting: try again when the strip shows it ●"), false);
+        }
         let listed = to.app.list.find(&first.tool).is_some();
         let cmds = to.app.start_call(first.tool.clone(), first.arguments.clone());
-        let (name, tool) = (crate::sanitize::line(&to.name).into_owned(), crate::sanitize::line(&first.tool).into_owned());
+        let (name, tool) =
+            (crate::sanitize::line(&to.name).into_owned(), crate::sanitize::line(&first.tool).into_owned());
         if cmds.is_empty() {
             let why = to.app.notice.as_ref().map_or_else(String::new, |(n, _)| format!(": {n}"));
             return self.notice(format!("{tool} not run on {name}{why}"), true);
@@ -120,7 +130,10 @@ impl Servers {
         carry_out(&mut to.app, cmds, &to.cmd_tx);
         self.pending = Some(Pending { to: to.id, from_name, first });
         let unlisted = if listed { "" } else { " (it does not list this tool)" };
-        self.notice(format!("{tool} runs on {name}{unlisted}: the two results show side by side when it answers"), false);
+        self.notice(
+            format!("{tool} runs on {name}{unlisted}: the two results show side by side when it answers"),
+            false,
+        );
     }
 
     /// A key for the overlay; false for the keys that still reach the model (Ctrl-C quits).

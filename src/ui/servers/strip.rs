@@ -18,8 +18,7 @@ pub(super) struct Item<'a> {
 }
 
 /// The strip's hints: the keys a user needs first.
-const HINTED: [Command; 4] =
-    [Command::NextServer, Command::ConnectServer, Command::RunOnOther, Command::CompareTools];
+const HINTED: [Command; 4] = [Command::NextServer, Command::ConnectServer, Command::RunOnOther, Command::CompareTools];
 
 pub(super) fn draw(f: &mut Frame, area: Rect, items: &[Item<'_>], t: &Theme) {
     let mut spans = vec![];
