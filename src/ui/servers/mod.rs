@@ -196,14 +196,14 @@ impl Servers {
         let mut quit = false;
         for (from, msg) in batch {
             quit |= match from {
-                Some(id) => self.from_worker(id, msg),
-                None => self.from_user(msg),
+                Some(id) => self.worker_said(id, msg),
+                None => self.user_did(msg),
             };
         }
         quit
     }
 
-    fn from_worker(&mut self, id: u64, msg: Msg) -> bool {
+    fn worker_said(&mut self, id: u64, msg: Msg) -> bool {
         // A closed server's last words are dropped.
         let Some(i) = self.slots.iter().position(|s| s.id == id) else { return false };
         if let Msg::Session(s) = &msg {
@@ -239,7 +239,7 @@ impl Servers {
         }
     }
 
-    fn from_user(&mut self, msg: Msg) -> bool {
+    fn user_did(&mut self, msg: Msg) -> bool {
         match &msg {
             Msg::Key(k) if k.kind != KeyEventKind::Release && self.key(k) => {
                 self.dirty = true;
