@@ -6,38 +6,12 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
-use std::time::{Duration, Instant};
-
-fn tmux(args: &[&str]) -> String {
-    let o = Command::new("tmux").args(args).output().unwrap_or_else(|e| panic!("tmux is needed for this test: {e}"));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-struct Session(String);
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        tmux(&["kill-session", "-t", &self.0]);
-    }
-}
-
-fn wait_for(session: &str, needle: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let screen = tmux(&["capture-pane", "-p", "-t", session]);
-        if screen.contains(needle) {
-            return screen;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {needle:?}; screen:\n{screen}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
+use std::time::Duration;
 
 /// Keys one at a time, with a pause: an Alt key right after Esc would read as one sequence.
-fn keys(session: &str, keys: &[&str]) {
+fn keys(t: &common::Tmux, keys: &[&str]) {
     for k in keys {
-        tmux(&["send-keys", "-t", session, k]);
+        t.keys(&[k]);
         std::thread::sleep(Duration::from_millis(250));
     }
 }
@@ -72,52 +46,51 @@ fn two_servers_side_by_side_compared() {
     let config = config(&dir);
     let name = format!("mcplens-servers-{}", std::process::id());
     let cmd = format!("{} --config {} --server memory-a; echo EXITED=$?; sleep 30", common::bin(), config.display());
-    tmux(&["new-session", "-d", "-s", &name, "-x", "120", "-y", "40", &cmd]);
-    let _guard = Session(name.clone());
-    let screen = wait_for(&name, "Tools (9)");
+    let t = common::Tmux::start(&name, 120, 40, &cmd);
+    let screen = t.wait_for("Tools (9)", 20);
     assert!(screen.contains(" 1 memory-a "), "the strip names the server:\n{screen}");
 
     // Another server of the config file, connected beside the first and shown.
-    keys(&name, &["M-c"]);
-    wait_for(&name, "Connect another server of");
-    keys(&name, &["Down", "Down", "Enter"]);
-    wait_for(&name, " 2 memory-b ");
-    wait_for(&name, "connected memory-server");
+    keys(&t, &["M-c"]);
+    t.wait_for("Connect another server of", 20);
+    keys(&t, &["Down", "Down", "Enter"]);
+    t.wait_for(" 2 memory-b ", 20);
+    t.wait_for("connected memory-server", 20);
 
     // The same call on both: read_graph on memory-a, then Alt-r runs it on memory-b.
-    keys(&name, &["M-1", "/", "read_graph", "Enter", "Enter"]);
-    wait_for(&name, "Form: read_graph");
-    keys(&name, &["C-r"]);
-    wait_for(&name, "Ada Lovelace");
-    keys(&name, &["M-r"]);
-    let screen = wait_for(&name, "The same call on memory-a and on memory-b");
-    let screen = if screen.contains("Grace Hopper") { screen } else { wait_for(&name, "Grace Hopper") };
+    keys(&t, &["M-1", "/", "read_graph", "Enter", "Enter"]);
+    t.wait_for("Form: read_graph", 20);
+    keys(&t, &["C-r"]);
+    t.wait_for("Ada Lovelace", 20);
+    keys(&t, &["M-r"]);
+    let screen = t.wait_for("The same call on memory-a and on memory-b", 20);
+    let screen = if screen.contains("Grace Hopper") { screen } else { t.wait_for("Grace Hopper", 20) };
     assert!(screen.contains("read_graph {}"), "{screen}");
     assert!(screen.contains("≠ /data"), "the differing member is named:\n{screen}");
     assert!(screen.contains("Ada Lovelace"), "{screen}");
 
     // memory-b kept its own result: shown after the comparison closes.
-    keys(&name, &["Escape", "M-n"]);
-    let screen = wait_for(&name, "Grace Hopper");
+    keys(&t, &["Escape", "M-n"]);
+    let screen = t.wait_for("Grace Hopper", 20);
     assert!(!screen.contains("Ada Lovelace"), "{screen}");
 
     // A third server; its tools compared with memory-a's (a picker: two others).
-    keys(&name, &["M-c", "Enter"]);
-    wait_for(&name, " 3 everything ");
-    wait_for(&name, "connected mcp-servers/everything");
-    keys(&name, &["M-t"]);
-    wait_for(&name, "Compare the tools with");
-    keys(&name, &["Enter"]);
-    let screen = wait_for(&name, "Tools of everything and of memory-a");
+    keys(&t, &["M-c", "Enter"]);
+    t.wait_for(" 3 everything ", 20);
+    t.wait_for("connected mcp-servers/everything", 20);
+    keys(&t, &["M-t"]);
+    t.wait_for("Compare the tools with", 20);
+    keys(&t, &["Enter"]);
+    let screen = t.wait_for("Tools of everything and of memory-a", 20);
     assert!(screen.contains("/tools/echo  tool removed"), "{screen}");
     assert!(screen.contains("/tools/read_graph  tool added"), "{screen}");
 
     // Closing the shown server leaves the others connected.
-    keys(&name, &["Escape", "M-w"]);
-    let screen = wait_for(&name, "everything disconnected");
+    keys(&t, &["Escape", "M-w"]);
+    let screen = t.wait_for("everything disconnected", 20);
     assert!(screen.contains(" 1 memory-a ") && screen.contains(" 2 memory-b "), "{screen}");
     assert!(!screen.contains(" 3 everything "), "{screen}");
-    keys(&name, &["q"]);
-    wait_for(&name, "EXITED=0");
+    keys(&t, &["q"]);
+    t.wait_for("EXITED=0", 20);
     let _ = std::fs::remove_dir_all(&dir);
 }
