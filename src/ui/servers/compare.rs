@@ -47,10 +47,7 @@ impl View {
         rows.extend(difference_rows(&left, &right, (&a, &b)));
         rows.push(Row::Full(String::new(), Role::Dim));
         rows.push(Row::Pair(format!("── {a} ──"), format!("── {b} ──")));
-        let (l, r) = (pretty(&left), pretty(&right));
-        let n = l.len().max(r.len());
-        let at = |lines: &[String], i: usize| lines.get(i).cloned().unwrap_or_default();
-        rows.extend((0..n).map(|i| Row::Pair(at(&l, i), at(&r, i))));
+        rows.extend(aligned(&pretty(&left), &pretty(&right)));
         View { title: format!(" The same call on {a} and on {b} "), rows, top: 0 }
     }
 
@@ -144,6 +141,33 @@ fn pretty(v: &Value) -> Vec<String> {
     lines.iter().map(|l| sanitize::line(&crate::json_pretty::to_string(std::slice::from_ref(l))).into_owned()).collect()
 }
 
+/// The two sides' lines side by side, the lines both have on the same row (a line only one side
+/// has faces an empty one), as a line diff aligns them; a diff that takes too long stops
+/// aligning (the rest is shown row by row).
+fn aligned(l: &[String], r: &[String]) -> Vec<Row> {
+    use similar::DiffOp;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(300);
+    let ops = similar::capture_diff_slices_deadline(similar::Algorithm::Myers, l, r, Some(deadline));
+    let at = |lines: &[String], i: usize| lines.get(i).cloned().unwrap_or_default();
+    let mut rows = vec![];
+    for op in ops {
+        let (old, new) = (op.old_range(), op.new_range());
+        match op {
+            DiffOp::Equal { .. } | DiffOp::Replace { .. } => {
+                let n = old.len().max(new.len());
+                rows.extend((0..n).map(|i| {
+                    let left = if i < old.len() { at(l, old.start + i) } else { String::new() };
+                    let right = if i < new.len() { at(r, new.start + i) } else { String::new() };
+                    Row::Pair(left, right)
+                }));
+            }
+            DiffOp::Delete { .. } => rows.extend(old.map(|i| Row::Pair(at(l, i), String::new()))),
+            DiffOp::Insert { .. } => rows.extend(new.map(|i| Row::Pair(String::new(), at(r, i)))),
+        }
+    }
+    rows
+}
+
 /// Where the two envelopes differ, a row each.
 fn difference_rows(left: &Value, right: &Value, (a, b): (&str, &str)) -> Vec<Row> {
     let (found, more) = differences(left, right, MAX_DIFFERENCES);
@@ -163,4 +187,50 @@ fn difference_rows(left: &Value, right: &Value, (a, b): (&str, &str)) -> Vec<Row
         Row::Full(format!("  {mark} {}", sanitize::line(&at)), role)
     }));
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &[&str]) -> Vec<String> {
+        s.iter().map(|l| l.to_string()).collect()
+    }
+
+    fn pairs(rows: Vec<Row>) -> Vec<(String, String)> {
+        rows.into_iter()
+            .filter_map(|r| match r {
+                Row::Pair(l, r) => Some((l, r)),
+                Row::Full(..) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lines_both_sides_have_share_a_row() {
+        let rows =
+            aligned(&lines(&["{", "  \"a\": 1,", "  \"b\": 2", "}"]), &lines(&["{", "  \"x\": 0,", "  \"b\": 3", "}"]));
+        let got = pairs(rows);
+        assert_eq!(got.first(), Some(&("{".to_string(), "{".to_string())));
+        assert_eq!(got.last(), Some(&("}".to_string(), "}".to_string())));
+        assert_eq!(got.len(), 4, "{got:?}");
+        let rows = aligned(&lines(&["{", "}"]), &lines(&["{", "  \"more\": [", "  ]", "}"]));
+        let got = pairs(rows);
+        assert_eq!(got[1], (String::new(), "  \"more\": [".to_string()));
+        assert_eq!(got[3], ("}".to_string(), "}".to_string()));
+    }
+
+    #[test]
+    fn the_difference_rows_name_each_side() {
+        let rows = difference_rows(&json!({"a": 1, "b": [1]}), &json!({"a": 2, "c": null}), ("one", "two"));
+        let text: Vec<String> = rows
+            .into_iter()
+            .filter_map(|r| match r {
+                Row::Full(t, _) => Some(t),
+                Row::Pair(..) => None,
+            })
+            .collect();
+        assert!(text[0].starts_with("3 differences"), "{text:?}");
+        assert_eq!(&text[1..], ["  ← /b", "  → /c", "  ≠ /a"]);
+    }
 }
