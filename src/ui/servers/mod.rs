@@ -282,7 +282,10 @@ impl Servers {
     /// Shows server `i` (counted round).
     fn show(&mut self, i: usize) {
         self.active = i % self.slots.len().max(1);
-        self.shown().dirty = true;
+        // Ticks go to the shown server only: its log catches up with what came while hidden.
+        let app = self.shown();
+        let _ = app.update(Msg::Tick);
+        app.dirty = true;
     }
 
     /// A line in the shown server's status line.
