@@ -286,6 +286,7 @@ impl App {
                 vec![]
             }
             Msg::Key(k) => self.on_key(k),
+            Msg::Paste(text) => self.on_paste(&text),
             Msg::Mouse(m) => {
                 self.mouse(m);
                 vec![]

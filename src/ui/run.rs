@@ -140,6 +140,7 @@ async fn event_loop(
             biased;
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(k))) => Msg::Key(k),
+                Some(Ok(Event::Paste(text))) => Msg::Paste(text),
                 Some(Ok(Event::Mouse(m))) => Msg::Mouse(m),
                 Some(Ok(Event::Resize(w, h))) => {
                     app.resize(ratatui::layout::Rect::new(0, 0, w, h));
