@@ -69,7 +69,7 @@ async fn compared_app(path: PathBuf) -> (App, mcplens::mcp::Session) {
     let tools = session.list_tools().await.unwrap_or_else(|e| panic!("{e}"));
     let source = Source { given: Some(path), candidates: vec![] };
     let outcome = match source.load() {
-        Ok(Some(b)) => Ok(Arc::new(b.compare(&session.server, &tools))),
+        Ok(Some(b)) => Ok(Arc::new(b.compare(&session.server, &session.target, &tools))),
         Ok(None) => panic!("no snapshot"),
         Err(e) => Err(e),
     };
@@ -364,5 +364,50 @@ async fn a_snapshot_of_another_server_is_said_and_marks_nothing() {
         "{}",
         common::stderr(&d)
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A snapshot records what it was taken of. Found beside a server started another way (here
+/// another command line for the same demo), it is not applied and the status line says both;
+/// named with --snapshot it is compared, with the same words beside the changes. `diff` says so
+/// on stderr and compares.
+#[tokio::test]
+async fn a_snapshot_of_another_target_is_said_and_applied_only_when_named() {
+    let dir = scratch("target");
+    let path = dir.join("mcp-snapshot.json");
+    let out = common::mcplens(&["snapshot", "-o", path.to_str().unwrap_or_default()]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(doc["target"]["args"], json!(["demo-server"]), "{text:.300}");
+    doc["target"] = json!({"command": "/opt/bin/mcplens", "args": ["demo-server", "--slow"]});
+    std::fs::write(&path, doc.to_string()).unwrap_or_else(|e| panic!("{e}"));
+
+    let (mut app, session) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tools = session.list_tools().await.unwrap_or_else(|e| panic!("{e}"));
+    let found = Source { given: None, candidates: vec![path.clone()] };
+    let Ok(Some(baseline)) = found.load() else { panic!("not found") };
+    let compared = baseline.compare(&session.server, &session.target, &tools);
+    let why = compared.other_server.clone().unwrap_or_default();
+    assert!(why.starts_with("snapshot taken of \"/opt/bin/mcplens demo-server --slow\", this is \""), "{why}");
+    assert!(why.contains("--snapshot "), "{why}");
+    app.update(Msg::Session(SessionMsg::Compared(Ok(Arc::new(compared)))));
+    let mut screen = Screen::new(160, 45);
+    assert!(screen.text(&mut app).contains("not compared: snapshot taken of"));
+
+    let given = Source { given: Some(path.clone()), candidates: vec![] };
+    let Ok(Some(baseline)) = given.load() else { panic!("not read") };
+    let compared = baseline.compare(&session.server, &session.target, &tools);
+    assert!(compared.other_server.is_none() && compared.marks.is_empty(), "{compared:?}");
+    assert!(compared.note.as_deref().is_some_and(|n| n.starts_with("snapshot taken of")), "{compared:?}");
+    app.update(Msg::Session(SessionMsg::Compared(Ok(Arc::new(compared)))));
+    assert!(screen.text(&mut app).contains("compared: snapshot taken of"));
+
+    let d = common::mcplens(&["diff", path.to_str().unwrap_or_default()]);
+    let err = common::stderr(&d);
+    assert!(err.contains("note: snapshot taken of \"/opt/bin/mcplens demo-server --slow\""), "{err}");
+    assert!(String::from_utf8_lossy(&d.stdout).contains("no changes"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -31,6 +31,11 @@ pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: boo
     {
         // Said, not refused: a server may have been renamed between two releases.
         super::output::err_line(&format!("mcplens: warning: {why}: the changes are between two different servers"));
+    } else if let Some(now) = after.get("target")
+        && let Some(why) = crate::snapshot::target::other_target(before.get("target"), now)
+    {
+        // Said, not refused: the same server may be started another way, or moved.
+        super::output::err_line(&format!("mcplens: note: {why}"));
     }
     let changes = crate::snapshot::compare(&before, &after);
     let breaking = changes.iter().filter(|c| c.impact == Impact::Breaking).count();

@@ -197,9 +197,11 @@ impl App {
     fn compared(&mut self, outcome: super::baseline::Outcome) -> Vec<Cmd> {
         match outcome {
             Ok(c) => {
+                let file = crate::sanitize::line(&c.file).into_owned();
                 if let Some(why) = &c.other_server {
-                    let file = crate::sanitize::line(&c.file).into_owned();
                     self.notice = Some((format!("snapshot {file} not compared: {why}"), true));
+                } else if let Some(why) = &c.note {
+                    self.notice = Some((format!("snapshot {file} compared: {why}"), false));
                 }
                 self.list.since = Some(c.clone());
                 self.schema = None;
