@@ -114,8 +114,8 @@ pub struct Page {
 }
 
 impl Page {
-    /// Where a fresh call's result starts: a list read from `offset=20` shows items 21 on, and so
-    /// do its `#` column, the next page and the gathered list.
+    /// Where a fresh call's result starts: a list read from `offset=20` (or `page=3` of 10 a
+    /// page) shows items 21 on, and so do its `#` column, the next page and the gathered list.
     pub fn first_of(call: &CallResult) -> Page {
         Page { index: 0, first_item: start_offset(call).unwrap_or(0) }
     }
@@ -127,6 +127,10 @@ impl Page {
 fn start_offset(call: &CallResult) -> Option<usize> {
     let env = call.envelope.as_deref()?;
     let p = env.pagination.as_ref()?;
+    let gathered = env.metadata.as_ref().is_some_and(|m| m.get("pager").is_some());
+    if p.kind == Some(PageKind::Page) {
+        return crate::envelope::start::page_start(p, call.arguments.as_object()?, env.item_count(), gathered);
+    }
     if p.kind.is_some_and(|k| k != PageKind::Offset) {
         return None;
     }
@@ -141,7 +145,6 @@ fn start_offset(call: &CallResult) -> Option<usize> {
             v => v.as_u64(),
         }
     });
-    let gathered = env.metadata.as_ref().is_some_and(|m| m.get("pager").is_some());
     let reported = p.offset.filter(|_| !gathered);
     asked.or(reported).and_then(|n| usize::try_from(n).ok())
 }
@@ -214,7 +217,8 @@ pub fn header_text(e: &Envelope, page: Page) -> String {
         }
     }
     if let Some(p) = &e.pagination {
-        parts.push(format!("page {}", page.index + 1));
+        let number = crate::envelope::start::page_number(e, page.first_item);
+        parts.push(format!("page {}", number.map_or(page.index + 1, |n| n as usize)));
         match p.has_more {
             Some(true) => parts.push("] next · A all pages".into()),
             _ => parts.push("last page".into()),
