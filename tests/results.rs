@@ -241,13 +241,13 @@ async fn a_call_from_an_offset_says_the_true_positions_on_every_page() {
     run(&mut app, &session, &mut screen, "discord_list_channels", json!({"offset": 20, "limit": 20})).await;
     let total = mcplens::demo::data::CHANNEL_COUNT;
     let text = screen.text(&mut app);
-    assert!(text.contains(&format!("items 21–40 of {total} · page 1")), "{text}");
+    assert!(text.contains(&format!("items 21–40 of {total} · page 2")), "{text}");
     // The `#` column counts from the offset too: the first row is item 21.
     assert!(text.contains("┃21 1100"), "{text}");
     let cmds = screen.press(&mut app, KeyCode::Char(']'));
     execute(&mut app, &session, cmds).await;
     let text = screen.text(&mut app);
-    assert!(text.contains(&format!("items 41–60 of {total} · page 2")), "{text}");
+    assert!(text.contains(&format!("items 41–60 of {total} · page 3")), "{text}");
     let cmds = screen.press(&mut app, KeyCode::Char('A'));
     execute(&mut app, &session, cmds).await;
     let text = screen.text(&mut app);

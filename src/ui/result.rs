@@ -217,8 +217,11 @@ pub fn header_text(e: &Envelope, page: Page) -> String {
         }
     }
     if let Some(p) = &e.pagination {
-        let number = crate::envelope::start::page_number(e, page.first_item);
-        parts.push(format!("page {}", number.map_or(page.index + 1, |n| n as usize)));
+        // A gathered list is every page from where it started: no one page's number.
+        if e.metadata.as_ref().is_none_or(|m| m.get("pager").is_none()) {
+            let number = crate::envelope::start::page_number(e, page.first_item);
+            parts.push(format!("page {}", number.map_or(page.index + 1, |n| n as usize)));
+        }
         match p.has_more {
             Some(true) => parts.push("] next · A all pages".into()),
             _ => parts.push("last page".into()),
