@@ -254,3 +254,24 @@ async fn a_call_from_an_offset_says_the_true_positions_on_every_page() {
     assert!(text.contains(&format!("items 21–{total} of {total}")), "{text}");
     assert_eq!(app.result().map(|r| r.page.first_item), Some(20));
 }
+
+/// A call from `page=3` at 10 a page (the demo's shop search, paged by page/pageSize) holds items
+/// 21–30, and says so in its header and `#` column; `]` goes on to page 4, `A` gathers from 21.
+#[tokio::test]
+async fn a_call_from_a_page_number_counts_items_from_that_page() {
+    let (mut app, session, mut screen) = setup().await;
+    run(&mut app, &session, &mut screen, "shop_search_products", json!({"page": 3, "pageSize": 10})).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains("items 21–30 of 87 · page 3 · ] next"), "{text}");
+    assert!(text.contains("┃21 "), "{text}");
+    let cmds = screen.press(&mut app, KeyCode::Char(']'));
+    execute(&mut app, &session, cmds).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains("items 31–40 of 87 · page 4"), "{text}");
+    assert!(text.contains("┃31 "), "{text}");
+    let cmds = screen.press(&mut app, KeyCode::Char('A'));
+    execute(&mut app, &session, cmds).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains("items 21–87 of 87 · last page"), "{text}");
+    assert_eq!(app.result().map(|r| r.page.first_item), Some(20));
+}

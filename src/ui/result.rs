@@ -127,9 +127,8 @@ impl Page {
 fn start_offset(call: &CallResult) -> Option<usize> {
     let env = call.envelope.as_deref()?;
     let p = env.pagination.as_ref()?;
-    let gathered = env.metadata.as_ref().is_some_and(|m| m.get("pager").is_some());
     if p.kind == Some(PageKind::Page) {
-        return crate::envelope::start::page_start(p, call.arguments.as_object()?, env.item_count(), gathered);
+        return crate::envelope::start::page_start(env, call.arguments.as_object()?);
     }
     if p.kind.is_some_and(|k| k != PageKind::Offset) {
         return None;
@@ -145,6 +144,7 @@ fn start_offset(call: &CallResult) -> Option<usize> {
             v => v.as_u64(),
         }
     });
+    let gathered = env.metadata.as_ref().is_some_and(|m| m.get("pager").is_some());
     let reported = p.offset.filter(|_| !gathered);
     asked.or(reported).and_then(|n| usize::try_from(n).ok())
 }

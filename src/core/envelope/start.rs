@@ -7,26 +7,44 @@ use serde_json::{Map, Value};
 use super::conventions::{self, Role};
 use super::key_norm as norm;
 use super::pager::position_argument;
-use super::{Envelope, PageKind, Pagination};
+use super::{Envelope, PageKind};
 
 /// The items before a page of a page-numbered list: (N−1) × the page size.
 ///
-/// N is the page the call asked for (its page argument), else the page the answer reports; a
-/// gathered list (`gathered`: all pages read into one) reports its last page, so only the
-/// request counts there. The size is the answer's (`pageSize`, `per_page`), else the page-size
-/// argument sent, else, when more pages follow (so this one is full), the items it holds. Pages
-/// count from 1: `page=0` is taken as the first. None when either is unknown.
-pub fn page_start(p: &Pagination, args: &Map<String, Value>, returned: usize, gathered: bool) -> Option<usize> {
+/// N is the page the call asked for (its page argument), else the page the answer reports. The
+/// size is the answer's (`pageSize`, `per_page`), else the page-size argument sent, else, when
+/// more pages follow (so this one is full), the items it holds. Pages count from 1: `page=0` is
+/// taken as the first. A gathered list (all pages read into one) reports its first page but
+/// the size of the whole: there the size sent counts, else, when it was read to the end of a
+/// list that says its total, the items before it are the total less those gathered. None when
+/// nothing says.
+pub fn page_start(e: &Envelope, args: &Map<String, Value>) -> Option<usize> {
+    let p = e.pagination.as_ref()?;
     if p.kind != Some(PageKind::Page) {
         return None;
     }
+    let returned = e.item_count() as u64;
     let asked = position_argument(None, PageKind::Page, args).and_then(|name| number(args.get(&name)?));
-    let page = asked.or(p.page.filter(|_| !gathered))?;
     let table = conventions::table();
     let size_arg = args.iter().find(|(k, _)| table.is(Role::PageSizeArgument, &norm(k))).and_then(|(_, v)| number(v));
-    let full = (p.has_more == Some(true) && !gathered).then_some(returned as u64);
-    let size = p.limit.or(size_arg).or(full).filter(|s| *s > 0)?;
-    usize::try_from(page.saturating_sub(1).saturating_mul(size)).ok()
+    let start = if gathered(e) {
+        let sized = asked.or(p.page).zip(size_arg.filter(|s| *s > 0)).map(|(n, s)| before(n, s));
+        let total = e.summary.as_ref().and_then(|s| s.total).filter(|_| p.has_more == Some(false));
+        sized.or_else(|| total?.checked_sub(returned))?
+    } else {
+        let full = (p.has_more == Some(true)).then_some(returned);
+        before(asked.or(p.page)?, p.limit.or(size_arg).or(full).filter(|s| *s > 0)?)
+    };
+    usize::try_from(start).ok()
+}
+
+/// The items on the pages before page `n` (from 1) at `size` a page.
+fn before(n: u64, size: u64) -> u64 {
+    n.saturating_sub(1).saturating_mul(size)
+}
+
+fn gathered(e: &Envelope) -> bool {
+    e.metadata.as_ref().is_some_and(|m| m.get("pager").is_some())
 }
 
 /// The number of the page that holds a page's first item, for its header: the page the answer
@@ -35,7 +53,7 @@ pub fn page_start(p: &Pagination, args: &Map<String, Value>, returned: usize, ga
 /// where the size is unknown: the header then counts the pages read.
 pub fn page_number(e: &Envelope, first_item: usize) -> Option<u64> {
     let p = e.pagination.as_ref()?;
-    if e.metadata.as_ref().is_some_and(|m| m.get("pager").is_some()) {
+    if gathered(e) {
         return None;
     }
     match p.kind {
@@ -60,6 +78,7 @@ fn number(v: &Value) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::envelope::Pagination;
     use serde_json::json;
 
     fn paged(page: Option<u64>, limit: Option<u64>, more: bool) -> Pagination {
@@ -70,36 +89,47 @@ mod tests {
         v.as_object().cloned().unwrap_or_default()
     }
 
-    #[test]
-    fn a_page_starts_after_the_pages_before_it() {
-        // The demo's search_products: page=3, pageSize=10 in the request and the answer.
-        let p = paged(Some(3), Some(10), true);
-        assert_eq!(page_start(&p, &args(json!({"page": 3, "pageSize": 10})), 10, false), Some(20));
-        // GitHub style: page and per_page sent, the answer says neither.
-        let p = paged(None, None, true);
-        assert_eq!(page_start(&p, &args(json!({"page": "4", "per_page": 30})), 30, false), Some(90));
-        // Only the answer knows the page, and more follow: this page is full.
-        assert_eq!(page_start(&paged(Some(2), None, true), &Map::new(), 25, false), Some(25));
-        // The last page is not full: its size says nothing of the others.
-        assert_eq!(page_start(&paged(Some(5), None, false), &Map::new(), 3, false), None);
-        assert_eq!(page_start(&paged(Some(1), None, true), &Map::new(), 25, false), Some(0));
-        assert_eq!(page_start(&paged(Some(0), Some(10), true), &Map::new(), 10, false), Some(0));
+    fn summed(mut e: Envelope, total: u64) -> Envelope {
+        e.summary = Some(super::super::Summary { total: Some(total), ..Default::default() });
+        e
     }
 
     #[test]
-    fn a_gathered_list_counts_from_the_page_the_call_asked_for() {
-        // Its pagination is its last page's (page 9): the request's page=3 is where it starts.
-        let p = paged(Some(9), Some(10), false);
-        assert_eq!(page_start(&p, &args(json!({"page": 3})), 70, true), Some(20));
-        assert_eq!(page_start(&p, &Map::new(), 70, true), None);
+    fn a_page_starts_after_the_pages_before_it() {
+        // The demo's shop search: page=3, pageSize=10 in the request and the answer.
+        let e = list(10, paged(Some(3), Some(10), true), false);
+        assert_eq!(page_start(&e, &args(json!({"page": 3, "pageSize": 10}))), Some(20));
+        // GitHub style: page and per_page sent, the answer says neither.
+        let e = list(30, paged(None, None, true), false);
+        assert_eq!(page_start(&e, &args(json!({"page": "4", "per_page": 30}))), Some(90));
+        // Only the answer knows the page, and more follow: this page is full.
+        assert_eq!(page_start(&list(25, paged(Some(2), None, true), false), &Map::new()), Some(25));
+        // The last page is not full: its size says nothing of the others.
+        assert_eq!(page_start(&list(3, paged(Some(5), None, false), false), &Map::new()), None);
+        assert_eq!(page_start(&list(25, paged(Some(1), None, true), false), &Map::new()), Some(0));
+        assert_eq!(page_start(&list(10, paged(Some(0), Some(10), true), false), &Map::new()), Some(0));
+    }
+
+    #[test]
+    fn a_gathered_list_counts_from_the_page_it_started_at() {
+        // `A` from page=3 of the shop search: 67 items gathered of 87, "limit" 67 (the whole).
+        let e = summed(list(67, paged(Some(3), Some(67), false), true), 87);
+        assert_eq!(page_start(&e, &args(json!({"page": 3}))), Some(20));
+        assert_eq!(page_start(&e, &args(json!({"page": 3, "pageSize": 10}))), Some(20));
+        // Stopped before the end (the page limit): only the size sent says where it started.
+        let e = summed(list(50, paged(Some(3), Some(50), true), true), 87);
+        assert_eq!(page_start(&e, &args(json!({"page": 3}))), None);
+        assert_eq!(page_start(&e, &args(json!({"page": 3, "per_page": 10}))), Some(20));
     }
 
     #[test]
     fn other_kinds_and_huge_numbers_give_nothing_wrong() {
         let offset = Pagination { kind: Some(PageKind::Offset), offset: Some(20), ..Pagination::default() };
-        assert_eq!(page_start(&offset, &args(json!({"page": 3})), 10, false), None);
-        let p = paged(Some(u64::MAX), Some(u64::MAX), true);
-        assert!(page_start(&p, &Map::new(), 10, false).is_some_and(|n| n > 0));
+        assert_eq!(page_start(&list(10, offset, false), &args(json!({"page": 3}))), None);
+        let e = list(10, paged(Some(u64::MAX), Some(u64::MAX), true), false);
+        assert!(page_start(&e, &Map::new()).is_some_and(|n| n > 0));
+        let e = summed(list(67, paged(Some(3), Some(67), false), true), 5);
+        assert_eq!(page_start(&e, &Map::new()), None);
     }
 
     fn list(items: usize, p: Pagination, gathered: bool) -> Envelope {
