@@ -32,4 +32,5 @@ pub mod schema;
 pub mod skeleton;
 pub mod skills;
 pub mod snapshot;
+pub mod snapshot_text;
 pub mod value_set;
