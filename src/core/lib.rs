@@ -26,6 +26,7 @@ pub mod mcp;
 pub mod opener;
 #[cfg(unix)]
 pub mod proxy;
+pub mod raw_object;
 pub mod replay;
 pub mod sanitize;
 pub mod schema;

@@ -9,12 +9,13 @@
 //! Whatever this reading does not take (a document serde_json refuses but mcplens reads
 //! approximated) is compared the old way, whole (see [`crate::snapshot::compare`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
+use crate::raw_object::{Members, members};
 use crate::schema::diff::{Change, token};
 use crate::snapshot::{item as item_changes, server as server_changes};
 
@@ -178,61 +179,6 @@ fn full(raw: &RawValue, max_depth: usize) -> Value {
     crate::json_depth::parse(raw.get(), max_depth).unwrap_or_else(|e| json!({ "unreadable": e }))
 }
 
-/// An object's members as text, one level read, sorted by key (of a key written twice the last
-/// counts, as in a `Value`); `None` for anything else.
-fn members(raw: &RawValue) -> Option<Members<'_>> {
-    if !raw.get().trim_start().starts_with('{') {
-        return None;
-    }
-    let mut list: Vec<(String, &RawValue)> = crate::json_depth::parse_borrowed::<Listed>(raw.get()).ok()?.0;
-    // Stable: of equal keys the last written stays last, and is the one kept.
-    list.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out: Vec<(String, &RawValue)> = Vec::with_capacity(list.len());
-    for (k, v) in list {
-        match out.last_mut() {
-            Some(last) if last.0 == k => last.1 = v,
-            _ => out.push((k, v)),
-        }
-    }
-    Some(Members(out))
-}
-
-/// An object's members in key order (a `BTreeMap` costs several times as much a member).
-struct Members<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'a> Members<'a> {
-    fn get(&self, key: &str) -> Option<&'a RawValue> {
-        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok().map(|i| self.0[i].1)
-    }
-
-    fn contains_key(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-}
-
-/// An object read as its members in order, each kept as text.
-struct Listed<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Listed<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
-            type Value = Listed<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Listed<'a>, M::Error> {
-                let mut out = vec![];
-                while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
-                    out.push((k, v));
-                }
-                Ok(Listed(out))
-            }
-        }
-        d.deserialize_map(Visit(std::marker::PhantomData))
-    }
-}
-
 /// Two versions of a tool, their schemas read by [`schema_pair`], the rest whole.
 fn tool_pair(old: &RawValue, new: &RawValue, max_depth: usize) -> (Value, Value) {
     let (Some(o), Some(n)) = (members(old), members(new)) else {
@@ -296,8 +242,32 @@ fn thin(old: &RawValue, new: &RawValue, max_depth: usize) -> (Value, Value) {
     pairs(&o, &n, max_depth, |key, a, b| match key {
         "properties" => Some(properties(a, b, max_depth)),
         "items" | "additionalProperties" => Some(crate::deep::grow(|| thin(a, b, max_depth))),
+        "enum" => Some(enum_pair(a, b, max_depth)),
         _ => Some((full(a, max_depth), full(b, max_depth))),
     })
+}
+
+/// Two enums without the values written alike on both sides (one of them kept, so that neither
+/// list becomes empty): a value in both lists is neither removed nor added, and the comparison of
+/// the rest as values finds what text alone cannot (`1.0` is `1`, key order does not count). A
+/// 200,000-value enum reversed is read as two lists of one value.
+fn enum_pair(old: &RawValue, new: &RawValue, max_depth: usize) -> (Value, Value) {
+    fn list(r: &RawValue) -> Option<Vec<&RawValue>> {
+        crate::json_depth::parse_borrowed(r.get()).ok()
+    }
+    fn texts<'a>(l: &[&'a RawValue]) -> HashSet<&'a str> {
+        l.iter().map(|r| r.get()).collect()
+    }
+    let (Some(o), Some(n)) = (list(old), list(new)) else {
+        return (full(old, max_depth), full(new, max_depth));
+    };
+    let (in_old, in_new) = (texts(&o), texts(&n));
+    let anchor = o.iter().find(|r| in_new.contains(r.get())).copied();
+    let kept = |l: &[&RawValue], other: &HashSet<&str>| -> Value {
+        let rest = l.iter().filter(|r| !other.contains(r.get()));
+        Value::Array(anchor.into_iter().chain(rest.copied()).map(|r| full(r, max_depth)).collect())
+    };
+    (kept(&o, &in_new), kept(&n, &in_old))
 }
 
 /// A `properties` map on both sides: members alike are left out of both, changed ones thinned in
@@ -362,6 +332,28 @@ mod tests {
             assert_eq!(text, whole, "{old} -> {new}");
             assert!(!text.is_empty());
         }
+    }
+
+    #[test]
+    fn enums_are_compared_without_the_values_they_share() {
+        let with = |e: Value| {
+            snap(json!([{"name": "t", "inputSchema": {"properties": {"p": {"enum": e, "type": "string"}}}}]))
+        };
+        let pairs = [
+            (json!(["a", "b", "c"]), json!(["c", "b", "a"])),
+            (json!(["a", "b", "c"]), json!(["c", "a", "d"])),
+            (json!([1, {"x": 1, "y": 2}]), json!([1.0, {"y": 2, "x": 1}, 1])),
+            (json!(["a"]), json!(["b"])),
+            (json!(["a", "b"]), json!(["a"])),
+            (json!([]), json!(["a"])),
+        ];
+        for (old, new) in pairs {
+            let (text, whole) = both(&with(old.clone()), &with(new.clone()));
+            assert_eq!(text, whole, "{old} -> {new}");
+        }
+        let many: Vec<Value> = (0..50_000).map(|i| json!(format!("v{i}"))).collect();
+        let reversed: Vec<Value> = many.iter().rev().cloned().collect();
+        assert!(both(&with(json!(many)), &with(json!(reversed))).0.is_empty());
     }
 
     #[test]
