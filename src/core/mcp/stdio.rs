@@ -205,9 +205,11 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
     let to_rmcp = feed_rmcp(to_rmcp);
     tap.set_injector(to_rmcp.downgrade());
 
-    // Server stdout -> tap -> rmcp.
+    // Server stdout -> tap -> rmcp, until the session stops the server.
     let tap_in = tap.clone();
-    tokio::spawn(async move {
+    let closing = Arc::new(Closing::default());
+    let stdout_closing = closing.clone();
+    let reading = async move {
         let mut reader = BufReader::with_capacity(1 << 16, stdout);
         let mut buf = Vec::new();
         loop {
@@ -240,12 +242,17 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
                 }
             }
         }
+    };
+    tokio::spawn(async move {
+        tokio::select! {
+            () = reading => {}
+            () = stdout_closing.stdout.notified() => {}
+        }
     });
 
     // rmcp -> tap -> server stdin, until the session stops the server (`close_stdin`).
     let tap_out = tap.clone();
-    let close_stdin = Arc::new(tokio::sync::Notify::new());
-    let closing = close_stdin.clone();
+    let stdin_closing = closing.clone();
     tokio::spawn(async move {
         let mut reader = BufReader::new(from_rmcp);
         let mut stdin = stdin;
@@ -253,7 +260,7 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
         loop {
             let read = tokio::select! {
                 r = read_bounded_line(&mut reader, &mut buf, usize::MAX) => r,
-                () = closing.notified() => break,
+                () = stdin_closing.stdin.notified() => break,
             };
             let Ok(Some(Ok(()))) = read else { break };
             let line = String::from_utf8_lossy(&buf);
@@ -287,7 +294,7 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
     tokio::spawn(async move {
         let status = tokio::select! {
             s = child.wait() => s.ok(),
-            _ = kill_rx => stop(&mut child, &close_stdin, &exit_log).await,
+            _ = kill_rx => stop(&mut child, &closing, &exit_log).await,
         };
         // Its last stderr lines are logged before the exit is told: a failure quotes them. A
         // process that left its stderr open to another (a child of its own) is not waited for.
@@ -307,14 +314,20 @@ const STDERR_AFTER_EXIT: Duration = Duration::from_millis(500);
 /// How long a server is given to exit after its stdin closes, then after SIGTERM.
 pub const STOP_GRACE: (Duration, Duration) = (Duration::from_millis(1500), Duration::from_millis(1500));
 
-/// Stops the child as hosts do: its stdin closed (a server exits at the end of its input), then
+/// The session stops the server: the writer closes its stdin (a server exits at the end of its
+/// input) and the reader stops reading its stdout, so a server blocked writing (a flood of its
+/// own requests) gets EPIPE rather than waiting for a reader through the grace periods.
+#[derive(Default)]
+struct Closing {
+    stdin: tokio::sync::Notify,
+    stdout: tokio::sync::Notify,
+}
+
+/// Stops the child as hosts do: its pipes closed (a server exits at the end of its input), then
 /// SIGTERM if it is still running after a grace period, then SIGKILL after another.
-async fn stop(
-    child: &mut tokio::process::Child,
-    close_stdin: &tokio::sync::Notify,
-    log: &SessionLog,
-) -> Option<ExitStatus> {
-    close_stdin.notify_one();
+async fn stop(child: &mut tokio::process::Child, closing: &Closing, log: &SessionLog) -> Option<ExitStatus> {
+    closing.stdin.notify_one();
+    closing.stdout.notify_one();
     if let Ok(s) = tokio::time::timeout(STOP_GRACE.0, child.wait()).await {
         return s.ok();
     }
