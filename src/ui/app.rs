@@ -387,15 +387,10 @@ impl App {
 
     /// The shown result read again with a hint just taught, in the view it was shown in.
     fn retaught(&mut self, call: CallResult) {
-        let theme = self.theme.clone();
         if let Some(r) = self.result_mut()
             && r.call.tool == call.tool
         {
-            let (view, page, decoded) = (r.view, r.page, r.raw_decoded);
-            let mut fresh = ResultState::new(call, page, &theme);
-            fresh.raw_decoded = decoded;
-            fresh.set_view(view);
-            *r = fresh;
+            r.read_again(call);
         }
     }
 
