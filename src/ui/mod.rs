@@ -34,6 +34,7 @@ mod run;
 pub mod saved;
 pub mod schema_view;
 pub mod scroll;
+mod servers;
 mod terminal;
 pub mod textarea;
 pub mod theme;
