@@ -233,7 +233,7 @@ fn update_writes_no_secret_into_the_collection() {
 }
 
 /// Budget: a call that gets no answer fails though it expects nothing; one
-/// expecting `status = "timeout"` passes. Under 20 s.
+/// expecting `status = "timeout"` passes. Under 30 s.
 #[test]
 fn no_answer_is_no_pass() {
     let file = collection(
@@ -243,9 +243,9 @@ fn no_answer_is_no_pass() {
     let server = "import sys, json\nfor l in sys.stdin:\n  m = json.loads(l)\n  if 'id' not in m or m.get('method') == 'tools/call': continue\n  r = {'protocolVersion': '2025-06-18', 'capabilities': {'tools': {}}, 'serverInfo': {'name': 'h', 'version': '1'}} if m['method'] == 'initialize' else {'tools': []}\n  print(json.dumps({'jsonrpc': '2.0', 'id': m['id'], 'result': r}), flush=True)";
     let started = Instant::now();
     let mut c = Command::new(bin());
-    c.arg("test").arg(&file).args(["--timeout", "1", "--", "python3", "-c", server]);
+    c.arg("test").arg(&file).args(["--timeout", "4", "--", "python3", "-c", server]);
     let o = run(c);
-    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
     assert_eq!(o.status.code(), Some(6), "{}{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
     assert!(

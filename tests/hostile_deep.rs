@@ -136,31 +136,6 @@ fn a_thousand_arrays_990_deep_print_in_linear_space() {
     }
 }
 
-fn tmux(args: &[&str]) -> String {
-    let o = Command::new("tmux").args(args).output().unwrap_or_else(|e| panic!("tmux is needed for this test: {e}"));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-struct Tmux(String);
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        tmux(&["kill-session", "-t", &self.0]);
-    }
-}
-
-fn wait_for(session: &str, needle: &str) -> String {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    loop {
-        let screen = tmux(&["capture-pane", "-p", "-t", session]);
-        if screen.contains(needle) {
-            return screen;
-        }
-        assert!(std::time::Instant::now() < deadline, "timed out waiting for {needle:?}; screen:\n{screen}");
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    }
-}
-
 /// The TUI in a real terminal: a 90k-deep reply in every view, and forms of schemas too deep to
 /// validate; it quits with 0 and the terminal restored.
 #[test]
@@ -176,31 +151,30 @@ fn the_tui_shows_deep_replies_and_forms_and_quits_cleanly() {
             bin(),
             script("hostile_deep.py")
         );
-        tmux(&["new-session", "-d", "-s", &name, "-x", "120", "-y", "40", &cmd]);
-        let _guard = Tmux(name.clone());
-        wait_for(&name, "Tools (1)");
-        tmux(&["send-keys", "-t", &name, "Enter"]);
-        wait_for(&name, "Form: t");
-        tmux(&["send-keys", "-t", &name, "C-r"]);
-        wait_for(&name, expect);
+        let t = common::Tmux::start(&name, 120, 40, &cmd);
+        t.wait_for("Tools (1)", 60);
+        t.keys(&["Enter"]);
+        t.wait_for("Form: t", 60);
+        t.keys(&["C-r"]);
+        t.wait_for(expect, 60);
         for _ in 0..4 {
             // Every view of the result (Envelope, Split, Content, Raw), each drawn.
-            tmux(&["send-keys", "-t", &name, "v"]);
+            t.keys(&["v"]);
             std::thread::sleep(std::time::Duration::from_millis(300));
         }
         // Back to the tool list (apart: two ESC bytes at once read as Alt-Esc), then quit.
         for _ in 0..3 {
-            tmux(&["send-keys", "-t", &name, "Escape"]);
+            t.keys(&["Escape"]);
             std::thread::sleep(std::time::Duration::from_millis(400));
         }
-        tmux(&["send-keys", "-t", &name, "q"]);
+        t.keys(&["q"]);
         // Where the result's keys landed in a form that kept the focus (letters type there),
         // quitting asks first, and yes quits.
         std::thread::sleep(std::time::Duration::from_millis(600));
-        if tmux(&["capture-pane", "-p", "-t", &name]).contains("Quit?") {
-            tmux(&["send-keys", "-t", &name, "y"]);
+        if t.screen().contains("Quit?") {
+            t.keys(&["y"]);
         }
-        let screen = wait_for(&name, "EXITED=");
+        let screen = t.wait_for("EXITED=", 60);
         assert!(screen.contains("EXITED=0"), "{mode}: {screen}");
         assert!(!screen.contains("Tools ("), "{mode}: terminal not restored:\n{screen}");
     }

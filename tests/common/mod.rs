@@ -207,3 +207,72 @@ impl Bare {
         }
     }
 }
+
+/// A tmux session on a tmux server of its own (`-L`): tests running at once never share, start
+/// or stop one another's server (a session started while another test's server was shutting
+/// down was lost, and its screen read empty).
+pub struct Tmux {
+    socket: String,
+    name: String,
+}
+
+impl Tmux {
+    /// Starts `cmd` in a detached session `width`×`height`, retrying a start that tmux refused.
+    pub fn start(tag: &str, width: u16, height: u16, cmd: &str) -> Tmux {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let socket = format!("mcplens-test-{}-{n}", std::process::id());
+        let tmux = Tmux { socket, name: tag.to_string() };
+        let (w, h) = (width.to_string(), height.to_string());
+        for attempt in 0.. {
+            let o = tmux.command(&["new-session", "-d", "-s", tag, "-x", &w, "-y", &h, cmd]);
+            if o.status.success() {
+                return tmux;
+            }
+            let why = String::from_utf8_lossy(&o.stderr).into_owned();
+            assert!(attempt < 3, "tmux could not start a session: {why}");
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        unreachable!()
+    }
+
+    fn command(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("tmux is needed for this test: {e}"))
+    }
+
+    /// Sends keys (tmux key names: "Enter", "C-r", or text).
+    pub fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", &self.name];
+        args.extend_from_slice(keys);
+        self.command(&args);
+    }
+
+    /// What the pane shows now.
+    pub fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.command(&["capture-pane", "-p", "-t", &self.name]).stdout).into_owned()
+    }
+
+    /// Waits (`secs` at most) until the pane shows `needle`, and returns the screen.
+    pub fn wait_for(&self, needle: &str, secs: u64) -> String {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let screen = self.screen();
+            if screen.contains(needle) {
+                return screen;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {needle:?}; screen:\n{screen}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.command(&["kill-server"]);
+    }
+}

@@ -18,7 +18,7 @@ use rmcp::transport::streamable_http_client::{
 use sse_stream::Sse;
 
 use super::auth::{Authorizer, MAX_LOGINS_PER_REQUEST};
-use super::log::LogKind;
+use super::log::{LogKind, SessionLog};
 use super::wire::WireTap;
 
 const SESSION_ID: &str = "Mcp-Session-Id";
@@ -210,15 +210,23 @@ impl TappedHttpClient {
         what: &str,
     ) -> Result<reqwest::Response, reqwest::Error> {
         let request = req.build()?;
-        let sent = request.headers().clone();
-        let started = std::time::Instant::now();
+        let mut pending = Unanswered {
+            log: self.tap.log(),
+            method,
+            url,
+            what,
+            sent: request.headers().clone(),
+            started: std::time::Instant::now(),
+            done: false,
+        };
         let result = self.http.execute(request).await;
         let answer = match &result {
             Ok(resp) => Ok((resp.status(), resp.headers())),
             Err(e) => Err(innermost(e)),
         };
-        let elapsed = started.elapsed();
-        super::http_view::Exchange { method: method.as_str(), url, what, sent: &sent, answer, elapsed }
+        pending.done = true;
+        let elapsed = pending.started.elapsed();
+        super::http_view::Exchange { method: method.as_str(), url, what, sent: &pending.sent, answer, elapsed }
             .log(self.tap.log());
         result
     }
@@ -484,6 +492,35 @@ impl TappedHttpClient {
             Ok(msg) => Ok(StreamableHttpPostResponse::Json(msg, None)),
             Err(e) => Err(StreamableHttpError::Deserialize(e)),
         }
+    }
+}
+
+/// An exchange under way. Dropped unanswered (the session ended while the request waited, as
+/// an event stream's GET may), it is still logged, so that the HTTP view misses no request.
+struct Unanswered<'a> {
+    log: &'a SessionLog,
+    method: &'a reqwest::Method,
+    url: &'a str,
+    what: &'a str,
+    sent: http::HeaderMap,
+    started: std::time::Instant,
+    done: bool,
+}
+
+impl Drop for Unanswered<'_> {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        super::http_view::Exchange {
+            method: self.method.as_str(),
+            url: self.url,
+            what: self.what,
+            sent: &self.sent,
+            answer: Err("the session ended first".into()),
+            elapsed: self.started.elapsed(),
+        }
+        .log(self.log);
     }
 }
 

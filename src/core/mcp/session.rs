@@ -835,19 +835,33 @@ impl Session {
         Ok(reply)
     }
 
-    /// Ends the session and stops the server.
+    /// Ends the session and stops the server. Over HTTP it waits, a bounded time, for the
+    /// transport to close: the session's DELETE then goes out, and every exchange under way is
+    /// logged, before a headless command exits.
     pub async fn close(&self) {
         if let Some(c) = &self.child {
             c.kill();
         }
         self.service.cancellation_token().cancel();
-        if let Some(c) = &self.child {
+        match &self.child {
             // Each grace period, and a little for the kill.
-            let _ =
-                c.wait_exit(super::stdio::STOP_GRACE.0 + super::stdio::STOP_GRACE.1 + Duration::from_millis(500)).await;
+            Some(c) => {
+                let grace = super::stdio::STOP_GRACE.0 + super::stdio::STOP_GRACE.1 + Duration::from_millis(500);
+                let _ = c.wait_exit(grace).await;
+            }
+            None => {
+                let deadline = tokio::time::Instant::now() + CLOSE_WAIT;
+                while !self.service.peer().is_transport_closed() && tokio::time::Instant::now() < deadline {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            }
         }
     }
 }
+
+/// The longest an HTTP session's close waits for its transport (a DELETE the server never
+/// answers must not hold a command up for long).
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
 
 /// `fut` with a timeout that stands still while the user is asked something (a login).
 async fn within<F: std::future::Future>(
