@@ -124,12 +124,12 @@ impl App {
         self.results.get(self.page)
     }
 
-    pub fn result_mut(&mut self) -> Option<&mut ResultState> {
+    pub(super) fn result_mut(&mut self) -> Option<&mut ResultState> {
         self.results.get_mut(self.page)
     }
 
     /// How soon the app wants a `Tick` (a spinner, or a visible log that may grow).
-    pub fn tick_every(&self) -> Option<Duration> {
+    pub(super) fn tick_every(&self) -> Option<Duration> {
         match self.conn {
             Conn::Connecting { .. } => Some(Duration::from_millis(100)),
             _ if self.running.is_some() => Some(Duration::from_millis(100)),
@@ -142,7 +142,7 @@ impl App {
         self.list.selected()
     }
 
-    pub fn scope(&self) -> Scope {
+    pub(super) fn scope(&self) -> Scope {
         if let Some(top) = self.overlays.top() {
             return top.scope();
         }
@@ -233,7 +233,7 @@ impl App {
     }
 
     /// What the layout depends on.
-    pub fn shape(&self) -> super::layout::Shape {
+    pub(super) fn shape(&self) -> super::layout::Shape {
         super::layout::Shape {
             zoom: self.zoom,
             focus: self.focus,
@@ -243,14 +243,14 @@ impl App {
     }
 
     /// A new terminal size.
-    pub fn resize(&mut self, size: Rect) {
+    pub(super) fn resize(&mut self, size: Rect) {
         self.size = size;
         self.dirty = true;
         self.relayout();
     }
 
     /// The panes' places for this state, and the page sizes that follow from them.
-    pub fn relayout(&mut self) {
+    pub(super) fn relayout(&mut self) {
         self.areas = super::layout::layout(self.shape(), self.size);
         self.list.scroll.set_height(self.areas.tools.height.saturating_sub(2) as usize);
         let screen = self.size;
@@ -424,7 +424,7 @@ impl App {
 
     /// Opens the selected tool's form: the kept one, or one prefilled with `args`, the tool's last
     /// arguments, or its defaults.
-    pub fn open_form(&mut self, args: Option<serde_json::Value>) {
+    pub(super) fn open_form(&mut self, args: Option<serde_json::Value>) {
         let Some(tool) = self.selected_tool().cloned() else { return };
         if let Some(old) = self.form.take() {
             self.kept_forms.insert(old.tool.clone(), old);
