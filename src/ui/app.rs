@@ -32,6 +32,8 @@ pub use super::layout::{Areas, Pane};
 pub use super::msg::{CallResult, Cmd, Msg, Purpose, Running, SessionMsg, Shown};
 pub use super::outline::{Outline, SetUp};
 
+/// The model. Its fields are the UI's own (its modules read and change them); code outside the
+/// UI drives it with `update` and sees it through `outline.rs` (state in brief, the panes it reads).
 pub struct App {
     pub(super) theme: Theme,
     pub(super) target_label: String,
