@@ -26,6 +26,7 @@ pub mod lint_marks;
 pub mod mask;
 pub mod msg;
 pub mod ops;
+pub mod outline;
 mod pick;
 mod requests;
 pub mod result;

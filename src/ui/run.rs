@@ -161,6 +161,7 @@ async fn event_loop(
             biased;
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(k))) => vec![(None, Msg::Key(k))],
+                Some(Ok(Event::Paste(text))) => vec![(None, Msg::Paste(text))],
                 Some(Ok(Event::Mouse(m))) => vec![(None, Msg::Mouse(m))],
                 Some(Ok(Event::Resize(w, h))) => {
                     servers.resize(ratatui::layout::Rect::new(0, 0, w, h));
