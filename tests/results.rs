@@ -12,10 +12,9 @@ use mcplens::ui::theme::Theme;
 use serde_json::{Value, json};
 
 async fn setup() -> (App, Arc<mcplens::mcp::Session>, Screen) {
-    let (mut app, s) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
+    let (app, s) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    app.history = mcplens::history::History::default();
     (app, Arc::new(s), Screen::new(120, 40))
 }
 
@@ -24,25 +23,29 @@ async fn run(app: &mut App, session: &Arc<mcplens::mcp::Session>, screen: &mut S
     screen.press(app, KeyCode::Esc);
     screen.press(app, KeyCode::Esc);
     screen.press(app, KeyCode::Esc);
-    app.list.clear_filter();
+    assert!(screen.focus(app, Pane::Tools));
+    if !app.tools().filter.is_empty() {
+        // Esc in the tool list clears its filter.
+        screen.press(app, KeyCode::Esc);
+    }
     screen.press(app, KeyCode::Char('/'));
     screen.type_text(app, tool);
     screen.press(app, KeyCode::Enter);
     assert_eq!(app.selected_tool().map(|t| t.name().to_string()).as_deref(), Some(tool));
     screen.press(app, KeyCode::Enter);
-    screen.press_with(app, KeyCode::Char('t'), KeyModifiers::CONTROL);
-    if let Some(f) = app.form.as_mut() {
-        f.raw = Some(mcplens::ui::textarea::TextArea::new(&args.to_string()));
-        f.validate();
+    if app.form().is_some_and(|f| f.raw.is_none()) {
+        // A form opened before comes back as it was left: in JSON mode already, or not.
+        screen.press_with(app, KeyCode::Char('t'), KeyModifiers::CONTROL);
     }
+    screen.type_json(app, &args.to_string());
     let cmds = screen.press_with(app, KeyCode::Char('r'), KeyModifiers::CONTROL);
     assert!(
         matches!(cmds.first(), Some(Cmd::Call { .. })),
         "{tool}: {cmds:?} {:?}",
-        app.form.as_ref().map(|f| f.message.clone())
+        app.form().map(|f| f.message.clone())
     );
     execute(app, session, cmds).await;
-    assert_eq!(app.focus, Pane::Result);
+    assert_eq!(app.outline().focus, Pane::Result);
 }
 
 fn stable(t: &str) -> String {

@@ -176,14 +176,21 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
     let to_rmcp = feed_rmcp(to_rmcp);
     tap.set_injector(to_rmcp.downgrade());
 
-    tokio::spawn(pump_server_stdout(stdout, tap.clone(), to_rmcp, max_message));
-    let close_stdin = Arc::new(tokio::sync::Notify::new());
-    tokio::spawn(pump_server_stdin(from_rmcp, stdin, tap, close_stdin.clone()));
+    let closing = Arc::new(Closing::default());
+    let reading = pump_server_stdout(stdout, tap.clone(), to_rmcp, max_message);
+    let stdout_closing = closing.clone();
+    tokio::spawn(async move {
+        tokio::select! {
+            () = reading => {}
+            () = stdout_closing.stdout.notified() => {}
+        }
+    });
+    tokio::spawn(pump_server_stdin(from_rmcp, stdin, tap, closing.clone()));
     let stderr_read = tokio::spawn(drain_stderr(stderr, log.clone()));
 
     let (status_tx, status_rx) = watch::channel(None);
     let (kill_tx, kill_rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(watch_exit(child, kill_rx, close_stdin, stderr_read, status_tx, log));
+    tokio::spawn(watch_exit(child, kill_rx, closing, stderr_read, status_tx, log));
     Ok((rmcp_side, ChildWatch { status: status_rx, kill: Arc::new(Mutex::new(Some(kill_tx))) }))
 }
 
@@ -268,19 +275,19 @@ fn take_line(buf: &mut Vec<u8>) -> String {
     String::from_utf8(taken).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// rmcp -> tap -> server stdin, until the session stops the server (`close_stdin`).
+/// rmcp -> tap -> server stdin, until the session stops the server (`Closing`).
 async fn pump_server_stdin(
     from_rmcp: tokio::io::ReadHalf<DuplexStream>,
     mut stdin: tokio::process::ChildStdin,
     tap: Arc<WireTap>,
-    closing: Arc<tokio::sync::Notify>,
+    closing: Arc<Closing>,
 ) {
     let mut reader = BufReader::new(from_rmcp);
     let mut buf = Vec::new();
     loop {
         let read = tokio::select! {
             r = read_bounded_line(&mut reader, &mut buf, usize::MAX) => r,
-            () = closing.notified() => break,
+            () = closing.stdin.notified() => break,
         };
         let Ok(Some(Ok(()))) = read else { break };
         let line = String::from_utf8_lossy(&buf);
@@ -311,14 +318,14 @@ async fn drain_stderr(stderr: tokio::process::ChildStderr, log: SessionLog) {
 async fn watch_exit(
     mut child: tokio::process::Child,
     kill_rx: tokio::sync::oneshot::Receiver<()>,
-    close_stdin: Arc<tokio::sync::Notify>,
+    closing: Arc<Closing>,
     stderr_read: tokio::task::JoinHandle<()>,
     status_tx: watch::Sender<Option<ExitStatus>>,
     log: SessionLog,
 ) {
     let status = tokio::select! {
         s = child.wait() => s.ok(),
-        _ = kill_rx => stop(&mut child, &close_stdin, &log).await,
+        _ = kill_rx => stop(&mut child, &closing, &log).await,
     };
     // Its last stderr lines are logged before the exit is told: a failure quotes them. A process
     // that left its stderr open to another (a child of its own) is not waited for.
@@ -335,14 +342,20 @@ const STDERR_AFTER_EXIT: Duration = Duration::from_millis(500);
 /// How long a server is given to exit after its stdin closes, then after SIGTERM.
 pub const STOP_GRACE: (Duration, Duration) = (Duration::from_millis(1500), Duration::from_millis(1500));
 
-/// Stops the child as hosts do: its stdin closed (a server exits at the end of its input), then
+/// The session stops the server: the writer closes its stdin (a server exits at the end of its
+/// input) and the reader stops reading its stdout, so a server blocked writing (a flood of its
+/// own requests) gets EPIPE rather than waiting for a reader through the grace periods.
+#[derive(Default)]
+struct Closing {
+    stdin: tokio::sync::Notify,
+    stdout: tokio::sync::Notify,
+}
+
+/// Stops the child as hosts do: its pipes closed (a server exits at the end of its input), then
 /// SIGTERM if it is still running after a grace period, then SIGKILL after another.
-async fn stop(
-    child: &mut tokio::process::Child,
-    close_stdin: &tokio::sync::Notify,
-    log: &SessionLog,
-) -> Option<ExitStatus> {
-    close_stdin.notify_one();
+async fn stop(child: &mut tokio::process::Child, closing: &Closing, log: &SessionLog) -> Option<ExitStatus> {
+    closing.stdin.notify_one();
+    closing.stdout.notify_one();
     if let Ok(s) = tokio::time::timeout(STOP_GRACE.0, child.wait()).await {
         return s.ok();
     }
