@@ -9,7 +9,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::args::{AnswerArgs, Elicitation};
 use crate::error::{LensError, Result};
-use crate::mcp::asks::{self, Answer, AskDesk, AskKind, ServerAsk};
+use crate::mcp::asks::{self, Answer, AskDesk, AskKind, AskSchema, ServerAsk};
 use crate::sanitize;
 
 /// The model name a typed sampling reply reports: a person wrote it.
@@ -80,7 +80,7 @@ impl Policy {
         answer
     }
 
-    fn form(&self, schema: &Value) -> Answer {
+    fn form(&self, schema: &AskSchema) -> Answer {
         match self.elicitation {
             Elicitation::Decline => Answer::Decline,
             Elicitation::Cancel => Answer::Cancel,
@@ -152,22 +152,22 @@ impl Policy {
 }
 
 /// Each property of the requested schema asked in turn; Enter keeps the default.
-fn ask_form(schema: &Value) -> Answer {
-    let props = schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
-    let required: Vec<&str> =
-        schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+fn ask_form(schema: &AskSchema) -> Answer {
     loop {
         let mut pairs = vec![];
-        for (name, prop) in &props {
-            let mark = if required.contains(&name.as_str()) { "*" } else { "" };
-            let q = format!("  {}{mark} ({}): ", sanitize::line(name), sanitize::line(&field_hint(prop)));
+        for (i, prop) in schema.props().iter().enumerate() {
+            let mark = if prop.required { "*" } else { "" };
+            let hint = field_hint(&schema.info(i));
+            let q = format!("  {}{mark} ({}): ", sanitize::line(&prop.name), sanitize::line(&hint));
             match prompt(&q) {
                 None => return Answer::Cancel,
                 Some(v) if v.is_empty() => {}
-                Some(v) => pairs.push(format!("{name}={v}")),
+                Some(v) => pairs.push((prop.name.as_str(), v)),
             }
         }
-        let typed = match crate::schema::args::build(Some(schema), None, &pairs) {
+        let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
+        let typed: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let typed = match crate::schema::args::build(Some(&schema.subset(&names)), None, &typed) {
             Ok(m) => m.unwrap_or_default(),
             Err(e) => {
                 say(&format!("{}; again:", sanitize::line(&e.message)));
@@ -194,19 +194,27 @@ fn ask_form(schema: &Value) -> Answer {
     }
 }
 
+/// The most choices named in a prompt; the rest are counted.
+const NAMED_CHOICES: usize = 20;
+
 /// What a field takes: its type, choices, default and description, for the prompt.
-fn field_hint(prop: &Value) -> String {
+fn field_hint(info: &asks::PropInfo) -> String {
     let mut parts = vec![];
-    let choices = prop.get("enum").or_else(|| prop.get("items").and_then(|i| i.get("enum")));
-    match choices.and_then(Value::as_array) {
-        Some(e) => parts.push(format!("one of {}", e.iter().map(plain).collect::<Vec<_>>().join(", "))),
-        None => parts.push(prop.get("type").map(plain).unwrap_or_else(|| "any".into())),
+    match &info.choices {
+        Some(c) => {
+            let named: Vec<String> = (0..c.len().min(NAMED_CHOICES)).map(|i| c.label(i)).collect();
+            let more = c.len().saturating_sub(NAMED_CHOICES);
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            parts.push(format!("one of {}{more}", named.join(", ")));
+        }
+        None if info.types.is_empty() => parts.push("any".into()),
+        None => parts.push(info.types.join(" or ")),
     }
-    if let Some(d) = prop.get("default") {
+    if let Some(d) = &info.default {
         parts.push(format!("Enter for {}", plain(d)));
     }
-    if let Some(d) = prop.get("description").and_then(Value::as_str) {
-        parts.push(d.to_string());
+    if let Some(d) = &info.description {
+        parts.push(d.clone());
     }
     parts.join("; ")
 }
@@ -218,8 +226,8 @@ fn plain(v: &Value) -> String {
     }
 }
 
-fn problems(schema: &Value, content: &Map<String, Value>) -> Vec<String> {
-    match crate::schema::validate::validate(schema, &Value::Object(content.clone())) {
+fn problems(schema: &AskSchema, content: &Map<String, Value>) -> Vec<String> {
+    match schema.problems(content) {
         Ok(v) => v.iter().map(|x| sanitize::line(&x.to_string()).into_owned()).collect(),
         Err(e) => vec![sanitize::line(&e).into_owned()],
     }

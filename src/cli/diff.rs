@@ -31,7 +31,7 @@ pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: boo
     let changes = match (Snapshot::read(&before, max_depth), Snapshot::read(&after, max_depth)) {
         (Some(b), Some(a)) => {
             let (b, a) = (checked(b, &what(Some(old)))?, checked(a, &what(new))?);
-            warn_other_server(b.server(), a.server());
+            warn_other(b.server(), a.server(), (b.target(), a.target()));
             crate::snapshot_text::compare(&b, &a)
         }
         // A document serde_json refuses as it is (a number past its range): read whole, approximated.
@@ -55,7 +55,7 @@ fn whole(before: &str, after: &str, names: (&str, &str), max_depth: usize) -> Re
     let before = parse(before, names.0, max_depth)?;
     let after = parse(after, names.1, max_depth)?;
     if let (Some(o), Some(n)) = (before.get("server"), after.get("server")) {
-        warn_other_server(o, n);
+        warn_other(o, n, (before.get("target"), after.get("target")));
     }
     let changes = crate::snapshot::compare(&before, &after);
     crate::deep::drop_value(before);
@@ -63,10 +63,17 @@ fn whole(before: &str, after: &str, names: (&str, &str), max_depth: usize) -> Re
     Ok(changes)
 }
 
-fn warn_other_server(old: &Value, new: &Value) {
+/// Says when the two sides are different servers, or the same server taken from different
+/// targets.
+fn warn_other(old: &Value, new: &Value, targets: (Option<&Value>, Option<&Value>)) {
     if let Some(why) = crate::snapshot::other_server(old, new) {
         // Said, not refused: a server may have been renamed between two releases.
         super::output::err_line(&format!("mcplens: warning: {why}: the changes are between two different servers"));
+    } else if let Some(now) = targets.1
+        && let Some(why) = crate::snapshot::target::other_target(targets.0, now)
+    {
+        // Said, not refused: the same server may be started another way, or moved.
+        super::output::err_line(&format!("mcplens: note: {why}"));
     }
 }
 

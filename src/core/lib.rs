@@ -34,4 +34,5 @@ pub mod skeleton;
 pub mod skills;
 pub mod snapshot;
 pub mod snapshot_text;
+pub mod value_diff;
 pub mod value_set;

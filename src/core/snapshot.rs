@@ -8,6 +8,8 @@ use serde_json::{Map, Value};
 
 use crate::schema::diff::{Change, Impact, diff, token};
 
+pub mod target;
+
 /// The largest snapshot file read (`diff`, the TUI's marks): a snapshot of a huge tools/list is
 /// large, but not endless.
 pub const MAX_SNAPSHOT: u64 = 512 << 20;

@@ -30,6 +30,8 @@ const OPTIONS: [&str; 3] = ["anyOf", "oneOf", "allOf"];
 /// A snapshot's parts as slices of its text: the server's result read, each list's items not.
 pub struct Snapshot<'a> {
     server: Value,
+    /// What the snapshot was taken of (the command line or the URL), when it says.
+    target: Option<Value>,
     lists: Vec<Vec<&'a RawValue>>,
     max_depth: usize,
 }
@@ -40,6 +42,8 @@ struct File<'a> {
     format: Option<Value>,
     #[serde(borrow)]
     server: Option<&'a RawValue>,
+    #[serde(default)]
+    target: Option<Value>,
     #[serde(borrow)]
     tools: Option<&'a RawValue>,
     #[serde(borrow)]
@@ -78,12 +82,17 @@ impl<'a> Snapshot<'a> {
             raw.and_then(|r| crate::json_depth::parse_borrowed::<Vec<&'a RawValue>>(r.get()).ok()).unwrap_or_default()
         };
         let lists = vec![list(file.tools), list(file.resources), list(file.templates), list(file.prompts)];
-        Some(Ok(Snapshot { server, lists, max_depth }))
+        Some(Ok(Snapshot { server, target: file.target, lists, max_depth }))
     }
 
     /// The server's result (its initialize or discover result).
     pub fn server(&self) -> &Value {
         &self.server
+    }
+
+    /// What the snapshot was taken of, when it records it.
+    pub fn target(&self) -> Option<&Value> {
+        self.target.as_ref()
     }
 }
 

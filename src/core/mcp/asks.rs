@@ -13,6 +13,8 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
 
+pub use super::ask_schema::{AskSchema, Choices, PropInfo};
+
 /// The server requests mcplens answers from what it kept on the wire, with the stub rmcp sees.
 /// The most messages of a sampling request read and shown; the rest are counted.
 pub const SHOWN_MESSAGES: usize = 100;
@@ -43,8 +45,9 @@ pub struct AskView {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum AskKind {
-    /// A form for the user: the requested schema becomes fields.
-    Form { message: String, schema: Value },
+    /// A form for the user: the requested schema becomes fields. Held as its text and an index
+    /// of its properties, not as a `Value` (see [`AskSchema`]).
+    Form { message: String, schema: AskSchema },
     /// A page for the user to open in a browser; the server learns the outcome on its own.
     Url { message: String, url: String, elicitation_id: String },
     /// A model's reply is wanted: the request's params (messages, system prompt, tools,
@@ -132,18 +135,10 @@ impl AskKind {
 
     /// Reads a kept request; why not when it is not JSON, too deep, or not one of [`KEPT`]'s
     /// methods. serde_json's own reader stops at 128 levels: a schema 62 levels deep was
-    /// refused with nothing said under any `--max-depth`.
-    fn parse(raw: &str, max_depth: usize) -> Result<AskKind, String> {
-        if let Some(sampling) = Self::sampling(raw, max_depth)? {
-            return Ok(sampling);
-        }
-        let msg: Value = crate::json_depth::parse(raw, max_depth)?;
-        Self::from_message(msg).ok_or_else(|| "not an elicitation or sampling request".to_string())
-    }
-
-    /// A sampling request with its first [`SHOWN_MESSAGES`] messages parsed and the rest counted:
-    /// a request of 200,000 messages is not held as a `Value` tree (15 times its bytes).
-    fn sampling(raw: &str, max_depth: usize) -> Result<Option<AskKind>, String> {
+    /// refused with nothing said under any `--max-depth`. Nothing is read into a `Value` tree
+    /// whole: the schema stays text, and a sampling request's messages past the first few are
+    /// counted only.
+    fn parse(raw: &Arc<String>, max_depth: usize) -> Result<AskKind, String> {
         #[derive(serde::Deserialize)]
         struct Request<'a> {
             #[serde(default)]
@@ -151,20 +146,28 @@ impl AskKind {
             #[serde(borrow, default)]
             params: Option<&'a RawValue>,
         }
-        let Ok(request) = crate::json_depth::parse_borrowed::<Request>(raw) else { return Ok(None) };
-        if request.method.as_deref() != Some("sampling/createMessage") {
-            return Ok(None);
-        }
         let depth = crate::json_depth::depth(raw);
         if depth > max_depth {
             return Err(format!("it nests JSON {depth} levels deep, over the limit of {max_depth} (--max-depth)"));
         }
-        let Some(params) = request.params else {
-            return Ok(Some(AskKind::Sampling { params: Value::Null, messages: 0 }));
+        let request = crate::json_depth::parse_borrowed::<Request>(raw)?;
+        let params = request.params.map_or("null", RawValue::get);
+        match request.method.as_deref() {
+            Some("sampling/createMessage") => Self::sampling(params, max_depth),
+            Some("elicitation/create") => Ok(Self::elicitation(raw, params)),
+            _ => Err("not an elicitation or sampling request".to_string()),
+        }
+    }
+
+    /// A sampling request with its first [`SHOWN_MESSAGES`] messages parsed and the rest counted:
+    /// a request of 200,000 messages is not held as a `Value` tree (15 times its bytes).
+    fn sampling(params: &str, max_depth: usize) -> Result<AskKind, String> {
+        let Some(members) = super::descriptor::object_members(params) else {
+            return Ok(AskKind::Sampling { params: Value::Null, messages: 0 });
         };
         let mut map = Map::new();
         let mut count = 0;
-        for (key, value) in super::descriptor::object_members(params.get()).unwrap_or_default() {
+        for (key, value) in members {
             let value = if key == "messages" && value.get().starts_with('[') {
                 let all = crate::json_depth::parse_borrowed::<Vec<&RawValue>>(value.get())?;
                 count = all.len();
@@ -175,47 +178,28 @@ impl AskKind {
             };
             map.insert(key, value);
         }
-        Ok(Some(AskKind::Sampling { params: Value::Object(map), messages: count }))
+        Ok(AskKind::Sampling { params: Value::Object(map), messages: count })
     }
 
-    fn from_message(mut msg: Value) -> Option<AskKind> {
-        // Taken, not cloned: params may be megabytes (a 1M-value enum).
-        let mut params = msg.get_mut("params").map(Value::take).unwrap_or(Value::Null);
-        let text = |k: &str| params.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-        match msg.get("method")?.as_str()? {
-            "sampling/createMessage" => {
-                let messages = params.get("messages").and_then(Value::as_array).map_or(0, Vec::len);
-                Some(AskKind::Sampling { params, messages })
-            }
-            "elicitation/create" if params.get("mode").and_then(Value::as_str) == Some("url") => {
-                Some(AskKind::Url { message: text("message"), url: text("url"), elicitation_id: text("elicitationId") })
-            }
-            "elicitation/create" => {
-                let message = text("message");
-                let schema = params.get_mut("requestedSchema").map(Value::take).unwrap_or_else(empty_schema);
-                Some(AskKind::Form { message, schema })
-            }
-            _ => None,
+    /// An elicitation (a form, or a URL in `"mode": "url"`); its schema a place in `raw`.
+    fn elicitation(raw: &Arc<String>, params: &str) -> AskKind {
+        let members = super::descriptor::object_members(params).unwrap_or_default();
+        let field = |k: &str| members.iter().find(|(key, _)| key == k).map(|(_, v)| v.get());
+        let text = |k: &str| field(k).and_then(|t| serde_json::from_str::<String>(t).ok()).unwrap_or_default();
+        if text("mode") == "url" {
+            return AskKind::Url { message: text("message"), url: text("url"), elicitation_id: text("elicitationId") };
         }
+        let schema = field("requestedSchema").map_or_else(AskSchema::empty, |t| AskSchema::read(raw, t));
+        AskKind::Form { message: text("message"), schema }
     }
 }
 
-fn empty_schema() -> Value {
-    serde_json::json!({"type": "object", "properties": {}})
-}
-
-/// The content an accepted form sends when the user changes nothing: every default the schema
-/// gives (SEP-1034: a client applies defaults for fields the user leaves alone).
-/// Taken as written, not through the form model, so a default no field kind can hold (an
-/// object, a number beyond 64 bits) is still sent.
-pub fn defaults(schema: &Value) -> Map<String, Value> {
-    let props = schema.get("properties").and_then(Value::as_object);
-    props.into_iter().flatten().filter_map(|(k, p)| Some((k.clone(), p.get("default")?.clone()))).collect()
-}
-
-/// `defaults` with the user's own values laid over them.
-pub fn with_defaults(schema: &Value, given: &Map<String, Value>) -> Map<String, Value> {
-    let mut content = defaults(schema);
+/// The content an accepted form sends: every default the schema gives (SEP-1034: a client
+/// applies defaults for fields the user leaves alone) with the user's own values laid over them.
+/// Defaults are taken as written, not through the form model, so a default no field kind can
+/// hold (an object, a number beyond 64 bits) is still sent.
+pub fn with_defaults(schema: &AskSchema, given: &Map<String, Value>) -> Map<String, Value> {
+    let mut content = schema.defaults();
     content.extend(given.iter().map(|(k, v)| (k.clone(), v.clone())));
     content
 }
@@ -373,7 +357,7 @@ mod tests {
     #[test]
     fn a_form_without_schema_is_an_empty_form() {
         let k = ask(r#"{"id":1,"method":"elicitation/create","params":{"message":"ok?"}}"#);
-        assert_eq!(k, AskKind::Form { message: "ok?".into(), schema: empty_schema() });
+        assert_eq!(k, AskKind::Form { message: "ok?".into(), schema: AskSchema::empty() });
     }
 
     #[test]
@@ -382,7 +366,9 @@ mod tests {
             "name":{"type":"string","default":"John Doe"},"age":{"type":"integer","default":30},
             "score":{"type":"number","default":95.5},"status":{"type":"string","enum":["a","b"],"default":"b"},
             "ok":{"type":"boolean","default":true},"none":{"type":"string"}}});
-        let d = defaults(&schema);
+        let raw = Arc::new(schema.to_string());
+        let schema = AskSchema::read(&raw.clone(), &raw);
+        let d = schema.defaults();
         assert_eq!(
             Value::Object(d),
             serde_json::json!({"name":"John Doe","age":30,"score":95.5,"status":"b","ok":true})
@@ -414,6 +400,7 @@ mod tests {
         let raw = format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{{"maxTokens":5,"messages":[{messages}]}}}}"#
         );
+        let raw = Arc::new(raw);
         let Ok(AskKind::Sampling { params, messages }) = AskKind::parse(&raw, 64) else { panic!("not read") };
         assert_eq!(messages, SHOWN_MESSAGES + 3);
         let lines = sampling_lines(&params, messages);

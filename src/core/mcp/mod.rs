@@ -1,5 +1,8 @@
 //! The MCP connection core: targets, transports with the wire tap, the session. No UI here.
 
+mod ask_check;
+mod ask_choices;
+pub mod ask_schema;
 pub mod asks;
 pub mod auth;
 pub mod cache_hint;

@@ -11,7 +11,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
 use serde_json::{Map, Value};
 
-use crate::mcp::asks::{self, Answer, AskKind, AskView};
+use super::ask_form::AskForm;
+use crate::mcp::asks::{self, Answer, AskKind, AskSchema, AskView};
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
 use crate::ui::form::{FormOutcome, FormState};
@@ -25,6 +26,8 @@ const MODEL: &str = "mcplens (typed by the user)";
 
 enum Body {
     Form(Box<FormState>),
+    /// A schema too big for the full form: a window over its fields.
+    Big(Box<AskForm>),
     Url {
         url: String,
     },
@@ -47,9 +50,7 @@ pub struct AskOverlay {
 impl AskOverlay {
     pub fn new(view: &AskView) -> AskOverlay {
         let (message, body) = match &view.kind {
-            AskKind::Form { message, schema } => {
-                (message.clone(), Body::Form(Box::new(FormState::for_schema("the server's request", schema, None))))
-            }
+            AskKind::Form { message, schema } => (message.clone(), form(schema)),
             AskKind::Url { message, url, .. } => (message.clone(), Body::Url { url: url.clone() }),
             AskKind::Sampling { params, messages } => (
                 view.kind.summary(),
@@ -87,6 +88,13 @@ impl AskOverlay {
                     }
                 }
             }
+            Body::Big(form) => match big_answer(form) {
+                Ok(content) => Answer::Accept(content),
+                Err(problems) => {
+                    form.notes = problems;
+                    return Used::Yes;
+                }
+            },
             Body::Url { .. } => Answer::Accept(Map::new()),
             Body::Sampling { reply, .. } => {
                 let text = reply.text();
@@ -119,6 +127,12 @@ impl AskOverlay {
                     let typed = form.swallows(k);
                     typed.then_some(Used::Yes)
                 }
+            },
+            Body::Big(form) => match form.key(k) {
+                FormOutcome::Run => Some(self.accept(cx)),
+                FormOutcome::Leave => Some(self.answer(Answer::Cancel, cx)),
+                FormOutcome::Handled => Some(Used::Yes),
+                FormOutcome::NotMine => form.swallows(k).then_some(Used::Yes),
             },
             Body::Sampling { reply, .. } => reply.key(k).then_some(Used::Yes),
             Body::Url { .. } => None,
@@ -196,6 +210,9 @@ impl Component for AskOverlay {
         if let Body::Form(form) = &mut self.body {
             form.follow(body);
         }
+        if let Body::Big(form) = &mut self.body {
+            form.set_rows(body.height as usize);
+        }
         if let Body::Sampling { reply, .. } = &mut self.body {
             reply.follow(body.height.saturating_sub(1).max(1) as usize);
         }
@@ -230,10 +247,33 @@ impl Component for AskOverlay {
         f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), head);
         match &self.body {
             Body::Form(form) => form.draw_inside(f, body, theme),
+            Body::Big(form) => form.draw(f, body, theme),
             Body::Url { url } => draw_url(f, body, theme, url),
             Body::Sampling { request, reply } => draw_sampling(f, body, theme, request, reply),
         }
     }
+}
+
+/// The full form for a small schema, a window over the fields for a big one (see
+/// [`crate::mcp::ask_schema::SMALL_SCHEMA`]) or one that cannot be read whole.
+fn form(schema: &AskSchema) -> Body {
+    match schema.is_small().then(|| schema.value()) {
+        Some(Ok(v)) => Body::Form(Box::new(FormState::for_schema("the server's request", &v, None))),
+        _ => Body::Big(Box::new(AskForm::new(schema.clone()))),
+    }
+}
+
+/// The big form's content, checked unless validation is off; else what is wrong.
+fn big_answer(form: &mut AskForm) -> Result<Map<String, Value>, Vec<String>> {
+    let content = form.content().map_err(|e| vec![e])?;
+    let problems = form.problems(&content);
+    if problems.is_empty() {
+        return Ok(content);
+    }
+    let off = keymap::key(Scope::Form, Command::ToggleValidate);
+    let mut said = vec![format!("{} problem(s) with the answer: fix them, or {off} to send it anyway", problems.len())];
+    said.extend(problems.into_iter().take(2));
+    Err(said)
 }
 
 impl AskOverlay {

@@ -1,6 +1,8 @@
 //! The panes and overlays, one file each (see `component.rs` for the shape they share).
 
 pub mod ask;
+pub mod ask_form;
+pub mod ask_pick;
 pub mod collection;
 pub mod copy_as;
 pub mod fill;
