@@ -153,3 +153,42 @@ fn a_diff_of_one_tool_with_80k_properties() {
         "BREAKING    /tools/t/inputSchema/properties/p079999  property removed\n1 breaking, 0 compatible\n"
     );
 }
+
+/// A config file of 50,000 servers (5 MB): the one named is used, the others stay text; an
+/// error that lists the servers names 20 and counts the rest.
+#[test]
+fn a_config_of_50k_servers() {
+    let dir = std::env::temp_dir().join(format!("mcplens-hostile-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    let path = dir.join("servers.json");
+    let entry = |i: usize| {
+        format!(
+            r#""s{i:06}":{{"command":"python3","args":["{}","tools","{}"],"env":{{"N":"{i}"}}}}"#,
+            script("hostile_sizes.py"),
+            2 + i % 3
+        )
+    };
+    let entries: Vec<String> = (0..50_000).map(entry).collect();
+    let text = format!(r#"{{"mcpServers":{{{}}}}}"#, entries.join(","));
+    std::fs::write(&path, &text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    let config = path.to_string_lossy().into_owned();
+    let run = |server: &str| {
+        Command::new(bin())
+            .args(["tools", "--config", &config, "--server", server])
+            .env("MCPLENS_REPORT_PEAK", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()))
+    };
+    let o = run("s049999");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // s049999 runs the server with 3 tools (2 + 49999 % 3).
+    let out = stdout(&o);
+    assert!(out.contains("t000002") && !out.contains("t000003"), "the last server's tools: {out}");
+    let budget = 10 * text.len() as u64 + 50 * MIB;
+    assert!(peak(&o) <= budget, "peak {} MiB over the budget of {} MiB", peak(&o) / MIB, budget / MIB);
+    let o = run("nobody");
+    let err = stderr(&o);
+    assert!(err.contains("s000019, and 49980 more") && err.len() < 2000, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
