@@ -215,7 +215,6 @@ async fn main() -> std::io::Result<()> {
         let (mut app, session) = connected_app(&target, theme.clone(), "embedded demo server")
             .await
             .map_err(|e| std::io::Error::other(e.message))?;
-        app.history = mcplens::history::History::default();
         let session = std::sync::Arc::new(session);
         let mut screen = Screen::new(120, 40);
         screen.press(&mut app, KeyCode::Char('/'));
@@ -236,10 +235,7 @@ async fn main() -> std::io::Result<()> {
             screen.press(&mut app, KeyCode::Down);
         } else {
             screen.press_with(&mut app, KeyCode::Char('t'), KeyModifiers::CONTROL);
-            if let Some(f) = app.form.as_mut() {
-                f.raw = Some(mcplens::ui::textarea::TextArea::new(args));
-                f.validate();
-            }
+            screen.type_json(&mut app, args);
             let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
             execute(&mut app, &session, cmds).await;
             for k in *keys {

@@ -16,5 +16,6 @@ pub use mcplens_core::proxy;
 pub use mcplens_core::{
     apps, call, capped_file, collection, deep, dirs, doctor, envelope, error, history, json, json_depth, json_out,
     json_pretty, jsonc, jsontree, lint, mcp, opener, replay, sanitize, schema, skeleton, skills, snapshot,
+    snapshot_text,
 };
 pub use mcplens_demo as demo;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use mcplens::history::History;
-use mcplens::ui::app::{App, Cmd, Pane};
+use mcplens::ui::app::{App, Cmd, Pane, SetUp};
 use mcplens::ui::headless::{Screen, connected_app, execute};
 use mcplens::ui::theme::Theme;
 use serde_json::{Value, json};
@@ -24,13 +24,13 @@ fn open(screen: &mut Screen, app: &mut App, filter: &str) {
     screen.type_text(app, filter);
     screen.press(app, KeyCode::Enter);
     screen.press(app, KeyCode::Enter);
-    assert_eq!(app.focus, Pane::Form);
+    assert_eq!(app.outline().focus, Pane::Form);
 }
 
 /// Moves the focus down to the next field named `key`.
 fn go(screen: &mut Screen, app: &mut App, key: &str) {
     for _ in 0..60 {
-        if app.form.as_ref().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
+        if app.form().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
             return;
         }
         screen.press(app, KeyCode::Down);
@@ -53,7 +53,7 @@ async fn nested_person_finder_form_sends_exactly_what_was_filled() {
     let (mut app, session, mut screen) = setup().await;
     open(&mut screen, &mut app, "findpers");
     // The first field has the focus.
-    assert_eq!(app.form.as_ref().and_then(|f| f.focused_field()).map(|f| f.key.clone()).as_deref(), Some("queries"));
+    assert_eq!(app.form().and_then(|f| f.focused_field()).map(|f| f.key.clone()).as_deref(), Some("queries"));
     go(&mut screen, &mut app, "fg_id");
     screen.type_text(&mut app, "0b6e2f0c-8f4e-4c1a-9d7b-2a3e4f5a6b7c");
     go(&mut screen, &mut app, "role");
@@ -78,7 +78,7 @@ async fn nested_person_finder_form_sends_exactly_what_was_filled() {
     let cmds = ctrl(&mut screen, &mut app, 'r');
     assert!(matches!(cmds.first(), Some(Cmd::Call { tool, .. }) if tool == "fg_findPersons"), "{cmds:?}");
     execute(&mut app, &session, cmds).await;
-    assert_eq!(app.focus, Pane::Result, "focus moves to the result");
+    assert_eq!(app.outline().focus, Pane::Result, "focus moves to the result");
     assert_eq!(
         received(&app),
         json!({
@@ -89,9 +89,9 @@ async fn nested_person_finder_form_sends_exactly_what_was_filled() {
     // Leaving and reopening the form keeps its values.
     screen.press(&mut app, KeyCode::Esc);
     screen.press(&mut app, KeyCode::Esc);
-    assert_eq!(app.focus, Pane::Tools);
+    assert_eq!(app.outline().focus, Pane::Tools);
     screen.press(&mut app, KeyCode::Enter);
-    let args = app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default();
+    let args = app.form().and_then(|f| f.arguments().ok()).unwrap_or_default();
     assert_eq!(args["limit"], 5);
 }
 
@@ -135,14 +135,12 @@ async fn json_mode_stays_in_sync_with_the_fields() {
     screen.press(&mut app, KeyCode::End);
     screen.type_text(&mut app, "!");
     ctrl(&mut screen, &mut app, 't');
-    let raw = app.form.as_ref().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
+    let raw = app.form().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
     assert_eq!(serde_json::from_str::<Value>(&raw).ok(), Some(json!({"message": "hello!"})));
     // Edit the JSON: replace the whole text.
-    if let Some(t) = app.form.as_mut().and_then(|f| f.raw.as_mut()) {
-        *t = mcplens::ui::textarea::TextArea::new(r#"{"message": "from json", "repeat": 3, "extra": {"k": "v"}}"#);
-    }
+    screen.type_json(&mut app, r#"{"message": "from json", "repeat": 3, "extra": {"k": "v"}}"#);
     ctrl(&mut screen, &mut app, 't');
-    let form = app.form.as_ref().map(|f| (f.raw.is_none(), f.arguments().ok()));
+    let form = app.form().map(|f| (f.raw.is_none(), f.arguments().ok()));
     assert_eq!(form, Some((true, Some(json!({"message": "from json", "repeat": 3, "extra": {"k": "v"}})))));
     assert!(screen.text(&mut app).contains("k: v"), "the extra key shows as a field row");
 }
@@ -152,7 +150,7 @@ async fn history_is_kept_privately_and_reopens_or_reruns_calls() {
     let (mut app, session, mut screen) = setup().await;
     let dir = std::env::temp_dir().join(format!("mcplens-forms-hist-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    app.history = History::open_in(&dir, "demo");
+    app.set_up(SetUp { history: Some(History::open_in(&dir, "demo")), ..SetUp::default() });
     open(&mut screen, &mut app, "weather");
     screen.type_text(&mut app, "Lisbon");
     let cmds = ctrl(&mut screen, &mut app, 'r');
@@ -161,7 +159,7 @@ async fn history_is_kept_privately_and_reopens_or_reruns_calls() {
         app.result().and_then(|r| r.call.envelope.as_ref()).map(|e| e.data["city"].clone()),
         Some(json!("Lisbon"))
     );
-    let path = app.history.path().map(|p| p.to_path_buf()).unwrap_or_default();
+    let path = app.calls().0.path().map(|p| p.to_path_buf()).unwrap_or_default();
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         text.contains("\"tool\":\"get_weather\"") && text.contains("Lisbon") && text.contains("\"status\":\"ok\""),
@@ -173,14 +171,12 @@ async fn history_is_kept_privately_and_reopens_or_reruns_calls() {
         assert_eq!(std::fs::metadata(&path).map(|m| m.permissions().mode() & 0o777).unwrap_or(0), 0o600);
     }
     // A new session reads it back: the form starts from the last arguments.
-    let mut fresh = History::open_in(&dir, "demo");
+    let fresh = History::open_in(&dir, "demo");
     assert_eq!(fresh.last_arguments("get_weather"), Some(&json!({"city": "Lisbon"})));
-    app.history = std::mem::take(&mut fresh);
-    app.kept_forms.clear();
-    app.form = None;
-    app.focus = Pane::Tools;
-    screen.press(&mut app, KeyCode::Enter);
-    assert_eq!(app.form.as_ref().and_then(|f| f.arguments().ok()), Some(json!({"city": "Lisbon"})));
+    let (mut app, session, mut screen) = setup().await;
+    app.set_up(SetUp { history: Some(fresh), ..SetUp::default() });
+    open(&mut screen, &mut app, "weather");
+    assert_eq!(app.form().and_then(|f| f.arguments().ok()), Some(json!({"city": "Lisbon"})));
     // The history view re-runs a past call at once.
     screen.press(&mut app, KeyCode::Esc);
     screen.press(&mut app, KeyCode::Char('H'));
@@ -189,17 +185,24 @@ async fn history_is_kept_privately_and_reopens_or_reruns_calls() {
     assert!(
         matches!(cmds.first(), Some(Cmd::Call { tool, arguments, .. }) if tool == "get_weather" && arguments == &json!({"city": "Lisbon"}))
     );
-    assert!(app.overlays.is_empty(), "the overlay closes when a call is re-run");
+    assert!(app.outline().overlays.is_empty(), "the overlay closes when a call is re-run");
     // Esc closes it; `o` shows a call's kept result.
     screen.press(&mut app, KeyCode::Char('H'));
     screen.press(&mut app, KeyCode::Esc);
-    assert!(app.overlays.is_empty() && !screen.text(&mut app).contains("History: 1 call"));
-    app.running = None;
+    assert!(app.outline().overlays.is_empty() && !screen.text(&mut app).contains("History: 1 call"));
     execute(&mut app, &session, cmds).await;
-    app.results.clear();
+    // Another call's result on screen; `o` on the re-run (second newest) brings its result back.
+    assert!(screen.focus(&mut app, Pane::Tools));
+    // Esc clears the tool list's filter ("weather").
+    screen.press(&mut app, KeyCode::Esc);
+    open(&mut screen, &mut app, "echo");
+    let cmds = ctrl(&mut screen, &mut app, 'r');
+    execute(&mut app, &session, cmds).await;
+    assert_eq!(app.result().map(|r| r.call.tool.as_str()), Some("echo"));
     screen.press(&mut app, KeyCode::Char('H'));
+    screen.press(&mut app, KeyCode::Down);
     screen.press(&mut app, KeyCode::Char('o'));
-    assert_eq!(app.focus, Pane::Result);
+    assert_eq!(app.outline().focus, Pane::Result);
     assert_eq!(app.result().map(|r| r.call.tool.as_str()), Some("get_weather"));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -207,32 +210,31 @@ async fn history_is_kept_privately_and_reopens_or_reruns_calls() {
 #[tokio::test]
 async fn typing_replaces_a_prefilled_value_and_booleans_flip() {
     let (mut app, _session, mut screen) = setup().await;
-    app.history = History::default();
     open(&mut screen, &mut app, "generate_records");
     // `count` starts from its default, shown selected: what is typed replaces it.
     go(&mut screen, &mut app, "count");
-    assert!(app.form.as_ref().is_some_and(|f| f.selected_value()));
+    assert!(app.form().is_some_and(|f| f.selected_value()));
     screen.type_text(&mut app, "42");
     screen.type_text(&mut app, "0");
-    let args = app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default();
+    let args = app.form().and_then(|f| f.arguments().ok()).unwrap_or_default();
     assert_eq!(args["count"], json!(420));
     // Leaving and coming back selects it again; Backspace then clears it whole.
     screen.press(&mut app, KeyCode::Down);
     screen.press(&mut app, KeyCode::Up);
     screen.press(&mut app, KeyCode::Backspace);
-    let args = app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default();
+    let args = app.form().and_then(|f| f.arguments().ok()).unwrap_or_default();
     assert_eq!(args.get("count"), None, "{args}");
     // So does leaving the form and opening it again.
     screen.type_text(&mut app, "7");
     screen.press(&mut app, KeyCode::Esc);
     screen.press(&mut app, KeyCode::Enter);
-    assert!(app.form.as_ref().is_some_and(|f| f.selected_value()));
+    assert!(app.form().is_some_and(|f| f.selected_value()));
     screen.press(&mut app, KeyCode::Backspace);
-    let args = app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default();
+    let args = app.form().and_then(|f| f.arguments().ok()).unwrap_or_default();
     assert_eq!(args.get("count"), None, "{args}");
     // An optional boolean defaulting to false: Space gives true, then false, then true again.
     go(&mut screen, &mut app, "as_text");
-    let as_text = |app: &App| app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default()["as_text"].clone();
+    let as_text = |app: &App| app.form().and_then(|f| f.arguments().ok()).unwrap_or_default()["as_text"].clone();
     let before = as_text(&app);
     screen.press(&mut app, KeyCode::Char(' '));
     let first = as_text(&app);

@@ -233,3 +233,64 @@ fn ctrl_c_quits_at_once_under_a_burst_of_elicitations() {
     let (took, _) = tui.quit();
     assert!(took < std::time::Duration::from_secs(3), "Ctrl-C took {took:?}");
 }
+
+/// Two snapshots of the server in `mode` with `count` items, the second with SIZES_VARIANT=1
+/// (every description changed and one item dropped); returns their paths and the larger size.
+fn two_snapshots(mode: &str, count: usize) -> (std::path::PathBuf, std::path::PathBuf, u64) {
+    let dir = std::env::temp_dir().join(format!("mcplens-hostile-diff-{mode}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    let (old, new) = (dir.join("old.json"), dir.join("new.json"));
+    for (path, variant) in [(&old, "0"), (&new, "1")] {
+        let o = Command::new(bin())
+            .args(["snapshot", "-o"])
+            .arg(path)
+            .args(["--", "python3", &script("hostile_sizes.py"), mode, &count.to_string()])
+            .env("SIZES_VARIANT", variant)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()));
+        assert_eq!(o.status.code(), Some(0), "snapshot {mode}: {}", stderr(&o));
+    }
+    let size = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    let larger = size(&old).max(size(&new));
+    (old, new, larger)
+}
+
+/// `mcplens diff` of the two, held to 10 times the larger file plus 50 MB.
+fn diff_within_budget(mode: &str, count: usize) -> Output {
+    let (old, new, larger) = two_snapshots(mode, count);
+    let o = Command::new(bin())
+        .arg("diff")
+        .args([&old, &new])
+        .env("MCPLENS_REPORT_PEAK", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()));
+    if let Some(dir) = old.parent() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    assert_eq!(o.status.code(), Some(5), "diff {mode}: {}", stderr(&o));
+    let (p, budget) = (peak(&o), 10 * larger + 50 * MIB);
+    assert!(p <= budget, "diff {mode} {count}: peak {} MiB over the budget of {} MiB", p / MIB, budget / MIB);
+    o
+}
+
+/// Every tool's description changed and one tool removed: each changed pair is read alone.
+#[test]
+fn a_diff_of_20k_tools_all_changed() {
+    let o = diff_within_budget("tools", 20_000);
+    let out = stdout(&o);
+    assert!(out.ends_with("1 breaking, 19999 compatible\n"), "{}", &out[out.len().saturating_sub(300)..]);
+    assert!(out.contains("BREAKING    /tools/t019999  tool removed"), "the removed tool is missing");
+}
+
+/// One tool of 80k properties, one removed: the properties alike on both sides are not built.
+#[test]
+fn a_diff_of_one_tool_with_80k_properties() {
+    let o = diff_within_budget("tool-props", 80_000);
+    let out = stdout(&o);
+    assert_eq!(
+        out,
+        "BREAKING    /tools/t/inputSchema/properties/p079999  property removed\n1 breaking, 0 compatible\n"
+    );
+}

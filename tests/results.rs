@@ -12,10 +12,9 @@ use mcplens::ui::theme::Theme;
 use serde_json::{Value, json};
 
 async fn setup() -> (App, Arc<mcplens::mcp::Session>, Screen) {
-    let (mut app, s) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
+    let (app, s) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    app.history = mcplens::history::History::default();
     (app, Arc::new(s), Screen::new(120, 40))
 }
 
@@ -24,25 +23,29 @@ async fn run(app: &mut App, session: &Arc<mcplens::mcp::Session>, screen: &mut S
     screen.press(app, KeyCode::Esc);
     screen.press(app, KeyCode::Esc);
     screen.press(app, KeyCode::Esc);
-    app.list.clear_filter();
+    assert!(screen.focus(app, Pane::Tools));
+    if !app.tools().filter.is_empty() {
+        // Esc in the tool list clears its filter.
+        screen.press(app, KeyCode::Esc);
+    }
     screen.press(app, KeyCode::Char('/'));
     screen.type_text(app, tool);
     screen.press(app, KeyCode::Enter);
     assert_eq!(app.selected_tool().map(|t| t.name().to_string()).as_deref(), Some(tool));
     screen.press(app, KeyCode::Enter);
-    screen.press_with(app, KeyCode::Char('t'), KeyModifiers::CONTROL);
-    if let Some(f) = app.form.as_mut() {
-        f.raw = Some(mcplens::ui::textarea::TextArea::new(&args.to_string()));
-        f.validate();
+    if app.form().is_some_and(|f| f.raw.is_none()) {
+        // A form opened before comes back as it was left: in JSON mode already, or not.
+        screen.press_with(app, KeyCode::Char('t'), KeyModifiers::CONTROL);
     }
+    screen.type_json(app, &args.to_string());
     let cmds = screen.press_with(app, KeyCode::Char('r'), KeyModifiers::CONTROL);
     assert!(
         matches!(cmds.first(), Some(Cmd::Call { .. })),
         "{tool}: {cmds:?} {:?}",
-        app.form.as_ref().map(|f| f.message.clone())
+        app.form().map(|f| f.message.clone())
     );
     execute(app, session, cmds).await;
-    assert_eq!(app.focus, Pane::Result);
+    assert_eq!(app.outline().focus, Pane::Result);
 }
 
 fn stable(t: &str) -> String {
@@ -241,16 +244,37 @@ async fn a_call_from_an_offset_says_the_true_positions_on_every_page() {
     run(&mut app, &session, &mut screen, "discord_list_channels", json!({"offset": 20, "limit": 20})).await;
     let total = mcplens::demo::data::CHANNEL_COUNT;
     let text = screen.text(&mut app);
-    assert!(text.contains(&format!("items 21–40 of {total} · page 1")), "{text}");
+    assert!(text.contains(&format!("items 21–40 of {total} · page 2")), "{text}");
     // The `#` column counts from the offset too: the first row is item 21.
     assert!(text.contains("┃21 1100"), "{text}");
     let cmds = screen.press(&mut app, KeyCode::Char(']'));
     execute(&mut app, &session, cmds).await;
     let text = screen.text(&mut app);
-    assert!(text.contains(&format!("items 41–60 of {total} · page 2")), "{text}");
+    assert!(text.contains(&format!("items 41–60 of {total} · page 3")), "{text}");
     let cmds = screen.press(&mut app, KeyCode::Char('A'));
     execute(&mut app, &session, cmds).await;
     let text = screen.text(&mut app);
     assert!(text.contains(&format!("items 21–{total} of {total}")), "{text}");
+    assert_eq!(app.result().map(|r| r.page.first_item), Some(20));
+}
+
+/// A call from `page=3` at 10 a page (the demo's shop search, paged by page/pageSize) holds items
+/// 21–30, and says so in its header and `#` column; `]` goes on to page 4, `A` gathers from 21.
+#[tokio::test]
+async fn a_call_from_a_page_number_counts_items_from_that_page() {
+    let (mut app, session, mut screen) = setup().await;
+    run(&mut app, &session, &mut screen, "shop_search_products", json!({"page": 3, "pageSize": 10})).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains("items 21–30 of 87 · page 3 · ] next"), "{text}");
+    assert!(text.contains("┃21 "), "{text}");
+    let cmds = screen.press(&mut app, KeyCode::Char(']'));
+    execute(&mut app, &session, cmds).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains("items 31–40 of 87 · page 4"), "{text}");
+    assert!(text.contains("┃31 "), "{text}");
+    let cmds = screen.press(&mut app, KeyCode::Char('A'));
+    execute(&mut app, &session, cmds).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains("items 21–87 of 87 · last page"), "{text}");
     assert_eq!(app.result().map(|r| r.page.first_item), Some(20));
 }

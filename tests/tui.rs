@@ -35,7 +35,7 @@ async fn filter_finds_the_person_finder_and_shows_every_nested_property() {
     screen.press(&mut app, KeyCode::Enter);
     assert_eq!(app.selected_tool().map(|t| t.name().to_string()).as_deref(), Some("fg_findPersons"));
     screen.press(&mut app, KeyCode::Char('l'));
-    assert_eq!(app.focus, Pane::Schema);
+    assert_eq!(app.outline().focus, Pane::Schema);
     let text = screen.text(&mut app);
     for needle in [
         "queries* array<PersonQuery>",
@@ -79,7 +79,7 @@ async fn help_lists_every_key() {
         assert!(text.contains(&b.label) && text.contains(&start), "help lacks {}", b.label);
     }
     screen.press(&mut app, KeyCode::Char('x'));
-    assert!(app.overlays.is_empty(), "any other key closes the help");
+    assert!(app.outline().overlays.is_empty(), "any other key closes the help");
 }
 
 #[tokio::test]
@@ -114,7 +114,7 @@ async fn keys_and_mouse_move_the_selection() {
     assert_eq!(app.selected_tool().map(|t| t.name().to_string()).as_deref(), Some("discord_read_channel"));
     // Click the fourth row of the tool list (rows start one below the border).
     screen.render(&mut app);
-    let area = app.areas.tools;
+    let area = app.outline().areas.tools;
     app.update(Msg::Mouse(MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column: area.x + 3,
@@ -128,11 +128,11 @@ async fn keys_and_mouse_move_the_selection() {
         row: area.y + 4,
         modifiers: KeyModifiers::NONE,
     }));
-    assert_eq!(app.list.scroll.cursor, 6);
+    assert_eq!(app.tools().scroll.cursor, 6);
     screen.press(&mut app, KeyCode::Tab);
-    assert_eq!(app.focus, Pane::Schema);
+    assert_eq!(app.outline().focus, Pane::Schema);
     screen.press(&mut app, KeyCode::Char('q'));
-    assert!(app.quit);
+    assert!(app.outline().quit);
 }
 
 #[tokio::test]
@@ -147,7 +147,7 @@ async fn every_theme_file_loads_and_colors_the_screen() {
         let mut screen = Screen::new(120, 40);
         let buf = screen.render(&mut app).clone();
         // The focused pane's border (tool list, top-left corner) has the theme's focus color.
-        let corner = &buf[(app.areas.tools.x, app.areas.tools.y)];
+        let corner = &buf[(app.outline().areas.tools.x, app.outline().areas.tools.y)];
         assert_eq!(corner.fg, theme.paint_color(mcplens::ui::theme::Role::BorderFocus), "{}", path.display());
         assert!(mcplens::ui::headless::buffer_text(&buf).contains("Tools (19)"));
         seen += 1;
@@ -209,7 +209,7 @@ async fn z_zooms_the_focused_pane_to_the_whole_screen_and_back() {
     let text = screen.text(&mut app);
     // The tool list alone, across the whole width: no schema pane beside it.
     assert!(text.contains("Tools (19)") && !text.contains("Channels per page"), "{text}");
-    assert_eq!(app.areas.tools.width, 120);
+    assert_eq!(app.outline().areas.tools.width, 120);
     // z again: back.
     screen.press(&mut app, KeyCode::Char('z'));
     let text = screen.text(&mut app);
@@ -221,7 +221,7 @@ async fn z_zooms_the_focused_pane_to_the_whole_screen_and_back() {
     assert!(!text.contains("Tools (19)") && text.contains("Channels per page"), "{text}");
     screen.press(&mut app, KeyCode::Tab);
     let text = screen.text(&mut app);
-    assert!(!app.zoom, "{text}");
+    assert!(!app.outline().zoom, "{text}");
     assert!(text.contains("Tools (19)") && text.contains("discord_list_channels — List channels"), "{text}");
     assert!(text.contains("No result yet"), "{text}");
 }
@@ -234,9 +234,9 @@ async fn the_tool_list_shows_names_whole_before_titles_and_pages_by_its_height()
     assert!(text.contains("· discord_list_channels  List channels"), "{text}");
     // 14 rows: 10 list rows; PgDn moves a page less one row.
     screen.press(&mut app, KeyCode::PageDown);
-    assert_eq!(app.list.scroll.cursor, 9);
+    assert_eq!(app.tools().scroll.cursor, 9);
     screen.press(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.list.scroll.cursor, 18);
+    assert_eq!(app.tools().scroll.cursor, 18);
     assert!(screen.text(&mut app).contains("· echo  Echo"));
 }
 
@@ -247,7 +247,7 @@ async fn keys_in_the_help_do_what_the_help_says() {
     // Another key closes the help and then does its own work.
     screen.press(&mut app, KeyCode::Char('?'));
     screen.press(&mut app, KeyCode::Char('L'));
-    assert!(app.overlays.is_empty() && app.show_log);
+    assert!(app.outline().overlays.is_empty() && app.outline().log_shown);
     screen.press(&mut app, KeyCode::Char('L'));
     // `/` filters the help as you type.
     screen.press(&mut app, KeyCode::F(1));
@@ -257,17 +257,17 @@ async fn keys_in_the_help_do_what_the_help_says() {
     assert!(text.contains("copy the selected value") && !text.contains("next pane"), "{text}");
     screen.press(&mut app, KeyCode::Esc);
     screen.press(&mut app, KeyCode::Esc);
-    assert!(app.overlays.is_empty());
+    assert!(app.outline().overlays.is_empty());
     // In a form, Tab moves fields: the footer and the help say so, not "Tab pane".
     screen.press(&mut app, KeyCode::Enter);
-    assert_eq!(app.focus, Pane::Form);
+    assert_eq!(app.outline().focus, Pane::Form);
     let text = screen.text(&mut app);
     assert!(text.contains("Tab field") && !text.contains("Tab pane"), "{text}");
     // Ctrl-C quits even while typing in the filter.
     screen.press(&mut app, KeyCode::Esc);
     screen.press(&mut app, KeyCode::Char('/'));
     screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
-    assert!(app.quit);
+    assert!(app.outline().quit);
 }
 
 #[tokio::test]
@@ -275,7 +275,7 @@ async fn the_log_opens_entries_whole_pairs_them_and_filters() {
     let (mut app, _s) = app_with(Theme::default()).await;
     let mut screen = Screen::new(120, 40);
     screen.press(&mut app, KeyCode::Char('L'));
-    assert_eq!(app.focus, Pane::Log);
+    assert_eq!(app.outline().focus, Pane::Log);
     let text = screen.text(&mut app);
     assert!(text.contains("→ server/discover") && text.contains("← server/discover"), "{text}");
     // After the start note comes the handshake (the demo speaks 2026-07-28: server/discover):
@@ -290,7 +290,7 @@ async fn the_log_opens_entries_whole_pairs_them_and_filters() {
     assert!(text.contains("Log entry: received server/discover") && text.contains("serverInfo\""), "{text}");
     assert!(text.contains("latency"), "{text}");
     screen.press(&mut app, KeyCode::Esc);
-    assert!(app.overlays.is_empty());
+    assert!(app.outline().overlays.is_empty());
     // Filters: direction, then a method typed in.
     screen.press(&mut app, KeyCode::Char('d'));
     assert!(screen.text(&mut app).contains("sent →"));
@@ -303,7 +303,7 @@ async fn the_log_opens_entries_whole_pairs_them_and_filters() {
     screen.press(&mut app, KeyCode::Esc);
     assert!(screen.text(&mut app).contains("→ server/discover"));
     screen.press(&mut app, KeyCode::Esc);
-    assert_eq!(app.focus, Pane::Tools);
+    assert_eq!(app.outline().focus, Pane::Tools);
 }
 
 /// Clock times, latencies and process ids change run to run; the rest of a log screen does not.
@@ -359,7 +359,7 @@ async fn i_shows_the_server_info_docked_in_the_schemas_place_from_any_pane() {
     let (mut app, _s) = app_with(Theme::default()).await;
     let mut screen = Screen::new(120, 40);
     screen.press(&mut app, KeyCode::Char('i'));
-    assert_eq!(app.focus, Pane::Docked);
+    assert_eq!(app.outline().focus, Pane::Docked);
     let text = screen.text(&mut app);
     assert!(text.contains("Server info") && text.contains("protocol  2026-07-28"), "{text}");
     assert!(text.contains("capabilities (as sent)") && text.contains("\"tools\": {}"), "{text}");
@@ -367,10 +367,10 @@ async fn i_shows_the_server_info_docked_in_the_schemas_place_from_any_pane() {
     // Esc hides it and gives the focus back to the tools; from another pane, i shows it again
     // and i hides it.
     screen.press(&mut app, KeyCode::Esc);
-    assert!(app.shown.is_none() && app.focus == Pane::Tools);
+    assert!(app.outline().docked.is_none() && app.outline().focus == Pane::Tools);
     screen.press(&mut app, KeyCode::Tab);
     screen.press(&mut app, KeyCode::Char('i'));
-    assert_eq!(app.focus, Pane::Docked);
+    assert_eq!(app.outline().focus, Pane::Docked);
     screen.press(&mut app, KeyCode::Char('i'));
     assert!(!screen.text(&mut app).contains("Server info"));
     // The help lists its keys under its own heading.
@@ -388,15 +388,15 @@ async fn i_shows_the_server_info_docked_in_the_schemas_place_from_any_pane() {
 async fn search_before_any_result_says_so_and_the_letters_typed_run_nothing() {
     let (mut app, _s) = app_with(Theme::default()).await;
     let mut screen = Screen::new(80, 24);
-    app.focus = Pane::Result;
+    assert!(screen.focus(&mut app, Pane::Result));
     screen.press(&mut app, KeyCode::Char('/'));
     assert!(screen.text(&mut app).contains("no result yet, nothing to search"), "{}", screen.text(&mut app));
     // "info q": letters meant for the search; none opens a pane or quits.
     screen.type_text(&mut app, "info q");
-    assert!(!app.quit && app.shown.is_none() && app.overlays.is_empty());
-    assert_eq!(app.focus, Pane::Result);
+    assert!(!app.outline().quit && app.outline().docked.is_none() && app.outline().overlays.is_empty());
+    assert_eq!(app.outline().focus, Pane::Result);
     // Esc ends it; then keys are commands again.
     screen.press(&mut app, KeyCode::Esc);
     screen.press(&mut app, KeyCode::Char('i'));
-    assert!(app.shown.is_some());
+    assert!(app.outline().docked.is_some());
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use mcplens::ui::app::{App, Cmd, Msg, SessionMsg};
+use mcplens::ui::app::{App, Cmd, Msg, SessionMsg, SetUp};
 use mcplens::ui::baseline::{Mark, Source};
 use mcplens::ui::headless::{Screen, connected_app, execute};
 use mcplens::ui::theme::Theme;
@@ -69,7 +69,7 @@ async fn compared_app(path: PathBuf) -> (App, mcplens::mcp::Session) {
     let tools = session.list_tools().await.unwrap_or_else(|e| panic!("{e}"));
     let source = Source { given: Some(path), candidates: vec![] };
     let outcome = match source.load() {
-        Ok(Some(b)) => Ok(Arc::new(b.compare(&session.server, &tools))),
+        Ok(Some(b)) => Ok(Arc::new(b.compare(&session.server, &session.target, &tools))),
         Ok(None) => panic!("no snapshot"),
         Err(e) => Err(e),
     };
@@ -82,7 +82,7 @@ async fn tools_changed_since_the_snapshot_are_marked() {
     let dir = scratch("marks");
     let path = older_snapshot(&dir);
     let (mut app, _s) = compared_app(path.clone()).await;
-    let since = app.list.since.clone().unwrap_or_else(|| panic!("not compared"));
+    let since = app.tools().since.clone().unwrap_or_else(|| panic!("not compared"));
     assert_eq!(since.marks.get("echo"), Some(&Mark::Breaking));
     assert_eq!(since.marks.get("get_weather"), Some(&Mark::Compatible));
     assert_eq!(since.marks.get("list_issues"), Some(&Mark::Compatible));
@@ -122,7 +122,7 @@ async fn the_unchanged_server_marks_nothing_and_a_new_tool_says_so() {
     let out = common::mcplens(&["snapshot", "-o", live.to_str().unwrap_or_default()]);
     assert!(out.status.success(), "{}", common::stderr(&out));
     let (mut app, _s) = compared_app(live).await;
-    let since = app.list.since.clone().unwrap_or_else(|| panic!("not compared"));
+    let since = app.tools().since.clone().unwrap_or_else(|| panic!("not compared"));
     assert!(since.marks.is_empty() && since.removed.is_empty() && since.server.is_empty(), "{since:?}");
     let mut screen = Screen::new(120, 32);
     assert!(screen.text(&mut app).contains("Tools (19) · as snapshot"));
@@ -135,7 +135,7 @@ async fn a_bad_snapshot_is_a_warning_and_hostile_names_stay_text() {
     let bad = dir.join("bad.json");
     std::fs::write(&bad, "{\"mcplensSnapshot\": 1, \"tools\": [\u{1b}[2J").unwrap_or_else(|e| panic!("{e}"));
     let (mut app, _s) = compared_app(bad).await;
-    assert!(app.list.since.is_none());
+    assert!(app.tools().since.is_none());
     let mut screen = Screen::new(120, 32);
     let text = screen.text(&mut app);
     assert!(text.contains("bad.json not compared: not JSON"), "{text}");
@@ -183,7 +183,7 @@ async fn s_saves_the_call_on_screen_and_the_saved_collection_passes() {
     let dir = scratch("save");
     let file = dir.join("calls.toml");
     let (mut app, session) = demo_app().await;
-    app.collection_file = file.clone();
+    app.set_up(SetUp { collection_file: Some(file.clone()), ..SetUp::default() });
     let mut screen = Screen::new(120, 36);
     run_tool(&mut screen, &mut app, &session, "list_issues").await;
     assert!(screen.press(&mut app, KeyCode::Char('S')).is_empty());
@@ -204,8 +204,8 @@ async fn s_saves_the_call_on_screen_and_the_saved_collection_passes() {
     let cmds = screen.press(&mut app, KeyCode::Enter);
     assert!(matches!(cmds.first(), Some(Cmd::SaveCall { call, .. }) if call.name == "list_issues_first"), "{cmds:?}");
     execute(&mut app, &session, cmds).await;
-    assert!(app.overlays.is_empty());
-    let notice = app.notice.clone().map(|n| n.0).unwrap_or_default();
+    assert!(app.outline().overlays.is_empty());
+    let notice = app.outline().notice.map(|n| n.0).unwrap_or_default();
     assert!(notice.starts_with("saved call \"list_issues_first\" in ") && notice.contains("calls.toml"), "{notice}");
 
     // What `mcplens test` does with it: the core reads it, runs each call and checks it.
@@ -250,7 +250,7 @@ equals = "hello"
     // A broken file first: the pane says why, the session goes on.
     std::fs::write(&file, toml).unwrap_or_else(|e| panic!("{e}"));
     let (mut app, session) = demo_app().await;
-    app.collection_file = file.clone();
+    app.set_up(SetUp { collection_file: Some(file.clone()), ..SetUp::default() });
     let mut screen = Screen::new(120, 30);
     let cmds = screen.press(&mut app, KeyCode::Char('K'));
     assert_eq!(cmds, vec![Cmd::LoadCollection(file.clone())]);
@@ -283,16 +283,16 @@ equals = 99
     // While they run, `a` again is refused and Ctrl-K stops the run.
     assert!(screen.press(&mut app, KeyCode::Char('a')).is_empty());
     assert_eq!(screen.press_with(&mut app, KeyCode::Char('k'), KeyModifiers::CONTROL), vec![Cmd::Cancel]);
-    let (before, kept) = (app.history.entries.len(), app.past.len());
+    let (before, kept) = (app.calls().0.entries.len(), app.calls().1.len());
     execute(&mut app, &session, cmds).await;
     let text = screen.text(&mut app);
     assert!(text.contains("2 calls · 1 pass · 1 FAIL"), "{text}");
     assert!(!text.contains("Ctrl-K cancel call"), "{text}");
     // Each run is in the history like any call.
-    let ran: Vec<&str> = app.history.entries[before..].iter().map(|e| e.tool.as_str()).collect();
+    let ran: Vec<&str> = app.calls().0.entries[before..].iter().map(|e| e.tool.as_str()).collect();
     assert_eq!(ran, ["echo", "get_weather"]);
     // And its result reopens from there, the reply whole.
-    let reopened: Vec<bool> = app.past[kept..].iter().map(|(_, r)| r.reply.is_some()).collect();
+    let reopened: Vec<bool> = app.calls().1[kept..].iter().map(|(_, r)| r.reply.is_some()).collect();
     assert_eq!(reopened, [true, true]);
     timeless("collection_pane", &text);
 
@@ -347,7 +347,7 @@ async fn a_snapshot_of_another_server_is_said_and_marks_nothing() {
     ]);
     assert!(out.status.success(), "{}", common::stderr(&out));
     let (mut app, _s) = compared_app(path.clone()).await;
-    let since = app.list.since.clone().unwrap_or_else(|| panic!("not compared"));
+    let since = app.tools().since.clone().unwrap_or_else(|| panic!("not compared"));
     assert!(since.marks.is_empty() && since.removed.is_empty() && since.server.is_empty(), "{since:?}");
     let why = since.other_server.clone().unwrap_or_default();
     assert!(why.contains("\"mcp-servers/everything\"") && why.contains("\"mcplens-demo\""), "{why}");
@@ -364,5 +364,50 @@ async fn a_snapshot_of_another_server_is_said_and_marks_nothing() {
         "{}",
         common::stderr(&d)
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A snapshot records what it was taken of. Found beside a server started another way (here
+/// another command line for the same demo), it is not applied and the status line says both;
+/// named with --snapshot it is compared, with the same words beside the changes. `diff` says so
+/// on stderr and compares.
+#[tokio::test]
+async fn a_snapshot_of_another_target_is_said_and_applied_only_when_named() {
+    let dir = scratch("target");
+    let path = dir.join("mcp-snapshot.json");
+    let out = common::mcplens(&["snapshot", "-o", path.to_str().unwrap_or_default()]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(doc["target"]["args"], json!(["demo-server"]), "{text:.300}");
+    doc["target"] = json!({"command": "/opt/bin/mcplens", "args": ["demo-server", "--slow"]});
+    std::fs::write(&path, doc.to_string()).unwrap_or_else(|e| panic!("{e}"));
+
+    let (mut app, session) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tools = session.list_tools().await.unwrap_or_else(|e| panic!("{e}"));
+    let found = Source { given: None, candidates: vec![path.clone()] };
+    let Ok(Some(baseline)) = found.load() else { panic!("not found") };
+    let compared = baseline.compare(&session.server, &session.target, &tools);
+    let why = compared.other_server.clone().unwrap_or_default();
+    assert!(why.starts_with("snapshot taken of \"/opt/bin/mcplens demo-server --slow\", this is \""), "{why}");
+    assert!(why.contains("--snapshot "), "{why}");
+    app.update(Msg::Session(SessionMsg::Compared(Ok(Arc::new(compared)))));
+    let mut screen = Screen::new(160, 45);
+    assert!(screen.text(&mut app).contains("not compared: snapshot taken of"));
+
+    let given = Source { given: Some(path.clone()), candidates: vec![] };
+    let Ok(Some(baseline)) = given.load() else { panic!("not read") };
+    let compared = baseline.compare(&session.server, &session.target, &tools);
+    assert!(compared.other_server.is_none() && compared.marks.is_empty(), "{compared:?}");
+    assert!(compared.note.as_deref().is_some_and(|n| n.starts_with("snapshot taken of")), "{compared:?}");
+    app.update(Msg::Session(SessionMsg::Compared(Ok(Arc::new(compared)))));
+    assert!(screen.text(&mut app).contains("compared: snapshot taken of"));
+
+    let d = common::mcplens(&["diff", path.to_str().unwrap_or_default()]);
+    let err = common::stderr(&d);
+    assert!(err.contains("note: snapshot taken of \"/opt/bin/mcplens demo-server --slow\""), "{err}");
+    assert!(String::from_utf8_lossy(&d.stdout).contains("no changes"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }

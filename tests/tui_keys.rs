@@ -10,16 +10,15 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use mcplens::mcp::{StdioTarget, Target};
-use mcplens::ui::app::{App, Cmd, Pane};
+use mcplens::ui::app::{App, Cmd, Outline, Pane, SetUp};
 use mcplens::ui::form::RowKind;
-use mcplens::ui::headless::{Screen, connected_app, execute};
+use mcplens::ui::headless::{Screen, app_on, connected_app, execute};
 use mcplens::ui::theme::Theme;
 use serde_json::{Value, json};
 
 async fn connect(target: Target) -> (App, Arc<mcplens::mcp::Session>, Screen) {
-    let (mut app, s) =
+    let (app, s) =
         connected_app(&target, Theme::default(), "keys").await.unwrap_or_else(|e| panic!("cannot connect: {e}"));
-    app.history = mcplens::history::History::default();
     (app, Arc::new(s), Screen::new(120, 40))
 }
 
@@ -50,8 +49,8 @@ fn open(screen: &mut Screen, app: &mut App, tool: &str) {
     screen.type_text(app, tool);
     screen.press(app, KeyCode::Enter);
     screen.press(app, KeyCode::Enter);
-    assert_eq!(app.focus, Pane::Form);
-    assert_eq!(app.form.as_ref().map(|f| f.tool.as_str()), Some(tool));
+    assert_eq!(app.outline().focus, Pane::Form);
+    assert_eq!(app.form().map(|f| f.tool.as_str()), Some(tool));
 }
 
 /// Moves the focus to the row whose field is named `key` (from the top).
@@ -60,7 +59,7 @@ fn go(screen: &mut Screen, app: &mut App, key: &str) {
         screen.press(app, KeyCode::Up);
     }
     for _ in 0..60 {
-        if app.form.as_ref().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
+        if app.form().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
             return;
         }
         screen.press(app, KeyCode::Down);
@@ -69,16 +68,17 @@ fn go(screen: &mut Screen, app: &mut App, key: &str) {
 }
 
 fn arguments(app: &App) -> Value {
-    app.form.as_ref().and_then(|f| f.arguments().ok()).unwrap_or_default()
+    app.form().and_then(|f| f.arguments().ok()).unwrap_or_default()
 }
 
 /// Nothing but the form changed: no overlay, no docked pane, no quitting, the form focused.
 fn only_typed(app: &App, what: &str) {
-    assert!(!app.quit, "{what}: quit");
-    assert!(app.overlays.is_empty(), "{what}: an overlay opened ({:?})", app.overlays.top().map(|o| o.scope()));
-    assert_eq!(app.shown, None, "{what}: a docked pane opened");
-    assert_eq!(app.focus, Pane::Form, "{what}: the focus left the form");
-    assert!(!app.show_log, "{what}: the log opened");
+    assert!(!app.outline().quit, "{what}: quit");
+    let seen = app.outline();
+    assert!(seen.overlays.is_empty(), "{what}: an overlay opened ({:?})", seen.overlays);
+    assert_eq!(seen.docked, None, "{what}: a docked pane opened");
+    assert_eq!(seen.focus, Pane::Form, "{what}: the focus left the form");
+    assert!(!seen.log_shown, "{what}: the log opened");
 }
 
 #[tokio::test]
@@ -122,7 +122,7 @@ async fn memory_array_item_header_and_add_row_never_run_commands() {
     open(&mut screen, &mut app, "create_entities");
     // Enter on `entities` adds an item and focuses its header `[0]*:`.
     screen.press(&mut app, KeyCode::Enter);
-    assert_eq!(app.form.as_ref().and_then(|f| f.focused_field()).map(|f| f.key.clone()).as_deref(), Some("[0]"));
+    assert_eq!(app.form().and_then(|f| f.focused_field()).map(|f| f.key.clone()).as_deref(), Some("[0]"));
     screen.type_text(&mut app, "Ada");
     only_typed(&app, "Ada on [0]*:");
     assert_eq!(arguments(&app)["entities"][0]["name"], json!("Ada"));
@@ -134,7 +134,7 @@ async fn memory_array_item_header_and_add_row_never_run_commands() {
     assert_eq!(arguments(&app)["entities"][0]["observations"], json!(["qKi likes tea"]));
     // On a "+ add item" row itself letters do nothing but say what the row takes.
     for _ in 0..60 {
-        if app.form.as_ref().and_then(|f| f.focused()).is_some_and(|r| r.kind == RowKind::AddItem) {
+        if app.form().and_then(|f| f.focused()).is_some_and(|r| r.kind == RowKind::AddItem) {
             break;
         }
         screen.press(&mut app, KeyCode::Tab);
@@ -154,22 +154,22 @@ async fn quitting_with_unsent_edits_asks_first() {
     screen.type_text(&mut app, "Bob");
     // Ctrl-C asks; any other key stays.
     let cmds = screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
-    assert!(!app.quit && !cmds.contains(&Cmd::Quit));
+    assert!(!app.outline().quit && !cmds.contains(&Cmd::Quit));
     assert!(screen.text(&mut app).contains("Unsent edits in the form of create_person"));
     screen.press(&mut app, KeyCode::Char('x'));
-    assert!(!app.quit && app.overlays.is_empty());
+    assert!(!app.outline().quit && app.outline().overlays.is_empty());
     assert_eq!(arguments(&app)["name"], json!("Bob"), "the form keeps its values");
     // q where q is a command (the tool list, the form left with Esc) asks too; Esc stays.
     screen.press(&mut app, KeyCode::Esc);
-    assert_eq!(app.focus, Pane::Tools);
+    assert_eq!(app.outline().focus, Pane::Tools);
     screen.press(&mut app, KeyCode::Char('q'));
-    assert!(!app.quit);
+    assert!(!app.outline().quit);
     screen.press(&mut app, KeyCode::Esc);
-    assert!(!app.quit && app.overlays.is_empty());
+    assert!(!app.outline().quit && app.outline().overlays.is_empty());
     // Ctrl-C twice always quits.
     screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
     let cmds = screen.press_with(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
-    assert!(app.quit && cmds.contains(&Cmd::Quit));
+    assert!(app.outline().quit && cmds.contains(&Cmd::Quit));
     // Once sent, nothing is lost: q quits at once (the demo server, quicker to start).
     let (mut app, session, mut screen) = connect(common::demo()).await;
     open(&mut screen, &mut app, "echo");
@@ -181,9 +181,9 @@ async fn quitting_with_unsent_edits_asks_first() {
     for _ in 0..3 {
         screen.press(&mut app, KeyCode::Esc);
     }
-    assert_eq!(app.focus, Pane::Tools);
+    assert_eq!(app.outline().focus, Pane::Tools);
     screen.press(&mut app, KeyCode::Char('q'));
-    assert!(app.quit);
+    assert!(app.outline().quit);
 }
 
 fn demo_setup() -> impl std::future::Future<Output = (App, Arc<mcplens::mcp::Session>, Screen)> {
@@ -195,7 +195,7 @@ fn walk(screen: &mut Screen, app: &mut App, key: KeyCode, n: usize) -> Vec<Pane>
     (0..n)
         .map(|_| {
             screen.press(app, key);
-            app.focus
+            app.outline().focus
         })
         .collect()
 }
@@ -204,12 +204,12 @@ fn walk(screen: &mut Screen, app: &mut App, key: KeyCode, n: usize) -> Vec<Pane>
 async fn one_focus_order_and_tab_leaves_the_form() {
     let (mut app, _session, mut screen) = demo_setup().await;
     use Pane::*;
-    assert_eq!(app.focus, Tools);
+    assert_eq!(app.outline().focus, Tools);
     assert_eq!(walk(&mut screen, &mut app, KeyCode::Tab, 3), [Schema, Result, Tools]);
     assert_eq!(walk(&mut screen, &mut app, KeyCode::BackTab, 3), [Result, Schema, Tools]);
     // With the log shown, it comes after the result, from every pane the same way round.
     screen.press(&mut app, KeyCode::Char('L'));
-    assert_eq!(app.focus, Log);
+    assert_eq!(app.outline().focus, Log);
     assert_eq!(walk(&mut screen, &mut app, KeyCode::Tab, 4), [Tools, Schema, Result, Log]);
     assert_eq!(walk(&mut screen, &mut app, KeyCode::BackTab, 4), [Result, Schema, Tools, Log]);
     screen.press(&mut app, KeyCode::Char('L'));
@@ -219,30 +219,30 @@ async fn one_focus_order_and_tab_leaves_the_form() {
     screen.type_text(&mut app, "generate_records");
     screen.press(&mut app, KeyCode::Enter);
     screen.press(&mut app, KeyCode::Enter);
-    assert_eq!(app.focus, Form);
-    let rows = app.form.as_ref().map_or(0, |f| f.rows.len());
+    assert_eq!(app.outline().focus, Form);
+    let rows = app.form().map_or(0, |f| f.rows.len());
     assert!(rows > 1, "{rows}");
     let forward = walk(&mut screen, &mut app, KeyCode::Tab, rows);
     assert_eq!(forward[..rows - 1], vec![Form; rows - 1][..]);
     assert_eq!(forward[rows - 1], Result);
     screen.press(&mut app, KeyCode::BackTab);
-    assert_eq!(app.focus, Form);
-    assert_eq!(app.form.as_ref().map(|f| f.focus), Some(rows - 1));
+    assert_eq!(app.outline().focus, Form);
+    assert_eq!(app.form().map(|f| f.focus), Some(rows - 1));
     let back = walk(&mut screen, &mut app, KeyCode::BackTab, rows);
     assert_eq!(back[rows - 1], Tools);
     assert_eq!(walk(&mut screen, &mut app, KeyCode::Tab, 1), [Form]);
-    assert_eq!(app.form.as_ref().map(|f| f.focus), Some(0));
+    assert_eq!(app.form().map(|f| f.focus), Some(0));
     // ↓ at the last field stays there: only the pane keys leave.
     for _ in 0..rows + 2 {
         screen.press(&mut app, KeyCode::Down);
     }
-    assert_eq!(app.focus, Form);
+    assert_eq!(app.outline().focus, Form);
     // Zoom ends when the focus moves on.
     screen.press(&mut app, KeyCode::Esc);
     screen.press(&mut app, KeyCode::Char('z'));
-    assert!(app.zoom);
+    assert!(app.outline().zoom);
     screen.press(&mut app, KeyCode::Tab);
-    assert!(!app.zoom);
+    assert!(!app.outline().zoom);
 }
 
 /// The demo's `fg_findPersons`: letters typed on an array item's header go to `fg_id`; back on
@@ -279,14 +279,15 @@ async fn a_call_copied_as_a_command_a_curl_request_or_its_message() {
         env: vec!["API_TOKEN=sekrit-42".into()],
         ..Default::default()
     };
-    app.copy_source = Some(mcplens::ui::copy_as::CopySource { args, secrets: vec!["sekrit-42".into()] });
+    let copy_source = Some(mcplens::ui::copy_as::CopySource { args, secrets: vec!["sekrit-42".into()] });
+    app.set_up(SetUp { copy_source, ..SetUp::default() });
     open(&mut screen, &mut app, "echo");
     screen.type_text(&mut app, "hi");
     let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
     execute(&mut app, &session, cmds).await;
     assert!(app.result().is_some(), "no result");
     screen.press(&mut app, KeyCode::Esc);
-    app.focus = Pane::Result;
+    assert!(screen.focus(&mut app, Pane::Result));
     screen.press(&mut app, KeyCode::Char('Y'));
     let shown = screen.text(&mut app);
     assert!(shown.contains("an mcplens call command") && shown.contains("mcplens call echo"), "{shown}");
@@ -299,7 +300,7 @@ async fn a_call_copied_as_a_command_a_curl_request_or_its_message() {
     let message: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
     assert_eq!(message["method"], "tools/call");
     assert_eq!(message["params"]["name"], "echo");
-    assert!(app.overlays.is_empty(), "the overlay closes once copied");
+    assert!(app.outline().overlays.is_empty(), "the overlay closes once copied");
     screen.press(&mut app, KeyCode::Char('H'));
     screen.press(&mut app, KeyCode::Char('Y'));
     assert!(screen.text(&mut app).contains("Copy echo as"), "Y in the history");
@@ -307,7 +308,7 @@ async fn a_call_copied_as_a_command_a_curl_request_or_its_message() {
 
 /// The focused field's key.
 fn app_key(app: &App) -> String {
-    app.form.as_ref().and_then(|f| f.focused_field()).map(|f| f.key.clone()).unwrap_or_default()
+    app.form().and_then(|f| f.focused_field()).map(|f| f.key.clone()).unwrap_or_default()
 }
 
 /// The states that hold a text cursor, each entered from the tool list with the keys a user
@@ -332,15 +333,14 @@ const STATES: &[&str] = &[
 
 fn enter(screen: &mut Screen, app: &mut App, state: &str) -> bool {
     let open = |screen: &mut Screen, app: &mut App, tool: &str, field: &str| {
-        app.kept_forms.clear();
-        app.form = None;
         screen.press(app, KeyCode::Char('/'));
         screen.type_text(app, tool);
         screen.press(app, KeyCode::Enter);
         screen.press(app, KeyCode::Enter);
-        // A fresh form has the focus on its first row: down from there.
+        // A fresh form has the focus on its first row (echo's, run once, was left there): down
+        // from there.
         for _ in 0..30 {
-            if app.form.as_ref().and_then(|f| f.focused_field()).is_some_and(|f| f.key == field) {
+            if app.form().and_then(|f| f.focused_field()).is_some_and(|f| f.key == field) {
                 break;
             }
             screen.press(app, KeyCode::Down);
@@ -371,7 +371,7 @@ fn enter(screen: &mut Screen, app: &mut App, state: &str) -> bool {
         "form + add item row" => {
             open(screen, app, "fg_findPersons", "queries");
             for _ in 0..30 {
-                if app.form.as_ref().and_then(|f| f.focused()).is_some_and(|r| r.kind == RowKind::AddItem) {
+                if app.form().and_then(|f| f.focused()).is_some_and(|r| r.kind == RowKind::AddItem) {
                     break;
                 }
                 screen.press(app, KeyCode::Down);
@@ -383,7 +383,7 @@ fn enter(screen: &mut Screen, app: &mut App, state: &str) -> bool {
             screen.press(app, KeyCode::Char('/'));
         }
         "result search" => {
-            app.focus = Pane::Result;
+            screen.focus(app, Pane::Result);
             screen.press(app, KeyCode::Char('/'));
         }
         "help search" => {
@@ -391,7 +391,7 @@ fn enter(screen: &mut Screen, app: &mut App, state: &str) -> bool {
             screen.press(app, KeyCode::Char('/'));
         }
         "save-call name" => {
-            app.focus = Pane::Result;
+            screen.focus(app, Pane::Result);
             screen.press(app, KeyCode::Char('S'));
         }
         "resources filter" | "prompts filter" => {
@@ -419,36 +419,25 @@ fn after_cursor(state: &str) -> &'static str {
 /// Back to the tool list with nothing open (the keys a user would press).
 fn reset(screen: &mut Screen, app: &mut App) {
     for _ in 0..8 {
-        let clear = app.overlays.is_empty() && app.focus == Pane::Tools && !app.list.filtering;
-        if clear && app.list.filter.is_empty() && !app.show_log {
+        let seen = app.outline();
+        let clear = seen.overlays.is_empty() && seen.focus == Pane::Tools && !app.tools().filtering;
+        if clear && app.tools().filter.is_empty() && !seen.log_shown {
             return;
         }
-        if app.show_log && app.overlays.is_empty() && !app.typing() {
-            app.focus = Pane::Tools;
+        if seen.log_shown && seen.overlays.is_empty() && !app.typing() {
+            screen.focus(app, Pane::Tools);
             screen.press(app, KeyCode::Char('L'));
             continue;
         }
         screen.press(app, KeyCode::Esc);
     }
-    panic!("cannot get back to the tool list: focus {:?}", app.focus);
+    panic!("cannot get back to the tool list: focus {:?}", app.outline().focus);
 }
 
-/// What a command could have changed.
-fn outside(app: &App) -> String {
-    format!(
-        "focus {:?} · overlays {} {:?} · docked {:?} · log {} · zoom {} · quit {} · results {} page {} · running {} · form {:?}",
-        app.focus,
-        app.overlays.len(),
-        app.overlays.top().map(|o| o.scope()),
-        app.shown,
-        app.show_log,
-        app.zoom,
-        app.quit,
-        app.results.len(),
-        app.page,
-        app.running.is_some(),
-        app.form.as_ref().map(|f| f.tool.clone()),
-    )
+/// What a command could have changed: the state in brief, but for the notice (typing may
+/// say something there).
+fn outside(app: &App) -> Outline {
+    Outline { notice: None, ..app.outline() }
 }
 
 #[test]
@@ -456,31 +445,35 @@ fn typed_keys_in_every_text_state_never_run_a_command() {
     use proptest::prelude::*;
     use proptest::test_runner::{Config, TestRunner};
     let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
-    let (mut app, session, mut screen) = rt.block_on(demo_setup());
-    // A result to search and to save.
-    let cmds = rt.block_on(async {
-        screen.press(&mut app, KeyCode::Char('/'));
-        screen.type_text(&mut app, "echo");
-        screen.press(&mut app, KeyCode::Enter);
-        screen.press(&mut app, KeyCode::Enter);
-        screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL)
-    });
-    rt.block_on(execute(&mut app, &session, cmds));
-    assert!(app.result().is_some());
+    let (_, session, _) = rt.block_on(demo_setup());
     let collection = std::env::temp_dir().join(format!("mcplens-keys-calls-{}.toml", std::process::id()));
-    app.collection_file = collection.clone();
-    reset(&mut screen, &mut app);
-    let cell = std::cell::RefCell::new((app, screen));
+    // Each case on a new app (no form kept from the last case), with a result to search and to
+    // save, back on the tool list.
+    let fresh = || {
+        rt.block_on(async {
+            let mut app = app_on(&session, Theme::default(), "keys").await.unwrap_or_else(|e| panic!("{e}"));
+            let mut screen = Screen::new(120, 40);
+            app.set_up(SetUp { collection_file: Some(collection.clone()), ..SetUp::default() });
+            screen.press(&mut app, KeyCode::Char('/'));
+            screen.type_text(&mut app, "echo");
+            screen.press(&mut app, KeyCode::Enter);
+            screen.press(&mut app, KeyCode::Enter);
+            let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+            execute(&mut app, &session, cmds).await;
+            assert!(app.result().is_some());
+            reset(&mut screen, &mut app);
+            (app, screen)
+        })
+    };
     // Letters, digits and the punctuation bound to commands (q ? / [ ] : + - and the rest).
     let text = "[a-zA-Z0-9?/\\[\\]:+=.,;!@#$%&*()<>_~|{}'-]{1,10}";
     let mut runner = TestRunner::new(Config { cases: 48, failure_persistence: None, ..Config::default() });
     let result = runner.run(&(0..STATES.len(), text), |(state, typed)| {
-        let (app, screen) = &mut *cell.borrow_mut();
-        reset(screen, app);
+        let (app, screen) = &mut fresh();
         let shows = enter(screen, app, STATES[state]);
         prop_assert!(app.typing(), "{}: not typing after entering it", STATES[state]);
         let before = outside(app);
-        let args = app.form.as_ref().and_then(|f| f.arguments().ok());
+        let args = app.form().and_then(|f| f.arguments().ok());
         // "+" is the "+ add item" row's own key (it adds the item), not text.
         let typed: String = typed.chars().filter(|&c| !(c == '+' && STATES[state] == "form + add item row")).collect();
         for c in typed.chars() {
@@ -499,10 +492,10 @@ fn typed_keys_in_every_text_state_never_run_a_command() {
                 screen_text
             );
         } else if STATES[state] == "form JSON mode" {
-            let raw = app.form.as_ref().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
+            let raw = app.form().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
             prop_assert!(raw.contains(&typed), "{raw}");
         } else {
-            prop_assert_eq!(app.form.as_ref().and_then(|f| f.arguments().ok()), args, "{}", STATES[state]);
+            prop_assert_eq!(app.form().and_then(|f| f.arguments().ok()), args, "{}", STATES[state]);
         }
         Ok(())
     });

@@ -35,10 +35,9 @@ async fn py_app() -> (App, Arc<Session>, Screen) {
         protocol: mcplens::mcp::era::Protocol::Legacy("2025-11-25"),
         ..Default::default()
     };
-    let (mut app, s) = connected_app_with(&py_target(), options, Theme::default(), "resources server")
+    let (app, s) = connected_app_with(&py_target(), options, Theme::default(), "resources server")
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    app.history = mcplens::history::History::default();
     (app, Arc::new(s), Screen::new(120, 36))
 }
 
@@ -301,7 +300,7 @@ async fn list_changed_relists_once_and_says_what_changed() {
     let sent = session.log().since(before);
     let relisted = sent.iter().filter(|e| e.text.contains("\"method\":\"resources/list\"")).count();
     assert_eq!(relisted, 3, "two notifications, one re-listing of the 3 pages");
-    let notice = app.notice.clone().map(|n| n.0).unwrap_or_default();
+    let notice = app.outline().notice.map(|n| n.0).unwrap_or_default();
     assert_eq!(notice, "resources changed (list_changed): 2 added: res://item/025, res://item/026");
     screen.press(&mut app, KeyCode::Char('r'));
     assert!(screen.text(&mut app).contains("Resources (27, 3 pages)"), "{}", screen.text(&mut app));

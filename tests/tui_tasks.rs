@@ -57,7 +57,7 @@ async fn t_lists_the_sessions_tasks_enter_shows_a_result_and_c_cancels() {
     press(&mut screen, &mut app, &session, KeyCode::Char('T')).await;
     assert!(screen.text(&mut app).contains("No tasks yet"), "{}", screen.text(&mut app));
     screen.press(&mut app, KeyCode::Esc);
-    assert!(app.overlays.is_empty());
+    assert!(app.outline().overlays.is_empty());
 
     // A task run to its end: the server makes one of slow_job (resultType "task").
     let reply = session.call_tool("slow_job", None, &CallOptions::default(), &mut |_| {}).await;
@@ -87,13 +87,13 @@ async fn t_lists_the_sessions_tasks_enter_shows_a_result_and_c_cancels() {
     // A finished task cannot be cancelled; the running one can.
     screen.press(&mut app, KeyCode::Char('c'));
     // (The footer shows the overlay's keys: the notice is read from the app.)
-    let notice = app.notice.as_ref().map(|n| n.0.clone()).unwrap_or_default();
+    let notice = app.outline().notice.map(|n| n.0).unwrap_or_default();
     assert_eq!(notice, "task task-1 already ended (completed)");
     screen.press(&mut app, KeyCode::Char('k'));
     let cmds = press(&mut screen, &mut app, &session, KeyCode::Char('c')).await;
     assert!(matches!(cmds.as_slice(), [Cmd::CancelTask(id)] if id == "task-2"), "{cmds:?}");
-    assert!(app.overlays.is_empty());
-    let notice = app.notice.as_ref().map(|n| n.0.clone()).unwrap_or_default();
+    assert!(app.outline().overlays.is_empty());
+    let notice = app.outline().notice.map(|n| n.0).unwrap_or_default();
     assert_eq!(notice, "task task-2 cancelled");
     let ended = tokio::time::timeout(Duration::from_secs(10), bg).await;
     assert!(matches!(ended, Ok(Ok(Err(_)))), "the cancelled call did not end as cancelled: {ended:?}");
@@ -123,7 +123,7 @@ async fn plus_and_minus_in_the_info_pane_change_the_roots_offered() {
     assert!(session.roots().is_empty());
     let cmds = screen.press(&mut app, KeyCode::Char('-'));
     assert!(cmds.is_empty());
-    assert_eq!(app.notice.as_ref().map(|n| n.0.as_str()), Some("no root to remove"));
+    assert_eq!(app.outline().notice.map(|n| n.0).as_deref(), Some("no root to remove"));
 }
 
 #[tokio::test]

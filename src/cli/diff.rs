@@ -10,40 +10,75 @@ use super::{TargetArgs, out};
 use crate::error::{LensError, Result};
 use crate::sanitize;
 use crate::schema::diff::{Change, Impact};
+use crate::snapshot_text::Snapshot;
 
 /// The exit code of a diff holding at least one breaking change.
 pub const EXIT_BREAKING: i32 = 5;
 
 /// `mcplens diff`
 pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: bool, max_depth: usize) -> Result<i32> {
-    let before = load(old, max_depth)?;
+    let before = read(old)?;
     let after = match new {
-        Some(path) => load(path, max_depth)?,
+        Some(path) => read(path)?,
         None => {
             let opened = super::connect::open(target).await?;
             let taken = super::snapshot::take(&opened.session).await;
             opened.close().await;
-            parse(&taken?, "the live server", max_depth)?
+            taken?
         }
     };
-    if let (Some(o), Some(n)) = (before.get("server"), after.get("server"))
-        && let Some(why) = crate::snapshot::other_server(o, n)
-    {
-        // Said, not refused: a server may have been renamed between two releases.
-        super::output::err_line(&format!("mcplens: warning: {why}: the changes are between two different servers"));
-    }
-    let changes = crate::snapshot::compare(&before, &after);
+    let what = |p: Option<&Path>| p.map_or_else(|| "the live server".to_string(), |p| p.display().to_string());
+    let changes = match (Snapshot::read(&before, max_depth), Snapshot::read(&after, max_depth)) {
+        (Some(b), Some(a)) => {
+            let (b, a) = (checked(b, &what(Some(old)))?, checked(a, &what(new))?);
+            warn_other(b.server(), a.server(), (b.target(), a.target()));
+            crate::snapshot_text::compare(&b, &a)
+        }
+        // A document serde_json refuses as it is (a number past its range): read whole, approximated.
+        _ => whole(&before, &after, (&what(Some(old)), &what(new)), max_depth)?,
+    };
     let breaking = changes.iter().filter(|c| c.impact == Impact::Breaking).count();
     out(&if json { as_json(&changes, breaking) } else { readable(&changes, breaking) })?;
-    crate::deep::drop_value(before);
-    crate::deep::drop_value(after);
     Ok(if breaking > 0 { EXIT_BREAKING } else { 0 })
 }
 
+fn read(path: &Path) -> Result<String> {
+    crate::capped_file::read_text(path, crate::snapshot::MAX_SNAPSHOT)
+        .map_err(|e| LensError::usage(format!("cannot read {}: {e}", path.display())))
+}
+
+fn checked<'a>(snapshot: std::result::Result<Snapshot<'a>, String>, what: &str) -> Result<Snapshot<'a>> {
+    snapshot.map_err(|e| LensError::usage(format!("{}: {}", sanitize::line(what), sanitize::line(&e))))
+}
+
+fn whole(before: &str, after: &str, names: (&str, &str), max_depth: usize) -> Result<Vec<Change>> {
+    let before = parse(before, names.0, max_depth)?;
+    let after = parse(after, names.1, max_depth)?;
+    if let (Some(o), Some(n)) = (before.get("server"), after.get("server")) {
+        warn_other(o, n, (before.get("target"), after.get("target")));
+    }
+    let changes = crate::snapshot::compare(&before, &after);
+    crate::deep::drop_value(before);
+    crate::deep::drop_value(after);
+    Ok(changes)
+}
+
+/// Says when the two sides are different servers, or the same server taken from different
+/// targets.
+fn warn_other(old: &Value, new: &Value, targets: (Option<&Value>, Option<&Value>)) {
+    if let Some(why) = crate::snapshot::other_server(old, new) {
+        // Said, not refused: a server may have been renamed between two releases.
+        super::output::err_line(&format!("mcplens: warning: {why}: the changes are between two different servers"));
+    } else if let Some(now) = targets.1
+        && let Some(why) = crate::snapshot::target::other_target(targets.0, now)
+    {
+        // Said, not refused: the same server may be started another way, or moved.
+        super::output::err_line(&format!("mcplens: note: {why}"));
+    }
+}
+
 pub(crate) fn load(path: &Path, max_depth: usize) -> Result<Value> {
-    let text = crate::capped_file::read_text(path, crate::snapshot::MAX_SNAPSHOT)
-        .map_err(|e| LensError::usage(format!("cannot read {}: {e}", path.display())))?;
-    parse(&text, &path.display().to_string(), max_depth)
+    parse(&read(path)?, &path.display().to_string(), max_depth)
 }
 
 fn parse(text: &str, what: &str, max_depth: usize) -> Result<Value> {

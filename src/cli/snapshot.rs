@@ -36,7 +36,9 @@ pub async fn snapshot(target: &TargetArgs, output: Option<&Path>) -> Result<i32>
 
 pub(crate) async fn take(session: &crate::mcp::Session) -> Result<String> {
     let tools = session.list_tools().await?;
-    let mut parts = Parts { server: server_result(&session.server), lists: vec![] };
+    let target = crate::snapshot::target::recorded(&session.target).to_string();
+    let mut parts =
+        Parts { target: sanitize::json(&target).into_owned(), server: server_result(&session.server), lists: vec![] };
     let mut named: Vec<(String, &RawValue)> = tools.tools.iter().map(|t| (t.name().to_string(), &*t.raw)).collect();
     warn_all("tools", &tools.warnings);
     parts.lists.push(("tools", sorted(&mut named)));
@@ -99,6 +101,8 @@ fn server_result(s: &ServerInfo) -> String {
 }
 
 struct Parts {
+    /// What the snapshot was taken of (the command line or URL, no secrets).
+    target: String,
     server: String,
     lists: Vec<(&'static str, Vec<String>)>,
 }
@@ -106,7 +110,8 @@ struct Parts {
 impl Parts {
     /// One item a line, so a snapshot kept in git diffs readably.
     fn write(&self) -> String {
-        let mut s = format!("{{\n\"mcplensSnapshot\": {FORMAT},\n\"server\": {},\n", self.server);
+        let mut s =
+            format!("{{\n\"mcplensSnapshot\": {FORMAT},\n\"target\": {},\n\"server\": {},\n", self.target, self.server);
         for (i, (name, items)) in self.lists.iter().enumerate() {
             s.push_str(&format!("\"{name}\": ["));
             for (j, item) in items.iter().enumerate() {

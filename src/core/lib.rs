@@ -26,10 +26,13 @@ pub mod mcp;
 pub mod opener;
 #[cfg(unix)]
 pub mod proxy;
+pub mod raw_object;
 pub mod replay;
 pub mod sanitize;
 pub mod schema;
 pub mod skeleton;
 pub mod skills;
 pub mod snapshot;
+pub mod snapshot_text;
+pub mod value_diff;
 pub mod value_set;

@@ -8,6 +8,8 @@ use serde_json::{Map, Value};
 
 use crate::schema::diff::{Change, Impact, diff, token};
 
+pub mod target;
+
 /// The largest snapshot file read (`diff`, the TUI's marks): a snapshot of a huge tools/list is
 /// large, but not endless.
 pub const MAX_SNAPSHOT: u64 = 512 << 20;
@@ -61,7 +63,7 @@ fn change(path: String, impact: Impact, what: impl Into<String>) -> Change {
 }
 
 /// Capabilities removed (breaking) or added, and the other members of the server's result.
-fn server(old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
+pub(crate) fn server(old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
     let (o, n) = (old.and_then(Value::as_object), new.and_then(Value::as_object));
     let empty = Map::new();
     let (o, n) = (o.unwrap_or(&empty), n.unwrap_or(&empty));
@@ -125,7 +127,7 @@ fn items(list: &str, key: &str, old: Option<&Value>, new: Option<&Value>) -> Vec
     out
 }
 
-fn noun(list: &str) -> &'static str {
+pub(crate) fn noun(list: &str) -> &'static str {
     match list {
         "tools" => "tool",
         "resources" => "resource",
@@ -135,7 +137,7 @@ fn noun(list: &str) -> &'static str {
 }
 
 /// The changes inside one item present on both sides.
-fn item(list: &str, path: &str, old: &Value, new: &Value) -> Vec<Change> {
+pub(crate) fn item(list: &str, path: &str, old: &Value, new: &Value) -> Vec<Change> {
     let mut out = vec![];
     let empty = Map::new();
     let (o, n) = (old.as_object().unwrap_or(&empty), new.as_object().unwrap_or(&empty));

@@ -30,55 +30,58 @@ pub enum Conn {
 
 pub use super::layout::{Areas, Pane};
 pub use super::msg::{CallResult, Cmd, Msg, Purpose, Running, SessionMsg, Shown};
+pub use super::outline::{Outline, SetUp};
 
+/// The model. Its fields are the UI's own (its modules read and change them); code outside the
+/// UI drives it with `update` and sees it through `outline.rs` (state in brief, the panes it reads).
 pub struct App {
-    pub theme: Theme,
-    pub target_label: String,
-    pub conn: Conn,
-    pub server: Option<ServerInfo>,
+    pub(super) theme: Theme,
+    pub(super) target_label: String,
+    pub(super) conn: Conn,
+    pub(super) server: Option<ServerInfo>,
     /// The target as given, for `Y` (a call as a command).
-    pub copy_source: Option<super::copy_as::CopySource>,
+    pub(super) copy_source: Option<super::copy_as::CopySource>,
     /// The OAuth login state, shown in the server line.
-    pub login: Option<crate::mcp::auth::LoginState>,
+    pub(super) login: Option<crate::mcp::auth::LoginState>,
     /// The tool list pane.
-    pub list: ToolsPane,
-    pub focus: Pane,
+    pub(super) list: ToolsPane,
+    pub(super) focus: Pane,
     /// Overlays (help, history, a value shown whole), newest on top; they see keys first.
-    pub overlays: Stack,
-    pub show_log: bool,
+    pub(super) overlays: Stack,
+    pub(super) show_log: bool,
     /// The log pane, with the session's log (one across reconnects).
-    pub log: LogPane,
-    pub schema: Option<SchemaPane>,
-    pub notice: Option<(String, bool)>,
+    pub(super) log: LogPane,
+    pub(super) schema: Option<SchemaPane>,
+    pub(super) notice: Option<(String, bool)>,
     /// `/` was pressed in the result pane with no result: the letters typed next are the
     /// search's (there is nothing to search; they must not run commands), until a key that is
     /// no letter.
     pub(super) search_nothing: bool,
     /// Where the panes are, from `layout::layout` after each update (for mouse hits and pages).
-    pub areas: Areas,
+    pub(super) areas: Areas,
     /// The terminal's size.
-    pub size: Rect,
+    pub(super) size: Rect,
     /// The focused pane fills the screen.
-    pub zoom: bool,
-    pub dirty: bool,
-    pub quit: bool,
-    pub form: Option<FormState>,
+    pub(super) zoom: bool,
+    pub(super) dirty: bool,
+    pub(super) quit: bool,
+    pub(super) form: Option<FormState>,
     /// Forms left with Esc, by tool name: reopening one keeps its values.
-    pub kept_forms: HashMap<String, FormState>,
-    pub history: History,
-    pub running: Option<Running>,
+    pub(super) kept_forms: HashMap<String, FormState>,
+    pub(super) history: History,
+    pub(super) running: Option<Running>,
     /// The pages of the shown result (one for an unpaged result), fetched once and kept.
-    pub results: Vec<ResultState>,
-    pub page: usize,
+    pub(super) results: Vec<ResultState>,
+    pub(super) page: usize,
     /// Results of this session's calls, newest last, for the history view.
-    pub past: Vec<(u64, CallResult)>,
+    pub(super) past: Vec<(u64, CallResult)>,
     /// The docked panes (`components::docked`), and which one is shown.
-    pub docked: Vec<Box<dyn super::component::Component>>,
-    pub shown: Option<usize>,
+    pub(super) docked: Vec<Box<dyn super::component::Component>>,
+    pub(super) shown: Option<usize>,
     /// The level last set with `logging/setLevel` (the picker opens on it).
-    pub server_level: Option<crate::mcp::log::Level>,
+    pub(super) server_level: Option<crate::mcp::log::Level>,
     /// The collection file (`--collection`), where `S` saves the call on screen.
-    pub collection_file: std::path::PathBuf,
+    pub(super) collection_file: std::path::PathBuf,
 }
 
 impl App {
@@ -123,12 +126,12 @@ impl App {
         self.results.get(self.page)
     }
 
-    pub fn result_mut(&mut self) -> Option<&mut ResultState> {
+    pub(super) fn result_mut(&mut self) -> Option<&mut ResultState> {
         self.results.get_mut(self.page)
     }
 
     /// How soon the app wants a `Tick` (a spinner, or a visible log that may grow).
-    pub fn tick_every(&self) -> Option<Duration> {
+    pub(super) fn tick_every(&self) -> Option<Duration> {
         match self.conn {
             Conn::Connecting { .. } => Some(Duration::from_millis(100)),
             _ if self.running.is_some() => Some(Duration::from_millis(100)),
@@ -141,7 +144,7 @@ impl App {
         self.list.selected()
     }
 
-    pub fn scope(&self) -> Scope {
+    pub(super) fn scope(&self) -> Scope {
         if let Some(top) = self.overlays.top() {
             return top.scope();
         }
@@ -197,9 +200,11 @@ impl App {
     fn compared(&mut self, outcome: super::baseline::Outcome) -> Vec<Cmd> {
         match outcome {
             Ok(c) => {
+                let file = crate::sanitize::line(&c.file).into_owned();
                 if let Some(why) = &c.other_server {
-                    let file = crate::sanitize::line(&c.file).into_owned();
                     self.notice = Some((format!("snapshot {file} not compared: {why}"), true));
+                } else if let Some(why) = &c.note {
+                    self.notice = Some((format!("snapshot {file} compared: {why}"), false));
                 }
                 self.list.since = Some(c.clone());
                 self.schema = None;
@@ -232,7 +237,7 @@ impl App {
     }
 
     /// What the layout depends on.
-    pub fn shape(&self) -> super::layout::Shape {
+    pub(super) fn shape(&self) -> super::layout::Shape {
         super::layout::Shape {
             zoom: self.zoom,
             focus: self.focus,
@@ -242,14 +247,14 @@ impl App {
     }
 
     /// A new terminal size.
-    pub fn resize(&mut self, size: Rect) {
+    pub(super) fn resize(&mut self, size: Rect) {
         self.size = size;
         self.dirty = true;
         self.relayout();
     }
 
     /// The panes' places for this state, and the page sizes that follow from them.
-    pub fn relayout(&mut self) {
+    pub(super) fn relayout(&mut self) {
         self.areas = super::layout::layout(self.shape(), self.size);
         self.list.scroll.set_height(self.areas.tools.height.saturating_sub(2) as usize);
         let screen = self.size;
@@ -286,6 +291,7 @@ impl App {
                 vec![]
             }
             Msg::Key(k) => self.on_key(k),
+            Msg::Paste(text) => self.on_paste(&text),
             Msg::Mouse(m) => {
                 self.mouse(m);
                 vec![]
@@ -384,15 +390,10 @@ impl App {
 
     /// The shown result read again with a hint just taught, in the view it was shown in.
     fn retaught(&mut self, call: CallResult) {
-        let theme = self.theme.clone();
         if let Some(r) = self.result_mut()
             && r.call.tool == call.tool
         {
-            let (view, page, decoded) = (r.view, r.page, r.raw_decoded);
-            let mut fresh = ResultState::new(call, page, &theme);
-            fresh.raw_decoded = decoded;
-            fresh.set_view(view);
-            *r = fresh;
+            r.read_again(call);
         }
     }
 
@@ -423,7 +424,7 @@ impl App {
 
     /// Opens the selected tool's form: the kept one, or one prefilled with `args`, the tool's last
     /// arguments, or its defaults.
-    pub fn open_form(&mut self, args: Option<serde_json::Value>) {
+    pub(super) fn open_form(&mut self, args: Option<serde_json::Value>) {
         let Some(tool) = self.selected_tool().cloned() else { return };
         if let Some(old) = self.form.take() {
             self.kept_forms.insert(old.tool.clone(), old);

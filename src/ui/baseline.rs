@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use crate::mcp::{ServerInfo, ToolList};
+use crate::mcp::{ServerInfo, Target, ToolList};
 use crate::schema::diff::{Change, Impact};
 use crate::snapshot::MAX_SNAPSHOT;
 
@@ -58,13 +58,19 @@ impl Source {
         let shown = crate::sanitize::line(&path.display().to_string()).into_owned();
         let text = crate::capped_file::read_text(&path, MAX_SNAPSHOT)
             .map_err(|e| format!("snapshot {shown} not compared: {e}"))?;
-        Baseline::parse(path, &text).map(Some).map_err(|e| format!("snapshot {shown} not compared: {e}"))
+        let mut baseline = Baseline::parse(path, &text).map_err(|e| format!("snapshot {shown} not compared: {e}"))?;
+        baseline.given = self.given.is_some();
+        Ok(Some(baseline))
     }
 }
 
 /// What a snapshot file holds that the TUI compares: the server's result and each tool's text.
 pub struct Baseline {
     pub path: PathBuf,
+    /// Named with `--snapshot` (compared even when taken of another target) rather than found.
+    pub given: bool,
+    /// What the snapshot was taken of (`None` in files that do not say).
+    target: Option<Value>,
     server: Value,
     /// Each tool's name and its descriptor's text as the snapshot holds it.
     tools: Vec<(String, String)>,
@@ -74,6 +80,8 @@ pub struct Baseline {
 struct File<'a> {
     #[serde(rename = "mcplensSnapshot")]
     format: Option<Value>,
+    #[serde(borrow)]
+    target: Option<&'a RawValue>,
     #[serde(borrow)]
     server: Option<&'a RawValue>,
     #[serde(borrow, default)]
@@ -118,16 +126,37 @@ impl Baseline {
                 (name, raw.get().to_string())
             })
             .collect();
-        Ok(Baseline { path, server, tools })
+        let target = file.target.and_then(|raw| value(raw.get()).ok());
+        Ok(Baseline { path, given: false, target, server, tools })
     }
 
     /// What changed from the snapshot to the server now (its result and its tools). Only the
     /// tools whose text differs are read and compared: a list of 20,000 tools with two changed
     /// costs two parses, not 40,000.
-    pub fn compare(&self, server: &ServerInfo, list: &ToolList) -> Compared {
+    pub fn compare(&self, server: &ServerInfo, target: &Target, list: &ToolList) -> Compared {
+        let file = self.path.display().to_string();
+        let other_target =
+            crate::snapshot::target::other_target(self.target.as_ref(), &crate::snapshot::target::recorded(target));
         if let Some(why) = crate::snapshot::other_server(&self.server, &server.result) {
-            return Compared { file: self.path.display().to_string(), other_server: Some(why), ..Compared::default() };
+            let why = match &other_target {
+                Some(t) => format!("{why} ({t})"),
+                None => why,
+            };
+            return Compared { file, other_server: Some(why), ..Compared::default() };
         }
+        // A snapshot found beside a server (not named with --snapshot) is only applied to the
+        // target it was taken of: the same file is found by every server started in its folder.
+        if let Some(why) = &other_target
+            && !self.given
+        {
+            let why = format!("{why}; --snapshot {file} compares them anyway");
+            return Compared { file, other_server: Some(why), ..Compared::default() };
+        }
+        Compared { note: other_target, ..self.changes(server, list) }
+    }
+
+    /// The changes from the snapshot's tools and server result to the server's now.
+    fn changes(&self, server: &ServerInfo, list: &ToolList) -> Compared {
         let old_texts: HashMap<&str, &str> = self.tools.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
         let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let (mut old, mut new) = (vec![], vec![]);
@@ -183,8 +212,12 @@ pub struct Compared {
     pub removed: Vec<String>,
     /// Changes to the server's result (capabilities, info), paths under `/server`.
     pub server: Vec<Change>,
-    /// Why nothing was compared: the snapshot is of another server (then nothing is marked).
+    /// Why nothing was compared: the snapshot is of another server, or was found beside one
+    /// target and taken of another (then nothing is marked).
     pub other_server: Option<String>,
+    /// Compared, but said beside the changes: the snapshot named with `--snapshot` was taken of
+    /// another target ("snapshot taken of X, this is Y").
+    pub note: Option<String>,
 }
 
 /// A JSON-pointer token read back (`~1` is `/`, `~0` is `~`).

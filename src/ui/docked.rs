@@ -10,7 +10,7 @@ use super::msg::Cmd;
 
 impl App {
     /// The docked pane being shown, if any.
-    pub fn shown_docked(&self) -> Option<&dyn Component> {
+    pub(super) fn shown_docked(&self) -> Option<&dyn Component> {
         self.docked.get(self.shown?).map(|b| &**b)
     }
 

@@ -573,8 +573,14 @@ impl FormState {
         if edit == Edit::NotMine {
             return None;
         }
+        self.keep_line(line, edit == Edit::Changed);
+        Some(FormOutcome::Handled)
+    }
+
+    /// The focused text field's editor after an edit; its text becomes the field's value.
+    fn keep_line(&mut self, line: LineInput, changed: bool) {
         self.typed_at = Some(self.focus);
-        if edit == Edit::Changed {
+        if changed {
             let text = line.text().to_string();
             self.edit(|f| {
                 f.state = if text.is_empty() { State::Unset } else { State::Set };
@@ -582,6 +588,38 @@ impl FormState {
             });
         }
         self.line = Some((self.focus, line));
+    }
+
+    /// Pasted text, whole, where the focus holds a text cursor: the JSON editor (line breaks
+    /// kept), a text field or the new key's name (as one line). None when the focused row takes
+    /// no text as it stands (a header row, a choice): the paste is then typed key by key.
+    pub fn paste(&mut self, text: &str) -> Option<FormOutcome> {
+        if self.confirm || self.picker.is_some() {
+            return None;
+        }
+        if let Some(t) = &mut self.raw {
+            t.paste(text);
+            self.message = None;
+            self.edited = true;
+            self.validate();
+            return Some(FormOutcome::Handled);
+        }
+        let row = self.focused()?.clone();
+        if row.kind == RowKind::AddKey {
+            self.new_key.paste(text);
+            return Some(FormOutcome::Handled);
+        }
+        if row.kind != RowKind::Field || !self.focused_field().is_some_and(Field::is_text) {
+            return None;
+        }
+        // As with a typed key, a value shown selected (or an explicit null/empty) is replaced.
+        let replace = self.selected_value() || self.focused_field().is_some_and(|f| f.state != State::Set);
+        let mut line = self.editor();
+        if replace {
+            line.clear();
+        }
+        let changed = line.paste(text) == Edit::Changed || replace;
+        self.keep_line(line, changed);
         Some(FormOutcome::Handled)
     }
 

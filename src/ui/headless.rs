@@ -25,7 +25,15 @@ pub async fn connected_app_with(
     theme: Theme,
     label: &str,
 ) -> Result<(App, Session)> {
-    let session = Session::connect(target, ConnectOptions { listen: true, ..options }).await?;
+    let session = std::sync::Arc::new(Session::connect(target, ConnectOptions { listen: true, ..options }).await?);
+    let app = app_on(&session, theme, label).await?;
+    let session = std::sync::Arc::try_unwrap(session).map_err(|_| crate::error::LensError::connection("shared"))?;
+    Ok((app, session))
+}
+
+/// A new app on an open session, told what the worker tells it on connecting: the server, its
+/// tools, then the resources, templates and prompts it offers.
+pub async fn app_on(session: &std::sync::Arc<Session>, theme: Theme, label: &str) -> Result<App> {
     let tools = session.list_tools().await?;
     let mut app = App::new(theme, label.to_string());
     app.update(Msg::Session(SessionMsg::Connected {
@@ -33,16 +41,13 @@ pub async fn connected_app_with(
         tools,
         log: session.log().clone(),
     }));
-    // What the worker does next: the resources, templates and prompts the server offers.
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let known = std::sync::Arc::new(std::sync::Mutex::new(super::ops::Known::default()));
-    let session = std::sync::Arc::new(session);
     super::ops::relist(session.clone(), super::ops::offered(&session.server), false, known, tx).await;
     while let Ok(msg) = rx.try_recv() {
         app.update(msg);
     }
-    let session = std::sync::Arc::try_unwrap(session).map_err(|_| crate::error::LensError::connection("shared"))?;
-    Ok((app, session))
+    Ok(app)
 }
 
 /// Waits `within` for the server's notifications and hands them to the app as the worker does:
@@ -164,6 +169,32 @@ impl Screen {
         for c in text.chars() {
             self.press(app, KeyCode::Char(c));
         }
+    }
+
+    /// Presses Tab until `pane` has the focus, as a user does; false if Tab never gets there.
+    pub fn focus(&mut self, app: &mut App, pane: super::layout::Pane) -> bool {
+        // A form on the way takes a Tab per field.
+        for _ in 0..100 {
+            if app.outline().focus == pane {
+                return true;
+            }
+            self.press(app, KeyCode::Tab);
+        }
+        app.outline().focus == pane
+    }
+
+    /// Types `text` over the open form's JSON text (the form must be in JSON mode, Ctrl-T) as a
+    /// user would: to its end, erases it, types the new text.
+    pub fn type_json(&mut self, app: &mut App, text: &str) {
+        let old = app.form().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
+        for _ in 0..old.lines().count() {
+            self.press(app, KeyCode::Down);
+        }
+        self.press(app, KeyCode::End);
+        for _ in 0..old.chars().count() {
+            self.press(app, KeyCode::Backspace);
+        }
+        self.type_text(app, text);
     }
 
     /// The screen as text, one line per row, trailing spaces trimmed.

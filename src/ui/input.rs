@@ -238,13 +238,14 @@ impl App {
                     self.notice = Some(("no result yet: run a tool first".into(), false));
                     return vec![];
                 };
-                let view = match cmd {
-                    Command::View1 => View::Envelope,
-                    Command::View2 => View::Split,
-                    Command::View3 => View::Content,
-                    Command::View4 => View::Raw,
-                    _ => r.view.next(),
+                let nth = match cmd {
+                    Command::View1 => View::nth(0),
+                    Command::View2 => View::nth(1),
+                    Command::View3 => View::nth(2),
+                    Command::View4 => View::nth(3),
+                    _ => None,
                 };
+                let view = nth.unwrap_or_else(|| r.view.next());
                 r.set_view(view);
                 self.focus = Pane::Result;
             }

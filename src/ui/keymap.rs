@@ -133,6 +133,14 @@ commands! {
     // Saved calls: the collection.
     SaveCall = "save_call",
     RunAll = "run_all",
+    // Several servers side by side.
+    ConnectServer = "connect_server",
+    NextServer = "next_server",
+    PrevServer = "prev_server",
+    ServerNumber = "server_number",
+    RunOnOther = "run_on_other",
+    CompareTools = "compare_tools",
+    CloseServer = "close_server",
 }
 
 /// Where a binding applies: a section of the keymap file. `Any` (the file's `[global]`) applies

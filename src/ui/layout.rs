@@ -16,7 +16,7 @@ pub enum Pane {
 }
 
 /// Where things were drawn last, for mouse hit-testing.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Areas {
     pub top: Rect,
     pub footer: Rect,

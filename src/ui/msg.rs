@@ -121,6 +121,8 @@ pub struct Running {
 #[derive(Debug)]
 pub enum Msg {
     Key(KeyEvent),
+    /// Text pasted into the terminal (bracketed paste), as one piece.
+    Paste(String),
     Mouse(MouseEvent),
     Resize,
     Session(SessionMsg),

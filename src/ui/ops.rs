@@ -100,7 +100,7 @@ pub async fn relist(
                     let change = known.lock().map(|mut k| k.replace("tools", tool_entries(&tools))).ok();
                     said.extend(change.map(|c| ("tools", c)));
                     let baseline = known.lock().ok().and_then(|k| k.baseline.clone());
-                    let compared = baseline.map(|b| b.compare(&session.server, &tools));
+                    let compared = baseline.map(|b| b.compare(&session.server, &session.target, &tools));
                     send(&out, SessionMsg::ToolsRefreshed(tools));
                     if let Some(c) = compared {
                         send(&out, SessionMsg::Compared(Ok(Arc::new(c))));

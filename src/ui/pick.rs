@@ -70,7 +70,7 @@ fn several_servers(args: &TargetArgs) -> Option<Vec<crate::mcp::config::Choice>>
 }
 
 /// The target and options `args` name, once its command is known to start.
-fn startable(args: &TargetArgs) -> crate::error::Result<(Target, crate::mcp::ConnectOptions)> {
+pub(super) fn startable(args: &TargetArgs) -> crate::error::Result<(Target, crate::mcp::ConnectOptions)> {
     let (target, options) = (args.target()?, args.connect_options()?);
     if let Target::Stdio(s) = &target {
         crate::mcp::stdio::check_command(s)?;

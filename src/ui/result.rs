@@ -1,16 +1,12 @@
-//! A call's result in four views, each built once (lazily, the first time it is shown):
-//! Envelope (header, then a records table, a JSON tree, or the error), Split (structuredContent
-//! beside _meta, with the outputSchema check), Content (the blocks in order), Raw (the reply as
-//! the server sent it).
-
-use std::sync::Arc;
+//! A call's result: the header above, then one of its views (listed in `views`: Envelope,
+//! Split, Content, Raw), each built the first time it is shown.
 
 use base64::Engine;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 use serde_json::Value;
 
 use super::jsonview::JsonView;
@@ -22,29 +18,36 @@ use crate::envelope::PageKind;
 use crate::json_pretty::{self, Token};
 use crate::sanitize;
 
+/// Which of the views (`views::VIEWS`) is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum View {
-    Envelope,
-    Split,
-    Content,
-    Raw,
+pub struct View(usize);
+
+/// The built-in views by name, for code that picks one (the number keys, benches).
+#[allow(non_upper_case_globals)]
+impl View {
+    pub const Envelope: View = View(0);
+    pub const Split: View = View(1);
+    pub const Content: View = View(2);
+    pub const Raw: View = View(3);
 }
 
 impl View {
-    pub const ALL: [View; 4] = [View::Envelope, View::Split, View::Content, View::Raw];
+    /// The `n`th view (from 0), if there are that many.
+    pub fn nth(n: usize) -> Option<View> {
+        (n < VIEWS.len()).then_some(View(n))
+    }
+
+    /// Every view, in cycling order.
+    pub fn all() -> impl Iterator<Item = View> {
+        (0..VIEWS.len()).map(View)
+    }
 
     pub fn name(self) -> &'static str {
-        match self {
-            View::Envelope => "Envelope",
-            View::Split => "Split: structuredContent | _meta",
-            View::Content => "Content",
-            View::Raw => "Raw",
-        }
+        VIEWS.get(self.0).map_or("", |k| k.name)
     }
 
     pub fn next(self) -> View {
-        let i = View::ALL.iter().position(|v| *v == self).unwrap_or(0);
-        View::ALL[(i + 1) % View::ALL.len()]
+        View((self.0 + 1) % VIEWS.len())
     }
 }
 
@@ -72,14 +75,19 @@ pub fn json_lines(text: &str, theme: &Theme, max: usize) -> Vec<Line<'static>> {
         .collect()
 }
 
+mod body;
 pub(crate) mod build;
 pub mod link;
 pub mod markdown;
 pub mod table;
 pub mod text;
+pub mod view;
+mod views;
 
-use table::Table;
-use text::{TextView, Typed};
+use text::Typed;
+pub use view::Focus;
+use view::{Answer, Draw, ResultView};
+use views::VIEWS;
 
 pub use super::fit::count;
 
@@ -91,19 +99,6 @@ const CHECK_MAX: usize = 4 << 20;
 /// row model of ~32 bytes per JSON node) and rebuilt when shown again (~20 ms per 100k records).
 const SHED_OVER: usize = 1 << 20;
 
-pub enum Body {
-    Table(Box<Table>),
-    Tree(Box<JsonView>),
-    Text(TextView),
-}
-
-/// The Split view: structuredContent and _meta (absent ones are `None`), and the outputSchema check.
-pub struct SplitView {
-    pub left: Option<JsonView>,
-    pub right: Option<JsonView>,
-    pub check: Vec<Line<'static>>,
-}
-
 /// Where this result sits in a paged list.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Page {
@@ -114,8 +109,8 @@ pub struct Page {
 }
 
 impl Page {
-    /// Where a fresh call's result starts: a list read from `offset=20` shows items 21 on, and so
-    /// do its `#` column, the next page and the gathered list.
+    /// Where a fresh call's result starts: a list read from `offset=20` (or `page=3` of 10 a
+    /// page) shows items 21 on, and so do its `#` column, the next page and the gathered list.
     pub fn first_of(call: &CallResult) -> Page {
         Page { index: 0, first_item: start_offset(call).unwrap_or(0) }
     }
@@ -127,6 +122,9 @@ impl Page {
 fn start_offset(call: &CallResult) -> Option<usize> {
     let env = call.envelope.as_deref()?;
     let p = env.pagination.as_ref()?;
+    if p.kind == Some(PageKind::Page) {
+        return crate::envelope::start::page_start(env, call.arguments.as_object()?);
+    }
     if p.kind.is_some_and(|k| k != PageKind::Offset) {
         return None;
     }
@@ -153,48 +151,8 @@ pub struct ResultState {
     /// For the views built later (a view is built the first time it is shown).
     theme: Theme,
     header: Vec<Line<'static>>,
-    body: Option<Body>,
-    split: Option<SplitView>,
-    pub split_right: bool,
-    content: Option<TextView>,
-    /// The line each content block starts at in the Content view.
-    content_starts: Vec<usize>,
-    raw: Option<Body>,
-    /// The Raw view shows the JSON that text blocks carry as trees (`d`).
-    pub raw_decoded: bool,
-}
-
-/// The part of the shown view that takes keys.
-pub enum Focus<'a> {
-    Tree(&'a mut JsonView),
-    Table(&'a mut Table),
-    Text(&'a mut TextView),
-    None,
-}
-
-/// Whether the body's search prompt (or its open record's) takes the keys.
-fn body_typing(b: Option<&Body>) -> bool {
-    match b {
-        Some(Body::Table(t)) => match &t.record {
-            Some(r) => r.searching,
-            None => t.search.typing,
-        },
-        Some(Body::Tree(v)) => v.searching,
-        Some(Body::Text(t)) => t.search.typing,
-        None => false,
-    }
-}
-
-fn body_focus(b: Option<&mut Body>) -> Focus<'_> {
-    match b {
-        Some(Body::Table(t)) => match t.record.is_some() {
-            true => t.record.as_mut().map_or(Focus::None, Focus::Tree),
-            false => Focus::Table(t),
-        },
-        Some(Body::Tree(v)) => Focus::Tree(v),
-        Some(Body::Text(t)) => Focus::Text(t),
-        None => Focus::None,
-    }
+    /// One slot per view in `VIEWS`: None until shown (or after it was shed).
+    built: Vec<Option<Box<dyn ResultView>>>,
 }
 
 /// `list · success · items 51–100 of 150 · page 2 · ] next`
@@ -214,7 +172,11 @@ pub fn header_text(e: &Envelope, page: Page) -> String {
         }
     }
     if let Some(p) = &e.pagination {
-        parts.push(format!("page {}", page.index + 1));
+        // A gathered list is every page from where it started: no one page's number.
+        if e.metadata.as_ref().is_none_or(|m| m.get("pager").is_none()) {
+            let number = crate::envelope::start::page_number(e, page.first_item);
+            parts.push(format!("page {}", number.map_or(page.index + 1, |n| n as usize)));
+        }
         match p.has_more {
             Some(true) => parts.push("] next · A all pages".into()),
             _ => parts.push("last page".into()),
@@ -291,6 +253,12 @@ pub(crate) fn content_lines_at(result: &Value, theme: &Theme) -> (Vec<Line<'stat
     (out, starts)
 }
 
+/// Whether a text is a JSON object or array, checked without building it: a 10 MB text's tree
+/// would cost fifteen times its size for a view that shows its first 5,000 lines.
+fn is_json_document(text: &str) -> bool {
+    text.trim_start().starts_with(['{', '[']) && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+}
+
 /// One content block (`i` counts from 0): a heading (number, type, what it holds), its
 /// annotations, then its body.
 pub(crate) fn block_lines(i: usize, b: &Value, theme: &Theme) -> Vec<Line<'static>> {
@@ -303,12 +271,11 @@ pub(crate) fn block_lines(i: usize, b: &Value, theme: &Theme) -> Vec<Line<'stati
         "text" => match b.get("text") {
             Some(Value::String(t)) => {
                 head.push_str(&format!(" · {} chars", t.chars().count()));
-                match serde_json::from_str::<Value>(t) {
-                    Ok(Value::Object(_) | Value::Array(_)) => {
-                        head.push_str(" · JSON");
-                        body = json_lines(t, theme, 5_000);
-                    }
-                    _ => body = markdown(t, theme),
+                if is_json_document(t) {
+                    head.push_str(" · JSON");
+                    body = json_lines(t, theme, 5_000);
+                } else {
+                    body = markdown(t, theme);
                 }
             }
             other => body.push(Line::styled(
@@ -374,22 +341,23 @@ pub(crate) fn block_lines(i: usize, b: &Value, theme: &Theme) -> Vec<Line<'stati
 impl ResultState {
     pub fn new(call: CallResult, page: Page, theme: &Theme) -> ResultState {
         let header = build::header(&call, page, theme);
-        let mut r = ResultState {
-            call,
-            view: View::Envelope,
-            page,
-            theme: theme.clone(),
-            header,
-            body: None,
-            split: None,
-            split_right: false,
-            content: None,
-            content_starts: vec![],
-            raw: None,
-            raw_decoded: false,
-        };
+        let built = VIEWS.iter().map(|_| None).collect();
+        let mut r = ResultState { call, view: View::Envelope, page, theme: theme.clone(), header, built };
         r.ensure();
         r
+    }
+
+    /// The same reply read again (a hint was taught): a new header, the views that read the
+    /// envelope built again, the others kept as they were (sides, decoding, scroll).
+    pub fn read_again(&mut self, call: CallResult) {
+        self.header = build::header(&call, self.page, &self.theme);
+        self.call = call;
+        for slot in &mut self.built {
+            if slot.as_ref().is_some_and(|v| v.reads_envelope()) {
+                *slot = None;
+            }
+        }
+        self.ensure();
     }
 
     /// The lines above the view (for tests and the pane's layout).
@@ -401,14 +369,10 @@ impl ResultState {
     /// their memory.
     pub fn set_view(&mut self, view: View) {
         if view != self.view && self.call.reply.as_ref().is_some_and(|r| r.raw.len() > SHED_OVER) {
-            if view != View::Split {
-                self.split = None;
-            }
-            if view != View::Content {
-                self.content = None;
-            }
-            if view != View::Raw {
-                self.raw = None;
+            for (i, slot) in self.built.iter_mut().enumerate() {
+                if i != view.0 && VIEWS[i].shed {
+                    *slot = None;
+                }
             }
         }
         self.view = view;
@@ -417,32 +381,23 @@ impl ResultState {
 
     /// Builds the current view if it was not built yet.
     fn ensure(&mut self) {
-        let theme = &self.theme;
-        match self.view {
-            View::Envelope if self.body.is_none() => self.body = Some(build::envelope_body(&self.call, theme)),
-            View::Split if self.split.is_none() => self.split = Some(build::split(&self.call, theme)),
-            View::Content if self.content.is_none() => {
-                let (text, starts) = build::content(&self.call, theme);
-                self.content = Some(text);
-                self.content_starts = starts;
-            }
-            View::Raw if self.raw.is_none() => self.raw = Some(build::raw(&self.call, self.raw_decoded, theme)),
-            _ => {}
+        let (Some(slot), Some(kind)) = (self.built.get_mut(self.view.0), VIEWS.get(self.view.0)) else { return };
+        if slot.is_none() {
+            *slot = Some((kind.build)(&self.call, &self.theme));
         }
+    }
+
+    fn shown(&self) -> Option<&dyn ResultView> {
+        self.built.get(self.view.0)?.as_deref()
+    }
+
+    fn shown_mut(&mut self) -> Option<&mut (dyn ResultView + 'static)> {
+        self.built.get_mut(self.view.0)?.as_deref_mut()
     }
 
     /// The part of the current view that takes keys.
     pub fn focus_mut(&mut self) -> Focus<'_> {
-        match self.view {
-            View::Envelope => body_focus(self.body.as_mut()),
-            View::Raw => body_focus(self.raw.as_mut()),
-            View::Content => self.content.as_mut().map_or(Focus::None, Focus::Text),
-            View::Split => {
-                let Some(s) = self.split.as_mut() else { return Focus::None };
-                let side = if self.split_right { s.right.as_mut() } else { s.left.as_mut() };
-                side.map_or(Focus::None, Focus::Tree)
-            }
-        }
+        self.shown_mut().map_or(Focus::None, |v| v.focus_mut())
     }
 
     /// The JSON viewer under focus in the current view, if it is one.
@@ -465,51 +420,21 @@ impl ResultState {
         }
     }
 
-    /// `d`: the Raw view with the JSON that text blocks carry shown as trees, or as sent.
-    pub fn toggle_decoded(&mut self) -> Option<bool> {
-        if self.view != View::Raw || self.call.reply.is_none() {
-            return None;
-        }
-        self.raw_decoded = !self.raw_decoded;
-        self.raw = None;
-        self.ensure();
-        Some(self.raw_decoded)
+    /// A command only the shown view knows (`s`, `d`): what it did.
+    pub fn view_command(&mut self, cmd: Command) -> Answer {
+        let Some(v) = self.built.get_mut(self.view.0).and_then(|s| s.as_deref_mut()) else { return Answer::NotMine };
+        v.command(cmd, &self.call, &self.theme)
     }
 
-    /// The selected node of the Raw or Split tree as a JSON pointer into the result, with its
-    /// value: what a hint taught here names.
+    /// The selected node of the shown tree as a JSON pointer into the result, with its value:
+    /// what a hint taught here names.
     pub fn selected_pointer(&mut self) -> Option<(String, Value)> {
-        let prefix: Vec<String> = match self.view {
-            View::Raw => vec![],
-            View::Split if self.split_right => vec!["_meta".into()],
-            View::Split => vec!["structuredContent".into()],
-            _ => return None,
-        };
-        let raw_view = self.view == View::Raw;
-        let v = self.viewer()?;
-        let mut segs = v.segments();
-        if raw_view {
-            // The Raw tree is the whole reply: the result is under `result`.
-            if segs.first().map(String::as_str) != Some("result") {
-                return None;
-            }
-            segs.remove(0);
-        }
-        let value = v.selected_text().and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null);
-        let pointer: String =
-            prefix.into_iter().chain(segs).map(|s| format!("/{}", s.replace('~', "~0").replace('/', "~1"))).collect();
-        Some((pointer, value))
+        self.shown_mut()?.pointer()
     }
 
     /// Esc: closes the search prompt, then an open record; false if there was neither.
     pub fn back(&mut self) -> bool {
-        if let (View::Envelope, Some(Body::Table(t))) = (self.view, self.body.as_mut())
-            && t.record.as_ref().is_some_and(|r| !r.searching)
-        {
-            t.record = None;
-            return true;
-        }
-        false
+        self.shown_mut().is_some_and(|v| v.back())
     }
 
     /// `/`: opens the search prompt of the shown view; false where there is nothing to search.
@@ -529,16 +454,7 @@ impl ResultState {
 
     /// Whether a search prompt is open (it takes every printable key).
     pub fn search_open(&self) -> bool {
-        match self.view {
-            View::Envelope => body_typing(self.body.as_ref()),
-            View::Raw => body_typing(self.raw.as_ref()),
-            View::Content => self.content.as_ref().is_some_and(|t| t.search.typing),
-            View::Split => self
-                .split
-                .as_ref()
-                .and_then(|s| if self.split_right { s.right.as_ref() } else { s.left.as_ref() })
-                .is_some_and(|v| v.searching),
-        }
+        self.shown().is_some_and(|v| v.typing())
     }
 
     /// A key while the search prompt is open; false when no prompt is open.
@@ -591,55 +507,52 @@ impl ResultState {
         }
     }
 
-    /// Text to copy: the selected value, or the whole view's JSON.
+    /// Text to copy: what the view offers (the selected value), else the whole envelope's JSON.
     pub fn copy_text(&mut self) -> Option<String> {
-        let content = self.view == View::Content;
-        match self.focus_mut() {
-            Focus::Tree(v) => return v.selected_text().map(str::to_string),
-            Focus::Table(t) => return t.selected_text(),
-            Focus::Text(t) if content => return Some(t.text()),
-            _ => {}
+        if let Some(text) = self.shown_mut().and_then(|v| v.copy_text()) {
+            return Some(text);
         }
         self.call.envelope.as_ref().and_then(|e| serde_json::to_string(e.as_ref()).ok())
     }
 
-    /// What `e` writes: the reply as sent (Raw view), else the envelope; for a failed call the
-    /// raw error reply, or a note of why there was no reply. `(file name, text)`.
+    /// What `e` writes: what the view offers (Raw: the reply as sent), else the envelope; for a
+    /// failed call the raw error reply, or a note of why there was no reply. `(file name, text)`.
     pub fn export(&self) -> (String, String) {
-        let (kind, text) = match (self.view, &self.call.reply, &self.call.envelope) {
-            (View::Raw, Some(reply), _) => ("raw", reply.raw.to_string()),
-            // Streamed from the records' text: no tree of a 100k-record list is built.
-            (_, _, Some(env)) => ("envelope", crate::json_out::to_pretty_string(env.as_ref())),
-            (_, Some(reply), None) => ("raw", reply.raw.to_string()),
-            (_, None, None) => {
-                let why = self.call.error.as_deref().unwrap_or("no reason given");
-                let note = serde_json::json!({
-                    "tool": self.call.tool,
-                    "arguments": self.call.arguments,
-                    "reply": null,
-                    "error": why,
-                    "elapsed_ms": self.call.elapsed.as_millis() as u64,
-                });
-                ("failed", serde_json::to_string_pretty(&note).unwrap_or_else(|_| why.to_string()))
-            }
-        };
+        let (kind, text) =
+            match (self.shown().and_then(|v| v.export(&self.call)), &self.call.reply, &self.call.envelope) {
+                (Some(own), _, _) => own,
+                // Streamed from the records' text: no tree of a 100k-record list is built.
+                (None, _, Some(env)) => ("envelope", crate::json_out::to_pretty_string(env.as_ref())),
+                (None, Some(reply), None) => ("raw", reply.raw.to_string()),
+                (None, None, None) => ("failed", self.failure_note()),
+            };
         (format!("{}-{kind}", self.call.tool), text)
     }
 
-    /// `O`: the resource the result names: in the Content view the first from the top line
+    /// Why a call has no reply, as JSON.
+    fn failure_note(&self) -> String {
+        let why = self.call.error.as_deref().unwrap_or("no reason given");
+        let note = serde_json::json!({
+            "tool": self.call.tool,
+            "arguments": self.call.arguments,
+            "reply": null,
+            "error": why,
+            "elapsed_ms": self.call.elapsed.as_millis() as u64,
+        });
+        serde_json::to_string_pretty(&note).unwrap_or_else(|_| why.to_string())
+    }
+
+    /// `O`: the resource the result names: in a view of the blocks the first from the top line
     /// shown on (else the last), in the others the first.
     pub fn resource_link(&self) -> Option<link::Link> {
         let content = build::result_member(&self.call, "content")?;
+        let (starts, top) = self.shown().and_then(|v| v.block_position()).unwrap_or((&[], 0));
         let links: Vec<(usize, link::Link)> = content
             .as_array()?
             .iter()
             .enumerate()
-            .filter_map(|(i, b)| Some((self.content_starts.get(i).copied().unwrap_or(0), link::link_of(b)?)))
+            .filter_map(|(i, b)| Some((starts.get(i).copied().unwrap_or(0), link::link_of(b)?)))
             .collect();
-        let top = match (&self.content, self.view) {
-            (Some(t), View::Content) => t.scroll.cursor,
-            _ => 0,
-        };
         link::pick_link(&links, top)
     }
 
@@ -655,77 +568,10 @@ impl ResultState {
         let header_h = (wrapped as u16).min(area.height / 2).max(1);
         let [head, body] = Layout::vertical([Constraint::Length(header_h), Constraint::Min(1)]).areas(area);
         f.render_widget(Paragraph::new(self.header.clone()).wrap(Wrap { trim: false }), head);
-        let first_item = self.page.first_item;
-        let draw_body = |f: &mut Frame, b: &Option<Body>| match b {
-            Some(Body::Table(t)) => t.draw(f, body, theme, focused, first_item),
-            Some(Body::Tree(v)) => v.render(f, body, theme, focused),
-            Some(Body::Text(t)) => t.draw(f, body, theme),
-            None => {}
-        };
-        match self.view {
-            View::Envelope => draw_body(f, &self.body),
-            View::Raw => draw_body(f, &self.raw),
-            View::Content => {
-                if let Some(t) = &self.content {
-                    t.draw(f, body, theme);
-                }
-            }
-            View::Split => {
-                if let Some(s) = &self.split {
-                    self.draw_split(f, body, s, theme, focused);
-                }
-            }
+        if let Some(v) = self.shown() {
+            v.draw(f, body, &Draw { theme, focused, first_item: self.page.first_item });
         }
     }
-
-    fn draw_split(&self, f: &mut Frame, body: Rect, s: &SplitView, theme: &Theme, focused: bool) {
-        let check_h = (s.check.len() as u16).min(4);
-        let [panes, chk] = Layout::vertical([Constraint::Min(3), Constraint::Length(check_h)]).areas(body);
-        let [l, r] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(panes);
-        for (side, view, name, is_right) in [(l, &s.left, "structuredContent", false), (r, &s.right, "_meta", true)] {
-            let active = focused && self.split_right == is_right;
-            let b = Block::default()
-                .borders(Borders::ALL)
-                .border_style(theme.border(active))
-                .title(Line::from(format!(" {name} ")).style(theme.title(active)));
-            let inner = b.inner(side);
-            f.render_widget(b, side);
-            match view {
-                Some(v) => v.render(f, inner, theme, active),
-                None => f.render_widget(
-                    Paragraph::new(vec![Line::raw("absent"), Line::raw(format!("this result has no {name}"))])
-                        .style(theme.paint(Role::Dim))
-                        .wrap(Wrap { trim: false }),
-                    inner,
-                ),
-            }
-        }
-        f.render_widget(Paragraph::new(s.check.clone()), chk);
-    }
-}
-
-/// Replies larger than this are not decoded for the Raw view (the copy would cost its size
-/// several times over).
-const DECODE_MAX: usize = 16 << 20;
-
-/// The reply with each text block that carries JSON replaced by that JSON: a path in this tree
-/// is a path a hint can name (hints read such texts the same way).
-fn decoded_reply(raw: &str) -> Option<Arc<str>> {
-    if raw.len() > DECODE_MAX {
-        return None;
-    }
-    let mut reply: Value = crate::json_depth::parse(raw, usize::MAX).ok()?;
-    let blocks = reply.pointer_mut("/result/content")?.as_array_mut()?;
-    let mut any = false;
-    for b in blocks {
-        if let Some(t) = b.get_mut("text")
-            && let Some(v) = t.as_str().and_then(crate::envelope::hints::decoded)
-        {
-            *t = v;
-            any = true;
-        }
-    }
-    any.then(|| serde_json::to_string(&reply).ok().map(Arc::from)).flatten()
 }
 
 #[cfg(test)]

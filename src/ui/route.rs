@@ -2,13 +2,17 @@
 //! command, after the overlay and the focused pane had their turn (the log and the result pane
 //! take theirs here, the docked panes in `docked.rs`, the form in `input.rs`).
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Pane};
 use super::component::{Component, Ctx, offer};
 use super::input::is_text;
 use super::keymap::{self, Command, Scope};
 use super::msg::Cmd;
+
+/// The most characters of one paste typed key by key: the one-line inputs that take them hold
+/// far fewer, and each key costs a pass through the router.
+const PASTE_TYPED_MAX: usize = 10_000;
 
 impl App {
     /// The one router of keys: Ctrl-C, then the top overlay, then the focused pane; what holds
@@ -40,6 +44,42 @@ impl App {
             return vec![];
         };
         self.command(cmd)
+    }
+
+    /// Pasted text goes where a typed key would: to whatever holds a text cursor, never to a
+    /// command. The form takes it whole (its JSON editor keeps the line breaks); elsewhere it is
+    /// typed key by key through the router, as one line. Where nothing holds a text cursor it
+    /// goes nowhere, and the status line says so.
+    pub(super) fn on_paste(&mut self, text: &str) -> Vec<Cmd> {
+        if self.overlays.is_empty()
+            && self.focus == Pane::Form
+            && let Some(form) = self.form.as_mut()
+            && form.paste(text).is_some()
+        {
+            self.notice = None;
+            self.relayout();
+            return vec![];
+        }
+        if !self.typing() {
+            self.notice = Some(("nothing here takes text: paste into a field, a filter or a search".into(), false));
+            return vec![];
+        }
+        let mut cmds = vec![];
+        let mut typed = 0;
+        for c in text.chars() {
+            let c = if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c };
+            if c.is_control() {
+                continue;
+            }
+            if typed == PASTE_TYPED_MAX || !self.typing() {
+                self.notice = Some((format!("paste cut after {typed} characters"), true));
+                break;
+            }
+            cmds.extend(self.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+            typed += 1;
+        }
+        self.dirty = true;
+        cmds
     }
 
     /// The top overlay sees the key first; one it does not use goes to the global bindings only.

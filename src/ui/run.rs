@@ -12,9 +12,10 @@ use tokio::sync::mpsc;
 
 use super::app::App;
 use super::msg::{Cmd, Msg, SessionMsg};
+use super::servers::Servers;
 use super::terminal::{osc52, restore_terminal, start_terminal};
 use super::worker::Worker;
-use super::{baseline, component, keymap, mask, pick, theme, view};
+use super::{baseline, component, keymap, mask, pick, theme};
 use crate::cli::TargetArgs;
 use crate::cli::args::UiArgs;
 use crate::envelope::hints::Hints;
@@ -35,28 +36,49 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
         );
         return 2;
     }
-    let (mut app, history) = model(theme, theme_error, (&target, &options), &ui);
-    let hints = hints(&args, &mut app);
-    app.copy_source = Some(super::copy_as::CopySource { args: args.clone(), secrets: target.secrets() });
     let mut terminal = terminal.unwrap_or_else(start_terminal);
-    if let Ok(size) = terminal.size() {
-        app.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
-    }
     let (msg_tx, msg_rx) = mpsc::unbounded_channel();
-    let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
-    let server_cwd = match &target {
-        Target::Stdio(s) => s.cwd.clone(),
-        Target::Http(_) => None,
-    };
-    let snapshot = baseline::Source::new(ui.snapshot.clone(), server_cwd.as_deref(), args.config.as_deref());
-    let worker = Worker::new(target, (options, snapshot), (history, hints), cmd_rx, msg_tx);
-    let worker = tokio::spawn(worker.run());
-    let code = event_loop(&mut terminal, &mut app, msg_rx, &cmd_tx).await;
-    let _ = cmd_tx.send(Cmd::Quit);
-    drop(cmd_tx);
+    let first = Started::new((theme.clone(), theme_error), (&args, target, options), &ui);
+    let mut servers = Servers::new(first, (args, ui), theme, msg_tx);
+    if let Ok(size) = terminal.size() {
+        servers.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+    }
+    let code = event_loop(&mut terminal, &mut servers, msg_rx).await;
+    let workers = servers.quit_all();
     restore_terminal();
-    let _ = tokio::time::timeout(Duration::from_secs(3), worker).await;
+    let _ = tokio::time::timeout(Duration::from_secs(3), futures::future::join_all(workers)).await;
     code
+}
+
+/// One server's model and its session worker, started.
+pub(super) struct Started {
+    pub app: App,
+    pub cmd_tx: mpsc::UnboundedSender<Cmd>,
+    pub msg_rx: mpsc::UnboundedReceiver<Msg>,
+    pub worker: tokio::task::JoinHandle<()>,
+}
+
+impl Started {
+    /// Starts the session with `target` (which `args` name), its model told what went wrong
+    /// reading the theme, keymap or history.
+    pub(super) fn new(
+        (theme, theme_error): (theme::Theme, Option<String>),
+        (args, target, options): (&TargetArgs, Target, ConnectOptions),
+        ui: &UiArgs,
+    ) -> Started {
+        let (mut app, history) = model(theme, theme_error, (&target, &options), ui);
+        let hints = hints(args, &mut app);
+        app.copy_source = Some(super::copy_as::CopySource { args: args.clone(), secrets: target.secrets() });
+        let (msg_tx, msg_rx) = mpsc::unbounded_channel();
+        let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
+        let server_cwd = match &target {
+            Target::Stdio(s) => s.cwd.clone(),
+            Target::Http(_) => None,
+        };
+        let snapshot = baseline::Source::new(ui.snapshot.clone(), server_cwd.as_deref(), args.config.as_deref());
+        let worker = Worker::new(target, (options, snapshot), (history, hints), cmd_rx, msg_tx);
+        Started { app, cmd_tx, msg_rx, worker: tokio::spawn(worker.run()) }
+    }
 }
 
 /// The model for `target`, with what went wrong reading the theme, keymap or history in its
@@ -107,23 +129,22 @@ fn hints(args: &TargetArgs, app: &mut App) -> Arc<Mutex<Hints>> {
 /// goes away or cannot be drawn on (3).
 async fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
-    app: &mut App,
-    mut msg_rx: mpsc::UnboundedReceiver<Msg>,
-    cmd_tx: &mpsc::UnboundedSender<Cmd>,
+    servers: &mut Servers,
+    mut msg_rx: mpsc::UnboundedReceiver<(u64, Msg)>,
 ) -> i32 {
     let mut events = EventStream::new();
     #[cfg(unix)]
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
     loop {
-        if app.dirty {
-            if let Err(e) = terminal.draw(|f| view::draw(f, app)) {
+        if servers.dirty() {
+            if let Err(e) = terminal.draw(|f| servers.draw(f)) {
                 restore_terminal();
                 crate::cli::output::err_line(&format!("mcplens: cannot draw: {e}"));
                 return 3;
             }
-            app.dirty = false;
+            servers.drawn();
         }
-        let tick = app.tick_every();
+        let tick = servers.tick_every();
         #[cfg(unix)]
         let terminated = async {
             match term.as_mut() {
@@ -136,70 +157,76 @@ async fn event_loop(
         #[cfg(not(unix))]
         let terminated = std::future::pending::<()>();
         // Keys first: under a flood of server messages the user can still cancel or quit.
-        let msg = tokio::select! {
+        let batch = tokio::select! {
             biased;
             ev = events.next() => match ev {
-                Some(Ok(Event::Key(k))) => Msg::Key(k),
-                Some(Ok(Event::Mouse(m))) => Msg::Mouse(m),
+                Some(Ok(Event::Key(k))) => vec![(None, Msg::Key(k))],
+                Some(Ok(Event::Paste(text))) => vec![(None, Msg::Paste(text))],
+                Some(Ok(Event::Mouse(m))) => vec![(None, Msg::Mouse(m))],
                 Some(Ok(Event::Resize(w, h))) => {
-                    app.resize(ratatui::layout::Rect::new(0, 0, w, h));
+                    servers.resize(ratatui::layout::Rect::new(0, 0, w, h));
                     continue;
                 }
                 Some(Ok(_)) => continue,
                 Some(Err(_)) | None => return 0,
             },
             m = msg_rx.recv() => match m {
-                Some(m) => m,
+                Some(m) => with_waiting(m, &mut msg_rx),
                 None => continue,
             },
-            _ = tokio::time::sleep(tick.unwrap_or(Duration::from_secs(3600))), if tick.is_some() => Msg::Tick,
+            _ = tokio::time::sleep(tick.unwrap_or(Duration::from_secs(3600))), if tick.is_some() => {
+                vec![(None, Msg::Tick)]
+            }
             _ = terminated => return 0,
         };
-        if update(app, with_waiting(msg, &mut msg_rx), cmd_tx) {
+        if servers.update(batch) {
             return 0;
         }
     }
 }
 
-/// Feeds a batch of messages to the model and carries out its commands; true when it quits.
-fn update(app: &mut App, batch: Vec<Msg>, cmd_tx: &mpsc::UnboundedSender<Cmd>) -> bool {
+/// Carries out the commands of one server's model: the terminal's own (the clipboard, a
+/// browser) here, the rest by its worker; true when the model quits.
+pub(super) fn carry_out(app: &mut App, cmds: Vec<Cmd>, cmd_tx: &mpsc::UnboundedSender<Cmd>) -> bool {
     let mut quit = false;
-    for msg in batch {
-        for cmd in app.update(msg) {
-            match cmd {
-                Cmd::Quit => quit = true,
-                Cmd::Copy(text) => osc52(&mask::text(&text)),
-                Cmd::OpenUrl(url) => {
-                    if let Err(e) = crate::opener::open_url(&url) {
-                        app.notice = Some((format!("not opened: {e}"), true));
-                    }
+    for cmd in cmds {
+        match cmd {
+            Cmd::Quit => quit = true,
+            Cmd::Copy(text) => osc52(&mask::text(&text)),
+            Cmd::OpenUrl(url) => {
+                if let Err(e) = crate::opener::open_url(&url) {
+                    app.notice = Some((format!("not opened: {e}"), true));
                 }
-                other => {
-                    let _ = cmd_tx.send(other);
-                }
+            }
+            other => {
+                let _ = cmd_tx.send(other);
             }
         }
     }
     quit || app.quit
 }
 
-/// `first` and the messages already waiting behind it (a bounded batch), with each run of
-/// progress reports cut to its last: a flood of progress notifications then costs one update and
-/// one frame per batch, not one each, and a key waits for at most one batch.
-fn with_waiting(first: Msg, rx: &mut mpsc::UnboundedReceiver<Msg>) -> Vec<Msg> {
+/// `first` and the messages already waiting behind it (a bounded batch, each tagged with the
+/// server it came from), with each server's run of progress reports cut to its last: a flood of
+/// progress notifications then costs one update and one frame per batch, not one each, and a key
+/// waits for at most one batch.
+fn with_waiting(first: (u64, Msg), rx: &mut mpsc::UnboundedReceiver<(u64, Msg)>) -> Vec<(Option<u64>, Msg)> {
     const BATCH: usize = 4096;
-    let mut batch = vec![first];
+    let mut batch = vec![(Some(first.0), first.1)];
     while batch.len() < BATCH {
-        let Ok(next) = rx.try_recv() else { break };
-        let superseded = matches!(
-            (batch.last(), &next),
-            (Some(Msg::Session(SessionMsg::CallProgress(_))), Msg::Session(SessionMsg::CallProgress(_)))
-                | (Some(Msg::Session(SessionMsg::PagerProgress(..))), Msg::Session(SessionMsg::PagerProgress(..)))
-        );
+        let Ok((from, next)) = rx.try_recv() else { break };
+        let superseded = batch.last().is_some_and(|(id, last)| {
+            *id == Some(from)
+                && matches!(
+                    (last, &next),
+                    (Msg::Session(SessionMsg::CallProgress(_)), Msg::Session(SessionMsg::CallProgress(_)))
+                        | (Msg::Session(SessionMsg::PagerProgress(..)), Msg::Session(SessionMsg::PagerProgress(..)))
+                )
+        });
         if superseded {
             batch.pop();
         }
-        batch.push(next);
+        batch.push((Some(from), next));
     }
     batch
 }

@@ -1,7 +1,7 @@
-//! The terminal the TUI takes over: raw mode and the mouse on, restored on the way out and on a
-//! panic; the clipboard through the terminal.
+//! The terminal the TUI takes over: raw mode, the mouse and bracketed paste on, restored on the
+//! way out and on a panic; the clipboard through the terminal.
 
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture};
 use crossterm::execute;
 
 /// Puts `text` on the clipboard through the terminal (OSC 52), which works over SSH too.
@@ -15,13 +15,15 @@ pub(crate) fn osc52(text: &str) {
 }
 
 pub(crate) fn restore_terminal() {
-    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    let _ = execute!(std::io::stdout(), DisableBracketedPaste, DisableMouseCapture);
     ratatui::restore();
 }
 
 pub(crate) fn start_terminal() -> ratatui::DefaultTerminal {
     let terminal = ratatui::init();
-    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    // A paste arrives as one event, not as key presses: its line breaks would be Enter and its
+    // letters commands wherever no text cursor is.
+    let _ = execute!(std::io::stdout(), EnableMouseCapture, EnableBracketedPaste);
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore_terminal();

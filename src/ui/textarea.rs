@@ -110,6 +110,26 @@ impl TextArea {
         true
     }
 
+    /// Pasted text at the cursor, line breaks kept as they are (no indent added, unlike Enter);
+    /// tabs become two spaces and other control characters are dropped (they would reach the
+    /// screen).
+    pub fn paste(&mut self, text: &str) {
+        let row = self.row.min(self.lines.len().saturating_sub(1));
+        let at = byte_at(&self.lines[row], self.col);
+        let rest = self.lines[row].split_off(at);
+        let mut pasted = text.replace("\r\n", "\n").replace('\r', "\n").replace('\t', "  ");
+        pasted.retain(|c| c == '\n' || !c.is_control());
+        let mut parts = pasted.split('\n');
+        self.lines[row].push_str(parts.next().unwrap_or(""));
+        let more: Vec<String> = parts.map(str::to_string).collect();
+        let last = row + more.len();
+        // One splice: a pasted file of many lines costs one move of the lines below.
+        self.lines.splice(row + 1..row + 1, more);
+        self.row = last;
+        self.col = self.len(last);
+        self.lines[last].push_str(&rest);
+    }
+
     /// Keeps the cursor row within a window of `height` rows.
     pub fn follow(&mut self, height: usize) {
         if self.row < self.scroll {
@@ -141,5 +161,20 @@ mod tests {
         press(&mut t, KeyCode::Backspace);
         assert_eq!(t.text(), "{\"a\": 1\n}");
         assert!(!t.key(&KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)));
+    }
+
+    #[test]
+    fn a_paste_keeps_its_lines_and_drops_control_characters() {
+        let mut t = TextArea::new("{\n}");
+        press(&mut t, KeyCode::End);
+        t.paste("\r\n  \"a\": 1,\r\n  \"b\":\t\"x\u{1b}[2J\"\n");
+        assert_eq!(t.text(), "{\n  \"a\": 1,\n  \"b\":  \"x[2J\"\n\n}");
+        // The cursor stands after the pasted text, where typing goes on.
+        press(&mut t, KeyCode::Char('z'));
+        assert_eq!(t.text(), "{\n  \"a\": 1,\n  \"b\":  \"x[2J\"\nz\n}");
+        let mut t = TextArea::new("ab");
+        press(&mut t, KeyCode::Right);
+        t.paste("1");
+        assert_eq!((t.text().as_str(), t.row, t.col), ("a1b", 0, 2));
     }
 }

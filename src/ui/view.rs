@@ -39,7 +39,12 @@ pub fn layout(app: &App, area: Rect) -> Areas {
 }
 
 pub fn draw(f: &mut Frame, app: &App) {
-    let area = f.area();
+    draw_in(f, app, f.area());
+}
+
+/// Draws `app` in `area` of the frame (the screen below the servers' strip, when several
+/// servers are connected).
+pub fn draw_in(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Block::default().style(app.theme.base()), area);
     let a = layout(app, area);
     draw_server(f, app, a.top);

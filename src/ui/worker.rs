@@ -153,7 +153,7 @@ impl Worker {
         let out = self.dispatch.out.clone();
         tokio::spawn(ops::relist(session.clone(), ops::offered(&session.server), false, known.clone(), out));
         self.send(SessionMsg::Login(session.auth().map(|a| a.state())));
-        let compared = base.map(|b| b.compare(&session.server, &tools));
+        let compared = base.map(|b| b.compare(&session.server, &session.target, &tools));
         let log = session.log().clone();
         if !self.send(SessionMsg::Connected { server: Box::new(session.server.clone()), tools, log }) {
             return false;

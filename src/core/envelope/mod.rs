@@ -14,6 +14,7 @@ pub mod pager;
 pub mod pagination;
 pub mod position;
 mod shapes;
+pub mod start;
 mod taught;
 pub mod text;
 pub mod twin;

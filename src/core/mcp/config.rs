@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::target::{HttpTarget, StdioTarget, Target};
@@ -24,11 +25,79 @@ fn read(path: &Path) -> Result<String> {
         .map_err(|e| LensError::usage(format!("cannot read config file {}: {e}", path.display())))
 }
 
-/// The file's JSON (with comments and trailing commas allowed).
-fn root(text: &str) -> Result<Value> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let json = crate::jsonc::to_json(text).map_err(|e| LensError::usage(format!("not valid JSON: {e}")))?;
-    serde_json::from_str(&json).map_err(|e| LensError::usage(format!("not valid JSON: {e}")))
+/// The servers of a config file (JSON with comments and trailing commas allowed), each entry kept
+/// as text until it is used: a file of 100,000 servers read as one `Value` took 150 MB.
+struct Servers {
+    json: String,
+    /// Each server's name and where its entry's text is in `json`, in the file's order.
+    entries: Vec<(String, std::ops::Range<usize>)>,
+}
+
+/// The member `key` of an object's members.
+fn member<'a>(list: &[(String, &'a RawValue)], key: &str) -> Option<&'a RawValue> {
+    list.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+}
+
+/// How many names an error lists before it counts the rest.
+const NAMES_SHOWN: usize = 20;
+
+impl Servers {
+    fn read(text: &str) -> Result<Servers> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let json = crate::jsonc::to_json(text).map_err(|e| LensError::usage(format!("not valid JSON: {e}")))?;
+        crate::json_depth::validate(&json).map_err(|e| LensError::usage(format!("not valid JSON: {e}")))?;
+        let entries = {
+            let top = crate::raw_object::in_order(&json).unwrap_or_default();
+            let mcp = member(&top, "mcp").and_then(|m| crate::raw_object::in_order(m.get()));
+            let found = member(&top, "mcpServers")
+                .or_else(|| member(&top, "servers"))
+                .or_else(|| mcp.as_deref().and_then(|m| member(m, "servers")))
+                .ok_or_else(|| LensError::usage("no \"mcpServers\" (or VS Code \"servers\") object found"))?;
+            let servers = crate::raw_object::in_order(found.get())
+                .ok_or_else(|| LensError::usage("\"mcpServers\" must be an object mapping names to servers"))?;
+            let start = json.as_ptr() as usize;
+            servers
+                .into_iter()
+                .map(|(name, raw)| {
+                    let at = raw.get().as_ptr() as usize - start;
+                    (name, at..at + raw.get().len())
+                })
+                .collect()
+        };
+        Ok(Servers { json, entries })
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The entry named `name`, read.
+    fn entry(&self, i: usize) -> Result<Map<String, Value>> {
+        let (name, range) = &self.entries[i];
+        match crate::json_depth::parse::<Value>(&self.json[range.clone()], crate::json_depth::DEFAULT_MAX_DEPTH) {
+            Ok(Value::Object(m)) => Ok(m),
+            Ok(other) => {
+                crate::deep::drop_value(other);
+                Err(LensError::usage(format!("server \"{name}\" must be an object")))
+            }
+            Err(e) => Err(LensError::usage(format!("server \"{name}\": {e}"))),
+        }
+    }
+
+    fn find(&self, name: &str) -> Option<usize> {
+        self.entries.iter().position(|(n, _)| n == name)
+    }
+
+    /// The servers' names for an error: the first [`NAMES_SHOWN`], the rest counted.
+    fn names(&self) -> String {
+        let mut shown: Vec<&str> = self.entries.iter().take(NAMES_SHOWN).map(|(n, _)| n.as_str()).collect();
+        let more = self.len().saturating_sub(NAMES_SHOWN);
+        let more = format!("and {more} more");
+        if self.len() > NAMES_SHOWN {
+            shown.push(&more);
+        }
+        shown.join(", ")
+    }
 }
 
 /// Parses config text; `dir` is where relative `cwd` values are resolved from.
@@ -79,44 +148,24 @@ pub fn protocol(path: &Path, server: Option<&str>) -> Result<Option<super::era::
 
 /// The entry of `server` (or of the only server) in config text.
 fn pick(text: &str, server: Option<&str>) -> Result<(String, Map<String, Value>)> {
-    let root = root(text)?;
-    let servers = servers_of(&root)?;
-    let names = || servers.keys().cloned().collect::<Vec<_>>().join(", ");
-    let (name, entry) = match server {
-        Some(name) => match servers.get(name) {
-            Some(entry) => (name.to_string(), entry),
-            None => {
-                return Err(LensError::usage(format!(
-                    "no server named \"{name}\"; the file has: {}",
-                    if servers.is_empty() { "no servers".to_string() } else { names() }
-                )));
-            }
-        },
+    let servers = Servers::read(text)?;
+    let i = match server {
+        Some(name) => servers.find(name).ok_or_else(|| {
+            let has = if servers.len() == 0 { "no servers".to_string() } else { servers.names() };
+            LensError::usage(format!("no server named \"{name}\"; the file has: {has}"))
+        })?,
         None => match servers.len() {
-            1 => match servers.iter().next() {
-                Some((n, e)) => (n.clone(), e),
-                None => return Err(LensError::usage("the file lists no servers")),
-            },
+            1 => 0,
             0 => return Err(LensError::usage("the file lists no servers")),
             _ => {
                 return Err(LensError::usage(format!(
                     "the file has several servers; pick one with --server NAME: {}",
-                    names()
+                    servers.names()
                 )));
             }
         },
     };
-    let entry = entry.as_object().ok_or_else(|| LensError::usage(format!("server \"{name}\" must be an object")))?;
-    Ok((name, entry.clone()))
-}
-
-fn servers_of(root: &Value) -> Result<&Map<String, Value>> {
-    root.get("mcpServers")
-        .or_else(|| root.get("servers"))
-        .or_else(|| root.get("mcp").and_then(|m| m.get("servers")))
-        .ok_or_else(|| LensError::usage("no \"mcpServers\" (or VS Code \"servers\") object found"))?
-        .as_object()
-        .ok_or_else(|| LensError::usage("\"mcpServers\" must be an object mapping names to servers"))
+    Ok((servers.entries[i].0.clone(), servers.entry(i)?))
 }
 
 /// A server of a config file, for a picker: its name and what it runs (or why it cannot).
@@ -127,26 +176,25 @@ pub struct Choice {
 }
 
 /// Every server `path` lists, in the file's order, each with its target's label or its error.
+/// Entries are read one at a time.
 pub fn choices(path: &Path) -> Result<Vec<Choice>> {
     let text = read(path)?;
-    let root = root(&text).map_err(|e| LensError::usage(format!("config file {}: {}", path.display(), e.message)))?;
+    let in_file = |e: LensError| LensError::usage(format!("config file {}: {}", path.display(), e.message));
+    let servers = Servers::read(&text).map_err(in_file)?;
+    drop(text);
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-    let servers = servers_of(&root)?;
-    Ok(servers
-        .iter()
-        .map(|(name, entry)| {
-            let target = match entry.as_object() {
-                Some(e) => entry_target(name, e, dir),
-                None => Err(LensError::usage(format!("server \"{name}\" must be an object"))),
-            };
-            // A command that is not there is said beside its name, before it is picked.
-            let startable = target.and_then(|t| match &t {
-                Target::Stdio(s) => super::stdio::check_command(s).map(|()| t),
-                Target::Http(_) => Ok(t),
-            });
-            Choice { name: name.clone(), what: startable.map(|t| t.label()).map_err(|e| e.message) }
-        })
-        .collect())
+    let mut out = Vec::with_capacity(servers.len());
+    for i in 0..servers.len() {
+        let name = &servers.entries[i].0;
+        let target = servers.entry(i).and_then(|e| entry_target(name, &e, dir));
+        // A command that is not there is said beside its name, before it is picked.
+        let what = target.map_err(|e| e.message).and_then(|t| match &t {
+            Target::Stdio(s) => super::stdio::check_command(s).map(|()| t.label()).map_err(|e| e.message),
+            Target::Http(_) => Ok(t.label()),
+        });
+        out.push(Choice { name: name.clone(), what });
+    }
+    Ok(out)
 }
 
 /// The entry's `"oauth"` object (an mcplens key): `clientId`, `clientSecret` (with `${VAR}`

@@ -384,40 +384,62 @@ impl TappedHttpClient {
             return Err(StreamableHttpError::SessionExpired);
         }
         if status == reqwest::StatusCode::UNAUTHORIZED {
-            let header = resp
-                .headers()
-                .get(reqwest::header::WWW_AUTHENTICATE)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("")
-                .to_string();
-            // Said in words with the server's challenge: rmcp's AuthRequired would print as
-            // Rust type names.
-            let challenge = if header.is_empty() {
-                String::new()
-            } else {
-                format!(" (WWW-Authenticate: {})", crate::sanitize::truncate(&header, 300))
-            };
-            self.tap.log().push(LogKind::Warning, &format!("HTTP 401 Unauthorized{challenge}"));
-            return Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
-                "HTTP 401 Unauthorized: the server wants credentials{challenge}; \
-                 log in with `mcplens auth login --url URL`, or give a token with --header \"Authorization: Bearer TOKEN\""
-            ))));
+            return Err(self.unauthorized(&resp));
         }
-        let ctype = content_type(&resp);
         if !status.is_success() {
-            let body = self.read_body(resp).await.unwrap_or_default();
-            if ctype.starts_with(JSON)
-                && let Some(fwd) = self.tap.inbound(body.clone())
-                && let Ok(msg @ ServerJsonRpcMessage::Error(_)) = serde_json::from_str::<ServerJsonRpcMessage>(&fwd)
-            {
-                return Ok(StreamableHttpPostResponse::Json(msg, new_session));
-            }
-            self.tap.log().push(LogKind::Warning, &format!("HTTP {status}: {}", excerpt(&body)));
-            return Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
-                "HTTP {status}: {}",
-                excerpt(&body)
-            ))));
+            return self.failed_post(resp, new_session).await;
         }
+        self.read_reply(resp, expects_reply, new_session).await
+    }
+
+    /// A 401, said in words with the server's challenge: rmcp's AuthRequired would print as Rust
+    /// type names.
+    fn unauthorized(&self, resp: &reqwest::Response) -> StreamableHttpError<reqwest::Error> {
+        let header = resp
+            .headers()
+            .get(reqwest::header::WWW_AUTHENTICATE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        let challenge = if header.is_empty() {
+            String::new()
+        } else {
+            format!(" (WWW-Authenticate: {})", crate::sanitize::truncate(&header, 300))
+        };
+        self.tap.log().push(LogKind::Warning, &format!("HTTP 401 Unauthorized{challenge}"));
+        StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
+            "HTTP 401 Unauthorized: the server wants credentials{challenge}; \
+             log in with `mcplens auth login --url URL`, or give a token with --header \"Authorization: Bearer TOKEN\""
+        )))
+    }
+
+    /// An error status: a JSON-RPC error in the body is the answer, anything else is an error.
+    async fn failed_post(
+        &self,
+        resp: reqwest::Response,
+        new_session: Option<String>,
+    ) -> HttpResult<StreamableHttpPostResponse> {
+        let status = resp.status();
+        let ctype = content_type(&resp);
+        let body = self.read_body(resp).await.unwrap_or_default();
+        if ctype.starts_with(JSON)
+            && let Some(fwd) = self.tap.inbound(body.clone())
+            && let Ok(msg @ ServerJsonRpcMessage::Error(_)) = serde_json::from_str::<ServerJsonRpcMessage>(&fwd)
+        {
+            return Ok(StreamableHttpPostResponse::Json(msg, new_session));
+        }
+        self.tap.log().push(LogKind::Warning, &format!("HTTP {status}: {}", excerpt(&body)));
+        Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!("HTTP {status}: {}", excerpt(&body)))))
+    }
+
+    /// A success status: an event stream, a JSON message, or (for a notification) nothing.
+    async fn read_reply(
+        &self,
+        resp: reqwest::Response,
+        expects_reply: bool,
+        new_session: Option<String>,
+    ) -> HttpResult<StreamableHttpPostResponse> {
+        let ctype = content_type(&resp);
         if ctype.starts_with(EVENT_STREAM) {
             return Ok(StreamableHttpPostResponse::Sse(self.tapped_events(resp), new_session));
         }

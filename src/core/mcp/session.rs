@@ -14,7 +14,7 @@ use rmcp::model::{
     RequestOptionalParam,
 };
 use rmcp::service::ClientServiceExt;
-use rmcp::service::{RunningService, ServiceError};
+use rmcp::service::{ClientInitializeError, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde::Deserialize;
@@ -303,66 +303,24 @@ impl Session {
         let roots = Arc::new(std::sync::RwLock::new(options.roots.clone()));
         let client =
             LensClient::new(tap.clone(), options.asks.clone(), roots.clone(), options.protocol, options.max_depth);
-        let lifecycle = super::era::lifecycle(options.protocol);
         if options.protocol == Protocol::Auto {
             tap.bound_discover(super::era::DISCOVER_WAIT.min(options.timeout / 2));
         }
-        let mut auth = None;
-        let (served, child) = match target {
-            Target::Stdio(s) => {
-                let (io, child) = stdio::spawn(s, tap.clone(), options.max_message)?;
-                // rmcp caps a line at 16 MiB; mcplens's own cap (--max-message-mb) decides, and it
-                // has already applied it. An initialize reply of 20 MiB was dropped here silently.
-                let (read, write) = tokio::io::split(io);
-                let io = rmcp::transport::async_rw::AsyncRwTransport::new_client(read, write)
-                    .with_max_line_length(options.max_message.saturating_add(1));
-                let serve = client.serve_with_lifecycle(io, lifecycle);
-                (tokio::time::timeout(options.timeout, serve).await.map_err(|_| ()), Some(child))
-            }
-            Target::Http(h) => {
-                let mut config = StreamableHttpClientTransportConfig::with_uri(h.url.clone());
-                config.custom_headers = parse_headers(&h.headers)?;
-                auth = (!h.has_authorization_header()).then(|| {
-                    Authorizer::new(&h.url, h.oauth.clone(), options.auth.clone(), tap.clone(), options.timeout)
-                });
-                let transport = StreamableHttpClientTransport::with_client(
-                    TappedHttpClient::new(tap.clone(), options.max_message).with_auth(auth.clone()),
-                    config,
-                );
-                // The clock stands still while the user logs in (the authorizer says so).
-                let serve = client.serve_with_lifecycle(transport, lifecycle);
-                (within(&tap, options.timeout, serve).await, None)
-            }
-        };
-        let failed = |what: String| Self::failure_message(&log, child.as_ref(), what);
+        let Handshake { served, child, auth } = Self::handshake(target, &options, client, &tap).await?;
         let service = match served {
-            Err(_) => {
+            Ok(Ok(service)) => service,
+            Ok(Err(e)) => {
+                *late = tap.late_discover();
+                let what = Self::refusal(target, &options, &tap, &e);
+                return Err(LensError::connection(Self::failure_message(&log, child.as_ref(), what).await));
+            }
+            Err(()) => {
                 if let Some(c) = &child {
                     c.kill();
                 }
                 let what = format!("did not finish initializing within {}s (--timeout)", options.timeout.as_secs());
-                return Err(LensError::connection(failed(what).await));
+                return Err(LensError::connection(Self::failure_message(&log, child.as_ref(), what).await));
             }
-            Ok(Err(e)) => {
-                *late = tap.late_discover();
-                let what = match target {
-                    Target::Http(h) => {
-                        let cause = log.redactor().redact(&root_cause(&e)).into_owned();
-                        if cause.starts_with("HTTP ") {
-                            format!("at {} answered {cause}", h.url)
-                        } else {
-                            format!("at {} could not be reached: {cause}", h.url)
-                        }
-                    }
-                    Target::Stdio(_) => format!(
-                        "failed during {}: {}",
-                        super::era::handshake_name(options.protocol),
-                        log.redactor().redact(&tap.refused().unwrap_or_else(|| e.to_string()))
-                    ),
-                };
-                return Err(LensError::connection(failed(what).await));
-            }
-            Ok(Ok(service)) => service,
         };
         let version = service.peer().peer_info().map(|p| p.protocol_version.to_string()).unwrap_or_default();
         let server = ServerInfo::from_raw(tap.handshake_reply()).settled(&version);
@@ -390,17 +348,81 @@ impl Session {
             task_book: Default::default(),
             auth,
         };
-        if session.server.era == Era::Modern {
-            let fixed = super::cache_hint::problems(&session.server.result);
-            session.setup_warnings.extend(fixed.into_iter().map(|p| format!("server/discover: {p}")));
-        }
-        if let Some(level) = session.options.log_level {
-            session.apply_log_level(level).await;
-        }
-        if session.server.era == Era::Modern && session.options.listen {
-            session.listen_at_start().await;
-        }
+        session.set_up().await;
         Ok(session)
+    }
+
+    /// Starts the transport (the child, or the HTTP client) and runs the handshake within the
+    /// timeout.
+    async fn handshake(
+        target: &Target,
+        options: &ConnectOptions,
+        client: LensClient,
+        tap: &Arc<WireTap>,
+    ) -> Result<Handshake> {
+        let lifecycle = super::era::lifecycle(options.protocol);
+        match target {
+            Target::Stdio(s) => {
+                let (io, child) = stdio::spawn(s, tap.clone(), options.max_message)?;
+                // rmcp caps a line at 16 MiB; mcplens's own cap (--max-message-mb) decides, and it
+                // has already applied it. An initialize reply of 20 MiB was dropped here silently.
+                let (read, write) = tokio::io::split(io);
+                let io = rmcp::transport::async_rw::AsyncRwTransport::new_client(read, write)
+                    .with_max_line_length(options.max_message.saturating_add(1));
+                let serve = client.serve_with_lifecycle(io, lifecycle);
+                let served = tokio::time::timeout(options.timeout, serve).await.map_err(|_| ());
+                Ok(Handshake { served, child: Some(child), auth: None })
+            }
+            Target::Http(h) => {
+                let mut config = StreamableHttpClientTransportConfig::with_uri(h.url.clone());
+                config.custom_headers = parse_headers(&h.headers)?;
+                let auth = (!h.has_authorization_header()).then(|| {
+                    Authorizer::new(&h.url, h.oauth.clone(), options.auth.clone(), tap.clone(), options.timeout)
+                });
+                let transport = StreamableHttpClientTransport::with_client(
+                    TappedHttpClient::new(tap.clone(), options.max_message).with_auth(auth.clone()),
+                    config,
+                );
+                // The clock stands still while the user logs in (the authorizer says so).
+                let serve = client.serve_with_lifecycle(transport, lifecycle);
+                Ok(Handshake { served: within(tap, options.timeout, serve).await, child: None, auth })
+            }
+        }
+    }
+
+    /// What the server did when the handshake failed, in the words of its transport.
+    fn refusal(target: &Target, options: &ConnectOptions, tap: &WireTap, e: &ClientInitializeError) -> String {
+        let redactor = tap.log().redactor();
+        match target {
+            Target::Http(h) => {
+                let cause = redactor.redact(&root_cause(e)).into_owned();
+                if cause.starts_with("HTTP ") {
+                    format!("at {} answered {cause}", h.url)
+                } else {
+                    format!("at {} could not be reached: {cause}", h.url)
+                }
+            }
+            Target::Stdio(_) => format!(
+                "failed during {}: {}",
+                super::era::handshake_name(options.protocol),
+                redactor.redact(&tap.refused().unwrap_or_else(|| e.to_string()))
+            ),
+        }
+    }
+
+    /// What follows a handshake: the era's cache hints checked, `--log-level` sent, listening
+    /// started.
+    async fn set_up(&mut self) {
+        if self.server.era == Era::Modern {
+            let fixed = super::cache_hint::problems(&self.server.result);
+            self.setup_warnings.extend(fixed.into_iter().map(|p| format!("server/discover: {p}")));
+        }
+        if let Some(level) = self.options.log_level {
+            self.apply_log_level(level).await;
+        }
+        if self.server.era == Era::Modern && self.options.listen {
+            self.listen_at_start().await;
+        }
     }
 
     /// Sends `--log-level`; a refusal is a warning, not a failed connection.
@@ -605,17 +627,6 @@ impl Session {
 
     /// Every tool, following `nextCursor` to the end; a repeated cursor stops the walk.
     pub async fn list_tools(&self) -> Result<ToolList> {
-        #[derive(Deserialize)]
-        struct Page<'a> {
-            #[serde(borrow, default)]
-            tools: Option<Vec<&'a RawValue>>,
-            #[serde(rename = "nextCursor", default)]
-            next_cursor: Option<Value>,
-            #[serde(rename = "ttlMs", default)]
-            ttl: Option<Value>,
-            #[serde(rename = "cacheScope", default)]
-            scope: Option<Value>,
-        }
         let mut list = ToolList::default();
         let mut seen = HashSet::new();
         let mut cursor: Option<String> = None;
@@ -625,87 +636,98 @@ impl Session {
             let what = format!("tools/list (page {})", list.pages + 1);
             let (raw, _) = self.request_raw(request, &what, &CallOptions::default(), &mut |_| {}).await?;
             list.pages += 1;
-            // One parse of the page (the tap checked its syntax); each descriptor keeps its
-            // exact bytes.
-            #[derive(Deserialize)]
-            struct Message<'a> {
-                #[serde(borrow, default)]
-                result: Option<Page<'a>>,
-                #[serde(default)]
-                error: Option<Value>,
-            }
-            let message: Message = crate::json_depth::parse_borrowed(&raw)
-                .map_err(|e| LensError::connection(format!("{what}: the result is not a tools/list result: {e}")))?;
-            if let Some(err) = &message.error {
-                // A server without tools says so with "method not found": that is no tools, not a
-                // broken connection.
-                if list.pages == 1 && err.get("code").and_then(Value::as_i64) == Some(-32601) {
-                    let msg = format!("the server does not offer tools ({})", Reply::error_summary(err));
-                    self.log().push(LogKind::Warning, &msg);
-                    list.warnings.push(msg);
-                    return Ok(list);
-                }
-                return Err(LensError::connection(format!(
-                    "{what}: the server answered {}",
-                    Reply::error_summary(err)
-                )));
-            }
-            let Some(page) = message.result else {
-                return Err(LensError::connection(format!("{what}: the server's reply has neither result nor error")));
+            let next = match self.take_tools_page(&raw, &what, &mut list)? {
+                ToolsPageEnd::NoTools => return Ok(list),
+                ToolsPageEnd::Next(next) => next,
             };
-            if list.pages == 1 {
-                let mut hint = Map::new();
-                hint.extend(page.ttl.clone().map(|t| ("ttlMs".to_string(), t)));
-                hint.extend(page.scope.clone().map(|s| ("cacheScope".to_string(), s)));
-                list.cache = super::era::cache_hint(&Value::Object(hint));
-            }
-            let Some(tools) = page.tools else {
-                return Err(LensError::connection(format!("{what}: the result has no \"tools\" array")));
-            };
-            for raw in tools {
-                let tool = ToolDescriptor::from_raw(raw, self.options.max_depth);
-                if raw.get().contains("x-mcp-header") {
-                    self.note_param_headers(&tool);
-                }
-                if let Some(literal) = tool.name_literal() {
-                    let mut names = self.exact_names.lock().unwrap_or_else(|p| p.into_inner());
-                    names.insert(tool.name().to_string(), super::wire::exact_literal(literal));
-                }
-                if let Some(problem) = tool.problem() {
-                    let msg =
-                        format!("tool #{} ({}): {problem}", list.tools.len() + 1, crate::sanitize::line(tool.name()));
-                    self.log().push(LogKind::Warning, &msg);
-                    list.warnings.push(msg);
-                }
-                list.tools.push(tool);
-            }
-            cursor = match page.next_cursor {
-                None | Some(Value::Null) => break,
-                Some(Value::String(s)) if s.is_empty() => break,
-                Some(Value::String(s)) => Some(s),
-                Some(other) => {
-                    let msg = format!("{what}: nextCursor is not a string ({other}); sent back as text");
-                    list.warnings.push(msg.clone());
-                    self.log().push(LogKind::Warning, &msg);
-                    Some(other.to_string())
-                }
+            cursor = match self.next_tools_cursor(next, &what, &mut list) {
+                Some(c) => Some(c),
+                None => break,
             };
             if let Some(c) = &cursor
                 && !seen.insert(c.clone())
             {
                 let msg = format!("tools/list repeated the cursor {c:?}; stopped after {} pages", list.pages);
-                self.log().push(LogKind::Warning, &msg);
-                list.warnings.push(msg);
+                self.warn_in(&mut list, msg);
                 break;
             }
             if list.pages >= self.options.max_list_pages {
                 let msg = format!("tools/list stopped after {} pages (the page limit)", list.pages);
-                self.log().push(LogKind::Warning, &msg);
-                list.warnings.push(msg);
+                self.warn_in(&mut list, msg);
                 break;
             }
         }
         Ok(list)
+    }
+
+    /// Adds one `tools/list` reply's tools to `list` and says whether the walk goes on.
+    fn take_tools_page(&self, raw: &str, what: &str, list: &mut ToolList) -> Result<ToolsPageEnd> {
+        // One parse of the page (the tap checked its syntax); each descriptor keeps its exact bytes.
+        let message: ToolsMessage = crate::json_depth::parse_borrowed(raw)
+            .map_err(|e| LensError::connection(format!("{what}: the result is not a tools/list result: {e}")))?;
+        if let Some(err) = &message.error {
+            // A server without tools says so with "method not found": that is no tools, not a
+            // broken connection.
+            if list.pages == 1 && err.get("code").and_then(Value::as_i64) == Some(-32601) {
+                let msg = format!("the server does not offer tools ({})", Reply::error_summary(err));
+                self.warn_in(list, msg);
+                return Ok(ToolsPageEnd::NoTools);
+            }
+            return Err(LensError::connection(format!("{what}: the server answered {}", Reply::error_summary(err))));
+        }
+        let Some(page) = message.result else {
+            return Err(LensError::connection(format!("{what}: the server's reply has neither result nor error")));
+        };
+        if list.pages == 1 {
+            let mut hint = Map::new();
+            hint.extend(page.ttl.clone().map(|t| ("ttlMs".to_string(), t)));
+            hint.extend(page.scope.clone().map(|s| ("cacheScope".to_string(), s)));
+            list.cache = super::era::cache_hint(&Value::Object(hint));
+        }
+        let Some(tools) = page.tools else {
+            return Err(LensError::connection(format!("{what}: the result has no \"tools\" array")));
+        };
+        for raw in tools {
+            self.add_tool(raw, list);
+        }
+        Ok(ToolsPageEnd::Next(page.next_cursor))
+    }
+
+    /// One descriptor into `list`, noting its exact name, its parameter headers and its problems.
+    fn add_tool(&self, raw: &RawValue, list: &mut ToolList) {
+        let tool = ToolDescriptor::from_raw(raw, self.options.max_depth);
+        if raw.get().contains("x-mcp-header") {
+            self.note_param_headers(&tool);
+        }
+        if let Some(literal) = tool.name_literal() {
+            let mut names = self.exact_names.lock().unwrap_or_else(|p| p.into_inner());
+            names.insert(tool.name().to_string(), super::wire::exact_literal(literal));
+        }
+        if let Some(problem) = tool.problem() {
+            let msg = format!("tool #{} ({}): {problem}", list.tools.len() + 1, crate::sanitize::line(tool.name()));
+            self.warn_in(list, msg);
+        }
+        list.tools.push(tool);
+    }
+
+    /// The cursor to send for the next page, or None at the end of the list.
+    fn next_tools_cursor(&self, next: Option<Value>, what: &str, list: &mut ToolList) -> Option<String> {
+        match next {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s.is_empty() => None,
+            Some(Value::String(s)) => Some(s),
+            Some(other) => {
+                let msg = format!("{what}: nextCursor is not a string ({other}); sent back as text");
+                self.warn_in(list, msg);
+                Some(other.to_string())
+            }
+        }
+    }
+
+    /// A warning both in the log and in the tool list's warnings.
+    fn warn_in(&self, list: &mut ToolList, msg: String) {
+        self.log().push(LogKind::Warning, &msg);
+        list.warnings.push(msg);
     }
 
     /// Where a `tools/call` result breaks the MCP schema (mcplens still shows it; rmcp would not).
@@ -935,4 +957,41 @@ fn parse_headers(headers: &[(String, String)]) -> Result<std::collections::HashM
             Ok((name, value))
         })
         .collect()
+}
+
+/// One `tools/list` page, each descriptor kept as its exact bytes.
+#[derive(Deserialize)]
+struct ToolsPage<'a> {
+    #[serde(borrow, default)]
+    tools: Option<Vec<&'a RawValue>>,
+    #[serde(rename = "nextCursor", default)]
+    next_cursor: Option<Value>,
+    #[serde(rename = "ttlMs", default)]
+    ttl: Option<Value>,
+    #[serde(rename = "cacheScope", default)]
+    scope: Option<Value>,
+}
+
+/// A `tools/list` reply: a page or an error.
+#[derive(Deserialize)]
+struct ToolsMessage<'a> {
+    #[serde(borrow, default)]
+    result: Option<ToolsPage<'a>>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+/// What one `tools/list` page says of the walk.
+enum ToolsPageEnd {
+    /// The server offers no tools (it answered "method not found").
+    NoTools,
+    /// The page's `nextCursor`, as sent.
+    Next(Option<Value>),
+}
+
+/// A handshake's outcome (Err: the timeout passed) with what was started for it.
+struct Handshake {
+    served: std::result::Result<std::result::Result<RunningService<RoleClient, LensClient>, ClientInitializeError>, ()>,
+    child: Option<ChildWatch>,
+    auth: Option<Arc<Authorizer>>,
 }

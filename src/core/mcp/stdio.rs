@@ -163,6 +163,39 @@ pub fn check_command(target: &StdioTarget) -> Result<()> {
 /// Starts the child and returns the end of a duplex pipe that rmcp should be served over.
 pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Result<(DuplexStream, ChildWatch)> {
     check_launch(target)?;
+    let mut child = start_child(target)?;
+    let log = tap.log().clone();
+    log.push(LogKind::Info, &format!("started {} (pid {})", target.command, child.id().unwrap_or(0)));
+
+    let (stdin, stdout, stderr) = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+        (Some(i), Some(o), Some(e)) => (i, o, e),
+        _ => return Err(LensError::connection("the server's stdio pipes could not be opened")),
+    };
+    let (rmcp_side, our_side) = tokio::io::duplex(1 << 16);
+    let (from_rmcp, to_rmcp) = tokio::io::split(our_side);
+    let to_rmcp = feed_rmcp(to_rmcp);
+    tap.set_injector(to_rmcp.downgrade());
+
+    let closing = Arc::new(Closing::default());
+    let reading = pump_server_stdout(stdout, tap.clone(), to_rmcp, max_message);
+    let stdout_closing = closing.clone();
+    tokio::spawn(async move {
+        tokio::select! {
+            () = reading => {}
+            () = stdout_closing.stdout.notified() => {}
+        }
+    });
+    tokio::spawn(pump_server_stdin(from_rmcp, stdin, tap, closing.clone()));
+    let stderr_read = tokio::spawn(drain_stderr(stderr, log.clone()));
+
+    let (status_tx, status_rx) = watch::channel(None);
+    let (kill_tx, kill_rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(watch_exit(child, kill_rx, closing, stderr_read, status_tx, log));
+    Ok((rmcp_side, ChildWatch { status: status_rx, kill: Arc::new(Mutex::new(Some(kill_tx))) }))
+}
+
+/// Spawns the command with its three pipes, turning a failure into the error a user can act on.
+fn start_child(target: &StdioTarget) -> Result<tokio::process::Child> {
     let mut cmd = Command::new(&target.command);
     cmd.args(&target.args)
         .envs(target.env.iter().map(|(k, v)| (k, v)))
@@ -173,7 +206,11 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
     if let Some(dir) = &target.cwd {
         cmd.current_dir(dir);
     }
-    let mut child = cmd.spawn().map_err(|e| match e.kind() {
+    cmd.spawn().map_err(|e| spawn_error(target, &e))
+}
+
+fn spawn_error(target: &StdioTarget, e: &std::io::Error) -> LensError {
+    match e.kind() {
         std::io::ErrorKind::NotFound => {
             if target.cwd.as_ref().is_some_and(|d| !d.is_dir()) {
                 LensError::usage(format!(
@@ -192,120 +229,111 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
             target.command
         )),
         _ => LensError::connection(format!("cannot start the server \"{}\": {e}", target.command)),
-    })?;
-    let log = tap.log().clone();
-    log.push(LogKind::Info, &format!("started {} (pid {})", target.command, child.id().unwrap_or(0)));
+    }
+}
 
-    let (stdin, stdout, stderr) = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
-        (Some(i), Some(o), Some(e)) => (i, o, e),
-        _ => return Err(LensError::connection("the server's stdio pipes could not be opened")),
-    };
-    let (rmcp_side, our_side) = tokio::io::duplex(1 << 16);
-    let (from_rmcp, to_rmcp) = tokio::io::split(our_side);
-    let to_rmcp = feed_rmcp(to_rmcp);
-    tap.set_injector(to_rmcp.downgrade());
-
-    // Server stdout -> tap -> rmcp, until the session stops the server.
-    let tap_in = tap.clone();
-    let closing = Arc::new(Closing::default());
-    let stdout_closing = closing.clone();
-    let reading = async move {
-        let mut reader = BufReader::with_capacity(1 << 16, stdout);
-        let mut buf = Vec::new();
-        loop {
-            match read_bounded_line(&mut reader, &mut buf, max_message).await {
-                Ok(None) | Err(_) => break,
-                Ok(Some(Err(len))) => {
-                    if let Some(refusal) = tap_in.oversized(&String::from_utf8_lossy(&buf), len, max_message)
-                        && to_rmcp.send(refusal).await.is_err()
-                    {
-                        break;
-                    }
+/// Server stdout -> tap -> rmcp, one bounded line at a time.
+async fn pump_server_stdout(
+    stdout: tokio::process::ChildStdout,
+    tap: Arc<WireTap>,
+    to_rmcp: mpsc::Sender<String>,
+    max_message: usize,
+) {
+    let mut reader = BufReader::with_capacity(1 << 16, stdout);
+    let mut buf = Vec::new();
+    loop {
+        match read_bounded_line(&mut reader, &mut buf, max_message).await {
+            Ok(None) | Err(_) => break,
+            Ok(Some(Err(len))) => {
+                if let Some(refusal) = tap.oversized(&String::from_utf8_lossy(&buf), len, max_message)
+                    && to_rmcp.send(refusal).await.is_err()
+                {
+                    break;
                 }
-                Ok(Some(Ok(()))) => {
-                    // The buffer grew by doubling: give back the slack before the tap copies the
-                    // line (for a large buffer this is a remap, not a copy).
-                    if buf.len() > 1 << 20 && buf.capacity() > buf.len() + buf.len() / 8 {
-                        buf.shrink_to_fit();
-                    }
-                    // The line goes to the tap as it is (moved, not copied); a small buffer is
-                    // kept for the next line. The strict check is several times faster than the
-                    // lossy one on valid text.
-                    let taken = if buf.capacity() > 4 << 20 { std::mem::take(&mut buf) } else { buf.clone() };
-                    let line =
-                        String::from_utf8(taken).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-                    if let Some(fwd) = tap_in.inbound(line)
-                        && to_rmcp.send(fwd).await.is_err()
-                    {
-                        break;
-                    }
+            }
+            Ok(Some(Ok(()))) => {
+                if let Some(fwd) = tap.inbound(take_line(&mut buf))
+                    && to_rmcp.send(fwd).await.is_err()
+                {
+                    break;
                 }
             }
         }
-    };
-    tokio::spawn(async move {
-        tokio::select! {
-            () = reading => {}
-            () = stdout_closing.stdout.notified() => {}
-        }
-    });
+    }
+}
 
-    // rmcp -> tap -> server stdin, until the session stops the server (`close_stdin`).
-    let tap_out = tap.clone();
-    let stdin_closing = closing.clone();
-    tokio::spawn(async move {
-        let mut reader = BufReader::new(from_rmcp);
-        let mut stdin = stdin;
-        let mut buf = Vec::new();
-        loop {
-            let read = tokio::select! {
-                r = read_bounded_line(&mut reader, &mut buf, usize::MAX) => r,
-                () = stdin_closing.stdin.notified() => break,
-            };
-            let Ok(Some(Ok(()))) = read else { break };
-            let line = String::from_utf8_lossy(&buf);
-            let line = tap_out.outbound(&line);
-            if write_line(&mut stdin, line.as_bytes()).await.is_err() {
-                break;
-            }
-        }
-    });
+/// The line read into `buf` as a string, leaving a buffer for the next line.
+fn take_line(buf: &mut Vec<u8>) -> String {
+    // The buffer grew by doubling: give back the slack before the tap copies the line (for a
+    // large buffer this is a remap, not a copy).
+    if buf.len() > 1 << 20 && buf.capacity() > buf.len() + buf.len() / 8 {
+        buf.shrink_to_fit();
+    }
+    // The line goes to the tap as it is (moved, not copied); a small buffer is kept for the next
+    // line. The strict check is several times faster than the lossy one on valid text.
+    let taken = if buf.capacity() > 4 << 20 { std::mem::take(buf) } else { buf.clone() };
+    String::from_utf8(taken).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
 
-    // Server stderr -> log, line by line, so the pipe never fills and blocks the server.
-    let stderr_log = log.clone();
-    let stderr_read = tokio::spawn(async move {
-        let mut reader = BufReader::new(stderr);
-        let mut buf = Vec::new();
-        loop {
-            match read_bounded_line(&mut reader, &mut buf, 64 << 10).await {
-                Ok(None) | Err(_) => break,
-                Ok(Some(Err(len))) => stderr_log.push(LogKind::Stderr, &format!("({len}-byte stderr line skipped)")),
-                Ok(Some(Ok(()))) => {
-                    let line = String::from_utf8_lossy(&buf);
-                    stderr_log.push(LogKind::Stderr, line.trim_end_matches(['\n', '\r']));
-                }
-            }
-        }
-    });
-
-    let (status_tx, status_rx) = watch::channel(None);
-    let (kill_tx, kill_rx) = tokio::sync::oneshot::channel::<()>();
-    let exit_log = log;
-    tokio::spawn(async move {
-        let status = tokio::select! {
-            s = child.wait() => s.ok(),
-            _ = kill_rx => stop(&mut child, &closing, &exit_log).await,
+/// rmcp -> tap -> server stdin, until the session stops the server (`Closing`).
+async fn pump_server_stdin(
+    from_rmcp: tokio::io::ReadHalf<DuplexStream>,
+    mut stdin: tokio::process::ChildStdin,
+    tap: Arc<WireTap>,
+    closing: Arc<Closing>,
+) {
+    let mut reader = BufReader::new(from_rmcp);
+    let mut buf = Vec::new();
+    loop {
+        let read = tokio::select! {
+            r = read_bounded_line(&mut reader, &mut buf, usize::MAX) => r,
+            () = closing.stdin.notified() => break,
         };
-        // Its last stderr lines are logged before the exit is told: a failure quotes them. A
-        // process that left its stderr open to another (a child of its own) is not waited for.
-        let _ = tokio::time::timeout(STDERR_AFTER_EXIT, stderr_read).await;
-        if let Some(s) = status {
-            exit_log.push(LogKind::Info, &format!("server exited: {}", describe_status(&s)));
+        let Ok(Some(Ok(()))) = read else { break };
+        let line = String::from_utf8_lossy(&buf);
+        let line = tap.outbound(&line);
+        if write_line(&mut stdin, line.as_bytes()).await.is_err() {
+            break;
         }
-        let _ = status_tx.send(status);
-    });
+    }
+}
 
-    Ok((rmcp_side, ChildWatch { status: status_rx, kill: Arc::new(Mutex::new(Some(kill_tx))) }))
+/// Server stderr -> log, line by line, so the pipe never fills and blocks the server.
+async fn drain_stderr(stderr: tokio::process::ChildStderr, log: SessionLog) {
+    let mut reader = BufReader::new(stderr);
+    let mut buf = Vec::new();
+    loop {
+        match read_bounded_line(&mut reader, &mut buf, 64 << 10).await {
+            Ok(None) | Err(_) => break,
+            Ok(Some(Err(len))) => log.push(LogKind::Stderr, &format!("({len}-byte stderr line skipped)")),
+            Ok(Some(Ok(()))) => {
+                let line = String::from_utf8_lossy(&buf);
+                log.push(LogKind::Stderr, line.trim_end_matches(['\n', '\r']));
+            }
+        }
+    }
+}
+
+/// Waits for the child to exit or to be stopped, then tells its status.
+async fn watch_exit(
+    mut child: tokio::process::Child,
+    kill_rx: tokio::sync::oneshot::Receiver<()>,
+    closing: Arc<Closing>,
+    stderr_read: tokio::task::JoinHandle<()>,
+    status_tx: watch::Sender<Option<ExitStatus>>,
+    log: SessionLog,
+) {
+    let status = tokio::select! {
+        s = child.wait() => s.ok(),
+        _ = kill_rx => stop(&mut child, &closing, &log).await,
+    };
+    // Its last stderr lines are logged before the exit is told: a failure quotes them. A process
+    // that left its stderr open to another (a child of its own) is not waited for.
+    let _ = tokio::time::timeout(STDERR_AFTER_EXIT, stderr_read).await;
+    if let Some(s) = status {
+        log.push(LogKind::Info, &format!("server exited: {}", describe_status(&s)));
+    }
+    let _ = status_tx.send(status);
 }
 
 /// How long the end of a server's stderr is waited for once it has exited.

@@ -127,6 +127,33 @@ impl<'a> Probe<'a> {
     }
 }
 
+/// What the tap does with a reply it matched to a request (see `WireTap::reply_route`).
+enum Route {
+    /// Passed on to rmcp as it came.
+    Pass,
+    /// This line goes to rmcp in its place.
+    Line(String),
+    /// Kept whole for the caller, a stub to rmcp.
+    Keep { key: String, id_text: String, stub: &'static str },
+    /// The handshake's answer: kept whole and passed on (`hint_fixed`: a discover result with
+    /// its cache hint made to fit the spec, and what was wrong).
+    Handshake { has_result: bool, hint_fixed: Option<(String, Vec<String>)> },
+}
+
+/// A reply line kept as the caller's raw text: trailing whitespace (the line's own newline) is
+/// cut in place, not copied away.
+fn kept_whole(line: String) -> Arc<String> {
+    let trimmed = line.trim();
+    Arc::new(if line.starts_with(trimmed) {
+        let len = trimmed.len();
+        let mut line = line;
+        line.truncate(len);
+        line
+    } else {
+        trimmed.to_string()
+    })
+}
+
 /// Logs one line of someone else's session (`mcplens record`'s proxy) as the tap logs its own:
 /// a JSON-RPC message with what the log reads of it, anything else as plain text.
 pub fn log_line(log: &SessionLog, kind: LogKind, line: &str) -> u64 {
@@ -510,23 +537,58 @@ impl WireTap {
         };
         let seq = self.log.push_message(LogKind::Received, logged, &probe.wire());
         if let Some(method) = probe.method.as_deref() {
-            // A long server log message is kept whole for a while, so that `--log-level`
-            // headless can print it whole (the entry's text is a preview).
-            if method == "notifications/message" && self.log.is_long(logged.len()) {
-                self.log.attach_full(seq, Arc::new(logged.to_string()));
+            return Some(self.inbound_message(method, &probe, (trimmed, logged), seq));
+        }
+        match self.reply_route(&probe)? {
+            Route::Pass => Some(trimmed.to_string()),
+            Route::Line(line) => Some(line),
+            Route::Keep { key, id_text, stub } => {
+                let raw = kept_whole(line);
+                self.log.attach_full(seq, raw.clone());
+                self.lock().kept.insert(key, raw);
+                Some(format!(r#"{{"jsonrpc":"2.0","id":{id_text},"result":{stub}}}"#))
             }
-            match probe.id {
-                None => self.notification(method, probe.params),
-                Some(id) => {
-                    if let Some((_, stub)) = super::asks::KEPT.iter().find(|(m, _)| *m == method) {
-                        self.lock().asks.insert(id_key(id.get()), Arc::new(trimmed.to_string()));
-                        let id = id.get();
-                        return Some(format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{stub}}}"#));
+            Route::Handshake { has_result, hint_fixed } => {
+                let raw = kept_whole(line);
+                if has_result {
+                    self.lock().handshake = Some(raw.clone());
+                }
+                match hint_fixed {
+                    Some((fixed, what)) => {
+                        let what = what.join("; ");
+                        self.log.push(LogKind::Warning, &format!("server/discover: a cache hint out of spec: {what}"));
+                        Some(fixed)
                     }
+                    None => Some(raw.to_string()),
                 }
             }
-            return Some(trimmed.to_string());
         }
+    }
+
+    /// A request or notification of the server's (`trimmed` as read, `logged` as sent): what rmcp
+    /// should see of it.
+    fn inbound_message(&self, method: &str, probe: &Probe, (trimmed, logged): (&str, &str), seq: u64) -> String {
+        // A long server log message is kept whole for a while, so that `--log-level`
+        // headless can print it whole (the entry's text is a preview).
+        if method == "notifications/message" && self.log.is_long(logged.len()) {
+            self.log.attach_full(seq, Arc::new(logged.to_string()));
+        }
+        match probe.id {
+            None => self.notification(method, probe.params),
+            Some(id) => {
+                if let Some((_, stub)) = super::asks::KEPT.iter().find(|(m, _)| *m == method) {
+                    self.lock().asks.insert(id_key(id.get()), Arc::new(trimmed.to_string()));
+                    let id = id.get();
+                    return format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{stub}}}"#);
+                }
+            }
+        }
+        trimmed.to_string()
+    }
+
+    /// What becomes of a reply: matched to the request it answers, or dropped (None) with a
+    /// word in the log.
+    fn reply_route(&self, probe: &Probe) -> Option<Route> {
         let Some(id) = probe.id else {
             self.log.push(LogKind::Warning, "server sent a message with neither method nor id");
             return None;
@@ -534,8 +596,7 @@ impl WireTap {
         if probe.result.is_none() && probe.error.is_none() {
             self.log.push(LogKind::Warning, "server sent a reply with neither result nor error");
         }
-        let (key, id_text, trimmed_len) = (id_key(id.get()), id.get().to_string(), trimmed.len());
-        let has_result = probe.result.is_some();
+        let (key, id_text) = (id_key(id.get()), id.get().to_string());
         let mut st = self.lock();
         if st.abandoned.remove(&key) {
             st.late_discover |= probe.error.is_none() && discovered(probe.result);
@@ -561,56 +622,36 @@ impl WireTap {
         if method == "server/discover" && handshake {
             st.discover = None;
             if probe.error.is_none() && !discovered(probe.result) {
-                // A legacy server that answers any method with a result (`{}`): not a discover
-                // result, so `auto` goes on to initialize (the log has what it sent).
                 drop(st);
-                if self.discover_bound().is_some() {
-                    self.log.push(
-                        LogKind::Info,
-                        "server/discover: the answer is no discover result (no supportedVersions); taken as a legacy server",
-                    );
-                    return Some(format!(
-                        r#"{{"jsonrpc":"2.0","id":{id_text},"error":{{"code":-32601,"message":"mcplens: not a discover result"}}}}"#
-                    ));
-                }
-                return Some(trimmed.to_string());
+                return Some(self.legacy_discover(&id_text));
             }
         }
-        let hint_fixed = (method == "server/discover" && handshake && probe.error.is_none())
-            .then(|| super::cache_hint::tolerated(probe.result, &id_text))
-            .flatten();
-        if stub.is_none() && !handshake {
-            return Some(trimmed.to_string());
-        }
-        let raw = Arc::new(if line.starts_with(trimmed) {
-            // Trailing whitespace (the line's own newline) is cut in place, not copied away.
-            let mut line = line;
-            line.truncate(trimmed_len);
-            line
-        } else {
-            trimmed.to_string()
-        });
-        match stub.filter(|_| !handshake) {
-            Some(stub) => {
-                self.log.attach_full(seq, raw.clone());
-                st.kept.insert(key, raw);
-                Some(format!(r#"{{"jsonrpc":"2.0","id":{id_text},"result":{stub}}}"#))
-            }
-            None => {
-                if has_result {
-                    st.handshake = Some(raw.clone());
-                }
-                drop(st);
-                match hint_fixed {
-                    Some((fixed, what)) => {
-                        let what = what.join("; ");
-                        self.log.push(LogKind::Warning, &format!("server/discover: a cache hint out of spec: {what}"));
-                        Some(fixed)
-                    }
-                    None => Some(raw.to_string()),
-                }
+        drop(st);
+        match stub {
+            Some(stub) if !handshake => Some(Route::Keep { key, id_text, stub }),
+            None if !handshake => Some(Route::Pass),
+            _ => {
+                let hint_fixed = (method == "server/discover" && probe.error.is_none())
+                    .then(|| super::cache_hint::tolerated(probe.result, &id_text))
+                    .flatten();
+                Some(Route::Handshake { has_result: probe.result.is_some(), hint_fixed })
             }
         }
+    }
+
+    /// A legacy server that answers any method with a result (`{}`): not a discover result, so
+    /// `auto` goes on to initialize (the log has what it sent).
+    fn legacy_discover(&self, id_text: &str) -> Route {
+        if self.discover_bound().is_none() {
+            return Route::Pass;
+        }
+        self.log.push(
+            LogKind::Info,
+            "server/discover: the answer is no discover result (no supportedVersions); taken as a legacy server",
+        );
+        Route::Line(format!(
+            r#"{{"jsonrpc":"2.0","id":{id_text},"error":{{"code":-32601,"message":"mcplens: not a discover result"}}}}"#
+        ))
     }
 
     /// Why the last reply over the size limit was refused, if one was.

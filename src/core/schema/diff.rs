@@ -56,7 +56,9 @@ pub fn token(s: &str) -> String {
 
 /// Every change from `old` to `new`, paths starting with `base` (e.g. `/inputSchema`).
 pub fn diff(old: &Value, new: &Value, base: &str) -> Vec<Change> {
-    let defs_differ = defs(old) != defs(new);
+    // Definitions count only through a `$ref`: without one, equal subtrees are never walked
+    // (`snapshot_text` holds the property schemas alike on both sides as `null`, relying on it).
+    let defs_differ = defs(old) != defs(new) && (has_ref(old) || has_ref(new));
     let mut walk = Walk {
         old_root: old,
         new_root: new,
@@ -67,6 +69,20 @@ pub fn diff(old: &Value, new: &Value, base: &str) -> Vec<Change> {
     };
     walk.node(old, new, base, 0);
     walk.out
+}
+
+/// Whether any object in `root` holds a `$ref`, found without recursion.
+fn has_ref(root: &Value) -> bool {
+    let mut stack = vec![root];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) if m.contains_key("$ref") => return true,
+            Value::Object(m) => stack.extend(m.values()),
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    false
 }
 
 fn defs(root: &Value) -> (Option<&Value>, Option<&Value>) {

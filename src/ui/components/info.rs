@@ -113,6 +113,9 @@ impl InfoPane {
             return rows;
         };
         rows.push(Row::Fact("file", c.file.clone()));
+        if let Some(note) = &c.note {
+            rows.push(Row::Fact("note", note.clone()));
+        }
         rows.push(Row::Fact("tools", c.summary()));
         for name in &c.removed {
             rows.push(Row::Since(Role::Breaking, "− removed ".into(), name.clone()));

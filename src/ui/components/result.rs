@@ -15,7 +15,8 @@ use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::msg::{Cmd, Purpose, Running};
-use crate::ui::result::{ResultState, View};
+use crate::ui::result::ResultState;
+use crate::ui::result::view::Answer;
 use crate::ui::theme::{Role, Theme};
 
 const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -35,6 +36,14 @@ impl Component for ResultState {
     }
 
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        match self.view_command(cmd) {
+            Answer::NotMine => {}
+            Answer::Done => return Used::Yes,
+            Answer::Notice(n) => {
+                cx.notice(n, false);
+                return Used::Yes;
+            }
+        }
         match cmd {
             Command::Search => {
                 if !self.open_search() {
@@ -53,19 +62,11 @@ impl Component for ResultState {
                 let (name, text) = self.export();
                 cx.cmd(Cmd::Export { name, text });
             }
-            Command::DecodeTexts => cx.notice(
-                match self.toggle_decoded() {
-                    Some(true) => "Raw view: JSON carried in text blocks shown as trees (d: as sent)",
-                    Some(false) => "Raw view: the reply as sent",
-                    None => "d works in the Raw view (4) of a result with a reply",
-                },
-                false,
-            ),
+            Command::DecodeTexts => cx.notice("d works in the Raw view (4) of a result with a reply", false),
             Command::OpenResource => match self.resource_link() {
                 Some(link) => super::read::open_link(link, cx),
                 None => cx.notice("this result has no resource_link or embedded resource", false),
             },
-            Command::SwitchSide if self.view == View::Split => self.split_right = !self.split_right,
             Command::SwitchSide => cx.notice("s switches sides in the Split view (2)", false),
             Command::Back => return if self.back() { Used::Yes } else { Used::No },
             // Enter on a value (not a fold, not a record) shows it whole, as `o` does.

@@ -1,6 +1,5 @@
-//! The views of a result, built when the result arrives or a view is first shown (never while
-//! drawing): the Envelope view's body, the Split panes with the outputSchema check, the Content
-//! blocks, the Raw reply.
+//! What the result's header and its Envelope view show, built when the result arrives (never
+//! while drawing), and the members of the reply the other views read.
 
 use crate::envelope::twin::data_repeats_message;
 use std::sync::Arc;
@@ -10,9 +9,10 @@ use ratatui::text::{Line, Span};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::body::Body;
 use super::table::Table;
 use super::text::TextView;
-use super::{Body, CHECK_MAX, Page, SplitView, content_lines_at, decoded_reply, header_text, json_lines, markdown};
+use super::{Page, header_text, json_lines, markdown};
 use crate::envelope::{Envelope, ResponseType};
 use crate::sanitize;
 use crate::ui::jsonview::JsonView;
@@ -180,96 +180,5 @@ pub fn envelope_body(call: &CallResult, theme: &Theme) -> Body {
         (None, false) => {
             Body::Tree(Box::new(JsonView::from_text(Arc::<str>::from(env.data.json().to_string()), "data")))
         }
-    }
-}
-
-/// structuredContent beside _meta, as views over the reply's own text (a 10 MB structuredContent
-/// is not copied), and the outputSchema check.
-pub fn split(call: &CallResult, theme: &Theme) -> SplitView {
-    #[derive(serde::Deserialize)]
-    struct Parts<'a> {
-        #[serde(borrow, rename = "structuredContent")]
-        structured: Option<&'a RawValue>,
-        #[serde(borrow, rename = "_meta")]
-        meta: Option<&'a RawValue>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Reply<'a> {
-        #[serde(borrow)]
-        result: Option<Parts<'a>>,
-    }
-    let raw = call.reply.as_ref().map(|r| r.raw.clone()).unwrap_or_default();
-    let parts = serde_json::from_str::<Reply>(&raw).ok().and_then(|r| r.result);
-    // Views over the reply's own text: a 10 MB structuredContent is not copied.
-    let view = |rv: Option<&RawValue>, name: &str| {
-        rv.map(|v| {
-            let start = v.get().as_ptr() as usize - raw.as_ptr() as usize;
-            JsonView::from_text_in(raw.clone(), start..start + v.get().len(), name)
-        })
-    };
-    let left = view(parts.as_ref().and_then(|p| p.structured), "structuredContent");
-    let right = view(parts.as_ref().and_then(|p| p.meta), "_meta");
-    let mut check = vec![];
-    let sc_len = parts.as_ref().and_then(|p| p.structured).map_or(0, |s| s.get().len());
-    // Validating needs the parsed tree, ten times the text: not for a big result.
-    let checkable = sc_len <= CHECK_MAX;
-    let sc = call.output_schema.as_ref().filter(|_| checkable).and_then(|_| result_member(call, "structuredContent"));
-    match (&call.output_schema, &sc) {
-        (Some(_), None) if !checkable => check.push(Line::styled(
-            format!(
-                "structuredContent is {:.1} MB: not checked against the outputSchema here \
-                     (mcplens call --json, then a validator, checks it)",
-                sc_len as f64 / (1 << 20) as f64
-            ),
-            theme.paint(Role::Warning),
-        )),
-        (Some(schema), Some(sc)) => match crate::schema::validate::validate(schema, sc) {
-            Ok(v) if v.is_empty() => {
-                check.push(Line::styled("✔ structuredContent matches the tool's outputSchema", theme.paint(Role::Ok)))
-            }
-            Ok(v) => {
-                check.push(Line::styled(
-                    format!("✖ structuredContent breaks the outputSchema in {} place(s):", v.len()),
-                    theme.paint(Role::Error),
-                ));
-                for x in v.iter().take(5) {
-                    check.push(Line::styled(format!("  {x}"), theme.paint(Role::Error)));
-                }
-            }
-            Err(e) => check.push(Line::styled(sanitize::line(&e).into_owned(), theme.paint(Role::Warning))),
-        },
-        (Some(_), None) => check.push(Line::styled(
-            "✖ the tool has an outputSchema but sent no structuredContent",
-            theme.paint(Role::Error),
-        )),
-        (None, _) => check.push(Line::styled("the tool declares no outputSchema", theme.paint(Role::Dim))),
-    }
-    SplitView { left, right, check }
-}
-
-/// The Content view's text, and the line each block starts at.
-pub fn content(call: &CallResult, theme: &Theme) -> (TextView, Vec<usize>) {
-    let content = result_member(call, "content").map(|c| serde_json::json!({"content": c}));
-    let (lines, starts) = match content.or_else(|| result_member(call, "")) {
-        Some(r) => content_lines_at(&r, theme),
-        None => (vec![Line::styled("No reply to show (see the Envelope view).", theme.paint(Role::Dim))], vec![]),
-    };
-    (TextView::new(lines), starts)
-}
-
-pub fn raw(call: &CallResult, decoded: bool, theme: &Theme) -> Body {
-    match &call.reply {
-        Some(r) if decoded => match decoded_reply(&r.raw) {
-            Some(text) => Body::Tree(Box::new(JsonView::from_text(text, "reply (texts decoded)"))),
-            None => Body::Tree(Box::new(JsonView::from_text(r.raw.clone(), "reply"))),
-        },
-        Some(r) => Body::Tree(Box::new(JsonView::from_text(r.raw.clone(), "reply"))),
-        None => Body::Text(TextView::new(vec![Line::styled(
-            match &call.envelope {
-                Some(_) => "This list was gathered from several pages; each page's raw reply is in the log (L).",
-                None => "The call got no reply.",
-            },
-            theme.paint(Role::Dim),
-        )])),
     }
 }
