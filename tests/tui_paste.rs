@@ -6,15 +6,16 @@
 mod common;
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use mcplens::ui::app::{App, Cmd, Msg, Pane};
+use mcplens::ui::app::{App, Cmd, Msg, Pane, SetUp};
 use mcplens::ui::headless::{Screen, connected_app};
 use mcplens::ui::theme::Theme;
 use serde_json::{Value, json};
 
 async fn demo() -> (App, mcplens::mcp::Session, Screen) {
-    let (app, s) = connected_app(&common::demo(), Theme::default(), "paste")
+    let (mut app, s) = connected_app(&common::demo(), Theme::default(), "paste")
         .await
         .unwrap_or_else(|e| panic!("cannot connect: {e}"));
+    app.set_up(SetUp { history: Some(mcplens::history::History::default()), ..Default::default() });
     (app, s, Screen::new(120, 40))
 }
 
@@ -33,12 +34,8 @@ async fn a_paste_where_no_text_cursor_is_runs_nothing_and_says_so() {
     // As keys, "q" would quit, "K" open the collection and the line break run the tool.
     let cmds = paste(&mut app, "qK\nl?");
     assert!(cmds.is_empty(), "{cmds:?}");
-    assert!(
-        !app.outline().quit
-            && app.outline().overlays.is_empty()
-            && app.outline().docked.is_none()
-            && !app.outline().log_shown
-    );
+    let o = app.outline();
+    assert!(!o.quit && o.overlays.is_empty() && o.docked.is_none() && !o.log_shown);
     assert!(app.form().is_none());
     let text = screen.text(&mut app);
     assert!(text.contains("nothing here takes text"), "{text}");
@@ -62,7 +59,8 @@ async fn a_paste_into_the_filter_and_a_field_is_typed_there_as_one_line() {
     // Typing goes on after the pasted text.
     screen.type_text(&mut app, "!");
     assert_eq!(arguments(&app)["message"], json!("hello world q[2J!"));
-    assert!(!app.outline().quit && app.outline().overlays.is_empty() && app.outline().focus == Pane::Form);
+    let o = app.outline();
+    assert!(!o.quit && o.overlays.is_empty() && o.focus == Pane::Form);
 }
 
 #[tokio::test]
@@ -74,12 +72,12 @@ async fn a_paste_into_the_json_editor_keeps_its_lines() {
     screen.press(&mut app, KeyCode::Enter);
     screen.press_with(&mut app, KeyCode::Char('t'), KeyModifiers::CONTROL);
     assert!(app.form().is_some_and(|f| f.raw.is_some()), "not in JSON mode");
-    // Ctrl-A is not the editor's: its text is erased with keys.
-    screen.type_json(&mut app, "");
-    let cmds = paste(&mut app, "{\n  \"message\": \"a\",\n  \"repeat\": 3\n}");
+    // Pasted at the editor's cursor, in among the text it held, its lines kept.
+    let pasted = "{\n  \"message\": \"a\",\n  \"repeat\": 3\n}";
+    let cmds = paste(&mut app, pasted);
     assert!(cmds.is_empty(), "{cmds:?}");
     let raw = app.form().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
-    assert_eq!(raw, "{\n  \"message\": \"a\",\n  \"repeat\": 3\n}");
+    assert!(raw.contains(pasted), "{raw}");
     let text = screen.text(&mut app);
     assert!(text.contains("\"repeat\": 3"), "{text}");
 }

@@ -135,7 +135,11 @@ mod tests {
         let a: Box<RawValue> = serde_json::from_str(r#"{"name":"b","x":1.50}"#).unwrap();
         let b: Box<RawValue> = serde_json::from_str(r#"{"name":"a"}"#).unwrap();
         let mut keyed = vec![("b".to_string(), &*a), ("a".to_string(), &*b)];
-        let parts = Parts { server: "{}".into(), lists: vec![("tools", sorted(&mut keyed)), ("prompts", vec![])] };
+        let parts = Parts {
+            target: "{}".into(),
+            server: "{}".into(),
+            lists: vec![("tools", sorted(&mut keyed)), ("prompts", vec![])],
+        };
         let text = parts.write();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["tools"][0]["name"], "a");
