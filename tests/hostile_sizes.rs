@@ -1,6 +1,7 @@
 //! Server-sized lists held at a bounded multiple of their bytes: mcplens's peak memory stays
 //! within 10 times what the server sent plus 50 MB (its own start-up included) on each surface:
-//! completions, prompt messages, prompt arguments, resources, sampling requests. The server is
+//! completions, prompt messages, prompt arguments, resources, sampling requests, elicitation
+//! schemas (headless and in the TUI, driven in tmux). The server is
 //! tests/servers/hostile_sizes.py. Resources run at the full size of the budget's case (200,000
 //! items, 23 MB); the others at half their case's size, to stay within the CI budget in a debug
 //! build (the full sizes are within the budget too; see docs/security.md).
@@ -93,6 +94,146 @@ fn a_sampling_request_of_100k_messages() {
     assert!(err.contains("… and 99900 more messages, not shown"), "{err}");
 }
 
+#[test]
+fn an_elicitation_of_100k_properties_answered_headless() {
+    let answer = r#"{"p099999": "last"}"#;
+    let o = within_budget(&["call", "t", "--elicitation-answer", answer], "ask-props", 100_000, 0);
+    assert!(stdout(&o).contains(r#""p099999": "last""#), "{}", stdout(&o));
+    let o = within_budget(&["call", "t", "--elicitation", "decline"], "ask-props", 100_000, 0);
+    assert!(stdout(&o).contains(r#""action": "decline""#), "{}", stdout(&o));
+}
+
+#[test]
+fn an_elicitation_of_a_500k_value_enum_checked_headless() {
+    // The last value is a choice; a value that is none is sent (the user said so) with a warning.
+    let answer = r#"{"choice": "v0499999"}"#;
+    let o = within_budget(&["call", "t", "--elicitation-answer", answer], "ask-enum", 500_000, 0);
+    assert!(!stderr(&o).contains("breaks the requested schema"), "{}", stderr(&o));
+    let o = within_budget(&["call", "t", "--elicitation-answer", r#"{"choice": "nope"}"#], "ask-enum", 500_000, 0);
+    assert!(stderr(&o).contains(r#"/choice: "nope" is not one of the 500000 choices"#), "{}", stderr(&o));
+}
+
+/// The TUI in tmux (a tmux server of its own), against the server in `mode` with `count` items,
+/// its own peak memory reported to a file when it exits.
+struct Tui {
+    tmux: Tmux,
+    peak_file: std::path::PathBuf,
+}
+
+impl Tui {
+    fn start(mode: &str, count: usize) -> Tui {
+        let name = format!("sizes-{}-{mode}", std::process::id());
+        let peak_file = std::env::temp_dir().join(format!("mcplens-{name}.peak"));
+        let cmd = format!(
+            "MCPLENS_REPORT_PEAK=1 {} -- python3 {} {mode} {count} 2>{}; echo EXITED=$?; sleep 30",
+            bin(),
+            script("hostile_sizes.py"),
+            peak_file.display()
+        );
+        let tui = Tui { tmux: Tmux::start(&name, 120, 40, &cmd), peak_file };
+        tui.wait_for("Tools (1)");
+        tui
+    }
+
+    /// Keys one at a time, as typed.
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.tmux.keys(&[k]);
+            std::thread::sleep(std::time::Duration::from_millis(150));
+        }
+    }
+
+    fn wait_for(&self, needle: &str) -> String {
+        self.tmux.wait_for(needle, 90)
+    }
+
+    /// Runs the tool `t`, which asks first; the request's overlay shown.
+    fn asked(&self) -> String {
+        self.keys(&["Enter"]);
+        self.wait_for("Form: t");
+        self.keys(&["C-r"]);
+        self.wait_for("The server asks")
+    }
+
+    /// Ctrl-C, and how long until the process was gone; then its peak memory in bytes.
+    fn quit(&self) -> (std::time::Duration, u64) {
+        let t0 = std::time::Instant::now();
+        self.tmux.keys(&["C-c"]);
+        let screen = self.tmux.wait_for("EXITED=", 30);
+        let took = t0.elapsed();
+        assert!(screen.contains("EXITED=0"), "{screen}");
+        let err = std::fs::read_to_string(&self.peak_file).unwrap_or_default();
+        let kb = err.lines().find_map(|l| l.strip_prefix("mcplens-peak-rss "));
+        let kb = kb.and_then(|v| v.trim_end_matches(" kB").trim().parse::<u64>().ok());
+        (took, kb.unwrap_or_else(|| panic!("no peak memory report: {err}")) * 1024)
+    }
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.peak_file);
+    }
+}
+
+fn tui_within_budget(peak: u64, mode: &str, count: usize) {
+    let budget = 10 * input_bytes(mode, count) + 50 * MIB;
+    assert!(peak <= budget, "TUI {mode} {count}: peak {} MiB over the budget of {} MiB", peak / MIB, budget / MIB);
+}
+
+/// The TUI's form of a 1M-value enum is a picker over the text: filtered, picked, accepted.
+#[test]
+fn the_tui_picks_from_a_1m_value_enum_within_budget() {
+    let tui = Tui::start("ask-enum", 1_000_000);
+    let screen = tui.asked();
+    assert!(screen.contains("choice*:") && screen.contains("one of 1000000"), "{screen}");
+    tui.keys(&["Space"]);
+    tui.wait_for("1000000 choices");
+    tui.keys(&["v", "0", "7", "7", "7", "7", "7", "Down"]);
+    tui.wait_for("v0777771");
+    tui.keys(&["Enter"]);
+    tui.wait_for("choice*: v0777771");
+    tui.keys(&["C-r"]);
+    tui.wait_for(r#""choice": "v0777771""#);
+    let (_, peak) = tui.quit();
+    tui_within_budget(peak, "ask-enum", 1_000_000);
+}
+
+/// A form of 100k fields is a window over them: paged through, one typed into, accepted.
+#[test]
+fn the_tui_fills_a_form_of_100k_fields_within_budget() {
+    let tui = Tui::start("ask-props", 100_000);
+    let screen = tui.asked();
+    assert!(screen.contains("100000 fields") && screen.contains("p000000"), "{screen}");
+    tui.keys(&["PageDown", "PageDown", "C-End"]);
+    tui.wait_for("field 100000 of 100000");
+    tui.keys(&["o", "k", "C-r"]);
+    tui.wait_for(r#""p099999": "ok""#);
+    let (_, peak) = tui.quit();
+    tui_within_budget(peak, "ask-props", 100_000);
+}
+
+/// A sampling request of 200k messages in the TUI: its first messages shown, the rest counted.
+#[test]
+fn the_tui_shows_a_sampling_request_of_200k_messages_within_budget() {
+    let tui = Tui::start("sampling", 200_000);
+    let screen = tui.asked();
+    assert!(screen.contains("message number 0"), "{screen}");
+    let (_, peak) = tui.quit();
+    tui_within_budget(peak, "sampling", 200_000);
+}
+
+/// Ctrl-C quits at once while the server floods 20,000 elicitation requests: keys come before
+/// the server's messages, the requests past the queue are refused cheaply, and the server,
+/// blocked writing its flood, is not waited on through the grace periods. The bound is loose
+/// for a busy machine (it took 15 to 29 s; 0.3 to 0.6 s is usual now).
+#[test]
+fn ctrl_c_quits_at_once_under_a_burst_of_elicitations() {
+    let tui = Tui::start("burst", 20_000);
+    tui.asked();
+    let (took, _) = tui.quit();
+    assert!(took < std::time::Duration::from_secs(3), "Ctrl-C took {took:?}");
+}
+
 /// Two snapshots of the server in `mode` with `count` items, the second with SIZES_VARIANT=1
 /// (every description changed and one item dropped); returns their paths and the larger size.
 fn two_snapshots(mode: &str, count: usize) -> (std::path::PathBuf, std::path::PathBuf, u64) {
@@ -152,4 +293,43 @@ fn a_diff_of_one_tool_with_80k_properties() {
         out,
         "BREAKING    /tools/t/inputSchema/properties/p079999  property removed\n1 breaking, 0 compatible\n"
     );
+}
+
+/// A config file of 50,000 servers (5 MB): the one named is used, the others stay text; an
+/// error that lists the servers names 20 and counts the rest.
+#[test]
+fn a_config_of_50k_servers() {
+    let dir = std::env::temp_dir().join(format!("mcplens-hostile-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    let path = dir.join("servers.json");
+    let entry = |i: usize| {
+        format!(
+            r#""s{i:06}":{{"command":"python3","args":["{}","tools","{}"],"env":{{"N":"{i}"}}}}"#,
+            script("hostile_sizes.py"),
+            2 + i % 3
+        )
+    };
+    let entries: Vec<String> = (0..50_000).map(entry).collect();
+    let text = format!(r#"{{"mcpServers":{{{}}}}}"#, entries.join(","));
+    std::fs::write(&path, &text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    let config = path.to_string_lossy().into_owned();
+    let run = |server: &str| {
+        Command::new(bin())
+            .args(["tools", "--config", &config, "--server", server])
+            .env("MCPLENS_REPORT_PEAK", "1")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()))
+    };
+    let o = run("s049999");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // s049999 runs the server with 3 tools (2 + 49999 % 3).
+    let out = stdout(&o);
+    assert!(out.contains("t000002") && !out.contains("t000003"), "the last server's tools: {out}");
+    let budget = 10 * text.len() as u64 + 50 * MIB;
+    assert!(peak(&o) <= budget, "peak {} MiB over the budget of {} MiB", peak(&o) / MIB, budget / MIB);
+    let o = run("nobody");
+    let err = stderr(&o);
+    assert!(err.contains("s000019, and 49980 more") && err.len() < 2000, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

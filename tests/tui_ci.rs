@@ -391,7 +391,10 @@ async fn a_snapshot_of_another_target_is_said_and_applied_only_when_named() {
     let Ok(Some(baseline)) = found.load() else { panic!("not found") };
     let compared = baseline.compare(&session.server, &session.target, &tools);
     let why = compared.other_server.clone().unwrap_or_default();
-    assert!(why.starts_with("snapshot taken of \"/opt/bin/mcplens demo-server --slow\", this is \""), "{why}");
+    assert!(
+        why.starts_with("snapshot taken of \"mcplens demo-server --slow\", this is \"mcplens demo-server\""),
+        "{why}"
+    );
     assert!(why.contains("--snapshot "), "{why}");
     app.update(Msg::Session(SessionMsg::Compared(Ok(Arc::new(compared)))));
     let mut screen = Screen::new(160, 45);
@@ -407,7 +410,7 @@ async fn a_snapshot_of_another_target_is_said_and_applied_only_when_named() {
 
     let d = common::mcplens(&["diff", path.to_str().unwrap_or_default()]);
     let err = common::stderr(&d);
-    assert!(err.contains("note: snapshot taken of \"/opt/bin/mcplens demo-server --slow\""), "{err}");
+    assert!(err.contains("note: snapshot taken of \"mcplens demo-server --slow\""), "{err}");
     assert!(String::from_utf8_lossy(&d.stdout).contains("no changes"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }

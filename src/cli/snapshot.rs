@@ -135,11 +135,17 @@ mod tests {
         let a: Box<RawValue> = serde_json::from_str(r#"{"name":"b","x":1.50}"#).unwrap();
         let b: Box<RawValue> = serde_json::from_str(r#"{"name":"a"}"#).unwrap();
         let mut keyed = vec![("b".to_string(), &*a), ("a".to_string(), &*b)];
-        let parts = Parts { server: "{}".into(), lists: vec![("tools", sorted(&mut keyed)), ("prompts", vec![])] };
+        let parts = Parts {
+            target: r#"{"command":"npx","args":["x"]}"#.into(),
+            server: "{}".into(),
+            lists: vec![("tools", sorted(&mut keyed)), ("prompts", vec![])],
+        };
         let text = parts.write();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["tools"][0]["name"], "a");
         assert!(text.contains("1.50"), "{text}");
         assert_eq!(v["prompts"], serde_json::json!([]));
+        assert_eq!(v["target"]["command"], "npx");
+        assert!(text.starts_with("{\n\"mcplensSnapshot\": 1,\n\"target\": "), "{text}");
     }
 }

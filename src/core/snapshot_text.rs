@@ -245,7 +245,7 @@ fn thin(old: &RawValue, new: &RawValue, max_depth: usize) -> (Value, Value) {
     let (Some(o), Some(n)) = (members(old), members(new)) else {
         return (full(old, max_depth), full(new, max_depth));
     };
-    if OPTIONS.iter().any(|k| o.contains_key(*k) || n.contains_key(*k)) {
+    if OPTIONS.iter().any(|k| o.contains_key(k) || n.contains_key(k)) {
         return (full(old, max_depth), full(new, max_depth));
     }
     pairs(&o, &n, max_depth, |key, a, b| match key {

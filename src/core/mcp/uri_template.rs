@@ -68,6 +68,32 @@ pub fn variables(template: &str) -> Vec<String> {
     out
 }
 
+/// The first `max` variables of `template` (each once, in order of appearance), each with whether
+/// it may be left out (it is in a `{?...}` or `{&...}` query part), and whether there are more.
+/// The scan stops at the variable past `max`: a form or a line drawn every frame costs the
+/// variables it shows, not the 200,000 a server may write.
+pub fn first_variables(template: &str, max: usize) -> (Vec<(String, bool)>, bool) {
+    let mut out: Vec<(String, bool)> = vec![];
+    let mut seen = std::collections::HashSet::new();
+    for body in expressions(template) {
+        let first = body.chars().next();
+        let (_, has_op) = operator(first);
+        let optional = matches!(first, Some('?' | '&'));
+        let body = if has_op { &body[1..] } else { body };
+        for (name, _) in varspecs(body) {
+            if seen.contains(name) {
+                continue;
+            }
+            if out.len() == max {
+                return (out, true);
+            }
+            seen.insert(name);
+            out.push((name.to_string(), optional));
+        }
+    }
+    (out, false)
+}
+
 fn encode(out: &mut String, s: &str, reserved: bool) {
     let b = s.as_bytes();
     let mut i = 0;
@@ -139,6 +165,19 @@ mod tests {
         let names: Vec<String> = (0..200_000).map(|i| format!("v{i}")).collect();
         let template = format!("x://{{{}}}/{{{}}}", names.join(","), names.join(","));
         assert_eq!(variables(&template), names);
+    }
+
+    #[test]
+    fn the_first_variables_say_which_may_be_left_out_and_whether_more_follow() {
+        let t = "x://{a}/{+b}{?c,a,d*}{&e}";
+        let v = |n: &str, o: bool| (n.to_string(), o);
+        assert_eq!(
+            first_variables(t, 9),
+            (vec![v("a", false), v("b", false), v("c", true), v("d", true), v("e", true)], false)
+        );
+        assert_eq!(first_variables(t, 2), (vec![v("a", false), v("b", false)], true));
+        assert!(!first_variables(t, 5).1);
+        assert_eq!(first_variables("{a}{a}", 1), (vec![v("a", false)], false));
     }
 
     #[test]

@@ -350,14 +350,16 @@ impl<'a> Builder<'a> {
 
     /// An object's property fields, and what extra keys it takes.
     fn object_fields(&mut self, f: &mut Field, s: &Value) {
-        let req: Vec<&str> = s
+        // A set: a search of the list for each property was quadratic (50,000 required
+        // properties froze the TUI for minutes).
+        let req: std::collections::HashSet<&str> = s
             .get("required")
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
         if let Some(Value::Object(props)) = s.get("properties") {
             for (name, p) in props {
-                f.children.push(self.field(name, p, req.contains(&name.as_str()), f.depth + 1));
+                f.children.push(self.field(name, p, req.contains(name.as_str()), f.depth + 1));
             }
         }
         match s.get("additionalProperties") {

@@ -30,28 +30,44 @@ fn bare_url(url: &str) -> String {
     }
 }
 
-/// The target in a line, as a user typed it: `npx -y server-x` or the URL.
+/// The target in a line: `npx -y server-x` (the command by its file name, as it is compared) or
+/// the URL. A long one is cut in the middle: two targets differ as often at the end (a folder
+/// given to the server) as at the start.
 pub fn label(recorded: &Value) -> Option<String> {
     let text = if let Some(url) = recorded.get("url").and_then(Value::as_str) {
         url.to_string()
     } else {
-        let command = recorded.get("command")?.as_str()?;
+        let command = file_name(recorded)?;
         let args = recorded.get("args").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-        let mut parts = vec![command];
+        let mut parts = vec![command.as_str()];
         parts.extend(args.iter().filter_map(Value::as_str));
         parts.join(" ")
     };
-    Some(crate::sanitize::truncate(&crate::sanitize::line(&text), 120).into_owned())
+    Some(cut_middle(&crate::sanitize::line(&text), LABEL_MAX))
 }
 
-/// Whether two recorded targets are one server. A command is compared by its file name (the
-/// same `npx` or `python3` found at another path on another machine is the same command), its
+/// The most characters of a target said in a message.
+const LABEL_MAX: usize = 100;
+
+fn cut_middle(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max / 3).collect();
+    let tail: String = text.chars().skip(n - (max - max / 3 - 1)).collect();
+    format!("{head}…{tail}")
+}
+
+/// A command's file name: the same `npx` or `python3` found at another path is the same command.
+fn file_name(v: &Value) -> Option<String> {
+    let command = v.get("command").and_then(Value::as_str)?;
+    Some(std::path::Path::new(command).file_name().map_or(command.to_string(), |n| n.to_string_lossy().into()))
+}
+
+/// Whether two recorded targets are one server. A command is compared by its file name, its
 /// arguments exactly; a URL as recorded.
 fn same(a: &Value, b: &Value) -> bool {
-    let file_name = |v: &Value| {
-        let command = v.get("command").and_then(Value::as_str)?;
-        Some(std::path::Path::new(command).file_name().map_or(command.to_string(), |n| n.to_string_lossy().into()))
-    };
     match (a.get("url"), b.get("url")) {
         (Some(x), Some(y)) => x == y,
         (None, None) => file_name(a) == file_name(b) && a.get("args") == b.get("args"),
@@ -113,6 +129,11 @@ mod tests {
         let shown = label(&hostile).unwrap_or_default();
         assert!(!shown.contains('\u{1b}') && !shown.contains('\n'), "{shown:?}");
         assert!(shown.ends_with("a b"), "{shown:?}");
+        // Cut in the middle: the folder at the end that tells two targets apart stays.
+        let long = stdio("/usr/bin/node", &[&format!("/{}/index.js", "deep/".repeat(40)), "/srv/data/b"]);
+        let shown = label(&long).unwrap_or_default();
+        assert!(shown.starts_with("node /deep/") && shown.ends_with("/index.js /srv/data/b"), "{shown}");
+        assert!(shown.contains('…') && shown.chars().count() == LABEL_MAX, "{shown}");
         assert_eq!(label(&json!({"args": []})), None);
     }
 }

@@ -74,38 +74,37 @@ pub struct FillOverlay {
     problem: Option<String>,
 }
 
-/// Variables of `{?...}` and `{&...}` expressions (a query part may be left out); the others
-/// make up the path and are required.
-fn optional_variables(template: &str) -> Vec<String> {
-    let mut out = vec![];
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}').map(|c| c + open) else { break };
-        let body = &rest[open + 1..close];
-        if body.starts_with('?') || body.starts_with('&') {
-            out.extend(crate::mcp::uri_template::variables(&format!("{{{body}}}")));
-        }
-        rest = &rest[close + 1..];
-    }
-    out
-}
+/// The most fields a form holds: a template of 50,000 variables (or a prompt of as many
+/// arguments) is no form anyone fills in, and built whole it froze the screen for seconds on
+/// each key. The rest are left out (a template's undefined variable is left out of the URI, as
+/// RFC 6570 says), and the form says how many.
+pub const MAX_FIELDS: usize = 200;
 
-/// An object schema of string properties: a template's variables, or a prompt's arguments.
-pub fn schema_of(d: &Descriptor) -> Value {
+/// How much of a template the form's heading shows.
+const TEMPLATE_SHOWN: usize = 400;
+
+/// An object schema of string properties: a template's variables, or a prompt's arguments (the
+/// first [`MAX_FIELDS`]); and, when there were more, how many (`None`: more, not counted).
+pub fn schema_of(d: &Descriptor) -> (Value, Option<Option<usize>>) {
     let mut props = Map::new();
     let mut required = vec![];
-    match d.kind {
+    let more = match d.kind {
         ItemKind::Template => {
-            let optional = optional_variables(d.uri().unwrap_or(""));
-            for v in d.variables() {
+            // Variables of `{?...}` and `{&...}` expressions may be left out; the others make up
+            // the path and are required.
+            let (vars, more) = crate::mcp::uri_template::first_variables(d.uri().unwrap_or(""), MAX_FIELDS);
+            for (v, optional) in vars {
                 props.insert(v.clone(), json!({"type": "string", "description": "a variable of the URI template"}));
-                if !optional.contains(&v) {
+                if !optional {
                     required.push(Value::String(v));
                 }
             }
+            more.then_some(None)
         }
         _ => {
-            for a in d.arguments() {
+            let args = d.arguments();
+            let more = args.len().checked_sub(MAX_FIELDS).filter(|n| *n > 0);
+            for a in args.into_iter().take(MAX_FIELDS) {
                 let mut p = json!({"type": "string"});
                 if let Some(t) = &a.title {
                     p["title"] = Value::String(t.clone());
@@ -118,9 +117,10 @@ pub fn schema_of(d: &Descriptor) -> Value {
                 }
                 props.insert(a.name, p);
             }
+            more.map(Some)
         }
-    }
-    json!({"type": "object", "properties": props, "required": required})
+    };
+    (json!({"type": "object", "properties": props, "required": required}), more)
 }
 
 impl FillOverlay {
@@ -134,12 +134,22 @@ impl FillOverlay {
         };
         let mut about = vec![];
         if let Target::Template { uri_template, .. } = &target {
-            about.push(format!("template {uri_template}"));
+            about.push(format!("template {}", sanitize::line_head(uri_template, TEMPLATE_SHOWN)));
         }
         if let Some(desc) = d.description() {
             about.extend(sanitize::text(desc).lines().take(3).map(str::to_string));
         }
-        let form = FormState::for_schema(d.name(), &schema_of(d), None);
+        let (schema, more) = schema_of(d);
+        if let Some(more) = more {
+            let what = if d.kind == ItemKind::Template { "variables" } else { "arguments" };
+            let note = match more {
+                Some(n) => format!("{} {what}: the first {MAX_FIELDS} are here; {n} more are left out", MAX_FIELDS + n),
+                None => format!("over {MAX_FIELDS} {what}: the first {MAX_FIELDS} are here; the rest are left out"),
+            };
+            // First, where the heading is never cut off.
+            about.insert(0, note);
+        }
+        let form = FormState::for_schema(d.name(), &schema, None);
         let mut fill = FillOverlay {
             target,
             about,
@@ -487,7 +497,7 @@ mod tests {
     fn a_template_makes_a_form_of_its_variables_and_a_uri() {
         let d = desc(ItemKind::Template, r#"{"name":"rows","uriTemplate":"db://{table}/rows{?column,limit}"}"#);
         assert_eq!(
-            schema_of(&d),
+            schema_of(&d).0,
             json!({"type": "object", "required": ["table"], "properties": {
                 "table": {"type": "string", "description": "a variable of the URI template"},
                 "column": {"type": "string", "description": "a variable of the URI template"},
@@ -505,6 +515,20 @@ mod tests {
         let asks = cx.effects.iter().filter(|e| matches!(e, Effect::Cmd(Cmd::Complete(_)))).count();
         assert_eq!(asks, 6, "one per change: the worker debounces");
         let p = desc(ItemKind::Prompt, r#"{"name":"p","arguments":[{"name":"a","required":true},{"name":"b"}]}"#);
-        assert_eq!(schema_of(&p)["required"], json!(["a"]));
+        assert_eq!(schema_of(&p).0["required"], json!(["a"]));
+    }
+
+    #[test]
+    fn a_template_of_50k_variables_makes_a_form_of_the_first_few() {
+        let vars: Vec<String> = (0..50_000).map(|i| format!("v{i}")).collect();
+        let template = format!("file:///{{{}}}{{?{}}}", vars[..25_000].join(","), vars[25_000..].join(","));
+        let d = desc(ItemKind::Template, &json!({"name": "wide", "uriTemplate": template}).to_string());
+        let (schema, more) = schema_of(&d);
+        assert_eq!(more, Some(None));
+        assert_eq!(schema["properties"].as_object().map(Map::len), Some(MAX_FIELDS));
+        let fill = FillOverlay::new(&d, false);
+        assert!(fill.about.iter().all(|l| l.chars().count() < 500), "a line of the heading is not cut");
+        let note = format!("over {MAX_FIELDS} variables: the first {MAX_FIELDS} are here; the rest are left out");
+        assert!(fill.about.contains(&note), "{:?}", fill.about);
     }
 }

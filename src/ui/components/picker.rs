@@ -24,12 +24,16 @@ pub struct Picker {
     title: String,
     choices: Vec<Choice>,
     scroll: Scroll,
+    /// The names' column width, measured once: a config file may list 100,000 servers, and a
+    /// measure of every name on each frame made each key wait for it.
+    name_w: usize,
 }
 
 impl Picker {
     pub fn new(title: impl Into<String>, choices: Vec<Choice>) -> Picker {
         let scroll = Scroll::new(choices.len());
-        Picker { title: title.into(), choices, scroll }
+        let name_w = choices.iter().map(|c| sanitize::line(&c.name).chars().count()).max().unwrap_or(0).min(32);
+        Picker { title: title.into(), choices, scroll, name_w }
     }
 
     /// The servers of a config file.
@@ -102,7 +106,7 @@ impl Component for Picker {
             .style(t.base());
         let inner = block.inner(area);
         let rows = inner.height as usize;
-        let name_w = self.choices.iter().map(|c| sanitize::line(&c.name).chars().count()).max().unwrap_or(0).min(32);
+        let name_w = self.name_w;
         let lines: Vec<Line> = self
             .choices
             .iter()

@@ -24,6 +24,9 @@ use crate::ui::theme::{Role, Theme};
 
 pub const SCOPE: Scope = Scope("resources");
 
+/// How many of a template's variables its line names before it counts the rest.
+const VARIABLES_SHOWN: usize = 20;
+
 #[derive(Default)]
 pub struct ResourcesPane {
     list: ItemList,
@@ -137,8 +140,13 @@ impl ResourcesPane {
         let uri = d.uri().unwrap_or("");
         match d.kind {
             ItemKind::Template => {
-                let vars = d.variables();
-                let vars = if vars.is_empty() { "(none)".into() } else { vars.join(", ") };
+                let (vars, more) = crate::mcp::uri_template::first_variables(uri, VARIABLES_SHOWN);
+                let names: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
+                let vars = match (names.is_empty(), more) {
+                    (true, _) => "(none)".to_string(),
+                    (false, true) => format!("{}, and more", names.join(", ")),
+                    (false, false) => names.join(", "),
+                };
                 out.push(Line::styled(
                     format!(
                         "variables: {} · {}: a form for them",

@@ -245,7 +245,8 @@ impl Servers {
                 self.dirty = true;
                 return false;
             }
-            Msg::Mouse(_) if self.overlay.is_some() => return false,
+            // Nothing over the servers takes text: a paste must not reach the session beneath.
+            Msg::Mouse(_) | Msg::Paste(_) if self.overlay.is_some() => return false,
             _ => {}
         }
         let i = self.active;
