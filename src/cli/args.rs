@@ -425,10 +425,17 @@ pub struct CallArgs {
     pub target: TargetArgs,
 }
 
+/// What a call is printed as (`--print-command`, `--print-curl`, `--print-message`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    Command,
+    Curl,
+    Message,
+}
+
 impl CallArgs {
     /// Which --print-* form was asked for.
-    pub fn print_form(&self) -> Option<super::as_command::Form> {
-        use super::as_command::Form;
+    pub fn print_form(&self) -> Option<Form> {
         [(self.print_command, Form::Command), (self.print_curl, Form::Curl), (self.print_message, Form::Message)]
             .into_iter()
             .find_map(|(asked, form)| asked.then_some(form))

@@ -5,17 +5,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::TargetArgs;
+use super::args::TargetArgs;
 use crate::mcp::era::Era;
 use crate::mcp::log::Redactor;
 
-/// What to print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    Command,
-    Curl,
-    Message,
-}
+pub use super::args::Form;
 
 /// The call of `tool` with `arguments` on the target, in the protocol `version` of `era`.
 pub struct Spec<'a> {

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::app::App;
 use super::components::copy_as::{Choice, CopyAs};
-use crate::cli::TargetArgs;
+use crate::cli::args::TargetArgs;
 use crate::cli::as_command::{self, Form, Spec};
 
 /// What a call is copied against: the target as given, and its secrets (masked in the text).
