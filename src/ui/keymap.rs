@@ -202,13 +202,37 @@ pub struct Binding {
 
 impl Binding {
     fn new(scope: Scope, keys: Vec<Key>, command: Command, help: String, footer: Option<String>) -> Binding {
-        let label = keys.iter().map(Key::label).collect::<Vec<_>>().join(" / ");
+        let label = label_of(&keys.iter().map(Key::label).collect::<Vec<_>>());
         Binding { keys, label, command, help, scope, footer }
     }
 
     pub fn has(&self, key: &Key) -> bool {
         self.keys.contains(key)
     }
+}
+
+/// Keys as help and footer write them: "j / ↓"; a run of three or more keys that differ only in
+/// a last digit counting up is written once ("Alt-1…9"), so a row of nine keys stays short.
+fn label_of(labels: &[String]) -> String {
+    let digit = |l: &str| l.chars().last().and_then(|c| c.to_digit(10)).map(|d| (l[..l.len() - 1].to_string(), d));
+    let mut out: Vec<String> = vec![];
+    let mut i = 0;
+    while i < labels.len() {
+        let mut j = i + 1;
+        if let Some((stem, first)) = digit(&labels[i]) {
+            while j < labels.len() && digit(&labels[j]) == Some((stem.clone(), first + (j - i) as u32)) {
+                j += 1;
+            }
+            if j - i >= 3 {
+                out.push(format!("{stem}{first}…{}", first + (j - i - 1) as u32));
+                i = j;
+                continue;
+            }
+        }
+        out.push(labels[i].clone());
+        i += 1;
+    }
+    out.join(" / ")
 }
 
 /// Every binding of every section, in file order within a section.

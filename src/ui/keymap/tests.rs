@@ -102,3 +102,12 @@ fn an_overlay_footer_offers_only_keys_that_work_over_it() {
     let words: Vec<String> = overlay_footer(Scope::LogEntry).into_iter().map(|(_, w)| w).collect();
     assert_eq!(words, ["paired", "copy", "close", "help", "quit"]);
 }
+
+#[test]
+fn a_run_of_numbered_keys_is_written_once() {
+    let l = |v: &[&str]| super::label_of(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    assert_eq!(l(&["Alt-1", "Alt-2", "Alt-3", "Alt-4"]), "Alt-1…4");
+    assert_eq!(l(&["1", "2"]), "1 / 2");
+    assert_eq!(l(&["j", "↓"]), "j / ↓");
+    assert_eq!(l(&["x", "F1", "F2", "F3", "Alt-9"]), "x / F1…3 / Alt-9");
+}
