@@ -120,7 +120,31 @@ fn draw_server(f: &mut Frame, app: &App, area: Rect) {
         }
     }
     spans.push(Span::styled(format!(" · {}", sanitize::line(&app.target_label)), t.paint(Role::Dim)));
-    f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
+    let line = super::fit::fit(Line::from(spans), area.width as usize);
+    f.render_widget(Paragraph::new(line).style(t.status()), area);
+}
+
+/// What the footer says after the hints: the schema's node count, listing warnings.
+fn footer_tail(app: &App) -> Vec<Span<'static>> {
+    let t = &app.theme;
+    let mut spans = vec![];
+    if let Some(s) = &app.schema
+        && app.focus == Pane::Schema
+    {
+        spans.push(Span::styled(format!(" {} nodes", s.nodes), t.paint(Role::Dim)));
+    }
+    if !app.list.warnings.is_empty() {
+        let log = keymap::key(keymap::Scope::Any, keymap::Command::ToggleLog);
+        spans.push(Span::styled(
+            format!("  {} listing warning(s): see the log ({log})", app.list.warnings.len()),
+            t.paint(Role::Warning),
+        ));
+    }
+    spans
+}
+
+fn tail_width(tail: &[Span<'static>]) -> usize {
+    tail.iter().map(Span::width).sum()
 }
 
 /// The login state of an HTTP server that asked for one (nothing for the others).
@@ -216,21 +240,10 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
             ));
             spans.push(Span::styled(" cancel call ", t.paint(Role::Dim)));
         }
-        for (k, h) in hints.into_iter().chain(docked) {
-            spans.push(Span::styled(format!(" {k}"), t.key()));
-            spans.push(Span::styled(format!(" {h} "), t.paint(Role::Dim)));
-        }
-        if let Some(s) = &app.schema
-            && app.focus == Pane::Schema
-        {
-            spans.push(Span::styled(format!(" {} nodes", s.nodes), t.paint(Role::Dim)));
-        }
-        if !app.list.warnings.is_empty() {
-            spans.push(Span::styled(
-                format!("  {} listing warning(s): see the log (L)", app.list.warnings.len()),
-                t.paint(Role::Warning),
-            ));
-        }
+        let tail = footer_tail(app);
+        let room = (area.width as usize).saturating_sub(Line::from(spans.clone()).width() + tail_width(&tail));
+        spans.extend(super::fit::whole_hints(hints.into_iter().chain(docked), room, (t.key(), t.paint(Role::Dim))));
+        spans.extend(tail);
     }
     f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
 }

@@ -185,9 +185,13 @@ pub fn draw_pane(f: &mut Frame, app: &Drawn, area: Rect, t: &Theme) {
         let text = format!("No result yet: {open} on a tool opens its form, {run} runs it.");
         lines.push(Line::styled(text, t.paint(Role::Dim)));
     }
-    let status_h = (lines.len() as u16).min(inner.height);
+    // Wrapped, so that a long notice is read whole; beside a result it takes a third at most.
+    let w = (inner.width as usize).max(1);
+    let wrapped: usize = lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum();
+    let cap = if app.result().is_some() { (inner.height / 3).max(lines.len() as u16) } else { inner.height };
+    let status_h = (wrapped as u16).min(cap).min(inner.height);
     let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);
-    f.render_widget(Paragraph::new(lines), status);
+    f.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }), status);
     if let Some(r) = app.result() {
         r.draw(f, body, t, focused);
     }
