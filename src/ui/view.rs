@@ -25,6 +25,11 @@ fn block<'a>(app: &App, title: Line<'a>, pane: Pane) -> Block<'a> {
         .title(title.style(app.theme.title(focused)))
 }
 
+/// A pane's title as it fits on its top border: cut with `…` (a tool name, a snapshot's note).
+fn titled(title: impl Into<String>, area: Rect) -> Line<'static> {
+    super::fit::fit(Line::from(title.into()), area.width.saturating_sub(2) as usize)
+}
+
 /// A `w`×`h` rectangle centered in `area`, cleared for an overlay.
 fn overlay(f: &mut Frame, area: Rect, w: u16, h: u16) -> Rect {
     let (w, h) = (w.min(area.width), h.min(area.height));
@@ -53,7 +58,7 @@ pub fn draw_in(f: &mut Frame, app: &App, area: Rect) {
     }
     if a.schema.is_empty() {
     } else if let Some(p) = app.shown_docked() {
-        let b = block(app, Line::from(p.title()), Pane::Docked);
+        let b = block(app, titled(p.title(), a.schema), Pane::Docked);
         let inner = b.inner(a.schema);
         f.render_widget(b, a.schema);
         p.draw(f, inner, &app.theme, app.focus == Pane::Docked && app.overlays.is_empty());
@@ -169,7 +174,7 @@ fn login_label(state: Option<&crate::mcp::auth::LoginState>) -> Option<Span<'sta
 }
 
 fn draw_tools(f: &mut Frame, app: &App, area: Rect) {
-    let b = block(app, Line::from(app.list.pane_title()), Pane::Tools);
+    let b = block(app, titled(app.list.pane_title(), area), Pane::Tools);
     let inner = b.inner(area);
     f.render_widget(b, area);
     app.list.draw(f, inner, &app.theme, app.focus == Pane::Tools);
@@ -182,7 +187,7 @@ fn draw_schema(f: &mut Frame, app: &App, area: Rect) {
         f.render_widget(msg, area);
         return;
     };
-    let b = block(app, Line::from(s.pane_title()), Pane::Schema);
+    let b = block(app, titled(s.pane_title(), area), Pane::Schema);
     let inner = b.inner(area);
     f.render_widget(b, area);
     s.draw(f, inner, &app.theme, app.focus == Pane::Schema);

@@ -118,12 +118,17 @@ fn title(app: &Drawn) -> String {
     }
     match app.result() {
         Some(r) => {
+            // Which of the pages fetched in this session is shown: not the server's page number,
+            // which the header gives (a call may start at any offset).
             let pages = if app.pages.len() > 1 {
-                format!(" · page {}/{} fetched", app.page + 1, app.pages.len())
+                format!(" · {} of {} fetched", app.page + 1, app.pages.len())
             } else {
                 String::new()
             };
-            format!(" Result: {} · {} (v next, 1-4){pages} ", sanitize::line(&r.call.tool), r.view.name())
+            let next = keymap::key(Scope::Result, Command::NextView);
+            let views = [Command::View1, Command::View4].map(|c| keymap::key(Scope::Result, c));
+            let keys = format!("{next} next, {}…{}", views[0], views[1]);
+            format!(" Result: {} · {} ({keys}){pages} ", sanitize::line(&r.call.tool), r.view.name())
         }
         None => " Result ".to_string(),
     }
@@ -172,7 +177,9 @@ pub fn draw_pane(f: &mut Frame, app: &Drawn, area: Rect, t: &Theme) {
         .borders(Borders::ALL)
         .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
         .border_style(t.border(focused))
-        .title(Line::from(title(app)).style(t.title(focused)));
+        .title(
+            crate::ui::fit::fit(Line::from(title(app)), area.width.saturating_sub(2) as usize).style(t.title(focused)),
+        );
     let inner = b.inner(area);
     f.render_widget(b, area);
     let mut lines: Vec<Line> = vec![];
