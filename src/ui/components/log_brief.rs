@@ -45,6 +45,11 @@ fn error(v: &Value) -> String {
 /// What a request or notification asks: the tool, URI or prompt named first, then the rest.
 fn request(method: &str, params: Option<&Value>) -> String {
     let Some(p) = params.and_then(Value::as_object) else { return String::new() };
+    if method == "notifications/progress"
+        && let Some(brief) = progress(p)
+    {
+        return brief;
+    }
     let mut rest = without_meta(p);
     let mut head = vec![];
     for key in ["name", "uri", "ref"] {
@@ -64,6 +69,19 @@ fn request(method: &str, params: Option<&Value>) -> String {
         head.push(short(&Value::Object(rest)));
     }
     cut(head.join(" "))
+}
+
+/// A progress notification as a person reads it: `2/5 step 2 of 5 (token 3)`.
+fn progress(p: &Map<String, Value>) -> Option<String> {
+    let number = |v: &Value| match v.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
+        _ => short(v),
+    };
+    let done = number(p.get("progress")?);
+    let of = p.get("total").map(|t| format!("/{}", number(t))).unwrap_or_default();
+    let message = p.get("message").and_then(Value::as_str).map(|m| format!(" {m}")).unwrap_or_default();
+    let token = p.get("progressToken").map(|t| format!(" (token {})", text(t))).unwrap_or_default();
+    Some(cut(format!("{done}{of}{message}{token}")))
 }
 
 /// A reply's outcome and what it holds: `isError` and its first text for a failed tool call,
@@ -157,6 +175,11 @@ mod tests {
             json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": "x"}}),
         );
         assert_eq!(complete, r#"p {"argument":{"name":"a","value":"x"}}"#);
+        // The demo's slow_task (src/demo) and server-everything's long-running operation send these.
+        let step = json!({"progressToken": 3, "progress": 2.0, "total": 5.0, "message": "step 2 of 5"});
+        assert_eq!(req("notifications/progress", step), "2/5 step 2 of 5 (token 3)");
+        let bare = json!({"progressToken": "t-1", "progress": 0.5});
+        assert_eq!(req("notifications/progress", bare), "0.5 (token t-1)");
     }
 
     #[test]
