@@ -92,7 +92,10 @@ fn reply(method: &str, result: Option<&Value>) -> String {
         return cut(format!("isError {}", first_text(r).unwrap_or_default()));
     }
     let mut parts = vec!["ok".to_string()];
-    let meta_info = || r.get("_meta")?.get(crate::mcp::era::SERVER_INFO_META);
+    // Modern-era servers stamp serverInfo into every result's `_meta` (the Python SDK's
+    // `_stamp_server_info`): only the handshake's reply is said by it.
+    let handshake = method == "server/discover" || method == "initialize";
+    let meta_info = || r.get("_meta")?.get(crate::mcp::era::SERVER_INFO_META).filter(|_| handshake);
     if let Some(info) = r.get("serverInfo").or_else(meta_info) {
         let info = Some(info);
         let name = info.and_then(|i| i.get("name")).and_then(Value::as_str).unwrap_or_default();
@@ -193,6 +196,13 @@ mod tests {
         let dated = json!({"supportedVersions": ["2025-11-25", "2026-07-28"], "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "demo", "version": "1.0"}}});
         assert_eq!(reply("server/discover", Some(&dated)), "ok · demo 1.0 · 2 versions, up to 2026-07-28");
         assert_eq!(reply("ping", Some(&json!({}))), "ok");
+        // mcp-server-git on the Python SDK (mcp 2.3.0, mcp/server/runner.py `_stamp_server_info`)
+        // stamps serverInfo into every 2026-era result: a call's reply still says what it holds.
+        let stamp = json!({"io.modelcontextprotocol/serverInfo": {"name": "mcp-git", "version": "2026.10.19"}});
+        let call = json!({"content": [{"type": "text", "text": "Commit history:"}], "isError": false, "resultType": "complete", "_meta": stamp});
+        assert_eq!(reply("tools/call", Some(&call)), "ok · 1 content · Commit history:");
+        let prompts = json!({"prompts": [{}, {}], "resultType": "complete", "_meta": stamp});
+        assert_eq!(reply("prompts/list", Some(&prompts)), "ok · 2 prompts");
         assert_eq!(error(&json!({"error": {"code": -32602, "message": "Unknown tool"}})), "error -32602 Unknown tool");
     }
 }
