@@ -37,7 +37,7 @@ impl App {
             .into_iter()
             .map(|(name, form)| Choice { name, text: as_command::render(&spec, form, false, source.secrets.clone()) })
             .collect();
-        self.overlays.push(Box::new(CopyAs::new(tool.to_string(), choices)));
+        self.panes.overlays.push(Box::new(CopyAs::new(tool.to_string(), choices)));
     }
 
     /// `Y` on the result pane: the call on screen.

@@ -27,6 +27,7 @@ pub mod mask;
 pub mod msg;
 pub mod ops;
 pub mod outline;
+mod panes;
 mod pick;
 mod requests;
 pub mod result;
