@@ -83,7 +83,8 @@ impl App {
     /// `S`: the overlay that saves the call on screen into the collection.
     fn save_call(&mut self) {
         let Some(r) = self.result() else {
-            self.notice = Some(("no result yet: run a tool first, then S saves the call".into(), false));
+            let save = keymap::key(Scope::Result, Command::SaveCall);
+            self.notice = Some((format!("no result yet: run a tool first, then {save} saves the call"), false));
             return;
         };
         let n = self.panes.past.iter().filter(|(_, p)| p.tool == r.call.tool).count().max(1);

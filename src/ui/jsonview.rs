@@ -369,7 +369,11 @@ impl JsonView {
         spans.extend(self.highlight(shown, theme.paint(role), theme));
         if text.chars().count() > MAX_CELL {
             spans.push(Span::styled(
-                format!("  ({} chars: o shows it whole)", text.chars().count()),
+                format!(
+                    "  ({} chars: {} shows it whole)",
+                    text.chars().count(),
+                    crate::ui::keymap::key(crate::ui::keymap::Scope::Result, crate::ui::keymap::Command::Open)
+                ),
                 theme.paint(Role::Dim),
             ));
         }

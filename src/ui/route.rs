@@ -169,8 +169,8 @@ impl App {
         }
         if super::keymap::lookup(k, Scope::Result) == Some(Command::Search) {
             self.panes.search_nothing = true;
-            let msg = "no result yet, nothing to search: run a tool first (Esc)";
-            self.notice = Some((msg.into(), false));
+            let back = keymap::key_name(KeyCode::Esc);
+            self.notice = Some((format!("no result yet, nothing to search: run a tool first ({back})"), false));
             return Some(vec![]);
         }
         None

@@ -227,7 +227,11 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         }
         if !app.panes.tools.warnings.is_empty() {
             spans.push(Span::styled(
-                format!("  {} listing warning(s): see the log (L)", app.panes.tools.warnings.len()),
+                format!(
+                    "  {} listing warning(s): see the log ({})",
+                    app.panes.tools.warnings.len(),
+                    keymap::key(keymap::Scope::Any, keymap::Command::ToggleLog)
+                ),
                 t.paint(Role::Warning),
             ));
         }

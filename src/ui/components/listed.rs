@@ -65,7 +65,8 @@ pub fn section(rows: &mut Vec<Row>, title: &str, list: Option<&Result<Listing, S
             let warn = if l.warnings.is_empty() {
                 String::new()
             } else {
-                format!(" · {} warning(s) in the log (L)", l.warnings.len())
+                let log = crate::ui::keymap::key(crate::ui::keymap::Scope::Any, crate::ui::keymap::Command::ToggleLog);
+                format!(" · {} warning(s) in the log ({log})", l.warnings.len())
             };
             rows.push(Row::Heading(format!("{title} ({}{pages}){warn}", l.items.len())));
             rows.extend(l.items.iter().map(|d| Row::Item(Arc::new(d.clone()))));
