@@ -38,7 +38,7 @@ pub struct App {
     pub(super) conn: Conn,
     pub(super) server: Option<ServerInfo>,
     /// The target as given, for `Y` (a call as a command).
-    pub(super) copy_source: Option<super::copy_as::CopySource>,
+    pub(super) copy_source: Option<crate::cli::as_command::CopySource>,
     /// The OAuth login state, shown in the server line.
     pub(super) login: Option<crate::mcp::auth::LoginState>,
     /// The panes and overlays, which one has the keys, and the one way to reach each.

@@ -35,8 +35,8 @@ pub struct JsonView {
     pub search_note: Option<String>,
 }
 
-use super::components::line_input::{Edit, LineInput};
 use super::fuzzy::contains_ci;
+use super::line_input::{Edit, LineInput};
 
 impl JsonView {
     pub fn new(tree: Arc<JsonTree>) -> Self {

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 
 use super::app::App;
 use super::components::tools::ToolsPane;
-use super::copy_as::CopySource;
 use super::form::FormState;
 use super::keymap::Scope;
 use super::layout::{Areas, Pane};
 use super::msg::CallResult;
+use crate::cli::as_command::CopySource;
 use crate::history::History;
 
 /// The app's state in brief: where the keys go, what lies over the panes, what is shown.

@@ -18,11 +18,11 @@ use ratatui::widgets::Paragraph;
 use serde_json::{Map, Value};
 
 use super::ask_pick::{ChoicePicker, Picked};
-use super::line_input::LineInput;
 use crate::mcp::asks::{AskSchema, PropInfo};
 use crate::sanitize;
 use crate::ui::form::FormOutcome;
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::line_input::LineInput;
 use crate::ui::theme::{Role, Theme};
 
 /// The longest value or hint drawn on a row, in characters.
@@ -246,7 +246,7 @@ impl AskForm {
             self.typing = Some((self.focus, input));
         }
         let edit = self.typing.as_mut().map(|(_, input)| input.key(k));
-        if edit.is_some_and(|e| e != super::line_input::Edit::NotMine) {
+        if edit.is_some_and(|e| e != crate::ui::line_input::Edit::NotMine) {
             return FormOutcome::Handled;
         }
         FormOutcome::NotMine

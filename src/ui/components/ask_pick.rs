@@ -11,8 +11,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use serde_json::Value;
 
-use super::line_input::{Edit, LineInput};
 use crate::mcp::asks::Choices;
+use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::theme::{Role, Theme};
 
 /// How many matching choices are read at a time.

@@ -7,10 +7,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::line_input::{Edit, LineInput};
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, EXTRA_HELP, Scope};
+use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::scroll::{Scroll, page};
 use crate::ui::theme::{Role, Theme};
 

@@ -10,13 +10,13 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::line_input::{Edit, LineInput};
 use super::value::ValueOverlay;
 use crate::mcp::{Descriptor, Listing};
 use crate::sanitize;
 use crate::ui::component::{Ctx, Effect, Used};
 use crate::ui::jsonview::JsonView;
 use crate::ui::keymap::Command;
+use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::msg::Cmd;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};

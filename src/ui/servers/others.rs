@@ -7,7 +7,7 @@ use super::{Intent, Overlay, Pending, Servers, compare};
 use crate::ui::component::{Action, Component, Ctx, Effect};
 use crate::ui::components::picker::{Choice, Picker};
 use crate::ui::keymap::{self, Command, Scope};
-use crate::ui::run::{Started, carry_out};
+use crate::ui::started::{Started, carry_out};
 use crate::ui::theme::Theme;
 
 /// The comparison's keys: its own section, then the global moves.
