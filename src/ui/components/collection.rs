@@ -100,7 +100,8 @@ impl CollectionPane {
             }
         }
         if calls.is_empty() {
-            cx.notice("the collection has no call: S on a result saves one", false);
+            let save = keymap::key(Scope::Result, Command::SaveCall);
+            cx.notice(format!("the collection has no call: {save} on a result saves one"), false);
             return;
         }
         cx.action(Action::RunSaved(calls));
