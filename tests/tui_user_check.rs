@@ -204,3 +204,19 @@ async fn tab_from_a_filter_being_typed_keeps_it_and_moves_on() {
     let text = screen.text(&mut app);
     assert!(text.contains("method ~ tools"), "{text}");
 }
+
+/// What an empty pane or overlay says is read whole at 80 columns (it was cut at the edge):
+/// the demo declares no prompts, runs no task yet and serves no skills.
+#[tokio::test]
+async fn empty_panes_say_why_in_full() {
+    let (mut app, session, mut screen) = connect(common::demo(), 80, 24).await;
+    screen.press(&mut app, KeyCode::Char('p'));
+    assert!(screen.text(&mut app).contains("offers no prompts."), "{}", screen.text(&mut app));
+    let cmds = screen.press(&mut app, KeyCode::Char('T'));
+    execute(&mut app, &session, cmds).await;
+    assert!(screen.text(&mut app).contains("one) shows here."), "{}", screen.text(&mut app));
+    screen.press(&mut app, KeyCode::Esc);
+    let cmds = screen.press(&mut app, KeyCode::Char('I'));
+    execute(&mut app, &session, cmds).await;
+    assert!(screen.text(&mut app).contains("(io.modelcontextprotocol/skills)"), "{}", screen.text(&mut app));
+}
