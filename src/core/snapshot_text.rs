@@ -293,16 +293,15 @@ fn enum_pair(old: &RawValue, new: &RawValue, max_depth: usize) -> ((Value, u64),
         return ((full(old, max_depth), 0), (full(new, max_depth), 0));
     };
     let (in_old, in_new) = (Hashed::new(&o, max_depth), Hashed::new(&n, max_depth));
-    let anchor = o.iter().map(|r| full(r, max_depth)).find(|v| in_new.contains(v));
+    let anchor = o.iter().find(|r| in_new.contains(r)).map(|r| full(r, max_depth));
     let kept = |l: &[&RawValue], other: &Hashed| -> (Value, u64) {
         let mut values: Vec<Value> = anchor.iter().cloned().collect();
         let mut not_listed = 0u64;
-        for v in l.iter().map(|r| full(r, max_depth)).filter(|v| !other.contains(v)) {
+        for r in l.iter().filter(|r| !other.contains(r)) {
             if values.len() < crate::schema::diff::MAX_LISTED + usize::from(anchor.is_some()) {
-                values.push(v);
+                values.push(full(r, max_depth));
             } else {
                 not_listed += 1;
-                crate::deep::drop_value(v);
             }
         }
         (Value::Array(values), not_listed)
@@ -310,8 +309,17 @@ fn enum_pair(old: &RawValue, new: &RawValue, max_depth: usize) -> ((Value, u64),
     (kept(&o, &in_new), kept(&n, &in_old))
 }
 
+/// The text inside a JSON string written without escapes: the string itself, so two such are
+/// equal as values exactly when their texts are.
+fn plain_string(r: &RawValue) -> Option<&str> {
+    let t = r.get();
+    let inner = t.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.contains('\\')).then_some(inner)
+}
+
 /// A list of values as their texts and their hashes ([`crate::value_set::hash`]), sorted: 16
-/// bytes a value beside its text, where a `Value` costs 50 and more.
+/// bytes a value beside its text, where a `Value` costs 50 and more. Plain strings (most enums)
+/// are hashed and compared from their text, the others read one at a time.
 struct Hashed<'a> {
     items: &'a [&'a RawValue],
     by_hash: Vec<(u64, usize)>,
@@ -320,28 +328,40 @@ struct Hashed<'a> {
 
 impl<'a> Hashed<'a> {
     fn new(items: &'a [&'a RawValue], max_depth: usize) -> Self {
-        let hash = |r: &RawValue| {
-            let v = full(r, max_depth);
-            let h = crate::value_set::hash(&v);
-            crate::deep::drop_value(v);
-            h
-        };
-        let mut by_hash: Vec<(u64, usize)> = items.iter().enumerate().map(|(i, r)| (hash(r), i)).collect();
+        let mut by_hash: Vec<(u64, usize)> =
+            items.iter().enumerate().map(|(i, r)| (hash_of(r, max_depth), i)).collect();
         by_hash.sort_unstable();
         Hashed { items, by_hash, max_depth }
     }
 
-    /// Whether a value equal to `v` is in the list (equal hashes read and compared).
-    fn contains(&self, v: &Value) -> bool {
-        let h = crate::value_set::hash(v);
+    /// Whether a value equal to `r`'s is in the list (equal hashes compared as values).
+    fn contains(&self, r: &RawValue) -> bool {
+        let h = hash_of(r, self.max_depth);
         let start = self.by_hash.partition_point(|(x, _)| *x < h);
-        self.by_hash[start..].iter().take_while(|(x, _)| *x == h).any(|(_, i)| {
-            let w = full(self.items[*i], self.max_depth);
-            let equal = w == *v;
-            crate::deep::drop_value(w);
-            equal
-        })
+        self.by_hash[start..].iter().take_while(|(x, _)| *x == h).any(|(_, i)| self.equal(r, self.items[*i]))
     }
+
+    fn equal(&self, a: &RawValue, b: &RawValue) -> bool {
+        if let (Some(x), Some(y)) = (plain_string(a), plain_string(b)) {
+            return x == y;
+        }
+        let (v, w) = (full(a, self.max_depth), full(b, self.max_depth));
+        let equal = v == w;
+        crate::deep::drop_value(v);
+        crate::deep::drop_value(w);
+        equal
+    }
+}
+
+/// [`crate::value_set::hash`] of the value `r` writes.
+fn hash_of(r: &RawValue, max_depth: usize) -> u64 {
+    if let Some(s) = plain_string(r) {
+        return crate::value_set::hash_str(s);
+    }
+    let v = full(r, max_depth);
+    let h = crate::value_set::hash(&v);
+    crate::deep::drop_value(v);
+    h
 }
 
 /// A `properties` map on both sides: members alike are left out of both, changed ones thinned in
@@ -438,6 +458,15 @@ mod tests {
         let many: Vec<Value> = (0..50_000).map(|i| json!(format!("v{i}"))).collect();
         let reversed: Vec<Value> = many.iter().rev().cloned().collect();
         assert!(both(&with(json!(many)), &with(json!(reversed))).0.is_empty());
+    }
+
+    /// A string written with an escape is the same value as one written without.
+    #[test]
+    fn enum_values_are_compared_as_values_not_texts() {
+        let raw = |t: &'static str| -> &'static RawValue { serde_json::from_str(t).unwrap_or_else(|e| panic!("{e}")) };
+        let ((a, more_a), (b, more_b)) = enum_pair(raw(r#"["a\/b", "x", 2]"#), raw(r#"["a/b", "y", 2]"#), 10);
+        assert_eq!((a, more_a), (json!(["a/b", "x"]), 0));
+        assert_eq!((b, more_b), (json!(["a/b", "y"]), 0));
     }
 
     #[test]
