@@ -35,8 +35,8 @@ pub struct JsonView {
     pub search_note: Option<String>,
 }
 
-use super::components::line_input::{Edit, LineInput};
 use super::fuzzy::contains_ci;
+use super::line_input::{Edit, LineInput};
 
 impl JsonView {
     pub fn new(tree: Arc<JsonTree>) -> Self {
@@ -369,7 +369,11 @@ impl JsonView {
         spans.extend(self.highlight(shown, theme.paint(role), theme));
         if text.chars().count() > MAX_CELL {
             spans.push(Span::styled(
-                format!("  ({} chars: o shows it whole)", text.chars().count()),
+                format!(
+                    "  ({} chars: {} shows it whole)",
+                    text.chars().count(),
+                    crate::ui::keymap::key(crate::ui::keymap::Scope::Result, crate::ui::keymap::Command::Open)
+                ),
                 theme.paint(Role::Dim),
             ));
         }

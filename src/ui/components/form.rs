@@ -10,11 +10,11 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 
-use super::line_input::CURSOR;
 use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Used};
 use crate::ui::form::{FormOutcome, FormState, RowKind};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::line_input::CURSOR;
 use crate::ui::theme::{Role, Theme};
 
 /// One line under the rows: the focused field's hints, its errors, messages.

@@ -10,13 +10,13 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::line_input::{Edit, LineInput};
 use super::value::ValueOverlay;
 use crate::mcp::{Descriptor, Listing};
 use crate::sanitize;
 use crate::ui::component::{Ctx, Effect, Used};
 use crate::ui::jsonview::JsonView;
 use crate::ui::keymap::Command;
+use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::msg::Cmd;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
@@ -65,7 +65,8 @@ pub fn section(rows: &mut Vec<Row>, title: &str, list: Option<&Result<Listing, S
             let warn = if l.warnings.is_empty() {
                 String::new()
             } else {
-                format!(" · {} warning(s) in the log (L)", l.warnings.len())
+                let log = crate::ui::keymap::key(crate::ui::keymap::Scope::Any, crate::ui::keymap::Command::ToggleLog);
+                format!(" · {} warning(s) in the log ({log})", l.warnings.len())
             };
             rows.push(Row::Heading(format!("{title} ({}{pages}){warn}", l.items.len())));
             rows.extend(l.items.iter().map(|d| Row::Item(Arc::new(d.clone()))));

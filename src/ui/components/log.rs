@@ -11,7 +11,6 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 
-use super::line_input::{CURSOR, Edit, LineInput};
 use super::log_entry::EntryView;
 pub use super::log_entry::clock;
 use crate::mcp::log::{Level, LogEntry, LogKind, Role, SessionLog, to_json_lines};
@@ -19,6 +18,7 @@ use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::fuzzy;
 use crate::ui::keymap::{Command, Scope};
+use crate::ui::line_input::{CURSOR, Edit, LineInput};
 use crate::ui::msg::Cmd;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role as Paint, Theme};

@@ -19,10 +19,11 @@ pub fn brief(e: &LogEntry) -> Option<String> {
     let m = e.msg.as_ref()?;
     let method = m.method.as_deref().unwrap_or_default();
     let Ok(v) = crate::json_depth::parse::<Value>(&e.text, crate::json_depth::DEFAULT_MAX_DEPTH) else {
+        let open = crate::ui::keymap::key(crate::ui::keymap::Scope::Log, crate::ui::keymap::Command::Open);
         return Some(match m.role {
-            Role::Error => "error (a long reply: Enter shows it whole)".into(),
-            Role::Reply => "ok (a long reply: Enter shows it whole)".into(),
-            _ => "(a long message: Enter shows it whole)".into(),
+            Role::Error => format!("error (a long reply: {open} shows it whole)"),
+            Role::Reply => format!("ok (a long reply: {open} shows it whole)"),
+            _ => format!("(a long message: {open} shows it whole)"),
         });
     };
     let out = match m.role {
