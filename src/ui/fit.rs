@@ -100,6 +100,6 @@ mod tests {
         assert_eq!(text(&cut), " q quit  …");
         assert!(cut.width() <= 12);
         // The last one needs no room for the ellipsis.
-        assert_eq!(Line::from(whole_hints(hints().into_iter(), 22, plain)).width(), 22);
+        assert_eq!(Line::from(whole_hints(hints().into_iter(), 23, plain)).width(), 23);
     }
 }
