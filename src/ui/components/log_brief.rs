@@ -107,7 +107,7 @@ fn reply(method: &str, result: Option<&Value>) -> String {
         }
         if let Some(Value::Array(versions)) = r.get("supportedVersions") {
             let last = versions.iter().filter_map(Value::as_str).max().unwrap_or_default();
-            parts.push(format!("{} versions, up to {last}", versions.len()));
+            parts.push(format!("{}, up to {last}", crate::ui::fit::count(versions.len(), "version", "versions")));
         }
         return cut(parts.join(" · "));
     }
@@ -197,6 +197,8 @@ mod tests {
         let dated = json!({"supportedVersions": ["2025-11-25", "2026-07-28"], "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "demo", "version": "1.0"}}});
         assert_eq!(reply("server/discover", Some(&dated)), "ok · demo 1.0 · 2 versions, up to 2026-07-28");
         assert_eq!(reply("ping", Some(&json!({}))), "ok");
+        let one = json!({"supportedVersions": ["2026-07-28"], "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fastmcp-forms", "version": "4.1.0"}}});
+        assert_eq!(reply("server/discover", Some(&one)), "ok · fastmcp-forms 4.1.0 · 1 version, up to 2026-07-28");
         // mcp-server-git on the Python SDK (mcp 2.3.0, mcp/server/runner.py `_stamp_server_info`)
         // stamps serverInfo into every 2026-era result: a call's reply still says what it holds.
         let stamp = json!({"io.modelcontextprotocol/serverInfo": {"name": "mcp-git", "version": "2026.10.19"}});
