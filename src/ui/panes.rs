@@ -159,3 +159,56 @@ impl Panes {
         self.get(Pane::Docked)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pane_not_there_is_not_reached_and_its_place_keeps_its_scope() {
+        let mut p = Panes::new();
+        assert!(p.get(Pane::Tools).is_some());
+        for id in [Pane::Schema, Pane::Form, Pane::Result, Pane::Log, Pane::Docked] {
+            assert!(p.get(id).is_none(), "{id:?}");
+            assert!(p.get_mut(id).is_none(), "{id:?}");
+        }
+        p.focus = Pane::Result;
+        assert_eq!(p.scope(), Scope::Result);
+        assert!(!p.typing());
+        p.focus = Pane::Docked;
+        assert_eq!(p.scope(), Scope::Tools);
+    }
+
+    #[test]
+    fn the_log_is_reached_only_while_shown_and_joins_the_focus_order() {
+        let mut p = Panes::new();
+        assert_eq!(p.order(), [Pane::Tools, Pane::Schema, Pane::Result]);
+        p.show_log = true;
+        assert!(p.get(Pane::Log).is_some());
+        assert_eq!(p.order(), [Pane::Tools, Pane::Schema, Pane::Result, Pane::Log]);
+        p.focus = Pane::Log;
+        assert_eq!(p.scope(), Scope::Log);
+        assert!(p.has_keys(Pane::Log));
+        assert!(!p.has_keys(Pane::Tools));
+    }
+
+    #[test]
+    fn a_shown_docked_pane_stands_in_the_schemas_place() {
+        let mut p = Panes::new();
+        p.shown = Some(0);
+        assert_eq!(p.middle(), Pane::Docked);
+        p.focus = Pane::Docked;
+        let docked = p.get(Pane::Docked).map(|d| d.scope());
+        assert_eq!(Some(p.scope()), docked);
+        assert_eq!(p.shown_docked().map(|d| d.scope()), docked);
+    }
+
+    #[test]
+    fn the_tool_lists_filter_is_typing() {
+        let mut p = Panes::new();
+        assert!(!p.typing());
+        p.tools.filtering = true;
+        assert!(p.typing());
+        assert_eq!(p.scope(), Scope::Tools);
+    }
+}
