@@ -277,7 +277,7 @@ impl App {
             SessionMsg::SavedRun(m) => {
                 if let super::saved::RunMsg::Done { entry, result, .. } = &m {
                     self.history.entries.push(entry.clone());
-                    self.keep_past(entry.at, (**result).clone());
+                    self.panes.keep_past(entry.at, (**result).clone());
                 }
                 return self.observe(&super::component::Observed::SavedRun(&m));
             }
@@ -331,7 +331,7 @@ impl App {
     fn call_done(&mut self, result: CallResult, entry: crate::history::Entry) {
         let purpose = self.running.take().map_or(Purpose::New, |r| r.purpose);
         self.history.entries.push(entry.clone());
-        self.keep_past(entry.at, result.clone());
+        self.panes.keep_past(entry.at, result.clone());
         let paging = purpose == Purpose::NextPage && result.envelope.is_some();
         if paging {
             let first_item =
@@ -356,10 +356,8 @@ impl App {
     /// arguments, or its defaults.
     pub(super) fn open_form(&mut self, args: Option<serde_json::Value>) {
         let Some(tool) = self.selected_tool().cloned() else { return };
-        if let Some(old) = self.panes.form.take() {
-            self.panes.kept_forms.insert(old.tool.clone(), old);
-        }
-        let kept = self.panes.kept_forms.remove(tool.name());
+        self.panes.keep_form();
+        let kept = self.panes.kept_form(tool.name());
         self.panes.form = Some(match (args, kept) {
             (Some(a), _) => FormState::new(&tool, Some(&a)),
             (None, Some(mut f)) => {
@@ -398,15 +396,7 @@ impl App {
     /// The connection's state, which the tool list also shows while it has no tools.
     /// Whether a docked pane has calls under way (the collection's run: Ctrl-K stops it).
     pub fn saved_running(&self) -> bool {
-        self.panes.docked.iter().any(|c| c.busy())
-    }
-
-    /// A result the history can reopen: the last fifty are kept.
-    fn keep_past(&mut self, at: u64, result: CallResult) {
-        self.panes.past.push((at, result));
-        if self.panes.past.len() > 50 {
-            self.panes.past.remove(0);
-        }
+        self.panes.docked().any(|c| c.busy())
     }
 
     fn set_conn(&mut self, conn: Conn) {

@@ -87,7 +87,7 @@ impl App {
             self.notice = Some((format!("no result yet: run a tool first, then {save} saves the call"), false));
             return;
         };
-        let n = self.panes.past.iter().filter(|(_, p)| p.tool == r.call.tool).count().max(1);
+        let n = self.panes.past().iter().filter(|(_, p)| p.tool == r.call.tool).count().max(1);
         let name = format!("{}{n}", r.call.tool);
         let file = self.collection_file.display().to_string();
         match super::components::save_call::SaveCallOverlay::new(&r.call, name, &file) {
@@ -143,7 +143,7 @@ impl App {
                 vec![]
             }
             Action::ShowPast { at, tool } => {
-                match self.panes.past.iter().rev().find(|(when, r)| *when == at && r.tool == tool) {
+                match self.panes.past().iter().rev().find(|(when, r)| *when == at && r.tool == tool) {
                     Some((_, r)) => {
                         self.panes.results = vec![ResultState::new(r.clone(), Page::first_of(r), &self.theme)];
                         self.panes.page = 0;
@@ -174,9 +174,7 @@ impl App {
                 vec![Cmd::Quit]
             }
             Action::LeaveForm => {
-                if let Some(f) = self.panes.form.take() {
-                    self.panes.kept_forms.insert(f.tool.clone(), f);
-                }
+                self.panes.keep_form();
                 self.panes.focus = Pane::Tools;
                 vec![]
             }
@@ -299,19 +297,11 @@ impl App {
     pub(super) fn quit_or_ask(&mut self) -> Vec<Cmd> {
         use super::components::quit_confirm::{QuitConfirm, SCOPE};
         let asking = self.panes.overlays.top().is_some_and(|t| t.scope() == SCOPE);
-        let mut unsent: Vec<String> = self
-            .panes
-            .form
-            .iter()
-            .chain(self.panes.kept_forms.values())
-            .filter(|f| f.edited)
-            .map(|f| f.tool.clone())
-            .collect();
+        let unsent = self.panes.unsent_forms();
         if asking || unsent.is_empty() {
             self.quit = true;
             return vec![Cmd::Quit];
         }
-        unsent.sort();
         self.panes.overlays.push(Box::new(QuitConfirm::new(unsent)));
         vec![]
     }

@@ -84,7 +84,7 @@ impl App {
     /// The calls made: the history (this session's and earlier ones), and the results of this
     /// session's calls kept for reopening, by the history entry's time, newest last.
     pub fn calls(&self) -> (&History, &[(u64, CallResult)]) {
-        (&self.history, &self.panes.past)
+        (&self.history, self.panes.past())
     }
 
     pub fn set_up(&mut self, s: SetUp) {

@@ -28,12 +28,12 @@ pub(super) struct Panes {
     pub(super) schema: Option<SchemaPane>,
     pub(super) form: Option<FormState>,
     /// Forms left with Esc, by tool name: reopening one keeps its values.
-    pub(super) kept_forms: HashMap<String, FormState>,
+    kept_forms: HashMap<String, FormState>,
     /// The pages of the shown result (one for an unpaged result), fetched once and kept.
     pub(super) results: Vec<ResultState>,
     pub(super) page: usize,
     /// Results of this session's calls, newest last, for the history view.
-    pub(super) past: Vec<(u64, CallResult)>,
+    past: Vec<(u64, CallResult)>,
     /// `/` was pressed in the result pane with no result: the letters typed next are the
     /// search's (there is nothing to search; they must not run commands), until a key that is
     /// no letter.
@@ -42,8 +42,8 @@ pub(super) struct Panes {
     /// The log pane, with the session's log (one across reconnects).
     pub(super) log: LogPane,
     /// The docked panes (`components::docked`), and which one is shown.
-    pub(super) docked: Vec<Box<dyn Component>>,
-    pub(super) shown: Option<usize>,
+    docked: Vec<Box<dyn Component>>,
+    shown: Option<usize>,
 }
 
 impl Panes {
@@ -157,6 +157,66 @@ impl Panes {
     /// The docked pane being shown, if any.
     pub(super) fn shown_docked(&self) -> Option<&dyn Component> {
         self.get(Pane::Docked)
+    }
+
+    /// Every docked pane, shown or not (they all hear of the session).
+    pub(super) fn docked(&self) -> impl Iterator<Item = &dyn Component> {
+        self.docked.iter().map(|b| &**b)
+    }
+
+    pub(super) fn docked_mut(&mut self) -> impl Iterator<Item = &mut Box<dyn Component>> {
+        self.docked.iter_mut()
+    }
+
+    /// Shows the docked pane `i` focused, or hides it when it is shown.
+    pub(super) fn toggle_docked(&mut self, i: usize) {
+        if self.shown == Some(i) {
+            self.hide_docked();
+        } else {
+            self.shown = Some(i);
+            self.focus = Pane::Docked;
+        }
+    }
+
+    /// Hides the docked pane; the focus it had goes to the tool list.
+    pub(super) fn hide_docked(&mut self) {
+        self.shown = None;
+        if self.focus == Pane::Docked {
+            self.focus = Pane::Tools;
+        }
+    }
+
+    /// Leaves the open form; its values are kept for when its tool's form opens again.
+    pub(super) fn keep_form(&mut self) {
+        if let Some(f) = self.form.take() {
+            self.kept_forms.insert(f.tool.clone(), f);
+        }
+    }
+
+    /// The form kept for `tool`, taken out to be shown again.
+    pub(super) fn kept_form(&mut self, tool: &str) -> Option<FormState> {
+        self.kept_forms.remove(tool)
+    }
+
+    /// The tools whose forms, open or kept, hold edits never sent, by name.
+    pub(super) fn unsent_forms(&self) -> Vec<String> {
+        let mut unsent: Vec<String> =
+            self.form.iter().chain(self.kept_forms.values()).filter(|f| f.edited).map(|f| f.tool.clone()).collect();
+        unsent.sort();
+        unsent
+    }
+
+    /// A result the history can reopen: the last fifty are kept.
+    pub(super) fn keep_past(&mut self, at: u64, result: CallResult) {
+        self.past.push((at, result));
+        if self.past.len() > 50 {
+            self.past.remove(0);
+        }
+    }
+
+    /// This session's results, by the history entry's time, newest last.
+    pub(super) fn past(&self) -> &[(u64, CallResult)] {
+        &self.past
     }
 }
 
