@@ -83,11 +83,11 @@ impl App {
     }
 
     pub fn result(&self) -> Option<&ResultState> {
-        self.panes.results.get(self.panes.page)
+        self.panes.result()
     }
 
     pub(super) fn result_mut(&mut self) -> Option<&mut ResultState> {
-        self.panes.results.get_mut(self.panes.page)
+        self.panes.result_mut()
     }
 
     /// How soon the app wants a `Tick` (a spinner, or a visible log that may grow).
@@ -197,7 +197,7 @@ impl App {
         self.panes.log.set_layout(self.areas.log.height.saturating_sub(2), screen);
         let rows = self.areas.result.height.saturating_sub(2) as usize;
         let status = usize::from(self.running.is_some() || self.notice.is_some());
-        if let Some(r) = self.panes.results.get_mut(self.panes.page) {
+        if let Some(r) = self.panes.result_mut() {
             r.set_height(rows.saturating_sub(status));
         }
         // The form draws its own border; a docked pane is drawn inside the App's.
@@ -336,18 +336,11 @@ impl App {
         if paging {
             let first_item =
                 self.result().map_or(0, |r| r.page.first_item + r.call.envelope.as_ref().map_or(0, |e| e.item_count()));
-            let page = Page { index: self.panes.results.len(), first_item };
-            self.panes.results.push(ResultState::new(result, page, &self.theme));
-            self.panes.page = self.panes.results.len() - 1;
+            let page = Page { index: self.panes.pages().len(), first_item };
+            self.panes.add_page(ResultState::new(result, page, &self.theme));
         } else {
             let page = Page::first_of(&result);
-            self.panes.results = vec![ResultState::new(result, page, &self.theme)];
-            self.panes.page = 0;
-        }
-        if let Some(view) = self.panes.results.get(self.panes.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)
-            && let Some(r) = self.result_mut()
-        {
-            r.set_view(view);
+            self.panes.show_result(ResultState::new(result, page, &self.theme));
         }
         self.panes.focus = Pane::Result;
     }

@@ -30,8 +30,8 @@ pub(super) struct Panes {
     /// Forms left with Esc, by tool name: reopening one keeps its values.
     kept_forms: HashMap<String, FormState>,
     /// The pages of the shown result (one for an unpaged result), fetched once and kept.
-    pub(super) results: Vec<ResultState>,
-    pub(super) page: usize,
+    results: Vec<ResultState>,
+    page: usize,
     /// Results of this session's calls, newest last, for the history view.
     past: Vec<(u64, CallResult)>,
     /// `/` was pressed in the result pane with no result: the letters typed next are the
@@ -157,6 +157,54 @@ impl Panes {
     /// The docked pane being shown, if any.
     pub(super) fn shown_docked(&self) -> Option<&dyn Component> {
         self.get(Pane::Docked)
+    }
+
+    /// The shown page of the result.
+    pub(super) fn result(&self) -> Option<&ResultState> {
+        self.results.get(self.page)
+    }
+
+    pub(super) fn result_mut(&mut self) -> Option<&mut ResultState> {
+        self.results.get_mut(self.page)
+    }
+
+    /// The result's pages fetched so far, and which one is shown (from 0).
+    pub(super) fn pages(&self) -> &[ResultState] {
+        &self.results
+    }
+
+    pub(super) fn page(&self) -> usize {
+        self.page
+    }
+
+    /// A new result: its only page, shown.
+    pub(super) fn show_result(&mut self, r: ResultState) {
+        self.results = vec![r];
+        self.page = 0;
+    }
+
+    /// A page fetched after the last, shown in the view the last one was shown in.
+    pub(super) fn add_page(&mut self, mut r: ResultState) {
+        if let Some(view) = self.results.last().map(|l| l.view) {
+            r.set_view(view);
+        }
+        self.results.push(r);
+        self.page = self.results.len() - 1;
+    }
+
+    /// Whether a page after the shown one was fetched already.
+    pub(super) fn has_fetched_next(&self) -> bool {
+        self.page + 1 < self.results.len()
+    }
+
+    /// Shows the page before (false on the first) or after (false past the last fetched).
+    pub(super) fn turn_page(&mut self, forward: bool) -> bool {
+        match forward {
+            true if self.has_fetched_next() => self.page += 1,
+            false if self.page > 0 => self.page -= 1,
+            _ => return false,
+        }
+        true
     }
 
     /// Every docked pane, shown or not (they all hear of the session).
