@@ -246,6 +246,9 @@ impl App {
                 self.panes.log.sync();
             }
             Command::NextPane | Command::PrevPane => {
+                // Leaving the tool list keeps its filter as typed (as Enter does): the filter's
+                // prompt must not stay open over another pane, where letters run commands.
+                self.panes.tools.filtering = false;
                 let panes = self.panes.order();
                 let at = panes.iter().position(|p| *p == self.panes.focus).unwrap_or(0);
                 let n = panes.len();
