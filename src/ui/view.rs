@@ -25,6 +25,11 @@ fn block<'a>(app: &App, title: Line<'a>, pane: Pane) -> Block<'a> {
         .title(title.style(app.theme.title(focused)))
 }
 
+/// A pane's title as it fits on its top border: cut with `…` (a tool name, a snapshot's note).
+fn titled(title: impl Into<String>, area: Rect) -> Line<'static> {
+    super::fit::fit(Line::from(title.into()), area.width.saturating_sub(2) as usize)
+}
+
 /// A `w`×`h` rectangle centered in `area`, cleared for an overlay.
 fn overlay(f: &mut Frame, area: Rect, w: u16, h: u16) -> Rect {
     let (w, h) = (w.min(area.width), h.min(area.height));
@@ -53,7 +58,7 @@ pub fn draw_in(f: &mut Frame, app: &App, area: Rect) {
     }
     if a.schema.is_empty() {
     } else if let Some(p) = app.shown_docked() {
-        let b = block(app, Line::from(p.title()), Pane::Docked);
+        let b = block(app, titled(p.title(), a.schema), Pane::Docked);
         let inner = b.inner(a.schema);
         f.render_widget(b, a.schema);
         p.draw(f, inner, &app.theme, app.panes.has_keys(Pane::Docked));
@@ -120,7 +125,31 @@ fn draw_server(f: &mut Frame, app: &App, area: Rect) {
         }
     }
     spans.push(Span::styled(format!(" · {}", sanitize::line(&app.target_label)), t.paint(Role::Dim)));
-    f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
+    let line = super::fit::fit(Line::from(spans), area.width as usize);
+    f.render_widget(Paragraph::new(line).style(t.status()), area);
+}
+
+/// What the footer says after the hints: the schema's node count, listing warnings.
+fn footer_tail(app: &App) -> Vec<Span<'static>> {
+    let t = &app.theme;
+    let mut spans = vec![];
+    if let Some(s) = &app.panes.schema
+        && app.panes.focus == Pane::Schema
+    {
+        spans.push(Span::styled(format!(" {} nodes", s.nodes), t.paint(Role::Dim)));
+    }
+    if !app.panes.tools.warnings.is_empty() {
+        let log = keymap::key(keymap::Scope::Any, keymap::Command::ToggleLog);
+        spans.push(Span::styled(
+            format!("  {} listing warning(s): see the log ({log})", app.panes.tools.warnings.len()),
+            t.paint(Role::Warning),
+        ));
+    }
+    spans
+}
+
+fn tail_width(tail: &[Span<'static>]) -> usize {
+    tail.iter().map(Span::width).sum()
 }
 
 /// The login state of an HTTP server that asked for one (nothing for the others).
@@ -145,7 +174,7 @@ fn login_label(state: Option<&crate::mcp::auth::LoginState>) -> Option<Span<'sta
 }
 
 fn draw_tools(f: &mut Frame, app: &App, area: Rect) {
-    let b = block(app, Line::from(app.panes.tools.pane_title()), Pane::Tools);
+    let b = block(app, titled(app.panes.tools.pane_title(), area), Pane::Tools);
     let inner = b.inner(area);
     f.render_widget(b, area);
     app.panes.tools.draw(f, inner, &app.theme, app.panes.focus == Pane::Tools);
@@ -158,7 +187,7 @@ fn draw_schema(f: &mut Frame, app: &App, area: Rect) {
         f.render_widget(msg, area);
         return;
     };
-    let b = block(app, Line::from(s.pane_title()), Pane::Schema);
+    let b = block(app, titled(s.pane_title(), area), Pane::Schema);
     let inner = b.inner(area);
     f.render_widget(b, area);
     s.draw(f, inner, &app.theme, app.panes.focus == Pane::Schema);
@@ -216,25 +245,10 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
             ));
             spans.push(Span::styled(" cancel call ", t.paint(Role::Dim)));
         }
-        for (k, h) in hints.into_iter().chain(docked) {
-            spans.push(Span::styled(format!(" {k}"), t.key()));
-            spans.push(Span::styled(format!(" {h} "), t.paint(Role::Dim)));
-        }
-        if let Some(s) = &app.panes.schema
-            && app.panes.focus == Pane::Schema
-        {
-            spans.push(Span::styled(format!(" {} nodes", s.nodes), t.paint(Role::Dim)));
-        }
-        if !app.panes.tools.warnings.is_empty() {
-            spans.push(Span::styled(
-                format!(
-                    "  {} listing warning(s): see the log ({})",
-                    app.panes.tools.warnings.len(),
-                    keymap::key(keymap::Scope::Any, keymap::Command::ToggleLog)
-                ),
-                t.paint(Role::Warning),
-            ));
-        }
+        let tail = footer_tail(app);
+        let room = (area.width as usize).saturating_sub(Line::from(spans.clone()).width() + tail_width(&tail));
+        spans.extend(super::fit::whole_hints(hints.into_iter().chain(docked), room, (t.key(), t.paint(Role::Dim))));
+        spans.extend(tail);
     }
     f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
 }

@@ -304,7 +304,10 @@ impl Component for FormState {
             .borders(Borders::ALL)
             .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
             .border_style(theme.border(focused))
-            .title(Line::from(title).style(theme.title(focused)));
+            .title(
+                crate::ui::fit::fit(Line::from(title), area.width.saturating_sub(2) as usize)
+                    .style(theme.title(focused)),
+            );
         let inner = b.inner(area);
         f.render_widget(b, area);
         self.draw_inside(f, inner, theme);
