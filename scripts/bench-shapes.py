@@ -3,11 +3,11 @@
 examples/replay_server: one directory per shape, holding `tools.jsonl` (one tools/list result a
 line, page N answering cursor "N") and `call.json` (the tools/call result, one line).
 
-Usage: bench-shapes.py OUT_DIR [SCALE]
+Usage: bench-shapes.py OUT_DIR [SCALE [SHAPE...]]
 
 SCALE (default 1) multiplies every record count: the wall-time bench uses 1, the instruction-count
 guard a small fraction (instruction counts scale with the input). The output depends only on the
-arguments: the same bytes on every machine and every run.
+arguments: the same bytes on every machine and every run. Naming shapes writes only those.
 
 Shapes:
   tools       1,234 tools over 13 pages of 100
@@ -27,6 +27,7 @@ import sys
 
 OUT = sys.argv[1]
 SCALE = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
+ONLY = set(sys.argv[3:])
 
 
 def record(i):
@@ -93,18 +94,26 @@ def n(count):
 
 
 def main():
-    write("tools", "tools.jsonl", tools_pages(n(1234), max(1, n(100))))
-    write("tools20k", "tools.jsonl", tools_pages(n(20000), max(1, n(1000))))
-    records = [record(i) for i in range(n(100_000))]
-    call_shape("structured", {"content": [{"type": "text", "text": "%d records" % len(records)}], "structuredContent": {"records": records, "total": len(records)}})
-    data = {"records": records, "total": len(records)}
-    call_shape("both", {"content": [{"type": "text", "text": json.dumps(data)}], "structuredContent": data})
-    call_shape(
-        "fastmcp",
-        {"content": [{"type": "text", "text": json.dumps(records)}], "structuredContent": {"result": records}, "_meta": {"fastmcp": {"wrap_result": True}}},
-    )
-    big = {"items": [record(i) for i in range(n(850_000))], "nextCursor": None}
-    call_shape("text", {"content": [{"type": "text", "text": json.dumps(big)}]})
+    def wanted(shape):
+        return not ONLY or shape in ONLY
 
+    if wanted("tools"):
+        write("tools", "tools.jsonl", tools_pages(n(1234), max(1, n(100))))
+    if wanted("tools20k"):
+        write("tools20k", "tools.jsonl", tools_pages(n(20000), max(1, n(1000))))
+    records = [record(i) for i in range(n(100_000))] if any(map(wanted, ("structured", "both", "fastmcp"))) else []
+    if wanted("structured"):
+        call_shape("structured", {"content": [{"type": "text", "text": "%d records" % len(records)}], "structuredContent": {"records": records, "total": len(records)}})
+    data = {"records": records, "total": len(records)}
+    if wanted("both"):
+        call_shape("both", {"content": [{"type": "text", "text": json.dumps(data)}], "structuredContent": data})
+    if wanted("fastmcp"):
+        call_shape(
+            "fastmcp",
+            {"content": [{"type": "text", "text": json.dumps(records)}], "structuredContent": {"result": records}, "_meta": {"fastmcp": {"wrap_result": True}}},
+        )
+    if wanted("text"):
+        big = {"items": [record(i) for i in range(n(850_000))], "nextCursor": None}
+        call_shape("text", {"content": [{"type": "text", "text": json.dumps(big)}]})
 
 main()

@@ -5,8 +5,9 @@
 //!
 //! The scenarios run the debug `mcplens` as the test command builds it, against this binary
 //! serving recorded replies (`perf_guard serve DIR`, see perf_guard/replay.rs) that
-//! scripts/bench-shapes.py writes at a small scale: the counts scale with the input, and the
-//! whole guard stays within a couple of minutes under valgrind.
+//! scripts/bench-shapes.py writes: the listing of 20,000 tools at full size, the call shapes at a
+//! hundredth (their counts scale with the input), so that the whole guard stays within a couple
+//! of minutes under valgrind.
 //!
 //! Accepting a new baseline when a change is worth its cost:
 //!     MCPLENS_PERF_ACCEPT=1 cargo test --test perf_guard
@@ -21,9 +22,10 @@ use std::process::Command;
 
 /// How far over its baseline a scenario may go.
 const TOLERANCE: f64 = 0.10;
-/// The record counts of scripts/bench-shapes.py, scaled: 200 tools over 2 pages, 1,000 records,
-/// 8,500 in the JSON text.
-const SCALE: &str = "0.01";
+/// The call shapes' record counts of scripts/bench-shapes.py, scaled: 1,000 records, 8,500 in the
+/// JSON text. The listing runs at full size (20,000 tools over 20 pages): its cost per tool is
+/// small, and a fixed cost (start-up) would hide a per-tool regression at a smaller count.
+const CALL_SCALE: &str = "0.01";
 const BASELINE: &str = "tests/perf_guard/baseline.txt";
 
 fn main() {
@@ -39,17 +41,19 @@ fn main() {
 struct Scenario {
     name: &'static str,
     shape: &'static str,
+    /// The record counts of scripts/bench-shapes.py times this.
+    scale: &'static str,
     args: &'static [&'static str],
 }
 
 const CALL: &[&str] = &["call", "echo", "--json", "--arg", "mb=1"];
 
 const SCENARIOS: &[Scenario] = &[
-    Scenario { name: "tools_list", shape: "tools20k", args: &["tools", "--json"] },
-    Scenario { name: "call_structured", shape: "structured", args: CALL },
-    Scenario { name: "call_text_and_structured", shape: "both", args: CALL },
-    Scenario { name: "call_text", shape: "text", args: CALL },
-    Scenario { name: "call_fastmcp", shape: "fastmcp", args: CALL },
+    Scenario { name: "tools_list_20000", shape: "tools20k", scale: "1", args: &["tools", "--json"] },
+    Scenario { name: "call_structured", shape: "structured", scale: CALL_SCALE, args: CALL },
+    Scenario { name: "call_text_and_structured", shape: "both", scale: CALL_SCALE, args: CALL },
+    Scenario { name: "call_text", shape: "text", scale: CALL_SCALE, args: CALL },
+    Scenario { name: "call_fastmcp", shape: "fastmcp", scale: CALL_SCALE, args: CALL },
 ];
 
 fn guard(filters: &[String]) {
@@ -59,11 +63,10 @@ fn guard(filters: &[String]) {
         return;
     }
     let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perf-guard");
-    let shapes = write_shapes(&work);
     let me = std::env::current_exe().unwrap_or_else(|e| panic!("this test's own path: {e}"));
     let mut counts = BTreeMap::new();
     for s in SCENARIOS.iter().filter(|s| wanted(s.name)) {
-        let dir = shapes.join(s.shape);
+        let dir = write_shape(&work, s.shape, s.scale);
         let mut cmd = vec![env!("CARGO_BIN_EXE_mcplens").to_string()];
         cmd.extend(s.args.iter().map(|a| a.to_string()));
         cmd.extend(["--".into(), me.display().to_string(), "serve".into(), dir.display().to_string()]);
@@ -77,18 +80,20 @@ fn guard(filters: &[String]) {
     compare(&counts, filters.is_empty());
 }
 
-/// The recorded replies, written once per scale (the script's output depends on nothing else).
-fn write_shapes(work: &Path) -> PathBuf {
-    let dir = work.join(format!("shapes-{SCALE}"));
-    if dir.join(".done").exists() {
-        return dir;
+/// The recorded replies of one shape, written once per scale (the script's output depends on
+/// nothing else).
+fn write_shape(work: &Path, shape: &str, scale: &str) -> PathBuf {
+    let root = work.join(format!("shapes-{scale}"));
+    let done = root.join(format!(".done-{shape}"));
+    if done.exists() {
+        return root.join(shape);
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(root.join(shape));
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/bench-shapes.py");
-    let status = Command::new("python3").arg(&script).arg(&dir).arg(SCALE).status();
+    let status = Command::new("python3").arg(&script).arg(&root).arg(scale).arg(shape).status();
     assert!(status.as_ref().is_ok_and(|s| s.success()), "python3 scripts/bench-shapes.py failed: {status:?}");
-    let _ = std::fs::write(dir.join(".done"), "");
-    dir
+    let _ = std::fs::write(&done, "");
+    root.join(shape)
 }
 
 /// The instructions `cmd` runs, as callgrind counts them.

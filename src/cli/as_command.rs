@@ -11,6 +11,12 @@ use crate::mcp::log::Redactor;
 
 pub use super::args::Form;
 
+/// What a call is copied against: the target as given, and its secrets (masked in the text).
+pub struct CopySource {
+    pub args: TargetArgs,
+    pub secrets: Vec<String>,
+}
+
 /// The call of `tool` with `arguments` on the target, in the protocol `version` of `era`.
 pub struct Spec<'a> {
     pub target: &'a TargetArgs,

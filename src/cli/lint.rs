@@ -22,9 +22,16 @@ pub struct Source<'a> {
 
 /// `mcplens lint [--json] [--snapshot FILE | --recording FILE] [target]`
 pub async fn lint(target: &TargetArgs, from: Source<'_>, json: bool) -> Result<i32> {
-    let subject = subject(target, &from).await?;
-    let findings = lint::lint(&subject);
-    out(&if json { as_json(&findings, subject.tools.len()) } else { readable(&findings, Some(subject.tools.len())) })?;
+    let (findings, tools) = match (from.snapshot, from.recording) {
+        (Some(path), _) => of_snapshot(path, target.max_depth)?,
+        (None, Some(path)) => {
+            let rec = crate::replay::read(path, target.max_depth).map_err(|e| LensError::usage(sanitize::line(&e)))?;
+            let subject = lint::session::from_recording(&rec, target.max_depth);
+            (lint::lint(&subject), subject.tools.len())
+        }
+        (None, None) => live(target).await?,
+    };
+    out(&if json { as_json(&findings, tools) } else { readable(&findings, Some(tools)) })?;
     Ok(exit_code(&findings))
 }
 
@@ -64,20 +71,28 @@ pub fn rules() -> Result<i32> {
     Ok(0)
 }
 
-async fn subject(target: &TargetArgs, from: &Source<'_>) -> Result<Subject> {
-    if let Some(path) = from.snapshot {
-        let doc = super::diff::load(path, target.max_depth)?;
-        let tools = doc.get("tools").and_then(Value::as_array).cloned().unwrap_or_default();
-        return Ok(Subject { server: doc.get("server").cloned(), tools, ..Subject::default() });
+/// The findings about a snapshot's tools (and how many there are), each tool read in turn.
+fn of_snapshot(path: &Path, max_depth: usize) -> Result<(Vec<Finding>, usize)> {
+    let text = crate::capped_file::read_text(path, crate::snapshot::MAX_SNAPSHOT)
+        .map_err(|e| LensError::usage(format!("cannot read {}: {e}", path.display())))?;
+    match crate::snapshot_text::Snapshot::read(&text, max_depth) {
+        Some(Ok(snapshot)) => Ok((lint::lint_texts(snapshot.tools(), &[], max_depth), snapshot.tools().len())),
+        Some(Err(e)) => Err(LensError::usage(format!("{}: {}", sanitize::line(&path.display().to_string()), e))),
+        // A document serde_json refuses as it is (a number past its range): read whole, approximated.
+        None => {
+            let doc = super::diff::load(path, max_depth)?;
+            let tools = doc.get("tools").and_then(Value::as_array).cloned().unwrap_or_default();
+            crate::deep::drop_value(doc);
+            let subject = Subject { tools, ..Subject::default() };
+            Ok((lint::lint(&subject), subject.tools.len()))
+        }
     }
-    if let Some(path) = from.recording {
-        let rec = crate::replay::read(path, target.max_depth).map_err(|e| LensError::usage(sanitize::line(&e)))?;
-        return Ok(lint::session::from_recording(&rec, target.max_depth));
-    }
+}
+
+/// The findings about the live server's tools and the views they declare.
+async fn live(target: &TargetArgs) -> Result<(Vec<Finding>, usize)> {
     let opened = super::connect::open(target).await?;
-    let listed = opened.session.list_tools().await;
-    let server = Some(opened.session.server.result.clone());
-    let list = match listed {
+    let list = match opened.session.list_tools().await {
         Ok(l) => l,
         Err(e) => {
             opened.close().await;
@@ -85,29 +100,32 @@ async fn subject(target: &TargetArgs, from: &Source<'_>) -> Result<Subject> {
         }
     };
     super::warn_list(&list.warnings);
-    let tools: Vec<Value> = list
-        .tools
-        .iter()
-        .filter_map(|t| crate::json_depth::parse::<Value>(t.raw.get(), target.max_depth).ok())
-        .collect();
-    let views = read_views(&opened.session, &tools).await;
+    let tools: Vec<&serde_json::value::RawValue> = list.tools.iter().map(|t| &*t.raw).collect();
+    let views = read_views(&opened.session, &tools, target.max_depth).await;
     opened.close().await;
-    Ok(Subject { server, tools, session: None, views })
+    Ok((lint::lint_texts(&tools, &views, target.max_depth), tools.len()))
 }
 
 /// Views read for the lint, at most this many (a server could declare thousands).
 const MAX_VIEWS: usize = 50;
 
 /// Each distinct `ui://` view the tools declare, read as a host reads it.
-async fn read_views(session: &crate::mcp::Session, tools: &[Value]) -> Vec<lint::ViewRead> {
+async fn read_views(
+    session: &crate::mcp::Session,
+    tools: &[&serde_json::value::RawValue],
+    max_depth: usize,
+) -> Vec<lint::ViewRead> {
     let mut views: Vec<lint::ViewRead> = vec![];
-    for t in tools {
+    for raw in tools {
+        let Ok(t) = crate::json_depth::parse::<Value>(raw.get(), max_depth) else { continue };
         let name = t.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-        let Some(uri) = crate::apps::tool_resource(t).filter(|u| crate::apps::is_ui_uri(u)) else { continue };
+        let uri = crate::apps::tool_resource(&t).filter(|u| crate::apps::is_ui_uri(u)).map(str::to_string);
+        crate::deep::drop_value(t);
+        let Some(uri) = uri else { continue };
         if let Some(v) = views.iter_mut().find(|v| v.uri == uri) {
             v.tools.push(name);
         } else if views.len() < MAX_VIEWS {
-            views.push(lint::ViewRead { uri: uri.to_string(), tools: vec![name], read: Err(String::new()) });
+            views.push(lint::ViewRead { uri, tools: vec![name], read: Err(String::new()) });
         }
     }
     for v in &mut views {

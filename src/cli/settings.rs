@@ -36,7 +36,9 @@ pub fn parse() -> Result<Cli, clap::Error> {
     for p in &settings.problems {
         super::output::err_line(&format!("mcplens: {p}"));
     }
-    let matches = with_defaults(Cli::command(), &settings).try_get_matches()?;
+    // Without a settings file (the common case), every argument of every subcommand is not walked.
+    let command = if settings.values.is_empty() { Cli::command() } else { with_defaults(Cli::command(), &settings) };
+    let matches = command.try_get_matches()?;
     Cli::from_arg_matches(&matches)
 }
 

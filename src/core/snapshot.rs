@@ -63,7 +63,7 @@ fn change(path: String, impact: Impact, what: impl Into<String>) -> Change {
 }
 
 /// Capabilities removed (breaking) or added, and the other members of the server's result.
-pub(crate) fn server(old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
+pub fn server(old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
     let (o, n) = (old.and_then(Value::as_object), new.and_then(Value::as_object));
     let empty = Map::new();
     let (o, n) = (o.unwrap_or(&empty), n.unwrap_or(&empty));

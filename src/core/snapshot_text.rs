@@ -9,14 +9,14 @@
 //! Whatever this reading does not take (a document serde_json refuses but mcplens reads
 //! approximated) is compared the old way, whole (see [`crate::snapshot::compare`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::raw_object::{Members, members};
-use crate::schema::diff::{Change, token};
+use crate::schema::diff::{Change, ENUM_NOT_LISTED, token};
 use crate::snapshot::{item as item_changes, server as server_changes};
 
 /// The lists of a snapshot and the key that names an item in each.
@@ -94,6 +94,11 @@ impl<'a> Snapshot<'a> {
     pub fn target(&self) -> Option<&Value> {
         self.target.as_ref()
     }
+
+    /// The tools, each as its text.
+    pub fn tools(&self) -> &[&'a RawValue] {
+        &self.lists[0]
+    }
 }
 
 /// Every change from `old` to `new`, breaking ones first, each group in path order (as
@@ -106,6 +111,13 @@ pub fn compare(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
     }
     out.sort_by(|a, b| a.impact.cmp(&b.impact).then_with(|| a.path.cmp(&b.path)));
     out
+}
+
+/// The changes from one list of tools to another, each tool given as its text, read the way
+/// [`compare`] reads a snapshot's (a pair written alike is not read; a changed pair is read alone
+/// and thinned). For the TUI, which compares a server's tools with its snapshot.
+pub fn tools_changes(old: &[&RawValue], new: &[&RawValue], max_depth: usize) -> Vec<Change> {
+    list_changes("tools", "name", old, new, max_depth)
 }
 
 /// The items of one list by their key (an item without one is keyed by its position).
@@ -248,35 +260,108 @@ fn thin(old: &RawValue, new: &RawValue, max_depth: usize) -> (Value, Value) {
     if OPTIONS.iter().any(|k| o.contains_key(k) || n.contains_key(k)) {
         return (full(old, max_depth), full(new, max_depth));
     }
-    pairs(&o, &n, max_depth, |key, a, b| match key {
+    let not_listed = std::cell::Cell::new((0, 0));
+    let (mut a, mut b) = pairs(&o, &n, max_depth, |key, a, b| match key {
         "properties" => Some(properties(a, b, max_depth)),
         "items" | "additionalProperties" => Some(crate::deep::grow(|| thin(a, b, max_depth))),
-        "enum" => Some(enum_pair(a, b, max_depth)),
+        "enum" => {
+            let ((x, more_x), (y, more_y)) = enum_pair(a, b, max_depth);
+            not_listed.set((more_x, more_y));
+            Some((x, y))
+        }
         _ => Some((full(a, max_depth), full(b, max_depth))),
-    })
+    });
+    for (side, more) in [(&mut a, not_listed.get().0), (&mut b, not_listed.get().1)] {
+        if let (Value::Object(m), true) = (side, more > 0) {
+            m.insert(ENUM_NOT_LISTED.into(), more.into());
+        }
+    }
+    (a, b)
 }
 
-/// Two enums without the values written alike on both sides (one of them kept, so that neither
-/// list becomes empty): a value in both lists is neither removed nor added, and the comparison of
-/// the rest as values finds what text alone cannot (`1.0` is `1`, key order does not count). A
-/// 200,000-value enum reversed is read as two lists of one value.
-fn enum_pair(old: &RawValue, new: &RawValue, max_depth: usize) -> (Value, Value) {
+/// Two enums cut to what the comparison reports: a value in both lists (as a value: neither key
+/// order nor escapes count) is neither removed nor added, so it is left out of both (one
+/// kept, so that neither list becomes empty); of the rest, the first
+/// [`MAX_LISTED`](crate::schema::diff::MAX_LISTED) a side are kept and the others counted under
+/// [`ENUM_NOT_LISTED`]. Values are read one at a time and held as hashes: two enums of 200,000
+/// values, all changed, no longer stand as 400,000 values at once.
+fn enum_pair(old: &RawValue, new: &RawValue, max_depth: usize) -> ((Value, u64), (Value, u64)) {
     fn list(r: &RawValue) -> Option<Vec<&RawValue>> {
         crate::json_depth::parse_borrowed(r.get()).ok()
     }
-    fn texts<'a>(l: &[&'a RawValue]) -> HashSet<&'a str> {
-        l.iter().map(|r| r.get()).collect()
-    }
     let (Some(o), Some(n)) = (list(old), list(new)) else {
-        return (full(old, max_depth), full(new, max_depth));
+        return ((full(old, max_depth), 0), (full(new, max_depth), 0));
     };
-    let (in_old, in_new) = (texts(&o), texts(&n));
-    let anchor = o.iter().find(|r| in_new.contains(r.get())).copied();
-    let kept = |l: &[&RawValue], other: &HashSet<&str>| -> Value {
-        let rest = l.iter().filter(|r| !other.contains(r.get()));
-        Value::Array(anchor.into_iter().chain(rest.copied()).map(|r| full(r, max_depth)).collect())
+    let (in_old, in_new) = (Hashed::new(&o, max_depth), Hashed::new(&n, max_depth));
+    let anchor = o.iter().find(|r| in_new.contains(r)).map(|r| full(r, max_depth));
+    let kept = |l: &[&RawValue], other: &Hashed| -> (Value, u64) {
+        let mut values: Vec<Value> = anchor.iter().cloned().collect();
+        let mut not_listed = 0u64;
+        for r in l.iter().filter(|r| !other.contains(r)) {
+            if values.len() < crate::schema::diff::MAX_LISTED + usize::from(anchor.is_some()) {
+                values.push(full(r, max_depth));
+            } else {
+                not_listed += 1;
+            }
+        }
+        (Value::Array(values), not_listed)
     };
     (kept(&o, &in_new), kept(&n, &in_old))
+}
+
+/// The text inside a JSON string written without escapes: the string itself, so two such are
+/// equal as values exactly when their texts are.
+fn plain_string(r: &RawValue) -> Option<&str> {
+    let t = r.get();
+    let inner = t.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.contains('\\')).then_some(inner)
+}
+
+/// A list of values as their texts and their hashes ([`crate::value_set::hash`]), sorted: 16
+/// bytes a value beside its text, where a `Value` costs 50 and more. Plain strings (most enums)
+/// are hashed and compared from their text, the others read one at a time.
+struct Hashed<'a> {
+    items: &'a [&'a RawValue],
+    by_hash: Vec<(u64, usize)>,
+    max_depth: usize,
+}
+
+impl<'a> Hashed<'a> {
+    fn new(items: &'a [&'a RawValue], max_depth: usize) -> Self {
+        let mut by_hash: Vec<(u64, usize)> =
+            items.iter().enumerate().map(|(i, r)| (hash_of(r, max_depth), i)).collect();
+        by_hash.sort_unstable();
+        Hashed { items, by_hash, max_depth }
+    }
+
+    /// Whether a value equal to `r`'s is in the list (equal hashes compared as values).
+    fn contains(&self, r: &RawValue) -> bool {
+        let h = hash_of(r, self.max_depth);
+        let start = self.by_hash.partition_point(|(x, _)| *x < h);
+        self.by_hash[start..].iter().take_while(|(x, _)| *x == h).any(|(_, i)| self.equal(r, self.items[*i]))
+    }
+
+    fn equal(&self, a: &RawValue, b: &RawValue) -> bool {
+        if let (Some(x), Some(y)) = (plain_string(a), plain_string(b)) {
+            return x == y;
+        }
+        let (v, w) = (full(a, self.max_depth), full(b, self.max_depth));
+        let equal = v == w;
+        crate::deep::drop_value(v);
+        crate::deep::drop_value(w);
+        equal
+    }
+}
+
+/// [`crate::value_set::hash`] of the value `r` writes.
+fn hash_of(r: &RawValue, max_depth: usize) -> u64 {
+    if let Some(s) = plain_string(r) {
+        return crate::value_set::hash_str(s);
+    }
+    let v = full(r, max_depth);
+    let h = crate::value_set::hash(&v);
+    crate::deep::drop_value(v);
+    h
 }
 
 /// A `properties` map on both sides: members alike are left out of both, changed ones thinned in
@@ -360,9 +445,28 @@ mod tests {
             let (text, whole) = both(&with(old.clone()), &with(new.clone()));
             assert_eq!(text, whole, "{old} -> {new}");
         }
+        // More changed than a change lists: the text counts as the whole comparison does (1.0 is
+        // not 1 to serde_json; key order does not count).
+        let old: Vec<Value> =
+            (0..300).map(|i| json!(format!("v{i}"))).chain([json!(1), json!({"a": 1, "b": 2})]).collect();
+        let new: Vec<Value> =
+            (200..500).map(|i| json!(format!("v{i}"))).chain([json!(1.0), json!({"b": 2, "a": 1})]).collect();
+        let (text, whole) = both(&with(json!(old)), &with(json!(new)));
+        assert_eq!(text, whole);
+        assert!(text[0].what.ends_with("\"v49\" and 151 more"), "{:?}", text[0]);
+        assert!(text[1].what.ends_with("\"v349\" and 151 more"), "{:?}", text[1]);
         let many: Vec<Value> = (0..50_000).map(|i| json!(format!("v{i}"))).collect();
         let reversed: Vec<Value> = many.iter().rev().cloned().collect();
         assert!(both(&with(json!(many)), &with(json!(reversed))).0.is_empty());
+    }
+
+    /// A string written with an escape is the same value as one written without.
+    #[test]
+    fn enum_values_are_compared_as_values_not_texts() {
+        let raw = |t: &'static str| -> &'static RawValue { serde_json::from_str(t).unwrap_or_else(|e| panic!("{e}")) };
+        let ((a, more_a), (b, more_b)) = enum_pair(raw(r#"["a\/b", "x", 2]"#), raw(r#"["a/b", "y", 2]"#), 10);
+        assert_eq!((a, more_a), (json!(["a/b", "x"]), 0));
+        assert_eq!((b, more_b), (json!(["a/b", "y"]), 0));
     }
 
     #[test]

@@ -1,18 +1,16 @@
 //! The TUI's model and its update function. No I/O here: the update returns commands that the
 //! session worker carries out, and the worker's answers come back as messages.
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crossterm::event::KeyEventKind;
 use ratatui::layout::Rect;
 
-use super::component::Stack;
-use super::components::log::LogPane;
 use super::components::schema::SchemaPane;
-use super::components::tools::{Status as ToolsStatus, ToolsPane};
+use super::components::tools::Status as ToolsStatus;
 use super::form::FormState;
 use super::keymap::Scope;
+use super::panes::Panes;
 use super::result::{Page, ResultState};
 use super::theme::Theme;
 use crate::history::History;
@@ -40,44 +38,20 @@ pub struct App {
     pub(super) conn: Conn,
     pub(super) server: Option<ServerInfo>,
     /// The target as given, for `Y` (a call as a command).
-    pub(super) copy_source: Option<super::copy_as::CopySource>,
+    pub(super) copy_source: Option<crate::cli::as_command::CopySource>,
     /// The OAuth login state, shown in the server line.
     pub(super) login: Option<crate::mcp::auth::LoginState>,
-    /// The tool list pane.
-    pub(super) list: ToolsPane,
-    pub(super) focus: Pane,
-    /// Overlays (help, history, a value shown whole), newest on top; they see keys first.
-    pub(super) overlays: Stack,
-    pub(super) show_log: bool,
-    /// The log pane, with the session's log (one across reconnects).
-    pub(super) log: LogPane,
-    pub(super) schema: Option<SchemaPane>,
+    /// The panes and overlays, which one has the keys, and the one way to reach each.
+    pub(super) panes: Panes,
     pub(super) notice: Option<(String, bool)>,
-    /// `/` was pressed in the result pane with no result: the letters typed next are the
-    /// search's (there is nothing to search; they must not run commands), until a key that is
-    /// no letter.
-    pub(super) search_nothing: bool,
     /// Where the panes are, from `layout::layout` after each update (for mouse hits and pages).
     pub(super) areas: Areas,
     /// The terminal's size.
     pub(super) size: Rect,
-    /// The focused pane fills the screen.
-    pub(super) zoom: bool,
     pub(super) dirty: bool,
     pub(super) quit: bool,
-    pub(super) form: Option<FormState>,
-    /// Forms left with Esc, by tool name: reopening one keeps its values.
-    pub(super) kept_forms: HashMap<String, FormState>,
     pub(super) history: History,
     pub(super) running: Option<Running>,
-    /// The pages of the shown result (one for an unpaged result), fetched once and kept.
-    pub(super) results: Vec<ResultState>,
-    pub(super) page: usize,
-    /// Results of this session's calls, newest last, for the history view.
-    pub(super) past: Vec<(u64, CallResult)>,
-    /// The docked panes (`components::docked`), and which one is shown.
-    pub(super) docked: Vec<Box<dyn super::component::Component>>,
-    pub(super) shown: Option<usize>,
     /// The level last set with `logging/setLevel` (the picker opens on it).
     pub(super) server_level: Option<crate::mcp::log::Level>,
     /// The collection file (`--collection`), where `S` saves the call on screen.
@@ -93,28 +67,14 @@ impl App {
             server: None,
             copy_source: None,
             login: None,
-            list: ToolsPane::default(),
-            focus: Pane::Tools,
-            overlays: Stack::default(),
-            show_log: false,
-            log: LogPane::default(),
-            schema: None,
+            panes: Panes::new(),
             notice: None,
-            search_nothing: false,
             areas: Areas::default(),
             size: Rect::new(0, 0, 120, 40),
-            zoom: false,
             dirty: true,
             quit: false,
-            form: None,
-            kept_forms: HashMap::new(),
             history: History::default(),
             running: None,
-            results: vec![],
-            page: 0,
-            past: vec![],
-            docked: super::components::docked(),
-            shown: None,
             server_level: None,
             collection_file: super::saved::DEFAULT_FILE.into(),
         };
@@ -123,11 +83,11 @@ impl App {
     }
 
     pub fn result(&self) -> Option<&ResultState> {
-        self.results.get(self.page)
+        self.panes.results.get(self.panes.page)
     }
 
     pub(super) fn result_mut(&mut self) -> Option<&mut ResultState> {
-        self.results.get_mut(self.page)
+        self.panes.results.get_mut(self.panes.page)
     }
 
     /// How soon the app wants a `Tick` (a spinner, or a visible log that may grow).
@@ -135,63 +95,34 @@ impl App {
         match self.conn {
             Conn::Connecting { .. } => Some(Duration::from_millis(100)),
             _ if self.running.is_some() => Some(Duration::from_millis(100)),
-            _ if self.show_log => Some(Duration::from_millis(250)),
+            _ if self.panes.show_log => Some(Duration::from_millis(250)),
             _ => None,
         }
     }
 
     pub fn selected_tool(&self) -> Option<&ToolDescriptor> {
-        self.list.selected()
+        self.panes.tools.selected()
     }
 
     pub(super) fn scope(&self) -> Scope {
-        if let Some(top) = self.overlays.top() {
-            return top.scope();
-        }
-        match self.focus {
-            Pane::Tools => Scope::Tools,
-            Pane::Schema => Scope::Schema,
-            Pane::Form => Scope::Form,
-            Pane::Log => Scope::Log,
-            Pane::Result => Scope::Result,
-            Pane::Docked => self.shown_docked().map_or(Scope::Tools, |p| p.scope()),
-        }
-    }
-
-    /// The focus order, the same in every state: the tool list, then what stands in the
-    /// schema's place (a docked pane, the form, or the schema), the result, and the log when it
-    /// is shown. Tab and Shift-Tab walk it round; in the form they walk its fields first and
-    /// leave it past the last (or before the first).
-    pub(super) fn panes(&self) -> Vec<Pane> {
-        let middle = if self.shown.is_some() {
-            Pane::Docked
-        } else if self.form.is_some() {
-            Pane::Form
-        } else {
-            Pane::Schema
-        };
-        let mut p = vec![Pane::Tools, middle, Pane::Result];
-        if self.show_log {
-            p.push(Pane::Log);
-        }
-        p
+        self.panes.scope()
     }
 
     /// Builds the schema pane when the selected tool changed.
     pub(super) fn sync_schema(&mut self) {
-        let Some(idx) = self.list.selected_index() else {
-            self.schema = None;
+        let Some(idx) = self.panes.tools.selected_index() else {
+            self.panes.schema = None;
             return;
         };
-        if self.schema.as_ref().is_some_and(|s| s.tool == idx) {
+        if self.panes.schema.as_ref().is_some_and(|s| s.tool == idx) {
             return;
         }
-        let Some(tool) = self.list.tools.get(idx) else { return };
+        let Some(tool) = self.panes.tools.tools.get(idx) else { return };
         let mut pane = SchemaPane::new(idx, tool);
-        if let Some(c) = &self.list.since {
+        if let Some(c) = &self.panes.tools.since {
             pane.set_since(c, tool.name());
         }
-        self.schema = Some(pane);
+        self.panes.schema = Some(pane);
         self.relayout();
     }
 
@@ -206,8 +137,8 @@ impl App {
                 } else if let Some(why) = &c.note {
                     self.notice = Some((format!("snapshot {file} compared: {why}"), false));
                 }
-                self.list.since = Some(c.clone());
-                self.schema = None;
+                self.panes.tools.since = Some(c.clone());
+                self.panes.schema = None;
                 self.sync_schema();
                 self.observe(&super::component::Observed::Compared(&c))
             }
@@ -220,17 +151,17 @@ impl App {
 
     /// Selects the tool named `name` (clearing a filter that hides it); false if not listed.
     pub(super) fn select_tool(&mut self, name: &str) -> bool {
-        let found = self.list.select_name(name);
+        let found = self.panes.tools.select_name(name);
         self.sync_schema();
         found
     }
 
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
-        let focus = self.focus;
+        let focus = self.panes.focus;
         let cmds = self.update_in(msg);
-        if self.focus != focus {
+        if self.panes.focus != focus {
             // Zoom shows the focused pane: it ends when the focus moves on.
-            self.zoom = false;
+            self.panes.zoom = false;
         }
         self.relayout();
         cmds
@@ -239,9 +170,9 @@ impl App {
     /// What the layout depends on.
     pub(super) fn shape(&self) -> super::layout::Shape {
         super::layout::Shape {
-            zoom: self.zoom,
-            focus: self.focus,
-            show_log: self.show_log,
+            zoom: self.panes.zoom,
+            focus: self.panes.focus,
+            show_log: self.panes.show_log,
             has_result: self.result().is_some() || self.running.is_some(),
         }
     }
@@ -256,29 +187,28 @@ impl App {
     /// The panes' places for this state, and the page sizes that follow from them.
     pub(super) fn relayout(&mut self) {
         self.areas = super::layout::layout(self.shape(), self.size);
-        self.list.scroll.set_height(self.areas.tools.height.saturating_sub(2) as usize);
+        self.panes.tools.scroll.set_height(self.areas.tools.height.saturating_sub(2) as usize);
         let screen = self.size;
-        self.overlays.set_areas(|c| {
+        self.panes.overlays.set_areas(|c| {
             let (w, h) = c.overlay_size(screen);
             super::component::centered(screen, w, h)
         });
         let screen = (self.size.width, self.size.height);
-        self.log.set_layout(self.areas.log.height.saturating_sub(2), screen);
+        self.panes.log.set_layout(self.areas.log.height.saturating_sub(2), screen);
         let rows = self.areas.result.height.saturating_sub(2) as usize;
         let status = usize::from(self.running.is_some() || self.notice.is_some());
-        if let Some(r) = self.results.get_mut(self.page) {
+        if let Some(r) = self.panes.results.get_mut(self.panes.page) {
             r.set_height(rows.saturating_sub(status));
         }
-        if let Some(form) = &mut self.form {
-            super::component::Component::set_area(form, self.areas.schema);
+        // The form draws its own border; a docked pane is drawn inside the App's.
+        if let Some(form) = self.panes.get_mut(Pane::Form) {
+            form.set_area(self.areas.schema);
         }
         let inner = inner_of(self.areas.schema);
-        if let Some(i) = self.shown
-            && let Some(p) = self.docked.get_mut(i)
-        {
+        if let Some(p) = self.panes.get_mut(Pane::Docked) {
             p.set_area(inner);
         }
-        if let Some(s) = &mut self.schema {
+        if let Some(s) = &mut self.panes.schema {
             s.set_area(inner, &self.theme);
         }
     }
@@ -298,11 +228,11 @@ impl App {
             }
             Msg::Resize => vec![],
             Msg::Tick => {
-                let grew = self.log.sync();
+                let grew = self.panes.log.sync();
                 if matches!(self.conn, Conn::Connecting { .. }) || self.running.is_some() {
                     return vec![];
                 }
-                self.dirty = grew && self.show_log;
+                self.dirty = grew && self.panes.show_log;
                 vec![]
             }
             Msg::Session(s) => self.session(s),
@@ -316,27 +246,27 @@ impl App {
             SessionMsg::ToolsRefreshed(tools) => self.set_tools(tools),
             SessionMsg::Failed { error, log } => {
                 if let Some(log) = log {
-                    self.log.set_log(log);
+                    self.panes.log.set_log(log);
                 }
                 self.set_conn(Conn::Down(error));
             }
             SessionMsg::Closed { reason } => self.set_conn(Conn::Down(reason)),
             SessionMsg::Notice(n) => self.notice = Some((n, false)),
             SessionMsg::Asked(view) => {
-                self.overlays.push(Box::new(super::components::ask::AskOverlay::new(&view)));
+                self.panes.overlays.push(Box::new(super::components::ask::AskOverlay::new(&view)));
                 self.relayout();
             }
             SessionMsg::Tasks(tasks) => {
                 let now = std::time::Instant::now();
-                self.overlays.push(Box::new(super::components::tasks::TasksOverlay::new(tasks, now)));
+                self.panes.overlays.push(Box::new(super::components::tasks::TasksOverlay::new(tasks, now)));
                 self.relayout();
             }
             SessionMsg::Skills(list) => {
-                self.overlays.push(Box::new(super::components::skills::SkillsOverlay::new(list)));
+                self.panes.overlays.push(Box::new(super::components::skills::SkillsOverlay::new(list)));
                 self.relayout();
             }
             SessionMsg::SkillFile { uri, loaded } => {
-                self.overlays.push(Box::new(super::components::skills::SkillFileOverlay::new(&uri, &loaded)));
+                self.panes.overlays.push(Box::new(super::components::skills::SkillFileOverlay::new(&uri, &loaded)));
                 self.relayout();
             }
             SessionMsg::Login(state) => self.login = state,
@@ -352,7 +282,7 @@ impl App {
                 return self.observe(&super::component::Observed::SavedRun(&m));
             }
             SessionMsg::AskWithdrawn(id) => {
-                self.overlays.close_on(&super::component::Observed::AskWithdrawn(&id));
+                self.panes.overlays.close_on(&super::component::Observed::AskWithdrawn(&id));
                 self.notice = Some(("the server withdrew its request".into(), false));
                 self.relayout();
             }
@@ -382,7 +312,7 @@ impl App {
         self.set_conn(Conn::Connected);
         let mut cmds = self.observe(&super::component::Observed::Server(&server));
         self.server = Some(server);
-        self.log.set_log(log);
+        self.panes.log.set_log(log);
         self.set_tools(tools);
         cmds.push(Cmd::LoadCollection(self.collection_file.clone()));
         cmds
@@ -406,31 +336,31 @@ impl App {
         if paging {
             let first_item =
                 self.result().map_or(0, |r| r.page.first_item + r.call.envelope.as_ref().map_or(0, |e| e.item_count()));
-            let page = Page { index: self.results.len(), first_item };
-            self.results.push(ResultState::new(result, page, &self.theme));
-            self.page = self.results.len() - 1;
+            let page = Page { index: self.panes.results.len(), first_item };
+            self.panes.results.push(ResultState::new(result, page, &self.theme));
+            self.panes.page = self.panes.results.len() - 1;
         } else {
             let page = Page::first_of(&result);
-            self.results = vec![ResultState::new(result, page, &self.theme)];
-            self.page = 0;
+            self.panes.results = vec![ResultState::new(result, page, &self.theme)];
+            self.panes.page = 0;
         }
-        if let Some(view) = self.results.get(self.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)
+        if let Some(view) = self.panes.results.get(self.panes.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)
             && let Some(r) = self.result_mut()
         {
             r.set_view(view);
         }
-        self.focus = Pane::Result;
+        self.panes.focus = Pane::Result;
     }
 
     /// Opens the selected tool's form: the kept one, or one prefilled with `args`, the tool's last
     /// arguments, or its defaults.
     pub(super) fn open_form(&mut self, args: Option<serde_json::Value>) {
         let Some(tool) = self.selected_tool().cloned() else { return };
-        if let Some(old) = self.form.take() {
-            self.kept_forms.insert(old.tool.clone(), old);
+        if let Some(old) = self.panes.form.take() {
+            self.panes.kept_forms.insert(old.tool.clone(), old);
         }
-        let kept = self.kept_forms.remove(tool.name());
-        self.form = Some(match (args, kept) {
+        let kept = self.panes.kept_forms.remove(tool.name());
+        self.panes.form = Some(match (args, kept) {
             (Some(a), _) => FormState::new(&tool, Some(&a)),
             (None, Some(mut f)) => {
                 f.reselect();
@@ -438,7 +368,7 @@ impl App {
             }
             (None, None) => FormState::new(&tool, self.history.last_arguments(tool.name())),
         });
-        self.focus = Pane::Form;
+        self.panes.focus = Pane::Form;
     }
 
     pub(super) fn start_call(&mut self, tool_name: String, arguments: serde_json::Value) -> Vec<Cmd> {
@@ -459,7 +389,7 @@ impl App {
             self.notice = Some((super::keymap::not_connected_note(), true));
             return vec![];
         }
-        let descriptor = self.list.find(&tool_name).map(|t| t.value().clone());
+        let descriptor = self.panes.tools.find(&tool_name).map(|t| t.value().clone());
         self.running = Some(Running { tool: tool_name.clone(), started: Instant::now(), progress: None, purpose });
         self.notice = None;
         vec![Cmd::Call { tool: tool_name, arguments, descriptor, purpose }]
@@ -468,19 +398,19 @@ impl App {
     /// The connection's state, which the tool list also shows while it has no tools.
     /// Whether a docked pane has calls under way (the collection's run: Ctrl-K stops it).
     pub fn saved_running(&self) -> bool {
-        self.docked.iter().any(|c| c.busy())
+        self.panes.docked.iter().any(|c| c.busy())
     }
 
     /// A result the history can reopen: the last fifty are kept.
     fn keep_past(&mut self, at: u64, result: CallResult) {
-        self.past.push((at, result));
-        if self.past.len() > 50 {
-            self.past.remove(0);
+        self.panes.past.push((at, result));
+        if self.panes.past.len() > 50 {
+            self.panes.past.remove(0);
         }
     }
 
     fn set_conn(&mut self, conn: Conn) {
-        self.list.status = match &conn {
+        self.panes.tools.status = match &conn {
             Conn::Connecting { since } => ToolsStatus::Connecting { since: *since, to: self.target_label.clone() },
             Conn::Down(why) => ToolsStatus::Down(why.clone()),
             Conn::Connected => ToolsStatus::Ready,
@@ -489,9 +419,9 @@ impl App {
     }
 
     fn set_tools(&mut self, list: ToolList) {
-        self.list.status = ToolsStatus::Ready;
-        self.list.set(list);
-        self.schema = None;
+        self.panes.tools.status = ToolsStatus::Ready;
+        self.panes.tools.set(list);
+        self.panes.schema = None;
         self.sync_schema();
     }
 }

@@ -72,8 +72,8 @@ pub struct Baseline {
     /// What the snapshot was taken of (`None` in files that do not say).
     target: Option<Value>,
     server: Value,
-    /// Each tool's name and its descriptor's text as the snapshot holds it.
-    tools: Vec<(String, String)>,
+    /// Each tool's descriptor's text as the snapshot holds it.
+    tools: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -86,11 +86,6 @@ struct File<'a> {
     server: Option<&'a RawValue>,
     #[serde(borrow, default)]
     tools: Vec<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct Named {
-    name: Option<Value>,
 }
 
 impl Drop for Baseline {
@@ -117,15 +112,7 @@ impl Baseline {
             Some(raw) => value(raw.get())?,
             None => Value::Null,
         };
-        let tools = file
-            .tools
-            .iter()
-            .map(|raw| {
-                let name = crate::json_depth::parse_borrowed::<Named>(raw.get()).ok().and_then(|n| n.name);
-                let name = name.as_ref().and_then(Value::as_str).unwrap_or_default().to_string();
-                (name, raw.get().to_string())
-            })
-            .collect();
+        let tools = file.tools.iter().map(|raw| raw.get().to_string()).collect();
         let target = file.target.and_then(|raw| value(raw.get()).ok());
         Ok(Baseline { path, given: false, target, server, tools })
     }
@@ -155,41 +142,25 @@ impl Baseline {
         Compared { note: other_target, ..self.changes(server, list) }
     }
 
-    /// The changes from the snapshot's tools and server result to the server's now.
+    /// The changes from the snapshot's tools and server result to the server's now. Both lists
+    /// stay text: a tool written alike on both sides is not read, a changed pair is read alone
+    /// (see [`crate::snapshot_text::tools_changes`]).
     fn changes(&self, server: &ServerInfo, list: &ToolList) -> Compared {
-        let old_texts: HashMap<&str, &str> = self.tools.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        let (mut old, mut new) = (vec![], vec![]);
-        for t in &list.tools {
-            let name = t.listed_name();
-            // The snapshot holds the text with terminal controls escaped: compare it so.
-            let text = crate::sanitize::json(t.raw.get());
-            match old_texts.get_key_value(name.as_ref()) {
-                Some((n, old_text)) => {
-                    seen.insert(n);
-                    if **old_text != *text {
-                        old.push(value(old_text).unwrap_or_else(|e| unreadable(n, &e)));
-                        new.push(value(&text).unwrap_or_else(|e| unreadable(&name, &e)));
-                    }
-                }
-                None => new.push(value(&text).unwrap_or_else(|e| unreadable(&name, &e))),
-            }
-        }
-        for (name, text) in old_texts.iter().filter(|(n, _)| !seen.contains(*n)) {
-            old.push(value(text).unwrap_or_else(|e| unreadable(name, &e)));
-        }
-        let before = json!({"server": crate::deep::clone_value(&self.server), "tools": old});
-        let after = json!({"server": crate::deep::clone_value(&server.result), "tools": new});
-        let changes = crate::deep::grow(|| crate::snapshot::compare(&before, &after));
-        crate::deep::drop_value(before);
-        crate::deep::drop_value(after);
+        let max_depth = crate::json_depth::DEFAULT_MAX_DEPTH;
+        let old: Vec<&RawValue> = self.tools.iter().filter_map(|t| raw(t)).collect();
+        // The snapshot holds the text with terminal controls escaped: compare it so.
+        let texts: Vec<std::borrow::Cow<str>> = list.tools.iter().map(|t| crate::sanitize::json(t.raw.get())).collect();
+        let new: Vec<&RawValue> = texts.iter().zip(&list.tools).map(|(text, t)| raw(text).unwrap_or(&*t.raw)).collect();
+        let mut changes = crate::snapshot::server(Some(&self.server), Some(&server.result));
+        changes.extend(crate::deep::grow(|| crate::snapshot_text::tools_changes(&old, &new, max_depth)));
+        changes.sort_by(|a, b| a.impact.cmp(&b.impact).then_with(|| a.path.cmp(&b.path)));
         Compared::from_changes(self.path.display().to_string(), changes)
     }
 }
 
-/// A descriptor that cannot be read stands in as its name and why, so it shows as changed.
-fn unreadable(name: &str, why: &str) -> Value {
-    json!({"name": name, "unreadable": why})
+/// `text` as one JSON value's text, at any depth (`None`: not JSON).
+fn raw(text: &str) -> Option<&RawValue> {
+    crate::json_depth::parse_borrowed(text).ok()
 }
 
 /// How a tool differs from the snapshot (in the order the info pane lists them).

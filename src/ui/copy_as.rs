@@ -5,14 +5,9 @@ use serde_json::Value;
 
 use super::app::App;
 use super::components::copy_as::{Choice, CopyAs};
-use crate::cli::args::TargetArgs;
 use crate::cli::as_command::{self, Form, Spec};
 
-/// What a call is copied against: the target as given, and its secrets (masked in the text).
-pub struct CopySource {
-    pub args: TargetArgs,
-    pub secrets: Vec<String>,
-}
+pub use crate::cli::as_command::CopySource;
 
 impl App {
     /// Opens the overlay for `tool` called with `arguments`.
@@ -37,7 +32,7 @@ impl App {
             .into_iter()
             .map(|(name, form)| Choice { name, text: as_command::render(&spec, form, false, source.secrets.clone()) })
             .collect();
-        self.overlays.push(Box::new(CopyAs::new(tool.to_string(), choices)));
+        self.panes.overlays.push(Box::new(CopyAs::new(tool.to_string(), choices)));
     }
 
     /// `Y` on the result pane: the call on screen.

@@ -4,42 +4,26 @@
 use crossterm::event::KeyEvent;
 
 use super::app::{App, Pane};
-use super::component::{Component, Ctx, Observed, offer};
+use super::component::{Component, Ctx, Observed};
 use super::keymap::{self, Command};
 use super::msg::Cmd;
 
 impl App {
     /// The docked pane being shown, if any.
     pub(super) fn shown_docked(&self) -> Option<&dyn Component> {
-        self.docked.get(self.shown?).map(|b| &**b)
+        self.panes.shown_docked()
     }
 
     /// Tells every docked pane and overlay what happened; returns the worker's share of what
     /// they answered.
     pub(crate) fn observe(&mut self, event: &Observed) -> Vec<Cmd> {
         let mut cx = Ctx::new(&self.theme);
-        for pane in &mut self.docked {
+        for pane in &mut self.panes.docked {
             pane.observe(event, &mut cx);
         }
-        self.overlays.observe(event, &mut cx);
+        self.panes.overlays.observe(event, &mut cx);
         let effects = cx.effects;
         self.apply(effects)
-    }
-
-    /// The focused docked pane sees the key first; Esc hides it.
-    pub(crate) fn docked_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
-        let i = self.shown.filter(|_| self.focus == Pane::Docked)?;
-        let mut cx = Ctx::new(&self.theme);
-        let pane = self.docked.get_mut(i)?;
-        let used = offer(&mut **pane, k, &mut cx);
-        let effects = cx.effects;
-        if let Some(cmds) = self.settle(used, effects) {
-            return Some(cmds);
-        }
-        (keymap::lookup(k, self.scope()) == Some(Command::Back)).then(|| {
-            self.hide_docked();
-            vec![]
-        })
     }
 
     /// A docked pane's `show` key, from any pane that does not bind the key itself: shows it
@@ -48,23 +32,24 @@ impl App {
         if keymap::lookup_own(k, self.scope()).is_some_and(|c| c != Command::Show) {
             return false;
         }
-        let Some(i) = self.docked.iter().position(|p| keymap::lookup_own(k, p.scope()) == Some(Command::Show)) else {
+        let Some(i) = self.panes.docked.iter().position(|p| keymap::lookup_own(k, p.scope()) == Some(Command::Show))
+        else {
             return false;
         };
-        if self.shown == Some(i) {
+        if self.panes.shown == Some(i) {
             self.hide_docked();
         } else {
-            self.shown = Some(i);
-            self.focus = Pane::Docked;
+            self.panes.shown = Some(i);
+            self.panes.focus = Pane::Docked;
         }
         self.relayout();
         true
     }
 
-    fn hide_docked(&mut self) {
-        self.shown = None;
-        if self.focus == Pane::Docked {
-            self.focus = Pane::Tools;
+    pub(super) fn hide_docked(&mut self) {
+        self.panes.shown = None;
+        if self.panes.focus == Pane::Docked {
+            self.panes.focus = Pane::Tools;
         }
         self.relayout();
     }
@@ -74,7 +59,8 @@ impl App {
     pub(crate) fn docked_hints(&self) -> Vec<(String, String)> {
         let scope = self.scope();
         let taken = |key: &keymap::Key| keymap::keymap().own(scope).any(|b| b.has(key) && b.command != Command::Show);
-        self.docked
+        self.panes
+            .docked
             .iter()
             .flat_map(|p| {
                 keymap::keymap().own(p.scope()).filter(|b| b.command == Command::Show).cloned().collect::<Vec<_>>()

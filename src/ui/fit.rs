@@ -1,6 +1,7 @@
 //! A row cut to its pane's width with `…` in the last column: a name or title that does not fit
 //! is never cut silently by the pane's edge.
 
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 /// `line` as it fits in `width` columns: whole, or cut with `…` as its last column.
@@ -35,6 +36,33 @@ pub fn fit(line: Line<'static>, width: usize) -> Line<'static> {
     Line { spans, ..line }
 }
 
+/// `(key, word)` hints, as footers write them, that fit whole in `room` columns: a hint is
+/// never cut in the middle of its word; when some are left out, `…` says so. `styles` are the
+/// key's and the word's.
+pub fn whole_hints(
+    hints: impl Iterator<Item = (String, String)>,
+    room: usize,
+    styles: (Style, Style),
+) -> Vec<Span<'static>> {
+    let hints: Vec<(String, String)> = hints.collect();
+    let mut spans = vec![];
+    let mut used = 0;
+    for (i, (k, h)) in hints.iter().enumerate() {
+        let (key, word) = (format!(" {k}"), format!(" {h} "));
+        let w = Span::raw(key.as_str()).width() + Span::raw(word.as_str()).width();
+        // Two columns kept for " …" when more hints follow.
+        let ellipsis = if i + 1 < hints.len() { 2 } else { 0 };
+        if used + w + ellipsis > room {
+            spans.push(Span::styled(" …", styles.1));
+            break;
+        }
+        used += w;
+        spans.push(Span::styled(key, styles.0));
+        spans.push(Span::styled(word, styles.1));
+    }
+    spans
+}
+
 /// `1 item`, `2 items`.
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -59,5 +87,19 @@ mod tests {
         // Wide characters are counted by their columns.
         assert_eq!(fit(Line::from("名前名前名前"), 6).width(), 5);
         assert_eq!(text(&fit(Line::from("abc"), 0)), "…");
+    }
+
+    #[test]
+    fn hints_that_do_not_fit_are_left_out_whole() {
+        let hints = || [("q", "quit"), ("?", "help"), ("L", "log")].map(|(k, w)| (k.to_string(), w.to_string()));
+        let plain = (Style::default(), Style::default());
+        let all = Line::from(whole_hints(hints().into_iter(), 80, plain));
+        assert_eq!(text(&all), " q quit  ? help  L log ");
+        // Room for one and a half: the second is left out whole, and `…` says so.
+        let cut = Line::from(whole_hints(hints().into_iter(), 12, plain));
+        assert_eq!(text(&cut), " q quit  …");
+        assert!(cut.width() <= 12);
+        // The last one needs no room for the ellipsis.
+        assert_eq!(Line::from(whole_hints(hints().into_iter(), 23, plain)).width(), 23);
     }
 }

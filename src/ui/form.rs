@@ -4,8 +4,8 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 
-use super::components::line_input::{Edit, LineInput};
 use super::keymap::Command;
+use super::line_input::{Edit, LineInput};
 use super::textarea::TextArea;
 use crate::schema::form::{self, Field, Form, Kind, State, field_at, field_at_mut, parse_error};
 

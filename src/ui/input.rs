@@ -6,7 +6,7 @@ use std::time::Instant;
 use ratatui::layout::Position;
 
 use super::app::{App, Pane};
-use super::component::{Action, Component, Ctx, Effect, Used};
+use super::component::{Action, Ctx, Effect, Used};
 use super::components::help::Help;
 use super::components::history::HistoryOverlay;
 use super::keymap::{self, Command, Scope};
@@ -27,15 +27,15 @@ impl App {
         let args = current.call.arguments.clone();
         match cmd {
             Command::PrevPage => {
-                if self.page > 0 {
-                    self.page -= 1;
+                if self.panes.page > 0 {
+                    self.panes.page -= 1;
                 } else {
                     self.notice = Some(("this is the first page".into(), false));
                 }
                 vec![]
             }
-            Command::NextPage if self.page + 1 < self.results.len() => {
-                self.page += 1;
+            Command::NextPage if self.panes.page + 1 < self.panes.results.len() => {
+                self.panes.page += 1;
                 vec![]
             }
             Command::NextPage | Command::AllPages => {
@@ -43,7 +43,7 @@ impl App {
                     self.notice = Some((no_next_page(self.result().and_then(|r| r.call.envelope.as_deref())), false));
                     return vec![];
                 };
-                let descriptor = self.list.find(&tool).map(|t| t.value().clone());
+                let descriptor = self.panes.tools.find(&tool).map(|t| t.value().clone());
                 let schema = descriptor.as_ref().and_then(|d| d.get("inputSchema")).cloned();
                 let empty = serde_json::Map::new();
                 let next =
@@ -62,9 +62,10 @@ impl App {
                             self.notice = Some((keymap::running_note(), true));
                             return vec![];
                         }
-                        let known: Vec<_> = self.results.iter().filter_map(|r| r.call.envelope.clone()).collect();
-                        let last_args = self.results.last().map_or_else(|| args.clone(), |r| r.call.arguments.clone());
-                        let first = self.results.first().map_or(args, |r| r.call.arguments.clone());
+                        let known: Vec<_> = self.panes.results.iter().filter_map(|r| r.call.envelope.clone()).collect();
+                        let last_args =
+                            self.panes.results.last().map_or_else(|| args.clone(), |r| r.call.arguments.clone());
+                        let first = self.panes.results.first().map_or(args, |r| r.call.arguments.clone());
                         self.running = Some(Running {
                             tool: tool.clone(),
                             started: Instant::now(),
@@ -82,24 +83,17 @@ impl App {
     /// `S`: the overlay that saves the call on screen into the collection.
     fn save_call(&mut self) {
         let Some(r) = self.result() else {
-            self.notice = Some(("no result yet: run a tool first, then S saves the call".into(), false));
+            let save = keymap::key(Scope::Result, Command::SaveCall);
+            self.notice = Some((format!("no result yet: run a tool first, then {save} saves the call"), false));
             return;
         };
-        let n = self.past.iter().filter(|(_, p)| p.tool == r.call.tool).count().max(1);
+        let n = self.panes.past.iter().filter(|(_, p)| p.tool == r.call.tool).count().max(1);
         let name = format!("{}{n}", r.call.tool);
         let file = self.collection_file.display().to_string();
         match super::components::save_call::SaveCallOverlay::new(&r.call, name, &file) {
-            Ok(o) => self.overlays.push(Box::new(o)),
+            Ok(o) => self.panes.overlays.push(Box::new(o)),
             Err(e) => self.notice = Some((e, true)),
         }
-    }
-
-    pub(super) fn form_key(&mut self, k: KeyEvent) -> Option<Vec<Cmd>> {
-        let form = self.form.as_mut()?;
-        let mut cx = Ctx::new(&self.theme);
-        let used = Component::key(form, &k, &mut cx);
-        let effects = cx.effects;
-        self.settle(used, effects)
     }
 
     /// After a pane was offered a key: nothing if it did not use it, else what it asked for.
@@ -119,9 +113,9 @@ impl App {
                 Effect::Cmd(c) => cmds.push(c),
                 Effect::Notice(n, error) => self.notice = Some((n, error)),
                 Effect::Close => {
-                    self.overlays.pop();
+                    self.panes.overlays.pop();
                 }
-                Effect::Push(c) => self.overlays.push(c),
+                Effect::Push(c) => self.panes.overlays.push(c),
                 Effect::App(a) => cmds.extend(self.act(a)),
             }
         }
@@ -149,11 +143,11 @@ impl App {
                 vec![]
             }
             Action::ShowPast { at, tool } => {
-                match self.past.iter().rev().find(|(when, r)| *when == at && r.tool == tool) {
+                match self.panes.past.iter().rev().find(|(when, r)| *when == at && r.tool == tool) {
                     Some((_, r)) => {
-                        self.results = vec![ResultState::new(r.clone(), Page::first_of(r), &self.theme)];
-                        self.page = 0;
-                        self.focus = Pane::Result;
+                        self.panes.results = vec![ResultState::new(r.clone(), Page::first_of(r), &self.theme)];
+                        self.panes.page = 0;
+                        self.panes.focus = Pane::Result;
                     }
                     None => {
                         self.notice = Some((
@@ -170,7 +164,7 @@ impl App {
             Action::RunForm { tool, arguments } => {
                 let cmds = self.start_call(tool, arguments);
                 // Sent: quitting no longer loses anything typed.
-                if let (false, Some(f)) = (cmds.is_empty(), &mut self.form) {
+                if let (false, Some(f)) = (cmds.is_empty(), &mut self.panes.form) {
                     f.edited = false;
                 }
                 cmds
@@ -180,10 +174,10 @@ impl App {
                 vec![Cmd::Quit]
             }
             Action::LeaveForm => {
-                if let Some(f) = self.form.take() {
-                    self.kept_forms.insert(f.tool.clone(), f);
+                if let Some(f) = self.panes.form.take() {
+                    self.panes.kept_forms.insert(f.tool.clone(), f);
                 }
-                self.focus = Pane::Tools;
+                self.panes.focus = Pane::Tools;
                 vec![]
             }
             Action::Connect(_) => vec![],
@@ -198,7 +192,7 @@ impl App {
                 let with = calls
                     .into_iter()
                     .map(|c| {
-                        let d = self.list.find(&c.tool).map(|t| t.value().clone());
+                        let d = self.panes.tools.find(&c.tool).map(|t| t.value().clone());
                         (c, d)
                     })
                     .collect();
@@ -219,7 +213,7 @@ impl App {
         self.notice = None;
         match cmd {
             Command::Quit | Command::ForceQuit => return self.quit_or_ask(),
-            Command::Help => self.overlays.push(Box::new(Help::new(self.scope()))),
+            Command::Help => self.panes.overlays.push(Box::new(Help::new(self.scope()))),
             Command::Reconnect => return vec![Cmd::Reconnect],
             cmd if super::requests::handles(cmd) => return self.request(cmd),
             Command::ServerLogLevel => self.pick_server_level(),
@@ -229,7 +223,7 @@ impl App {
                 }
                 self.notice = Some(("no call is running".into(), false));
             }
-            Command::History => self.overlays.push(Box::new(HistoryOverlay::new(&self.history.entries))),
+            Command::History => self.panes.overlays.push(Box::new(HistoryOverlay::new(&self.history.entries))),
             Command::Tasks => return vec![Cmd::Tasks],
             Command::Skills => return vec![Cmd::Skills],
             Command::NextPage | Command::PrevPage | Command::AllPages => return self.page_command(cmd),
@@ -247,47 +241,47 @@ impl App {
                 };
                 let view = nth.unwrap_or_else(|| r.view.next());
                 r.set_view(view);
-                self.focus = Pane::Result;
+                self.panes.focus = Pane::Result;
             }
             Command::MarkRecords | Command::MarkNext => return self.teach(cmd),
             Command::SaveCall => self.save_call(),
             Command::CopyAs => self.copy_shown_call(),
-            Command::Zoom => self.zoom = !self.zoom,
+            Command::Zoom => self.panes.zoom = !self.panes.zoom,
             Command::ToggleLog => {
-                self.show_log = !self.show_log;
-                self.focus = if self.show_log { Pane::Log } else { Pane::Tools };
-                self.log.sync();
+                self.panes.show_log = !self.panes.show_log;
+                self.panes.focus = if self.panes.show_log { Pane::Log } else { Pane::Tools };
+                self.panes.log.sync();
             }
             Command::NextPane | Command::PrevPane => {
-                let panes = self.panes();
-                let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+                let panes = self.panes.order();
+                let at = panes.iter().position(|p| *p == self.panes.focus).unwrap_or(0);
                 let n = panes.len();
                 let next = if cmd == Command::NextPane { (at + 1) % n } else { (at + n - 1) % n };
-                self.focus = panes[next];
-                if let (Pane::Form, Some(f)) = (self.focus, &mut self.form) {
+                self.panes.focus = panes[next];
+                if let (Pane::Form, Some(f)) = (self.panes.focus, &mut self.panes.form) {
                     f.enter(cmd == Command::NextPane);
                 }
             }
             Command::Filter => {
-                self.focus = Pane::Tools;
-                self.list.filtering = true;
+                self.panes.focus = Pane::Tools;
+                self.panes.tools.filtering = true;
             }
             Command::Back => {
-                let raw_schema = self.schema.as_ref().is_some_and(|s| s.raw_shown());
-                if self.focus == Pane::Result && self.form.is_some() {
-                    self.focus = Pane::Form;
-                } else if self.focus == Pane::Schema && raw_schema {
+                let raw_schema = self.panes.schema.as_ref().is_some_and(|s| s.raw_shown());
+                if self.panes.focus == Pane::Result && self.panes.form.is_some() {
+                    self.panes.focus = Pane::Form;
+                } else if self.panes.focus == Pane::Schema && raw_schema {
                     self.navigate(Command::ToggleRaw);
-                } else if self.focus != Pane::Tools {
-                    self.focus = Pane::Tools;
-                } else if self.list.clear_filter() {
+                } else if self.panes.focus != Pane::Tools {
+                    self.panes.focus = Pane::Tools;
+                } else if self.panes.tools.clear_filter() {
                     self.sync_schema();
                 } else {
                     self.dirty = false;
                 }
             }
             Command::Open => self.open_form(None),
-            Command::ToggleRaw | Command::ExpandAll | Command::CollapseAll if self.focus == Pane::Schema => {
+            Command::ToggleRaw | Command::ExpandAll | Command::CollapseAll if self.panes.focus == Pane::Schema => {
                 self.navigate(cmd)
             }
             nav => self.navigate(nav),
@@ -298,31 +292,27 @@ impl App {
     /// Whether what has the keys holds a text cursor (a filter, a search, a form, a name being
     /// typed): the one place that says so, for the router and the footer.
     pub fn typing(&self) -> bool {
-        if let Some(top) = self.overlays.top() {
-            return top.typing();
-        }
-        match self.focus {
-            Pane::Tools => self.list.typing(),
-            Pane::Form => self.form.is_some(),
-            Pane::Log => self.show_log && self.log.is_typing(),
-            Pane::Result => self.result().is_some_and(ResultState::search_open),
-            Pane::Docked => self.shown_docked().is_some_and(|p| p.typing()),
-            Pane::Schema => false,
-        }
+        self.panes.typing()
     }
 
     /// Quits, unless a form holds edits never sent: then asks first (asked already: quits).
     pub(super) fn quit_or_ask(&mut self) -> Vec<Cmd> {
         use super::components::quit_confirm::{QuitConfirm, SCOPE};
-        let asking = self.overlays.top().is_some_and(|t| t.scope() == SCOPE);
-        let mut unsent: Vec<String> =
-            self.form.iter().chain(self.kept_forms.values()).filter(|f| f.edited).map(|f| f.tool.clone()).collect();
+        let asking = self.panes.overlays.top().is_some_and(|t| t.scope() == SCOPE);
+        let mut unsent: Vec<String> = self
+            .panes
+            .form
+            .iter()
+            .chain(self.panes.kept_forms.values())
+            .filter(|f| f.edited)
+            .map(|f| f.tool.clone())
+            .collect();
         if asking || unsent.is_empty() {
             self.quit = true;
             return vec![Cmd::Quit];
         }
         unsent.sort();
-        self.overlays.push(Box::new(QuitConfirm::new(unsent)));
+        self.panes.overlays.push(Box::new(QuitConfirm::new(unsent)));
         vec![]
     }
 
@@ -331,7 +321,7 @@ impl App {
         use crate::envelope::hints::Hint;
         let server = self.server.as_ref().map(|s| s.name().to_string()).filter(|n| !n.is_empty());
         let tool = self.result().map(|r| r.call.tool.clone()).unwrap_or_default();
-        let descriptor = self.list.find(&tool).map(|t| t.value().clone());
+        let descriptor = self.panes.tools.find(&tool).map(|t| t.value().clone());
         let Some(r) = self.result_mut() else {
             self.notice = Some(("no result yet: run a tool first".into(), false));
             return vec![];
@@ -367,47 +357,25 @@ impl App {
         vec![Cmd::Teach { hint, call: super::msg::Shown(Box::new(r.call.clone())), descriptor }]
     }
 
+    /// A command for the focused pane, through the pane collection; what a pane does not use
+    /// may move the focus (Right from the tool list into the schema, Left back out).
     pub(super) fn navigate(&mut self, cmd: Command) {
-        match self.focus {
-            Pane::Tools => {
+        let focus = self.panes.focus;
+        let used = match focus {
+            // The form took its keys already (`App::pane_key`).
+            Pane::Form => false,
+            Pane::Result => self.result_mut().is_some_and(|r| r.navigate(cmd)),
+            _ => {
                 let mut cx = Ctx::new(&self.theme);
-                if self.list.command(cmd, &mut cx).yes() {
-                    self.sync_schema();
-                } else if cmd == Command::Expand {
-                    self.focus = Pane::Schema;
-                } else {
-                    self.dirty = false;
-                }
+                self.panes.focused_mut().is_some_and(|p| p.command(cmd, &mut cx).yes())
             }
-            Pane::Schema => {
-                let mut cx = Ctx::new(&self.theme);
-                let used = self.schema.as_mut().is_some_and(|s| s.command(cmd, &mut cx).yes());
-                if !used && cmd == Command::Collapse {
-                    self.focus = Pane::Tools;
-                } else if !used {
-                    self.dirty = false;
-                }
-            }
-            Pane::Log => {
-                let mut cx = Ctx::new(&self.theme);
-                if !self.log.command(cmd, &mut cx).yes() {
-                    self.dirty = false;
-                }
-            }
-            Pane::Result => {
-                let handled = self.result_mut().is_some_and(|r| r.navigate(cmd));
-                if !handled {
-                    self.dirty = false;
-                }
-            }
-            Pane::Docked => {
-                let mut cx = Ctx::new(&self.theme);
-                let shown = self.shown.and_then(|i| self.docked.get_mut(i));
-                if !shown.is_some_and(|p| p.command(cmd, &mut cx).yes()) {
-                    self.dirty = false;
-                }
-            }
-            Pane::Form => self.dirty = false,
+        };
+        match focus {
+            Pane::Tools if used => self.sync_schema(),
+            Pane::Tools if cmd == Command::Expand => self.panes.focus = Pane::Schema,
+            Pane::Schema if !used && cmd == Command::Collapse => self.panes.focus = Pane::Tools,
+            _ if !used => self.dirty = false,
+            _ => {}
         }
     }
 
@@ -416,7 +384,7 @@ impl App {
         let pane = [
             (Pane::Tools, self.areas.tools),
             // The schema's place holds the schema, the form or a docked pane.
-            (self.panes()[1], self.areas.schema),
+            (self.panes.middle(), self.areas.schema),
             (Pane::Result, self.areas.result),
             (Pane::Log, self.areas.log),
         ]
@@ -429,17 +397,17 @@ impl App {
         };
         match m.kind {
             MouseEventKind::Down(MouseButton::Left) => {
-                self.focus = pane;
+                self.panes.focus = pane;
                 match pane {
                     Pane::Tools => {
                         let row = m.row.saturating_sub(self.areas.tools.y + 1) as usize;
                         if m.row > self.areas.tools.y {
-                            self.list.click(row, self.areas.tools.height.saturating_sub(2) as usize);
+                            self.panes.tools.click(row, self.areas.tools.height.saturating_sub(2) as usize);
                             self.sync_schema();
                         }
                     }
                     Pane::Schema => {
-                        if let Some(s) = &mut self.schema {
+                        if let Some(s) = &mut self.panes.schema {
                             s.click(super::app::inner_of(self.areas.schema), m.row, &self.theme);
                         }
                     }
@@ -448,12 +416,12 @@ impl App {
             }
             MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
                 let down = matches!(m.kind, MouseEventKind::ScrollDown);
-                let saved = self.focus;
-                self.focus = pane;
+                let saved = self.panes.focus;
+                self.panes.focus = pane;
                 for _ in 0..3 {
                     self.navigate(if down { Command::Down } else { Command::Up });
                 }
-                self.focus = saved;
+                self.panes.focus = saved;
             }
             _ => self.dirty = false,
         }

@@ -24,7 +24,7 @@ impl App {
                     Err(e) => Some((format!("resources/read {}: {e}", sanitize::line(&done.uri)), true)),
                     Ok(_) => None,
                 };
-                self.overlays.push(Box::new(ReadView::from_read(&done, &self.theme)));
+                self.panes.overlays.push(Box::new(ReadView::from_read(&done, &self.theme)));
             }
             SessionMsg::Subscribed { uri, on, error } => {
                 let uri_shown = sanitize::line(&uri).into_owned();
@@ -56,7 +56,7 @@ impl App {
                     Err(e) => Some((format!("prompts/get {}: {e}", sanitize::line(&done.name)), true)),
                     Ok(_) => None,
                 };
-                self.overlays.push(Box::new(PromptView::new(&done, &self.theme)));
+                self.panes.overlays.push(Box::new(PromptView::new(&done, &self.theme)));
             }
             SessionMsg::LevelSet { level, error } => {
                 self.notice = Some(match error {
@@ -94,6 +94,6 @@ impl App {
     pub(super) fn pick_server_level(&mut self) {
         let declared = self.server.as_ref().is_some_and(|s| super::ops::declares(s, &["logging"]));
         let picker = super::components::level::LevelPicker::new(self.server_level, declared);
-        self.overlays.push(Box::new(picker));
+        self.panes.overlays.push(Box::new(picker));
     }
 }

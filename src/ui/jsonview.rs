@@ -35,8 +35,8 @@ pub struct JsonView {
     pub search_note: Option<String>,
 }
 
-use super::components::line_input::{Edit, LineInput};
 use super::fuzzy::contains_ci;
+use super::line_input::{Edit, LineInput};
 
 impl JsonView {
     pub fn new(tree: Arc<JsonTree>) -> Self {
@@ -369,7 +369,11 @@ impl JsonView {
         spans.extend(self.highlight(shown, theme.paint(role), theme));
         if text.chars().count() > MAX_CELL {
             spans.push(Span::styled(
-                format!("  ({} chars: o shows it whole)", text.chars().count()),
+                format!(
+                    "  ({} chars: {} shows it whole)",
+                    text.chars().count(),
+                    crate::ui::keymap::key(crate::ui::keymap::Scope::Result, crate::ui::keymap::Command::Open)
+                ),
                 theme.paint(Role::Dim),
             ));
         }
@@ -398,10 +402,9 @@ impl JsonView {
         }
         let mut foot = vec![Span::styled(sanitize::line(&self.path()).into_owned(), theme.paint(Role::Key))];
         if self.searching {
-            foot.push(Span::styled(
-                format!("  search: {} ({})", self.query.view(40, true), super::keymap::search_keys()),
-                theme.paint(Role::Match),
-            ));
+            // The prompt first: a long path must not push what is being typed off the edge.
+            let prompt = format!("search: {} ({})  ", self.query.view(40, true), super::keymap::search_keys());
+            foot.insert(0, Span::styled(prompt, theme.paint(Role::Match)));
         } else if !self.query.is_empty() {
             foot.push(Span::styled(
                 format!("  /{}  n next · N previous", self.query.view(40, false)),
@@ -421,7 +424,7 @@ impl JsonView {
         let body = Rect { height: area.height - 1, ..area };
         let foot_area = Rect { y: area.y + area.height - 1, height: 1, ..area };
         f.render_widget(Paragraph::new(lines), body);
-        f.render_widget(Paragraph::new(Line::from(foot)), foot_area);
+        f.render_widget(Paragraph::new(super::fit::fit(Line::from(foot), area.width as usize)), foot_area);
     }
 }
 

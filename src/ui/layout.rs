@@ -11,7 +11,7 @@ pub enum Pane {
     Form,
     Result,
     Log,
-    /// The docked pane shown in the schema's place (`App::shown`).
+    /// The docked pane shown in the schema's place (`Panes::shown`).
     Docked,
 }
 

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 
 use super::app::App;
 use super::components::tools::ToolsPane;
-use super::copy_as::CopySource;
 use super::form::FormState;
 use super::keymap::Scope;
 use super::layout::{Areas, Pane};
 use super::msg::CallResult;
+use crate::cli::as_command::CopySource;
 use crate::history::History;
 
 /// The app's state in brief: where the keys go, what lies over the panes, what is shown.
@@ -56,16 +56,16 @@ impl App {
     /// The state in brief.
     pub fn outline(&self) -> Outline {
         Outline {
-            focus: self.focus,
-            overlays: self.overlays.layers().map(|o| o.scope()).collect(),
+            focus: self.panes.focus,
+            overlays: self.panes.overlays.layers().map(|o| o.scope()).collect(),
             docked: self.shown_docked().map(|d| d.scope()),
-            log_shown: self.show_log,
-            zoom: self.zoom,
+            log_shown: self.panes.show_log,
+            zoom: self.panes.zoom,
             quit: self.quit,
-            pages: self.results.len(),
-            page: self.page,
+            pages: self.panes.results.len(),
+            page: self.panes.page,
             running: self.running.as_ref().map(|r| r.tool.clone()),
-            form: self.form.as_ref().map(|f| f.tool.clone()),
+            form: self.panes.form.as_ref().map(|f| f.tool.clone()),
             notice: self.notice.clone(),
             areas: self.areas,
         }
@@ -73,18 +73,18 @@ impl App {
 
     /// The tool list pane: its tools, filter, cursor, and what the snapshot comparison found.
     pub fn tools(&self) -> &ToolsPane {
-        &self.list
+        &self.panes.tools
     }
 
     /// The open form: its rows, the focused field, the arguments it builds.
     pub fn form(&self) -> Option<&FormState> {
-        self.form.as_ref()
+        self.panes.form.as_ref()
     }
 
     /// The calls made: the history (this session's and earlier ones), and the results of this
     /// session's calls kept for reopening, by the history entry's time, newest last.
     pub fn calls(&self) -> (&History, &[(u64, CallResult)]) {
-        (&self.history, &self.past)
+        (&self.history, &self.panes.past)
     }
 
     pub fn set_up(&mut self, s: SetUp) {

@@ -5,7 +5,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Pane};
-use super::component::{Component, Ctx, offer};
+use super::component::{Ctx, offer};
 use super::input::is_text;
 use super::keymap::{self, Command, Scope};
 use super::msg::Cmd;
@@ -22,7 +22,7 @@ impl App {
         if keymap::lookup_own(&k, Scope::Any) == Some(Command::ForceQuit) {
             return self.quit_or_ask();
         }
-        if !self.overlays.is_empty() {
+        if !self.panes.overlays.is_empty() {
             return self.overlay_key(k);
         }
         if let Some(cmds) = self.pane_key(&k) {
@@ -51,9 +51,9 @@ impl App {
     /// typed key by key through the router, as one line. Where nothing holds a text cursor it
     /// goes nowhere, and the status line says so.
     pub(super) fn on_paste(&mut self, text: &str) -> Vec<Cmd> {
-        if self.overlays.is_empty()
-            && self.focus == Pane::Form
-            && let Some(form) = self.form.as_mut()
+        if self.panes.overlays.is_empty()
+            && self.panes.focus == Pane::Form
+            && let Some(form) = self.panes.form.as_mut()
             && form.paste(text).is_some()
         {
             self.notice = None;
@@ -85,11 +85,11 @@ impl App {
     /// The top overlay sees the key first; one it does not use goes to the global bindings only.
     fn overlay_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
         let mut cx = Ctx::new(&self.theme);
-        let before = self.overlays.len();
-        let used = self.overlays.key(&k, &mut cx);
+        let before = self.panes.overlays.len();
+        let used = self.panes.overlays.key(&k, &mut cx);
         let effects = cx.effects;
         let mut cmds = self.apply(effects);
-        if !used.yes() && self.overlays.len() < before {
+        if !used.yes() && self.panes.overlays.len() < before {
             // The overlay closed on a key it does not use: the key does its own work beneath.
             cmds.extend(self.on_key(k));
         } else if !used.yes() && is_text(&k) && self.typing() {
@@ -110,51 +110,43 @@ impl App {
         cmds
     }
 
-    /// The focused pane's turn at a key: `Some` when it used it (the tool list's filter, the
-    /// form, the log, the result, a docked pane).
+    /// The focused pane's turn at a key, reached through the pane collection: `Some` when it
+    /// used it. What holds text (the tool list's filter, the form) takes the raw key and leaves
+    /// its commands to the App; the log, the result and a docked pane take the key and then the
+    /// command their keymap section binds it to; the schema takes commands only.
     fn pane_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
-        match self.focus {
-            Pane::Tools if self.list.filtering => {
-                let mut cx = Ctx::new(&self.theme);
-                let used = self.list.key(k, &mut cx);
-                self.sync_schema();
-                used.yes().then(Vec::new)
-            }
-            Pane::Form => self.form_key(*k).or_else(|| {
-                // The form moved no further: the pane keys (Tab past the last field, Shift-Tab
-                // before the first) leave it for the next pane in the focus order.
-                match keymap::lookup_own(k, Scope::Any) {
-                    Some(cmd @ (Command::NextPane | Command::PrevPane)) => Some(self.command(cmd)),
-                    _ => None,
-                }
-            }),
-            Pane::Log if self.show_log => self.log_key(k),
-            Pane::Result => self.result_key(k),
-            Pane::Docked => self.docked_key(k),
-            _ => None,
-        }
-    }
-
-    /// A key for the log pane, if it used it: the method filter being typed first, then the
-    /// pane's commands.
-    pub(crate) fn log_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
-        let mut cx = Ctx::new(&self.theme);
-        let used = offer(&mut self.log, k, &mut cx);
-        let effects = cx.effects;
-        self.settle(used, effects)
-    }
-}
-
-impl App {
-    /// A key for the result pane, if it used it: the search prompt first, then its commands.
-    pub(crate) fn result_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
-        if self.results.is_empty() {
+        let focus = self.panes.focus;
+        if focus == Pane::Result && self.panes.results.is_empty() {
             return self.no_result_key(k);
         }
         let mut cx = Ctx::new(&self.theme);
-        let used = offer(self.results.get_mut(self.page)?, k, &mut cx);
+        let pane = self.panes.focused_mut()?;
+        let used = match focus {
+            Pane::Schema => return None,
+            Pane::Tools | Pane::Form => pane.key(k, &mut cx),
+            Pane::Log | Pane::Result | Pane::Docked => offer(pane, k, &mut cx),
+        };
         let effects = cx.effects;
-        self.settle(used, effects)
+        if focus == Pane::Tools {
+            // The filter may have moved the selection.
+            self.sync_schema();
+            return used.yes().then(Vec::new);
+        }
+        self.settle(used, effects).or_else(|| self.unused_key(focus, k))
+    }
+
+    /// A key the focused pane did not use that still means something there: past the form's
+    /// last field (or before its first) Tab and Shift-Tab leave it for the next pane in the
+    /// focus order; Esc hides a docked pane.
+    fn unused_key(&mut self, focus: Pane, k: &KeyEvent) -> Option<Vec<Cmd>> {
+        match (focus, keymap::lookup_own(k, Scope::Any)) {
+            (Pane::Form, Some(cmd @ (Command::NextPane | Command::PrevPane))) => Some(self.command(cmd)),
+            (Pane::Docked, _) if keymap::lookup(k, self.scope()) == Some(Command::Back) => {
+                self.hide_docked();
+                Some(vec![])
+            }
+            _ => None,
+        }
     }
 }
 
@@ -165,20 +157,20 @@ impl App {
         use crossterm::event::{KeyCode, KeyModifiers};
         let letter =
             matches!(k.code, KeyCode::Char(_)) && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
-        if self.search_nothing {
+        if self.panes.search_nothing {
             if letter {
                 return Some(vec![]);
             }
-            self.search_nothing = false;
+            self.panes.search_nothing = false;
             self.notice = None;
             if matches!(k.code, KeyCode::Esc | KeyCode::Enter | KeyCode::Backspace) {
                 return Some(vec![]);
             }
         }
         if super::keymap::lookup(k, Scope::Result) == Some(Command::Search) {
-            self.search_nothing = true;
-            let msg = "no result yet, nothing to search: run a tool first (Esc)";
-            self.notice = Some((msg.into(), false));
+            self.panes.search_nothing = true;
+            let back = keymap::key_name(KeyCode::Esc);
+            self.notice = Some((format!("no result yet, nothing to search: run a tool first ({back})"), false));
             return Some(vec![]);
         }
         None

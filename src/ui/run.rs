@@ -3,24 +3,19 @@
 //! is drawn again when the model changed.
 
 use std::io::IsTerminal;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crossterm::event::{Event, EventStream};
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
-use super::app::App;
-use super::msg::{Cmd, Msg, SessionMsg};
+use super::msg::{Msg, SessionMsg};
 use super::servers::Servers;
-use super::terminal::{osc52, restore_terminal, start_terminal};
-use super::worker::Worker;
-use super::{baseline, component, keymap, mask, pick, theme};
+use super::started::Started;
+use super::terminal::{restore_terminal, start_terminal};
+use super::{pick, theme};
 use crate::cli::TargetArgs;
 use crate::cli::args::UiArgs;
-use crate::envelope::hints::Hints;
-use crate::history::History;
-use crate::mcp::{ConnectOptions, Target};
 
 /// Runs the TUI until the user quits; returns the exit code.
 pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
@@ -48,81 +43,6 @@ pub async fn run(target_args: TargetArgs, ui: UiArgs) -> i32 {
     restore_terminal();
     let _ = tokio::time::timeout(Duration::from_secs(3), futures::future::join_all(workers)).await;
     code
-}
-
-/// One server's model and its session worker, started.
-pub(super) struct Started {
-    pub app: App,
-    pub cmd_tx: mpsc::UnboundedSender<Cmd>,
-    pub msg_rx: mpsc::UnboundedReceiver<Msg>,
-    pub worker: tokio::task::JoinHandle<()>,
-}
-
-impl Started {
-    /// Starts the session with `target` (which `args` name), its model told what went wrong
-    /// reading the theme, keymap or history.
-    pub(super) fn new(
-        (theme, theme_error): (theme::Theme, Option<String>),
-        (args, target, options): (&TargetArgs, Target, ConnectOptions),
-        ui: &UiArgs,
-    ) -> Started {
-        let (mut app, history) = model(theme, theme_error, (&target, &options), ui);
-        let hints = hints(args, &mut app);
-        app.copy_source = Some(super::copy_as::CopySource { args: args.clone(), secrets: target.secrets() });
-        let (msg_tx, msg_rx) = mpsc::unbounded_channel();
-        let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
-        let server_cwd = match &target {
-            Target::Stdio(s) => s.cwd.clone(),
-            Target::Http(_) => None,
-        };
-        let snapshot = baseline::Source::new(ui.snapshot.clone(), server_cwd.as_deref(), args.config.as_deref());
-        let worker = Worker::new(target, (options, snapshot), (history, hints), cmd_rx, msg_tx);
-        Started { app, cmd_tx, msg_rx, worker: tokio::spawn(worker.run()) }
-    }
-}
-
-/// The model for `target`, with what went wrong reading the theme, keymap or history in its
-/// status line; and the history the worker writes to.
-fn model(
-    theme: theme::Theme,
-    theme_error: Option<String>,
-    (target, options): (&Target, &ConnectOptions),
-    ui: &UiArgs,
-) -> (App, Arc<Mutex<History>>) {
-    let label = match target {
-        Target::Stdio(s) if s.args.first().map(String::as_str) == Some("demo-server") && s.args.len() == 1 => {
-            "embedded demo server".to_string()
-        }
-        other => other.label(),
-    };
-    let mut app = App::new(theme, label);
-    if let Some(c) = &ui.collection {
-        app.collection_file = c.clone();
-    }
-    app.observe(&component::Observed::Roots(&options.roots));
-    let history = History::open(&target.label());
-    if let Some(p) = &history.problem {
-        app.notice = Some((format!("history: {p}"), true));
-    }
-    app.history = history.clone();
-    if let Some(e) = theme_error {
-        app.notice = Some((e, true));
-    }
-    if let Some(e) = keymap::init(ui.keymap.as_deref()) {
-        app.notice = Some((e, true));
-    }
-    (app, Arc::new(Mutex::new(history)))
-}
-
-/// The hints taught for this project and the user's; a hints file that cannot be read is a
-/// warning in the status line.
-fn hints(args: &TargetArgs, app: &mut App) -> Arc<Mutex<Hints>> {
-    let mut hints = Hints::load_default(args.project_dir().as_deref());
-    hints.aliases = args.server_names();
-    for p in &hints.problems {
-        app.notice = Some((format!("hints: {p} (the built-in heuristics go on)"), true));
-    }
-    Arc::new(Mutex::new(hints))
 }
 
 /// Draws, waits for the next event or message, updates; until the user quits (0), the terminal
@@ -183,27 +103,6 @@ async fn event_loop(
             return 0;
         }
     }
-}
-
-/// Carries out the commands of one server's model: the terminal's own (the clipboard, a
-/// browser) here, the rest by its worker; true when the model quits.
-pub(super) fn carry_out(app: &mut App, cmds: Vec<Cmd>, cmd_tx: &mpsc::UnboundedSender<Cmd>) -> bool {
-    let mut quit = false;
-    for cmd in cmds {
-        match cmd {
-            Cmd::Quit => quit = true,
-            Cmd::Copy(text) => osc52(&mask::text(&text)),
-            Cmd::OpenUrl(url) => {
-                if let Err(e) = crate::opener::open_url(&url) {
-                    app.notice = Some((format!("not opened: {e}"), true));
-                }
-            }
-            other => {
-                let _ = cmd_tx.send(other);
-            }
-        }
-    }
-    quit || app.quit
 }
 
 /// `first` and the messages already waiting behind it (a bounded batch, each tagged with the

@@ -17,12 +17,17 @@ use crate::sanitize;
 const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 fn block<'a>(app: &App, title: Line<'a>, pane: Pane) -> Block<'a> {
-    let focused = app.focus == pane && app.overlays.is_empty();
+    let focused = app.panes.has_keys(pane);
     Block::default()
         .borders(Borders::ALL)
         .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
         .border_style(app.theme.border(focused))
         .title(title.style(app.theme.title(focused)))
+}
+
+/// A pane's title as it fits on its top border: cut with `…` (a tool name, a snapshot's note).
+fn titled(title: impl Into<String>, area: Rect) -> Line<'static> {
+    super::fit::fit(Line::from(title.into()), area.width.saturating_sub(2) as usize)
 }
 
 /// A `w`×`h` rectangle centered in `area`, cleared for an overlay.
@@ -53,23 +58,23 @@ pub fn draw_in(f: &mut Frame, app: &App, area: Rect) {
     }
     if a.schema.is_empty() {
     } else if let Some(p) = app.shown_docked() {
-        let b = block(app, Line::from(p.title()), Pane::Docked);
+        let b = block(app, titled(p.title(), a.schema), Pane::Docked);
         let inner = b.inner(a.schema);
         f.render_widget(b, a.schema);
-        p.draw(f, inner, &app.theme, app.focus == Pane::Docked && app.overlays.is_empty());
-    } else if let Some(form) = &app.form {
-        let focused = app.focus == Pane::Form && app.overlays.is_empty();
+        p.draw(f, inner, &app.theme, app.panes.has_keys(Pane::Docked));
+    } else if let Some(form) = &app.panes.form {
+        let focused = app.panes.has_keys(Pane::Form);
         form.draw(f, a.schema, &app.theme, focused);
     } else {
         draw_schema(f, app, a.schema);
     }
     if !a.result.is_empty() {
         let drawn = super::components::result::Drawn {
-            pages: &app.results,
-            page: app.page,
+            pages: &app.panes.results,
+            page: app.panes.page,
             running: app.running.as_ref(),
             notice: app.notice.as_ref(),
-            focused: app.focus == Pane::Result && app.overlays.is_empty(),
+            focused: app.panes.has_keys(Pane::Result),
         };
         super::components::result::draw_pane(f, &drawn, a.result, &app.theme);
     }
@@ -78,7 +83,7 @@ pub fn draw_in(f: &mut Frame, app: &App, area: Rect) {
     }
     draw_footer(f, app, a.footer);
     // Bottom first; each was told its area by `App::relayout`.
-    for layer in app.overlays.layers() {
+    for layer in app.panes.overlays.layers() {
         let (w, h) = layer.overlay_size(area);
         let r = overlay(f, area, w, h);
         layer.draw(f, r, &app.theme, true);
@@ -120,7 +125,31 @@ fn draw_server(f: &mut Frame, app: &App, area: Rect) {
         }
     }
     spans.push(Span::styled(format!(" · {}", sanitize::line(&app.target_label)), t.paint(Role::Dim)));
-    f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
+    let line = super::fit::fit(Line::from(spans), area.width as usize);
+    f.render_widget(Paragraph::new(line).style(t.status()), area);
+}
+
+/// What the footer says after the hints: the schema's node count, listing warnings.
+fn footer_tail(app: &App) -> Vec<Span<'static>> {
+    let t = &app.theme;
+    let mut spans = vec![];
+    if let Some(s) = &app.panes.schema
+        && app.panes.focus == Pane::Schema
+    {
+        spans.push(Span::styled(format!(" {} nodes", s.nodes), t.paint(Role::Dim)));
+    }
+    if !app.panes.tools.warnings.is_empty() {
+        let log = keymap::key(keymap::Scope::Any, keymap::Command::ToggleLog);
+        spans.push(Span::styled(
+            format!("  {} listing warning(s): see the log ({log})", app.panes.tools.warnings.len()),
+            t.paint(Role::Warning),
+        ));
+    }
+    spans
+}
+
+fn tail_width(tail: &[Span<'static>]) -> usize {
+    tail.iter().map(Span::width).sum()
 }
 
 /// The login state of an HTTP server that asked for one (nothing for the others).
@@ -145,47 +174,47 @@ fn login_label(state: Option<&crate::mcp::auth::LoginState>) -> Option<Span<'sta
 }
 
 fn draw_tools(f: &mut Frame, app: &App, area: Rect) {
-    let b = block(app, Line::from(app.list.pane_title()), Pane::Tools);
+    let b = block(app, titled(app.panes.tools.pane_title(), area), Pane::Tools);
     let inner = b.inner(area);
     f.render_widget(b, area);
-    app.list.draw(f, inner, &app.theme, app.focus == Pane::Tools);
+    app.panes.tools.draw(f, inner, &app.theme, app.panes.focus == Pane::Tools);
 }
 
 fn draw_schema(f: &mut Frame, app: &App, area: Rect) {
-    let Some(s) = &app.schema else {
+    let Some(s) = &app.panes.schema else {
         let b = block(app, Line::from(" Schema "), Pane::Schema);
         let msg = Paragraph::new("Select a tool to see its schemas.").style(app.theme.paint(Role::Dim)).block(b);
         f.render_widget(msg, area);
         return;
     };
-    let b = block(app, Line::from(s.pane_title()), Pane::Schema);
+    let b = block(app, titled(s.pane_title(), area), Pane::Schema);
     let inner = b.inner(area);
     f.render_widget(b, area);
-    s.draw(f, inner, &app.theme, app.focus == Pane::Schema);
+    s.draw(f, inner, &app.theme, app.panes.focus == Pane::Schema);
 }
 
 fn draw_log(f: &mut Frame, app: &App, area: Rect) {
-    let focused = app.focus == Pane::Log && app.overlays.is_empty();
-    app.log.draw(f, area, &app.theme, focused);
+    let focused = app.panes.has_keys(Pane::Log);
+    app.panes.log.draw(f, area, &app.theme, focused);
 }
 
 fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let mut spans = vec![];
-    if app.list.filtering {
+    if app.panes.tools.filtering {
         spans.push(Span::styled(" filter: ", t.key()));
         let room = (area.width as usize).saturating_sub(40).max(10);
-        spans.push(Span::raw(app.list.filter.view(room, true)));
+        spans.push(Span::raw(app.panes.tools.filter.view(room, true)));
         // The filter's keys are the text input's own (Enter keeps, Esc clears), named as the help does.
         let (keep, clear) =
             (keymap::key_name(crossterm::event::KeyCode::Enter), keymap::key_name(crossterm::event::KeyCode::Esc));
         spans.push(Span::styled(format!("  {keep} accept · {clear} clear"), t.paint(Role::Dim)));
     } else {
         let has_result = app.result().is_some();
-        let next_page = app.page + 1 < app.results.len() || app.result().is_some_and(|r| r.has_next_page());
-        let hints: Vec<(String, String)> = match app.overlays.top() {
+        let next_page = app.panes.page + 1 < app.panes.results.len() || app.result().is_some_and(|r| r.has_next_page());
+        let hints: Vec<(String, String)> = match app.panes.overlays.top() {
             Some(top) => top.hints(),
-            None if app.focus == Pane::Log && app.log.is_typing() => app.log.hints(),
+            None if app.panes.focus == Pane::Log && app.panes.log.is_typing() => app.panes.log.hints(),
             None => keymap::footer(app.scope())
                 .into_iter()
                 .filter(|(_, _, cmd)| match cmd {
@@ -197,16 +226,16 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
                 .collect(),
         };
         // The result pane, where notices show, is under the overlay: the footer says it.
-        if let (Some((n, err)), false) = (&app.notice, app.overlays.is_empty()) {
+        if let (Some((n, err)), false) = (&app.notice, app.panes.overlays.is_empty()) {
             let role = if *err { Role::Error } else { Role::Match };
             spans.push(Span::styled(format!(" {} ", sanitize::line(n)), t.paint(role).add_modifier(Modifier::BOLD)));
             spans.push(Span::styled("·", t.paint(Role::Dim)));
         }
         // In the form, letters type: a plain character key (a docked pane's, `H`, `q`, `?`) does
         // not reach its command there, so the footer does not offer it; F1 still opens the help.
-        let typing = app.overlays.is_empty() && app.typing();
+        let typing = app.panes.overlays.is_empty() && app.typing();
         let hints = if typing { keymap::while_typing(hints) } else { hints };
-        let mut docked = if app.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };
+        let mut docked = if app.panes.overlays.is_empty() && !typing { app.docked_hints() } else { vec![] };
         docked.retain(|d| !hints.contains(d));
         // First, where a narrow footer does not cut it off: the one way to stop what runs.
         if app.running.is_some() || app.saved_running() {
@@ -216,21 +245,10 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
             ));
             spans.push(Span::styled(" cancel call ", t.paint(Role::Dim)));
         }
-        for (k, h) in hints.into_iter().chain(docked) {
-            spans.push(Span::styled(format!(" {k}"), t.key()));
-            spans.push(Span::styled(format!(" {h} "), t.paint(Role::Dim)));
-        }
-        if let Some(s) = &app.schema
-            && app.focus == Pane::Schema
-        {
-            spans.push(Span::styled(format!(" {} nodes", s.nodes), t.paint(Role::Dim)));
-        }
-        if !app.list.warnings.is_empty() {
-            spans.push(Span::styled(
-                format!("  {} listing warning(s): see the log (L)", app.list.warnings.len()),
-                t.paint(Role::Warning),
-            ));
-        }
+        let tail = footer_tail(app);
+        let room = (area.width as usize).saturating_sub(Line::from(spans.clone()).width() + tail_width(&tail));
+        spans.extend(super::fit::whole_hints(hints.into_iter().chain(docked), room, (t.key(), t.paint(Role::Dim))));
+        spans.extend(tail);
     }
     f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
 }

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::component::{Component, Ctx, Effect, Used};
-use super::components::line_input::{Edit, LineInput};
 use super::keymap::{self, Command, Scope};
+use super::line_input::{Edit, LineInput};
 use super::textarea::TextArea;
 use super::theme::{Role, Theme};
 use crate::sanitize;

@@ -16,8 +16,10 @@ Modes (COUNT items; the default sizes are those of the budget's cases):
   tool-props      tools/list holds one tool `t` with COUNT properties (200k: 14 MB)
   burst           tools/call `t` sends COUNT elicitation requests at once, then waits for answers
   template-vars   resources/templates/list holds a template with COUNT variables
-SIZES_VARIANT=1 changes every tool's description and drops one item in tools/tool-props (a
-second snapshot to diff against the first).
+  tool-enum       tools/list holds one tool `t` whose property has an enum of COUNT values
+SIZES_VARIANT=1 changes every tool's description and drops one item in tools/tool-props, and
+every enum value in tool-enum; SIZES_VARIANT=reversed writes the enum backwards (a second
+snapshot to diff against the first).
 """
 
 import json
@@ -40,6 +42,7 @@ DEFAULTS = {
     "tool-props": 200_000,
     "burst": 20_000,
     "template-vars": 50_000,
+    "tool-enum": 200_000,
 }
 COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else DEFAULTS.get(MODE, 1000)
 VARIANT = os.environ.get("SIZES_VARIANT") == "1"
@@ -87,6 +90,15 @@ def tool_props(n):
     return '[{"name":"t","description":"many properties","inputSchema":%s}]' % schema
 
 
+def tool_enum(n):
+    variant = os.environ.get("SIZES_VARIANT", "")
+    ids = range(n - 1, -1, -1) if variant == "reversed" else range(n)
+    one = '"w%07d"' if variant == "1" else '"v%07d"'
+    values = ",".join(one % i for i in ids)
+    schema = '{"type":"object","properties":{"choice":{"type":"string","enum":[%s]}}}' % values
+    return '[{"name":"t","description":"one enum","inputSchema":%s}]' % schema
+
+
 def template_vars(n):
     template = "file:///{" + ",".join("v%d" % i for i in range(n)) + "}"
     return '{"resourceTemplates":[{"uriTemplate":%s,"name":"wide"}]}' % json.dumps(template)
@@ -129,6 +141,8 @@ def listing(method):
             return '{"tools":%s}' % tools(COUNT)
         if MODE == "tool-props":
             return '{"tools":%s}' % tool_props(COUNT)
+        if MODE == "tool-enum":
+            return '{"tools":%s}' % tool_enum(COUNT)
         return '{"tools":[{"name":"t","description":"asks","inputSchema":{"type":"object","properties":{}}}]}'
     if method == "resources/list":
         return '{"resources":%s}' % (resources(COUNT) if MODE == "resources" else "[]")
@@ -194,6 +208,7 @@ PAYLOADS = {
     "completion": completion,
     "tools": tools,
     "tool-props": tool_props,
+    "tool-enum": tool_enum,
 }
 
 if __name__ == "__main__":

@@ -8,7 +8,12 @@ use super::Finding;
 const OPENAI_MAX_TOOLS: usize = 128;
 
 pub fn check(tools: &[Value]) -> Vec<Finding> {
-    if tools.len() <= OPENAI_MAX_TOOLS {
+    check_count(tools.len())
+}
+
+/// The finding for a list of `count` tools.
+pub fn check_count(count: usize) -> Vec<Finding> {
+    if count <= OPENAI_MAX_TOOLS {
         return vec![];
     }
     vec![Finding::new(
@@ -17,7 +22,7 @@ pub fn check(tools: &[Value]) -> Vec<Finding> {
         None,
         format!(
             "{} tools: a host built on OpenAI's API sends at most {OPENAI_MAX_TOOLS} functions in one request, so it must leave some out (and the user's other servers count too)",
-            tools.len()
+            count
         ),
     )]
 }

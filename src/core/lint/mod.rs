@@ -18,6 +18,7 @@ pub mod session;
 
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 pub use apps::ViewRead;
 pub use rules::{RULES, Rule, Severity};
@@ -71,10 +72,7 @@ pub fn lint(subject: &Subject) -> Vec<Finding> {
     let mut out = names::check(&subject.tools);
     out.extend(hosts::check(&subject.tools));
     for tool in &subject.tools {
-        let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-        out.extend(schema::check(name, tool));
-        out.extend(annotations::check(name, tool));
-        out.extend(apps::check_tool(name, tool));
+        out.extend(tool_findings(tool));
     }
     for view in &subject.views {
         out.extend(apps::check_view(view));
@@ -82,6 +80,40 @@ pub fn lint(subject: &Subject) -> Vec<Finding> {
     if let Some(facts) = &subject.session {
         out.extend(session::check(facts, subject));
     }
+    sorted(out)
+}
+
+/// Every finding about tools given as their texts (a snapshot's, a listing's): each is read,
+/// checked and dropped in turn, so a list is never held as values all at once (a `Value` costs
+/// 10 to 30 times its text). `views` as in [`Subject::views`].
+pub fn lint_texts(tools: &[&RawValue], views: &[ViewRead], max_depth: usize) -> Vec<Finding> {
+    let mut names = names::Names::default();
+    let mut out = hosts::check_count(tools.len());
+    for raw in tools {
+        // Past the depth limit: left out, as a listing leaves it out.
+        let Ok(tool) = crate::json_depth::parse::<Value>(raw.get(), max_depth) else { continue };
+        out.extend(names.add(&tool));
+        out.extend(tool_findings(&tool));
+        crate::deep::drop_value(tool);
+    }
+    out.extend(names.repeated());
+    for view in views {
+        out.extend(apps::check_view(view));
+    }
+    sorted(out)
+}
+
+/// The findings about one tool's descriptor, its name's apart.
+fn tool_findings(tool: &Value) -> Vec<Finding> {
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let mut out = schema::check(name, tool);
+    out.extend(annotations::check(name, tool));
+    out.extend(apps::check_tool(name, tool));
+    out
+}
+
+/// The most severe first, then by tool and rule.
+fn sorted(mut out: Vec<Finding>) -> Vec<Finding> {
     out.sort_by(|a, b| a.severity.cmp(&b.severity).then_with(|| a.tool.cmp(&b.tool)).then_with(|| a.rule.cmp(b.rule)));
     out
 }

@@ -22,30 +22,51 @@ fn openai_char(c: char) -> bool {
 }
 
 pub fn check(tools: &[Value]) -> Vec<Finding> {
-    let mut out = vec![];
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    for tool in tools {
+    let mut names = Names::default();
+    let mut out: Vec<Finding> = tools.iter().flat_map(|t| names.add(t)).collect();
+    out.extend(names.repeated());
+    out
+}
+
+/// The names met so far, tool by tool (a list linted one tool at a time keeps only these).
+#[derive(Default)]
+pub struct Names {
+    seen: HashMap<String, usize>,
+}
+
+impl Names {
+    /// The findings about `tool`'s name, the name counted.
+    pub fn add(&mut self, tool: &Value) -> Vec<Finding> {
         let Some(name) = tool.get("name").and_then(Value::as_str) else {
-            out.push(Finding::new(
+            return vec![Finding::new(
                 "input-schema/object",
                 None,
                 Some("/name".into()),
                 "a tool without a name (a string)",
-            ));
-            continue;
+            )];
         };
-        *seen.entry(name).or_default() += 1;
-        out.extend(one(name));
+        match self.seen.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                self.seen.insert(name.to_string(), 1);
+            }
+        }
+        one(name)
     }
-    for (name, n) in seen.into_iter().filter(|(_, n)| *n > 1) {
-        out.push(Finding::new(
-            "tool-name/unique",
-            Some(name),
-            Some("/name".into()),
-            format!("{n} tools are named {name:?}: a call by name reaches only one of them"),
-        ));
+
+    /// A finding for each name more than one tool has.
+    pub fn repeated(self) -> Vec<Finding> {
+        let mut out = vec![];
+        for (name, n) in self.seen.into_iter().filter(|(_, n)| *n > 1) {
+            out.push(Finding::new(
+                "tool-name/unique",
+                Some(&name),
+                Some("/name".into()),
+                format!("{n} tools are named {name:?}: a call by name reaches only one of them"),
+            ));
+        }
+        out
     }
-    out
 }
 
 fn one(name: &str) -> Vec<Finding> {

@@ -184,12 +184,13 @@ pub fn choices(path: &Path) -> Result<Vec<Choice>> {
     drop(text);
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     let mut out = Vec::with_capacity(servers.len());
+    let mut finder = super::on_path::Finder::default();
     for i in 0..servers.len() {
         let name = &servers.entries[i].0;
         let target = servers.entry(i).and_then(|e| entry_target(name, &e, dir));
         // A command that is not there is said beside its name, before it is picked.
         let what = target.map_err(|e| e.message).and_then(|t| match &t {
-            Target::Stdio(s) => super::stdio::check_command(s).map(|()| t.label()).map_err(|e| e.message),
+            Target::Stdio(s) => finder.check(s).map(|()| t.label()).map_err(|e| e.message),
             Target::Http(_) => Ok(t.label()),
         });
         out.push(Choice { name: name.clone(), what });

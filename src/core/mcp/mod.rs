@@ -19,6 +19,7 @@ pub mod listing;
 pub mod log;
 pub mod logging;
 pub mod modern;
+pub mod on_path;
 pub mod param_headers;
 pub mod prompts;
 pub mod resources;

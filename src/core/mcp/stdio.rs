@@ -98,7 +98,7 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
     }
 }
 
-fn not_found(target: &StdioTarget) -> LensError {
+pub(super) fn not_found(target: &StdioTarget) -> LensError {
     // A command with a slash is a file, looked for there and nowhere else.
     if target.command.contains('/') {
         return LensError::usage(format!("cannot start the server: file \"{}\" not found", target.command));
@@ -111,7 +111,7 @@ fn not_found(target: &StdioTarget) -> LensError {
 
 /// What the system would refuse to start (a NUL byte, `=` in an environment name, a working
 /// directory that is not a directory) as a usage error naming it, before trying.
-fn check_launch(target: &StdioTarget) -> Result<()> {
+pub(super) fn check_launch(target: &StdioTarget) -> Result<()> {
     let nul = |what: &str, s: &str| {
         if s.contains('\0') {
             Err(LensError::usage(format!("{what} {s:?} holds a NUL byte, which no process can be given")))

@@ -127,6 +127,92 @@ pub fn expand(template: &str, values: &HashMap<String, String>) -> String {
     out
 }
 
+/// A template reduced to what can show in its URI once only some of its variables can have a
+/// value (a form holds the first 200 of a template's 200,000): literal text, and the expressions
+/// that name one of them, each cut to those. A line drawn on every key expands this, not the
+/// megabytes of the template.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pieces: Vec<Piece>,
+}
+
+#[derive(Debug)]
+enum Piece {
+    Literal(String),
+    /// An expression's body: its operator and the variables kept, as the template writes them.
+    Expression(String),
+}
+
+impl Plan {
+    /// `template` read once; only the variables `kept` says yes to can be given values.
+    pub fn new(template: &str, kept: impl Fn(&str) -> bool) -> Plan {
+        let mut plan = Plan::default();
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}').map(|c| c + open) else { break };
+            plan.literal(&rest[..open]);
+            let body = &rest[open + 1..close];
+            let (_, has_op) = operator(body.chars().next());
+            let (op, specs) = if has_op { body.split_at(1) } else { ("", body) };
+            let mut kept_specs = op.to_string();
+            for (name, prefix) in varspecs(specs).filter(|(n, _)| kept(n)) {
+                if kept_specs.len() > op.len() {
+                    kept_specs.push(',');
+                }
+                kept_specs.push_str(name);
+                if let Some(n) = prefix {
+                    let _ = write!(kept_specs, ":{n}");
+                }
+            }
+            if kept_specs.len() > op.len() {
+                plan.pieces.push(Piece::Expression(kept_specs));
+            }
+            rest = &rest[close + 1..];
+        }
+        plan.literal(rest);
+        plan
+    }
+
+    fn literal(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        match self.pieces.last_mut() {
+            Some(Piece::Literal(l)) => l.push_str(text),
+            _ => self.pieces.push(Piece::Literal(text.to_string())),
+        }
+    }
+
+    /// The URI [`expand`] makes of the template with `values`, cut once it is `max` bytes long or
+    /// `max` pieces were read (then `true`: there is, or may be, more).
+    pub fn expand_head(&self, values: &HashMap<String, String>, max: usize) -> (String, bool) {
+        let mut out = String::new();
+        for (i, piece) in self.pieces.iter().enumerate() {
+            if out.len() >= max || i >= max {
+                return (out, true);
+            }
+            match piece {
+                Piece::Literal(l) if l.len() > max - out.len() => {
+                    out.push_str(&l[..floor_char_boundary(l, max - out.len())]);
+                    return (out, true);
+                }
+                Piece::Literal(l) => out.push_str(l),
+                Piece::Expression(body) => expand_expression(&mut out, body, values),
+            }
+        }
+        (out, false)
+    }
+}
+
+/// The longest prefix of `s` of at most `n` bytes that ends on a character.
+fn floor_char_boundary(s: &str, n: usize) -> usize {
+    let mut n = n.min(s.len());
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    n
+}
+
 fn expand_expression(out: &mut String, body: &str, values: &HashMap<String, String>) {
     let (op, has_op) = operator(body.chars().next());
     let body = if has_op { &body[1..] } else { body };
@@ -178,6 +264,41 @@ mod tests {
         assert_eq!(first_variables(t, 2), (vec![v("a", false), v("b", false)], true));
         assert!(!first_variables(t, 5).1);
         assert_eq!(first_variables("{a}{a}", 1), (vec![v("a", false)], false));
+    }
+
+    /// The plan of a template gives the URI `expand` gives, whatever variables are kept.
+    #[test]
+    fn a_plan_expands_as_the_template_does() {
+        let v = vals(&[("var", "value"), ("path", "/foo/bar"), ("x", "1024"), ("empty", ""), ("hello", "Hi!")]);
+        let templates = [
+            "{var}",
+            "{+path}/here{?x,y,empty}",
+            "x://{a}/{+b}{?c,a,d*}{&e}{#path}{.var}",
+            "{;x,empty,undef}{/var,x}/here",
+            "map?{x,undef}&{var:3}é{hello}",
+            "no vars {",
+            "{undef}{undef2}tail",
+        ];
+        for t in templates {
+            let whole = expand(t, &v);
+            let plan = Plan::new(t, |n| v.contains_key(n));
+            assert_eq!(plan.expand_head(&v, 1000), (whole.clone(), false), "{t}");
+            let (head, cut) = plan.expand_head(&v, 3);
+            assert!(whole.starts_with(&head) && (cut || head == whole), "{t}: {head}");
+        }
+    }
+
+    /// A form of the first 200 of 200,000 variables: the plan is the expression of those 200.
+    #[test]
+    fn a_plan_of_a_wide_template_holds_the_kept_variables_only() {
+        let names: Vec<String> = (0..200_000).map(|i| format!("v{i}")).collect();
+        let template = format!("file:///{{{}}}/{{{}}}", names.join(","), names.join(","));
+        let (first, _) = first_variables(&template, 200);
+        let kept: std::collections::HashSet<String> = first.into_iter().map(|(n, _)| n).collect();
+        let plan = Plan::new(&template, |n| kept.contains(n));
+        assert_eq!(plan.pieces.len(), 4);
+        let v = vals(&[("v0", "a"), ("v199", "b"), ("v200", "never")]);
+        assert_eq!(plan.expand_head(&v, 400), ("file:///a,b/a,b".to_string(), false));
     }
 
     #[test]

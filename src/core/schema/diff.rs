@@ -23,6 +23,12 @@ const MAX_DEPTH: usize = 64;
 /// options nested in options multiply the work, so past this the change is classified without.
 const MAX_TRIALS: usize = 256;
 
+/// A member a caller that thins schemas (see `snapshot_text`) adds beside an `enum` it cut to its
+/// first [`MAX_LISTED`] removed (old side) or added (new side) values: how many more there were.
+/// A control character in its name keeps it apart from any keyword a schema's text can hold
+/// there (schemas with `\u` escapes are never thinned).
+pub const ENUM_NOT_LISTED: &str = "\u{1}enum values not listed";
+
 /// The keywords of `true` (an empty schema), for comparing it with an object schema.
 static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
 
@@ -329,10 +335,11 @@ impl<'a> Walk<'a> {
                 let removed = before.iter().filter(|v| !new_set.contains(v));
                 let added = after.iter().filter(|v| !old_set.contains(v));
                 let p = format!("{path}/enum");
-                if let Some(list) = listed(removed) {
+                let not_listed = |m: &Map<String, Value>| m.get(ENUM_NOT_LISTED).and_then(Value::as_u64).unwrap_or(0);
+                if let Some(list) = listed(removed, not_listed(o)) {
                     self.push(&p, Impact::Breaking, format!("enum value removed: {list}"));
                 }
-                if let Some(list) = listed(added) {
+                if let Some(list) = listed(added, not_listed(n)) {
                     self.push(&p, Impact::Compatible, format!("enum value added: {list}"));
                 }
             }
@@ -393,7 +400,8 @@ impl<'a> Walk<'a> {
         let keys: Vec<&String> = o.keys().chain(n.keys().filter(|k| !o.contains_key(*k))).collect();
         for key in keys {
             let k = key.as_str();
-            if STRUCTURE.contains(&k) || LOWER.contains(&k) || UPPER.contains(&k) || k == "uniqueItems" || k == "$ref" {
+            let skipped = k == "uniqueItems" || k == "$ref" || k == ENUM_NOT_LISTED;
+            if STRUCTURE.contains(&k) || LOWER.contains(&k) || UPPER.contains(&k) || skipped {
                 continue;
             }
             let (a, b) = (o.get(k), n.get(k));
@@ -702,12 +710,13 @@ fn compact(v: &Value) -> String {
 }
 
 /// How many values one change names; the rest are counted (a server may send a million).
-const MAX_LISTED: usize = 50;
+pub const MAX_LISTED: usize = 50;
 
-/// `values` in one line, at most [`MAX_LISTED`] of them and a count of the rest; None when empty.
-fn listed<'v>(values: impl Iterator<Item = &'v Value>) -> Option<String> {
+/// `values` in one line, at most [`MAX_LISTED`] of them and a count of the rest (`not_listed`
+/// more than those given); None when empty.
+fn listed<'v>(values: impl Iterator<Item = &'v Value>, not_listed: u64) -> Option<String> {
     let mut shown = Vec::new();
-    let mut more = 0usize;
+    let mut more = not_listed;
     for v in values {
         if shown.len() < MAX_LISTED {
             shown.push(compact(v));

@@ -18,11 +18,11 @@ use ratatui::widgets::Paragraph;
 use serde_json::{Map, Value};
 
 use super::ask_pick::{ChoicePicker, Picked};
-use super::line_input::LineInput;
 use crate::mcp::asks::{AskSchema, PropInfo};
 use crate::sanitize;
 use crate::ui::form::FormOutcome;
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::line_input::LineInput;
 use crate::ui::theme::{Role, Theme};
 
 /// The longest value or hint drawn on a row, in characters.
@@ -246,7 +246,7 @@ impl AskForm {
             self.typing = Some((self.focus, input));
         }
         let edit = self.typing.as_mut().map(|(_, input)| input.key(k));
-        if edit.is_some_and(|e| e != super::line_input::Edit::NotMine) {
+        if edit.is_some_and(|e| e != crate::ui::line_input::Edit::NotMine) {
             return FormOutcome::Handled;
         }
         FormOutcome::NotMine
@@ -276,12 +276,17 @@ impl AskForm {
 
     fn heading(&self, theme: &Theme) -> Line<'static> {
         let required = self.schema.props().iter().filter(|p| p.required).count();
+        let name = crate::ui::keymap::key_name;
+        let ctrl_home = crate::ui::keymap::Key::new(KeyCode::Home, KeyModifiers::CONTROL).label();
         let text = format!(
-            "{} fields ({required} required, {} set) · field {} of {} · PgUp/PgDn, Ctrl-Home/End move by pages",
+            "{} fields ({required} required, {} set) · field {} of {} · {}/{}, {ctrl_home}/{} move by pages",
             self.len(),
             self.set.len(),
             self.focus + 1,
-            self.len()
+            self.len(),
+            name(KeyCode::PageUp),
+            name(KeyCode::PageDown),
+            name(KeyCode::End),
         );
         Line::styled(text, theme.paint(Role::Dim))
     }
@@ -313,7 +318,7 @@ impl AskForm {
 fn hint(info: &PropInfo, set: bool) -> String {
     let mut parts = vec![];
     match &info.choices {
-        Some(c) => parts.push(format!("one of {}: Space picks", c.len())),
+        Some(c) => parts.push(format!("one of {}: {} picks", c.len(), crate::ui::keymap::key_name(KeyCode::Char(' ')))),
         None if info.types.is_empty() => parts.push("any JSON".into()),
         None => parts.push(info.types.join(" or ")),
     }

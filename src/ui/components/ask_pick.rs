@@ -11,8 +11,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use serde_json::Value;
 
-use super::line_input::{Edit, LineInput};
 use crate::mcp::asks::Choices;
+use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::theme::{Role, Theme};
 
 /// How many matching choices are read at a time.
@@ -125,7 +125,13 @@ impl ChoicePicker {
 
     pub fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme) {
         let rows = (area.height as usize).saturating_sub(2).max(1);
-        let keys = if self.multi.is_some() { "Space picks, Enter or Esc ends" } else { "Enter picks, Esc leaves" };
+        let name = crate::ui::keymap::key_name;
+        let (space, enter, esc) = (name(KeyCode::Char(' ')), name(KeyCode::Enter), name(KeyCode::Esc));
+        let keys = if self.multi.is_some() {
+            format!("{space} picks, {enter} or {esc} ends")
+        } else {
+            format!("{enter} picks, {esc} leaves")
+        };
         let mut lines = vec![
             Line::from(vec![
                 Span::styled(format!("{}: ", super::ask_form::cut(&self.name)), theme.paint(Role::JsonKey)),

@@ -100,7 +100,8 @@ impl CollectionPane {
             }
         }
         if calls.is_empty() {
-            cx.notice("the collection has no call: S on a result saves one", false);
+            let save = keymap::key(Scope::Result, Command::SaveCall);
+            cx.notice(format!("the collection has no call: {save} on a result saves one"), false);
             return;
         }
         cx.action(Action::RunSaved(calls));
@@ -196,7 +197,10 @@ impl Component for CollectionPane {
         if self.calls.is_empty() {
             let what = if self.loaded { "No saved calls yet" } else { "The collection is read when connected" };
             lines.push(Line::styled(
-                format!("{what}: S on a result saves the call on screen here."),
+                format!(
+                    "{what}: {} on a result saves the call on screen here.",
+                    keymap::key(Scope::Result, Command::SaveCall)
+                ),
                 t.paint(Role::Dim),
             ));
             f.render_widget(Paragraph::new(lines), area);

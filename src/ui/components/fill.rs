@@ -64,6 +64,8 @@ pub struct FillOverlay {
     target: Target,
     about: Vec<String>,
     form: Box<FormState>,
+    /// A template's URI as far as the form's fields reach, for the line redrawn on every key.
+    plan: Option<crate::mcp::uri_template::Plan>,
     /// The server declares the completions capability.
     completes: bool,
     /// The request in flight (its seq) and the field it is for.
@@ -82,6 +84,9 @@ pub const MAX_FIELDS: usize = 200;
 
 /// How much of a template the form's heading shows.
 const TEMPLATE_SHOWN: usize = 400;
+
+/// How much of the URI it makes the heading shows.
+const URI_SHOWN: usize = 400;
 
 /// An object schema of string properties: a template's variables, or a prompt's arguments (the
 /// first [`MAX_FIELDS`]); and, when there were more, how many (`None`: more, not counted).
@@ -150,10 +155,18 @@ impl FillOverlay {
             about.insert(0, note);
         }
         let form = FormState::for_schema(d.name(), &schema, None);
+        let plan = match &target {
+            Target::Template { uri_template, .. } => {
+                let fields = schema.get("properties").and_then(Value::as_object);
+                Some(crate::mcp::uri_template::Plan::new(uri_template, |n| fields.is_some_and(|f| f.contains_key(n))))
+            }
+            Target::Prompt { .. } => None,
+        };
         let mut fill = FillOverlay {
             target,
             about,
             form: Box::new(form),
+            plan,
             completes,
             asked: None,
             suggestions: Suggestions::default(),
@@ -215,14 +228,25 @@ impl FillOverlay {
     /// The URI the template makes of the values given (an empty value leaves its variable out).
     pub fn uri(&self) -> Option<String> {
         let Target::Template { uri_template, .. } = &self.target else { return None };
+        Some(crate::mcp::uri_template::expand(uri_template, &self.values()))
+    }
+
+    /// The start of [`Self::uri`], as the heading shows it: its cost is that of the line shown,
+    /// not of the template (a template of 50,000 variables took a second a key expanded whole).
+    fn uri_head(&self) -> Option<String> {
+        let (head, cut) = self.plan.as_ref()?.expand_head(&self.values(), URI_SHOWN);
+        let shown = sanitize::line_head(&head, URI_SHOWN);
+        Some(if cut && !shown.ends_with('…') { format!("{shown}…") } else { shown.into_owned() })
+    }
+
+    /// The fields' values as text.
+    fn values(&self) -> HashMap<String, String> {
         let args = self.form.arguments().unwrap_or_default();
-        let values: HashMap<String, String> = args
-            .as_object()
+        args.as_object()
             .map(|o| {
                 o.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string))).collect()
             })
-            .unwrap_or_default();
-        Some(crate::mcp::uri_template::expand(uri_template, &values))
+            .unwrap_or_default()
     }
 
     /// Ctrl-R: the read of the URI, or the prompt's get (validated; Ctrl-V in the form sends
@@ -243,7 +267,7 @@ impl FillOverlay {
         match &self.target {
             Target::Template { .. } => {
                 let uri = self.uri().unwrap_or_default();
-                cx.notice(format!("reading {}", sanitize::line(&uri)), false);
+                cx.notice(format!("reading {}", sanitize::line_head(&uri, URI_SHOWN)), false);
                 cx.cmd(Cmd::ReadResource { uri, refresh: false });
             }
             Target::Prompt { name } => {
@@ -410,10 +434,10 @@ impl FillOverlay {
     fn head_lines(&self, theme: &Theme) -> Vec<Line<'static>> {
         let mut lines: Vec<Line> =
             self.about.iter().map(|l| Line::styled(sanitize::line(l).into_owned(), theme.paint(Role::Dim))).collect();
-        if let Some(uri) = self.uri() {
+        if let Some(uri) = self.uri_head() {
             lines.push(Line::from(vec![
                 Span::styled("reads  ", theme.paint(Role::Key)),
-                Span::styled(sanitize::line(&uri).into_owned(), theme.paint(Role::JsonString)),
+                Span::styled(uri, theme.paint(Role::JsonString)),
             ]));
         }
         if let Some(p) = &self.problem {
@@ -471,7 +495,7 @@ impl FillOverlay {
 
     /// The description and URI above, the form, the suggestions below.
     fn split(&self, inner: Rect) -> [Rect; 3] {
-        let head = (self.about.len() + usize::from(self.uri().is_some()) + usize::from(self.problem.is_some())) as u16;
+        let head = (self.about.len() + usize::from(self.plan.is_some()) + usize::from(self.problem.is_some())) as u16;
         let shown = self.suggestions.values.len().min(SHOWN);
         let foot = (shown as u16 + 2 + u16::from(self.suggestions.values.len() > SHOWN)).min(inner.height / 3).max(2);
         Layout::vertical([Constraint::Length(head.min(inner.height / 4)), Constraint::Min(3), Constraint::Length(foot)])

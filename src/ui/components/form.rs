@@ -10,11 +10,11 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 
-use super::line_input::CURSOR;
 use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Used};
 use crate::ui::form::{FormOutcome, FormState, RowKind};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::line_input::CURSOR;
 use crate::ui::theme::{Role, Theme};
 
 /// One line under the rows: the focused field's hints, its errors, messages.
@@ -304,7 +304,10 @@ impl Component for FormState {
             .borders(Borders::ALL)
             .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
             .border_style(theme.border(focused))
-            .title(Line::from(title).style(theme.title(focused)));
+            .title(
+                crate::ui::fit::fit(Line::from(title), area.width.saturating_sub(2) as usize)
+                    .style(theme.title(focused)),
+            );
         let inner = b.inner(area);
         f.render_widget(b, area);
         self.draw_inside(f, inner, theme);

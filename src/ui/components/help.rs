@@ -7,10 +7,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::line_input::{Edit, LineInput};
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, EXTRA_HELP, Scope};
+use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::scroll::{Scroll, page};
 use crate::ui::theme::{Role, Theme};
 
@@ -244,9 +244,15 @@ impl Component for Help {
                 self.query.span(room, self.typing, theme.paint(Role::Match)),
             ]));
         }
+        let k = |cmd| keymap::key(Scope::Help, cmd);
         let title = format!(
-            " Help · theme {} · j/k PgUp/PgDn scroll · / search · any other key closes ",
-            sanitize::line(&theme.name)
+            " Help · theme {} · {}/{} {}/{} scroll · {} search · any other key closes ",
+            sanitize::line(&theme.name),
+            k(Command::Down),
+            k(Command::Up),
+            k(Command::PageUp),
+            k(Command::PageDown),
+            k(Command::Search),
         );
         let block = crate::ui::component::overlay_block(theme, title);
         f.render_widget(Paragraph::new(lines).block(block), area);
@@ -256,7 +262,10 @@ impl Component for Help {
         keymap::keymap()
             .own(Scope::Help)
             .filter_map(|b| Some((b.keys.first()?.label(), b.footer.clone()?)))
-            .chain([("j/k".to_string(), "scroll".to_string())])
+            .chain([(
+                format!("{}/{}", keymap::key(Scope::Help, Command::Down), keymap::key(Scope::Help, Command::Up)),
+                "scroll".to_string(),
+            )])
             .collect()
     }
 

@@ -107,7 +107,7 @@ impl Component for HistoryOverlay {
         }
         for i in self.scroll.window(inner.height as usize) {
             let Some(e) = self.entries.get(i) else { continue };
-            let line = Self::row(e, t);
+            let line = crate::ui::fit::fit(Self::row(e, t), inner.width as usize);
             lines.push(if i == self.scroll.cursor { line.style(t.selection()) } else { line });
         }
         f.render_widget(Paragraph::new(lines).block(block), area);

@@ -10,13 +10,13 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::line_input::{Edit, LineInput};
 use super::value::ValueOverlay;
 use crate::mcp::{Descriptor, Listing};
 use crate::sanitize;
 use crate::ui::component::{Ctx, Effect, Used};
 use crate::ui::jsonview::JsonView;
-use crate::ui::keymap::Command;
+use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::msg::Cmd;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
@@ -31,6 +31,8 @@ pub enum Row {
 /// How a pane draws its list: whether it has the focus, each item's row, and the lines above the
 /// selected descriptor.
 pub struct ListDraw<'a> {
+    /// The pane's keymap section, for the keys its hints name.
+    pub scope: Scope,
     pub focused: bool,
     pub row: &'a dyn Fn(&Descriptor) -> Vec<Span<'static>>,
     pub facts: Vec<Line<'static>>,
@@ -65,7 +67,8 @@ pub fn section(rows: &mut Vec<Row>, title: &str, list: Option<&Result<Listing, S
             let warn = if l.warnings.is_empty() {
                 String::new()
             } else {
-                format!(" · {} warning(s) in the log (L)", l.warnings.len())
+                let log = crate::ui::keymap::key(crate::ui::keymap::Scope::Any, crate::ui::keymap::Command::ToggleLog);
+                format!(" · {} warning(s) in the log ({log})", l.warnings.len())
             };
             rows.push(Row::Heading(format!("{title} ({}{pages}){warn}", l.items.len())));
             rows.extend(l.items.iter().map(|d| Row::Item(Arc::new(d.clone()))));
@@ -269,7 +272,7 @@ impl ItemList {
                     Row::Heading(h) => {
                         Line::styled(sanitize::line(h).into_owned(), t.paint(Role::Title).add_modifier(Modifier::BOLD))
                     }
-                    Row::Item(d) => Line::from(item(d)),
+                    Row::Item(d) => crate::ui::fit::fit(Line::from(item(d)), area.width as usize),
                 };
                 if window.start + i == self.scroll.cursor && focused { line.style(t.selection()) } else { line }
             })
@@ -286,7 +289,7 @@ impl ItemList {
         }
         let [top, detail] = ItemList::split(area);
         self.draw_list(f, top, t, list.focused, list.row);
-        self.draw_detail(f, detail, t, list.facts);
+        self.draw_detail(f, detail, t, (list.scope, list.facts));
     }
 
     /// Why a pane lists nothing, if it does not: not connected yet, or `undeclared` (the server
@@ -302,11 +305,14 @@ impl ItemList {
     }
 
     /// The selected descriptor below the list: `facts` lines, then the tree of what was sent.
-    pub fn draw_detail(&self, f: &mut Frame, area: Rect, t: &Theme, facts: Vec<Line<'static>>) {
+    /// `scope` is the pane's keymap section (for the keys the title names).
+    pub fn draw_detail(&self, f: &mut Frame, area: Rect, t: &Theme, at: (Scope, Vec<Line<'static>>)) {
+        let (scope, facts) = at;
+        let keys = keymap::said(scope, &[(Command::Open, "whole"), (Command::Copy, "copy")]);
         let b = Block::default()
             .borders(Borders::TOP)
             .border_style(t.border(false))
-            .title(Line::from(" as the server sent it (o whole · y copy) ").style(t.paint(Role::Dim)));
+            .title(Line::from(format!(" as the server sent it ({keys}) ")).style(t.paint(Role::Dim)));
         let inner = b.inner(area);
         f.render_widget(b, area);
         let n = (facts.len() as u16).min(inner.height / 2);

@@ -11,7 +11,6 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 
-use super::line_input::{CURSOR, Edit, LineInput};
 use super::log_entry::EntryView;
 pub use super::log_entry::clock;
 use crate::mcp::log::{Level, LogEntry, LogKind, Role, SessionLog, to_json_lines};
@@ -19,6 +18,7 @@ use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::fuzzy;
 use crate::ui::keymap::{Command, Scope};
+use crate::ui::line_input::{CURSOR, Edit, LineInput};
 use crate::ui::msg::Cmd;
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role as Paint, Theme};
@@ -398,9 +398,6 @@ fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, width: usize) -> Line<'
         if let Some(l) = m.latency {
             meta.push_str(&format!("{} ", latency(l)));
         }
-        if m.role == Role::Error {
-            meta.push_str("error ");
-        }
     }
     spans.push(Span::styled(format!("{meta:<10}"), t.paint(Paint::Dim)));
     if let Some(level) = e.msg.as_ref().and_then(|m| m.level) {
@@ -414,7 +411,13 @@ fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, width: usize) -> Line<'
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let room = width.saturating_sub(used).max(1);
     let text = sanitize::truncate(brief.unwrap_or(&e.text), room);
-    let style = if e.kind == LogKind::Warning { t.paint(Paint::Warning) } else { t.paint(Paint::Text) };
+    // An error reply's brief says "error" itself (with its code): painted as one, not said twice.
+    let error = e.msg.as_ref().is_some_and(|m| m.role == Role::Error);
+    let style = match e.kind {
+        LogKind::Warning => t.paint(Paint::Warning),
+        _ if error => t.paint(Paint::Error),
+        _ => t.paint(Paint::Text),
+    };
     spans.push(Span::styled(sanitize::line(&text).into_owned(), style));
     Line::from(spans)
 }

@@ -19,10 +19,11 @@ pub fn brief(e: &LogEntry) -> Option<String> {
     let m = e.msg.as_ref()?;
     let method = m.method.as_deref().unwrap_or_default();
     let Ok(v) = crate::json_depth::parse::<Value>(&e.text, crate::json_depth::DEFAULT_MAX_DEPTH) else {
+        let open = crate::ui::keymap::key(crate::ui::keymap::Scope::Log, crate::ui::keymap::Command::Open);
         return Some(match m.role {
-            Role::Error => "error (a long reply: Enter shows it whole)".into(),
-            Role::Reply => "ok (a long reply: Enter shows it whole)".into(),
-            _ => "(a long message: Enter shows it whole)".into(),
+            Role::Error => format!("error (a long reply: {open} shows it whole)"),
+            Role::Reply => format!("ok (a long reply: {open} shows it whole)"),
+            _ => format!("(a long message: {open} shows it whole)"),
         });
     };
     let out = match m.role {
@@ -45,6 +46,11 @@ fn error(v: &Value) -> String {
 /// What a request or notification asks: the tool, URI or prompt named first, then the rest.
 fn request(method: &str, params: Option<&Value>) -> String {
     let Some(p) = params.and_then(Value::as_object) else { return String::new() };
+    if method == "notifications/progress"
+        && let Some(brief) = progress(p)
+    {
+        return brief;
+    }
     let mut rest = without_meta(p);
     let mut head = vec![];
     for key in ["name", "uri", "ref"] {
@@ -66,6 +72,19 @@ fn request(method: &str, params: Option<&Value>) -> String {
     cut(head.join(" "))
 }
 
+/// A progress notification as a person reads it: `2/5 step 2 of 5 (token 3)`.
+fn progress(p: &Map<String, Value>) -> Option<String> {
+    let number = |v: &Value| match v.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
+        _ => short(v),
+    };
+    let done = number(p.get("progress")?);
+    let of = p.get("total").map(|t| format!("/{}", number(t))).unwrap_or_default();
+    let message = p.get("message").and_then(Value::as_str).map(|m| format!(" {m}")).unwrap_or_default();
+    let token = p.get("progressToken").map(|t| format!(" (token {})", text(t))).unwrap_or_default();
+    Some(cut(format!("{done}{of}{message}{token}")))
+}
+
 /// A reply's outcome and what it holds: `isError` and its first text for a failed tool call,
 /// else `ok` and the counts of its lists, `nextCursor` when there is more.
 fn reply(method: &str, result: Option<&Value>) -> String {
@@ -74,7 +93,10 @@ fn reply(method: &str, result: Option<&Value>) -> String {
         return cut(format!("isError {}", first_text(r).unwrap_or_default()));
     }
     let mut parts = vec!["ok".to_string()];
-    let meta_info = || r.get("_meta")?.get(crate::mcp::era::SERVER_INFO_META);
+    // Modern-era servers stamp serverInfo into every result's `_meta` (the Python SDK's
+    // `_stamp_server_info`): only the handshake's reply is said by it.
+    let handshake = method == "server/discover" || method == "initialize";
+    let meta_info = || r.get("_meta")?.get(crate::mcp::era::SERVER_INFO_META).filter(|_| handshake);
     if let Some(info) = r.get("serverInfo").or_else(meta_info) {
         let info = Some(info);
         let name = info.and_then(|i| i.get("name")).and_then(Value::as_str).unwrap_or_default();
@@ -157,6 +179,11 @@ mod tests {
             json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": "x"}}),
         );
         assert_eq!(complete, r#"p {"argument":{"name":"a","value":"x"}}"#);
+        // The demo's slow_task (src/demo) and server-everything's long-running operation send these.
+        let step = json!({"progressToken": 3, "progress": 2.0, "total": 5.0, "message": "step 2 of 5"});
+        assert_eq!(req("notifications/progress", step), "2/5 step 2 of 5 (token 3)");
+        let bare = json!({"progressToken": "t-1", "progress": 0.5});
+        assert_eq!(req("notifications/progress", bare), "0.5 (token t-1)");
     }
 
     #[test]
@@ -170,6 +197,13 @@ mod tests {
         let dated = json!({"supportedVersions": ["2025-11-25", "2026-07-28"], "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "demo", "version": "1.0"}}});
         assert_eq!(reply("server/discover", Some(&dated)), "ok · demo 1.0 · 2 versions, up to 2026-07-28");
         assert_eq!(reply("ping", Some(&json!({}))), "ok");
+        // mcp-server-git on the Python SDK (mcp 2.3.0, mcp/server/runner.py `_stamp_server_info`)
+        // stamps serverInfo into every 2026-era result: a call's reply still says what it holds.
+        let stamp = json!({"io.modelcontextprotocol/serverInfo": {"name": "mcp-git", "version": "2026.10.19"}});
+        let call = json!({"content": [{"type": "text", "text": "Commit history:"}], "isError": false, "resultType": "complete", "_meta": stamp});
+        assert_eq!(reply("tools/call", Some(&call)), "ok · 1 content · Commit history:");
+        let prompts = json!({"prompts": [{}, {}], "resultType": "complete", "_meta": stamp});
+        assert_eq!(reply("prompts/list", Some(&prompts)), "ok · 2 prompts");
         assert_eq!(error(&json!({"error": {"code": -32602, "message": "Unknown tool"}})), "error -32602 Unknown tool");
     }
 }

@@ -11,7 +11,6 @@ pub mod help;
 pub mod history;
 pub mod info;
 pub mod level;
-pub mod line_input;
 pub mod listed;
 pub mod log;
 mod log_brief;

@@ -162,7 +162,7 @@ impl Component for PromptsPane {
             self.declared,
             "The server declares no prompts capability: it offers no prompts.",
         );
-        let list = ListDraw { focused, row: &|d| PromptsPane::row(d, t), facts: self.facts(t) };
+        let list = ListDraw { scope: SCOPE, focused, row: &|d| PromptsPane::row(d, t), facts: self.facts(t) };
         self.list.draw_pane(f, area, t, note, list);
     }
 }

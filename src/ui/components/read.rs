@@ -379,7 +379,10 @@ impl Component for ReadView {
                     cx.notice(format!("copied {} bytes to the clipboard (OSC 52)", text.len()), false);
                     cx.cmd(Cmd::Copy(text));
                 }
-                None => cx.notice("nothing to copy: e saves a blob's bytes", false),
+                None => {
+                    let save = keymap::key(SCOPE, Command::Export);
+                    cx.notice(format!("nothing to copy: {save} saves a blob's bytes"), false)
+                }
             },
             other => {
                 if !self.navigate(other) {

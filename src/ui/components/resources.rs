@@ -262,7 +262,7 @@ impl Component for ResourcesPane {
             self.declared,
             "The server declares no resources capability: it offers no resources or templates.",
         );
-        let list = ListDraw { focused, row: &|d| self.row(d, t), facts: self.facts(t) };
+        let list = ListDraw { scope: SCOPE, focused, row: &|d| self.row(d, t), facts: self.facts(t) };
         self.list.draw_pane(f, area, t, note, list);
     }
 }

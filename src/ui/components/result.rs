@@ -118,12 +118,17 @@ fn title(app: &Drawn) -> String {
     }
     match app.result() {
         Some(r) => {
+            // Which of the pages fetched in this session is shown: not the server's page number,
+            // which the header gives (a call may start at any offset).
             let pages = if app.pages.len() > 1 {
-                format!(" · page {}/{} fetched", app.page + 1, app.pages.len())
+                format!(" · {} of {} fetched", app.page + 1, app.pages.len())
             } else {
                 String::new()
             };
-            format!(" Result: {} · {} (v next, 1-4){pages} ", sanitize::line(&r.call.tool), r.view.name())
+            let next = keymap::key(Scope::Result, Command::NextView);
+            let views = [Command::View1, Command::View4].map(|c| keymap::key(Scope::Result, c));
+            let keys = format!("{next} next, {}…{}", views[0], views[1]);
+            format!(" Result: {} · {} ({keys}){pages} ", sanitize::line(&r.call.tool), r.view.name())
         }
         None => " Result ".to_string(),
     }
@@ -172,7 +177,9 @@ pub fn draw_pane(f: &mut Frame, app: &Drawn, area: Rect, t: &Theme) {
         .borders(Borders::ALL)
         .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
         .border_style(t.border(focused))
-        .title(Line::from(title(app)).style(t.title(focused)));
+        .title(
+            crate::ui::fit::fit(Line::from(title(app)), area.width.saturating_sub(2) as usize).style(t.title(focused)),
+        );
     let inner = b.inner(area);
     f.render_widget(b, area);
     let mut lines: Vec<Line> = vec![];
@@ -185,9 +192,13 @@ pub fn draw_pane(f: &mut Frame, app: &Drawn, area: Rect, t: &Theme) {
         let text = format!("No result yet: {open} on a tool opens its form, {run} runs it.");
         lines.push(Line::styled(text, t.paint(Role::Dim)));
     }
-    let status_h = (lines.len() as u16).min(inner.height);
+    // Wrapped, so that a long notice is read whole; beside a result it takes a third at most.
+    let w = (inner.width as usize).max(1);
+    let wrapped: usize = lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum();
+    let cap = if app.result().is_some() { (inner.height / 3).max(lines.len() as u16) } else { inner.height };
+    let status_h = (wrapped as u16).min(cap).min(inner.height);
     let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);
-    f.render_widget(Paragraph::new(lines), status);
+    f.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }), status);
     if let Some(r) = app.result() {
         r.draw(f, body, t, focused);
     }

@@ -10,11 +10,11 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
-use super::line_input::{Edit, LineInput};
 use crate::collection::{At, Check, Expect, Observed, SavedCall, Source};
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::msg::{CallResult, Cmd};
 use crate::ui::theme::{Role, Theme};
 

@@ -13,9 +13,9 @@ use crate::mcp::{ToolDescriptor, ToolList};
 use crate::sanitize;
 use crate::ui::baseline::{Compared, Mark};
 use crate::ui::component::{Action, Component, Ctx, Used};
-use crate::ui::components::line_input::{Edit, LineInput};
 use crate::ui::fuzzy;
 use crate::ui::keymap::{self, Command, Scope};
+use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 

@@ -145,7 +145,11 @@ fn failed_lines(call: &CallResult, theme: &Theme) -> Vec<Line<'static>> {
         lines.push(Line::styled(l.to_string(), theme.paint(Role::Error)));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled("What the server wrote before that is in the log (L).", theme.paint(Role::Dim)));
+    let log = crate::ui::keymap::key(crate::ui::keymap::Scope::Any, crate::ui::keymap::Command::ToggleLog);
+    lines.push(Line::styled(
+        format!("What the server wrote before that is in the log ({log})."),
+        theme.paint(Role::Dim),
+    ));
     lines
 }
 

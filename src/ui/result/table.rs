@@ -21,6 +21,9 @@ use crate::ui::theme::{Role, Theme};
 pub struct Table {
     pub env: Arc<Envelope>,
     pub columns: Vec<(String, usize)>,
+    /// The last column's widest value uncut (up to `LAST_MAX`): it takes the room the pane has
+    /// left, so a description is not cut at 40 columns beside empty space.
+    last_wide: usize,
     pub scroll: Scroll,
     /// A record opened with Enter.
     pub record: Option<JsonView>,
@@ -35,6 +38,9 @@ fn cell(v: &Value) -> String {
         other => other.to_string(),
     }
 }
+
+/// The most columns the last column takes when the pane has room.
+const LAST_MAX: usize = 400;
 
 fn widen(columns: &mut Vec<(String, usize)>, key: &str, width: usize) {
     if let Some(col) = columns.iter_mut().find(|(c, _)| c == key) {
@@ -60,7 +66,15 @@ impl Table {
                 other => widen(&mut columns, "value", cell(other).chars().count().min(60)),
             }
         }
-        Table { env, columns, scroll: Scroll::new(n), record: None, search: Search::default() }
+        let last_wide = columns.last().map_or(0, |(key, w)| {
+            let wide =
+                (0..200.min(n)).chain(tail..n).filter_map(|i| env.data.item(i)).map(|item| match item.as_ref() {
+                    Value::Object(m) => m.get(key).map_or(0, |v| cell(v).chars().count().min(LAST_MAX)),
+                    other => cell(other).chars().count().min(LAST_MAX),
+                });
+            wide.max().unwrap_or(0).max(*w)
+        });
+        Table { env, columns, last_wide, scroll: Scroll::new(n), record: None, search: Search::default() }
     }
 
     pub fn set_height(&mut self, rows: usize) {
@@ -131,9 +145,23 @@ impl Table {
         self.env.data.item_text(self.scroll.cursor).map(|s| s.into_owned())
     }
 
-    fn row(&self, i: usize, item: &Value, num_w: usize, first_item: usize, theme: &Theme) -> Line<'static> {
+    /// Each column's width in a pane `width` columns wide: as measured, the last one fitted to
+    /// the room left (up to its widest value).
+    fn widths(&self, width: usize, num_w: usize) -> Vec<usize> {
+        let mut ws: Vec<usize> = self.columns.iter().map(|(_, w)| *w).collect();
+        let used: usize = num_w + 1 + ws.iter().map(|w| w + 1).sum::<usize>();
+        if let Some(last) = ws.last_mut() {
+            let room = width.saturating_sub(used - *last);
+            // Narrower than measured when the pane is: the column cuts its values with `…`.
+            *last = room.min(self.last_wide.max(*last)).max(4);
+        }
+        ws
+    }
+
+    fn row(&self, i: usize, item: &Value, at: (usize, usize), ws: &[usize], theme: &Theme) -> Line<'static> {
+        let (num_w, first_item) = at;
         let mut spans = vec![Span::styled(format!("{:>num_w$} ", first_item + i + 1), theme.paint(Role::Dim))];
-        for (c, w) in &self.columns {
+        for ((c, _), w) in self.columns.iter().zip(ws) {
             let v = match item {
                 Value::Object(m) => m.get(c),
                 other if c == "value" => Some(other),
@@ -161,21 +189,28 @@ impl Table {
         let h = area.height.saturating_sub(2) as usize;
         let n = self.scroll.len;
         let num_w = (first_item + n).to_string().len().max(1);
+        let ws = self.widths(area.width as usize, num_w);
         let mut head = vec![Span::styled(format!("{:>num_w$} ", "#"), theme.paint(Role::Dim))];
-        for (c, w) in &self.columns {
+        for ((c, _), w) in self.columns.iter().zip(&ws) {
             head.push(Span::styled(
                 format!("{:<w$} ", sanitize::truncate(&sanitize::line(c), *w)),
                 theme.paint(Role::JsonKey).add_modifier(Modifier::BOLD),
             ));
         }
-        let mut lines = vec![Line::from(head)];
+        let mut lines = vec![crate::ui::fit::fit(Line::from(head), area.width as usize)];
         for i in self.scroll.window(h) {
             let Some(item) = self.env.data.item(i) else { continue };
-            let line = self.row(i, item.as_ref(), num_w, first_item, theme);
+            let line = self.row(i, item.as_ref(), (num_w, first_item), &ws, theme);
             let line = super::text::highlight(&line, self.search.query.text(), theme);
+            let line = crate::ui::fit::fit(line, area.width as usize);
             lines.push(if i == self.scroll.cursor && focused { line.style(theme.selection()) } else { line });
         }
-        let mut foot = vec![Span::styled(
+        // The search prompt first: a narrow pane must not push what is being typed off its edge.
+        let mut foot = self.search.footer(theme);
+        if let Some(first) = foot.first_mut() {
+            first.content = first.content.trim_start().to_string().into();
+        }
+        foot.push(Span::styled(
             format!(
                 "data[{}] · {} · {} opens the record · {} shows it whole",
                 self.scroll.cursor,
@@ -184,10 +219,12 @@ impl Table {
                 crate::ui::keymap::key(crate::ui::keymap::Scope::Result, Command::Open)
             ),
             theme.paint(Role::Key),
-        )];
-        foot.extend(self.search.footer(theme));
+        ));
+        if foot.len() > 1 {
+            foot.insert(foot.len() - 1, Span::raw("  "));
+        }
         let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
         f.render_widget(Paragraph::new(lines), body);
-        f.render_widget(Paragraph::new(Line::from(foot)), footer);
+        f.render_widget(Paragraph::new(crate::ui::fit::fit(Line::from(foot), area.width as usize)), footer);
     }
 }

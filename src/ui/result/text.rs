@@ -8,9 +8,9 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::ui::components::line_input::{Edit, LineInput};
 pub use crate::ui::fuzzy::contains_ci;
 use crate::ui::keymap::Command;
+use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::scroll::{Scroll, page};
 use crate::ui::theme::{Role, Theme};
 

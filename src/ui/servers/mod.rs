@@ -17,7 +17,7 @@ use super::app::App;
 use super::components::picker::Picker;
 use super::keymap::{self, Command, Scope};
 use super::msg::{CallResult, Cmd, Msg, SessionMsg};
-use super::run::{Started, carry_out};
+use super::started::{Started, carry_out};
 use super::theme::Theme;
 use crate::cli::TargetArgs;
 use crate::cli::args::UiArgs;

@@ -7,7 +7,7 @@ use super::{Intent, Overlay, Pending, Servers, compare};
 use crate::ui::component::{Action, Component, Ctx, Effect};
 use crate::ui::components::picker::{Choice, Picker};
 use crate::ui::keymap::{self, Command, Scope};
-use crate::ui::run::{Started, carry_out};
+use crate::ui::started::{Started, carry_out};
 use crate::ui::theme::Theme;
 
 /// The comparison's keys: its own section, then the global moves.
@@ -104,7 +104,8 @@ impl Servers {
                     let name = crate::sanitize::line(&s.name).into_owned();
                     return self.notice(format!("{name} is not connected: its tools are not listed"), true);
                 }
-                let view = compare::View::tools((&a.name, &a.app.list.tools), (&b.name, &b.app.list.tools));
+                let view =
+                    compare::View::tools((&a.name, &a.app.panes.tools.tools), (&b.name, &b.app.panes.tools.tools));
                 self.overlay = Some(Overlay::Compare(view));
             }
         }
@@ -119,7 +120,7 @@ impl Servers {
             let name = crate::sanitize::line(&to.name).into_owned();
             return self.notice(format!("{name} is still connecting: try again when the strip shows it ●"), false);
         }
-        let listed = to.app.list.find(&first.tool).is_some();
+        let listed = to.app.panes.tools.find(&first.tool).is_some();
         let cmds = to.app.start_call(first.tool.clone(), first.arguments.clone());
         let (name, tool) =
             (crate::sanitize::line(&to.name).into_owned(), crate::sanitize::line(&first.tool).into_owned());

@@ -34,9 +34,9 @@ pub(super) fn draw(f: &mut Frame, area: Rect, items: &[Item<'_>], t: &Theme) {
         spans.push(Span::styled(mark.to_string(), t.paint(role)));
         spans.push(Span::raw(" "));
     }
-    for (key, word, _) in keymap::footer(super::SCOPE).into_iter().filter(|(_, _, c)| HINTED.contains(c)) {
-        spans.push(Span::styled(format!(" {key}"), t.key()));
-        spans.push(Span::styled(format!(" {word} "), t.paint(Role::Dim)));
-    }
-    f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
+    let hints = keymap::footer(super::SCOPE).into_iter().filter(|(_, _, c)| HINTED.contains(c)).map(|(k, w, _)| (k, w));
+    let room = (area.width as usize).saturating_sub(Line::from(spans.clone()).width());
+    spans.extend(crate::ui::fit::whole_hints(hints, room, (t.key(), t.paint(Role::Dim))));
+    let line = crate::ui::fit::fit(Line::from(spans), area.width as usize);
+    f.render_widget(Paragraph::new(line).style(t.status()), area);
 }

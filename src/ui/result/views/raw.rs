@@ -37,8 +37,11 @@ fn body(call: &CallResult, decoded: bool, theme: &Theme) -> Body {
         Some(r) => Body::Tree(Box::new(JsonView::from_text(r.raw.clone(), "reply"))),
         None => Body::Text(TextView::new(vec![Line::styled(
             match &call.envelope {
-                Some(_) => "This list was gathered from several pages; each page's raw reply is in the log (L).",
-                None => "The call got no reply.",
+                Some(_) => format!(
+                    "This list was gathered from several pages; each page's raw reply is in the log ({}).",
+                    crate::ui::keymap::key(crate::ui::keymap::Scope::Any, crate::ui::keymap::Command::ToggleLog)
+                ),
+                None => "The call got no reply.".to_string(),
             },
             theme.paint(Role::Dim),
         )])),
