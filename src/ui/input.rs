@@ -245,19 +245,7 @@ impl App {
                 self.panes.focus = if self.panes.show_log { Pane::Log } else { Pane::Tools };
                 self.panes.log.sync();
             }
-            Command::NextPane | Command::PrevPane => {
-                // Leaving the tool list keeps its filter as typed (as Enter does): the filter's
-                // prompt must not stay open over another pane, where letters run commands.
-                self.panes.tools.filtering = false;
-                let panes = self.panes.order();
-                let at = panes.iter().position(|p| *p == self.panes.focus).unwrap_or(0);
-                let n = panes.len();
-                let next = if cmd == Command::NextPane { (at + 1) % n } else { (at + n - 1) % n };
-                self.panes.focus = panes[next];
-                if let (Pane::Form, Some(f)) = (self.panes.focus, &mut self.panes.form) {
-                    f.enter(cmd == Command::NextPane);
-                }
-            }
+            Command::NextPane | Command::PrevPane => self.panes.step_focus(cmd == Command::NextPane),
             Command::Filter => {
                 self.panes.focus = Pane::Tools;
                 self.panes.tools.filtering = true;
