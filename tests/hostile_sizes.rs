@@ -234,13 +234,40 @@ fn ctrl_c_quits_at_once_under_a_burst_of_elicitations() {
     assert!(took < std::time::Duration::from_secs(3), "Ctrl-C took {took:?}");
 }
 
-/// Two snapshots of the server in `mode` with `count` items, the second with SIZES_VARIANT=1
-/// (every description changed and one item dropped); returns their paths and the larger size.
-fn two_snapshots(mode: &str, count: usize) -> (std::path::PathBuf, std::path::PathBuf, u64) {
+/// Enter on a template of 50,000 variables (about 340 KB): the form holds the first 200, each
+/// key is answered at once (the URI line reads only the expressions of the fields; the whole
+/// template expanded on every key took seconds each), and Ctrl-R reads the URI the values make.
+#[test]
+fn a_template_of_50k_variables_is_filled_key_by_key() {
+    let tui = Tui::start("template-vars", 50_000);
+    tui.keys(&["r"]);
+    tui.wait_for("templates (1)");
+    tui.keys(&["Down", "Enter"]);
+    let screen = tui.wait_for("Template: wide");
+    assert!(screen.contains("the first 200 are here"), "{screen}");
+    let mut typed = String::new();
+    for k in ["a", "b", "c", "d"] {
+        let t0 = std::time::Instant::now();
+        tui.tmux.keys(&[k]);
+        typed.push_str(k);
+        tui.wait_for(&format!("v0*: {typed}"));
+        let took = t0.elapsed();
+        assert!(took < std::time::Duration::from_secs(3), "the key {k} took {took:?}");
+    }
+    tui.keys(&["C-v", "C-r"]);
+    tui.wait_for("Resource: file:///abcd");
+    let (took, _) = tui.quit();
+    assert!(took < std::time::Duration::from_secs(3), "Ctrl-C took {took:?}");
+}
+
+/// Two snapshots of the server in `mode` with `count` items, the second with SIZES_VARIANT set to
+/// `variant` ("1": every description changed and one item dropped, every enum value changed;
+/// "reversed": the enum written backwards); returns their paths and the larger size.
+fn two_snapshots(mode: &str, count: usize, variant: &str) -> (std::path::PathBuf, std::path::PathBuf, u64) {
     let dir = std::env::temp_dir().join(format!("mcplens-hostile-diff-{mode}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     let (old, new) = (dir.join("old.json"), dir.join("new.json"));
-    for (path, variant) in [(&old, "0"), (&new, "1")] {
+    for (path, variant) in [(&old, "0"), (&new, variant)] {
         let o = Command::new(bin())
             .args(["snapshot", "-o"])
             .arg(path)
@@ -257,8 +284,8 @@ fn two_snapshots(mode: &str, count: usize) -> (std::path::PathBuf, std::path::Pa
 }
 
 /// `mcplens diff` of the two, held to 10 times the larger file plus 50 MB.
-fn diff_within_budget(mode: &str, count: usize) -> Output {
-    let (old, new, larger) = two_snapshots(mode, count);
+fn diff_within_budget(mode: &str, count: usize, variant: &str, code: i32) -> Output {
+    let (old, new, larger) = two_snapshots(mode, count, variant);
     let o = Command::new(bin())
         .arg("diff")
         .args([&old, &new])
@@ -269,7 +296,7 @@ fn diff_within_budget(mode: &str, count: usize) -> Output {
     if let Some(dir) = old.parent() {
         let _ = std::fs::remove_dir_all(dir);
     }
-    assert_eq!(o.status.code(), Some(5), "diff {mode}: {}", stderr(&o));
+    assert_eq!(o.status.code(), Some(code), "diff {mode}: {}", stderr(&o));
     let (p, budget) = (peak(&o), 10 * larger + 50 * MIB);
     assert!(p <= budget, "diff {mode} {count}: peak {} MiB over the budget of {} MiB", p / MIB, budget / MIB);
     o
@@ -278,7 +305,7 @@ fn diff_within_budget(mode: &str, count: usize) -> Output {
 /// Every tool's description changed and one tool removed: each changed pair is read alone.
 #[test]
 fn a_diff_of_20k_tools_all_changed() {
-    let o = diff_within_budget("tools", 20_000);
+    let o = diff_within_budget("tools", 20_000, "1", 5);
     let out = stdout(&o);
     assert!(out.ends_with("1 breaking, 19999 compatible\n"), "{}", &out[out.len().saturating_sub(300)..]);
     assert!(out.contains("BREAKING    /tools/t019999  tool removed"), "the removed tool is missing");
@@ -287,12 +314,28 @@ fn a_diff_of_20k_tools_all_changed() {
 /// One tool of 80k properties, one removed: the properties alike on both sides are not built.
 #[test]
 fn a_diff_of_one_tool_with_80k_properties() {
-    let o = diff_within_budget("tool-props", 80_000);
+    let o = diff_within_budget("tool-props", 80_000, "1", 5);
     let out = stdout(&o);
     assert_eq!(
         out,
         "BREAKING    /tools/t/inputSchema/properties/p079999  property removed\n1 breaking, 0 compatible\n"
     );
+}
+
+/// An enum of 100,000 values, every one changed: each side's values held as hashes, the first 50
+/// listed and the rest counted; the same enum written backwards is no change.
+#[test]
+fn a_diff_of_a_100k_value_enum_all_changed_or_reversed() {
+    let o = diff_within_budget("tool-enum", 100_000, "1", 5);
+    let out = stdout(&o);
+    let path = "/tools/t/inputSchema/properties/choice/enum";
+    let removed = format!("BREAKING    {path}  enum value removed: \"v0000000\", \"v0000001\", ");
+    assert!(out.starts_with(&removed), "{}", &out[..out.len().min(300)]);
+    assert!(out.contains("\"v0000049\" and 99950 more\n"), "{out}");
+    assert!(out.contains("enum value added: \"w0000000\"") && out.contains("\"w0000049\" and 99950 more\n"), "{out}");
+    assert!(out.ends_with("1 breaking, 1 compatible\n"), "{out}");
+    let o = diff_within_budget("tool-enum", 100_000, "reversed", 0);
+    assert_eq!(stdout(&o), "no changes\n");
 }
 
 /// A config file of 50,000 servers (5 MB): the one named is used, the others stay text; an

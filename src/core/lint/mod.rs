@@ -122,3 +122,29 @@ fn sorted(mut out: Vec<Finding>) -> Vec<Finding> {
 pub fn worst_for<'a>(findings: &'a [Finding], tool: &str) -> Option<&'a Finding> {
     findings.iter().filter(|f| f.tool.as_deref() == Some(tool)).min_by_key(|f| f.severity)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Tools read one at a time from their texts give the findings the whole list gives.
+    #[test]
+    fn texts_are_linted_as_values_are() {
+        let tools = vec![
+            json!({"name": "get weather", "inputSchema": {"type": "object", "properties": {"q": {"type": "strin"}}}}),
+            json!({"name": "dup", "inputSchema": {"type": "object", "additionalProperties": false}}),
+            json!({"name": "dup", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#"}}),
+            json!({"inputSchema": {"type": "object"}}),
+            json!({"name": "x".repeat(70), "inputSchema": {"type": "array"}, "annotations": {"readOnlyHint": 1}}),
+        ];
+        let texts: Vec<String> = tools.iter().map(Value::to_string).collect();
+        let raws: Vec<&RawValue> = texts.iter().filter_map(|t| serde_json::from_str(t).ok()).collect();
+        let show = |f: Vec<Finding>| {
+            f.iter().map(|f| format!("{} {:?} {:?} {}", f.rule, f.tool, f.at, f.message)).collect::<Vec<_>>()
+        };
+        let whole = show(lint(&Subject { tools, ..Subject::default() }));
+        assert!(whole.len() > 5, "{whole:?}");
+        assert_eq!(show(lint_texts(&raws, &[], 100)), whole);
+    }
+}

@@ -42,13 +42,15 @@ fn list(dir: &std::path::Path) -> Option<HashSet<OsString>> {
 pub struct Finder {
     dirs: Vec<Dir>,
     found: HashMap<String, bool>,
+    /// Files asked about, for the tests: one per command found in a listing, not per entry.
+    asked: usize,
 }
 
 impl Default for Finder {
     fn default() -> Self {
         let paths = std::env::var_os("PATH").unwrap_or_default();
         let dirs = std::env::split_paths(&paths).map(|path| Dir { path, names: None }).collect();
-        Finder { dirs, found: HashMap::new() }
+        Finder { dirs, found: HashMap::new(), asked: 0 }
     }
 }
 
@@ -66,7 +68,13 @@ impl Finder {
         if let Some(&known) = self.found.get(command) {
             return known;
         }
-        let found = self.dirs.iter_mut().any(|d| d.may_hold(command) && d.path.join(command).is_file());
+        let asked = &mut self.asked;
+        let found = self.dirs.iter_mut().any(|d| {
+            d.may_hold(command) && {
+                *asked += 1;
+                d.path.join(command).is_file()
+            }
+        });
         self.found.insert(command.to_string(), found);
         found
     }
@@ -88,5 +96,22 @@ mod tests {
             assert_eq!(finder.check(&target(c)).map_err(|e| e.message), one, "{c:?}");
             assert_eq!(finder.check(&target(c)).map_err(|e| e.message), one, "{c:?} again");
         }
+    }
+
+    /// 100,000 entries, of one command or each of its own: a file is asked about once per
+    /// command a directory lists, never once per entry and directory.
+    #[test]
+    fn many_entries_ask_about_each_command_once() {
+        let mut finder = Finder::default();
+        for _ in 0..100_000 {
+            assert!(finder.check(&target("sh")).is_ok());
+        }
+        assert!(finder.asked <= finder.dirs.len(), "{}", finder.asked);
+        let before = finder.asked;
+        for i in 0..100_000 {
+            assert!(finder.check(&target(&format!("mcplens-surely-absent-{i}"))).is_err());
+        }
+        let unlisted = finder.dirs.iter().filter(|d| matches!(d.names, Some(None))).count();
+        assert!(finder.asked - before <= 100_000 * unlisted, "{}", finder.asked);
     }
 }
