@@ -174,3 +174,49 @@ async fn prompt_rows_end_in_an_ellipsis() {
     assert!(row.trim_end_matches(['┃', '│', ' ']).ends_with('…'), "{text}");
     assert!(text.contains("as the server sent it (o whole · y copy)"), "{text}");
 }
+
+/// Tab while a filter is typed keeps the filter and goes on to the next pane, the filter's
+/// prompt closed: the tool list's stayed open over the schema, its footer said "filter: echo"
+/// while `q` there quit the app. The log's filter did not let Tab out at all.
+#[tokio::test]
+async fn tab_from_a_filter_being_typed_keeps_it_and_moves_on() {
+    let (mut app, _session, mut screen) = connect(common::demo(), 80, 24).await;
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "echo");
+    screen.press(&mut app, KeyCode::Tab);
+    assert_eq!(app.outline().focus, Pane::Schema);
+    let text = screen.text(&mut app);
+    assert!(!last_line(&text).contains("filter:"), "{text}");
+    assert!(line(&text, 1).contains("match \"echo"), "{text}");
+    // Shift-Tab back: the list, filtered, and letters are commands again (no prompt open).
+    screen.press_with(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
+    assert_eq!(app.outline().focus, Pane::Tools);
+    assert!(!app.typing(), "a prompt is still open");
+
+    screen.press(&mut app, KeyCode::Char('L'));
+    assert_eq!(app.outline().focus, Pane::Log);
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "tools");
+    assert!(app.typing());
+    screen.press(&mut app, KeyCode::Tab);
+    assert_eq!(app.outline().focus, Pane::Tools);
+    assert!(!app.typing(), "the log's filter prompt is still open");
+    let text = screen.text(&mut app);
+    assert!(text.contains("method ~ tools"), "{text}");
+}
+
+/// What an empty pane or overlay says is read whole at 80 columns (it was cut at the edge):
+/// the demo declares no prompts, runs no task yet and serves no skills.
+#[tokio::test]
+async fn empty_panes_say_why_in_full() {
+    let (mut app, session, mut screen) = connect(common::demo(), 80, 24).await;
+    screen.press(&mut app, KeyCode::Char('p'));
+    assert!(screen.text(&mut app).contains("offers no prompts."), "{}", screen.text(&mut app));
+    let cmds = screen.press(&mut app, KeyCode::Char('T'));
+    execute(&mut app, &session, cmds).await;
+    assert!(screen.text(&mut app).contains("one) shows here."), "{}", screen.text(&mut app));
+    screen.press(&mut app, KeyCode::Esc);
+    let cmds = screen.press(&mut app, KeyCode::Char('I'));
+    execute(&mut app, &session, cmds).await;
+    assert!(screen.text(&mut app).contains("(io.modelcontextprotocol/skills)"), "{}", screen.text(&mut app));
+}

@@ -83,11 +83,11 @@ impl App {
     }
 
     pub fn result(&self) -> Option<&ResultState> {
-        self.panes.results.get(self.panes.page)
+        self.panes.result()
     }
 
     pub(super) fn result_mut(&mut self) -> Option<&mut ResultState> {
-        self.panes.results.get_mut(self.panes.page)
+        self.panes.result_mut()
     }
 
     /// How soon the app wants a `Tick` (a spinner, or a visible log that may grow).
@@ -197,7 +197,7 @@ impl App {
         self.panes.log.set_layout(self.areas.log.height.saturating_sub(2), screen);
         let rows = self.areas.result.height.saturating_sub(2) as usize;
         let status = usize::from(self.running.is_some() || self.notice.is_some());
-        if let Some(r) = self.panes.results.get_mut(self.panes.page) {
+        if let Some(r) = self.panes.result_mut() {
             r.set_height(rows.saturating_sub(status));
         }
         // The form draws its own border; a docked pane is drawn inside the App's.
@@ -277,7 +277,7 @@ impl App {
             SessionMsg::SavedRun(m) => {
                 if let super::saved::RunMsg::Done { entry, result, .. } = &m {
                     self.history.entries.push(entry.clone());
-                    self.keep_past(entry.at, (**result).clone());
+                    self.panes.keep_past(entry.at, (**result).clone());
                 }
                 return self.observe(&super::component::Observed::SavedRun(&m));
             }
@@ -331,23 +331,16 @@ impl App {
     fn call_done(&mut self, result: CallResult, entry: crate::history::Entry) {
         let purpose = self.running.take().map_or(Purpose::New, |r| r.purpose);
         self.history.entries.push(entry.clone());
-        self.keep_past(entry.at, result.clone());
+        self.panes.keep_past(entry.at, result.clone());
         let paging = purpose == Purpose::NextPage && result.envelope.is_some();
         if paging {
             let first_item =
                 self.result().map_or(0, |r| r.page.first_item + r.call.envelope.as_ref().map_or(0, |e| e.item_count()));
-            let page = Page { index: self.panes.results.len(), first_item };
-            self.panes.results.push(ResultState::new(result, page, &self.theme));
-            self.panes.page = self.panes.results.len() - 1;
+            let page = Page { index: self.panes.pages().len(), first_item };
+            self.panes.add_page(ResultState::new(result, page, &self.theme));
         } else {
             let page = Page::first_of(&result);
-            self.panes.results = vec![ResultState::new(result, page, &self.theme)];
-            self.panes.page = 0;
-        }
-        if let Some(view) = self.panes.results.get(self.panes.page.saturating_sub(1)).filter(|_| paging).map(|r| r.view)
-            && let Some(r) = self.result_mut()
-        {
-            r.set_view(view);
+            self.panes.show_result(ResultState::new(result, page, &self.theme));
         }
         self.panes.focus = Pane::Result;
     }
@@ -356,10 +349,8 @@ impl App {
     /// arguments, or its defaults.
     pub(super) fn open_form(&mut self, args: Option<serde_json::Value>) {
         let Some(tool) = self.selected_tool().cloned() else { return };
-        if let Some(old) = self.panes.form.take() {
-            self.panes.kept_forms.insert(old.tool.clone(), old);
-        }
-        let kept = self.panes.kept_forms.remove(tool.name());
+        self.panes.keep_form();
+        let kept = self.panes.kept_form(tool.name());
         self.panes.form = Some(match (args, kept) {
             (Some(a), _) => FormState::new(&tool, Some(&a)),
             (None, Some(mut f)) => {
@@ -398,15 +389,7 @@ impl App {
     /// The connection's state, which the tool list also shows while it has no tools.
     /// Whether a docked pane has calls under way (the collection's run: Ctrl-K stops it).
     pub fn saved_running(&self) -> bool {
-        self.panes.docked.iter().any(|c| c.busy())
-    }
-
-    /// A result the history can reopen: the last fifty are kept.
-    fn keep_past(&mut self, at: u64, result: CallResult) {
-        self.panes.past.push((at, result));
-        if self.panes.past.len() > 50 {
-            self.panes.past.remove(0);
-        }
+        self.panes.docked().any(|c| c.busy())
     }
 
     fn set_conn(&mut self, conn: Conn) {

@@ -3,7 +3,7 @@
 
 use crossterm::event::KeyEvent;
 
-use super::app::{App, Pane};
+use super::app::App;
 use super::component::{Component, Ctx, Observed};
 use super::keymap::{self, Command};
 use super::msg::Cmd;
@@ -18,7 +18,7 @@ impl App {
     /// they answered.
     pub(crate) fn observe(&mut self, event: &Observed) -> Vec<Cmd> {
         let mut cx = Ctx::new(&self.theme);
-        for pane in &mut self.panes.docked {
+        for pane in self.panes.docked_mut() {
             pane.observe(event, &mut cx);
         }
         self.panes.overlays.observe(event, &mut cx);
@@ -32,25 +32,16 @@ impl App {
         if keymap::lookup_own(k, self.scope()).is_some_and(|c| c != Command::Show) {
             return false;
         }
-        let Some(i) = self.panes.docked.iter().position(|p| keymap::lookup_own(k, p.scope()) == Some(Command::Show))
-        else {
+        let Some(i) = self.panes.docked().position(|p| keymap::lookup_own(k, p.scope()) == Some(Command::Show)) else {
             return false;
         };
-        if self.panes.shown == Some(i) {
-            self.hide_docked();
-        } else {
-            self.panes.shown = Some(i);
-            self.panes.focus = Pane::Docked;
-        }
+        self.panes.toggle_docked(i);
         self.relayout();
         true
     }
 
     pub(super) fn hide_docked(&mut self) {
-        self.panes.shown = None;
-        if self.panes.focus == Pane::Docked {
-            self.panes.focus = Pane::Tools;
-        }
+        self.panes.hide_docked();
         self.relayout();
     }
 
@@ -60,8 +51,7 @@ impl App {
         let scope = self.scope();
         let taken = |key: &keymap::Key| keymap::keymap().own(scope).any(|b| b.has(key) && b.command != Command::Show);
         self.panes
-            .docked
-            .iter()
+            .docked()
             .flat_map(|p| {
                 keymap::keymap().own(p.scope()).filter(|b| b.command == Command::Show).cloned().collect::<Vec<_>>()
             })

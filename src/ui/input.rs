@@ -27,17 +27,12 @@ impl App {
         let args = current.call.arguments.clone();
         match cmd {
             Command::PrevPage => {
-                if self.panes.page > 0 {
-                    self.panes.page -= 1;
-                } else {
+                if !self.panes.turn_page(false) {
                     self.notice = Some(("this is the first page".into(), false));
                 }
                 vec![]
             }
-            Command::NextPage if self.panes.page + 1 < self.panes.results.len() => {
-                self.panes.page += 1;
-                vec![]
-            }
+            Command::NextPage if self.panes.turn_page(true) => vec![],
             Command::NextPage | Command::AllPages => {
                 let Some(env) = env.filter(|e| e.has_more()) else {
                     self.notice = Some((no_next_page(self.result().and_then(|r| r.call.envelope.as_deref())), false));
@@ -62,10 +57,10 @@ impl App {
                             self.notice = Some((keymap::running_note(), true));
                             return vec![];
                         }
-                        let known: Vec<_> = self.panes.results.iter().filter_map(|r| r.call.envelope.clone()).collect();
+                        let known: Vec<_> = self.panes.pages().iter().filter_map(|r| r.call.envelope.clone()).collect();
                         let last_args =
-                            self.panes.results.last().map_or_else(|| args.clone(), |r| r.call.arguments.clone());
-                        let first = self.panes.results.first().map_or(args, |r| r.call.arguments.clone());
+                            self.panes.pages().last().map_or_else(|| args.clone(), |r| r.call.arguments.clone());
+                        let first = self.panes.pages().first().map_or(args, |r| r.call.arguments.clone());
                         self.running = Some(Running {
                             tool: tool.clone(),
                             started: Instant::now(),
@@ -87,7 +82,7 @@ impl App {
             self.notice = Some((format!("no result yet: run a tool first, then {save} saves the call"), false));
             return;
         };
-        let n = self.panes.past.iter().filter(|(_, p)| p.tool == r.call.tool).count().max(1);
+        let n = self.panes.past().iter().filter(|(_, p)| p.tool == r.call.tool).count().max(1);
         let name = format!("{}{n}", r.call.tool);
         let file = self.collection_file.display().to_string();
         match super::components::save_call::SaveCallOverlay::new(&r.call, name, &file) {
@@ -143,10 +138,10 @@ impl App {
                 vec![]
             }
             Action::ShowPast { at, tool } => {
-                match self.panes.past.iter().rev().find(|(when, r)| *when == at && r.tool == tool) {
+                match self.panes.past().iter().rev().find(|(when, r)| *when == at && r.tool == tool) {
                     Some((_, r)) => {
-                        self.panes.results = vec![ResultState::new(r.clone(), Page::first_of(r), &self.theme)];
-                        self.panes.page = 0;
+                        let shown = ResultState::new(r.clone(), Page::first_of(r), &self.theme);
+                        self.panes.show_result(shown);
                         self.panes.focus = Pane::Result;
                     }
                     None => {
@@ -174,9 +169,7 @@ impl App {
                 vec![Cmd::Quit]
             }
             Action::LeaveForm => {
-                if let Some(f) = self.panes.form.take() {
-                    self.panes.kept_forms.insert(f.tool.clone(), f);
-                }
+                self.panes.keep_form();
                 self.panes.focus = Pane::Tools;
                 vec![]
             }
@@ -253,6 +246,9 @@ impl App {
                 self.panes.log.sync();
             }
             Command::NextPane | Command::PrevPane => {
+                // Leaving the tool list keeps its filter as typed (as Enter does): the filter's
+                // prompt must not stay open over another pane, where letters run commands.
+                self.panes.tools.filtering = false;
                 let panes = self.panes.order();
                 let at = panes.iter().position(|p| *p == self.panes.focus).unwrap_or(0);
                 let n = panes.len();
@@ -299,19 +295,11 @@ impl App {
     pub(super) fn quit_or_ask(&mut self) -> Vec<Cmd> {
         use super::components::quit_confirm::{QuitConfirm, SCOPE};
         let asking = self.panes.overlays.top().is_some_and(|t| t.scope() == SCOPE);
-        let mut unsent: Vec<String> = self
-            .panes
-            .form
-            .iter()
-            .chain(self.panes.kept_forms.values())
-            .filter(|f| f.edited)
-            .map(|f| f.tool.clone())
-            .collect();
+        let unsent = self.panes.unsent_forms();
         if asking || unsent.is_empty() {
             self.quit = true;
             return vec![Cmd::Quit];
         }
-        unsent.sort();
         self.panes.overlays.push(Box::new(QuitConfirm::new(unsent)));
         vec![]
     }

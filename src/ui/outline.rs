@@ -62,8 +62,8 @@ impl App {
             log_shown: self.panes.show_log,
             zoom: self.panes.zoom,
             quit: self.quit,
-            pages: self.panes.results.len(),
-            page: self.panes.page,
+            pages: self.panes.pages().len(),
+            page: self.panes.page(),
             running: self.running.as_ref().map(|r| r.tool.clone()),
             form: self.panes.form.as_ref().map(|f| f.tool.clone()),
             notice: self.notice.clone(),
@@ -84,7 +84,7 @@ impl App {
     /// The calls made: the history (this session's and earlier ones), and the results of this
     /// session's calls kept for reopening, by the history entry's time, newest last.
     pub fn calls(&self) -> (&History, &[(u64, CallResult)]) {
-        (&self.history, &self.panes.past)
+        (&self.history, self.panes.past())
     }
 
     pub fn set_up(&mut self, s: SetUp) {

@@ -28,12 +28,12 @@ pub(super) struct Panes {
     pub(super) schema: Option<SchemaPane>,
     pub(super) form: Option<FormState>,
     /// Forms left with Esc, by tool name: reopening one keeps its values.
-    pub(super) kept_forms: HashMap<String, FormState>,
+    kept_forms: HashMap<String, FormState>,
     /// The pages of the shown result (one for an unpaged result), fetched once and kept.
-    pub(super) results: Vec<ResultState>,
-    pub(super) page: usize,
+    results: Vec<ResultState>,
+    page: usize,
     /// Results of this session's calls, newest last, for the history view.
-    pub(super) past: Vec<(u64, CallResult)>,
+    past: Vec<(u64, CallResult)>,
     /// `/` was pressed in the result pane with no result: the letters typed next are the
     /// search's (there is nothing to search; they must not run commands), until a key that is
     /// no letter.
@@ -42,8 +42,8 @@ pub(super) struct Panes {
     /// The log pane, with the session's log (one across reconnects).
     pub(super) log: LogPane,
     /// The docked panes (`components::docked`), and which one is shown.
-    pub(super) docked: Vec<Box<dyn Component>>,
-    pub(super) shown: Option<usize>,
+    docked: Vec<Box<dyn Component>>,
+    shown: Option<usize>,
 }
 
 impl Panes {
@@ -157,5 +157,166 @@ impl Panes {
     /// The docked pane being shown, if any.
     pub(super) fn shown_docked(&self) -> Option<&dyn Component> {
         self.get(Pane::Docked)
+    }
+
+    /// The shown page of the result.
+    pub(super) fn result(&self) -> Option<&ResultState> {
+        self.results.get(self.page)
+    }
+
+    pub(super) fn result_mut(&mut self) -> Option<&mut ResultState> {
+        self.results.get_mut(self.page)
+    }
+
+    /// The result's pages fetched so far, and which one is shown (from 0).
+    pub(super) fn pages(&self) -> &[ResultState] {
+        &self.results
+    }
+
+    pub(super) fn page(&self) -> usize {
+        self.page
+    }
+
+    /// A new result: its only page, shown.
+    pub(super) fn show_result(&mut self, r: ResultState) {
+        self.results = vec![r];
+        self.page = 0;
+    }
+
+    /// A page fetched after the last, shown in the view the last one was shown in.
+    pub(super) fn add_page(&mut self, mut r: ResultState) {
+        if let Some(view) = self.results.last().map(|l| l.view) {
+            r.set_view(view);
+        }
+        self.results.push(r);
+        self.page = self.results.len() - 1;
+    }
+
+    /// Whether a page after the shown one was fetched already.
+    pub(super) fn has_fetched_next(&self) -> bool {
+        self.page + 1 < self.results.len()
+    }
+
+    /// Shows the page before (false on the first) or after (false past the last fetched).
+    pub(super) fn turn_page(&mut self, forward: bool) -> bool {
+        match forward {
+            true if self.has_fetched_next() => self.page += 1,
+            false if self.page > 0 => self.page -= 1,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Every docked pane, shown or not (they all hear of the session).
+    pub(super) fn docked(&self) -> impl Iterator<Item = &dyn Component> {
+        self.docked.iter().map(|b| &**b)
+    }
+
+    pub(super) fn docked_mut(&mut self) -> impl Iterator<Item = &mut Box<dyn Component>> {
+        self.docked.iter_mut()
+    }
+
+    /// Shows the docked pane `i` focused, or hides it when it is shown.
+    pub(super) fn toggle_docked(&mut self, i: usize) {
+        if self.shown == Some(i) {
+            self.hide_docked();
+        } else {
+            self.shown = Some(i);
+            self.focus = Pane::Docked;
+        }
+    }
+
+    /// Hides the docked pane; the focus it had goes to the tool list.
+    pub(super) fn hide_docked(&mut self) {
+        self.shown = None;
+        if self.focus == Pane::Docked {
+            self.focus = Pane::Tools;
+        }
+    }
+
+    /// Leaves the open form; its values are kept for when its tool's form opens again.
+    pub(super) fn keep_form(&mut self) {
+        if let Some(f) = self.form.take() {
+            self.kept_forms.insert(f.tool.clone(), f);
+        }
+    }
+
+    /// The form kept for `tool`, taken out to be shown again.
+    pub(super) fn kept_form(&mut self, tool: &str) -> Option<FormState> {
+        self.kept_forms.remove(tool)
+    }
+
+    /// The tools whose forms, open or kept, hold edits never sent, by name.
+    pub(super) fn unsent_forms(&self) -> Vec<String> {
+        let mut unsent: Vec<String> =
+            self.form.iter().chain(self.kept_forms.values()).filter(|f| f.edited).map(|f| f.tool.clone()).collect();
+        unsent.sort();
+        unsent
+    }
+
+    /// A result the history can reopen: the last fifty are kept.
+    pub(super) fn keep_past(&mut self, at: u64, result: CallResult) {
+        self.past.push((at, result));
+        if self.past.len() > 50 {
+            self.past.remove(0);
+        }
+    }
+
+    /// This session's results, by the history entry's time, newest last.
+    pub(super) fn past(&self) -> &[(u64, CallResult)] {
+        &self.past
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pane_not_there_is_not_reached_and_its_place_keeps_its_scope() {
+        let mut p = Panes::new();
+        assert!(p.get(Pane::Tools).is_some());
+        for id in [Pane::Schema, Pane::Form, Pane::Result, Pane::Log, Pane::Docked] {
+            assert!(p.get(id).is_none(), "{id:?}");
+            assert!(p.get_mut(id).is_none(), "{id:?}");
+        }
+        p.focus = Pane::Result;
+        assert_eq!(p.scope(), Scope::Result);
+        assert!(!p.typing());
+        p.focus = Pane::Docked;
+        assert_eq!(p.scope(), Scope::Tools);
+    }
+
+    #[test]
+    fn the_log_is_reached_only_while_shown_and_joins_the_focus_order() {
+        let mut p = Panes::new();
+        assert_eq!(p.order(), [Pane::Tools, Pane::Schema, Pane::Result]);
+        p.show_log = true;
+        assert!(p.get(Pane::Log).is_some());
+        assert_eq!(p.order(), [Pane::Tools, Pane::Schema, Pane::Result, Pane::Log]);
+        p.focus = Pane::Log;
+        assert_eq!(p.scope(), Scope::Log);
+        assert!(p.has_keys(Pane::Log));
+        assert!(!p.has_keys(Pane::Tools));
+    }
+
+    #[test]
+    fn a_shown_docked_pane_stands_in_the_schemas_place() {
+        let mut p = Panes::new();
+        p.shown = Some(0);
+        assert_eq!(p.middle(), Pane::Docked);
+        p.focus = Pane::Docked;
+        let docked = p.get(Pane::Docked).map(|d| d.scope());
+        assert_eq!(Some(p.scope()), docked);
+        assert_eq!(p.shown_docked().map(|d| d.scope()), docked);
+    }
+
+    #[test]
+    fn the_tool_lists_filter_is_typing() {
+        let mut p = Panes::new();
+        assert!(!p.typing());
+        p.tools.filtering = true;
+        assert!(p.typing());
+        assert_eq!(p.scope(), Scope::Tools);
     }
 }

@@ -116,7 +116,7 @@ impl App {
     /// command their keymap section binds it to; the schema takes commands only.
     fn pane_key(&mut self, k: &KeyEvent) -> Option<Vec<Cmd>> {
         let focus = self.panes.focus;
-        if focus == Pane::Result && self.panes.results.is_empty() {
+        if focus == Pane::Result && self.panes.pages().is_empty() {
             return self.no_result_key(k);
         }
         let mut cx = Ctx::new(&self.theme);

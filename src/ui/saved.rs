@@ -64,8 +64,9 @@ pub fn save(file: &Path, call: &SavedCall, redactor: &Redactor) -> Vec<SessionMs
     }
     let said = match crate::collection::save::save(file, call) {
         Ok(()) => format!(
-            "saved call {:?} in {shown} (K: the collection; mcplens test {shown})",
-            crate::sanitize::line(&call.name)
+            "saved call {:?} in {shown} ({}: the collection; mcplens test {shown})",
+            crate::sanitize::line(&call.name),
+            super::keymap::key(super::components::collection::SCOPE, super::keymap::Command::Show)
         ),
         Err(e) => format!("the call was not saved: {}", crate::sanitize::line(&e.message)),
     };

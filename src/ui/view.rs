@@ -70,8 +70,8 @@ pub fn draw_in(f: &mut Frame, app: &App, area: Rect) {
     }
     if !a.result.is_empty() {
         let drawn = super::components::result::Drawn {
-            pages: &app.panes.results,
-            page: app.panes.page,
+            pages: app.panes.pages(),
+            page: app.panes.page(),
             running: app.running.as_ref(),
             notice: app.notice.as_ref(),
             focused: app.panes.has_keys(Pane::Result),
@@ -211,7 +211,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled(format!("  {keep} accept · {clear} clear"), t.paint(Role::Dim)));
     } else {
         let has_result = app.result().is_some();
-        let next_page = app.panes.page + 1 < app.panes.results.len() || app.result().is_some_and(|r| r.has_next_page());
+        let next_page = app.panes.has_fetched_next() || app.result().is_some_and(|r| r.has_next_page());
         let hints: Vec<(String, String)> = match app.panes.overlays.top() {
             Some(top) => top.hints(),
             None if app.panes.focus == Pane::Log && app.panes.log.is_typing() => app.panes.log.hints(),

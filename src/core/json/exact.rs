@@ -93,23 +93,54 @@ pub fn may_hold_inexact(text: &str) -> bool {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        let c = b[i];
-        if c == b'\\' && b.get(i + 1) == Some(&b'u') && b.get(i + 2) == Some(&b'0') && b.get(i + 3) == Some(&b'0') {
-            if b.get(i + 4).is_some_and(|d| (b'0'..=b'7').contains(d)) {
-                return true;
+        // One table look-up a byte: this walks every byte of the reply, most of them plain.
+        match SCAN[b[i] as usize] {
+            PLAIN => i += 1,
+            BACKSLASH => {
+                if b.get(i + 1..i + 4) == Some(b"u00") && b.get(i + 4).is_some_and(|d| (b'0'..=b'7').contains(d)) {
+                    return true;
+                }
+                i += 1;
             }
-        } else if (c.is_ascii_digit() || c == b'-') && token_may_start(b, i) {
-            let end = i + b[i..].iter().take_while(|&&d| is_number_byte(d)).count();
-            let run = text.get(i..end).unwrap_or_default();
-            if token_may_end(b, end) && is_number_literal(run) && !is_exact(run) {
-                return true;
+            _ => {
+                // A run of number bytes: no token can start inside it (its bytes are no
+                // delimiters), so it is looked at once, as a whole.
+                let end = i + b[i..].iter().position(|&d| !is_number_byte(d)).unwrap_or(b.len() - i);
+                if token_may_start(b, i) && token_may_end(b, end) && !short_integer(&b[i..end]) {
+                    let run = text.get(i..end).unwrap_or_default();
+                    if is_number_literal(run) && !is_exact(run) {
+                        return true;
+                    }
+                }
+                i = end;
             }
-            i = end.max(i + 1);
-            continue;
         }
-        i += 1;
     }
     false
+}
+
+const PLAIN: u8 = 0;
+const BACKSLASH: u8 = 1;
+const NUMBER_START: u8 = 2;
+
+/// What [`may_hold_inexact`] makes of each byte: a digit or `-` may start a number token.
+const SCAN: [u8; 256] = {
+    let mut t = [PLAIN; 256];
+    let mut c = b'0';
+    while c <= b'9' {
+        t[c as usize] = NUMBER_START;
+        c += 1;
+    }
+    t[b'-' as usize] = NUMBER_START;
+    t[b'\\' as usize] = BACKSLASH;
+    t
+};
+
+/// A run that [`is_exact`] takes as exact without a parse: an integer of at most 15 digits
+/// (but `-0`). The common number, told apart without a look at the grammar.
+fn short_integer(run: &[u8]) -> bool {
+    let digits = run.strip_prefix(b"-").unwrap_or(run);
+    !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) && run != b"-0"
 }
 
 /// Whether `s` is one JSON number literal: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
@@ -251,6 +282,10 @@ mod tests {
             r#"{"text": "1e5"}"#.into(),
             r#"{"text": "[\n1e5\n]"}"#.into(),
             r#"{"text": "[\u00311]"}"#.into(),
+            // After runs of digits no token starts in, and after short integers.
+            r#"{"mail": "u12345@example.com", "n": [12, 1.10]}"#.into(),
+            r#"{"v": "x-5-", "n": -0}"#.into(),
+            r#"{"text": "[7,\n123456789012345678901]"}"#.into(),
         ];
         for t in &texts {
             assert!(may_hold_inexact(t), "{t}");

@@ -20,7 +20,7 @@ const CHUNK: usize = 64 << 10;
 /// same tokens as the JSON text made of `parts`, which must be valid JSON.
 pub fn literal_holds(lit: &str, parts: &mut dyn Iterator<Item = &[u8]>) -> bool {
     let Some(inner) = lit.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else { return false };
-    let mut a = LiteralSide { inner: inner.as_bytes(), at: 0, canon: Canon::default() };
+    let mut a = LiteralSide { inner: inner.as_bytes(), at: 0, canon: Canon::default(), decoded: Vec::new() };
     let mut b = PartsSide { parts, current: &[], canon: Canon::default() };
     let (mut out_a, mut out_b) = (Vec::new(), Vec::new());
     loop {
@@ -45,32 +45,51 @@ struct LiteralSide<'a> {
     inner: &'a [u8],
     at: usize,
     canon: Canon,
+    /// The literal decoded, a block at a time: the canonical reader then takes long slices,
+    /// not the few bytes between two escapes.
+    decoded: Vec<u8>,
 }
 
 impl LiteralSide<'_> {
     /// Adds at least [`CHUNK`] canonical bytes to `out`, or all that are left; `Some(true)` when
     /// the literal is used up, `None` when it cannot be compared (a lone surrogate).
     fn fill(&mut self, out: &mut Vec<u8>) -> Option<bool> {
-        let mut utf8 = [0u8; 4];
         while out.len() < CHUNK {
             let rest = self.inner.get(self.at..).unwrap_or_default();
             if rest.is_empty() {
                 return Some(true);
             }
-            // A plain loop, not memchr: in escaped JSON the runs are a few bytes long, and memchr's
-            // setup would cost more than the search.
-            let run = rest.iter().take(CHUNK).position(|&b| b == b'\\').unwrap_or(rest.len().min(CHUNK));
-            if run > 0 {
-                self.canon.feed(&rest[..run], out)?;
-                self.at += run;
-                continue;
-            }
-            let (c, len) = escape(rest)?;
-            self.canon.feed(c.encode_utf8(&mut utf8).as_bytes(), out)?;
-            self.at += len;
+            self.decoded.clear();
+            self.at += decode_block(rest, &mut self.decoded)?;
+            self.canon.feed(&self.decoded, out)?;
         }
         Some(false)
     }
+}
+
+/// Decodes the escapes of the start of `s` (a string literal's inside) into `into`, about
+/// [`CHUNK`] bytes of it, never stopping inside an escape; how many bytes of `s` were read. None
+/// at a lone surrogate or a broken escape.
+fn decode_block(s: &[u8], into: &mut Vec<u8>) -> Option<usize> {
+    let mut i = 0;
+    let mut utf8 = [0u8; 4];
+    into.reserve(CHUNK + 8);
+    while i < s.len() && into.len() < CHUNK {
+        // Eight plain bytes at a time: escaped JSON has an escape every few bytes, so a search
+        // for the next one would cost more than it saves.
+        if let Some(chunk) = s.get(i..i + 8).filter(|c| !crate::skeleton::has_backslash(c)) {
+            into.extend_from_slice(chunk);
+            i += 8;
+        } else if s[i] != b'\\' {
+            into.push(s[i]);
+            i += 1;
+        } else {
+            let (c, len) = escape(&s[i..])?;
+            into.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+            i += len;
+        }
+    }
+    Some(i)
 }
 
 /// The structured side: its slices, read by a [`Canon`].

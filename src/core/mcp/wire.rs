@@ -154,6 +154,11 @@ fn kept_whole(line: String) -> Arc<String> {
     })
 }
 
+/// Whether `b` holds `NaN` or `Infinity` anywhere: one walk over a reply of any size, not one a word.
+fn has_non_finite_word(b: &[u8]) -> bool {
+    memchr::memchr2_iter(b'N', b'I', b).any(|i| b[i..].starts_with(b"NaN") || b[i..].starts_with(b"Infinity"))
+}
+
 /// Logs one line of someone else's session (`mcplens record`'s proxy) as the tap logs its own:
 /// a JSON-RPC message with what the log reads of it, anything else as plain text.
 pub fn log_line(log: &SessionLog, kind: LogKind, line: &str) -> u64 {
@@ -497,8 +502,7 @@ impl WireTap {
     /// told not to) rewritten with `null` for them, as JavaScript and pydantic write them, and said
     /// so; dropped, it left the request it answers to time out as if unanswered.
     fn non_finite_as_null(&self, line: &str) -> Option<String> {
-        let has_word = |w: &[u8]| memchr::memmem::find(line.as_bytes(), w).is_some();
-        if !(has_word(b"NaN") || has_word(b"Infinity")) || serde_json::from_str::<Probe>(line.trim()).is_ok() {
+        if !has_non_finite_word(line.as_bytes()) || serde_json::from_str::<Probe>(line.trim()).is_ok() {
             return None;
         }
         let (fixed, n) = crate::json::lenient::non_finite_as_null(line)?;

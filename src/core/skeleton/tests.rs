@@ -117,6 +117,25 @@ fn unescape_matches_serde_json() {
     assert_eq!(unescape(r#""bad \x""#), None);
 }
 
+/// Runs of plain bytes are copied eight at a time: every escape and multi-byte character at
+/// every offset from those eight-byte steps decodes as serde_json has it.
+#[test]
+fn unescape_agrees_at_every_offset() {
+    for piece in ["\"", "\\", "\n", "é", "€", "😀", "\u{1}", "/"] {
+        for before in 0..17 {
+            for after in [0, 1, 7, 8, 9] {
+                let s = format!("{}{piece}{}{piece}", "a".repeat(before), "b".repeat(after));
+                let lit = serde_json::to_string(&s).unwrap();
+                assert_eq!(unescape(&lit).as_deref(), Some(s.as_str()), "{lit}");
+                let u = format!("\"{}\\u00e9\\ud83d\\ude00{}\"", "c".repeat(before), "d".repeat(after));
+                let want: String = serde_json::from_str(&u).unwrap();
+                assert_eq!(unescape(&u), Some(want), "{u}");
+            }
+        }
+    }
+    assert_eq!(unescape("\"ends in a backslash \\\""), None);
+}
+
 #[test]
 fn long_text_members_are_decoded_when_read() {
     let long = format!("{}\"quoted\" é\n", "line of text ".repeat(8000));

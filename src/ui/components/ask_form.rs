@@ -17,16 +17,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use serde_json::{Map, Value};
 
-use super::ask_pick::{ChoicePicker, Picked};
+use super::ask_pick::{ChoicePicker, Picked, cut};
 use crate::mcp::asks::{AskSchema, PropInfo};
 use crate::sanitize;
 use crate::ui::form::FormOutcome;
 use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::line_input::LineInput;
 use crate::ui::theme::{Role, Theme};
-
-/// The longest value or hint drawn on a row, in characters.
-const SHOWN_CHARS: usize = 200;
 
 pub struct AskForm {
     schema: AskSchema,
@@ -360,14 +357,5 @@ fn plain(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
-    }
-}
-
-/// At most [`SHOWN_CHARS`] characters, on one line.
-pub(super) fn cut(s: &str) -> String {
-    let line = sanitize::line(s);
-    match line.char_indices().nth(SHOWN_CHARS) {
-        Some((at, _)) => format!("{}…", &line[..at]),
-        None => line.into_owned(),
     }
 }

@@ -12,6 +12,7 @@ use ratatui::widgets::Paragraph;
 use serde_json::Value;
 
 use crate::mcp::asks::Choices;
+use crate::sanitize;
 use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::theme::{Role, Theme};
 
@@ -134,7 +135,7 @@ impl ChoicePicker {
         };
         let mut lines = vec![
             Line::from(vec![
-                Span::styled(format!("{}: ", super::ask_form::cut(&self.name)), theme.paint(Role::JsonKey)),
+                Span::styled(format!("{}: ", cut(&self.name)), theme.paint(Role::JsonKey)),
                 Span::styled(
                     format!("{} choices · type to filter · {keys}", self.choices.len()),
                     theme.paint(Role::Dim),
@@ -148,7 +149,7 @@ impl ChoicePicker {
                 Some(_) => "[ ] ",
                 None => "",
             };
-            let text = format!("{mark}{}", super::ask_form::cut(&self.choices.label(i)));
+            let text = format!("{mark}{}", cut(&self.choices.label(i)));
             let style = if row == self.cursor { theme.selection() } else { theme.paint(Role::Text) };
             lines.push(Line::styled(text, style));
         }
@@ -156,5 +157,17 @@ impl ChoicePicker {
             lines.push(Line::styled("no choice matches", theme.paint(Role::Dim)));
         }
         f.render_widget(Paragraph::new(lines), area);
+    }
+}
+
+/// The longest value or hint drawn on a row of the ask's form or picker, in characters.
+const SHOWN_CHARS: usize = 200;
+
+/// At most [`SHOWN_CHARS`] characters, on one line.
+pub(super) fn cut(s: &str) -> String {
+    let line = sanitize::line(s);
+    match line.char_indices().nth(SHOWN_CHARS) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.into_owned(),
     }
 }

@@ -196,14 +196,12 @@ impl Component for CollectionPane {
         }
         if self.calls.is_empty() {
             let what = if self.loaded { "No saved calls yet" } else { "The collection is read when connected" };
+            let save = keymap::key(Scope::Result, Command::SaveCall);
             lines.push(Line::styled(
-                format!(
-                    "{what}: {} on a result saves the call on screen here.",
-                    keymap::key(Scope::Result, Command::SaveCall)
-                ),
+                format!("{what}: {save} on a result saves the call on screen here."),
                 t.paint(Role::Dim),
             ));
-            f.render_widget(Paragraph::new(lines), area);
+            f.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }), area);
             return;
         }
         lines.push(Line::styled(
@@ -222,6 +220,7 @@ impl Component for CollectionPane {
             let line = self.row(call, state, t);
             lines.push(if i == self.scroll.cursor { line.style(t.selection()) } else { line });
         }
+        let lines: Vec<Line> = lines.into_iter().map(|l| crate::ui::fit::fit(l, area.width as usize)).collect();
         f.render_widget(Paragraph::new(lines), area);
     }
 }

@@ -70,6 +70,7 @@ impl Component for LevelPicker {
             let line = Line::styled(format!("  {}", l.label()), t.paint(Role::Text));
             lines.push(if i == self.scroll.cursor { line.style(t.selection()) } else { line });
         }
-        f.render_widget(Paragraph::new(lines).block(block), area);
+        // Wrapped: the undeclared capability's note is longer than the box (it has rows to spare).
+        f.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }).block(block), area);
     }
 }

@@ -284,7 +284,10 @@ impl ItemList {
     /// else the list above the selected descriptor.
     pub fn draw_pane(&self, f: &mut Frame, area: Rect, t: &Theme, note: Option<&str>, list: ListDraw) {
         if let Some(n) = note {
-            f.render_widget(Paragraph::new(n).style(t.paint(Role::Dim)), area);
+            f.render_widget(
+                Paragraph::new(n).style(t.paint(Role::Dim)).wrap(ratatui::widgets::Wrap { trim: false }),
+                area,
+            );
             return;
         }
         let [top, detail] = ItemList::split(area);

@@ -17,7 +17,7 @@ use crate::mcp::log::{Level, LogEntry, LogKind, Role, SessionLog, to_json_lines}
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::fuzzy;
-use crate::ui::keymap::{Command, Scope};
+use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::line_input::{CURSOR, Edit, LineInput};
 use crate::ui::msg::Cmd;
 use crate::ui::scroll::Scroll;
@@ -268,6 +268,11 @@ impl Component for LogPane {
 
     fn key(&mut self, key: &KeyEvent, _cx: &mut Ctx) -> Used {
         if !self.typing {
+            return Used::No;
+        }
+        if matches!(keymap::lookup_own(key, Scope::Any), Some(Command::NextPane | Command::PrevPane)) {
+            // Tab keeps the filter as typed (as Enter does) and goes on to the next pane.
+            self.typing = false;
             return Used::No;
         }
         match self.filter.method.key(key) {

@@ -195,7 +195,7 @@ pub fn draw_pane(f: &mut Frame, app: &Drawn, area: Rect, t: &Theme) {
     // Wrapped, so that a long notice is read whole; beside a result it takes a third at most.
     let w = (inner.width as usize).max(1);
     let wrapped: usize = lines.iter().map(|l| l.width().div_ceil(w).max(1)).sum();
-    let cap = if app.result().is_some() { (inner.height / 3).max(lines.len() as u16) } else { inner.height };
+    let cap = if app.result().is_some() { (inner.height / 3).max(lines.len() as u16).max(2) } else { inner.height };
     let status_h = (wrapped as u16).min(cap).min(inner.height);
     let [status, body] = Layout::vertical([Constraint::Length(status_h), Constraint::Min(0)]).areas(inner);
     f.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }), status);

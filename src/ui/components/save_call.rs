@@ -288,6 +288,7 @@ impl Component for SaveCallOverlay {
             ),
             t.paint(Role::Dim),
         ));
-        f.render_widget(Paragraph::new(lines).block(block), area);
+        // Wrapped: the keys' line is longer than a narrow screen.
+        f.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }).block(block), area);
     }
 }

@@ -109,7 +109,14 @@ impl Component for SkillsOverlay {
         };
         let n = self.list.as_ref().map_or(0, |l| l.skills.len());
         let block = crate::ui::component::overlay_block(t, format!(" Skills: {n} · {keys} "));
-        f.render_widget(Paragraph::new(lines).block(block), area);
+        // Why there is no list is read whole; the list's rows end in … at the edge.
+        let p = if self.list.is_err() {
+            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false })
+        } else {
+            let w = area.width.saturating_sub(2) as usize;
+            Paragraph::new(lines.into_iter().map(|l| crate::ui::fit::fit(l, w)).collect::<Vec<_>>())
+        };
+        f.render_widget(p.block(block), area);
     }
 
     fn hints(&self) -> Vec<(String, String)> {

@@ -155,9 +155,11 @@ impl Component for TasksOverlay {
         for i in self.scroll.window(inner.height as usize) {
             let Some(e) = self.tasks.get(i) else { continue };
             let line = self.row(e, t);
+            let line = crate::ui::fit::fit(line, inner.width as usize);
             lines.push(if i == self.scroll.cursor { line.style(t.selection()) } else { line });
         }
-        f.render_widget(Paragraph::new(lines).block(block), area);
+        // Wrapped: the empty list's note is longer than a narrow screen (rows are cut above).
+        f.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }).block(block), area);
     }
 
     fn hints(&self) -> Vec<(String, String)> {
