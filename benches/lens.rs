@@ -1,6 +1,10 @@
 //! Criterion benches: normalization, the JSON row model, the schema tree, and one rendered frame
-//! of each result view, at 1k, 100k and 1M items. `cargo bench` runs every size; under
-//! `cargo test` (which runs benches once as a smoke test) only the 1k size runs.
+//! of each result view, at 1k, 100k and 1M items; and the recorded replies of
+//! scripts/bench-shapes.py read as a client reads them (lens/shapes.rs). `cargo bench` runs every
+//! size; under `cargo test` (which runs benches once as a smoke test) only the smallest runs.
+
+#[path = "lens/shapes.rs"]
+mod shapes;
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -267,8 +271,14 @@ fn bench_json(c: &mut Criterion) {
     g.finish();
 }
 
+/// The shapes scripts/bench-compare serves, from the same recorded bytes.
+fn bench_recorded(c: &mut Criterion) {
+    shapes::bench_shapes(c, sizes().len() > 1);
+}
+
 criterion_group!(
     benches,
+    bench_recorded,
     bench_normalize,
     bench_normalize_twin,
     bench_normalize_tree,

@@ -386,12 +386,12 @@ pub fn unescape(lit: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Whether any of the (at most eight) bytes of `chunk` is a backslash: the zero-byte test of
+/// Whether any byte of `chunk` (eight, where it matters) is a backslash: the zero-byte test of
 /// them xor `\\`s, a few instructions for eight bytes.
+#[inline]
 pub(crate) fn has_backslash(chunk: &[u8]) -> bool {
-    let mut word = [0u8; 8];
-    let n = chunk.len().min(8);
-    word[..n].copy_from_slice(&chunk[..n]);
+    // Eight bytes are one load (a copy of a slice of unknown length would be a call).
+    let Ok(word) = <[u8; 8]>::try_from(chunk) else { return chunk.contains(&b'\\') };
     let v = u64::from_ne_bytes(word) ^ u64::from_ne_bytes([b'\\'; 8]);
     v.wrapping_sub(0x0101_0101_0101_0101) & !v & 0x8080_8080_8080_8080 != 0
 }

@@ -221,20 +221,7 @@ impl App {
             Command::Skills => return vec![Cmd::Skills],
             Command::NextPage | Command::PrevPage | Command::AllPages => return self.page_command(cmd),
             Command::NextView | Command::View1 | Command::View2 | Command::View3 | Command::View4 => {
-                let Some(r) = self.result_mut() else {
-                    self.notice = Some(("no result yet: run a tool first".into(), false));
-                    return vec![];
-                };
-                let nth = match cmd {
-                    Command::View1 => View::nth(0),
-                    Command::View2 => View::nth(1),
-                    Command::View3 => View::nth(2),
-                    Command::View4 => View::nth(3),
-                    _ => None,
-                };
-                let view = nth.unwrap_or_else(|| r.view.next());
-                r.set_view(view);
-                self.panes.focus = Pane::Result;
+                self.show_view(cmd)
             }
             Command::MarkRecords | Command::MarkNext => return self.teach(cmd),
             Command::SaveCall => self.save_call(),
@@ -245,7 +232,7 @@ impl App {
                 self.panes.focus = if self.panes.show_log { Pane::Log } else { Pane::Tools };
                 self.panes.log.sync();
             }
-            Command::NextPane | Command::PrevPane => self.cycle_pane(cmd == Command::NextPane),
+            Command::NextPane | Command::PrevPane => self.panes.step_focus(cmd == Command::NextPane),
             Command::Filter => {
                 self.panes.focus = Pane::Tools;
                 self.panes.tools.filtering = true;
@@ -273,19 +260,22 @@ impl App {
         vec![]
     }
 
-    /// Tab and Shift-Tab: the next (or previous) pane in the one focus order.
-    fn cycle_pane(&mut self, forward: bool) {
-        // Leaving the tool list keeps its filter as typed (as Enter does): the filter's prompt
-        // must not stay open over another pane, where letters run commands.
-        self.panes.tools.filtering = false;
-        let panes = self.panes.order();
-        let at = panes.iter().position(|p| *p == self.panes.focus).unwrap_or(0);
-        let n = panes.len();
-        let next = if forward { (at + 1) % n } else { (at + n - 1) % n };
-        self.panes.focus = panes[next];
-        if let (Pane::Form, Some(f)) = (self.panes.focus, &mut self.panes.form) {
-            f.enter(forward);
-        }
+    /// Shows the result in the view a number key names, or the next one.
+    fn show_view(&mut self, cmd: Command) {
+        let Some(r) = self.result_mut() else {
+            self.notice = Some(("no result yet: run a tool first".into(), false));
+            return;
+        };
+        let nth = match cmd {
+            Command::View1 => View::nth(0),
+            Command::View2 => View::nth(1),
+            Command::View3 => View::nth(2),
+            Command::View4 => View::nth(3),
+            _ => None,
+        };
+        let view = nth.unwrap_or_else(|| r.view.next());
+        r.set_view(view);
+        self.panes.focus = Pane::Result;
     }
 
     /// Whether what has the keys holds a text cursor (a filter, a search, a form, a name being

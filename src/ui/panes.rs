@@ -143,6 +143,21 @@ impl Panes {
         p
     }
 
+    /// Tab (`forward`) or Shift-Tab: the next pane in the focus order, round; a form entered
+    /// gets its first field (or its last, going back).
+    pub(super) fn step_focus(&mut self, forward: bool) {
+        // Leaving the tool list keeps its filter as typed (as Enter does): the filter's prompt
+        // must not stay open over another pane, where letters run commands.
+        self.tools.filtering = false;
+        let panes = self.order();
+        let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+        let n = panes.len();
+        self.focus = panes[if forward { (at + 1) % n } else { (at + n - 1) % n }];
+        if let (Pane::Form, Some(f)) = (self.focus, &mut self.form) {
+            f.enter(forward);
+        }
+    }
+
     /// What stands in the schema's place: a docked pane, the form, or the schema.
     pub(super) fn middle(&self) -> Pane {
         if self.shown.is_some() {

@@ -257,9 +257,16 @@ fn build(user: &[Convention]) -> Result<Table, String> {
     Ok(t)
 }
 
+/// The preset alone, read from its TOML once per process: every command that loads hints lays
+/// the user's entries over it, most often none, and parsing the preset is most of that cost.
+fn preset_table() -> Arc<Table> {
+    static PRESET_TABLE: OnceLock<Arc<Table>> = OnceLock::new();
+    Arc::clone(PRESET_TABLE.get_or_init(|| Arc::new(build(&[]).unwrap_or_default())))
+}
+
 fn current() -> &'static RwLock<Arc<Table>> {
     static TABLE: OnceLock<RwLock<Arc<Table>>> = OnceLock::new();
-    TABLE.get_or_init(|| RwLock::new(Arc::new(build(&[]).unwrap_or_default())))
+    TABLE.get_or_init(|| RwLock::new(preset_table()))
 }
 
 /// The conventions in force: the preset with the user's entries over it.
@@ -269,9 +276,9 @@ pub fn table() -> Arc<Table> {
 
 /// Lays the user's entries over the preset (replacing any laid before).
 pub fn overlay(user: &[Convention]) -> Result<(), String> {
-    let t = build(user)?;
+    let t = if user.is_empty() { preset_table() } else { Arc::new(build(user)?) };
     if let Ok(mut cur) = current().write() {
-        *cur = Arc::new(t);
+        *cur = t;
     }
     Ok(())
 }

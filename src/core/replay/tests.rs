@@ -201,7 +201,9 @@ fn many_different_requests_are_filed_without_a_search_through_the_others() {
     }
     let started = std::time::Instant::now();
     let mut s = Script::new(parse(&text, 100).unwrap_or_else(|e| panic!("{e}")));
-    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    // A search per message took about 2 minutes on a quiet machine; filing each once takes well
+    // under a second, and under 20 on a CI machine loaded by other tests. 60 s keeps them apart.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "{:?}", started.elapsed());
     assert_eq!(s.len(), 80_000);
     let r = reply(s.answer(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"i":39999}}"#, 100));
     assert_eq!(r, r#"{"jsonrpc":"2.0","id":1,"result":{"n":39999}}"#);
