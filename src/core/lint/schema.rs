@@ -92,7 +92,7 @@ fn one(tool: &str, at: &str, schema: &Value) -> Vec<Finding> {
     walk.visit(schema, at, 0);
     let remote = walk.counts[1] > 0;
     out.append(&mut walk.out);
-    if !remote && let Err(e) = crate::schema::validate::validator(schema) {
+    if !remote && let Err(e) = compiles(schema) {
         out.push(Finding::new(
             "schema/invalid",
             Some(tool),
@@ -182,5 +182,64 @@ fn contains_key(v: &Value, key: &str, depth: usize) -> bool {
         Value::Object(o) => o.contains_key(key) || o.values().any(|x| contains_key(x, key, depth + 1)),
         Value::Array(a) => a.iter().any(|x| contains_key(x, key, depth + 1)),
         _ => false,
+    }
+}
+
+/// Schemas with more nodes than this are checked against their meta-schema instead of compiled:
+/// a compiled validator costs about 40 times the schema's text, past the memory a hostile
+/// listing may cost (10 times its bytes).
+const COMPILED_NODES: usize = 20_000;
+
+/// Whether `schema` can be used for validation: compiled when small; when large, checked against
+/// its dialect's meta-schema, which holds nothing per node.
+fn compiles(schema: &Value) -> Result<(), String> {
+    if nodes_over(schema, COMPILED_NODES) {
+        let depth = crate::deep::depth(schema);
+        if depth > crate::schema::validate::VALIDATED_DEPTH {
+            return Err(format!("the schema nests {depth} levels deep"));
+        }
+        let checked = crate::deep::with_room(crate::schema::validate::ROOM, || {
+            jsonschema::meta::validate(schema).map_err(|e| format!("the schema cannot be used for validation: {e}"))
+        });
+        return checked;
+    }
+    crate::schema::validate::validator(schema).map(|_| ())
+}
+
+/// Whether `value` holds more than `max` values, counted without recursion and stopping at `max`.
+fn nodes_over(value: &Value, max: usize) -> bool {
+    let mut stack = vec![value];
+    let mut seen = 0;
+    while let Some(v) = stack.pop() {
+        seen += 1;
+        if seen > max {
+            return true;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items.iter()),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_large_schema_is_checked_against_its_meta_schema_without_compiling() {
+        let props: serde_json::Map<String, Value> =
+            (0..30_000).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
+        let good = json!({"type": "object", "properties": props});
+        assert!(nodes_over(&good, COMPILED_NODES));
+        assert_eq!(compiles(&good), Ok(()));
+        let mut bad = good.clone();
+        bad["properties"]["p7"] = json!({"type": 5});
+        assert!(compiles(&bad).is_err());
+        assert!(compiles(&json!({"type": 5})).is_err());
+        assert!(!nodes_over(&json!({"type": "object"}), COMPILED_NODES));
     }
 }

@@ -14,7 +14,7 @@ use serde_json::Value;
 pub const VALIDATED_DEPTH: usize = 1500;
 
 /// Stack kept free while a schema is compiled or used (the validator recurses per level).
-const ROOM: usize = 32 << 20;
+pub(crate) const ROOM: usize = 32 << 20;
 
 /// One violation: where in the instance, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
