@@ -27,13 +27,16 @@ pub struct Picker {
     /// The names' column width, measured once: a config file may list 100,000 servers, and a
     /// measure of every name on each frame made each key wait for it.
     name_w: usize,
+    /// Why the entry last chosen cannot start, shown on the box's bottom edge: before the first
+    /// connection nothing else on screen shows a notice.
+    said: Option<String>,
 }
 
 impl Picker {
     pub fn new(title: impl Into<String>, choices: Vec<Choice>) -> Picker {
         let scroll = Scroll::new(choices.len());
         let name_w = choices.iter().map(|c| sanitize::line(&c.name).chars().count()).max().unwrap_or(0).min(32);
-        Picker { title: title.into(), choices, scroll, name_w }
+        Picker { title: title.into(), choices, scroll, name_w, said: None }
     }
 
     /// The servers of a config file.
@@ -63,9 +66,27 @@ impl Picker {
         self.choices.get(self.scroll.cursor)
     }
 
+    /// The keys, or why the entry just chosen cannot start.
+    fn bottom_line(&self, t: &Theme) -> Line<'static> {
+        if let Some(said) = &self.said {
+            return Line::from(format!(" {said} ")).style(t.paint(Role::Error));
+        }
+        Line::from(format!(
+            " {}{} choose · {} ",
+            keymap::key_last(Scope::Picker, Command::Up),
+            keymap::key_last(Scope::Picker, Command::Down),
+            keymap::said(Scope::Picker, &[(Command::Open, "connect"), (Command::Quit, "quit")])
+        ))
+        .style(t.paint(Role::Dim))
+    }
+
     fn choose(&mut self, cx: &mut Ctx) {
         match self.selected() {
-            Some(Choice { problem: Some(why), .. }) => cx.notice(why.clone(), true),
+            Some(Choice { name, problem: Some(why), .. }) => {
+                let said = format!("{} cannot start: {why}", sanitize::line(name));
+                cx.notice(why.clone(), true);
+                self.said = Some(said);
+            }
             Some(_) => cx.action(Action::Connect(self.scroll.cursor)),
             None => {}
         }
@@ -80,7 +101,7 @@ impl Component for Picker {
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
         self.scroll.height = self.scroll.height.max(1);
         match cmd {
-            cmd if self.scroll.navigate(cmd) => {}
+            cmd if self.scroll.navigate(cmd) => self.said = None,
             Command::Open | Command::Activate | Command::Expand => self.choose(cx),
             _ => return Used::No,
         }
@@ -94,15 +115,7 @@ impl Component for Picker {
             .border_type(BorderType::Thick)
             .border_style(t.border(true))
             .title(Line::from(format!(" {} ", sanitize::line(&self.title))).style(t.title(true)))
-            .title_bottom(
-                Line::from(format!(
-                    " {}{} choose · {} ",
-                    keymap::key_last(Scope::Picker, Command::Up),
-                    keymap::key_last(Scope::Picker, Command::Down),
-                    keymap::said(Scope::Picker, &[(Command::Open, "connect"), (Command::Quit, "quit")])
-                ))
-                .style(t.paint(Role::Dim)),
-            )
+            .title_bottom(self.bottom_line(t))
             .style(t.base());
         let inner = block.inner(area);
         let rows = inner.height as usize;
@@ -119,10 +132,13 @@ impl Component for Picker {
                     Some(p) => (format!("cannot start: {p}"), Role::Error),
                     None => (c.detail.clone(), Role::Dim),
                 };
-                let line = Line::from(vec![
-                    Span::styled(format!(" {name:<name_w$}  "), t.paint(Role::Text).add_modifier(Modifier::BOLD)),
-                    Span::styled(sanitize::line(&detail).into_owned(), t.paint(role)),
-                ]);
+                let line = crate::ui::fit::fit(
+                    Line::from(vec![
+                        Span::styled(format!(" {name:<name_w$}  "), t.paint(Role::Text).add_modifier(Modifier::BOLD)),
+                        Span::styled(sanitize::line(&detail).into_owned(), t.paint(role)),
+                    ]),
+                    inner.width as usize,
+                );
                 if i == self.scroll.cursor { line.style(t.selection()) } else { line }
             })
             .collect();
@@ -161,7 +177,10 @@ mod tests {
         assert_eq!(open, Some(Command::Open));
         p.command(Command::Down, &mut cx);
         p.command(Command::Open, &mut cx);
+        // Before the first connection nothing else shows a notice: the box's edge says why.
+        assert_eq!(p.said.as_deref(), Some("b cannot start: no command"));
         p.command(Command::Down, &mut cx);
+        assert_eq!(p.said, None);
         p.command(Command::Open, &mut cx);
         let acts: Vec<String> = cx
             .effects
