@@ -50,7 +50,26 @@ pub async fn watch(pid: Option<u32>, breaks: &[String]) -> Result<i32> {
     }
 }
 
+/// Refuses a proxies' directory or socket another user could have put there (see
+/// `control::check_private_dir`).
+fn trusted(path: &std::path::Path) -> Result<()> {
+    if let Some(dir) = path.parent()
+        && let Err(e) = control::check_private_dir(dir)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        return Err(LensError::usage(format!("not watching: {}", sanitize::line(&e.to_string()))));
+    }
+    if std::fs::symlink_metadata(path).is_ok() && !control::is_own_socket(path) {
+        let why = format!("{} is not a socket of this user's (a proxy's); not connecting", path.display());
+        return Err(LensError::usage(sanitize::line(&why).into_owned()));
+    }
+    Ok(())
+}
+
 async fn list() -> Result<i32> {
+    if let Some(dir) = control::dir() {
+        trusted(&dir.join("x"))?;
+    }
     let running = control::running().await;
     if running.is_empty() {
         out("no proxy is running (start one with `mcplens proxy -- <server>`)\n")?;
@@ -65,6 +84,7 @@ async fn list() -> Result<i32> {
 async fn attach(pid: u32, breaks: &[String]) -> Result<i32> {
     let path = control::socket_of(pid)
         .ok_or_else(|| LensError::usage("no state directory (set HOME or MCPLENS_STATE_DIR)"))?;
+    trusted(&path)?;
     let conn = UnixStream::connect(&path).await.map_err(|e| {
         LensError::connection(format!("no proxy with pid {pid} answers ({e}); `mcplens watch` lists the running ones"))
     })?;
