@@ -106,3 +106,41 @@ fn the_proxies_directory_must_be_the_users_own() {
         assert!(stderr(&o).contains("belongs to another user"), "{}", stderr(&o));
     }
 }
+
+/// Budget: the watcher past the most at once (32) is told so and exits 3, instead of hearing
+/// that the proxy ended while it runs on.
+#[test]
+fn one_watcher_too_many_is_told_why() {
+    use std::os::unix::net::UnixStream;
+    let st = state("many");
+    let mut child = Command::new(bin())
+        .args(["proxy", "--", bin(), "demo-server"])
+        .env("MCPLENS_STATE_DIR", &st)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut said = String::new();
+    if let Some(err) = child.stderr.as_mut() {
+        let _ = BufReader::new(err).read_line(&mut said);
+    }
+    let pid = child.id().to_string();
+    let socket = st.join("proxies").join(format!("{pid}.sock"));
+    let watchers: Vec<_> = (0..32)
+        .map(|_| {
+            let conn = UnixStream::connect(&socket).unwrap_or_else(|e| panic!("{said}: {e}"));
+            let mut hello = String::new();
+            let mut read = BufReader::new(conn);
+            let _ = read.read_line(&mut hello);
+            assert!(hello.contains("\"hello\""), "{hello}");
+            read
+        })
+        .collect();
+    let o = watch(&st, &[&pid]);
+    drop(watchers);
+    drop(child.stdin.take());
+    let _ = child.wait();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("refused this watcher: 32 watchers are attached already"), "{}", stderr(&o));
+}

@@ -50,20 +50,10 @@ pub async fn watch(pid: Option<u32>, breaks: &[String]) -> Result<i32> {
     }
 }
 
-/// Refuses a proxies' directory or socket another user could have put there (see
-/// `control::check_private_dir`).
+/// Refuses a proxies' directory or socket another user could have put there.
 fn trusted(path: &std::path::Path) -> Result<()> {
-    if let Some(dir) = path.parent()
-        && let Err(e) = control::check_private_dir(dir)
-        && e.kind() != std::io::ErrorKind::NotFound
-    {
-        return Err(LensError::usage(format!("not watching: {}", sanitize::line(&e.to_string()))));
-    }
-    if std::fs::symlink_metadata(path).is_ok() && !control::is_own_socket(path) {
-        let why = format!("{} is not a socket of this user's (a proxy's); not connecting", path.display());
-        return Err(LensError::usage(sanitize::line(&why).into_owned()));
-    }
-    Ok(())
+    control::check_socket(path)
+        .map_err(|e| LensError::usage(format!("not watching: {}", sanitize::line(&e.to_string()))))
 }
 
 async fn list() -> Result<i32> {
@@ -101,14 +91,37 @@ async fn attach(pid: u32, breaks: &[String]) -> Result<i32> {
         None
     };
     let mut lines = BufReader::new(read).lines();
+    let mut attached = false;
     while let Ok(Some(line)) = lines.next_line().await {
         match serde_json::from_str::<Value>(&line) {
+            Ok(v) if !attached => attached = hello(&v, pid)?,
             Ok(v) if v.get("event").is_some() => event(&v, &pending),
             _ => out(&format!("{}\n", sanitize::json(&line)))?,
         }
     }
+    if !attached {
+        return Err(LensError::connection(format!("the proxy with pid {pid} closed the connection without a hello")));
+    }
     err_line("mcplens watch: the proxy ended");
     Ok(0)
+}
+
+/// The proxy's first line: its hello (said on stderr), or why it will not be watched.
+fn hello(v: &Value, pid: u32) -> Result<bool> {
+    match v.get("event").and_then(Value::as_str) {
+        Some("hello") => {
+            event(v, &Pending::default());
+            Ok(true)
+        }
+        Some("refused") => {
+            let why = v.get("why").and_then(Value::as_str).unwrap_or("no reason given");
+            Err(LensError::connection(format!(
+                "the proxy with pid {pid} refused this watcher: {}",
+                sanitize::line(why)
+            )))
+        }
+        _ => Err(LensError::connection(format!("pid {pid}'s socket did not answer as a proxy does"))),
+    }
 }
 
 /// `tools/call` (both ways), `>tools/call` (to the server only), `<tools/call` (to the host).

@@ -86,6 +86,22 @@ pub fn check_private_dir(dir: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Refuses a proxy's socket to connect to when its directory or the socket itself could be
+/// another user's (see [`check_private_dir`]). A socket not there yet is for the connect to say.
+pub fn check_socket(path: &Path) -> std::io::Result<()> {
+    if let Some(dir) = path.parent()
+        && let Err(e) = check_private_dir(dir)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        return Err(e);
+    }
+    if std::fs::symlink_metadata(path).is_ok() && !is_own_socket(path) {
+        let why = format!("{} is not a socket of this user's (a proxy's); not connecting", path.display());
+        return Err(std::io::Error::other(why));
+    }
+    Ok(())
+}
+
 /// Whether `path` is a socket of this user's (what a proxy leaves), not a file, FIFO or symlink.
 pub fn is_own_socket(path: &Path) -> bool {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
@@ -104,12 +120,26 @@ fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
 
 async fn accept(listener: UnixListener, hub: Arc<Hub>) {
     loop {
-        let Ok((conn, _)) = listener.accept().await else { continue };
+        let Ok((conn, _)) = listener.accept().await else {
+            // Out of descriptors, say: wait for some to be freed instead of spinning.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
         if hub.watchers() >= MAX_WATCHERS {
+            tokio::spawn(refuse(conn));
             continue;
         }
         tokio::spawn(serve(conn, hub.clone()));
     }
+}
+
+/// One watcher too many is told why before its connection is closed.
+async fn refuse(mut conn: UnixStream) {
+    let why =
+        json!({"event": "refused", "why": format!("{MAX_WATCHERS} watchers are attached already, the most at once")});
+    let line = format!("{why}\n");
+    let said = conn.write_all(line.as_bytes());
+    let _ = tokio::time::timeout(Duration::from_secs(1), said).await;
 }
 
 /// One watcher: its commands read beside the lines written to it, until it goes.
