@@ -195,7 +195,8 @@ fn the_http_proxy_serves_only_requests_addressed_to_it() {
     assert_eq!(post_status(port, &local_page), "HTTP/1.1 200");
     assert_eq!(post_status(port, &format!("Host: rebound.example:{port}\r\n")), "HTTP/1.1 403");
     assert_eq!(post_status(port, &format!("{here}Origin: https://evil.example\r\n")), "HTTP/1.1 403");
-    assert_eq!(post_status(port, ""), "HTTP/1.1 403");
+    // No Host at all is no browser's request (a script's): served.
+    assert_eq!(post_status(port, ""), "HTTP/1.1 200");
 }
 
 /// Budget: a server URL with userinfo, a query, or a non-ASCII host is proxied without a panic,
