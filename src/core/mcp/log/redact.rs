@@ -325,6 +325,15 @@ fn hex4(s: &str, at: usize) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_secret_cut_short_is_masked_by_redact_cut() {
+        let r = Redactor::new(["sk-live-0123456789abcdef".to_string()]);
+        assert_eq!(r.redact_cut("key sk-live-0123456789abcdef ok"), "key «redacted» ok");
+        assert_eq!(r.redact_cut("cut: sk-live-0123…"), "cut: «redacted»…");
+        assert_eq!(r.redact_cut("…89abcdef end"), "…«redacted» end");
+        assert_eq!(r.redact_cut("sk-live is a prefix"), "sk-live is a prefix");
+    }
+
     use super::*;
 
     fn r() -> Redactor {
