@@ -52,8 +52,8 @@ fn run(cli: Cli) -> i32 {
 /// Whether the command keeps worker threads: the TUI (and `watch --tui`) draws while results are
 /// read and laid out, and the commands that serve others (proxy, replay, the demo server, an
 /// app's web host) answer several peers at once. Every other command asks a server and prints
-/// the answer, one step after another: on this thread alone it starts no workers, hands no
-/// message from thread to thread, and maps less memory (a fifth of the CPU time of a small listing).
+/// the answer, one step after another: on this thread alone it starts no workers and hands no
+/// message from thread to thread (a fifth less CPU time on a small listing).
 fn serves_or_shows(command: Option<&Command>) -> bool {
     match command {
         None | Some(Command::Replay { .. } | Command::DemoServer | Command::App(_)) => true,
