@@ -348,11 +348,56 @@ fn sentinel_text(id: usize, rest: impl std::fmt::Display) -> String {
 /// A JSON string literal (quotes included) decoded; a lone surrogate becomes U+FFFD.
 pub fn unescape(lit: &str) -> Option<String> {
     let inner = lit.strip_prefix('"')?.strip_suffix('"')?;
+    // Decoded, a literal is never longer than itself: each part decodes into its own place.
+    let mut out = vec![0u8; inner.len()];
+    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let mid =
+        if inner.len() >= PARALLEL_DECODE && two_cores { escape_near(inner.as_bytes(), inner.len() / 2) } else { None };
+    let w = match mid {
+        // A long literal (a text block of megabytes) is decoded in two halves on two threads,
+        // the second then moved down to where the first ended.
+        Some(mid) => {
+            let (first, second) = (inner.get(..mid)?, inner.get(mid..)?);
+            let (lo, hi) = out.split_at_mut(mid);
+            let (a, b) = std::thread::scope(|s| {
+                let second = s.spawn(|| unescape_into(second, hi));
+                (unescape_into(first, lo), second.join().ok().flatten())
+            });
+            let (a, b) = (a?, b?);
+            out.copy_within(mid..mid + b, a);
+            a + b
+        }
+        None => unescape_into(inner, &mut out)?,
+    };
+    out.truncate(w);
+    String::from_utf8(out).ok()
+}
+
+/// Literals at least this long are decoded on two threads.
+const PARALLEL_DECODE: usize = 1 << 20;
+
+/// The start of an escape at or after `from` where the literal's inside `b` can be cut in two
+/// whose halves decode apart: a backslash after an even run of them (so it starts an escape),
+/// not `\u` (which may be the second half of a surrogate pair).
+fn escape_near(b: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    loop {
+        at += memchr::memchr(b'\\', b.get(at..)?)?;
+        let before = b[..at].iter().rev().take_while(|&&c| c == b'\\').count();
+        if before % 2 == 0 && b.get(at + 1).is_some_and(|&c| c != b'u' && c != b'\\') {
+            return Some(at);
+        }
+        at += 1;
+    }
+}
+
+/// Decodes the inside of a JSON string literal into `out` (at least as long as `inner`);
+/// returns how many bytes it wrote.
+fn unescape_into(inner: &str, out: &mut [u8]) -> Option<usize> {
     let b = inner.as_bytes();
-    // Decoded, a literal is never longer than itself: its bytes go straight into place, eight at
-    // a time where no escape is among them (escaped JSON has an escape every few bytes, so a
-    // copy per run between escapes would cost a call each).
-    let mut out = vec![0u8; b.len()];
+    // Its bytes go straight into place, eight at a time where no escape is among them (escaped
+    // JSON has an escape every few bytes, so a copy per run between escapes would cost a call
+    // each).
     let (mut i, mut w) = (0usize, 0usize);
     while i < b.len() {
         if let Some(chunk) = b.get(i..i + 8).filter(|c| !has_backslash(c)) {
@@ -382,8 +427,7 @@ pub fn unescape(lit: &str) -> Option<String> {
         c.encode_utf8(out.get_mut(w..w + n)?);
         (i, w) = (i + len, w + n);
     }
-    out.truncate(w);
-    String::from_utf8(out).ok()
+    Some(w)
 }
 
 /// Whether any byte of `chunk` (eight, where it matters) is a backslash: the zero-byte test of

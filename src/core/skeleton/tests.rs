@@ -136,6 +136,34 @@ fn unescape_agrees_at_every_offset() {
     assert_eq!(unescape("\"ends in a backslash \\\""), None);
 }
 
+/// A literal of megabytes is decoded in two halves: around its middle, escapes of every kind
+/// (runs of backslashes, surrogate pairs, lone surrogates) decode as serde_json has them.
+#[test]
+fn long_literals_decode_in_halves_as_whole() {
+    let half = PARALLEL_DECODE / 2;
+    for tail in ["\\\\\\\"x", "\\ud83d\\ude00\\n", "\\ud800\\\"", "\\\\u0041\\u00e9é", "\\t"] {
+        for pad in 0..4 {
+            let mut lit = format!("\"{}", "a".repeat(half + pad));
+            for _ in 0..40 {
+                lit.push_str(tail);
+            }
+            lit.push_str(&"b".repeat(half));
+            lit.push('"');
+            let inner = &lit[1..lit.len() - 1];
+            let mut whole = vec![0u8; inner.len()];
+            let n = unescape_into(inner, &mut whole).unwrap();
+            whole.truncate(n);
+            let got = unescape(&lit).map(String::into_bytes);
+            assert_eq!(got.as_ref(), Some(&whole), "{tail} {pad}");
+            if !tail.contains("ud800") {
+                assert_eq!(got, serde_json::from_str::<String>(&lit).ok().map(String::into_bytes), "{tail} {pad}");
+            }
+        }
+    }
+    assert_eq!(escape_near(br"ab\\\\\u0041\ncd", 0), Some(12));
+    assert_eq!(escape_near(br"\\\\\\", 0), None);
+}
+
 #[test]
 fn long_text_members_are_decoded_when_read() {
     let long = format!("{}\"quoted\" é\n", "line of text ".repeat(8000));
