@@ -628,13 +628,11 @@ fn check_and_scan(text: &str, max_depth: usize, first_id: usize, first_text: usi
 /// shown), so the scan reads tokens without checking them; on broken text it ends without panic.
 pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
     let mut out = String::with_capacity(1 << 12);
-    let mut arrays: Vec<Vec<[u32; 2]>> = vec![];
-    let mut strings: Vec<[u32; 2]> = vec![];
-    let mut copied = 0usize;
+    let (mut arrays, mut strings): (Vec<Vec<[u32; 2]>>, Vec<[u32; 2]>) = (vec![], vec![]);
+    let (mut copied, mut stack, mut skim) = (0usize, Vec::<Frame>::new(), Skim::new(text));
     // Depth of the array whose tail is being skipped; nothing inside it is tracked.
     let mut skipping: Option<usize> = None;
-    let mut stack: Vec<Frame> = vec![];
-    for tok in Skim::new(text) {
+    while let Some(tok) = skim.next() {
         match tok.kind {
             Kind::Key => {
                 if let Some(Frame::Object { in_text }) = stack.last_mut() {
@@ -647,9 +645,7 @@ pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: us
                 if let Some(Frame::Array { spans, count, .. }) = stack.pop()
                     && skipping == Some(depth)
                 {
-                    let id = first_id + arrays.len();
-                    out.push(',');
-                    out.push_str(&serde_json::to_string(&sentinel_text(id, count - SAMPLE)).unwrap_or_default());
+                    push_sentinel(&mut out, true, sentinel_text(first_id + arrays.len(), count - SAMPLE));
                     copied = tok.start;
                     skipping = None;
                     arrays.push(spans);
@@ -673,11 +669,15 @@ pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: us
         begin(&mut stack, tok.start);
         match tok.kind {
             Kind::ObjectOpen | Kind::ArrayOpen => {
-                if depth >= max_depth {
-                    return Err(format!(
-                        "it nests JSON more than {max_depth} levels deep, over the limit (--max-depth)"
-                    ));
+                if skipping == Some(depth) {
+                    // An element of a long array's tail: only its extent is kept, and how deep
+                    // it nests (the deepest container inside it is at `depth + inner`).
+                    let (at, inner) = skim.finish_container();
+                    within_depth(depth + inner, max_depth)?;
+                    end(&mut stack, at);
+                    continue;
                 }
+                within_depth(depth, max_depth)?;
                 stack.push(if tok.kind == Kind::ObjectOpen {
                     Frame::Object { in_text: false }
                 } else {
@@ -692,8 +692,7 @@ pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: us
                 {
                     // A long text member: left in the text, decoded when it is read.
                     out.push_str(text.get(copied..tok.start).unwrap_or_default());
-                    let sentinel = sentinel_text(first_text + strings.len(), "text");
-                    out.push_str(&serde_json::to_string(&sentinel).unwrap_or_default());
+                    push_sentinel(&mut out, false, sentinel_text(first_text + strings.len(), "text"));
                     copied = tok.end;
                     strings.push([tok.start as u32, tok.end as u32]);
                 }
@@ -705,6 +704,22 @@ pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: us
         out.push_str(text.get(copied..).unwrap_or_default());
     }
     Ok(Scan { skeleton: out, arrays, strings })
+}
+
+/// A sentinel's JSON string into the skeleton (after a comma: the last of an array's sample).
+fn push_sentinel(out: &mut String, comma: bool, sentinel: String) {
+    if comma {
+        out.push(',');
+    }
+    out.push_str(&serde_json::to_string(&sentinel).unwrap_or_default());
+}
+
+/// A container opened at `depth` is within the limit.
+fn within_depth(depth: usize, max_depth: usize) -> Result<(), String> {
+    if depth >= max_depth {
+        return Err(format!("it nests JSON more than {max_depth} levels deep, over the limit (--max-depth)"));
+    }
+    Ok(())
 }
 
 mod parts;
