@@ -101,6 +101,16 @@ impl Elided {
     }
 }
 
+/// The scan of a text (whose syntax is checked apart) made before it is read, on another
+/// thread: what [`Elisions::parse_scanned`] takes.
+pub struct Scanned(Result<Scan, String>);
+
+impl Scanned {
+    pub fn of(text: &str, max_depth: usize) -> Scanned {
+        Scanned(scan(text, max_depth, 0, 0))
+    }
+}
+
 /// Whether a text's JSON syntax has been checked already.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
@@ -174,6 +184,24 @@ impl Elisions {
         Some(self.parse_any(text, max_depth, syntax))
     }
 
+    /// As `parse_with` for a checked text whose scan was made ahead ([`Scanned::of`] of this
+    /// very text under the same depth limit).
+    pub fn parse_scanned(
+        &mut self,
+        text: SharedText,
+        max_depth: usize,
+        ahead: Scanned,
+    ) -> Option<Result<Value, String>> {
+        if text.len() < MIN_TEXT || text.len() >= u32::MAX as usize {
+            return None;
+        }
+        // Its sentinels are numbered from zero: only a fresh set of elisions can take it.
+        if !self.entries.is_empty() || !self.texts.is_empty() {
+            return Some(self.parse_any(text, max_depth, Syntax::Checked));
+        }
+        Some(ahead.0.and_then(|scan| self.take_scan(text, scan, max_depth)))
+    }
+
     fn parse_any(&mut self, text: SharedText, max_depth: usize, syntax: Syntax) -> Result<Value, String> {
         let (first_id, first_text) = (self.entries.len(), self.texts.len());
         let scan = if syntax == Syntax::Unchecked {
@@ -181,6 +209,11 @@ impl Elisions {
         } else {
             scan(&text, max_depth, first_id, first_text)?
         };
+        self.take_scan(text, scan, max_depth)
+    }
+
+    /// The skeleton a scan of `text` made, parsed; the scan's spans kept.
+    fn take_scan(&mut self, text: SharedText, scan: Scan, max_depth: usize) -> Result<Value, String> {
         // With nothing left out, the text itself is parsed (no copy of it is made).
         let skeleton = if scan.arrays.is_empty() && scan.strings.is_empty() { &text } else { scan.skeleton.as_str() };
         let (value, seen) = crate::json_depth::parse_noting::<Value>(skeleton, max_depth)?;

@@ -34,6 +34,7 @@ pub mod tasks;
 pub mod tools;
 pub mod uri_template;
 pub mod wire;
+mod wire_scan;
 
 pub use session::{CallOptions, ConnectOptions, Progress, Reply, ReplyBody, ServerInfo, Session};
 pub use target::{HttpTarget, StdioTarget, Target};
