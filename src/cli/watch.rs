@@ -50,7 +50,16 @@ pub async fn watch(pid: Option<u32>, breaks: &[String]) -> Result<i32> {
     }
 }
 
+/// Refuses a proxies' directory or socket another user could have put there.
+fn trusted(path: &std::path::Path) -> Result<()> {
+    control::check_socket(path)
+        .map_err(|e| LensError::usage(format!("not watching: {}", sanitize::line(&e.to_string()))))
+}
+
 async fn list() -> Result<i32> {
+    if let Some(dir) = control::dir() {
+        trusted(&dir.join("x"))?;
+    }
     let running = control::running().await;
     if running.is_empty() {
         out("no proxy is running (start one with `mcplens proxy -- <server>`)\n")?;
@@ -65,6 +74,7 @@ async fn list() -> Result<i32> {
 async fn attach(pid: u32, breaks: &[String]) -> Result<i32> {
     let path = control::socket_of(pid)
         .ok_or_else(|| LensError::usage("no state directory (set HOME or MCPLENS_STATE_DIR)"))?;
+    trusted(&path)?;
     let conn = UnixStream::connect(&path).await.map_err(|e| {
         LensError::connection(format!("no proxy with pid {pid} answers ({e}); `mcplens watch` lists the running ones"))
     })?;
@@ -81,14 +91,37 @@ async fn attach(pid: u32, breaks: &[String]) -> Result<i32> {
         None
     };
     let mut lines = BufReader::new(read).lines();
+    let mut attached = false;
     while let Ok(Some(line)) = lines.next_line().await {
         match serde_json::from_str::<Value>(&line) {
+            Ok(v) if !attached => attached = hello(&v, pid)?,
             Ok(v) if v.get("event").is_some() => event(&v, &pending),
             _ => out(&format!("{}\n", sanitize::json(&line)))?,
         }
     }
+    if !attached {
+        return Err(LensError::connection(format!("the proxy with pid {pid} closed the connection without a hello")));
+    }
     err_line("mcplens watch: the proxy ended");
     Ok(0)
+}
+
+/// The proxy's first line: its hello (said on stderr), or why it will not be watched.
+fn hello(v: &Value, pid: u32) -> Result<bool> {
+    match v.get("event").and_then(Value::as_str) {
+        Some("hello") => {
+            event(v, &Pending::default());
+            Ok(true)
+        }
+        Some("refused") => {
+            let why = v.get("why").and_then(Value::as_str).unwrap_or("no reason given");
+            Err(LensError::connection(format!(
+                "the proxy with pid {pid} refused this watcher: {}",
+                sanitize::line(why)
+            )))
+        }
+        _ => Err(LensError::connection(format!("pid {pid}'s socket did not answer as a proxy does"))),
+    }
 }
 
 /// `tools/call` (both ways), `>tools/call` (to the server only), `<tools/call` (to the host).

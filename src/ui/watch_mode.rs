@@ -52,6 +52,10 @@ pub async fn run(pid: u32) -> i32 {
         err_line("mcplens: no state directory (set HOME or MCPLENS_STATE_DIR)");
         return 2;
     };
+    if let Err(e) = control::check_socket(&path) {
+        err_line(&format!("mcplens: not watching: {}", crate::sanitize::line(&e.to_string())));
+        return 2;
+    }
     let conn = match UnixStream::connect(&path).await {
         Ok(c) => c,
         Err(e) => {

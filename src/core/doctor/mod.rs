@@ -103,7 +103,16 @@ pub struct Report {
 }
 
 impl Report {
-    fn new(target: &Target, steps: Vec<Step>) -> Report {
+    fn new(target: &Target, mut steps: Vec<Step>) -> Report {
+        // What a server sends back may hold a secret given with -e, -H or in the URL, whole or
+        // cut short in an excerpt: none reaches the report.
+        let redactor = crate::mcp::log::Redactor::new(target.secrets());
+        for s in &mut steps {
+            let texts = [&mut s.title, &mut s.detail].into_iter().chain(&mut s.sent).chain(&mut s.received);
+            for t in texts.chain(s.fix.as_mut()) {
+                *t = redactor.redact_cut(t).into_owned();
+            }
+        }
         let first_failure = steps.iter().find(|s| s.verdict == Verdict::Fail).map(|s| s.id.clone());
         Report { target: target.label(), ok: first_failure.is_none(), first_failure, steps }
     }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use http::HeaderMap;
 
-use super::log::{LogKind, MASK, SessionLog};
+use super::log::{LogKind, MASK, Redactor, SessionLog};
 
 /// The first line of every exchange's entry starts so (how the headless printer finds them).
 pub const PREFIX: &str = "HTTP ";
@@ -35,6 +35,12 @@ pub struct Exchange<'a> {
 impl Exchange<'_> {
     /// The entry's text: a summary line, then the headers each way.
     pub fn text(&self) -> String {
+        self.text_redacted(&Redactor::default())
+    }
+
+    /// The entry's text with `redactor`'s secrets masked in each header value before a long one
+    /// is cut (a cut secret would no longer be found whole).
+    pub fn text_redacted(&self, redactor: &Redactor) -> String {
         let ms = self.elapsed.as_secs_f64() * 1000.0;
         let what = if self.what.is_empty() { String::new() } else { format!(" ({})", self.what) };
         let outcome = match &self.answer {
@@ -43,10 +49,10 @@ impl Exchange<'_> {
         };
         let mut s = format!("{PREFIX}{} {}{what} → {outcome} in {ms:.1} ms", self.method, self.url);
         s.push_str("\nrequest headers:");
-        headers(&mut s, self.sent);
+        headers(&mut s, self.sent, redactor);
         if let Ok((_, received)) = &self.answer {
             s.push_str("\nresponse headers:");
-            headers(&mut s, received);
+            headers(&mut s, received, redactor);
         }
         s
     }
@@ -54,11 +60,11 @@ impl Exchange<'_> {
     /// Pushes the entry (redacted by the log). Always `info`: a failed exchange has its own
     /// warning where it is handled (the body of an HTTP error, a failed login), said once.
     pub fn log(&self, log: &SessionLog) {
-        log.push(LogKind::Info, &self.text());
+        log.push(LogKind::Info, &self.text_redacted(log.redactor()));
     }
 }
 
-fn headers(out: &mut String, map: &HeaderMap) {
+fn headers(out: &mut String, map: &HeaderMap, redactor: &Redactor) {
     if map.is_empty() {
         out.push_str(" (none)");
     }
@@ -66,7 +72,8 @@ fn headers(out: &mut String, map: &HeaderMap) {
         let shown = if SECRET_HEADERS.contains(&name.as_str()) {
             std::borrow::Cow::Borrowed(MASK)
         } else {
-            let v = String::from_utf8_lossy(value.as_bytes()).into_owned();
+            let v = String::from_utf8_lossy(value.as_bytes());
+            let v = redactor.redact(&v);
             std::borrow::Cow::Owned(crate::sanitize::truncate(&v, MAX_VALUE).into_owned())
         };
         out.push_str(&format!("\n  {name}: {shown}"));

@@ -415,12 +415,12 @@ impl Session {
     fn refusal(target: &Target, options: &ConnectOptions, tap: &WireTap, e: &ClientInitializeError) -> String {
         let redactor = tap.log().redactor();
         match target {
-            Target::Http(h) => {
+            Target::Http(_) => {
                 let cause = redactor.redact(&root_cause(e)).into_owned();
                 if cause.starts_with("HTTP ") {
-                    format!("at {} answered {cause}", h.url)
+                    format!("at {} answered {cause}", target.label())
                 } else {
-                    format!("at {} could not be reached: {cause}", h.url)
+                    format!("at {} could not be reached: {cause}", target.label())
                 }
             }
             Target::Stdio(_) => format!(

@@ -43,7 +43,8 @@ impl Target {
         Target::Stdio(StdioTarget { command, args: vec!["demo-server".into()], env: vec![], cwd: None })
     }
 
-    /// Values that must never be shown: env values and header values the user passed.
+    /// Values that must never be shown: env values, header values and the URL's credentials the
+    /// user passed.
     pub fn secrets(&self) -> Vec<String> {
         match self {
             Target::Stdio(s) => s.env.iter().map(|(_, v)| v.clone()).collect(),
@@ -61,11 +62,13 @@ impl Target {
                     }
                     out
                 }))
+                .chain(super::url_secrets::credentials(&h.url))
                 .collect(),
         }
     }
 
-    /// A short human name for the target (no secrets: env and headers are left out).
+    /// A short human name for the target (no secrets: env and headers are left out, a URL's
+    /// credentials masked).
     pub fn label(&self) -> String {
         match self {
             Target::Stdio(s) => {
@@ -73,7 +76,7 @@ impl Target {
                 parts.extend(s.args.iter().cloned());
                 parts.join(" ")
             }
-            Target::Http(h) => h.url.clone(),
+            Target::Http(h) => super::url_secrets::shown(&h.url),
         }
     }
 }

@@ -59,13 +59,58 @@ pub fn open(hub: Arc<Hub>) -> std::io::Result<Socket> {
 }
 
 fn make_private_dir(dir: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    check_private_dir(dir)
+}
+
+/// The proxies' directory is trusted only when it is a real directory (not a symlink) of this
+/// user: anyone else who could write there could put a socket of theirs in a proxy's place, or
+/// take a proxy's socket away. One of this user's that others may enter is made 0700.
+pub fn check_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let meta = std::fs::symlink_metadata(dir)?;
+    let refuse = |why: &str| Err(std::io::Error::other(format!("{} {why}", dir.display())));
+    if meta.file_type().is_symlink() {
+        return refuse("is a symlink; the proxies' directory must be a directory of its own");
     }
-    #[cfg(not(unix))]
-    std::fs::create_dir_all(dir)
+    if !meta.is_dir() {
+        return refuse("is not a directory");
+    }
+    if meta.uid() != own_uid() {
+        return refuse(&format!("belongs to another user (uid {}); only one's own is trusted", meta.uid()));
+    }
+    if meta.mode() & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
+/// Refuses a proxy's socket to connect to when its directory or the socket itself could be
+/// another user's (see [`check_private_dir`]). A socket not there yet is for the connect to say.
+pub fn check_socket(path: &Path) -> std::io::Result<()> {
+    if let Some(dir) = path.parent()
+        && let Err(e) = check_private_dir(dir)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        return Err(e);
+    }
+    if std::fs::symlink_metadata(path).is_ok() && !is_own_socket(path) {
+        let why = format!("{} is not a socket of this user's (a proxy's); not connecting", path.display());
+        return Err(std::io::Error::other(why));
+    }
+    Ok(())
+}
+
+/// Whether `path` is a socket of this user's (what a proxy leaves), not a file, FIFO or symlink.
+pub fn is_own_socket(path: &Path) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket() && m.uid() == own_uid())
+}
+
+fn own_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
 }
 
 fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
@@ -75,12 +120,26 @@ fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
 
 async fn accept(listener: UnixListener, hub: Arc<Hub>) {
     loop {
-        let Ok((conn, _)) = listener.accept().await else { continue };
+        let Ok((conn, _)) = listener.accept().await else {
+            // Out of descriptors, say: wait for some to be freed instead of spinning.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
         if hub.watchers() >= MAX_WATCHERS {
+            tokio::spawn(refuse(conn));
             continue;
         }
         tokio::spawn(serve(conn, hub.clone()));
     }
+}
+
+/// One watcher too many is told why before its connection is closed.
+async fn refuse(mut conn: UnixStream) {
+    let why =
+        json!({"event": "refused", "why": format!("{MAX_WATCHERS} watchers are attached already, the most at once")});
+    let line = format!("{why}\n");
+    let said = conn.write_all(line.as_bytes());
+    let _ = tokio::time::timeout(Duration::from_secs(1), said).await;
 }
 
 /// One watcher: its commands read beside the lines written to it, until it goes.
@@ -216,6 +275,9 @@ fn apply(hub: &Arc<Hub>, id: u64, c: Command) -> Result<String, String> {
 /// Sockets no proxy answers on are removed.
 pub async fn running() -> Vec<(u32, PathBuf, Value)> {
     let Some(dir) = dir() else { return Vec::new() };
+    if check_private_dir(&dir).is_err() {
+        return Vec::new();
+    }
     let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
     let mut out = Vec::new();
     for e in entries.flatten() {
@@ -224,6 +286,10 @@ pub async fn running() -> Vec<(u32, PathBuf, Value)> {
             continue;
         };
         let Ok(pid) = pid.parse::<u32>() else { continue };
+        // Only a socket a proxy of this user's left is connected to, or removed when dead.
+        if !is_own_socket(&path) {
+            continue;
+        }
         match UnixStream::connect(&path).await {
             Ok(conn) => out.push((pid, path, hello_of(conn).await)),
             Err(_) => {

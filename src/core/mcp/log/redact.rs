@@ -88,6 +88,29 @@ impl Redactor {
         found
     }
 
+    /// `s` redacted, and every run of 8 or more of a secret's first or last characters masked as
+    /// well: for text that was cut short (an excerpt, a truncated value) before it reached here.
+    pub fn redact_cut<'a>(&self, s: &'a str) -> Cow<'a, str> {
+        let whole = self.redact(s);
+        let ranges = self.partial_ranges(&whole, 8);
+        if ranges.is_empty() {
+            return whole;
+        }
+        let mut out = String::with_capacity(whole.len());
+        let mut at = 0;
+        for r in ranges {
+            if r.start < at {
+                at = at.max(r.end);
+                continue;
+            }
+            out.push_str(&whole[at..r.start]);
+            out.push_str(MASK);
+            at = r.end;
+        }
+        out.push_str(&whole[at..]);
+        Cow::Owned(out)
+    }
+
     /// Where the secrets (or their base64 forms) occur in `text`, as byte ranges sorted and
     /// merged: for masking text already laid out (a screen row).
     pub fn ranges(&self, text: &str) -> Vec<Range<usize>> {

@@ -1,0 +1,146 @@
+//! The proxies' directory and sockets (fresh adversary, round four): `mcplens proxy` and
+//! `mcplens watch` trust only a real directory of the user's own (not a symlink, not another
+//! user's; one others may enter is made 0700), connect only to the user's own sockets, and
+//! `watch` removes only dead sockets, never a file, FIFO or symlink that happens to be named
+//! `PID.sock`.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{bin, stderr};
+
+fn state(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcplens-r4-proxy-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+fn watch(state: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(bin())
+        .arg("watch")
+        .args(args)
+        .env("MCPLENS_STATE_DIR", state)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The first line the proxy says on stderr (it says whether it can be watched), then it ends
+/// with its host (stdin closed).
+fn proxy_says(state: &Path) -> String {
+    let mut child = Command::new(bin())
+        .args(["proxy", "--", bin(), "demo-server"])
+        .env("MCPLENS_STATE_DIR", state)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut line = String::new();
+    if let Some(err) = child.stderr.take() {
+        let _ = BufReader::new(err).read_line(&mut line);
+    }
+    drop(child.stdin.take());
+    let _ = child.wait();
+    line
+}
+
+/// Budget: a file, a FIFO and a symlink named like sockets stay where they are, and `watch`
+/// refuses to attach to them with one line (exit 2).
+#[test]
+fn watch_removes_and_connects_to_nothing_but_the_users_own_sockets() {
+    let st = state("files");
+    let dir = st.join("proxies");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.join("999.sock"), "precious").unwrap_or_else(|e| panic!("{e}"));
+    let fifo = Command::new("mkfifo").arg(dir.join("998.sock")).status();
+    std::os::unix::fs::symlink(st.join("elsewhere"), dir.join("997.sock")).unwrap_or_else(|e| panic!("{e}"));
+    let listed = watch(&st, &[]);
+    assert_eq!(listed.status.code(), Some(0), "{}", stderr(&listed));
+    assert_eq!(std::fs::read_to_string(dir.join("999.sock")).ok().as_deref(), Some("precious"));
+    assert!(std::fs::symlink_metadata(dir.join("997.sock")).is_ok(), "the symlink was removed");
+    if fifo.is_ok_and(|s| s.success()) {
+        assert!(std::fs::symlink_metadata(dir.join("998.sock")).is_ok(), "the FIFO was removed");
+    }
+    for pid in ["999", "998", "997"] {
+        let o = watch(&st, &[pid]);
+        assert_eq!(o.status.code(), Some(2), "{pid}: {}", stderr(&o));
+        assert!(stderr(&o).contains("is not a socket of this user's"), "{pid}: {}", stderr(&o));
+    }
+}
+
+/// Budget: a symlinked proxies' directory is refused by proxy (which goes on unwatched, saying
+/// why) and by watch; a directory others may enter is made 0700 and used.
+#[test]
+fn the_proxies_directory_must_be_the_users_own() {
+    let st = state("dir");
+    std::fs::create_dir_all(st.join("elsewhere")).unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink(st.join("elsewhere"), st.join("proxies")).unwrap_or_else(|e| panic!("{e}"));
+    let said = proxy_says(&st);
+    assert!(said.contains("no control socket") && said.contains("is a symlink"), "{said}");
+    assert_eq!(std::fs::read_dir(st.join("elsewhere")).map(|d| d.count()).ok(), Some(0));
+    let o = watch(&st, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is a symlink"), "{}", stderr(&o));
+
+    std::fs::remove_file(st.join("proxies")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir(st.join("proxies")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(st.join("proxies"), std::fs::Permissions::from_mode(0o777))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let said = proxy_says(&st);
+    assert!(said.contains("watch it with"), "{said}");
+    let mode = std::fs::metadata(st.join("proxies")).map(|m| m.permissions().mode() & 0o777).ok();
+    assert_eq!(mode, Some(0o700));
+
+    // Another user's directory (only root can make one here).
+    if std::os::unix::fs::chown(st.join("proxies"), Some(65534), None).is_ok() {
+        let said = proxy_says(&st);
+        assert!(said.contains("belongs to another user"), "{said}");
+        let o = watch(&st, &[]);
+        assert!(stderr(&o).contains("belongs to another user"), "{}", stderr(&o));
+    }
+}
+
+/// Budget: the watcher past the most at once (32) is told so and exits 3, instead of hearing
+/// that the proxy ended while it runs on.
+#[test]
+fn one_watcher_too_many_is_told_why() {
+    use std::os::unix::net::UnixStream;
+    let st = state("many");
+    let mut child = Command::new(bin())
+        .args(["proxy", "--", bin(), "demo-server"])
+        .env("MCPLENS_STATE_DIR", &st)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut said = String::new();
+    if let Some(err) = child.stderr.as_mut() {
+        let _ = BufReader::new(err).read_line(&mut said);
+    }
+    let pid = child.id().to_string();
+    let socket = st.join("proxies").join(format!("{pid}.sock"));
+    let watchers: Vec<_> = (0..32)
+        .map(|_| {
+            let conn = UnixStream::connect(&socket).unwrap_or_else(|e| panic!("{said}: {e}"));
+            let mut hello = String::new();
+            let mut read = BufReader::new(conn);
+            let _ = read.read_line(&mut hello);
+            assert!(hello.contains("\"hello\""), "{hello}");
+            read
+        })
+        .collect();
+    let o = watch(&st, &[&pid]);
+    drop(watchers);
+    drop(child.stdin.take());
+    let _ = child.wait();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("refused this watcher: 32 watchers are attached already"), "{}", stderr(&o));
+}
