@@ -144,3 +144,77 @@ fn one_watcher_too_many_is_told_why() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("refused this watcher: 32 watchers are attached already"), "{}", stderr(&o));
 }
+
+/// `proxy --url` serving server-everything on `port`; its stderr's first line.
+fn http_proxy(target: &str, port: u16, state: &Path) -> (common::Guard, String) {
+    let mut child = Command::new(bin())
+        .args(["proxy", "--url", target, "--listen", &format!("127.0.0.1:{port}"), "-H", "X-Api-Key: sekrit-1234"])
+        .env("MCPLENS_STATE_DIR", state)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut said = String::new();
+    if let Some(err) = child.stderr.take() {
+        let mut read = BufReader::new(err);
+        while !said.contains("serving") && read.read_line(&mut said).unwrap_or(0) > 0 {}
+    }
+    (common::Guard(child), said)
+}
+
+/// The status line of a raw POST of an initialize with these extra header lines.
+fn post_status(port: u16, extra: &str) -> String {
+    use std::io::{Read, Write};
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}"#;
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\n{extra}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let mut conn = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap_or_else(|e| panic!("{e}"));
+    let _ = conn.set_read_timeout(Some(std::time::Duration::from_secs(10)));
+    let _ = conn.write_all(format!("{head}{body}").as_bytes());
+    let mut first = [0u8; 12];
+    let _ = conn.read_exact(&mut first);
+    String::from_utf8_lossy(&first).into_owned()
+}
+
+/// Budget: the HTTP proxy serves a request addressed to it from the host (200), and refuses
+/// with 403 one whose Host is a rebound name or that a web page of another origin sent, so a
+/// page cannot drive the server with the -H credentials the proxy adds.
+#[test]
+fn the_http_proxy_serves_only_requests_addressed_to_it() {
+    let (_server, url) = common::server_everything_http();
+    let st = state("http");
+    let port = common::free_port();
+    let (_proxy, said) = http_proxy(&url, port, &st);
+    common::wait_for_port(port);
+    let here = format!("Host: 127.0.0.1:{port}\r\n");
+    assert_eq!(post_status(port, &here), "HTTP/1.1 200", "{said}");
+    let local_page = format!("{here}Origin: http://localhost:6274\r\n");
+    assert_eq!(post_status(port, &local_page), "HTTP/1.1 200");
+    assert_eq!(post_status(port, &format!("Host: rebound.example:{port}\r\n")), "HTTP/1.1 403");
+    assert_eq!(post_status(port, &format!("{here}Origin: https://evil.example\r\n")), "HTTP/1.1 403");
+    assert_eq!(post_status(port, ""), "HTTP/1.1 403");
+}
+
+/// Budget: a server URL with userinfo, a query, or a non-ASCII host is proxied without a panic,
+/// to the server's own path (it was cut from the URL at the wrong byte: a panic for `ü`, the
+/// wrong path with userinfo), and its credentials are not printed.
+#[test]
+fn the_http_proxy_takes_any_server_url() {
+    let st = state("urls");
+    let port = common::free_port();
+    let (mut proxy, said) = http_proxy("http://ü.localhost:9/mcp", port, &st);
+    assert!(said.contains(&format!("at http://127.0.0.1:{port}/mcp")), "{said}");
+    let _ = proxy.0.kill();
+    let (_server, url) = common::server_everything_http();
+    let with_user = url.replacen("http://", "http://me:pw-0f1e2d3c4b5a@", 1);
+    let port = common::free_port();
+    let (_proxy, said) = http_proxy(&format!("{with_user}?token=qt-9a8b7c6d5e4f"), port, &st);
+    assert!(said.contains(&format!("at http://127.0.0.1:{port}/mcp\n")), "{said}");
+    assert!(!said.contains("pw-0f1e2d3c4b5a") && !said.contains("qt-9a8b7c6d5e4f"), "{said}");
+    common::wait_for_port(port);
+    let o = common::mcplens(&["tools", "--url", &format!("http://127.0.0.1:{port}/mcp")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -376,3 +376,49 @@ fn a_config_of_50k_servers() {
     assert!(err.contains("s000019, and 49980 more") && err.len() < 2000, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `lint --snapshot` of one tool whose schema is `schema` (within the budget of 10 times the
+/// snapshot plus 50 MB); the output and the exit code.
+fn lint_one_tool(name: &str, schema: &str) -> (String, Option<i32>) {
+    let dir = std::env::temp_dir().join(format!("mcplens-hostile-lint-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    let path = dir.join("snapshot.json");
+    let text = format!(
+        "{{\"mcplensSnapshot\": 1,\n\"target\": {{\"command\":\"x\"}},\n\"server\": {{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{{\"tools\":{{}}}},\"serverInfo\":{{\"name\":\"s\",\"version\":\"1\"}}}},\n\"tools\": [\n{{\"name\":\"t\",\"inputSchema\":{schema}}}\n],\n\"resources\": [],\n\"resourceTemplates\": [],\n\"prompts\": []\n}}\n"
+    );
+    std::fs::write(&path, &text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    let o = Command::new(bin())
+        .args(["lint", "--snapshot"])
+        .arg(&path)
+        .env("MCPLENS_REPORT_PEAK", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let budget = 10 * text.len() as u64 + 50 * MIB;
+    assert!(peak(&o) <= budget, "{name}: peak {} MiB over the budget of {} MiB", peak(&o) / MIB, budget / MIB);
+    (stdout(&o), o.status.code())
+}
+
+/// One tool of 200,000 bare string properties (5.6 MB), one of them of a type that does not
+/// exist, and one of 100,000 properties each a `$ref` beside a wrong `additionalProperties`: each
+/// schema read from its text a node at a time and checked against its meta-schema piece by
+/// piece, the wrong node named.
+#[test]
+fn lint_of_one_tool_with_200k_properties() {
+    let prop = |i: usize| format!(r#""p{i:06}":{{"type":"{}"}}"#, if i == 150_000 { "strin" } else { "string" });
+    let props: Vec<String> = (0..200_000).map(prop).collect();
+    let (out, code) = lint_one_tool("bare", &format!(r#"{{"type":"object","properties":{{{}}}}}"#, props.join(",")));
+    assert_eq!(code, Some(8), "{out}");
+    assert!(out.contains("/inputSchema/properties/p150000"), "{out}");
+    assert!(out.contains("1 error(s), 0 warning(s), 0 info(s) in 1 tool(s)"), "{out}");
+    let prop = |i: usize| format!(r##""p{i:06}":{{"$ref":"#/$defs/s"}}"##);
+    let props: Vec<String> = (0..100_000).map(prop).collect();
+    let schema = format!(
+        r#"{{"type":"object","$defs":{{"s":{{"type":"string"}}}},"properties":{{{}}},"additionalProperties":7}}"#,
+        props.join(",")
+    );
+    let (out, code) = lint_one_tool("refs", &schema);
+    assert_eq!(code, Some(8), "{out}");
+    assert!(out.contains("schema/invalid") && out.contains("host/gemini-cli/schema-stripped"), "{out}");
+}

@@ -80,3 +80,67 @@ async fn read_more(conn: &mut TcpStream, buf: &mut Vec<u8>, idle: Option<Duratio
         _ => false,
     }
 }
+
+/// Why a request to one of mcplens's own HTTP servers listening at `local` is not served, if
+/// it is not (the MCP transport's rule against DNS rebinding): on a loopback address its `Host`
+/// must name a loopback address with `local`'s port (a rebound name does not), and an `Origin` it
+/// carries (a browser's page) must be a loopback one, whatever the address.
+pub fn foreign(req: &Request, local: std::net::SocketAddr) -> Option<&'static str> {
+    let header = |name: &str| req.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
+    if local.ip().is_loopback() {
+        let host = header("host").unwrap_or("");
+        let (name, port) = host.rsplit_once(':').unwrap_or((host, ""));
+        if !is_loopback_name(name) || port != local.port().to_string() {
+            return Some("the Host header names no loopback address of this server's");
+        }
+    }
+    if let Some(origin) = header("origin") {
+        let rest = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")).unwrap_or("");
+        let name = match rest.rsplit_once(':') {
+            Some((n, p)) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => n,
+            _ => rest,
+        };
+        if !is_loopback_name(name) {
+            return Some("requests from a web page of another origin are refused");
+        }
+    }
+    None
+}
+
+fn is_loopback_name(name: &str) -> bool {
+    let bare = name.trim_start_matches('[').trim_end_matches(']');
+    bare.eq_ignore_ascii_case("localhost") || bare.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(headers: &[(&str, &str)]) -> Request {
+        let headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Request { method: "POST".into(), target: "/mcp".into(), headers, body: vec![] }
+    }
+
+    #[test]
+    fn only_loopback_hosts_and_origins_are_served() {
+        let local: std::net::SocketAddr = ([127, 0, 0, 1], 8931).into();
+        for ok in [
+            &[("Host", "127.0.0.1:8931")][..],
+            &[("host", "localhost:8931"), ("Origin", "http://localhost:6274")],
+            &[("Host", "[::1]:8931")],
+        ] {
+            assert_eq!(foreign(&req(ok), local), None, "{ok:?}");
+        }
+        for bad in [
+            &[][..],
+            &[("Host", "evil.example:8931")],
+            &[("Host", "127.0.0.1:80")],
+            &[("Host", "127.0.0.1:8931"), ("Origin", "https://evil.example")],
+            &[("Host", "127.0.0.1:8931"), ("Origin", "null")],
+        ] {
+            assert!(foreign(&req(bad), local).is_some(), "{bad:?}");
+        }
+        let anywhere: std::net::SocketAddr = ([0, 0, 0, 0], 8931).into();
+        assert_eq!(foreign(&req(&[("Host", "box.lan:8931")]), anywhere), None);
+    }
+}

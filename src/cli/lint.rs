@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::{TargetArgs, out};
 use crate::error::{LensError, Result};
@@ -27,7 +28,7 @@ pub async fn lint(target: &TargetArgs, from: Source<'_>, json: bool) -> Result<i
         (None, Some(path)) => {
             let rec = crate::replay::read(path, target.max_depth).map_err(|e| LensError::usage(sanitize::line(&e)))?;
             let subject = lint::session::from_recording(&rec, target.max_depth);
-            (lint::lint(&subject), subject.tools.len())
+            (lint::lint(&subject, target.max_depth), subject.tools.len())
         }
         (None, None) => live(target).await?,
     };
@@ -81,10 +82,11 @@ fn of_snapshot(path: &Path, max_depth: usize) -> Result<(Vec<Finding>, usize)> {
         // A document serde_json refuses as it is (a number past its range): read whole, approximated.
         None => {
             let doc = super::diff::load(path, max_depth)?;
-            let tools = doc.get("tools").and_then(Value::as_array).cloned().unwrap_or_default();
+            let tools = doc.get("tools").and_then(Value::as_array).into_iter().flatten();
+            let tools = tools.filter_map(|t| RawValue::from_string(crate::deep::compact(t)).ok()).collect();
             crate::deep::drop_value(doc);
             let subject = Subject { tools, ..Subject::default() };
-            Ok((lint::lint(&subject), subject.tools.len()))
+            Ok((lint::lint(&subject, max_depth), subject.tools.len()))
         }
     }
 }
@@ -117,10 +119,11 @@ async fn read_views(
 ) -> Vec<lint::ViewRead> {
     let mut views: Vec<lint::ViewRead> = vec![];
     for raw in tools {
-        let Ok(t) = crate::json_depth::parse::<Value>(raw.get(), max_depth) else { continue };
-        let name = t.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-        let uri = crate::apps::tool_resource(&t).filter(|u| crate::apps::is_ui_uri(u)).map(str::to_string);
-        crate::deep::drop_value(t);
+        // Its schemas are not read: they may be most of a listing's bytes.
+        let Some(t) = lint::Slim::of(raw, max_depth) else { continue };
+        let name = t.desc.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+        let uri = crate::apps::tool_resource(&t.desc).filter(|u| crate::apps::is_ui_uri(u)).map(str::to_string);
+        crate::deep::drop_value(t.desc);
         let Some(uri) = uri else { continue };
         if let Some(v) = views.iter_mut().find(|v| v.uri == uri) {
             v.tools.push(name);

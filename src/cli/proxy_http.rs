@@ -38,8 +38,11 @@ const HOP: &[&str] = &[
 
 struct Upstream {
     client: reqwest::Client,
-    /// scheme://host[:port], to which the host's path is appended.
-    origin: String,
+    /// The server's URL: the host's path and query replace its own (its userinfo is kept; its
+    /// query too when the host sends none).
+    base: reqwest::Url,
+    /// Where the proxy listens (requests must be addressed to it).
+    local: std::net::SocketAddr,
     /// Headers given with -H, added when the host did not send them.
     extra: Vec<(String, String)>,
     rec: Arc<Recorder>,
@@ -48,22 +51,20 @@ struct Upstream {
 /// Serves until the proxy is stopped.
 pub(crate) async fn serve(server: &HttpTarget, listen: &str, rec: Arc<Recorder>) -> Result<i32> {
     let url = reqwest::Url::parse(&server.url).map_err(|e| LensError::usage(format!("--url: {e}")))?;
-    let origin = url.origin().ascii_serialization();
     let listener = TcpListener::bind(listen)
         .await
         .map_err(|e| LensError::usage(format!("--listen {}: {e}", sanitize::line(listen))))?;
     let local = listener.local_addr().map_err(|e| LensError::connection(e.to_string()))?;
-    let path = &server.url[origin.len()..];
     err_line(&format!(
         "mcplens proxy: serving {} at http://{local}{}",
-        sanitize::line(&server.url),
-        sanitize::line(path)
+        sanitize::line(&crate::mcp::url_secrets::shown(&server.url)),
+        sanitize::line(url.path())
     ));
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| LensError::connection(e.to_string()))?;
-    let up = Arc::new(Upstream { client, origin, extra: server.headers.clone(), rec });
+    let up = Arc::new(Upstream { client, base: url, local, extra: server.headers.clone(), rec });
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
         tokio::select! {
@@ -84,6 +85,22 @@ pub(crate) async fn serve(server: &HttpTarget, listen: &str, rec: Arc<Recorder>)
     }
 }
 
+impl Upstream {
+    /// The server's URL for the host's request target (a path, with or without a query).
+    fn url_for(&self, target: &str) -> reqwest::Url {
+        let mut url = self.base.clone();
+        let (path, query) = match target.split_once('?') {
+            Some((p, q)) => (p, Some(q)),
+            None => (target, self.base.query()),
+        };
+        let query = query.map(str::to_string);
+        url.set_path(path);
+        url.set_query(query.as_deref());
+        url.set_fragment(None);
+        url
+    }
+}
+
 /// One host connection: requests one after the other until it closes.
 async fn connection(mut conn: TcpStream, up: Arc<Upstream>) {
     let mut buf = Vec::new();
@@ -98,6 +115,11 @@ async fn forward(conn: &mut TcpStream, up: &Upstream, mut req: Request) -> std::
     // Only a path goes to the server's origin (not a proxy's absolute URL to somewhere else).
     if !req.target.starts_with('/') {
         return respond(conn, "400 Bad Request", "text/plain", b"expected a path").await;
+    }
+    // A web page (DNS rebinding, a form posted cross-origin) must not reach the server with the
+    // host's -H credentials added.
+    if let Some(why) = super::http1::foreign(&req, up.local) {
+        return respond(conn, "403 Forbidden", "text/plain", why.as_bytes()).await;
     }
     if !req.body.is_empty() {
         match check(up, true, &req.body).await {
@@ -114,7 +136,7 @@ async fn forward(conn: &mut TcpStream, up: &Upstream, mut req: Request) -> std::
     }
     let back = Back::of(&req);
     let method = reqwest::Method::from_bytes(req.method.as_bytes()).unwrap_or(reqwest::Method::GET);
-    let mut call = up.client.request(method, format!("{}{}", up.origin, req.target));
+    let mut call = up.client.request(method, up.url_for(&req.target));
     for (name, value) in &req.headers {
         if !HOP.contains(&name.to_ascii_lowercase().as_str()) {
             call = call.header(name, value);
@@ -163,7 +185,7 @@ impl Back {
         up.rec.note(LogKind::Sent, answer.as_bytes());
         let mut call = up
             .client
-            .post(format!("{}{}", up.origin, self.target))
+            .post(up.url_for(&self.target))
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream");
         for (name, value) in self.headers.iter().chain(up.extra.iter()) {

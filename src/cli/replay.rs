@@ -91,7 +91,7 @@ async fn serve_http(addr: &str, script: Shared, max_depth: usize) -> Result<i32>
                     Ok(slot) => {
                         let script = script.clone();
                         tokio::spawn(async move {
-                            connection(conn, script, max_depth).await;
+                            connection(conn, local, script, max_depth).await;
                             drop(slot);
                         });
                     }
@@ -109,13 +109,16 @@ async fn serve_http(addr: &str, script: Shared, max_depth: usize) -> Result<i32>
 }
 
 /// One client connection: requests one after the other (keep-alive) until it closes.
-async fn connection(mut conn: TcpStream, script: Shared, max_depth: usize) {
+async fn connection(mut conn: TcpStream, local: std::net::SocketAddr, script: Shared, max_depth: usize) {
     let mut buf = Vec::new();
-    while let Some(super::http1::Request { method, body, .. }) =
-        super::http1::read_request(&mut conn, &mut buf, Some(IDLE)).await
-    {
+    while let Some(req) = super::http1::read_request(&mut conn, &mut buf, Some(IDLE)).await {
+        let super::http1::Request { method, body, .. } = &req;
         let answered = match method.as_str() {
-            "POST" => match std::str::from_utf8(&body) {
+            // A web page's request (DNS rebinding, another origin) is not served.
+            _ if let Some(why) = super::http1::foreign(&req, local) => {
+                respond(&mut conn, "403 Forbidden", "text/plain", &[why.as_bytes()]).await
+            }
+            "POST" => match std::str::from_utf8(body) {
                 Ok(text) => post(&mut conn, answer(&script, text.trim(), max_depth)).await,
                 Err(_) => respond(&mut conn, "400 Bad Request", "text/plain", &[b"not UTF-8"]).await,
             },

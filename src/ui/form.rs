@@ -863,6 +863,7 @@ impl FormState {
             Kind::Variant(labels) => f.choice.and_then(|c| labels.get(c)).cloned().unwrap_or_default(),
             Kind::Object => String::new(),
             Kind::Array => format!("{} item(s)", f.children.len()),
+            Kind::Recursive if f.deferred => format!("▸ {} expands (folded: a large form)", key(Command::Activate)),
             Kind::Recursive => format!("▸ {} expands (recursive schema)", key(Command::Activate)),
         };
         (text, !unset)

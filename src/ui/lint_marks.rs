@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::value::RawValue;
 
-use crate::lint::{self, Severity, Subject};
+use crate::lint::{self, Severity};
 use crate::mcp::ToolDescriptor;
 
 /// Lists longer than this are not linted in the TUI (`mcplens lint` does them): every
@@ -19,13 +19,10 @@ pub fn marks(tools: &[ToolDescriptor]) -> Marks {
     if tools.len() > MAX_TOOLS {
         return Marks::new();
     }
-    let subject = Subject {
-        tools: tools.iter().filter_map(|t| crate::json_depth::parse::<Value>(t.raw.get(), 128).ok()).collect(),
-        ..Subject::default()
-    };
+    let raws: Vec<&RawValue> = tools.iter().map(|t| &*t.raw).collect();
     let mut out = Marks::new();
     // Info findings (a draft-07 $schema) are too common to mark.
-    for f in lint::lint(&subject).into_iter().filter(|f| f.severity < Severity::Info) {
+    for f in lint::lint_texts(&raws, &[], 128).into_iter().filter(|f| f.severity < Severity::Info) {
         if let Some(tool) = f.tool {
             let worst = out.entry(tool).or_insert((f.severity, f.rule));
             // A host's rule gives way to the specification's of the same severity.

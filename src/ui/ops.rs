@@ -13,6 +13,9 @@ use super::msg::{Cmd, Msg, SessionMsg};
 use crate::mcp::log::{Level, LogKind};
 use crate::mcp::{CallOptions, ItemKind, Session};
 
+/// Suggestions a form keeps of a completion (MCP allows 100 a response; a server may send more).
+const KEPT_SUGGESTIONS: usize = 100;
+
 pub use super::msg::{CompletionAsk, CompletionDone, PromptDone, PromptOk, ReadDone, ReadOk, Shared};
 
 /// Which lists a `list_changed` notification asks to be read again.
@@ -179,7 +182,10 @@ pub async fn carry_out(session: Arc<Session>, cmd: Cmd, out: UnboundedSender<Msg
             send(&out, SessionMsg::Subscribed { uri, on, error });
         }
         Cmd::Complete(ask) => {
-            let answer = session.complete(&ask.reference, &ask.argument, &ask.partial, &ask.context).await;
+            // A form shows a few suggestions: the rest are counted, not kept.
+            let answer = session
+                .complete_kept(&ask.reference, &ask.argument, &ask.partial, &ask.context, KEPT_SUGGESTIONS)
+                .await;
             let outcome = match answer {
                 Ok(a) => a.outcome.map_err(|e| rpc_failed(&e)),
                 Err(e) => Err(e.message),

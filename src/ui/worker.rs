@@ -2,7 +2,7 @@
 //! the tools, follows `list_changed`, carries out the model's commands (through the one
 //! dispatch, `dispatch.rs`, connected or not), reports a server's death and reconnects.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -182,8 +182,18 @@ impl Worker {
                     Flow::Go
                 },
                 _ = sleep_until(complete_at), if complete_at.is_some() => {
-                    if let Some((_, ask)) = s.waiting.complete.take() {
-                        tokio::spawn(self.dispatch.complete(s.session.clone(), ask));
+                    if let Some((field, ask)) = s.waiting.take_complete() {
+                        let (task, done) = (self.dispatch.complete(s.session.clone(), ask), s.waiting.done.clone());
+                        tokio::spawn(async move {
+                            task.await;
+                            let _ = done.send(field);
+                        });
+                    }
+                    Flow::Go
+                },
+                field = s.waiting.answered.recv() => {
+                    if let Some(field) = field {
+                        s.waiting.completing.remove(&field);
                     }
                     Flow::Go
                 },
@@ -231,7 +241,8 @@ impl Worker {
                 }
             }
             Job::Answer { id, answer } => self.pending.answer(&id, answer),
-            // Typing asks at each key: only the last ask after a pause is sent.
+            // Typing asks at each key: only the last ask after a pause is sent, and only once its
+            // field's request under way (if any) is answered.
             Job::Complete(ask) => s.waiting.complete = Some((Instant::now() + COMPLETE_PAUSE, ask)),
             Job::Done => {}
         }
@@ -322,12 +333,25 @@ const RELIST_PAUSE: Duration = Duration::from_millis(120);
 const COMPLETE_PAUSE: Duration = Duration::from_millis(150);
 
 /// Work the worker holds back a moment: lists to read again, the last completion asked for.
-#[derive(Default)]
 struct Waiting {
     relist: Vec<ops::ListKind>,
     /// Set by the first notification of a burst: a steady stream still re-lists.
     relist_due: Option<Instant>,
+    /// The last completion asked for (the latest text of its field), and when it may be sent.
     complete: Option<(Instant, super::msg::CompletionAsk)>,
+    /// The fields whose `completion/complete` is under way: the next ask for one waits for the
+    /// answer (a template's reference may be megabytes, sent with every request).
+    completing: HashSet<u64>,
+    /// Each field whose request was answered (or failed), sent by the task that made it.
+    done: mpsc::UnboundedSender<u64>,
+    answered: mpsc::UnboundedReceiver<u64>,
+}
+
+impl Default for Waiting {
+    fn default() -> Waiting {
+        let (done, answered) = mpsc::unbounded_channel();
+        Waiting { relist: vec![], relist_due: None, complete: None, completing: HashSet::new(), done, answered }
+    }
 }
 
 impl Waiting {
@@ -349,9 +373,32 @@ impl Waiting {
         kinds
     }
 
+    /// When the completion held back may be sent: after the pause, and once its field's request
+    /// under way (if any) is answered.
     fn complete_at(&self) -> Option<Instant> {
-        self.complete.as_ref().map(|(at, _)| *at)
+        let (at, ask) = self.complete.as_ref()?;
+        (!self.completing.contains(&field_of(ask))).then_some(*at)
     }
+
+    /// The completion to send now, its field counted as under way.
+    fn take_complete(&mut self) -> Option<(u64, super::msg::CompletionAsk)> {
+        let (_, ask) = self.complete.take()?;
+        let field = field_of(&ask);
+        self.completing.insert(field);
+        Some((field, ask))
+    }
+}
+
+/// The field a completion is for: its reference and argument, hashed.
+fn field_of(ask: &super::msg::CompletionAsk) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match &ask.reference {
+        crate::mcp::CompletionRef::Prompt(name) => (0u8, name).hash(&mut h),
+        crate::mcp::CompletionRef::Template(uri) => (1u8, uri).hash(&mut h),
+    }
+    ask.argument.hash(&mut h);
+    h.finish()
 }
 
 /// Sleeps until `at` (a branch that waits on nothing is disabled by its `if`).

@@ -11,11 +11,14 @@ Modes (COUNT items; the default sizes are those of the budget's cases):
   prompt-messages prompts/get `p` answers COUNT messages (200k: 13 MB)
   prompt-args     prompts/list holds one prompt `p` with COUNT arguments (100k: 5.8 MB)
   resources       resources/list holds COUNT resources (200k: 27 MB)
-  completion      completion/complete answers COUNT values (1M: 10.9 MB)
+  completion      completion/complete answers COUNT values (1M: 10.9 MB) for the variable of
+                  the template file:///{v}
   tools           tools/list holds COUNT tools (50k: 10 MB)
   tool-props      tools/list holds one tool `t` with COUNT properties (200k: 14 MB)
   burst           tools/call `t` sends COUNT elicitation requests at once, then waits for answers
   template-vars   resources/templates/list holds a template with COUNT variables
+                  (completion/complete answers after SIZES_COMPLETE_DELAY seconds, and appends
+                  a line to the file SIZES_COMPLETE_LOG for each request, when they are set)
   tool-enum       tools/list holds one tool `t` whose property has an enum of COUNT values
 SIZES_VARIANT=1 changes every tool's description and drops one item in tools/tool-props, and
 every enum value in tool-enum; SIZES_VARIANT=reversed writes the enum backwards (a second
@@ -25,6 +28,7 @@ snapshot to diff against the first).
 import json
 import os
 import sys
+import time
 
 SIZE_ONLY = len(sys.argv) > 1 and sys.argv[1] == "--size"
 if SIZE_ONLY:
@@ -104,6 +108,17 @@ def template_vars(n):
     return '{"resourceTemplates":[{"uriTemplate":%s,"name":"wide"}]}' % json.dumps(template)
 
 
+def completion_asked():
+    """The completion's value noted, and the answer held back, when the environment asks it."""
+    log = os.environ.get("SIZES_COMPLETE_LOG")
+    if log:
+        with open(log, "a") as f:
+            f.write("asked\n")
+    delay = float(os.environ.get("SIZES_COMPLETE_DELAY", "0"))
+    if delay:
+        time.sleep(delay)
+
+
 def reply(mid, result):
     return '{"jsonrpc":"2.0","id":%s,"result":%s}' % (json.dumps(mid), result)
 
@@ -147,6 +162,8 @@ def listing(method):
     if method == "resources/list":
         return '{"resources":%s}' % (resources(COUNT) if MODE == "resources" else "[]")
     if method == "resources/templates/list":
+        if MODE == "completion":
+            return '{"resourceTemplates":[{"uriTemplate":"file:///{v}","name":"one"}]}'
         return template_vars(COUNT) if MODE == "template-vars" else '{"resourceTemplates":[]}'
     if method == "prompts/list":
         args = prompt_args(COUNT) if MODE == "prompt-args" else "[]"
@@ -154,6 +171,7 @@ def listing(method):
     if method == "prompts/get":
         return '{"messages":%s}' % (messages(COUNT) if MODE == "prompt-messages" else "[]")
     if method == "completion/complete":
+        completion_asked()
         values = completion(COUNT) if MODE == "completion" else "[]"
         return '{"completion":{"values":%s,"total":%d,"hasMore":false}}' % (values, COUNT)
     if method == "resources/read":

@@ -180,22 +180,66 @@ async fn read(resp: reqwest::Response, url: &str, max_depth: usize) -> Answer {
     };
     let sse = a.content_type.starts_with("text/event-stream");
     let mut bytes = Vec::new();
+    let mut events = Events::default();
     let mut stream = resp.bytes_stream();
     while let Some(Ok(chunk)) = stream.next().await {
         bytes.extend_from_slice(&chunk);
         if bytes.len() > MAX_BODY {
             break;
         }
-        if sse && let Some(r) = sse_reply(&String::from_utf8_lossy(&bytes), max_depth) {
+        if sse && let Some(r) = events.reply(&bytes, max_depth) {
             a.reply = Some(r);
             break;
         }
+    }
+    if sse && a.reply.is_none() {
+        // The last event, ended by the end of the body rather than a blank line.
+        a.reply = sse_reply(&String::from_utf8_lossy(&bytes[events.from..]), max_depth);
     }
     a.body = String::from_utf8_lossy(&bytes).into_owned();
     if a.reply.is_none() && a.content_type.starts_with("application/json") {
         a.reply = crate::json_depth::parse::<Value>(a.body.trim(), max_depth).ok().filter(handshake::is_reply);
     }
     a
+}
+
+/// Where reading an event stream has got to: each byte is looked at once for the blank line
+/// that ends an event, and each event parsed once (a stream of many events, or one endless
+/// event, costs time in its length, not its square).
+#[derive(Default)]
+struct Events {
+    /// Where the event not yet ended starts.
+    from: usize,
+    /// Where the search for its end resumes.
+    searched: usize,
+}
+
+impl Events {
+    /// The probe's reply among the events ended since the last call.
+    fn reply(&mut self, bytes: &[u8], max_depth: usize) -> Option<Value> {
+        loop {
+            let start = self.searched.max(self.from);
+            let Some((at, len)) = event_end(&bytes[start..]) else {
+                // A terminator may straddle the next chunk: look again from 3 bytes back.
+                self.searched = bytes.len().saturating_sub(3).max(self.from);
+                return None;
+            };
+            let event = String::from_utf8_lossy(&bytes[self.from..start + at]).into_owned();
+            self.from = start + at + len;
+            self.searched = self.from;
+            if let Some(reply) = sse_reply(&event, max_depth) {
+                return Some(reply);
+            }
+        }
+    }
+}
+
+/// The first blank line in `bytes` (`\n\n`, `\r\n\r\n` or `\r\r`): where, and how long.
+fn event_end(bytes: &[u8]) -> Option<(usize, usize)> {
+    (0..bytes.len()).find_map(|i| {
+        let rest = &bytes[i..];
+        [&b"\r\n\r\n"[..], b"\n\n", b"\r\r"].iter().find(|t| rest.starts_with(t)).map(|t| (i, t.len()))
+    })
 }
 
 /// The probe's reply among the events of an event stream.

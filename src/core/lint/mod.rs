@@ -9,16 +9,19 @@
 mod annotations;
 pub mod apps;
 mod hosts;
+mod members;
+mod meta_pieces;
 mod names;
 pub mod rules;
 mod schema;
 pub mod server_card;
 pub mod server_json;
 pub mod session;
+mod text_shape;
 
 use serde::Serialize;
-use serde_json::Value;
 use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 pub use apps::ViewRead;
 pub use rules::{RULES, Rule, Severity};
@@ -59,8 +62,8 @@ impl Finding {
 pub struct Subject {
     /// The server's initialize (or discover) result.
     pub server: Option<Value>,
-    /// The tool descriptors, as sent.
-    pub tools: Vec<Value>,
+    /// The tool descriptors, as sent (each read in turn: see [`lint_texts`]).
+    pub tools: Vec<Box<RawValue>>,
     /// What a recorded session shows, when the subject came from one.
     pub session: Option<SessionFacts>,
     /// The MCP Apps views the tools declare, as read (live lint only).
@@ -68,33 +71,31 @@ pub struct Subject {
 }
 
 /// Every finding, the most severe first, then by tool and rule.
-pub fn lint(subject: &Subject) -> Vec<Finding> {
-    let mut out = names::check(&subject.tools);
-    out.extend(hosts::check(&subject.tools));
-    for tool in &subject.tools {
-        out.extend(tool_findings(tool));
-    }
-    for view in &subject.views {
-        out.extend(apps::check_view(view));
-    }
+pub fn lint(subject: &Subject, max_depth: usize) -> Vec<Finding> {
+    let tools: Vec<&RawValue> = subject.tools.iter().map(|t| &**t).collect();
+    let mut out = lint_texts(&tools, &subject.views, max_depth);
     if let Some(facts) = &subject.session {
-        out.extend(session::check(facts, subject));
+        out.extend(session::check(facts, subject, max_depth));
     }
     sorted(out)
 }
 
 /// Every finding about tools given as their texts (a snapshot's, a listing's): each is read,
-/// checked and dropped in turn, so a list is never held as values all at once (a `Value` costs
-/// 10 to 30 times its text). `views` as in [`Subject::views`].
+/// checked and dropped in turn, its schemas read from their text one node at a time, so neither
+/// a list nor a schema is ever held as a `Value` (which costs 10 to 30 times its text). `views`
+/// as in [`Subject::views`].
 pub fn lint_texts(tools: &[&RawValue], views: &[ViewRead], max_depth: usize) -> Vec<Finding> {
     let mut names = names::Names::default();
     let mut out = hosts::check_count(tools.len());
     for raw in tools {
         // Past the depth limit: left out, as a listing leaves it out.
-        let Ok(tool) = crate::json_depth::parse::<Value>(raw.get(), max_depth) else { continue };
-        out.extend(names.add(&tool));
-        out.extend(tool_findings(&tool));
-        crate::deep::drop_value(tool);
+        if crate::json_depth::depth(raw.get()) > max_depth {
+            continue;
+        }
+        let Some(tool) = Slim::of(raw, max_depth) else { continue };
+        out.extend(names.add(&tool.desc));
+        out.extend(tool_findings(&tool, max_depth));
+        crate::deep::drop_value(tool.desc);
     }
     out.extend(names.repeated());
     for view in views {
@@ -103,12 +104,54 @@ pub fn lint_texts(tools: &[&RawValue], views: &[ViewRead], max_depth: usize) -> 
     sorted(out)
 }
 
+/// A tool's descriptor as the lint reads it: its members as a `Value` but for its schemas, which
+/// stay text.
+pub struct Slim {
+    pub desc: Value,
+    pub input: Option<Box<RawValue>>,
+    pub output: Option<Box<RawValue>>,
+}
+
+impl Slim {
+    /// `raw` read; `None` if it is not JSON within `max_depth`.
+    pub fn of(raw: &RawValue, max_depth: usize) -> Option<Slim> {
+        let Some(list) = members::of(raw) else { return Slim::of_value(raw, max_depth) };
+        let mut slim = Slim { desc: Value::Null, input: None, output: None };
+        let mut desc = Map::new();
+        for (k, v) in list {
+            match &*k {
+                "inputSchema" => slim.input = Some(v.to_owned()),
+                "outputSchema" => slim.output = Some(v.to_owned()),
+                _ => {
+                    let v = crate::json_depth::parse(v.get(), max_depth).unwrap_or(Value::Null);
+                    desc.insert(k.into_owned(), v);
+                }
+            }
+        }
+        slim.desc = Value::Object(desc);
+        Some(slim)
+    }
+
+    /// A descriptor the members reader refuses (not an object, or JSON read approximated).
+    fn of_value(raw: &RawValue, max_depth: usize) -> Option<Slim> {
+        let mut desc: Value = crate::json_depth::parse(raw.get(), max_depth).ok()?;
+        let mut text = |key: &str| {
+            let v = desc.as_object_mut()?.remove(key)?;
+            let text = crate::deep::compact(&v);
+            crate::deep::drop_value(v);
+            RawValue::from_string(text).ok()
+        };
+        let (input, output) = (text("inputSchema"), text("outputSchema"));
+        Some(Slim { desc, input, output })
+    }
+}
+
 /// The findings about one tool's descriptor, its name's apart.
-fn tool_findings(tool: &Value) -> Vec<Finding> {
-    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-    let mut out = schema::check(name, tool);
-    out.extend(annotations::check(name, tool));
-    out.extend(apps::check_tool(name, tool));
+fn tool_findings(tool: &Slim, max_depth: usize) -> Vec<Finding> {
+    let name = tool.desc.get("name").and_then(Value::as_str).unwrap_or("");
+    let mut out = schema::check(name, tool.input.as_deref(), tool.output.as_deref(), max_depth);
+    out.extend(annotations::check(name, &tool.desc));
+    out.extend(apps::check_tool(name, &tool.desc));
     out
 }
 
@@ -128,23 +171,35 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// Tools read one at a time from their texts give the findings the whole list gives.
+    /// Each rule on a list of tools read from their texts, schemas included.
     #[test]
-    fn texts_are_linted_as_values_are() {
-        let tools = vec![
+    fn texts_are_linted_tool_by_tool() {
+        let tools = [
             json!({"name": "get weather", "inputSchema": {"type": "object", "properties": {"q": {"type": "strin"}}}}),
             json!({"name": "dup", "inputSchema": {"type": "object", "additionalProperties": false}}),
             json!({"name": "dup", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#"}}),
             json!({"inputSchema": {"type": "object"}}),
             json!({"name": "x".repeat(70), "inputSchema": {"type": "array"}, "annotations": {"readOnlyHint": 1}}),
+            json!({"name": "o", "inputSchema": {"type": "object"}, "outputSchema": {"type": "string"}}),
+            json!(5),
         ];
-        let texts: Vec<String> = tools.iter().map(Value::to_string).collect();
-        let raws: Vec<&RawValue> = texts.iter().filter_map(|t| serde_json::from_str(t).ok()).collect();
-        let show = |f: Vec<Finding>| {
-            f.iter().map(|f| format!("{} {:?} {:?} {}", f.rule, f.tool, f.at, f.message)).collect::<Vec<_>>()
+        let subject = Subject {
+            tools: tools.iter().filter_map(|t| RawValue::from_string(t.to_string()).ok()).collect(),
+            ..Subject::default()
         };
-        let whole = show(lint(&Subject { tools, ..Subject::default() }));
-        assert!(whole.len() > 5, "{whole:?}");
-        assert_eq!(show(lint_texts(&raws, &[], 100)), whole);
+        let found: Vec<String> =
+            lint(&subject, 100).iter().map(|f| format!("{} {}", f.rule, f.tool.as_deref().unwrap_or("-"))).collect();
+        for want in [
+            "schema/invalid get weather",
+            "tool-name/characters get weather",
+            "tool-name/unique dup",
+            "host/gemini-cli/schema-stripped dup",
+            "schema/dialect dup",
+            "input-schema/object -",
+            "input-schema/object xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "output-schema/object o",
+        ] {
+            assert!(found.iter().any(|f| f == want), "{want} not in {found:?}");
+        }
     }
 }

@@ -21,6 +21,7 @@ fn openai_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-')
 }
 
+#[cfg(test)]
 pub fn check(tools: &[Value]) -> Vec<Finding> {
     let mut names = Names::default();
     let mut out: Vec<Finding> = tools.iter().flat_map(|t| names.add(t)).collect();

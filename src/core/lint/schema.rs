@@ -1,11 +1,17 @@
 //! A tool's input and output schemas: their type, their dialect, keywords of other drafts,
-//! references outside the document, validity, and what Gemini CLI strips.
+//! references outside the document, validity, and what Gemini CLI strips. Each schema is read
+//! from its text, one node at a time (see [`super::members`]): a schema of any size costs a small
+//! multiple of its bytes.
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::Finding;
+use super::members::{self, Members};
+use super::meta_pieces::{self, Draft, Place};
 
-/// Schema levels walked: deeper schemas are rare and their keywords are checked by validation.
+/// Schema levels walked for findings: deeper schemas are rare and their keywords are checked by
+/// validation.
 const MAX_WALK: usize = 64;
 /// Findings of one kind kept per schema (a generated schema repeats the same keyword hundreds
 /// of times; the first few say it).
@@ -39,68 +45,85 @@ const OLD: &[(&str, &str)] = &[
     ("$recursiveAnchor", "$dynamicAnchor"),
 ];
 
-pub fn check(tool: &str, desc: &Value) -> Vec<Finding> {
+/// Schemas with more values than this are checked against their meta-schema (piece by piece)
+/// instead of compiled: a compiled validator costs about 40 times the schema's text, past the
+/// memory a hostile listing may cost (10 times its bytes).
+const COMPILED_NODES: usize = 20_000;
+
+/// The findings about a tool's `inputSchema` and `outputSchema`, given as their texts.
+pub fn check(tool: &str, input: Option<&RawValue>, output: Option<&RawValue>, max_depth: usize) -> Vec<Finding> {
     let mut out = vec![];
-    match desc.get("inputSchema") {
-        Some(s) if s.get("type").and_then(Value::as_str) == Some("object") => out.extend(one(tool, "/inputSchema", s)),
-        Some(s) => {
-            let what = if s.is_object() { "its type is not \"object\"" } else { "it is not an object" };
-            out.push(Finding::new(
-                "input-schema/object",
-                Some(tool),
-                Some("/inputSchema".into()),
-                format!("inputSchema: {what}"),
-            ));
-            if s.is_object() {
-                out.extend(one(tool, "/inputSchema", s));
+    let at = "/inputSchema";
+    match input.map(|s| (s, members::of(s))) {
+        Some((s, Some(m))) => {
+            if !is_object_type(&m) {
+                out.push(Finding::new(
+                    "input-schema/object",
+                    Some(tool),
+                    Some(at.into()),
+                    "inputSchema: its type is not \"object\"",
+                ));
             }
+            out.extend(one(tool, at, s, &m, max_depth));
         }
-        None => {
-            out.push(Finding::new("input-schema/object", Some(tool), Some("/inputSchema".into()), "no inputSchema"))
-        }
+        Some((_, None)) => out.push(Finding::new(
+            "input-schema/object",
+            Some(tool),
+            Some(at.into()),
+            "inputSchema: it is not an object",
+        )),
+        None => out.push(Finding::new("input-schema/object", Some(tool), Some(at.into()), "no inputSchema")),
     }
-    if let Some(s) = desc.get("outputSchema").filter(|s| !s.is_null()) {
-        if s.get("type").and_then(Value::as_str) != Some("object") {
-            out.push(Finding::new(
-                "output-schema/object",
-                Some(tool),
-                Some("/outputSchema".into()),
-                "outputSchema: its type is not \"object\"",
-            ));
+    let at = "/outputSchema";
+    if let Some(s) = output.filter(|s| s.get().trim() != "null") {
+        let m = members::of(s);
+        if !m.as_ref().is_some_and(is_object_type) {
+            let msg = "outputSchema: its type is not \"object\"";
+            out.push(Finding::new("output-schema/object", Some(tool), Some(at.into()), msg));
         }
-        if s.is_object() {
-            out.extend(one(tool, "/outputSchema", s));
+        if let Some(m) = m {
+            out.extend(one(tool, at, s, &m, max_depth));
         }
     }
     out
 }
 
-/// The findings of one schema.
-fn one(tool: &str, at: &str, schema: &Value) -> Vec<Finding> {
+fn is_object_type(m: &Members<'_>) -> bool {
+    members::get(m, "type").and_then(members::string).is_some_and(|t| t == "object")
+}
+
+/// The findings of one schema (`members`, those of `raw`).
+fn one(tool: &str, at: &str, raw: &RawValue, members: &Members<'_>, max_depth: usize) -> Vec<Finding> {
     let mut out = vec![];
-    let dialect = schema.get("$schema").and_then(Value::as_str);
-    let modern = dialect.is_none_or(|d| d.contains("2020-12"));
-    if let Some(d) = dialect.filter(|_| !modern) {
-        out.push(Finding::new(
-            "schema/dialect",
-            Some(tool),
-            Some(format!("{at}/$schema")),
-            format!("$schema is {d:?}, not 2020-12"),
-        ));
+    let dialect = members::get(members, "$schema").and_then(members::string);
+    let modern = dialect.as_deref().is_none_or(|d| d.contains("2020-12"));
+    if let Some(d) = dialect.as_deref().filter(|_| !modern) {
+        let msg = format!("$schema is {d:?}, not 2020-12");
+        out.push(Finding::new("schema/dialect", Some(tool), Some(format!("{at}/$schema")), msg));
     }
-    let mut walk = Walk { tool, out: vec![], modern, counts: [0; 3] };
-    walk.visit(schema, at, 0);
+    let (nodes, depth) = super::text_shape::of(raw.get());
+    let large = nodes > COMPILED_NODES;
+    let mut walk = Walk::new(tool, modern, max_depth);
+    if large && depth <= crate::schema::validate::VALIDATED_DEPTH {
+        walk.meta = Some(Meta::of(dialect.as_deref(), members, max_depth));
+    }
+    walk.visit(raw, &mut at.to_string(), 0, true, true);
     let remote = walk.counts[1] > 0;
     out.append(&mut walk.out);
-    if !remote && let Err(e) = compiles(schema) {
-        out.push(Finding::new(
-            "schema/invalid",
-            Some(tool),
-            Some(at.into()),
-            format!("the schema does not compile: {}", super::session::short(&e)),
-        ));
+    // Where the schema fails (a node of a large one, else the whole), and why.
+    let invalid = match () {
+        _ if remote => None,
+        _ if large && depth > crate::schema::validate::VALIDATED_DEPTH => {
+            Some((at.to_string(), format!("the schema nests {depth} levels deep")))
+        }
+        _ if large => walk.meta_error.take(),
+        _ => compiles(raw, max_depth).err().map(|e| (at.to_string(), e)),
+    };
+    if let Some((node, e)) = invalid {
+        let msg = format!("the schema does not compile: {}", super::session::short(&e));
+        out.push(Finding::new("schema/invalid", Some(tool), Some(node), msg));
     }
-    if at == "/inputSchema" && contains_key(schema, "additionalProperties", 0) {
+    if at == "/inputSchema" && walk.additional {
         out.push(Finding::new(
             "host/gemini-cli/schema-stripped",
             Some(tool),
@@ -111,58 +134,161 @@ fn one(tool: &str, at: &str, schema: &Value) -> Vec<Finding> {
     out
 }
 
+/// A small schema compiled as the validator would compile it.
+fn compiles(raw: &RawValue, max_depth: usize) -> Result<(), String> {
+    let schema: Value = crate::json_depth::parse(raw.get(), max_depth)?;
+    let compiled = crate::schema::validate::validator(&schema).map(|_| ());
+    crate::deep::drop_value(schema);
+    compiled
+}
+
+/// A large schema's check against its meta-schema: its draft, and the root's `$schema`, which
+/// each piece carries so that it is read in the root's draft.
+struct Meta {
+    draft: Draft,
+    dialect: Option<Value>,
+}
+
+impl Meta {
+    fn of(dialect: Option<&str>, root: &Members<'_>, max_depth: usize) -> Meta {
+        let given = members::get(root, "$schema").and_then(|d| crate::json_depth::parse(d.get(), max_depth).ok());
+        Meta { draft: Draft::of(dialect), dialect: given }
+    }
+}
+
+/// Whether `text`, a schema, passes its meta-schema, checked piece by piece.
+#[cfg(test)]
+pub(super) fn meta_by_pieces(text: &str, max_depth: usize) -> Result<(), String> {
+    let raw: &RawValue = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let Some(m) = members::of(raw) else {
+        return jsonschema::meta::validate(&serde_json::from_str(text).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string());
+    };
+    let dialect = members::get(&m, "$schema").and_then(members::string);
+    let mut walk = Walk::new("", true, max_depth);
+    walk.meta = Some(Meta::of(dialect.as_deref(), &m, max_depth));
+    walk.visit(raw, &mut String::new(), 0, false, true);
+    walk.meta_error.map_or(Ok(()), |(at, e)| Err(format!("{at}: {e}")))
+}
+
+/// The way a keyword's value holds subschemas, for the walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    One,
+    List,
+    Map,
+}
+
 struct Walk<'a> {
     tool: &'a str,
     out: Vec<Finding>,
     modern: bool,
     /// Findings so far: old keywords, remote refs, (unused).
     counts: [usize; 3],
+    /// Whether a schema node has `additionalProperties`.
+    additional: bool,
+    /// Set for a large schema: checked piece by piece against its meta-schema.
+    meta: Option<Meta>,
+    /// The first piece that fails its meta-schema: where, and why.
+    meta_error: Option<(String, String)>,
+    max_depth: usize,
 }
 
-impl Walk<'_> {
-    fn visit(&mut self, s: &Value, at: &str, depth: usize) {
-        let Some(obj) = s.as_object() else { return };
-        if depth > MAX_WALK {
+impl<'a> Walk<'a> {
+    fn new(tool: &'a str, modern: bool, max_depth: usize) -> Walk<'a> {
+        Walk { tool, out: vec![], modern, counts: [0; 3], additional: false, meta: None, meta_error: None, max_depth }
+    }
+
+    /// The node `raw` at `at`, `depth` schema levels down: its findings when `walk`, its piece of
+    /// the meta-schema check when `meta`; then its subschemas.
+    fn visit(&mut self, raw: &RawValue, at: &mut String, depth: usize, walk: bool, meta: bool) {
+        let walk = walk && depth <= MAX_WALK;
+        let meta = meta && self.meta.is_some() && self.meta_error.is_none();
+        if !walk && !meta {
             return;
         }
-        if self.modern {
-            for (k, instead) in OLD {
-                if obj.contains_key(*k) {
-                    self.note(
-                        0,
-                        "schema/draft-keyword",
-                        format!("{at}/{k}"),
-                        format!("{k} is not a 2020-12 keyword (use {instead}); validators ignore it"),
-                    );
+        let Some(m) = members::of(raw) else { return };
+        if walk {
+            self.findings(&m, at);
+        }
+        if meta {
+            self.check_piece(&m, at);
+        }
+        for (k, v) in &m {
+            let array = members::starts(v) == b'[';
+            let by_walk = if walk { walk_shape(k, array) } else { None };
+            let by_meta = match (meta, &self.meta) {
+                (true, Some(x)) => meta_shape(meta_pieces::place(x.draft, k, array)),
+                _ => None,
+            };
+            let len = at.len();
+            at.push('/');
+            at.push_str(&crate::schema::diff::token(k));
+            if by_walk == by_meta {
+                self.descend(v, by_walk, at, depth, walk, meta);
+            } else {
+                self.descend(v, by_walk, at, depth, walk, false);
+                self.descend(v, by_meta, at, depth, false, meta);
+            }
+            at.truncate(len);
+        }
+    }
+
+    /// The subschemas of `v`, held the way `shape` says.
+    fn descend(&mut self, v: &RawValue, shape: Option<Shape>, at: &mut String, depth: usize, walk: bool, meta: bool) {
+        let len = at.len();
+        match shape {
+            None => {}
+            Some(Shape::One) => crate::deep::grow(|| self.visit(v, at, depth + 1, walk, meta)),
+            Some(Shape::List) => {
+                let items: Vec<&RawValue> = crate::json_depth::parse_borrowed(v.get()).unwrap_or_default();
+                for (i, sub) in items.into_iter().enumerate() {
+                    at.push_str(&format!("/{i}"));
+                    crate::deep::grow(|| self.visit(sub, at, depth + 1, walk, meta));
+                    at.truncate(len);
                 }
             }
-            if obj.get("items").is_some_and(Value::is_array) {
-                self.note(
-                    0,
-                    "schema/draft-keyword",
-                    format!("{at}/items"),
-                    "items as an array is the tuple form of older drafts (2020-12: prefixItems)".into(),
-                );
+            Some(Shape::Map) => {
+                for (name, sub) in members::of(v).unwrap_or_default() {
+                    at.push('/');
+                    at.push_str(&crate::schema::diff::token(&name));
+                    crate::deep::grow(|| self.visit(sub, at, depth + 1, walk, meta));
+                    at.truncate(len);
+                }
             }
         }
-        if let Some(r) = obj.get("$ref").and_then(Value::as_str)
+    }
+
+    fn findings(&mut self, m: &Members<'_>, at: &str) {
+        if self.modern {
+            for (k, instead) in OLD {
+                if members::get(m, k).is_some() {
+                    let msg = format!("{k} is not a 2020-12 keyword (use {instead}); validators ignore it");
+                    self.note(0, "schema/draft-keyword", format!("{at}/{k}"), msg);
+                }
+            }
+            if members::get(m, "items").is_some_and(|v| members::starts(v) == b'[') {
+                let msg = "items as an array is the tuple form of older drafts (2020-12: prefixItems)";
+                self.note(0, "schema/draft-keyword", format!("{at}/items"), msg.into());
+            }
+        }
+        if let Some(r) = members::get(m, "$ref").and_then(members::string)
             && !r.starts_with('#')
         {
             self.note(1, "schema/remote-ref", format!("{at}/$ref"), format!("$ref {r:?} points outside the schema"));
         }
-        for (k, v) in obj {
-            let path = format!("{at}/{}", crate::schema::diff::token(k));
-            if MAP.contains(&k.as_str()) {
-                for (name, sub) in v.as_object().into_iter().flatten() {
-                    self.visit(sub, &format!("{path}/{}", crate::schema::diff::token(name)), depth + 1);
-                }
-            } else if LIST.contains(&k.as_str()) && v.is_array() {
-                for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
-                    self.visit(sub, &format!("{path}/{i}"), depth + 1);
-                }
-            } else if ONE.contains(&k.as_str()) {
-                self.visit(v, &path, depth + 1);
-            }
+        self.additional |= members::get(m, "additionalProperties").is_some();
+    }
+
+    fn check_piece(&mut self, m: &Members<'_>, at: &str) {
+        let Some(meta) = &self.meta else { return };
+        let piece = meta_pieces::piece(meta.draft, m, meta.dialect.as_ref(), self.max_depth);
+        // A piece nests only as deep as the values the meta-schema constrains, which it checks
+        // one level down: no room is needed beyond this frame's.
+        let checked = jsonschema::meta::validate(&piece).map_err(|e| e.to_string());
+        crate::deep::drop_value(piece);
+        if let Err(e) = checked {
+            self.meta_error = Some((at.to_string(), format!("the schema cannot be used for validation: {e}")));
         }
     }
 
@@ -174,54 +300,26 @@ impl Walk<'_> {
     }
 }
 
-fn contains_key(v: &Value, key: &str, depth: usize) -> bool {
-    if depth > MAX_WALK {
-        return false;
-    }
-    match v {
-        Value::Object(o) => o.contains_key(key) || o.values().any(|x| contains_key(x, key, depth + 1)),
-        Value::Array(a) => a.iter().any(|x| contains_key(x, key, depth + 1)),
-        _ => false,
+/// How the walk for findings reads a keyword's subschemas.
+fn walk_shape(key: &str, array: bool) -> Option<Shape> {
+    if MAP.contains(&key) {
+        Some(Shape::Map)
+    } else if LIST.contains(&key) && array {
+        Some(Shape::List)
+    } else if ONE.contains(&key) {
+        Some(Shape::One)
+    } else {
+        None
     }
 }
 
-/// Schemas with more nodes than this are checked against their meta-schema instead of compiled:
-/// a compiled validator costs about 40 times the schema's text, past the memory a hostile
-/// listing may cost (10 times its bytes).
-const COMPILED_NODES: usize = 20_000;
-
-/// Whether `schema` can be used for validation: compiled when small; when large, checked against
-/// its dialect's meta-schema, which holds nothing per node.
-fn compiles(schema: &Value) -> Result<(), String> {
-    if nodes_over(schema, COMPILED_NODES) {
-        let depth = crate::deep::depth(schema);
-        if depth > crate::schema::validate::VALIDATED_DEPTH {
-            return Err(format!("the schema nests {depth} levels deep"));
-        }
-        let checked = crate::deep::with_room(crate::schema::validate::ROOM, || {
-            jsonschema::meta::validate(schema).map_err(|e| format!("the schema cannot be used for validation: {e}"))
-        });
-        return checked;
+fn meta_shape(place: Place) -> Option<Shape> {
+    match place {
+        Place::One => Some(Shape::One),
+        Place::List => Some(Shape::List),
+        Place::Map => Some(Shape::Map),
+        Place::Kept | Place::Free => None,
     }
-    crate::schema::validate::validator(schema).map(|_| ())
-}
-
-/// Whether `value` holds more than `max` values, counted without recursion and stopping at `max`.
-fn nodes_over(value: &Value, max: usize) -> bool {
-    let mut stack = vec![value];
-    let mut seen = 0;
-    while let Some(v) = stack.pop() {
-        seen += 1;
-        if seen > max {
-            return true;
-        }
-        match v {
-            Value::Array(items) => stack.extend(items.iter()),
-            Value::Object(map) => stack.extend(map.values()),
-            _ => {}
-        }
-    }
-    false
 }
 
 #[cfg(test)]
@@ -229,17 +327,24 @@ mod size_tests {
     use super::*;
     use serde_json::json;
 
+    fn invalid(schema: &Value) -> Vec<String> {
+        let text = schema.to_string();
+        let raw: &RawValue = serde_json::from_str(&text).unwrap();
+        let found = check("t", Some(raw), None, 200).into_iter().filter(|f| f.rule == "schema/invalid");
+        found.map(|f| format!("{} {}", f.at.unwrap_or_default(), f.message)).collect()
+    }
+
     #[test]
-    fn a_large_schema_is_checked_against_its_meta_schema_without_compiling() {
+    fn a_large_schema_is_checked_against_its_meta_schema_piece_by_piece() {
         let props: serde_json::Map<String, Value> =
             (0..30_000).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
         let good = json!({"type": "object", "properties": props});
-        assert!(nodes_over(&good, COMPILED_NODES));
-        assert_eq!(compiles(&good), Ok(()));
+        assert!(super::super::text_shape::of(&good.to_string()).0 > COMPILED_NODES);
+        assert_eq!(invalid(&good), Vec::<String>::new());
         let mut bad = good.clone();
         bad["properties"]["p7"] = json!({"type": 5});
-        assert!(compiles(&bad).is_err());
-        assert!(compiles(&json!({"type": 5})).is_err());
-        assert!(!nodes_over(&json!({"type": "object"}), COMPILED_NODES));
+        let found = invalid(&bad);
+        assert!(found.len() == 1 && found[0].starts_with("/inputSchema/properties/p7 "), "{found:?}");
+        assert_eq!(invalid(&json!({"type": 5})).len(), 1);
     }
 }

@@ -3,7 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::{Finding, Subject};
 use crate::replay::{Entry, Recording, Side};
@@ -39,7 +41,7 @@ pub fn from_recording(rec: &Recording, max_depth: usize) -> Subject {
     let mut facts = SessionFacts::default();
     let mut asked: HashMap<String, Asked> = HashMap::new();
     let mut chains: HashMap<String, HashSet<String>> = HashMap::new();
-    let mut tools: Vec<Value> = vec![];
+    let mut tools: Vec<Box<RawValue>> = vec![];
     for entry in &rec.entries {
         let m = match entry {
             Entry::Restart => {
@@ -63,8 +65,16 @@ pub fn from_recording(rec: &Recording, max_depth: usize) -> Subject {
             }
             (Side::Server, Some(id), None) => {
                 let Some(q) = asked.remove(&id) else { continue };
+                if crate::json_depth::depth(&m.raw) > max_depth {
+                    continue;
+                }
+                if q.method.ends_with("/list") {
+                    let Ok(page) = crate::json_depth::parse_borrowed::<Page>(&m.raw) else { continue };
+                    listed(&q, page, &mut facts, &mut chains, &mut tools);
+                    continue;
+                }
                 let Ok(reply) = crate::json_depth::parse::<Value>(&m.raw, max_depth) else { continue };
-                answered(&q, reply, &mut subject, &mut facts, &mut chains, &mut tools);
+                answered(&q, reply, &mut subject, &mut facts);
             }
             _ => {}
         }
@@ -74,14 +84,7 @@ pub fn from_recording(rec: &Recording, max_depth: usize) -> Subject {
     subject
 }
 
-fn answered(
-    q: &Asked,
-    mut reply: Value,
-    subject: &mut Subject,
-    facts: &mut SessionFacts,
-    chains: &mut HashMap<String, HashSet<String>>,
-    tools: &mut Vec<Value>,
-) {
+fn answered(q: &Asked, mut reply: Value, subject: &mut Subject, facts: &mut SessionFacts) {
     let result = reply.get_mut("result").map(Value::take);
     match q.method.as_str() {
         "initialize" | "server/discover" => subject.server = result.or(subject.server.take()),
@@ -90,37 +93,69 @@ fn answered(
             result,
             error: reply.get_mut("error").map(Value::take),
         }),
-        m if m.ends_with("/list") => {
-            let Some(result) = result else { return };
-            let chain = chains.entry(m.to_string()).or_default();
-            if q.first_page {
-                chain.clear();
-                if m == "tools/list" {
-                    tools.clear();
-                }
-            }
-            if let Some(c) = result.get("nextCursor").and_then(Value::as_str)
-                && !chain.insert(c.to_string())
-            {
-                facts.repeated_cursors.push((m.to_string(), c.to_string()));
-            }
-            if m == "tools/list" {
-                tools.extend(result.get("tools").and_then(Value::as_array).into_iter().flatten().cloned());
-            }
-        }
         _ => {}
     }
 }
 
-pub fn check(facts: &SessionFacts, subject: &Subject) -> Vec<Finding> {
+/// A page of a listing, its items kept as text.
+#[derive(Deserialize)]
+struct Page<'a> {
+    #[serde(borrow)]
+    result: Option<PageResult<'a>>,
+}
+
+#[derive(Deserialize)]
+struct PageResult<'a> {
+    #[serde(rename = "nextCursor")]
+    next_cursor: Option<Value>,
+    #[serde(borrow, default)]
+    tools: Option<Vec<&'a RawValue>>,
+}
+
+/// A page of a listing: its cursor followed, and for tools/list the tools kept as text.
+fn listed(
+    q: &Asked,
+    page: Page<'_>,
+    facts: &mut SessionFacts,
+    chains: &mut HashMap<String, HashSet<String>>,
+    tools: &mut Vec<Box<RawValue>>,
+) {
+    let Some(result) = page.result else { return };
+    let m = q.method.as_str();
+    let chain = chains.entry(m.to_string()).or_default();
+    if q.first_page {
+        chain.clear();
+        if m == "tools/list" {
+            tools.clear();
+        }
+    }
+    if let Some(c) = result.next_cursor.as_ref().and_then(Value::as_str)
+        && !chain.insert(c.to_string())
+    {
+        facts.repeated_cursors.push((m.to_string(), c.to_string()));
+    }
+    if m == "tools/list" {
+        tools.extend(result.tools.into_iter().flatten().map(RawValue::to_owned));
+    }
+}
+
+pub fn check(facts: &SessionFacts, subject: &Subject, max_depth: usize) -> Vec<Finding> {
     let mut out = vec![];
-    let by_name: HashMap<&str, &Value> =
-        subject.tools.iter().filter_map(|t| Some((t.get("name")?.as_str()?, t))).collect();
+    let by_name = output_schemas(subject);
+    // Each output schema read once, when a call needs it.
+    let mut read: HashMap<&str, Option<Value>> = HashMap::new();
     for call in &facts.calls {
         let tool = by_name.get(call.tool.as_str());
-        if let (Some(result), Some(schema)) =
-            (&call.result, tool.and_then(|t| t.get("outputSchema")).filter(|s| s.is_object()))
-        {
+        let schema = match tool {
+            Some(Some(raw)) => read
+                .entry(call.tool.as_str())
+                .or_insert_with(|| {
+                    crate::json_depth::parse::<Value>(raw.get(), max_depth).ok().filter(Value::is_object)
+                })
+                .as_ref(),
+            _ => None,
+        };
+        if let (Some(result), Some(schema)) = (&call.result, schema) {
             out.extend(output_schema(&call.tool, result, schema));
         }
         if let (Some(e), Some(_)) = (&call.error, tool) {
@@ -154,6 +189,17 @@ pub fn check(facts: &SessionFacts, subject: &Subject) -> Vec<Finding> {
             Some("/capabilities/tools/listChanged".into()),
             "the server declares tools.listChanged and sent no notifications/tools/list_changed in this session",
         ));
+    }
+    out
+}
+
+/// Each tool's name and its outputSchema's text, read one level deep.
+fn output_schemas(subject: &Subject) -> HashMap<String, Option<&RawValue>> {
+    let mut out = HashMap::new();
+    for tool in &subject.tools {
+        let Some(m) = super::members::of(tool) else { continue };
+        let Some(name) = super::members::get(&m, "name").and_then(super::members::string) else { continue };
+        out.insert(name.into_owned(), super::members::get(&m, "outputSchema"));
     }
     out
 }

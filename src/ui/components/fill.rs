@@ -53,6 +53,8 @@ impl Target {
 struct Suggestions {
     field: String,
     values: Vec<String>,
+    /// How many the server sent (`values` keeps the first of them).
+    listed: usize,
     total: Option<u64>,
     has_more: bool,
     highlight: Option<usize>,
@@ -385,12 +387,14 @@ impl Component for FillOverlay {
         match &done.outcome {
             Ok(c) => {
                 s.values = c.values.clone();
+                s.listed = c.listed.max(c.values.len());
                 s.total = c.total;
                 s.has_more = c.has_more;
                 s.problem = None;
             }
             Err(e) => {
                 s.values.clear();
+                s.listed = 0;
                 s.problem = Some(format!("completion/complete: {e}"));
             }
         }
@@ -465,9 +469,9 @@ impl FillOverlay {
             let what = if self.asked.is_some() { "asking the server…" } else { "none" };
             return vec![Line::styled(format!("suggestions for {field}: {what}"), theme.paint(Role::Dim))];
         }
-        let mut count = crate::ui::result::count(s.values.len(), "suggestion", "suggestions");
+        let mut count = crate::ui::result::count(s.listed, "suggestion", "suggestions");
         match (s.total, s.has_more) {
-            (Some(t), more) if t as usize != s.values.len() || more => count.push_str(&format!(" of {t}")),
+            (Some(t), more) if t as usize != s.listed || more => count.push_str(&format!(" of {t}")),
             (None, true) => count.push_str(", more on the server"),
             _ => {}
         }
@@ -484,9 +488,9 @@ impl FillOverlay {
             let line = Line::styled(format!("  {}", sanitize::line(v)), theme.paint(Role::JsonString));
             lines.push(if s.highlight == Some(i) { line.style(theme.selection()) } else { line });
         }
-        if s.values.len() > SHOWN {
+        if s.listed > SHOWN {
             lines.push(Line::styled(
-                format!("  … {} more: type to narrow", s.values.len() - SHOWN),
+                format!("  … {} more: type to narrow", s.listed - SHOWN),
                 theme.paint(Role::Dim).add_modifier(Modifier::ITALIC),
             ));
         }
@@ -497,7 +501,7 @@ impl FillOverlay {
     fn split(&self, inner: Rect) -> [Rect; 3] {
         let head = (self.about.len() + usize::from(self.plan.is_some()) + usize::from(self.problem.is_some())) as u16;
         let shown = self.suggestions.values.len().min(SHOWN);
-        let foot = (shown as u16 + 2 + u16::from(self.suggestions.values.len() > SHOWN)).min(inner.height / 3).max(2);
+        let foot = (shown as u16 + 2 + u16::from(self.suggestions.listed > SHOWN)).min(inner.height / 3).max(2);
         Layout::vertical([Constraint::Length(head.min(inner.height / 4)), Constraint::Min(3), Constraint::Length(foot)])
             .areas(inner)
     }

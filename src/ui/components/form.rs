@@ -334,6 +334,7 @@ fn kind_hint(f: &crate::schema::form::Field) -> String {
         Kind::Object => "object".into(),
         Kind::Array => format!("array, {} item(s)", f.children.len()),
         Kind::Variant(v) => format!("one of {} variants: {} picks", v.len(), key(Command::Toggle)),
+        Kind::Recursive if f.deferred => "folded".into(),
         Kind::Recursive => "recursive".into(),
         Kind::Json => "JSON".into(),
     };

@@ -1,0 +1,41 @@
+//! How many values a JSON text holds and how deep it nests, read from its bytes without building
+//! anything (the text is known to be JSON).
+
+/// The values of `text` (counted as its members and elements plus one; an empty container
+/// counts once too many) and its deepest nesting of arrays and objects.
+pub fn of(text: &str) -> (usize, usize) {
+    let (mut values, mut depth, mut deepest) = (1usize, 0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                values += 1;
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' => values += 1,
+            _ => {}
+        }
+    }
+    (values, deepest)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn values_and_depth_are_read_from_the_bytes() {
+        assert_eq!(super::of("1"), (1, 0));
+        assert_eq!(super::of(r#"{"a":[1,2,{"b":"},[{"}]}"#), (6, 3));
+    }
+}
