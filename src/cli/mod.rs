@@ -323,8 +323,7 @@ async fn written(
     let secret_in_reply = output::has_secrets() && (a.all_pages || output::holds_secret(&reply.raw));
     // One page written as JSON keeps every number as the server wrote it (see `json::exact`).
     let max_depth = session.options().max_depth;
-    let mut guide = a.json.then(|| call.exact_guide(&reply.raw, max_depth)).flatten();
-    let answer = call.read(reply);
+    let (answer, mut guide) = call.read_with_guide(reply, a.json.then_some(max_depth));
     let mut envelope = answer.envelope;
     if a.all_pages && envelope.has_more() {
         let on_page = &mut |c: &PageCount| show_page(c, tty);

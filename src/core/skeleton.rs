@@ -101,6 +101,16 @@ impl Elided {
     }
 }
 
+/// The scan of a text (whose syntax is checked apart) made before it is read, on another
+/// thread: what [`Elisions::parse_scanned`] takes.
+pub struct Scanned(Result<Scan, String>);
+
+impl Scanned {
+    pub fn of(text: &str, max_depth: usize) -> Scanned {
+        Scanned(scan(text, max_depth, 0, 0))
+    }
+}
+
 /// Whether a text's JSON syntax has been checked already.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
@@ -174,6 +184,24 @@ impl Elisions {
         Some(self.parse_any(text, max_depth, syntax))
     }
 
+    /// As `parse_with` for a checked text whose scan was made ahead ([`Scanned::of`] of this
+    /// very text under the same depth limit).
+    pub fn parse_scanned(
+        &mut self,
+        text: SharedText,
+        max_depth: usize,
+        ahead: Scanned,
+    ) -> Option<Result<Value, String>> {
+        if text.len() < MIN_TEXT || text.len() >= u32::MAX as usize {
+            return None;
+        }
+        // Its sentinels are numbered from zero: only a fresh set of elisions can take it.
+        if !self.entries.is_empty() || !self.texts.is_empty() {
+            return Some(self.parse_any(text, max_depth, Syntax::Checked));
+        }
+        Some(ahead.0.and_then(|scan| self.take_scan(text, scan, max_depth)))
+    }
+
     fn parse_any(&mut self, text: SharedText, max_depth: usize, syntax: Syntax) -> Result<Value, String> {
         let (first_id, first_text) = (self.entries.len(), self.texts.len());
         let scan = if syntax == Syntax::Unchecked {
@@ -181,6 +209,11 @@ impl Elisions {
         } else {
             scan(&text, max_depth, first_id, first_text)?
         };
+        self.take_scan(text, scan, max_depth)
+    }
+
+    /// The skeleton a scan of `text` made, parsed; the scan's spans kept.
+    fn take_scan(&mut self, text: SharedText, scan: Scan, max_depth: usize) -> Result<Value, String> {
         // With nothing left out, the text itself is parsed (no copy of it is made).
         let skeleton = if scan.arrays.is_empty() && scan.strings.is_empty() { &text } else { scan.skeleton.as_str() };
         let (value, seen) = crate::json_depth::parse_noting::<Value>(skeleton, max_depth)?;
@@ -348,11 +381,56 @@ fn sentinel_text(id: usize, rest: impl std::fmt::Display) -> String {
 /// A JSON string literal (quotes included) decoded; a lone surrogate becomes U+FFFD.
 pub fn unescape(lit: &str) -> Option<String> {
     let inner = lit.strip_prefix('"')?.strip_suffix('"')?;
+    // Decoded, a literal is never longer than itself: each part decodes into its own place.
+    let mut out = vec![0u8; inner.len()];
+    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let mid =
+        if inner.len() >= PARALLEL_DECODE && two_cores { escape_near(inner.as_bytes(), inner.len() / 2) } else { None };
+    let w = match mid {
+        // A long literal (a text block of megabytes) is decoded in two halves on two threads,
+        // the second then moved down to where the first ended.
+        Some(mid) => {
+            let (first, second) = (inner.get(..mid)?, inner.get(mid..)?);
+            let (lo, hi) = out.split_at_mut(mid);
+            let (a, b) = std::thread::scope(|s| {
+                let second = s.spawn(|| unescape_into(second, hi));
+                (unescape_into(first, lo), second.join().ok().flatten())
+            });
+            let (a, b) = (a?, b?);
+            out.copy_within(mid..mid + b, a);
+            a + b
+        }
+        None => unescape_into(inner, &mut out)?,
+    };
+    out.truncate(w);
+    String::from_utf8(out).ok()
+}
+
+/// Literals at least this long are decoded on two threads.
+const PARALLEL_DECODE: usize = 1 << 20;
+
+/// The start of an escape at or after `from` where the literal's inside `b` can be cut in two
+/// whose halves decode apart: a backslash after an even run of them (so it starts an escape),
+/// not `\u` (which may be the second half of a surrogate pair).
+fn escape_near(b: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    loop {
+        at += memchr::memchr(b'\\', b.get(at..)?)?;
+        let before = b[..at].iter().rev().take_while(|&&c| c == b'\\').count();
+        if before % 2 == 0 && b.get(at + 1).is_some_and(|&c| c != b'u' && c != b'\\') {
+            return Some(at);
+        }
+        at += 1;
+    }
+}
+
+/// Decodes the inside of a JSON string literal into `out` (at least as long as `inner`);
+/// returns how many bytes it wrote.
+fn unescape_into(inner: &str, out: &mut [u8]) -> Option<usize> {
     let b = inner.as_bytes();
-    // Decoded, a literal is never longer than itself: its bytes go straight into place, eight at
-    // a time where no escape is among them (escaped JSON has an escape every few bytes, so a
-    // copy per run between escapes would cost a call each).
-    let mut out = vec![0u8; b.len()];
+    // Its bytes go straight into place, eight at a time where no escape is among them (escaped
+    // JSON has an escape every few bytes, so a copy per run between escapes would cost a call
+    // each).
     let (mut i, mut w) = (0usize, 0usize);
     while i < b.len() {
         if let Some(chunk) = b.get(i..i + 8).filter(|c| !has_backslash(c)) {
@@ -382,8 +460,7 @@ pub fn unescape(lit: &str) -> Option<String> {
         c.encode_utf8(out.get_mut(w..w + n)?);
         (i, w) = (i + len, w + n);
     }
-    out.truncate(w);
-    String::from_utf8(out).ok()
+    Some(w)
 }
 
 /// Whether any byte of `chunk` (eight, where it matters) is a backslash: the zero-byte test of
@@ -584,13 +661,11 @@ fn check_and_scan(text: &str, max_depth: usize, first_id: usize, first_text: usi
 /// shown), so the scan reads tokens without checking them; on broken text it ends without panic.
 pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
     let mut out = String::with_capacity(1 << 12);
-    let mut arrays: Vec<Vec<[u32; 2]>> = vec![];
-    let mut strings: Vec<[u32; 2]> = vec![];
-    let mut copied = 0usize;
+    let (mut arrays, mut strings): (Vec<Vec<[u32; 2]>>, Vec<[u32; 2]>) = (vec![], vec![]);
+    let (mut copied, mut stack, mut skim) = (0usize, Vec::<Frame>::new(), Skim::new(text));
     // Depth of the array whose tail is being skipped; nothing inside it is tracked.
     let mut skipping: Option<usize> = None;
-    let mut stack: Vec<Frame> = vec![];
-    for tok in Skim::new(text) {
+    while let Some(tok) = skim.next() {
         match tok.kind {
             Kind::Key => {
                 if let Some(Frame::Object { in_text }) = stack.last_mut() {
@@ -603,9 +678,7 @@ pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: us
                 if let Some(Frame::Array { spans, count, .. }) = stack.pop()
                     && skipping == Some(depth)
                 {
-                    let id = first_id + arrays.len();
-                    out.push(',');
-                    out.push_str(&serde_json::to_string(&sentinel_text(id, count - SAMPLE)).unwrap_or_default());
+                    push_sentinel(&mut out, true, sentinel_text(first_id + arrays.len(), count - SAMPLE));
                     copied = tok.start;
                     skipping = None;
                     arrays.push(spans);
@@ -629,11 +702,15 @@ pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: us
         begin(&mut stack, tok.start);
         match tok.kind {
             Kind::ObjectOpen | Kind::ArrayOpen => {
-                if depth >= max_depth {
-                    return Err(format!(
-                        "it nests JSON more than {max_depth} levels deep, over the limit (--max-depth)"
-                    ));
+                if skipping == Some(depth) {
+                    // An element of a long array's tail: only its extent is kept, and how deep
+                    // it nests (the deepest container inside it is at `depth + inner`).
+                    let (at, inner) = skim.finish_container();
+                    within_depth(depth + inner, max_depth)?;
+                    end(&mut stack, at);
+                    continue;
                 }
+                within_depth(depth, max_depth)?;
                 stack.push(if tok.kind == Kind::ObjectOpen {
                     Frame::Object { in_text: false }
                 } else {
@@ -648,8 +725,7 @@ pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: us
                 {
                     // A long text member: left in the text, decoded when it is read.
                     out.push_str(text.get(copied..tok.start).unwrap_or_default());
-                    let sentinel = sentinel_text(first_text + strings.len(), "text");
-                    out.push_str(&serde_json::to_string(&sentinel).unwrap_or_default());
+                    push_sentinel(&mut out, false, sentinel_text(first_text + strings.len(), "text"));
                     copied = tok.end;
                     strings.push([tok.start as u32, tok.end as u32]);
                 }
@@ -661,6 +737,22 @@ pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: us
         out.push_str(text.get(copied..).unwrap_or_default());
     }
     Ok(Scan { skeleton: out, arrays, strings })
+}
+
+/// A sentinel's JSON string into the skeleton (after a comma: the last of an array's sample).
+fn push_sentinel(out: &mut String, comma: bool, sentinel: String) {
+    if comma {
+        out.push(',');
+    }
+    out.push_str(&serde_json::to_string(&sentinel).unwrap_or_default());
+}
+
+/// A container opened at `depth` is within the limit.
+fn within_depth(depth: usize, max_depth: usize) -> Result<(), String> {
+    if depth >= max_depth {
+        return Err(format!("it nests JSON more than {max_depth} levels deep, over the limit (--max-depth)"));
+    }
+    Ok(())
 }
 
 mod parts;

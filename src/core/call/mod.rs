@@ -97,6 +97,34 @@ impl<'a> Call<'a> {
         if !crate::json::exact::may_hold_inexact(raw) {
             return None;
         }
+        self.exact_reading(raw, max_depth)
+    }
+
+    /// Reads a reply (as [`Self::read`]) and, with `exact` (the depth limit), its guide (as
+    /// [`Self::exact_guide`]). The scan for numbers serde_json would rewrite walks every byte
+    /// of the reply and needs nothing the reading makes, so on a long reply it runs on a second
+    /// thread while the reply is read.
+    pub fn read_with_guide(&self, reply: Reply, exact: Option<usize>) -> (Answer, Option<Envelope>) {
+        let Some(max_depth) = exact else { return (self.read(reply), None) };
+        let raw = reply.raw.clone();
+        let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+        let (inexact, answer) = if raw.len() < (1 << 20) || !two_cores {
+            (crate::json::exact::may_hold_inexact(&raw), self.read(reply))
+        } else {
+            std::thread::scope(|s| {
+                let scan = s.spawn(|| crate::json::exact::may_hold_inexact(&raw));
+                let answer = self.read(reply);
+                // A scan that failed says "maybe": the reading with stand-ins decides.
+                (scan.join().unwrap_or(true), answer)
+            })
+        };
+        let guide = if inexact { self.exact_reading(&raw, max_depth) } else { None };
+        (answer, guide)
+    }
+
+    /// The guide of a reply that may hold numbers serde_json would rewrite: the reply read
+    /// again with stand-ins for them.
+    fn exact_reading(&self, raw: &std::sync::Arc<String>, max_depth: usize) -> Option<Envelope> {
         let (envelope, stand_ins) = crate::json::exact::reading_exact(|| {
             let reply = Reply::parse(raw.clone(), Duration::ZERO, max_depth).ok()?;
             Some(self.read(reply).envelope)

@@ -99,6 +99,56 @@ impl Iterator for Skim<'_> {
 
 impl std::iter::FusedIterator for Skim<'_> {}
 
+impl Skim<'_> {
+    /// Reads on through the close of the container whose open bracket was the last token,
+    /// without yielding the tokens inside it: for a part of a text of which only the extent
+    /// matters (an element of a long array's tail), a walk of its bytes costs a fraction of one
+    /// of its tokens. Returns the end of the container (the close token's) and how deep the
+    /// containers inside it nest below it (0 when it holds none). In broken text it may stop at
+    /// the text's end.
+    pub fn finish_container(&mut self) -> (usize, usize) {
+        let b = self.b;
+        let (mut i, mut open, mut deepest) = (self.i, 1usize, 0usize);
+        while let Some(&c) = b.get(i) {
+            match OUTSIDE[c as usize] {
+                QUOTE => {
+                    i = string_end(b, i);
+                    continue;
+                }
+                OPEN => {
+                    deepest = deepest.max(open);
+                    open += 1;
+                }
+                CLOSE => {
+                    open -= 1;
+                    if open == 0 {
+                        return (self.close(c == b']', i).end, deepest);
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        self.i = b.len();
+        (b.len(), deepest)
+    }
+}
+
+const QUOTE: u8 = 1;
+const OPEN: u8 = 2;
+const CLOSE: u8 = 3;
+
+/// What [`Skim::finish_container`] makes of a byte outside strings; anything else is passed.
+const OUTSIDE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = QUOTE;
+    t[b'{' as usize] = OPEN;
+    t[b'[' as usize] = OPEN;
+    t[b'}' as usize] = CLOSE;
+    t[b']' as usize] = CLOSE;
+    t
+};
+
 /// Just past the closing quote of the string whose `"` is at `start`, or the text's end.
 #[inline]
 fn string_end(b: &[u8], start: usize) -> usize {
@@ -161,6 +211,31 @@ mod tests {
             same_as_checked(text);
         }
         same_as_checked(&format!("{}1{}", "[{\"a\":".repeat(50_000), "}]".repeat(50_000)));
+    }
+
+    /// A container finished at once ends where its tokens would have, and the tokens after it
+    /// are the same.
+    #[test]
+    fn finishing_a_container_skips_to_its_close() {
+        let text = r#"[{"a": [1, {"b": "]}\"["}], "c": {}}, [[["x"]]], {}, "s", 2]"#;
+        let all: Vec<Token> = Skim::new(text).collect();
+        for (n, open) in all.iter().enumerate().filter(|(_, t)| t.kind.is_open() && t.depth == 1) {
+            let mut skim = Skim::new(text);
+            let upto: Vec<Token> = skim.by_ref().take(n + 1).collect();
+            assert_eq!(upto.last(), Some(open));
+            let (end, deep) = skim.finish_container();
+            let close = all.iter().skip(n).find(|t| t.kind.is_close() && t.depth == 1).copied();
+            assert_eq!(Some(end), close.map(|t| t.end), "{open:?}");
+            let inner = all.iter().skip(n + 1).take_while(|t| t.start < end);
+            assert_eq!(deep, inner.filter(|t| t.kind.is_open()).map(|t| t.depth - 1).max().unwrap_or(0), "{open:?}");
+            let rest: Vec<Token> = skim.collect();
+            assert_eq!(rest, all.iter().filter(|t| t.start >= end).copied().collect::<Vec<_>>());
+        }
+        let mut broken = Skim::new("[[\"a");
+        broken.next();
+        broken.next();
+        assert_eq!(broken.finish_container(), (4, 0));
+        assert_eq!(broken.next(), None);
     }
 
     #[test]

@@ -22,6 +22,34 @@ pub fn literal_holds(lit: &str, parts: &mut dyn Iterator<Item = &[u8]>) -> bool 
     let Some(inner) = lit.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else { return false };
     let mut a = LiteralSide { inner: inner.as_bytes(), at: 0, canon: Canon::default(), decoded: Vec::new() };
     let mut b = PartsSide { parts, current: &[], canon: Canon::default() };
+    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    if inner.len() < PIPELINED || !two_cores {
+        return same_canon(&mut a, &mut b);
+    }
+    // A long text: its side is read on a second thread, a few chunks ahead of the comparison
+    // (each side costs about as much as the other).
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel(4);
+        s.spawn(move || a.send_all(&tx));
+        // The receiver is dropped before the scope ends: a sender still at work then stops.
+        same_canon(&mut Received { rx, done: false, at_rest: false }, &mut b)
+    })
+}
+
+/// Literals at least this long are read on a thread of their own.
+const PIPELINED: usize = 1 << 20;
+
+/// One side of the comparison: JSON text brought to its canonical form a chunk at a time.
+trait Side {
+    /// Adds at least [`CHUNK`] canonical bytes to `out`, or all that are left; `Some(true)` when
+    /// the text is used up, `None` when it cannot be compared (a lone surrogate).
+    fn fill(&mut self, out: &mut Vec<u8>) -> Option<bool>;
+    /// Not inside a string or an escape: the text may end here.
+    fn at_rest(&self) -> bool;
+}
+
+/// Whether both sides read to the same canonical bytes, compared as they come.
+fn same_canon(a: &mut impl Side, b: &mut impl Side) -> bool {
     let (mut out_a, mut out_b) = (Vec::new(), Vec::new());
     loop {
         let (Some(a_done), Some(b_done)) = (a.fill(&mut out_a), b.fill(&mut out_b)) else { return false };
@@ -32,11 +60,38 @@ pub fn literal_holds(lit: &str, parts: &mut dyn Iterator<Item = &[u8]>) -> bool 
         out_a.drain(..n);
         out_b.drain(..n);
         if a_done && b_done {
-            return out_a.is_empty() && out_b.is_empty() && a.canon.at_rest() && b.canon.at_rest();
+            return out_a.is_empty() && out_b.is_empty() && a.at_rest() && b.at_rest();
         }
         if (a_done && out_a.is_empty() && !out_b.is_empty()) || (b_done && out_b.is_empty() && !out_a.is_empty()) {
             return false;
         }
+    }
+}
+
+/// A chunk of a side read on another thread: its canonical bytes, whether the text is used up,
+/// and whether it may end there; `None` when it cannot be compared.
+type Chunk = Option<(Vec<u8>, bool, bool)>;
+
+/// A side read on another thread, its chunks as they arrive.
+struct Received {
+    rx: std::sync::mpsc::Receiver<Chunk>,
+    done: bool,
+    at_rest: bool,
+}
+
+impl Side for Received {
+    fn fill(&mut self, out: &mut Vec<u8>) -> Option<bool> {
+        if self.done {
+            return Some(true);
+        }
+        let (chunk, done, at_rest) = self.rx.recv().ok().flatten()?;
+        out.extend_from_slice(&chunk);
+        (self.done, self.at_rest) = (done, at_rest);
+        Some(done)
+    }
+
+    fn at_rest(&self) -> bool {
+        self.at_rest
     }
 }
 
@@ -51,8 +106,24 @@ struct LiteralSide<'a> {
 }
 
 impl LiteralSide<'_> {
-    /// Adds at least [`CHUNK`] canonical bytes to `out`, or all that are left; `Some(true)` when
-    /// the literal is used up, `None` when it cannot be compared (a lone surrogate).
+    /// Reads the whole literal, each chunk sent as it is made, until the receiver hangs up.
+    fn send_all(mut self, tx: &std::sync::mpsc::SyncSender<Chunk>) {
+        loop {
+            let mut out = Vec::with_capacity(CHUNK + 64);
+            let chunk = self.fill(&mut out).map(|done| (out, done, self.canon.at_rest()));
+            let last = !matches!(chunk, Some((_, false, _)));
+            if tx.send(chunk).is_err() || last {
+                return;
+            }
+        }
+    }
+}
+
+impl Side for LiteralSide<'_> {
+    fn at_rest(&self) -> bool {
+        self.canon.at_rest()
+    }
+
     fn fill(&mut self, out: &mut Vec<u8>) -> Option<bool> {
         while out.len() < CHUNK {
             let rest = self.inner.get(self.at..).unwrap_or_default();
@@ -99,7 +170,11 @@ struct PartsSide<'a, 'p> {
     canon: Canon,
 }
 
-impl PartsSide<'_, '_> {
+impl Side for PartsSide<'_, '_> {
+    fn at_rest(&self) -> bool {
+        self.canon.at_rest()
+    }
+
     fn fill(&mut self, out: &mut Vec<u8>) -> Option<bool> {
         while out.len() < CHUNK {
             if self.current.is_empty() {

@@ -35,6 +35,7 @@ pub mod tools;
 pub mod uri_template;
 pub mod url_secrets;
 pub mod wire;
+mod wire_scan;
 
 pub use session::{CallOptions, ConnectOptions, Progress, Reply, ReplyBody, ServerInfo, Session};
 pub use target::{HttpTarget, StdioTarget, Target};

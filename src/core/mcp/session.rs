@@ -34,7 +34,7 @@ use super::target::Target;
 use super::tools::{ToolDescriptor, ToolList};
 use super::wire::{ServerEvent, WireTap, id_key};
 use crate::error::{LensError, Result};
-use crate::skeleton::{Elisions, SharedText, Syntax};
+use crate::skeleton::{Elisions, Scanned, SharedText, Syntax};
 
 #[derive(Debug, Clone)]
 pub struct ConnectOptions {
@@ -199,11 +199,31 @@ impl Reply {
     }
 
     pub(crate) fn parse_with(raw: Arc<String>, elapsed: Duration, max_depth: usize, syntax: Syntax) -> Result<Reply> {
+        Self::parse_from(raw, elapsed, max_depth, |el, text| el.parse_with(text, max_depth, syntax))
+    }
+
+    /// As `parse_with` a checked reply, with its skeleton scan made ahead (see `wire_scan`).
+    pub(crate) fn parse_scanned(
+        raw: Arc<String>,
+        elapsed: Duration,
+        max_depth: usize,
+        ahead: Scanned,
+    ) -> Result<Reply> {
+        Self::parse_from(raw, elapsed, max_depth, |el, text| el.parse_scanned(text, max_depth, ahead))
+    }
+
+    /// A reply read through `skeleton` (None when the reply is short: it is parsed whole).
+    fn parse_from(
+        raw: Arc<String>,
+        elapsed: Duration,
+        max_depth: usize,
+        skeleton: impl FnOnce(&mut Elisions, SharedText) -> Option<std::result::Result<Value, String>>,
+    ) -> Result<Reply> {
         let unreadable = |e: String| {
             LensError::connection(format!("the server's reply cannot be read: {e}; the raw reply is in the log"))
         };
         let mut elisions = Elisions::default();
-        let mut members = match elisions.parse_with(SharedText::String(raw.clone()), max_depth, syntax) {
+        let mut members = match skeleton(&mut elisions, SharedText::String(raw.clone())) {
             Some(skeleton) => match skeleton.map_err(unreadable)? {
                 Value::Object(m) => m,
                 _ => return Err(unreadable("it is not a JSON object".into())),
@@ -300,6 +320,7 @@ impl Session {
     async fn connect_once(target: &Target, options: ConnectOptions, late: &mut bool) -> Result<Session> {
         let log = options.log.clone().unwrap_or_else(|| SessionLog::new(options.log_limits, Redactor::default()));
         let tap = WireTap::new(log.clone());
+        tap.scan_ahead(options.max_depth);
         let roots = Arc::new(std::sync::RwLock::new(options.roots.clone()));
         let client =
             LensClient::new(tap.clone(), options.asks.clone(), roots.clone(), options.protocol, options.max_depth);
@@ -538,8 +559,16 @@ impl Session {
         on_progress: &mut (dyn FnMut(&Progress) + Send),
     ) -> Result<Reply> {
         let (raw, elapsed) = self.request_raw(request, what, opts, on_progress).await?;
+        self.read_reply(raw, elapsed)
+    }
+
+    /// A reply taken from the tap, read; with its skeleton scan when the tap made it already.
+    fn read_reply(&self, raw: Arc<String>, elapsed: Duration) -> Result<Reply> {
         // The tap kept it only after parsing it.
-        Reply::parse_with(raw, elapsed, self.options.max_depth, Syntax::Checked)
+        match self.tap.take_scan(&raw, self.options.max_depth) {
+            Some(ahead) => Reply::parse_scanned(raw, elapsed, self.options.max_depth, ahead),
+            None => Reply::parse_with(raw, elapsed, self.options.max_depth, Syntax::Checked),
+        }
     }
 
     /// Sends `request` and waits for its raw reply, forwarding progress and honouring cancel.
@@ -828,7 +857,7 @@ impl Session {
         }
         let what = format!("tools/call {name}");
         let (raw, elapsed) = self.request_answering("tools/call", params, &what, opts, on_progress).await?;
-        let mut reply = Reply::parse_with(raw, elapsed, self.options.max_depth, Syntax::Checked)?;
+        let mut reply = self.read_reply(raw, elapsed)?;
         if let ReplyBody::Result(r) = &reply.body
             && r.get("resultType").and_then(Value::as_str) == Some("task")
             && self.tasks_extension()

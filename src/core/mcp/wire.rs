@@ -308,6 +308,8 @@ struct TapState {
     /// Why the last reply over the size limit was refused (said when the handshake fails: rmcp's
     /// own message does not name it).
     refused: Option<String>,
+    /// A long reply's skeleton scan, made while the reply was parsed here.
+    ahead: super::wire_scan::Ahead,
 }
 
 pub struct WireTap {
@@ -422,6 +424,17 @@ impl WireTap {
         self.lock().kept.remove(id)
     }
 
+    /// Long replies are scanned for their skeleton under `max_depth` as they are parsed here.
+    pub fn scan_ahead(&self, max_depth: usize) {
+        self.lock().ahead.max_depth = Some(max_depth);
+    }
+
+    /// The skeleton scan of `raw` (a reply taken from here) under `max_depth`, if it was made
+    /// while the reply was parsed.
+    pub fn take_scan(&self, raw: &Arc<String>, max_depth: usize) -> Option<crate::skeleton::Scanned> {
+        self.lock().ahead.take(raw, max_depth)
+    }
+
     /// The server's reply to `initialize` or `server/discover`, verbatim.
     pub fn handshake_reply(&self) -> Option<Arc<String>> {
         self.lock().handshake.clone()
@@ -447,6 +460,7 @@ impl WireTap {
         let mut st = self.lock();
         st.pending.remove(id);
         st.kept.remove(id);
+        st.ahead.drop_unread();
     }
 
     /// A message mcplens is about to send, as it is sent (see [`exact_literal`]).
@@ -529,7 +543,9 @@ impl WireTap {
             self.log.push(LogKind::Warning, "server sent a JSON-RPC batch; MCP no longer allows batches");
             return Some(trimmed.to_string());
         }
-        let probe = match serde_json::from_str::<Probe>(trimmed) {
+        let depth = self.lock().ahead.max_depth;
+        let (probe, scanned) = super::wire_scan::beside_scan(trimmed, depth, || serde_json::from_str::<Probe>(trimmed));
+        let probe = match probe {
             Ok(p) => p,
             Err(e) => {
                 self.log.push(
@@ -549,7 +565,10 @@ impl WireTap {
             Route::Keep { key, id_text, stub } => {
                 let raw = kept_whole(line);
                 self.log.attach_full(seq, raw.clone());
-                self.lock().kept.insert(key, raw);
+                let mut st = self.lock();
+                st.ahead.keep(&raw, scanned);
+                st.kept.insert(key, raw);
+                drop(st);
                 Some(format!(r#"{{"jsonrpc":"2.0","id":{id_text},"result":{stub}}}"#))
             }
             Route::Handshake { has_result, hint_fixed } => {
@@ -764,6 +783,42 @@ mod tests {
         assert_eq!(fwd, r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#);
         assert_eq!(t.take_reply("3").as_deref().map(String::as_str), Some(raw));
         assert!(t.take_reply("3").is_none());
+    }
+
+    /// A long reply is scanned for its skeleton while the tap parses it; read with that scan it
+    /// is the reply read from scratch, and the scan serves only its own reply and depth limit.
+    #[test]
+    fn a_long_reply_is_read_with_the_scan_made_while_it_was_parsed() {
+        use crate::mcp::{Reply, ReplyBody};
+        use crate::skeleton::Syntax;
+        let t = tap();
+        t.scan_ahead(64);
+        t.outbound(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"x"}}"#);
+        let items: Vec<serde_json::Value> =
+            (0..40_000).map(|i| serde_json::json!({"id": i, "tags": ["a", i]})).collect();
+        let text = serde_json::to_string(&serde_json::json!({"items": items, "next": "c2"})).unwrap_or_default();
+        let result =
+            serde_json::json!({"content": [{"type": "text", "text": text}], "structuredContent": {"items": items}});
+        let line = serde_json::json!({"jsonrpc": "2.0", "id": 5, "result": result}).to_string();
+        assert!(line.len() > 1 << 20);
+        t.inbound(format!(" {line}\n"));
+        let raw = t.take_reply("5").unwrap_or_default();
+        if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+            // One core: nothing is scanned ahead.
+            return assert!(t.take_scan(&raw, 64).is_none());
+        }
+        assert!(t.take_scan(&raw, 63).is_none(), "another depth limit");
+        assert!(t.take_scan(&Arc::new(raw.to_string()), 64).is_none(), "another text");
+        let ahead = t.take_scan(&raw, 64).expect("scanned while parsed");
+        assert!(t.take_scan(&raw, 64).is_none(), "taken once");
+        let body = |r: Reply| match r.body {
+            ReplyBody::Result(v) => (v.to_string().replace(&format!("{:x}", crate::skeleton::nonce()), ""), r.elisions),
+            ReplyBody::Error(_) => (String::new(), r.elisions),
+        };
+        let (scanned, el) = body(Reply::parse_scanned(raw.clone(), Duration::ZERO, 64, ahead).unwrap());
+        let (fresh, _) = body(Reply::parse_with(raw.clone(), Duration::ZERO, 64, Syntax::Checked).unwrap());
+        assert_eq!(scanned, fresh);
+        assert_eq!(el.get(0).and_then(|e| e.raw(39_999)), Some(r#"{"id":39999,"tags":["a",39999]}"#));
     }
 
     #[test]

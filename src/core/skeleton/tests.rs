@@ -70,6 +70,35 @@ fn broken_and_too_deep_texts_fail_as_a_full_parse_would() {
     assert!(err.contains("--max-depth"), "{err}");
 }
 
+/// Elements of a long array's tail are skipped over, not read token by token: nesting inside
+/// one still counts against the limit exactly as a full parse has it.
+#[test]
+fn nesting_in_a_long_arrays_tail_counts_against_the_limit() {
+    for at in [3, SAMPLE + 10] {
+        for nest in [1, 2, 5] {
+            let mut items: Vec<Value> = (0..200).map(|i| json!({"id": i, "tags": ["x"]})).collect();
+            let mut deep = json!("leaf");
+            for _ in 0..nest {
+                deep = json!([deep, {"k": {}}]);
+            }
+            items[at] = json!({"id": at, "deep": deep});
+            let raw = big(json!({"items": items}));
+            let need = crate::json_depth::depth(&raw);
+            for limit in [need - 1, need, need + 1] {
+                let skeleton = Elisions::default().parse(text(&raw), limit).unwrap();
+                let full = crate::json_depth::parse::<Value>(&raw, limit);
+                assert_eq!(skeleton.is_ok(), full.is_ok(), "element {at}, nest {nest}, limit {limit}");
+            }
+            let mut el = Elisions::default();
+            let v = el.parse(text(&raw), usize::MAX).unwrap().unwrap();
+            assert_eq!(v["doc"]["items"].as_array().map(|a| array_len(a)), Some(200));
+            let e = el.get(0).unwrap();
+            assert_eq!(e.value(at).unwrap(), items[at], "{at} {nest}");
+            assert_eq!(e.raw(199), Some(r#"{"id":199,"tags":["x"]}"#));
+        }
+    }
+}
+
 #[test]
 fn sentinels_cannot_be_forged() {
     let forged = format!("{PREFIX}{:x}:0:5", nonce().wrapping_add(1));
@@ -134,6 +163,34 @@ fn unescape_agrees_at_every_offset() {
         }
     }
     assert_eq!(unescape("\"ends in a backslash \\\""), None);
+}
+
+/// A literal of megabytes is decoded in two halves: around its middle, escapes of every kind
+/// (runs of backslashes, surrogate pairs, lone surrogates) decode as serde_json has them.
+#[test]
+fn long_literals_decode_in_halves_as_whole() {
+    let half = PARALLEL_DECODE / 2;
+    for tail in ["\\\\\\\"x", "\\ud83d\\ude00\\n", "\\ud800\\\"", "\\\\u0041\\u00e9é", "\\t"] {
+        for pad in 0..4 {
+            let mut lit = format!("\"{}", "a".repeat(half + pad));
+            for _ in 0..40 {
+                lit.push_str(tail);
+            }
+            lit.push_str(&"b".repeat(half));
+            lit.push('"');
+            let inner = &lit[1..lit.len() - 1];
+            let mut whole = vec![0u8; inner.len()];
+            let n = unescape_into(inner, &mut whole).unwrap();
+            whole.truncate(n);
+            let got = unescape(&lit).map(String::into_bytes);
+            assert_eq!(got.as_ref(), Some(&whole), "{tail} {pad}");
+            if !tail.contains("ud800") {
+                assert_eq!(got, serde_json::from_str::<String>(&lit).ok().map(String::into_bytes), "{tail} {pad}");
+            }
+        }
+    }
+    assert_eq!(escape_near(br"ab\\\\\u0041\ncd", 0), Some(12));
+    assert_eq!(escape_near(br"\\\\\\", 0), None);
 }
 
 #[test]

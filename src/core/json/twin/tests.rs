@@ -98,3 +98,25 @@ fn long_texts_are_compared_across_chunks() {
     let changed = spaced.replacen("record \\\"3999\\\"", "record \\\"3998\\\"", 1);
     assert!(!holds(&changed, &compact));
 }
+
+/// A text of megabytes is read on a second thread: the same answers, a difference at its very
+/// end or a text cut short included.
+#[test]
+fn texts_read_on_a_second_thread_answer_the_same() {
+    let records: Vec<Value> =
+        (0..30_000).map(|i| serde_json::json!({"id": i, "name": format!("record \"{i}\" é"), "n": 1.5})).collect();
+    let compact = serde_json::to_string(&records).unwrap_or_default();
+    let spaced = compact.replace(",\"", ", \"").replace("\":", "\": ");
+    assert!(lit(&spaced).len() > super::PIPELINED);
+    let parts = || compact.as_bytes().chunks(4096);
+    assert!(literal_holds(&lit(&spaced), &mut parts()));
+    let last = spaced.replacen("record \\\"29999\\\"", "record \\\"29998\\\"", 1);
+    assert_ne!(last, spaced);
+    assert!(!literal_holds(&lit(&last), &mut parts()));
+    let short = &spaced[..spaced.len() - 1];
+    assert!(!literal_holds(&lit(short), &mut parts()));
+    let longer = format!("{spaced} ");
+    assert!(literal_holds(&lit(&longer), &mut parts()));
+    let lone = spaced.replacen("record", "\u{fffd}", 1).replacen('\u{fffd}', "\\ud800", 1);
+    assert!(!literal_holds(&lit(&lone), &mut parts()));
+}
