@@ -28,4 +28,20 @@ fn main() {
         println!("cargo:rerun-if-changed={p}");
     }
     println!("cargo:rerun-if-changed=build.rs");
+    fixed_address_release();
+}
+
+/// A release `mcplens` on Linux with glibc is linked at a fixed address (not position
+/// independent): the loader then has no relocations to apply at start-up (43,000 of them, which
+/// wrote a private copy of 0.7 MB of tables and read 1 MB more, on every start, however small the
+/// command), and the code reaches its data without going through the GOT. The price is that the
+/// executable's own code is not placed at a random address (its libraries, heap and stack still
+/// are). Debug builds (the test suite) are left as they are.
+fn fixed_address_release() {
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    let linux_gnu = var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu";
+    if linux_gnu && var("PROFILE") == "release" && std::env::var_os("MCPLENS_PIE").is_none() {
+        println!("cargo:rustc-link-arg-bins=-no-pie");
+    }
+    println!("cargo:rerun-if-env-changed=MCPLENS_PIE");
 }

@@ -122,10 +122,16 @@ struct Tui {
 
 impl Tui {
     fn start(mode: &str, count: usize) -> Tui {
-        let name = format!("sizes-{}-{mode}", std::process::id());
+        Tui::start_with(mode, count, "")
+    }
+
+    /// As [`Tui::start`], the server given `env` (`NAME=value ...`).
+    fn start_with(mode: &str, count: usize, env: &str) -> Tui {
+        let with = if env.is_empty() { "" } else { "-with" };
+        let name = format!("sizes-{}-{mode}{with}", std::process::id());
         let peak_file = std::env::temp_dir().join(format!("mcplens-{name}.peak"));
         let cmd = format!(
-            "MCPLENS_REPORT_PEAK=1 {} -- python3 {} {mode} {count} 2>{}; echo EXITED=$?; sleep 30",
+            "MCPLENS_REPORT_PEAK=1 {env} {} -- python3 {} {mode} {count} 2>{}; echo EXITED=$?; sleep 30",
             bin(),
             script("hostile_sizes.py"),
             peak_file.display()
@@ -258,6 +264,46 @@ fn a_template_of_50k_variables_is_filled_key_by_key() {
     tui.wait_for("Resource: file:///abcd");
     let (took, _) = tui.quit();
     assert!(took < std::time::Duration::from_secs(3), "Ctrl-C took {took:?}");
+}
+
+/// A completion of 500,000 values in a template's form: the first suggestions shown, the
+/// others counted, not held.
+#[test]
+fn the_tui_completes_from_500k_values_within_budget() {
+    let tui = Tui::start("completion", 500_000);
+    tui.keys(&["r"]);
+    tui.wait_for("templates (1)");
+    tui.keys(&["Down", "Enter"]);
+    tui.wait_for("Template: one");
+    tui.keys(&["v"]);
+    tui.wait_for("500000 suggestions for v");
+    tui.wait_for("v0000005");
+    let (_, peak) = tui.quit();
+    tui_within_budget(peak, "completion", 500_000);
+}
+
+/// Keys typed in a template's form while a completion is under way (the server answers after
+/// 1 s; the template of 50,000 variables, 340 KB, goes with each request) make one request
+/// when it answers, not one each: ten keys make at most four.
+#[test]
+fn keys_typed_while_a_completion_is_under_way_make_one_request() {
+    let log = std::env::temp_dir().join(format!("mcplens-sizes-completions-{}", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let env = format!("SIZES_COMPLETE_DELAY=1 SIZES_COMPLETE_LOG={}", log.display());
+    let tui = Tui::start_with("template-vars", 50_000, &env);
+    tui.keys(&["r"]);
+    tui.wait_for("templates (1)");
+    tui.keys(&["Down", "Enter"]);
+    tui.wait_for("Template: wide");
+    tui.keys(&["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
+    tui.wait_for("v0*: abcdefghij");
+    // The last request answered: no more are asked.
+    tui.wait_for("suggestions for v0: none");
+    let asked = std::fs::read_to_string(&log).unwrap_or_default().lines().count();
+    assert!((1..=4).contains(&asked), "{asked} requests for ten keys");
+    let (took, _) = tui.quit();
+    assert!(took < std::time::Duration::from_secs(3), "Ctrl-C took {took:?}");
+    let _ = std::fs::remove_file(&log);
 }
 
 /// Two snapshots of the server in `mode` with `count` items, the second with SIZES_VARIANT set to

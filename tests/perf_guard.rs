@@ -7,7 +7,7 @@
 //! serving recorded replies (`perf_guard serve DIR`, see perf_guard/replay.rs) that
 //! scripts/bench-shapes.py writes: the listing of 20,000 tools at full size, the call shapes at a
 //! hundredth (their counts scale with the input), so that the whole guard stays within a couple
-//! of minutes under valgrind.
+//! of minutes under valgrind, and the start-up of a command whose answer is small.
 //!
 //! Accepting a new baseline when a change is worth its cost:
 //!     MCPLENS_PERF_ACCEPT=1 cargo test --test perf_guard
@@ -49,6 +49,9 @@ struct Scenario {
 const CALL: &[&str] = &["call", "echo", "--json", "--arg", "mb=1"];
 
 const SCENARIOS: &[Scenario] = &[
+    // The fixed cost: start-up, the handshake and twelve one-tool pages, what every command pays
+    // however small its answer (a regression there is lost in the large scenarios' counts).
+    Scenario { name: "startup_tools_list_12", shape: "tools", scale: CALL_SCALE, args: &["tools", "--json"] },
     Scenario { name: "tools_list_20000", shape: "tools20k", scale: "1", args: &["tools", "--json"] },
     Scenario { name: "call_structured", shape: "structured", scale: CALL_SCALE, args: CALL },
     Scenario { name: "call_text_and_structured", shape: "both", scale: CALL_SCALE, args: CALL },

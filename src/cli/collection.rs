@@ -151,7 +151,7 @@ async fn run_all(a: &TestArgs, calls: &[SavedCall], listed: &ToolList, conn: &mu
         // A file CI keeps and shows: the target's secrets are masked in it as on stdout, before
         // XML escaping could hide them from the mask.
         let xml = suite::junit(&name, &redacted(&results), elapsed);
-        std::fs::write(path, super::output::redact(&xml).as_bytes())
+        crate::dirs::write_file(path, super::output::redact(&xml).as_bytes())
             .map_err(|e| LensError::output(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(if results.iter().all(CaseResult::passed) { 0 } else { EXIT_FAILED })

@@ -82,13 +82,15 @@ async fn read_more(conn: &mut TcpStream, buf: &mut Vec<u8>, idle: Option<Duratio
 }
 
 /// Why a request to one of mcplens's own HTTP servers listening at `local` is not served, if
-/// it is not (the MCP transport's rule against DNS rebinding): on a loopback address its `Host`
-/// must name a loopback address with `local`'s port (a rebound name does not), and an `Origin` it
-/// carries (a browser's page) must be a loopback one, whatever the address.
+/// it is not (the MCP transport's rule against DNS rebinding): on a loopback address a `Host` it
+/// carries must name a loopback address with `local`'s port (a rebound name does not), and an
+/// `Origin` it carries (a browser's page) must be a loopback one, whatever the address.
 pub fn foreign(req: &Request, local: std::net::SocketAddr) -> Option<&'static str> {
     let header = |name: &str| req.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
-    if local.ip().is_loopback() {
-        let host = header("host").unwrap_or("");
+    // A request without Host is no browser's (they always send one): a script's, let through.
+    if local.ip().is_loopback()
+        && let Some(host) = header("host")
+    {
         let (name, port) = host.rsplit_once(':').unwrap_or((host, ""));
         if !is_loopback_name(name) || port != local.port().to_string() {
             return Some("the Host header names no loopback address of this server's");
@@ -128,12 +130,12 @@ mod tests {
             &[("Host", "127.0.0.1:8931")][..],
             &[("host", "localhost:8931"), ("Origin", "http://localhost:6274")],
             &[("Host", "[::1]:8931")],
+            &[],
         ] {
             assert_eq!(foreign(&req(ok), local), None, "{ok:?}");
         }
         for bad in [
-            &[][..],
-            &[("Host", "evil.example:8931")],
+            &[("Host", "evil.example:8931")][..],
             &[("Host", "127.0.0.1:80")],
             &[("Host", "127.0.0.1:8931"), ("Origin", "https://evil.example")],
             &[("Host", "127.0.0.1:8931"), ("Origin", "null")],

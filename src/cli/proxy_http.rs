@@ -242,6 +242,9 @@ struct Framer {
     sse: bool,
     json: bool,
     buf: Vec<u8>,
+    /// How much of `buf` was searched for an event's end already: each byte is looked at once
+    /// (a long event, searched again from its start at every chunk, took time in its square).
+    searched: usize,
 }
 
 impl Framer {
@@ -250,6 +253,7 @@ impl Framer {
             sse: kind.starts_with("text/event-stream"),
             json: kind.starts_with("application/json"),
             buf: Vec::new(),
+            searched: 0,
         }
     }
 
@@ -258,16 +262,23 @@ impl Framer {
             return None;
         }
         let whole = if self.sse {
-            event_end(&self.buf)
+            // A blank line (at most 4 bytes) may straddle the previous chunk's end.
+            let from = self.searched.saturating_sub(3);
+            self.searched = self.buf.len();
+            event_end(&self.buf[from..]).map(|end| from + end)
         } else if self.json && at_end {
             Some(self.buf.len())
         } else {
             None
         };
         match whole {
-            Some(end) => Some(Piece::Message(self.buf.drain(..end).collect())),
+            Some(end) => {
+                self.searched = 0;
+                Some(Piece::Message(self.buf.drain(..end).collect()))
+            }
             // Too long to hold, not tapped, or cut short at the end: passed on as it is.
             None if at_end || self.buf.len() > MAX_BODY || !(self.sse || self.json) => {
+                self.searched = 0;
                 Some(Piece::Raw(std::mem::take(&mut self.buf)))
             }
             None => None,

@@ -137,7 +137,7 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
 
 /// The recording file, created (or replaced).
 pub(crate) fn create(path: &Path) -> Result<File> {
-    File::create(path)
+    crate::dirs::create_file(path)
         .map_err(|e| LensError::output(format!("cannot write {}: {e}", sanitize::line(&path.display().to_string()))))
 }
 

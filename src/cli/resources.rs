@@ -196,7 +196,7 @@ fn save(contents: &[ResourceContent], index: Option<usize>, path: &Path) -> Resu
         super::output::stdout_result(stdout.write_all(&bytes).and_then(|_| stdout.flush()))?;
         Ok(())
     } else {
-        std::fs::write(path, &bytes)
+        crate::dirs::write_file(path, &bytes)
     };
     written.map_err(|e| LensError::output(format!("cannot write {}: {e}", path.display())))?;
     err_line(&format!("wrote {} to {}: {}", human_size(bytes.len() as u64), path.display(), head(c)));

@@ -26,7 +26,7 @@ pub async fn snapshot(target: &TargetArgs, output: Option<&Path>) -> Result<i32>
     let text = taken?;
     match output {
         Some(path) if path != Path::new("-") => {
-            std::fs::write(path, super::output::redact(&text).as_bytes())
+            crate::dirs::write_file(path, super::output::redact(&text).as_bytes())
                 .map_err(|e| LensError::output(format!("cannot write {}: {e}", path.display())))?;
         }
         _ => out(&text)?,

@@ -55,6 +55,51 @@ pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Opens `path` with `opts` (for writing) without ever waiting on a FIFO that no process reads:
+/// the open of one waits for a reader for ever, so it is refused with a word instead. A FIFO
+/// with a reader (`-o >(jq .)`), a device or a regular file is written as before.
+pub fn open_for_write(opts: &mut std::fs::OpenOptions, path: &Path) -> std::io::Result<std::fs::File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+        let f = opts.open(path).map_err(|e| match e.raw_os_error() {
+            Some(libc::ENXIO) => std::io::Error::other("a FIFO or socket no process reads; not written"),
+            _ => e,
+        })?;
+        blocking(&f)?;
+        Ok(f)
+    }
+    #[cfg(not(unix))]
+    opts.open(path)
+}
+
+/// `path` created (or truncated) for writing, as `File::create`, through [`open_for_write`].
+pub fn create_file(path: &Path) -> std::io::Result<std::fs::File> {
+    open_for_write(std::fs::OpenOptions::new().write(true).create(true).truncate(true), path)
+}
+
+/// `bytes` written to `path`, as `std::fs::write`, through [`open_for_write`].
+pub fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut f = create_file(path)?;
+    f.write_all(bytes.as_ref())?;
+    f.flush()
+}
+
+/// Writes to `f` wait again (it was opened non-blocking only so that the open could not wait).
+#[cfg(unix)]
+fn blocking(f: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let fd = f.as_raw_fd();
+    // SAFETY: fcntl on a descriptor this File owns, with flags read from it just before.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// Opens `path` for appending, creating it with mode 0600.
 pub fn open_private(path: &Path, append: bool) -> std::io::Result<std::fs::File> {
     let mut opts = std::fs::OpenOptions::new();
@@ -69,7 +114,7 @@ pub fn open_private(path: &Path, append: bool) -> std::io::Result<std::fs::File>
         use std::os::unix::fs::OpenOptionsExt;
         opts.mode(0o600);
     }
-    let f = opts.open(path)?;
+    let f = open_for_write(&mut opts, path)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -41,6 +41,16 @@ def handle(c):
             chunk = b"x"*65536
             while True:
                 c.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        elif mode == "long_event":
+            # One event of 12 MiB, then its end: a reply to the request.
+            c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+            pad = b"x" * 65536
+            head = b'data: {"jsonrpc":"2.0","id":1,"result":{"pad":"'
+            c.sendall(b"%x\r\n%s\r\n" % (len(head), head))
+            for _ in range(192):
+                c.sendall(b"%x\r\n%s\r\n" % (len(pad), pad))
+            tail = b'"}}\n\n'
+            c.sendall(b"%x\r\n%s\r\n0\r\n\r\n" % (len(tail), tail))
         elif mode == "slow_body":
             c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
             while True:

@@ -174,7 +174,7 @@ impl Hints {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::dirs::write_file(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
         match self.hints.iter_mut().find(|h| h.server == merged.server && h.tool == merged.tool) {
             Some(old) => *old = merged,
             None => self.hints.insert(0, merged),

@@ -176,7 +176,10 @@ async fn write_lines(
     loop {
         let line: Arc<str> = tokio::select! {
             l = a.live.recv() => match l {
-                Some(l) => l,
+                Some(l) => {
+                    a.took(&l);
+                    l
+                }
                 None => break,
             },
             Some(s) = said.recv() => Arc::from(s),

@@ -2,7 +2,7 @@
 //! watchers attached now, without ever making the host wait for one of them.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
@@ -19,6 +19,10 @@ pub const BACKLOG_BYTES: usize = 64 << 20;
 /// How many lines a watcher may fall behind by. A watcher further behind is detached (and told
 /// so when it reads its last line): the host's messages never wait for it.
 pub const WATCHER_QUEUE: usize = 4096;
+/// How many bytes of lines a watcher may fall behind by (4,096 long lines would otherwise be
+/// held for a stopped watcher: gigabytes). A single longer line is handed to a watcher that
+/// has taken every line before it.
+pub const WATCHER_BYTES: usize = 64 << 20;
 
 /// What a watcher gets when it attaches: every kept line so far, then the live ones.
 pub struct Attached {
@@ -29,11 +33,21 @@ pub struct Attached {
     pub live: mpsc::Receiver<Arc<str>>,
     /// Set when the watcher fell too far behind and was detached.
     pub overrun: Arc<AtomicBool>,
+    /// Bytes of the lines in `live` not taken yet (see [`Attached::took`]).
+    pub queued: Arc<AtomicUsize>,
+}
+
+impl Attached {
+    /// Says that `line` was taken from `live` (it no longer counts against the watcher).
+    pub fn took(&self, line: &str) {
+        let _ = self.queued.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |q| Some(q.saturating_sub(line.len())));
+    }
 }
 
 struct Slot {
     tx: mpsc::Sender<Arc<str>>,
     overrun: Arc<AtomicBool>,
+    queued: Arc<AtomicUsize>,
 }
 
 #[derive(Default)]
@@ -81,13 +95,22 @@ impl Hub {
             g.bytes = g.bytes.saturating_sub(old.len());
             g.missed = g.missed.saturating_add(1);
         }
-        g.watchers.retain(|w| match w.tx.try_send(line.clone()) {
-            Ok(()) => true,
-            Err(TrySendError::Full(_)) => {
+        g.watchers.retain(|w| {
+            // One line of any size is handed over; a watcher holding lines already may hold
+            // no more than the bound.
+            let before = w.queued.fetch_add(line.len(), Ordering::Relaxed);
+            if before > 0 && before.saturating_add(line.len()) > WATCHER_BYTES {
                 w.overrun.store(true, Ordering::Relaxed);
-                false
+                return false;
             }
-            Err(TrySendError::Closed(_)) => false,
+            match w.tx.try_send(line.clone()) {
+                Ok(()) => true,
+                Err(TrySendError::Full(_)) => {
+                    w.overrun.store(true, Ordering::Relaxed);
+                    false
+                }
+                Err(TrySendError::Closed(_)) => false,
+            }
         });
     }
 
@@ -95,10 +118,11 @@ impl Hub {
     pub fn attach(&self) -> Attached {
         let (tx, live) = mpsc::channel(WATCHER_QUEUE);
         let overrun = Arc::new(AtomicBool::new(false));
+        let queued = Arc::new(AtomicUsize::new(0));
         let id = self.next_watcher.fetch_add(1, Ordering::Relaxed);
         let mut g = self.lock();
-        g.watchers.push(Slot { tx, overrun: overrun.clone() });
-        Attached { id, backlog: g.backlog.iter().cloned().collect(), missed: g.missed, live, overrun }
+        g.watchers.push(Slot { tx, overrun: overrun.clone(), queued: queued.clone() });
+        Attached { id, backlog: g.backlog.iter().cloned().collect(), missed: g.missed, live, overrun, queued }
     }
 
     /// How many watchers are attached.
@@ -152,6 +176,30 @@ mod tests {
         }
         assert!(w.overrun.load(Ordering::Relaxed));
         assert_eq!(hub.watchers(), 0);
+    }
+
+    #[test]
+    fn a_watcher_further_behind_than_its_bytes_is_detached() {
+        let hub = Hub::new("t".into(), Redactor::default());
+        let w = hub.attach();
+        let line = "x".repeat(1 << 20);
+        for _ in 0..(WATCHER_BYTES >> 20) {
+            hub.publish(&line);
+        }
+        assert!(!w.overrun.load(Ordering::Relaxed));
+        // Taking a line frees its bytes; one more than the bound detaches.
+        let mut w = w;
+        let took = w.live.try_recv().unwrap_or_else(|_| Arc::from(""));
+        w.took(&took);
+        hub.publish(&line);
+        assert!(!w.overrun.load(Ordering::Relaxed));
+        hub.publish(&line);
+        assert!(w.overrun.load(Ordering::Relaxed));
+        assert_eq!(hub.watchers(), 0);
+        // A line over the bound reaches a watcher that is not behind.
+        let w = hub.attach();
+        hub.publish(&"y".repeat(WATCHER_BYTES + 1));
+        assert!(!w.overrun.load(Ordering::Relaxed));
     }
 
     #[test]
