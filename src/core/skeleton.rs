@@ -398,6 +398,10 @@ pub fn unescape(lit: &str) -> Option<String> {
             });
             let (a, b) = (a?, b?);
             out.copy_within(mid..mid + b, a);
+            // The second half was written past where the text now ends: give those pages
+            // back (for a buffer this size, a remap, not a copy).
+            out.truncate(a + b);
+            out.shrink_to_fit();
             a + b
         }
         None => unescape_into(inner, &mut out)?,
