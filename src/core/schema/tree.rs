@@ -17,22 +17,26 @@ use super::resolve::{ref_name, resolve};
 pub const MAX_DEPTH: usize = 96;
 /// More nodes than this in one tree, and the rest is cut (with a marker node).
 pub const MAX_NODES: usize = 20_000;
-/// A tree may always hold this many nodes, however small its schema.
+/// A tree (or a form) may always hold this many nodes, however small its schema.
 pub const MIN_NODES: usize = 4_000;
-/// Beyond [`MIN_NODES`], a tree holds at most this many nodes per value of its schema.
-pub const NODES_PER_VALUE: usize = 2;
 
-/// How many nodes the tree of `schema` may hold. A node costs far more memory than the JSON value
-/// it shows, and `$ref`s let a small schema name the same definition thousands of times: tying the
-/// bound to the schema's own size keeps the tree's memory a fixed multiple of what the server sent.
-/// Without `$ref`s a tree has at most one node per value, so only repeated expansions are cut.
+/// How many nodes the tree of `schema` may hold: [`size_bound`] up to [`MAX_NODES`].
 pub fn node_limit(schema: &Value) -> usize {
-    let enough = MAX_NODES.div_ceil(NODES_PER_VALUE);
+    size_bound(schema, MAX_NODES)
+}
+
+/// How many nodes (tree nodes, form fields) may be built from `schema`: one per value of the
+/// schema, at least [`MIN_NODES`], at most `most`. A node costs far more memory than the JSON
+/// value it shows, and `$ref`s let a small schema name one definition thousands of times: tying
+/// the bound to the schema's own size keeps what is built a fixed multiple of what the server
+/// sent. Without `$ref`s a schema yields at most one node per value, so only repeated expansions
+/// are cut. Reads at most `most` values.
+pub fn size_bound(schema: &Value, most: usize) -> usize {
     let mut values = 0usize;
     let mut stack = vec![schema];
     while let Some(v) = stack.pop() {
         values += 1;
-        if values >= enough {
+        if values >= most {
             break;
         }
         match v {
@@ -41,7 +45,7 @@ pub fn node_limit(schema: &Value) -> usize {
             _ => {}
         }
     }
-    values.saturating_mul(NODES_PER_VALUE).clamp(MIN_NODES, MAX_NODES)
+    values.clamp(MIN_NODES.min(most), most)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -551,7 +555,7 @@ mod tests {
         // Cut marks (one per cut parent) come on top of the limit.
         assert!(tree.count() <= limit + 2 * (limit / 40) + 50, "{} > {limit}", tree.count());
         // The tree's memory stays a small multiple of the schema's text.
-        assert!(held(&tree) < 150 * bytes, "{} bytes held for {bytes}", held(&tree));
+        assert!(held(&tree) < 50 * bytes, "{} bytes held for {bytes}", held(&tree));
         // Other shapes of repetition: refs in arrays and variants, and the doubling DAG.
         let arrays = json!({"type": "array", "items": {"anyOf": (0..2_000).map(|_| json!({"$ref": "#/$defs/R"})).collect::<Vec<_>>()},
             "$defs": fan_out(0, 40)["$defs"].clone()});
