@@ -16,7 +16,7 @@ const MAX_DEPTH: usize = 24;
 /// Fields a form builds at once; past them, a field that would hold others is built when it is
 /// opened (as a recursive one is). `$ref`s let a schema of two kilobytes name millions of fields
 /// (a definition of twelve properties, each a `$ref` to another such, five deep): built whole,
-/// it took 26 s and 317 MB.
+/// it took 26 s and 317 MB. Fewer for a small schema: see [`super::tree::size_bound`].
 const EAGER_FIELDS: usize = 10_000;
 
 #[derive(Debug, PartialEq)]
@@ -233,11 +233,13 @@ pub struct Builder<'a> {
     refs: Vec<String>,
     /// Fields built so far.
     built: usize,
+    /// Fields built at once, past which nested ones wait until opened.
+    eager: usize,
 }
 
 impl<'a> Builder<'a> {
     pub fn new(root: &'a Value) -> Self {
-        Builder { root, refs: vec![], built: 0 }
+        Builder { root, refs: vec![], built: 0, eager: super::tree::size_bound(root, EAGER_FIELDS) }
     }
 
     /// Follows `$ref` chains; `None` when one points back into the stack (recursion). The merged
@@ -289,7 +291,7 @@ impl<'a> Builder<'a> {
             depth,
         };
         self.built += 1;
-        if self.built > EAGER_FIELDS && depth > 0 && holds_fields(schema) {
+        if self.built > self.eager && depth > 0 && holds_fields(schema) {
             f.kind = Kind::Recursive;
             f.deferred = true;
             f.schema = Owned::copy(schema);

@@ -17,6 +17,36 @@ use super::resolve::{ref_name, resolve};
 pub const MAX_DEPTH: usize = 96;
 /// More nodes than this in one tree, and the rest is cut (with a marker node).
 pub const MAX_NODES: usize = 20_000;
+/// A tree (or a form) may always hold this many nodes, however small its schema.
+pub const MIN_NODES: usize = 4_000;
+
+/// How many nodes the tree of `schema` may hold: [`size_bound`] up to [`MAX_NODES`].
+pub fn node_limit(schema: &Value) -> usize {
+    size_bound(schema, MAX_NODES)
+}
+
+/// How many nodes (tree nodes, form fields) may be built from `schema`: one per value of the
+/// schema, at least [`MIN_NODES`], at most `most`. A node costs far more memory than the JSON
+/// value it shows, and `$ref`s let a small schema name one definition thousands of times: tying
+/// the bound to the schema's own size keeps what is built a fixed multiple of what the server
+/// sent. Without `$ref`s a schema yields at most one node per value, so only repeated expansions
+/// are cut. Reads at most `most` values.
+pub fn size_bound(schema: &Value, most: usize) -> usize {
+    let mut values = 0usize;
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        values += 1;
+        if values >= most {
+            break;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    values.clamp(MIN_NODES.min(most), most)
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeRole {
@@ -112,6 +142,7 @@ const STRUCTURAL: &[&str] = &[
 struct Builder<'a> {
     root: &'a Value,
     nodes: usize,
+    limit: usize,
     refs: Vec<String>,
 }
 
@@ -121,7 +152,7 @@ pub fn build(schema: &Value) -> SchemaNode {
 }
 
 pub fn build_labeled(schema: &Value, label: &str) -> SchemaNode {
-    let mut b = Builder { root: schema, nodes: 0, refs: Vec::new() };
+    let mut b = Builder { root: schema, nodes: 0, limit: node_limit(schema), refs: Vec::new() };
     let mut node = b.node(schema, label, NodeRole::Root, String::new(), 0);
     for key in ["$defs", "definitions"] {
         if let Some(Value::Object(defs)) = schema.get(key) {
@@ -251,9 +282,10 @@ impl Builder<'_> {
         }
     }
 
-    /// A child of `node` for `child`, or one "too large" mark once the tree holds [`MAX_NODES`].
+    /// A child of `node` for `child`, or one "too large" mark once the tree holds its
+    /// [`node_limit`].
     fn add(&mut self, node: &mut SchemaNode, child: &Value, label: String, role: NodeRole, ptr: String, depth: usize) {
-        if self.nodes >= MAX_NODES {
+        if self.nodes >= self.limit {
             if node.children.last().is_none_or(|c| c.role != NodeRole::Cut) {
                 let cut = self.cut("… schema too large, the rest is not shown (see the raw schema)", ptr);
                 node.children.push(cut);
@@ -485,6 +517,66 @@ mod tests {
         }
         let dag = json!({"$ref": "#/$defs/D0", "$defs": defs});
         assert!(build(&dag).count() <= MAX_NODES + 200);
+    }
+
+    /// Bytes a tree holds on the heap (nodes, strings, facts), as a unit-level measure of memory.
+    fn held(n: &SchemaNode) -> usize {
+        let strings = [&n.label, &n.types, &n.pointer].iter().map(|s| s.capacity()).sum::<usize>()
+            + [&n.reference, &n.title, &n.description]
+                .iter()
+                .flat_map(|s| s.as_ref())
+                .map(String::capacity)
+                .sum::<usize>();
+        let facts = n.facts.capacity() * size_of::<(String, String)>()
+            + n.facts.iter().map(|(k, v)| k.capacity() + v.capacity()).sum::<usize>();
+        let kids = n.children.capacity() * size_of::<SchemaNode>();
+        strings + facts + kids + n.children.iter().map(held).sum::<usize>()
+    }
+
+    /// `count` properties that all name one definition of `width` described properties.
+    fn fan_out(count: usize, width: usize) -> Value {
+        let props: serde_json::Map<String, Value> = (0..width)
+            .map(|i| (format!("f{i}"), json!({"type": "string", "description": "a field of the shared record"})))
+            .collect();
+        let refs: serde_json::Map<String, Value> =
+            (0..count).map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/R"}))).collect();
+        json!({"type": "object", "properties": refs, "$defs": {"R": {"type": "object", "properties": props}}})
+    }
+
+    #[test]
+    fn repeated_refs_are_bounded_by_the_schema_size() {
+        // 2,200 refs to one 40-property definition: a small schema whose expansion is 90k nodes.
+        let schema = fan_out(2_200, 40);
+        let bytes = serde_json::to_string(&schema).map(|s| s.len()).unwrap_or_default();
+        assert!(bytes < 64 << 10, "{bytes}");
+        let tree = build(&schema);
+        let limit = node_limit(&schema);
+        assert!(limit < MAX_NODES / 2, "{limit}");
+        // Cut marks (one per cut parent) come on top of the limit.
+        assert!(tree.count() <= limit + 2 * (limit / 40) + 50, "{} > {limit}", tree.count());
+        // The tree's memory stays a small multiple of the schema's text.
+        assert!(held(&tree) < 50 * bytes, "{} bytes held for {bytes}", held(&tree));
+        // Other shapes of repetition: refs in arrays and variants, and the doubling DAG.
+        let arrays = json!({"type": "array", "items": {"anyOf": (0..2_000).map(|_| json!({"$ref": "#/$defs/R"})).collect::<Vec<_>>()},
+            "$defs": fan_out(0, 40)["$defs"].clone()});
+        assert!(build(&arrays).count() <= node_limit(&arrays) + 200);
+    }
+
+    #[test]
+    fn schemas_without_repeated_refs_are_shown_whole() {
+        // Up to MAX_NODES, a schema whose refs name each definition once loses nothing.
+        let wide = fan_out(0, 12_000);
+        let tree = build(&wide);
+        assert!(!has_cut(&tree));
+        assert_eq!(tree.count(), 1 + 1 + 1 + 12_000);
+        // Refs used a few times in a small schema stay under the floor and are expanded.
+        let few = fan_out(60, 40);
+        assert!(!has_cut(&build(&few)));
+        assert_eq!(node_limit(&json!({})), MIN_NODES);
+    }
+
+    fn has_cut(n: &SchemaNode) -> bool {
+        n.role == NodeRole::Cut || n.children.iter().any(has_cut)
     }
 
     #[test]

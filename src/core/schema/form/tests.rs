@@ -212,8 +212,8 @@ fn count(f: &Field) -> usize {
 }
 
 /// Definitions of twelve properties, each a `$ref` to the next, five deep: 250,000 fields from a
-/// schema of two kilobytes. The form builds about `EAGER_FIELDS` of them and folds the rest,
-/// each built when opened.
+/// schema of two kilobytes. The form builds about its size bound of them (`MIN_NODES`, the
+/// schema being small) and folds the rest, each built when opened.
 #[test]
 fn refs_that_multiply_are_built_as_they_are_opened() {
     let def = |k: usize| {
@@ -226,13 +226,34 @@ fn refs_that_multiply_are_built_as_they_are_opened() {
     let schema = json!({"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}});
     let mut form = Form::new(&schema);
     let n = count(&form.root);
-    assert!(n > EAGER_FIELDS && n < 2 * EAGER_FIELDS, "{n} fields built");
+    let bound = crate::schema::tree::size_bound(&schema, EAGER_FIELDS);
+    assert_eq!(bound, crate::schema::tree::MIN_NODES);
+    assert!(n > bound && n < 2 * bound, "{n} fields built");
     let path = folded_path(&form.root).expect("a folded field");
     let folded = field_at(&form.root, &path).map(|f| (f.kind.clone(), f.deferred));
     assert_eq!(folded, Some((Kind::Recursive, true)));
     form.with_builder(|f, b| b.expand(f), &path);
     let opened = field_at(&form.root, &path).map(|f| (f.kind.clone(), f.children.len()));
     assert_eq!(opened, Some((Kind::Object, 12)));
+}
+
+/// 2,200 properties naming one definition of 40 (64 KiB): the fields built at once are bounded
+/// by the schema's size, not by [`EAGER_FIELDS`]; the rest open when asked.
+#[test]
+fn a_small_schema_of_many_refs_builds_fields_by_its_size() {
+    let props: Map<String, Value> = (0..40).map(|i| (format!("f{i}"), json!({"type": "string"}))).collect();
+    let refs: Map<String, Value> = (0..2_200).map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/R"}))).collect();
+    let schema = json!({"type": "object", "properties": refs, "$defs": {"R": {"type": "object", "properties": props}}});
+    let mut form = Form::new(&schema);
+    let bound = crate::schema::tree::size_bound(&schema, EAGER_FIELDS);
+    assert!(bound < EAGER_FIELDS / 2, "{bound}");
+    let n = count(&form.root);
+    assert!(n <= bound + 2 * 40 + 2_200, "{n} fields built, bound {bound}");
+    assert_eq!(form.root.children.len(), 2_200);
+    let last = vec![2_199];
+    assert!(field_at(&form.root, &last).is_some_and(|f| f.deferred));
+    form.with_builder(|f, b| b.expand(f), &last);
+    assert_eq!(field_at(&form.root, &last).map(|f| f.children.len()), Some(40));
 }
 
 fn folded_path(f: &Field) -> Option<Vec<usize>> {
