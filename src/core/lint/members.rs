@@ -40,7 +40,7 @@ pub fn string(raw: &RawValue) -> Option<Cow<'_, str>> {
 
 /// Each name once, at its first place, with its last value: names sorted by index (n log n), and
 /// nothing more held when no name repeats.
-fn once_each(mut list: Members<'_>) -> Members<'_> {
+pub(super) fn once_each<'a, V: Copy>(mut list: Vec<(Cow<'a, str>, V)>) -> Vec<(Cow<'a, str>, V)> {
     let mut order: Vec<u32> = (0..list.len() as u32).collect();
     order.sort_by(|&a, &b| list[a as usize].0.cmp(&list[b as usize].0));
     let mut dropped: Vec<u32> = vec![];

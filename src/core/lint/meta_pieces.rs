@@ -4,10 +4,9 @@
 //! by empty ones of the same type. The meta-schema applies itself to each subschema, so the pieces
 //! pass exactly when the whole does, and no piece costs more than a small node's `Value`.
 
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::members::{self, Members};
+use super::spans::{Doc, Members, Node};
 
 /// The bundled drafts whose meta-schemas differ in where subschemas are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,8 +108,8 @@ pub fn place(draft: Draft, key: &str, array: bool) -> Place {
 }
 
 /// Whether `raw` stands as a subschema checked on its own (an object; a boolean from draft 6).
-pub fn is_subschema(draft: Draft, raw: &RawValue) -> bool {
-    match members::starts(raw) {
+pub fn is_subschema(draft: Draft, raw: Node<'_>) -> bool {
+    match starts(raw) {
         b'{' => true,
         b't' | b'f' => draft != Draft::D4,
         _ => false,
@@ -118,17 +117,17 @@ pub fn is_subschema(draft: Draft, raw: &RawValue) -> bool {
 }
 
 /// The node `members` as checked against the meta-schema, `$schema` the root's (`dialect`).
-pub fn piece(draft: Draft, members: &Members<'_>, dialect: Option<&Value>, max_depth: usize) -> Value {
+pub fn piece(draft: Draft, doc: &Doc<'_>, members: &Members<'_>, dialect: Option<&Value>, max_depth: usize) -> Value {
     let mut out = Map::new();
-    for (k, v) in members {
-        let array = members::starts(v) == b'[';
+    for &(ref k, v) in members {
+        let array = starts(v) == b'[';
         let value = match place(draft, k, array) {
             Place::Kept => parsed(v, max_depth),
             Place::Free => empty_of(v, max_depth),
-            Place::One if is_subschema(draft, v) && members::starts(v) == b'{' => Value::Object(Map::new()),
+            Place::One if is_subschema(draft, v) && starts(v) == b'{' => Value::Object(Map::new()),
             Place::One => empty_of(v, max_depth),
-            Place::List if array => list(draft, v, max_depth),
-            Place::Map if members::starts(v) == b'{' => map(draft, k, v, max_depth),
+            Place::List if array => list(draft, doc, v, max_depth),
+            Place::Map if starts(v) == b'{' => map(draft, doc, k, v, max_depth),
             Place::List | Place::Map => empty_of(v, max_depth),
         };
         out.insert(k.to_string(), value);
@@ -140,13 +139,18 @@ pub fn piece(draft: Draft, members: &Members<'_>, dialect: Option<&Value>, max_d
     Value::Object(out)
 }
 
-fn parsed(raw: &RawValue, max_depth: usize) -> Value {
-    crate::json_depth::parse(raw.get(), max_depth).unwrap_or(Value::Null)
+/// What kind of JSON `node` is, from its first byte.
+pub fn starts(node: Node<'_>) -> u8 {
+    node.text.trim_start().bytes().next().unwrap_or(b' ')
+}
+
+fn parsed(raw: Node<'_>, max_depth: usize) -> Value {
+    crate::json_depth::parse(raw.text, max_depth).unwrap_or(Value::Null)
 }
 
 /// An empty value of the type `raw` has (a scalar as it is).
-fn empty_of(raw: &RawValue, max_depth: usize) -> Value {
-    match members::starts(raw) {
+fn empty_of(raw: Node<'_>, max_depth: usize) -> Value {
+    match starts(raw) {
         b'{' => Value::Object(Map::new()),
         b'[' => Value::Array(vec![]),
         _ => parsed(raw, max_depth),
@@ -155,13 +159,13 @@ fn empty_of(raw: &RawValue, max_depth: usize) -> Value {
 
 /// An array of subschemas: the first element that is not one, and `{}` for those that are (each
 /// checked on its own), so that an empty array stays empty and a wrong element stays wrong.
-fn list(draft: Draft, raw: &RawValue, max_depth: usize) -> Value {
-    let items: Vec<&RawValue> = crate::json_depth::parse_borrowed(raw.get()).unwrap_or_default();
+fn list(draft: Draft, doc: &Doc<'_>, raw: Node<'_>, max_depth: usize) -> Value {
+    let items = doc.elements(raw).unwrap_or_default();
     let mut out = vec![];
-    if let Some(wrong) = items.iter().find(|v| !is_subschema(draft, v)) {
-        out.push(empty_of(wrong, max_depth));
+    if let Some(wrong) = items.iter().find(|v| !is_subschema(draft, **v)) {
+        out.push(empty_of(*wrong, max_depth));
     }
-    if items.iter().any(|v| is_subschema(draft, v)) {
+    if items.iter().any(|v| is_subschema(draft, *v)) {
         out.push(Value::Object(Map::new()));
     }
     Value::Array(out)
@@ -170,16 +174,16 @@ fn list(draft: Draft, raw: &RawValue, max_depth: usize) -> Value {
 /// An object of subschemas: its members that are not subschemas (of `dependencies`, the lists of
 /// names; of others, the first wrong one); `patternProperties` keeps every name (the meta-schema
 /// checks that each is a regular expression).
-fn map(draft: Draft, key: &str, raw: &RawValue, max_depth: usize) -> Value {
-    let Some(list) = members::of(raw) else { return Value::Object(Map::new()) };
+fn map(draft: Draft, doc: &Doc<'_>, key: &str, raw: Node<'_>, max_depth: usize) -> Value {
+    let Some(list) = doc.members(raw) else { return Value::Object(Map::new()) };
     let mut out = Map::new();
     let mut wrong = 0;
-    for (name, v) in &list {
+    for &(ref name, v) in &list {
         if is_subschema(draft, v) {
             if key == "patternProperties" {
                 out.insert(name.to_string(), Value::Object(Map::new()));
             }
-        } else if key == "dependencies" && members::starts(v) == b'[' {
+        } else if key == "dependencies" && starts(v) == b'[' {
             out.insert(name.to_string(), parsed(v, max_depth));
         } else if wrong == 0 {
             wrong += 1;

@@ -17,6 +17,7 @@ mod schema;
 pub mod server_card;
 pub mod server_json;
 pub mod session;
+mod spans;
 mod text_shape;
 
 use serde::Serialize;

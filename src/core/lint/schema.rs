@@ -1,14 +1,14 @@
 //! A tool's input and output schemas: their type, their dialect, keywords of other drafts,
 //! references outside the document, validity, and what Gemini CLI strips. Each schema is read
-//! from its text, one node at a time (see [`super::members`]): a schema of any size costs a small
+//! from its text, one node at a time (see [`super::spans`]): a schema of any size costs a small
 //! multiple of its bytes.
 
 use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::Finding;
-use super::members::{self, Members};
 use super::meta_pieces::{self, Draft, Place};
+use super::spans::{self, Doc, Members, Node};
 
 /// Schema levels walked for findings: deeper schemas are rare and their keywords are checked by
 /// validation.
@@ -54,8 +54,9 @@ const COMPILED_NODES: usize = 20_000;
 pub fn check(tool: &str, input: Option<&RawValue>, output: Option<&RawValue>, max_depth: usize) -> Vec<Finding> {
     let mut out = vec![];
     let at = "/inputSchema";
-    match input.map(|s| (s, members::of(s))) {
-        Some((s, Some(m))) => {
+    let doc = input.map(|s| Doc::new(s.get()));
+    match input.zip(doc.as_ref()).map(|(s, d)| (s, d, d.members(d.root()))) {
+        Some((s, doc, Some(m))) => {
             if !is_object_type(&m) {
                 out.push(Finding::new(
                     "input-schema/object",
@@ -64,9 +65,9 @@ pub fn check(tool: &str, input: Option<&RawValue>, output: Option<&RawValue>, ma
                     "inputSchema: its type is not \"object\"",
                 ));
             }
-            out.extend(one(tool, at, s, &m, max_depth));
+            out.extend(one(tool, at, s, doc, &m, max_depth));
         }
-        Some((_, None)) => out.push(Finding::new(
+        Some((_, _, None)) => out.push(Finding::new(
             "input-schema/object",
             Some(tool),
             Some(at.into()),
@@ -76,26 +77,27 @@ pub fn check(tool: &str, input: Option<&RawValue>, output: Option<&RawValue>, ma
     }
     let at = "/outputSchema";
     if let Some(s) = output.filter(|s| s.get().trim() != "null") {
-        let m = members::of(s);
+        let doc = Doc::new(s.get());
+        let m = doc.members(doc.root());
         if !m.as_ref().is_some_and(is_object_type) {
             let msg = "outputSchema: its type is not \"object\"";
             out.push(Finding::new("output-schema/object", Some(tool), Some(at.into()), msg));
         }
         if let Some(m) = m {
-            out.extend(one(tool, at, s, &m, max_depth));
+            out.extend(one(tool, at, s, &doc, &m, max_depth));
         }
     }
     out
 }
 
 fn is_object_type(m: &Members<'_>) -> bool {
-    members::get(m, "type").and_then(members::string).is_some_and(|t| t == "object")
+    spans::get(m, "type").and_then(spans::string).is_some_and(|t| t == "object")
 }
 
-/// The findings of one schema (`members`, those of `raw`).
-fn one(tool: &str, at: &str, raw: &RawValue, members: &Members<'_>, max_depth: usize) -> Vec<Finding> {
+/// The findings of one schema (`members`, those of `raw`, indexed as `doc`).
+fn one(tool: &str, at: &str, raw: &RawValue, doc: &Doc<'_>, members: &Members<'_>, max_depth: usize) -> Vec<Finding> {
     let mut out = vec![];
-    let dialect = members::get(members, "$schema").and_then(members::string);
+    let dialect = spans::get(members, "$schema").and_then(spans::string);
     let modern = dialect.as_deref().is_none_or(|d| d.contains("2020-12"));
     if let Some(d) = dialect.as_deref().filter(|_| !modern) {
         let msg = format!("$schema is {d:?}, not 2020-12");
@@ -103,11 +105,11 @@ fn one(tool: &str, at: &str, raw: &RawValue, members: &Members<'_>, max_depth: u
     }
     let (nodes, depth) = super::text_shape::of(raw.get());
     let large = nodes > COMPILED_NODES;
-    let mut walk = Walk::new(tool, modern, max_depth);
+    let mut walk = Walk::new(tool, doc, modern, max_depth);
     if large && depth <= crate::schema::validate::VALIDATED_DEPTH {
         walk.meta = Some(Meta::of(dialect.as_deref(), members, max_depth));
     }
-    walk.visit(raw, &mut at.to_string(), 0, true, true);
+    walk.visit(doc.root(), &mut at.to_string(), 0, true, true);
     let remote = walk.counts[1] > 0;
     out.append(&mut walk.out);
     // Where the schema fails (a node of a large one, else the whole), and why.
@@ -151,7 +153,7 @@ struct Meta {
 
 impl Meta {
     fn of(dialect: Option<&str>, root: &Members<'_>, max_depth: usize) -> Meta {
-        let given = members::get(root, "$schema").and_then(|d| crate::json_depth::parse(d.get(), max_depth).ok());
+        let given = spans::get(root, "$schema").and_then(|d| crate::json_depth::parse(d.text, max_depth).ok());
         Meta { draft: Draft::of(dialect), dialect: given }
     }
 }
@@ -159,15 +161,15 @@ impl Meta {
 /// Whether `text`, a schema, passes its meta-schema, checked piece by piece.
 #[cfg(test)]
 pub(super) fn meta_by_pieces(text: &str, max_depth: usize) -> Result<(), String> {
-    let raw: &RawValue = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let Some(m) = members::of(raw) else {
+    let doc = Doc::new(text);
+    let Some(m) = doc.members(doc.root()) else {
         return jsonschema::meta::validate(&serde_json::from_str(text).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string());
     };
-    let dialect = members::get(&m, "$schema").and_then(members::string);
-    let mut walk = Walk::new("", true, max_depth);
+    let dialect = spans::get(&m, "$schema").and_then(spans::string);
+    let mut walk = Walk::new("", &doc, true, max_depth);
     walk.meta = Some(Meta::of(dialect.as_deref(), &m, max_depth));
-    walk.visit(raw, &mut String::new(), 0, false, true);
+    walk.visit(doc.root(), &mut String::new(), 0, false, true);
     walk.meta_error.map_or(Ok(()), |(at, e)| Err(format!("{at}: {e}")))
 }
 
@@ -179,8 +181,9 @@ enum Shape {
     Map,
 }
 
-struct Walk<'a> {
+struct Walk<'a, 'd> {
     tool: &'a str,
+    doc: &'a Doc<'d>,
     out: Vec<Finding>,
     modern: bool,
     /// Findings so far: old keywords, remote refs, (unused).
@@ -194,28 +197,29 @@ struct Walk<'a> {
     max_depth: usize,
 }
 
-impl<'a> Walk<'a> {
-    fn new(tool: &'a str, modern: bool, max_depth: usize) -> Walk<'a> {
-        Walk { tool, out: vec![], modern, counts: [0; 3], additional: false, meta: None, meta_error: None, max_depth }
+impl<'a, 'd> Walk<'a, 'd> {
+    fn new(tool: &'a str, doc: &'a Doc<'d>, modern: bool, max_depth: usize) -> Walk<'a, 'd> {
+        let (out, counts) = (vec![], [0; 3]);
+        Walk { tool, doc, out, modern, counts, additional: false, meta: None, meta_error: None, max_depth }
     }
 
     /// The node `raw` at `at`, `depth` schema levels down: its findings when `walk`, its piece of
     /// the meta-schema check when `meta`; then its subschemas.
-    fn visit(&mut self, raw: &RawValue, at: &mut String, depth: usize, walk: bool, meta: bool) {
+    fn visit(&mut self, raw: Node<'d>, at: &mut String, depth: usize, walk: bool, meta: bool) {
         let walk = walk && depth <= MAX_WALK;
         let meta = meta && self.meta.is_some() && self.meta_error.is_none();
         if !walk && !meta {
             return;
         }
-        let Some(m) = members::of(raw) else { return };
+        let Some(m) = self.doc.members(raw) else { return };
         if walk {
             self.findings(&m, at);
         }
         if meta {
             self.check_piece(&m, at);
         }
-        for (k, v) in &m {
-            let array = members::starts(v) == b'[';
+        for &(ref k, v) in &m {
+            let array = meta_pieces::starts(v) == b'[';
             let by_walk = if walk { walk_shape(k, array) } else { None };
             let by_meta = match (meta, &self.meta) {
                 (true, Some(x)) => meta_shape(meta_pieces::place(x.draft, k, array)),
@@ -235,13 +239,13 @@ impl<'a> Walk<'a> {
     }
 
     /// The subschemas of `v`, held the way `shape` says.
-    fn descend(&mut self, v: &RawValue, shape: Option<Shape>, at: &mut String, depth: usize, walk: bool, meta: bool) {
+    fn descend(&mut self, v: Node<'d>, shape: Option<Shape>, at: &mut String, depth: usize, walk: bool, meta: bool) {
         let len = at.len();
         match shape {
             None => {}
             Some(Shape::One) => crate::deep::grow(|| self.visit(v, at, depth + 1, walk, meta)),
             Some(Shape::List) => {
-                let items: Vec<&RawValue> = crate::json_depth::parse_borrowed(v.get()).unwrap_or_default();
+                let items = self.doc.elements(v).unwrap_or_default();
                 for (i, sub) in items.into_iter().enumerate() {
                     at.push_str(&format!("/{i}"));
                     crate::deep::grow(|| self.visit(sub, at, depth + 1, walk, meta));
@@ -249,7 +253,7 @@ impl<'a> Walk<'a> {
                 }
             }
             Some(Shape::Map) => {
-                for (name, sub) in members::of(v).unwrap_or_default() {
+                for (name, sub) in self.doc.members(v).unwrap_or_default() {
                     at.push('/');
                     at.push_str(&crate::schema::diff::token(&name));
                     crate::deep::grow(|| self.visit(sub, at, depth + 1, walk, meta));
@@ -262,27 +266,27 @@ impl<'a> Walk<'a> {
     fn findings(&mut self, m: &Members<'_>, at: &str) {
         if self.modern {
             for (k, instead) in OLD {
-                if members::get(m, k).is_some() {
+                if spans::get(m, k).is_some() {
                     let msg = format!("{k} is not a 2020-12 keyword (use {instead}); validators ignore it");
                     self.note(0, "schema/draft-keyword", format!("{at}/{k}"), msg);
                 }
             }
-            if members::get(m, "items").is_some_and(|v| members::starts(v) == b'[') {
+            if spans::get(m, "items").is_some_and(|v| meta_pieces::starts(v) == b'[') {
                 let msg = "items as an array is the tuple form of older drafts (2020-12: prefixItems)";
                 self.note(0, "schema/draft-keyword", format!("{at}/items"), msg.into());
             }
         }
-        if let Some(r) = members::get(m, "$ref").and_then(members::string)
+        if let Some(r) = spans::get(m, "$ref").and_then(spans::string)
             && !r.starts_with('#')
         {
             self.note(1, "schema/remote-ref", format!("{at}/$ref"), format!("$ref {r:?} points outside the schema"));
         }
-        self.additional |= members::get(m, "additionalProperties").is_some();
+        self.additional |= spans::get(m, "additionalProperties").is_some();
     }
 
     fn check_piece(&mut self, m: &Members<'_>, at: &str) {
         let Some(meta) = &self.meta else { return };
-        let piece = meta_pieces::piece(meta.draft, m, meta.dialect.as_ref(), self.max_depth);
+        let piece = meta_pieces::piece(meta.draft, self.doc, m, meta.dialect.as_ref(), self.max_depth);
         // A piece nests only as deep as the values the meta-schema constrains, which it checks
         // one level down: no room is needed beyond this frame's.
         let checked = jsonschema::meta::validate(&piece).map_err(|e| e.to_string());
@@ -346,5 +350,22 @@ mod size_tests {
         let found = invalid(&bad);
         assert!(found.len() == 1 && found[0].starts_with("/inputSchema/properties/p7 "), "{found:?}");
         assert_eq!(invalid(&json!({"type": 5})).len(), 1);
+    }
+
+    /// Each level lists only its own members, jumping over nested ones: a schema 600 levels deep
+    /// is read about once (a listing that read whole subtrees would read it 300 times).
+    #[test]
+    fn a_deep_schema_is_read_a_bounded_number_of_times() {
+        let level = r#"{"type":"object","required":["a"],"allOf":[{"minimum":1}],"x":"\"}","properties":{"a":"#;
+        let n = 600;
+        let text = format!("{}{}{}", level.repeat(n), r#"{"type":"string"}"#, "}}".repeat(n));
+        let doc = Doc::new(&text);
+        let root = doc.members(doc.root()).unwrap();
+        let mut walk = Walk::new("t", &doc, true, 10_000);
+        walk.meta = Some(Meta::of(None, &root, 10_000));
+        walk.visit(doc.root(), &mut String::new(), 0, true, true);
+        assert_eq!(walk.meta_error, None);
+        let read = doc.read.get();
+        assert!(read >= text.len() / 2 && read <= 2 * text.len(), "{read} bytes read of {}", text.len());
     }
 }
