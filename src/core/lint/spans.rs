@@ -175,19 +175,8 @@ fn name_of(text: &str) -> Option<Cow<'_, str>> {
 /// Each container's start and end, ordered by start, in one scan.
 fn index(text: &str) -> (Vec<u32>, Vec<u32>) {
     let (mut starts, mut ends, mut open) = (vec![], vec![], vec![]);
-    let (mut in_string, mut escaped) = (false, false);
-    for (i, b) in text.bytes().enumerate() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    for (i, b) in super::text_shape::structural(text) {
         match b {
-            b'"' => in_string = true,
             b'{' | b'[' => {
                 open.push(starts.len());
                 starts.push(i as u32);

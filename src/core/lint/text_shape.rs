@@ -5,19 +5,8 @@
 /// counts once too many) and its deepest nesting of arrays and objects.
 pub fn of(text: &str) -> (usize, usize) {
     let (mut values, mut depth, mut deepest) = (1usize, 0usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
-    for b in text.bytes() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    for (_, b) in structural(text) {
         match b {
-            b'"' => in_string = true,
             b'{' | b'[' => {
                 values += 1;
                 depth += 1;
@@ -29,6 +18,24 @@ pub fn of(text: &str) -> (usize, usize) {
         }
     }
     (values, deepest)
+}
+
+/// The bytes of `text` outside its strings (quotes included in neither), with their offsets.
+pub fn structural(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let (mut in_string, mut escaped) = (false, false);
+    text.bytes().enumerate().filter(move |&(_, b)| {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            return false;
+        }
+        in_string = b == b'"';
+        !in_string
+    })
 }
 
 #[cfg(test)]
