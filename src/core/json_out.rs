@@ -288,8 +288,18 @@ impl Layout<'_> {
                     if i == data.len() {
                         break;
                     }
+                    if data[i] == b'"' {
+                        // The common end of a string, without the look at escapes and controls.
+                        self.s.in_string = false;
+                        self.push(b'"');
+                        i += 1;
+                        continue;
+                    }
                 }
                 self.string_byte(data[i]);
+                i += 1;
+            } else if data[i] == b' ' {
+                // Spacing between tokens (Python's `", "` and `": "`), dropped before a look-up.
                 i += 1;
             } else if SCALAR[data[i] as usize] {
                 self.settle(false);
