@@ -465,15 +465,26 @@ fn write_around_items<W: Write>(out: W, e: &mut Envelope, shell: Vec<u8>) -> io:
     p.finish()
 }
 
-/// Records per chunk when a long list is laid out on two threads.
-const CHUNK: usize = 1024;
+/// Record text per chunk when a long list is laid out on two threads: a chunk's layout is held
+/// until written, so chunks are measured in bytes, whatever the records' size.
+const CHUNK_BYTES: usize = 256 << 10;
+
+/// The end of the chunk of records that starts at `start`.
+fn chunk_end(items: &RawItems, start: usize) -> usize {
+    let (mut end, mut bytes) = (start, 0);
+    while end < items.len() && bytes < CHUNK_BYTES {
+        bytes += items.raw(end).map_or(4, str::len);
+        end += 1;
+    }
+    end
+}
 
 /// The records of a list, inside its opened `[`. A long list is laid out in chunks, two at a time
-/// on two threads, then written in order: the layout costs as much as everything else in a call
-/// does, and holding two chunks keeps memory flat.
+/// on two threads, then written in order: the layout is one of the larger passes over a long
+/// reply, and holding two chunks keeps memory flat.
 fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()> {
     let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-    if !two_cores || items.len() <= 2 * CHUNK {
+    if !two_cores || chunk_end(items, 0) == items.len() {
         return write_range(p, items, 0..items.len());
     }
     p.flush_buf()?;
@@ -481,8 +492,8 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
     let (mut a, mut b) = (Pretty::new(Vec::new()), Pretty::new(Vec::new()));
     let mut start = 0;
     while start < items.len() {
-        let mid = (start + CHUNK).min(items.len());
-        let end = (mid + CHUNK).min(items.len());
+        let mid = chunk_end(items, start);
+        let end = chunk_end(items, mid);
         p.fork_into(&mut a, start > 0);
         p.fork_into(&mut b, true);
         let (ra, rb) = std::thread::scope(|s| {
@@ -572,7 +583,7 @@ mod tests {
     #[test]
     fn a_long_list_laid_out_on_two_threads_matches_one_thread() {
         let records: Vec<Value> =
-            (0..5000).map(|i| json!({"id": i, "name": format!("record é {i}"), "tags": ["x"]})).collect();
+            (0..20_000).map(|i| json!({"id": i, "name": format!("record é {i}"), "tags": ["x"]})).collect();
         let items = RawItems::from_values(&records);
         let mut threaded = Pretty::new(Vec::new());
         threaded.write_all(b"{\"data\":[").unwrap();
