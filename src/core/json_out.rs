@@ -476,16 +476,6 @@ fn write_around_items<W: Write>(out: W, e: &mut Envelope, shell: Vec<u8>) -> io:
 /// until written, so chunks are measured in bytes, whatever the records' size.
 const CHUNK_BYTES: usize = 256 << 10;
 
-/// The end of the chunk of records that starts at `start`.
-fn chunk_end(items: &RawItems, start: usize) -> usize {
-    let (mut end, mut bytes) = (start, 0);
-    while end < items.len() && bytes < CHUNK_BYTES {
-        bytes += items.raw(end).map_or(4, str::len);
-        end += 1;
-    }
-    end
-}
-
 /// The records of a list, inside its opened `[`. A long list is laid out in chunks: the even ones
 /// here, the odd ones on one other thread a chunk ahead, each written in order as it is ready:
 /// the layout is one of the larger passes over a long reply, and holding a few chunks keeps
@@ -533,12 +523,16 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
 
 /// The records split into chunks of about [`CHUNK_BYTES`] of text each.
 fn chunks(items: &RawItems) -> Vec<std::ops::Range<usize>> {
-    let mut chunks = vec![];
-    let mut start = 0;
-    while start < items.len() {
-        let end = chunk_end(items, start);
-        chunks.push(start..end);
-        start = end;
+    let (mut chunks, mut start, mut bytes) = (vec![], 0, 0);
+    for (i, len) in items.lens().enumerate() {
+        bytes += len;
+        if bytes >= CHUNK_BYTES {
+            chunks.push(start..i + 1);
+            (start, bytes) = (i + 1, 0);
+        }
+    }
+    if start < items.len() {
+        chunks.push(start..items.len());
     }
     chunks
 }
