@@ -278,6 +278,25 @@ impl Layout<'_> {
         i + n
     }
 
+    /// After a string or a scalar, what most often follows it: a member's colon or a comma (and
+    /// the space Python writes after either), laid out at once. Returns where it stopped.
+    #[inline(always)]
+    fn after_value(&mut self, data: &[u8], mut i: usize) -> usize {
+        match data.get(i) {
+            Some(b':') if self.s.depth <= INDENTED_LEVELS => self.put(b": "),
+            Some(b',') => {
+                self.push(b',');
+                self.newline();
+            }
+            _ => return i,
+        }
+        i += 1;
+        if data.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        i
+    }
+
     /// Lays out `data` into the room after `len`.
     fn run(&mut self, data: &[u8]) {
         let mut i = 0;
@@ -292,7 +311,7 @@ impl Layout<'_> {
                         // The common end of a string, without the look at escapes and controls.
                         self.s.in_string = false;
                         self.push(b'"');
-                        i += 1;
+                        i = self.after_value(data, i + 1);
                         continue;
                     }
                 }
@@ -304,6 +323,7 @@ impl Layout<'_> {
             } else if SCALAR[data[i] as usize] {
                 self.settle(false);
                 i = self.copy_scalar(data, i);
+                i = self.after_value(data, i);
             } else {
                 self.byte(data[i]);
                 i += 1;
