@@ -494,7 +494,7 @@ fn write_around_items<W: Write>(out: W, e: &mut Envelope, shell: Vec<u8>) -> io:
 
 /// Record text per chunk when a long list is laid out on two threads: a chunk's layout is held
 /// until written, so chunks are measured in bytes, whatever the records' size.
-const CHUNK_BYTES: usize = 256 << 10;
+const CHUNK_BYTES: usize = 64 << 10;
 
 /// The records of a list, inside its opened `[`. A long list is laid out in chunks: the even ones
 /// here, the odd ones on one other thread a chunk ahead, each written in order as it is ready:
