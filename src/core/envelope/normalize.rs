@@ -376,9 +376,9 @@ fn literal_is_structured(lit: &str, sc: &Value, el: &Elisions) -> bool {
     !crate::json::exact::active()
         && structured_lists(sc).any(|v| {
             (v.is_object() || (v.is_array() && !looks_like_blocks(v)))
-                && el
-                    .json_parts(v)
-                    .is_some_and(|parts| crate::json::twin::literal_holds(lit, &mut parts.iter().map(|p| p.as_ref())))
+                && el.json_parts(v).is_some_and(|parts| {
+                    crate::json::twin::literal_holds(lit, &mut parts.iter().flat_map(|p| p.slices()))
+                })
         })
 }
 
