@@ -111,9 +111,10 @@ impl<'a> Call<'a> {
     /// buffer, and the answer then holds no raw reply.
     pub fn read_with_guide(&self, reply: Reply, exact: Option<usize>) -> (Answer, Option<Envelope>) {
         let Some(max_depth) = exact else { return (self.read(reply), None) };
-        if reply.elisions.has_long_text() && !crate::json::exact::may_hold_inexact(&reply.raw) {
+        if reply.elisions.has_long_text() && !crate::json::exact::may_hold_inexact_on_two(&reply.raw) {
             // The reply is not needed again (no guide to read from it): nothing may hold it
-            // while its text is decoded, so the scan came first, not beside the reading.
+            // while its text is decoded, so the scan comes first (on both cores), not beside
+            // the reading.
             return (self.read_last(reply), None);
         }
         let raw = reply.raw.clone();
