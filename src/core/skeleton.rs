@@ -462,6 +462,7 @@ fn unescape_into(inner: &str, out: &mut [u8]) -> Option<usize> {
 }
 
 /// The escape at `b[i]` (a backslash): the character it stands for and its length.
+#[inline]
 fn escape_at(b: &[u8], i: usize) -> Option<(char, usize)> {
     Some(match *b.get(i + 1)? {
         b'"' => ('"', 2),
