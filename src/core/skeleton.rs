@@ -103,11 +103,18 @@ impl Elided {
 
 /// The scan of a text (whose syntax is checked apart) made before it is read, on another
 /// thread: what [`Elisions::parse_scanned`] takes.
-pub struct Scanned(Result<Scan, String>);
+pub struct Scanned {
+    scan: Result<Scan, String>,
+    /// For a text with a long `text` member: whether it may hold a number a parse would
+    /// rewrite (`json::exact::may_hold_inexact`), which a reading in place must know first.
+    inexact: Option<bool>,
+}
 
 impl Scanned {
     pub fn of(text: &str, max_depth: usize) -> Scanned {
-        Scanned(scan(text, max_depth, 0, 0))
+        let scan = scan(text, max_depth, 0, 0);
+        let long_text = scan.as_ref().is_ok_and(|s| !s.strings.is_empty());
+        Scanned { scan, inexact: long_text.then(|| crate::json::exact::may_hold_inexact(text)) }
     }
 }
 
@@ -126,6 +133,8 @@ pub struct Elisions {
     texts: Vec<(SharedText, [u32; 2])>,
     /// What the parse had to approximate (`1e400`, lone surrogates; see `json::lenient`).
     pub approximated: crate::json::lenient::Approximated,
+    /// Whether the text may hold a number a parse would rewrite, when its scan ahead said.
+    inexact: Option<bool>,
 }
 
 /// A sentinel of this process: its id and what follows (elements left out, or `text`).
@@ -169,6 +178,12 @@ impl Elisions {
         !self.texts.is_empty()
     }
 
+    /// Whether the text may hold a number a parse would rewrite, if its scan ahead (on the
+    /// thread beside the tap's parse) looked: `json::exact::may_hold_inexact` of it.
+    pub fn known_inexact(&self) -> Option<bool> {
+        self.inexact
+    }
+
     pub fn get(&self, id: usize) -> Option<&Elided> {
         self.entries.get(id)
     }
@@ -204,7 +219,8 @@ impl Elisions {
         if !self.entries.is_empty() || !self.texts.is_empty() {
             return Some(self.parse_any(text, max_depth, Syntax::Checked));
         }
-        Some(ahead.0.and_then(|scan| self.take_scan(text, scan, max_depth)))
+        self.inexact = ahead.inexact;
+        Some(ahead.scan.and_then(|scan| self.take_scan(text, scan, max_depth)))
     }
 
     fn parse_any(&mut self, text: SharedText, max_depth: usize, syntax: Syntax) -> Result<Value, String> {

@@ -17,6 +17,7 @@ use crate::envelope::hints::Hint;
 use crate::envelope::pager::infer_from_request;
 use crate::envelope::{Envelope, ResponseType, normalize_taught};
 use crate::error::LensError;
+use crate::json::exact;
 use crate::mcp::{CallOptions, Progress, Reply, ReplyBody, Session};
 
 /// One call of a tool: what is sent, and what the answer is read with.
@@ -111,10 +112,11 @@ impl<'a> Call<'a> {
     /// buffer, and the answer then holds no raw reply.
     pub fn read_with_guide(&self, reply: Reply, exact: Option<usize>) -> (Answer, Option<Envelope>) {
         let Some(max_depth) = exact else { return (self.read(reply), None) };
-        if reply.elisions.has_long_text() && !crate::json::exact::may_hold_inexact_on_two(&reply.raw) {
+        let inexact = || reply.elisions.known_inexact().unwrap_or_else(|| exact::may_hold_inexact_on_two(&reply.raw));
+        if reply.elisions.has_long_text() && !inexact() {
             // The reply is not needed again (no guide to read from it): nothing may hold it
-            // while its text is decoded, so the scan comes first (on both cores), not beside
-            // the reading.
+            // while its text is decoded, so the scan came first: beside the tap's parse of a
+            // long reply, else here on both cores, not beside the reading.
             return (self.read_last(reply), None);
         }
         let raw = reply.raw.clone();
