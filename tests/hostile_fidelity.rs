@@ -224,3 +224,58 @@ fn fetch_mcps_pages_split_inside_an_emoji_are_read_with_u_fffd_and_said() {
     let raw = run(&["call", "fetch_txt", "--arg", "url=https://example.com/", "--raw"], "fetch-mcp");
     assert!(stdout(&raw).contains(r#""text":"Release notes \ud83d""#), "--raw is as sent: {}", stdout(&raw));
 }
+
+/// `call plain --json` against the server in `mode`, with mcplens's own peak resident memory
+/// (MCPLENS_REPORT_PEAK), in bytes.
+fn call_json_with_peak(mode: &str) -> (std::process::Output, u64) {
+    let state = std::env::temp_dir().join(format!("mcplens-test-state-{}", std::process::id()));
+    let o = std::process::Command::new(bin())
+        .args(["call", "plain", "--json", "--", "python3", &script("hostile_fidelity.py"), mode])
+        .env("MCPLENS_REPORT_PEAK", "1")
+        .env("MCPLENS_STATE_DIR", state)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()));
+    let kb = stderr(&o).lines().find_map(|l| l.strip_prefix("mcplens-peak-rss ")?.trim_end_matches(" kB").parse().ok());
+    let kb: u64 = kb.unwrap_or_else(|| panic!("no peak reported: {}", stderr(&o)));
+    (o, kb * 1024)
+}
+
+/// The bytes of the reply line the server in `mode` sends to `tools/call`.
+fn reply_bytes(mode: &str) -> u64 {
+    use std::io::Write;
+    let mut server = std::process::Command::new("python3")
+        .args([&script("hostile_fidelity.py"), mode])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("python3: {e}"));
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plain"}}"#;
+    if let Some(mut stdin) = server.stdin.take() {
+        let _ = writeln!(stdin, "{call}");
+    }
+    let out = server.wait_with_output().unwrap_or_else(|e| panic!("python3: {e}"));
+    out.stdout.len() as u64
+}
+
+/// A long text block of JSON (6 MB as json.dumps writes it, escapes and all) is decoded in the
+/// reply's own buffer: `call --json` holds it about once, not the reply and a decoded copy at
+/// once (its peak above a small call's stayed over twice the reply; it is now under 1.5 times),
+/// and its records come out as sent. With a number in it that a parse would rewrite, the reply
+/// is kept for the reading that writes numbers as sent, and the number is written as sent.
+#[test]
+fn a_long_json_text_is_decoded_in_place_and_written_as_sent() {
+    let (_, small) = call_json_with_peak("exact");
+    let (o, big) = call_json_with_peak("text-big");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_out(&o);
+    assert_eq!(v["data"].as_array().map(Vec::len), Some(60_000));
+    assert_eq!((&v["data"][5]["name"], &v["data"][5]["note"]), (&"caf\u{e9} \"5\"".into(), &"line\nnext".into()));
+    let reply = reply_bytes("text-big");
+    let over = big.saturating_sub(small);
+    assert!(over < reply * 3 / 2, "peak {} MiB over a small call's for a {} MiB reply", over >> 20, reply >> 20);
+    let (o, _) = call_json_with_peak("text-big-exact");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches(r#""price": 1.10"#).count(), 1);
+    assert_eq!(json_out(&o)["data"].as_array().map(Vec::len), Some(60_000));
+}

@@ -323,6 +323,11 @@ async fn written(
     let secret_in_reply = output::has_secrets() && (a.all_pages || output::holds_secret(&reply.raw));
     // One page written as JSON keeps every number as the server wrote it (see `json::exact`).
     let max_depth = session.options().max_depth;
+    if a.json {
+        // Nothing shows this reply whole again (the log printed here shows server log messages
+        // and HTTP exchanges), so its long text may be decoded in the reply's own buffer.
+        session.log().let_go(&reply.raw);
+    }
     let (answer, mut guide) = call.read_with_guide(reply, a.json.then_some(max_depth));
     let mut envelope = answer.envelope;
     if a.all_pages && envelope.has_more() {

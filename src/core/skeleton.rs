@@ -103,11 +103,18 @@ impl Elided {
 
 /// The scan of a text (whose syntax is checked apart) made before it is read, on another
 /// thread: what [`Elisions::parse_scanned`] takes.
-pub struct Scanned(Result<Scan, String>);
+pub struct Scanned {
+    scan: Result<Scan, String>,
+    /// For a text with a long `text` member: whether it may hold a number a parse would
+    /// rewrite (`json::exact::may_hold_inexact`), which a reading in place must know first.
+    inexact: Option<bool>,
+}
 
 impl Scanned {
     pub fn of(text: &str, max_depth: usize) -> Scanned {
-        Scanned(scan(text, max_depth, 0, 0))
+        let scan = scan(text, max_depth, 0, 0);
+        let long_text = scan.as_ref().is_ok_and(|s| !s.strings.is_empty());
+        Scanned { scan, inexact: long_text.then(|| crate::json::exact::may_hold_inexact(text)) }
     }
 }
 
@@ -126,6 +133,8 @@ pub struct Elisions {
     texts: Vec<(SharedText, [u32; 2])>,
     /// What the parse had to approximate (`1e400`, lone surrogates; see `json::lenient`).
     pub approximated: crate::json::lenient::Approximated,
+    /// Whether the text may hold a number a parse would rewrite, when its scan ahead said.
+    inexact: Option<bool>,
 }
 
 /// A sentinel of this process: its id and what follows (elements left out, or `text`).
@@ -164,6 +173,17 @@ impl Elisions {
         self.entries.is_empty()
     }
 
+    /// Whether a long `text` member was left in the text (to be decoded when it is read).
+    pub fn has_long_text(&self) -> bool {
+        !self.texts.is_empty()
+    }
+
+    /// Whether the text may hold a number a parse would rewrite, if its scan ahead (on the
+    /// thread beside the tap's parse) looked: `json::exact::may_hold_inexact` of it.
+    pub fn known_inexact(&self) -> Option<bool> {
+        self.inexact
+    }
+
     pub fn get(&self, id: usize) -> Option<&Elided> {
         self.entries.get(id)
     }
@@ -199,7 +219,8 @@ impl Elisions {
         if !self.entries.is_empty() || !self.texts.is_empty() {
             return Some(self.parse_any(text, max_depth, Syntax::Checked));
         }
-        Some(ahead.0.and_then(|scan| self.take_scan(text, scan, max_depth)))
+        self.inexact = ahead.inexact;
+        Some(ahead.scan.and_then(|scan| self.take_scan(text, scan, max_depth)))
     }
 
     fn parse_any(&mut self, text: SharedText, max_depth: usize, syntax: Syntax) -> Result<Value, String> {
@@ -447,24 +468,30 @@ fn unescape_into(inner: &str, out: &mut [u8]) -> Option<usize> {
             (i, w) = (i + 1, w + 1);
             continue;
         }
-        let (c, len) = match *b.get(i + 1)? {
-            b'"' => ('"', 2),
-            b'\\' => ('\\', 2),
-            b'/' => ('/', 2),
-            b'b' => ('\u{8}', 2),
-            b'f' => ('\u{c}', 2),
-            b'n' => ('\n', 2),
-            b'r' => ('\r', 2),
-            b't' => ('\t', 2),
-            b'u' => unicode_escape(inner, i)?,
-            _ => return None,
-        };
+        let (c, len) = escape_at(b, i)?;
         // An escape of `len` bytes decodes to at most `len` bytes of UTF-8.
         let n = c.len_utf8();
         c.encode_utf8(out.get_mut(w..w + n)?);
         (i, w) = (i + len, w + n);
     }
     Some(w)
+}
+
+/// The escape at `b[i]` (a backslash): the character it stands for and its length.
+#[inline]
+fn escape_at(b: &[u8], i: usize) -> Option<(char, usize)> {
+    Some(match *b.get(i + 1)? {
+        b'"' => ('"', 2),
+        b'\\' => ('\\', 2),
+        b'/' => ('/', 2),
+        b'b' => ('\u{8}', 2),
+        b'f' => ('\u{c}', 2),
+        b'n' => ('\n', 2),
+        b'r' => ('\r', 2),
+        b't' => ('\t', 2),
+        b'u' => unicode_escape(b, i)?,
+        _ => return None,
+    })
 }
 
 /// Whether any byte of `chunk` (eight, where it matters) is a backslash: the zero-byte test of
@@ -495,21 +522,7 @@ pub fn literal_equals(lit: &str, parts: &mut dyn Iterator<Item = &[u8]>) -> bool
         if i >= b.len() {
             break;
         }
-        let (ch, len) = match b.get(i + 1) {
-            Some(b'"') => ('"', 2),
-            Some(b'\\') => ('\\', 2),
-            Some(b'/') => ('/', 2),
-            Some(b'b') => ('\u{8}', 2),
-            Some(b'f') => ('\u{c}', 2),
-            Some(b'n') => ('\n', 2),
-            Some(b'r') => ('\r', 2),
-            Some(b't') => ('\t', 2),
-            Some(b'u') => match unicode_escape(inner, i) {
-                Some(x) => x,
-                None => return false,
-            },
-            _ => return false,
-        };
+        let Some((ch, len)) = escape_at(b, i) else { return false };
         i += len;
         if !expected.eat(ch.encode_utf8(&mut utf8).as_bytes()) {
             return false;
@@ -547,11 +560,14 @@ impl<'a> Expected<'a, '_> {
 
 /// The character a `\uXXXX` escape at `i` stands for (a surrogate pair takes two), and the
 /// escape's length; a lone surrogate is U+FFFD, as `unescape` has it.
-fn unicode_escape(inner: &str, i: usize) -> Option<(char, usize)> {
-    let hex = |at: usize| inner.get(at..at + 4).and_then(|h| u32::from_str_radix(h, 16).ok());
+fn unicode_escape(inner: &[u8], i: usize) -> Option<(char, usize)> {
+    let hex = |at: usize| {
+        let h = std::str::from_utf8(inner.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(h, 16).ok()
+    };
     let hi = hex(i + 2)?;
     if (0xd800..0xdc00).contains(&hi)
-        && inner.get(i + 6..i + 8) == Some("\\u")
+        && inner.get(i + 6..i + 8) == Some(b"\\u")
         && let Some(lo) = hex(i + 8).filter(|lo| (0xdc00..0xe000).contains(lo))
     {
         let c = char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00)).unwrap_or('\u{fffd}');
@@ -759,7 +775,9 @@ fn within_depth(depth: usize, max_depth: usize) -> Result<(), String> {
     Ok(())
 }
 
+mod in_place;
 mod parts;
+pub use parts::Part;
 
 #[cfg(test)]
 mod tests;

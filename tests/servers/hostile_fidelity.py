@@ -8,6 +8,9 @@ usage: hostile_fidelity.py [MODE]
               (big integers, -0, 1.10, 1e5) in records, in structuredContent and in a JSON text block;
               `page` answers one record and a nextOffset of 123456789012345678901 (more pages)
   exact-big   the same records, 3000 of them (a reply over 64 KB)
+  text-big    tools/call of `plain` answers one text block of 6 MB: the JSON Python's json.dumps
+              writes of {"items": [60,000 records], "nextCursor": null}, with its escapes (`\u00e9`,
+              `\"`, `\n`); text-big-exact, the same with one record's price written 1.10
   big-init    the initialize reply carries 20 MiB of instructions (over rmcp's own 16 MiB line cap)
   fetch-mcp   tools/call of `fetch_txt` answers the lines recorded in tests/wild/json/fetch-mcp-substring.jsonl
               (zcaceres/fetch-mcp paging a text by UTF-16 index), with the request's id: the first page,
@@ -46,6 +49,16 @@ FETCH_MCP_TOOLS = (
 SURROGATE = '{"content":[{"type":"text","text":"a\\ud800b \\udfff"}]}'
 
 
+def big_text(exact):
+    """The text-big reply: one text block of json.dumps's JSON, as a Python server sends it."""
+    items = [{"id": i, "name": "caf\u00e9 \"%d\"" % i, "note": "line\nnext", "score": i % 1000}
+             for i in range(60000)]
+    text = json.dumps({"items": items, "nextCursor": None})
+    if exact:
+        text = text.replace('"score": 7}', '"score": 7, "price": 1.10}', 1)
+    return json.dumps({"content": [{"type": "text", "text": text}]})
+
+
 def send(text):
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
@@ -80,6 +93,8 @@ for line in sys.stdin:
         name = m["params"]["name"]
         if name == "fetch_txt" and MODE == "fetch-mcp":
             replay_fetch_mcp(mid, m["params"].get("arguments") or {})
+        elif name == "plain" and MODE.startswith("text-big"):
+            reply(mid, big_text(MODE == "text-big-exact"))
         elif name == "plain" and MODE.startswith("exact"):
             reply(mid, EXACT % ",".join([EXACT_ROW] * (3000 if MODE == "exact-big" else 2)))
         elif name == "page":

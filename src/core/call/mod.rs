@@ -5,6 +5,7 @@
 mod pages;
 mod status;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -16,6 +17,7 @@ use crate::envelope::hints::Hint;
 use crate::envelope::pager::infer_from_request;
 use crate::envelope::{Envelope, ResponseType, normalize_taught};
 use crate::error::LensError;
+use crate::json::exact;
 use crate::mcp::{CallOptions, Progress, Reply, ReplyBody, Session};
 
 /// One call of a tool: what is sent, and what the answer is read with.
@@ -104,8 +106,19 @@ impl<'a> Call<'a> {
     /// [`Self::exact_guide`]). The scan for numbers serde_json would rewrite walks every byte
     /// of the reply and needs nothing the reading makes, so on a long reply it runs on a second
     /// thread while the reply is read.
+    ///
+    /// With `exact`, the reply is read for the last time: a long text that nothing else holds
+    /// (the session's log let go of it, see `SessionLog::let_go`) is decoded in the reply's own
+    /// buffer, and the answer then holds no raw reply.
     pub fn read_with_guide(&self, reply: Reply, exact: Option<usize>) -> (Answer, Option<Envelope>) {
         let Some(max_depth) = exact else { return (self.read(reply), None) };
+        let inexact = || reply.elisions.known_inexact().unwrap_or_else(|| exact::may_hold_inexact_on_two(&reply.raw));
+        if reply.elisions.has_long_text() && !inexact() {
+            // The reply is not needed again (no guide to read from it): nothing may hold it
+            // while its text is decoded, so the scan came first: beside the tap's parse of a
+            // long reply, else here on both cores, not beside the reading.
+            return (self.read_last(reply), None);
+        }
         let raw = reply.raw.clone();
         let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
         let (inexact, answer) = if raw.len() < (1 << 20) || !two_cores {
@@ -149,6 +162,16 @@ impl<'a> Call<'a> {
 
     /// Reads a reply into the envelope and says how the call ended.
     pub fn read(&self, reply: Reply) -> Answer {
+        self.read_keeping(reply, true)
+    }
+
+    /// As [`Self::read`], for a caller that needs nothing of the raw reply afterwards: the
+    /// answer's `reply.raw` is empty, and a long text is decoded in place when it can be.
+    fn read_last(&self, reply: Reply) -> Answer {
+        self.read_keeping(reply, false)
+    }
+
+    fn read_keeping(&self, reply: Reply, keep_raw: bool) -> Answer {
         let rpc_error = match &reply.body {
             ReplyBody::Error(e) => Some(e.clone()),
             ReplyBody::Result(_) => None,
@@ -156,6 +179,15 @@ impl<'a> Call<'a> {
         let reported = reply_status(&reply);
         // The envelope takes the parsed reply apart; a long list's records stay in the raw text.
         let Reply { raw, elapsed, body, elisions, warnings } = reply;
+        // Not held while the envelope is read, so that a long text can take the reply's buffer.
+        // Without it no next position is looked up exactly: one that needs it is a number
+        // `may_hold_inexact` finds, and such a reply is read keeping its raw text.
+        let raw = if keep_raw {
+            raw
+        } else {
+            drop(raw);
+            Arc::default()
+        };
         let mut envelope = normalize_taught(self.tool, self.descriptor, body, elisions, self.hint);
         let empty = Map::new();
         infer_from_request(&mut envelope, self.input_schema(), self.arguments.unwrap_or(&empty));

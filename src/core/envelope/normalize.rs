@@ -143,7 +143,7 @@ struct Content {
 fn split_content(
     content: Option<Value>,
     meta: &mut Map<String, Value>,
-    el: &Elisions,
+    el: &mut Elisions,
     structured: Option<&Value>,
 ) -> Content {
     let mut c = Content { texts: vec![], others: vec![], text_fields: vec![] };
@@ -168,10 +168,11 @@ fn split_content(
                             && !el.text_literal(&t).is_some_and(|lit| literal_repeats_structured(lit, structured, el))
                         {
                             // A long text is decoded from the reply only now, exactly once (and
-                            // not at all when it only repeats a long list of structuredContent).
-                            let text = match el.text(&t) {
-                                Some(std::borrow::Cow::Owned(decoded)) => decoded,
-                                _ => match t {
+                            // not at all when it only repeats a long list of structuredContent);
+                            // in the reply's own buffer when nothing else holds the reply.
+                            let text = match el.take_text(&t) {
+                                Some(decoded) => decoded,
+                                None => match t {
                                     Value::String(s) => s,
                                     _ => String::new(),
                                 },
@@ -376,9 +377,9 @@ fn literal_is_structured(lit: &str, sc: &Value, el: &Elisions) -> bool {
     !crate::json::exact::active()
         && structured_lists(sc).any(|v| {
             (v.is_object() || (v.is_array() && !looks_like_blocks(v)))
-                && el
-                    .json_parts(v)
-                    .is_some_and(|parts| crate::json::twin::literal_holds(lit, &mut parts.iter().map(|p| p.as_ref())))
+                && el.json_parts(v).is_some_and(|parts| {
+                    crate::json::twin::literal_holds(lit, &mut parts.iter().flat_map(|p| p.slices()))
+                })
         })
 }
 

@@ -90,9 +90,32 @@ pub(crate) fn rewrite(text: &str) -> Option<String> {
 /// run is checked with [`is_exact`]; a `\u00XX` escape of an ASCII byte (which could write a
 /// digit or a delimiter) answers `true`, as does anything else this scan cannot read.
 pub fn may_hold_inexact(text: &str) -> bool {
+    may_hold_inexact_in(text, 0, text.len())
+}
+
+/// As [`may_hold_inexact`], a long text's two halves scanned on two threads when there are two
+/// cores: for a caller with nothing else to do meanwhile.
+pub fn may_hold_inexact_on_two(text: &str) -> bool {
+    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    if text.len() < (1 << 20) || !two_cores {
+        return may_hold_inexact(text);
+    }
+    let mid = text.len() / 2;
+    std::thread::scope(|s| {
+        let second = s.spawn(|| may_hold_inexact_in(text, mid, text.len()));
+        // A half that failed says "maybe".
+        may_hold_inexact_in(text, 0, mid) | second.join().unwrap_or(true)
+    })
+}
+
+/// The scan of [`may_hold_inexact`] over the tokens starting in `from..to`, looking at the
+/// bytes around them in the whole `text`. Scans of two ranges that meet say what one scan of
+/// both says: a run of number bytes that crosses their border is read whole by the first; the
+/// second, starting inside it, sees a token that cannot start there (after a number byte).
+fn may_hold_inexact_in(text: &str, from: usize, to: usize) -> bool {
     let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
+    let mut i = from;
+    while i < to.min(b.len()) {
         // One table look-up a byte: this walks every byte of the reply, most of them plain.
         match SCAN[b[i] as usize] {
             PLAIN => i = next_unplain(b, i + 1),
@@ -351,6 +374,24 @@ mod tests {
             let (_, made) = reading_exact(|| crate::json_depth::parse::<Value>(t, 100));
             assert_eq!(made, 0, "{t}");
         }
+    }
+
+    /// A text scanned in two parts says what one scan says, wherever the border falls: in a run
+    /// of digits, an escape, a delimiter of a number held by a string.
+    #[test]
+    fn a_scan_in_two_parts_says_what_one_scan_says() {
+        let tokens =
+            ["123456789012345678901", "1234567890", "-0", "1.10", "\\u0031", "\\n1e5\\n", ", 12,", "\\\\u0031"];
+        let texts = tokens.iter().flat_map(|t| [format!("{{\"t\": \"ab {t} cd\"}}"), format!("[7,{t}]")]);
+        for text in texts {
+            let whole = may_hold_inexact(&text);
+            for mid in 0..=text.len() {
+                let parts = may_hold_inexact_in(&text, 0, mid) || may_hold_inexact_in(&text, mid, text.len());
+                assert_eq!(parts, whole, "{text} {mid}");
+            }
+        }
+        let long = format!("[{}1.10]", "1, ".repeat(1 << 19));
+        assert!(may_hold_inexact_on_two(&long) && !may_hold_inexact_on_two(&long.replace("1.10", "2")));
     }
 
     #[test]

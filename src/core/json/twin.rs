@@ -81,13 +81,15 @@ struct Received {
 
 impl Side for Received {
     fn fill(&mut self, out: &mut Vec<u8>) -> Option<bool> {
-        if self.done {
-            return Some(true);
+        // As the other sides: only up to [`CHUNK`] bytes waiting. A chunk taken whatever was
+        // left over let the bytes not yet compared pile up (megabytes, on a long text whose
+        // chunks come out longer than the structured side's).
+        while out.len() < CHUNK && !self.done {
+            let (chunk, done, at_rest) = self.rx.recv().ok().flatten()?;
+            out.extend_from_slice(&chunk);
+            (self.done, self.at_rest) = (done, at_rest);
         }
-        let (chunk, done, at_rest) = self.rx.recv().ok().flatten()?;
-        out.extend_from_slice(&chunk);
-        (self.done, self.at_rest) = (done, at_rest);
-        Some(done)
+        Some(self.done)
     }
 
     fn at_rest(&self) -> bool {

@@ -233,6 +233,22 @@ impl SessionLog {
         }
     }
 
+    /// Lets go of `full`, a long reply kept whole (see [`Self::attach_full`]) that its reader
+    /// reads for the last time and may then take apart: its entry keeps its preview, as one
+    /// the log no longer keeps whole.
+    pub fn let_go(&self, full: &Arc<String>) {
+        let mut st = self.lock();
+        let seqs: Vec<u64> = st.full.iter().copied().collect();
+        for seq in seqs {
+            if let Some(e) = st.get_mut(seq)
+                && e.full.as_ref().is_some_and(|f| Arc::ptr_eq(f, full))
+            {
+                e.full = None;
+                st.full.retain(|&s| s != seq);
+            }
+        }
+    }
+
     /// Gives entry `seq` the time (and, for a reply, the latency) another process logged it with:
     /// a watched proxy's session is logged again in the watcher's own log.
     pub fn restamp(&self, seq: u64, at: SystemTime, latency: Option<std::time::Duration>) {
@@ -454,6 +470,24 @@ mod tests {
             log.attach_full(s, full.clone());
         }
         assert!(log.get(seq).is_none_or(|e| !e.is_preview()), "only the last few full texts are kept");
+    }
+
+    #[test]
+    fn a_reply_let_go_is_held_no_more() {
+        let limits = LogLimits { max_entries: 10, max_bytes: 1000, max_entry_bytes: 8 };
+        let log = SessionLog::new(limits, Redactor::new(Vec::<String>::new()));
+        let one = Arc::new(r#"{"x":"the first reply"}"#.to_string());
+        let two = Arc::new(r#"{"x":"the second reply"}"#.to_string());
+        let (a, b) = (
+            log.push_message(LogKind::Received, &one, &wire(Some("1"), None)),
+            log.push_message(LogKind::Received, &two, &wire(Some("2"), None)),
+        );
+        log.attach_full(a, one.clone());
+        log.attach_full(b, two.clone());
+        log.let_go(&one);
+        assert_eq!((Arc::strong_count(&one), Arc::strong_count(&two)), (1, 2));
+        assert!(log.get(b).is_some_and(|e| e.is_preview()));
+        assert!(log.get(a).is_some_and(|e| e.text.starts_with(r#"{"x":"t"#)), "the preview stays");
     }
 
     #[test]

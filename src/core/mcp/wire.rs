@@ -819,6 +819,10 @@ mod tests {
         let (fresh, _) = body(Reply::parse_with(raw.clone(), Duration::ZERO, 64, Syntax::Checked).unwrap());
         assert_eq!(scanned, fresh);
         assert_eq!(el.get(0).and_then(|e| e.raw(39_999)), Some(r#"{"id":39999,"tags":["a",39999]}"#));
+        // Its long text is there to be decoded: the scan ahead also searched it for numbers a
+        // parse would rewrite (there are none).
+        assert_eq!(el.known_inexact(), Some(crate::json::exact::may_hold_inexact(&raw)));
+        assert_eq!(el.known_inexact(), Some(false));
     }
 
     #[test]

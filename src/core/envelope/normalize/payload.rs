@@ -31,7 +31,7 @@ pub(super) struct Payload {
 }
 
 /// Takes `result` apart: content, structuredContent, and the rest into `w.meta`.
-pub(super) fn take_apart(result: Value, w: &mut Work, el: &Elisions) -> Parts {
+pub(super) fn take_apart(result: Value, w: &mut Work, el: &mut Elisions) -> Parts {
     let mut result_obj = match result {
         Value::Object(m) => m,
         other => {
