@@ -95,50 +95,61 @@ struct Scan {
     inexact: bool,
 }
 
+/// The top-level member whose value is being read.
+#[derive(PartialEq)]
+enum Member {
+    Name,
+    Schema,
+    Other,
+}
+
 /// One pass over a descriptor's text: its nesting depth, and whether the top-level `name` holds a
 /// non-empty string and `inputSchema` an object or a boolean (the last of repeated keys counts,
-/// as in a parse). The text came out of a parsed reply, so its syntax is not checked again.
+/// as in a parse). The text came out of a parsed reply, so its syntax is not checked again. A
+/// member's value that is a container is walked byte by byte, not token by token: only its
+/// extent, its depth and whether it may hold an inexact literal matter here.
 fn scan(text: &str) -> Scan {
-    #[derive(PartialEq)]
-    enum Key {
-        Name,
-        Schema,
-        Other,
-    }
-    let (mut max, mut key, mut root_object) = (0usize, Key::Other, false);
-    let (mut name_ok, mut schema_ok, mut inexact) = (false, false, false);
-    for (n, tok) in Skim::new(text).enumerate() {
+    let mut skim = Skim::new(text);
+    let (mut max, mut key, mut root_object, mut suspect) = (0usize, Member::Other, None, false);
+    let (mut name_ok, mut schema_ok) = (false, false);
+    while let Some(tok) = skim.next() {
+        suspect = suspect || crate::json::skim::may_be_inexact(tok.kind, tok.text(text));
+        let in_object = *root_object.get_or_insert(tok.kind == Kind::ObjectOpen);
+        if tok.depth == 1 && in_object {
+            match tok.kind {
+                Kind::Key => {
+                    key = match tok.text(text) {
+                        "\"name\"" => Member::Name,
+                        "\"inputSchema\"" => Member::Schema,
+                        _ => Member::Other,
+                    };
+                }
+                // A member's value: the first token at depth 1 after its key.
+                kind => {
+                    match (kind.starts_value(), &key) {
+                        // `""` is the empty name; any longer literal decodes to at least one character.
+                        (true, Member::Name) => name_ok = kind == Kind::String && tok.end - tok.start > 2,
+                        (true, Member::Schema) => {
+                            schema_ok = matches!(kind, Kind::ObjectOpen | Kind::True | Kind::False)
+                        }
+                        _ => {}
+                    }
+                    key = Member::Other;
+                }
+            }
+        }
         if tok.kind.is_open() {
             max = max.max(tok.depth + 1);
-        }
-        inexact = inexact || crate::json::lenient::is_inexact(tok.kind, tok.text(text));
-        if n == 0 {
-            root_object = tok.kind == Kind::ObjectOpen;
-        }
-        if tok.depth != 1 || !root_object {
-            continue;
-        }
-        match tok.kind {
-            Kind::Key => {
-                key = match tok.text(text) {
-                    "\"name\"" => Key::Name,
-                    "\"inputSchema\"" => Key::Schema,
-                    _ => Key::Other,
-                };
-                continue;
+            if tok.depth >= 1 {
+                let (_, deepest, s) = skim.finish_container_noting();
+                max = max.max(tok.depth + 1 + deepest);
+                suspect |= s;
             }
-            // A member's value: the first token at depth 1 after its key.
-            kind if kind.starts_value() => match key {
-                // `""` is the empty name; any longer literal decodes to at least one character.
-                Key::Name => name_ok = kind == Kind::String && tok.end - tok.start > 2,
-                Key::Schema => schema_ok = matches!(kind, Kind::ObjectOpen | Kind::True | Kind::False),
-                Key::Other => {}
-            },
-            _ => {}
         }
-        key = Key::Other;
     }
-    Scan { depth: max, well_formed: name_ok && schema_ok && root_object, inexact }
+    // Rare: a literal that may be inexact, read for certain.
+    let inexact = suspect && Skim::new(text).any(|t| crate::json::lenient::is_inexact(t.kind, t.text(text)));
+    Scan { depth: max, well_formed: name_ok && schema_ok && root_object == Some(true), inexact }
 }
 
 /// The literal of the last top-level member `key` (quoted, as sent) whose value is a string.
@@ -438,5 +449,36 @@ mod tests {
         assert_eq!(t(r#"{"inputSchema":{"name":"inner"}}"#).listed_name(), "");
         let s = scan(&deep);
         assert_eq!((s.depth, s.well_formed, s.inexact), (100_001, false, false));
+    }
+
+    /// The scan finds an inexact literal wherever reading every token finds one, at any depth,
+    /// and nowhere else (numbers with exponents or long digits that a float holds, escapes that
+    /// pair up or are no surrogates).
+    #[test]
+    fn the_scan_finds_inexact_literals_as_reading_every_token_does() {
+        let long = format!("1{}", "0".repeat(320));
+        let within = format!("1{}", "0".repeat(305));
+        for (n, text) in [
+            r#"{"name":"a","inputSchema":{"default":1e400}}"#.to_string(),
+            r#"{"name":"a","inputSchema":{"enum":[[-1E+999]]}}"#.to_string(),
+            r#"{"name":"a","inputSchema":{"x":{"\ud800":1}}}"#.to_string(),
+            r#"{"name":"sur\uD800","inputSchema":{}}"#.to_string(),
+            r#"{"name":"a","inputSchema":{"const":"x\udfff"}}"#.to_string(),
+            format!(r#"{{"name":"a","inputSchema":{{"maximum":{long}}}}}"#),
+            format!(r#"{{"name":"a","n":-{long},"inputSchema":{{}}}}"#),
+            format!(r#"[{{"a":[{long}]}}]"#),
+            r#"{"name":"a","inputSchema":{"default":1e300,"m":-2.5E-3,"p":"\ud83d\ude00"}}"#.to_string(),
+            r#"{"name":"a","inputSchema":{"d":"\\ud800","e":"\u0064","f":"\uD7FF"}}"#.to_string(),
+            format!(r#"{{"name":"a","inputSchema":{{"maximum":{within}}}}}"#),
+            r#"{"name":"1e999","inputSchema":{"description":"1e999 \\ud800"}}"#.to_string(),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let every = Skim::new(text).any(|t| crate::json::lenient::is_inexact(t.kind, t.text(text)));
+            assert_eq!(scan(text).inexact, every, "{text}");
+            // The first eight hold an inexact literal; the others none.
+            assert_eq!(every, n < 8, "{text}");
+        }
     }
 }
