@@ -112,7 +112,9 @@ pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
 /// The descriptors as one JSON array, each element byte for byte as the server sent it (only
 /// characters that could act as terminal controls are written as `\u` escapes).
 pub fn tools_json(list: &ToolList) -> String {
-    let mut s = String::from("[");
+    // Sized once, not grown (and copied) step by step as it fills.
+    let mut s = String::with_capacity(list.tools.iter().map(|t| t.raw.get().len() + 1).sum::<usize>() + 2);
+    s.push('[');
     for (i, t) in list.tools.iter().enumerate() {
         if i > 0 {
             s.push(',');

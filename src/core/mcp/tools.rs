@@ -4,7 +4,7 @@
 //! a parsed value (for the tree and the form). Nothing is converted into a typed model and back:
 //! that is how other clients lose schema detail (seed 003).
 
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -110,10 +110,12 @@ enum Member {
 /// extent, its depth and whether it may hold an inexact literal matter here.
 fn scan(text: &str) -> Scan {
     let mut skim = Skim::new(text);
-    let (mut max, mut key, mut root_object, mut suspect) = (0usize, Member::Other, None, false);
+    // One search of the whole text for a `\uD...` escape spares a look into each string.
+    let mut suspect = may_hold_surrogate_escape(text);
+    let (mut max, mut key, mut root_object) = (0usize, Member::Other, None);
     let (mut name_ok, mut schema_ok) = (false, false);
     while let Some(tok) = skim.next() {
-        suspect = suspect || crate::json::skim::may_be_inexact(tok.kind, tok.text(text));
+        suspect = suspect || (tok.kind == Kind::Number && crate::json::skim::may_be_inexact(tok.kind, tok.text(text)));
         let in_object = *root_object.get_or_insert(tok.kind == Kind::ObjectOpen);
         if tok.depth == 1 && in_object {
             match tok.kind {
@@ -152,6 +154,14 @@ fn scan(text: &str) -> Scan {
     Scan { depth: max, well_formed: name_ok && schema_ok && root_object == Some(true), inexact }
 }
 
+/// Whether `text` holds a backslash followed by `u` and `d` or `D`: without one, no string of it
+/// escapes a surrogate. (An escaped backslash before `ud` counts too: this only rules out.)
+fn may_hold_surrogate_escape(text: &str) -> bool {
+    let b = text.as_bytes();
+    memchr::memchr_iter(b'\\', b)
+        .any(|i| b.get(i + 1) == Some(&b'u') && b.get(i + 2).is_some_and(|&c| c | 0x20 == b'd'))
+}
+
 /// The literal of the last top-level member `key` (quoted, as sent) whose value is a string.
 fn top_level_string<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     let (mut key_matches, mut found) = (false, None);
@@ -166,6 +176,14 @@ fn top_level_string<'a>(text: &'a str, key: &str) -> Option<&'a str> {
         }
     }
     found
+}
+
+/// Whether a descriptor's text holds `x-mcp-header` anywhere (it may map a parameter to an HTTP
+/// header): a searcher built once, where `str::contains` set one up for every descriptor listed.
+pub fn mentions_param_header(text: &str) -> bool {
+    static FINDER: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("x-mcp-header"));
+    FINDER.find(text.as_bytes()).is_some()
 }
 
 impl ToolDescriptor {
