@@ -15,8 +15,9 @@ use crate::json::{Kind, Skim};
 pub struct ToolDescriptor {
     /// The descriptor's JSON text exactly as it appeared in the server's reply.
     pub raw: Box<RawValue>,
-    /// Parsed when first needed: listing 20,000 tools as JSON never needs it.
-    value: OnceLock<Value>,
+    /// Parsed when first needed: listing 20,000 tools as JSON never needs it. Boxed, as is
+    /// `listed`: what is not read yet takes a pointer's room in each descriptor, not a value's.
+    value: OnceLock<Box<Value>>,
     /// Why the descriptor could not be read (too deep), if it could not.
     pub unreadable: Option<String>,
     /// The top-level `name` is a non-empty string and `inputSchema` an object or boolean (read
@@ -25,7 +26,7 @@ pub struct ToolDescriptor {
     /// It holds what can only be read approximated (`1e400`, a lone surrogate: `json::lenient`).
     inexact: bool,
     /// Name, title and the head of the description, read from the text when first needed.
-    listed: OnceLock<Listed>,
+    listed: OnceLock<Box<Listed>>,
 }
 
 /// What the tool list filters by: the name, the title and the head of the description, read
@@ -193,37 +194,39 @@ impl ToolDescriptor {
             .then(|| format!("it nests JSON {depth} levels deep, over the limit of {max_depth} (--max-depth)"));
         let value = OnceLock::new();
         if unreadable.is_some() {
-            let _ = value.set(Value::Null);
+            let _ = value.set(Box::new(Value::Null));
         }
         ToolDescriptor { raw: raw.to_owned(), value, unreadable, well_formed, inexact, listed: OnceLock::new() }
     }
 
     /// Name, title and the head of the description (see [`Listed`]), read from the text once.
     pub fn listed(&self) -> &Listed {
-        self.listed.get_or_init(|| {
-            let cut = |s: &str| crate::sanitize::truncate(s, LISTED_MAX).into_owned();
-            if self.value.get().is_some() {
-                return Listed {
-                    name: self.name().to_string(),
-                    title: self.title().map(cut),
-                    description: self.description().map(cut),
-                    read_only: self.read_only(),
-                    destructive: self.destructive(),
-                };
-            }
-            // A literal decodes as `name()` reads it (a lone surrogate as U+FFFD).
-            let read = |l: Option<&str>| l.and_then(|l| crate::json_depth::parse::<String>(l, 1).ok());
-            let found = listed_literals(self.raw.get());
-            let [name, title, description, annotations_title] = found.strings;
-            let read_only = found.read_only == Some(true);
-            Listed {
-                name: read(name).unwrap_or_default(),
-                title: read(title).or_else(|| read(annotations_title)).map(|t| cut(&t)),
-                description: read(description).map(|d| cut(&d)),
-                read_only,
-                destructive: !read_only && found.destructive == Some(true),
-            }
-        })
+        self.listed.get_or_init(|| Box::new(self.read_listed()))
+    }
+
+    fn read_listed(&self) -> Listed {
+        let cut = |s: &str| crate::sanitize::truncate(s, LISTED_MAX).into_owned();
+        if self.value.get().is_some() {
+            return Listed {
+                name: self.name().to_string(),
+                title: self.title().map(cut),
+                description: self.description().map(cut),
+                read_only: self.read_only(),
+                destructive: self.destructive(),
+            };
+        }
+        // A literal decodes as `name()` reads it (a lone surrogate as U+FFFD).
+        let read = |l: Option<&str>| l.and_then(|l| crate::json_depth::parse::<String>(l, 1).ok());
+        let found = listed_literals(self.raw.get());
+        let [name, title, description, annotations_title] = found.strings;
+        let read_only = found.read_only == Some(true);
+        Listed {
+            name: read(name).unwrap_or_default(),
+            title: read(title).or_else(|| read(annotations_title)).map(|t| cut(&t)),
+            description: read(description).map(|d| cut(&d)),
+            read_only,
+            destructive: !read_only && found.destructive == Some(true),
+        }
     }
 
     /// A copy that parses for itself: what is read from it (a readable listing) is dropped with
@@ -231,7 +234,7 @@ impl ToolDescriptor {
     pub fn transient(&self) -> ToolDescriptor {
         let value = OnceLock::new();
         if self.unreadable.is_some() {
-            let _ = value.set(Value::Null);
+            let _ = value.set(Box::new(Value::Null));
         }
         ToolDescriptor {
             raw: self.raw.clone(),
@@ -250,13 +253,13 @@ impl ToolDescriptor {
 
     /// The parsed value, taken out (to be dropped iteratively: it may nest deep).
     pub fn take_value(&mut self) -> Option<Value> {
-        self.value.take()
+        self.value.take().map(|v| *v)
     }
 
     /// The descriptor, parsed.
     pub fn value(&self) -> &Value {
         // The text is valid JSON within the depth limit (checked when it was read).
-        self.value.get_or_init(|| crate::json_depth::parse(self.raw.get(), usize::MAX).unwrap_or_default())
+        self.value.get_or_init(|| Box::new(crate::json_depth::parse(self.raw.get(), usize::MAX).unwrap_or_default()))
     }
 
     fn str_field(&self, key: &str) -> Option<&str> {
@@ -413,6 +416,12 @@ mod tests {
             .unwrap_or_else(|_| RawValue::NULL.to_owned());
         let d = ToolDescriptor::from_raw(&raw, 1000).listed().description.clone().unwrap_or_default();
         assert_eq!(d.chars().count(), LISTED_MAX);
+    }
+
+    /// A listing holds thousands of descriptors; what is read lazily is boxed.
+    #[test]
+    fn a_descriptor_unread_is_small() {
+        assert!(std::mem::size_of::<ToolDescriptor>() <= 80, "{}", std::mem::size_of::<ToolDescriptor>());
     }
 
     #[test]
