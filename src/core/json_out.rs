@@ -24,22 +24,54 @@ use crate::envelope::{Data, Envelope, RawItems};
 
 pub struct Pretty<W: Write> {
     out: W,
+    /// Laid-out bytes waiting to go out are `buf[..len]`; the rest is room made before each block
+    /// of input, so that laying it out needs no check per byte written.
     buf: Vec<u8>,
+    len: usize,
+    state: State,
+}
+
+/// Where the printer is in the JSON text, between two pieces of it.
+#[derive(Clone, Copy, Default)]
+struct State {
     depth: usize,
     in_string: bool,
     escaped: bool,
     /// An opened `{` or `[` whose first member has not been seen (so `{}` stays `{}`).
     open: bool,
     /// The bytes of a multi-byte character inside a string, until it is complete.
-    pending: Vec<u8>,
+    pending: [u8; 4],
+    pending_len: usize,
+}
+
+/// One block being laid out: the room it writes into and the state, held apart from the printer
+/// so that they live in registers, not behind the output's pointer.
+struct Layout<'a> {
+    out: &'a mut [u8],
+    len: usize,
+    s: State,
 }
 
 const FLUSH_AT: usize = 1 << 16;
-const INDENT: &[u8; 64] = b"                                                                ";
+/// Input laid out between two checks for room.
+const BLOCK: usize = 1024;
+/// The most one input byte can become: a comma, a newline and the deepest indentation; or, for
+/// a character's last byte, its escapes.
+const MOST_PER_BYTE: usize = 72;
+/// Room past the end for the fixed-size copies (a word of a string, the indentation), which may
+/// write beyond what they keep.
+const SLACK: usize = 128;
 /// Levels laid out one member a line; anything deeper is written compact on its line. Indenting
 /// every level would make the output grow with the square of the depth (a 2 MB reply nested 990
 /// deep came out as 2 GB), and nobody reads 32 levels of indentation.
 pub const INDENTED_LEVELS: usize = 32;
+
+/// A newline and the indentation of the deepest indented level; each level's is a prefix.
+const NEWLINE_INDENT: &[u8; 1 + 2 * INDENTED_LEVELS] = &{
+    let mut t = [b' '; 1 + 2 * INDENTED_LEVELS];
+    t[0] = b'\n';
+    t
+};
 
 /// Bytes copied as they are inside a string: printable ASCII but the quote and the backslash.
 const PLAIN: [bool; 256] = {
@@ -69,36 +101,47 @@ fn run_of(data: &[u8], in_class: impl Fn(u8) -> bool) -> usize {
     data.iter().position(|&c| !in_class(c)).unwrap_or(data.len())
 }
 
-impl<W: Write> Pretty<W> {
-    pub fn new(out: W) -> Pretty<W> {
-        Pretty {
-            out,
-            buf: Vec::with_capacity(FLUSH_AT + 64),
-            depth: 0,
-            in_string: false,
-            escaped: false,
-            open: false,
-            pending: vec![],
-        }
+/// Where the first byte of the word that [`PLAIN`] leaves out is, as the high bit of its byte
+/// (0: none): below 0x20, a quote, a backslash, or 0x7f and above. A borrow or carry only spills
+/// upwards from a byte that is itself marked, so the lowest mark is exact.
+fn unplain_marks(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x;
+    let control = w.wrapping_sub(0x20 * ONES) & !w;
+    let quote = zero_byte(w ^ (b'"' as u64 * ONES));
+    let backslash = zero_byte(w ^ (b'\\' as u64 * ONES));
+    let high = w | w.wrapping_add(ONES);
+    (control | quote | backslash | high) & (0x80 * ONES)
+}
+
+impl Layout<'_> {
+    #[inline(always)]
+    fn push(&mut self, c: u8) {
+        self.out[self.len] = c;
+        self.len += 1;
     }
 
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        self.out[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    #[inline(always)]
     fn newline(&mut self) {
-        if self.depth > INDENTED_LEVELS {
+        if self.s.depth > INDENTED_LEVELS {
             return;
         }
-        self.buf.push(b'\n');
-        let mut left = self.depth * 2;
-        while left > 0 {
-            let n = left.min(INDENT.len());
-            self.buf.extend_from_slice(&INDENT[..n]);
-            left -= n;
-        }
+        // One fixed-size copy (the room has slack for it); only the level's prefix is kept.
+        self.out[self.len..self.len + NEWLINE_INDENT.len()].copy_from_slice(NEWLINE_INDENT);
+        self.len += 1 + self.s.depth * 2;
     }
 
     /// Before a value or a closing bracket: the newline an open bracket owes.
+    #[inline(always)]
     fn settle(&mut self, closing: bool) {
-        if self.open {
-            self.open = false;
+        if self.s.open {
+            self.s.open = false;
             if !closing {
                 self.newline();
             }
@@ -107,145 +150,225 @@ impl<W: Write> Pretty<W> {
         }
     }
 
+    #[inline(always)]
     fn string_byte(&mut self, c: u8) {
-        if !self.pending.is_empty() || c >= 0x80 {
-            self.pending.push(c);
-            let need = match self.pending[0] {
-                0xc0..=0xdf => 2,
-                0xe0..=0xef => 3,
-                0xf0..=0xf7 => 4,
-                _ => 1,
-            };
-            if self.pending.len() < need {
-                return;
-            }
-            let bytes = std::mem::take(&mut self.pending);
-            match std::str::from_utf8(&bytes).ok().and_then(|s| s.chars().next()) {
-                Some(ch) if crate::sanitize::is_unsafe(ch) => self.escape(ch),
-                _ => self.buf.extend_from_slice(&bytes),
-            }
-            return;
+        if self.s.pending_len > 0 || c >= 0x80 {
+            return self.multibyte(c);
         }
-        if self.escaped {
-            self.escaped = false;
-            self.buf.push(c);
-            return;
+        if self.s.escaped {
+            self.s.escaped = false;
+            return self.push(c);
         }
         match c {
             b'\\' => {
-                self.escaped = true;
-                self.buf.push(c);
+                self.s.escaped = true;
+                self.push(c);
             }
             b'"' => {
-                self.in_string = false;
-                self.buf.push(c);
+                self.s.in_string = false;
+                self.push(c);
             }
             // Not valid inside a JSON string, but never let one through raw.
             0..=0x1f | 0x7f => self.escape(c as char),
-            _ => self.buf.push(c),
+            _ => self.push(c),
         }
     }
 
-    fn escape(&mut self, ch: char) {
-        let mut units = [0u16; 2];
-        for u in ch.encode_utf16(&mut units) {
-            let _ = write!(self.buf, "\\u{u:04x}");
-        }
-    }
-
-    fn byte(&mut self, c: u8) {
-        if self.in_string {
-            self.string_byte(c);
+    /// A byte of a multi-byte character: held until the character is whole, then written as it
+    /// is, or escaped if it could act on a terminal.
+    #[cold]
+    #[inline(never)]
+    fn multibyte(&mut self, c: u8) {
+        self.s.pending[self.s.pending_len] = c;
+        self.s.pending_len += 1;
+        let need = match self.s.pending[0] {
+            0xc0..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf7 => 4,
+            _ => 1,
+        };
+        if self.s.pending_len < need {
             return;
         }
+        let bytes = self.s.pending;
+        let bytes = &bytes[..std::mem::take(&mut self.s.pending_len)];
+        match std::str::from_utf8(bytes).ok().and_then(|s| s.chars().next()) {
+            Some(ch) if crate::sanitize::is_unsafe(ch) => self.escape(ch),
+            _ => self.put(bytes),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn escape(&mut self, ch: char) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut units = [0u16; 2];
+        for &u in ch.encode_utf16(&mut units).iter() {
+            let digits = [12, 8, 4, 0].map(|shift| HEX[usize::from((u >> shift) & 0xf)]);
+            self.put(b"\\u");
+            self.put(&digits);
+        }
+    }
+
+    #[inline(always)]
+    fn byte(&mut self, c: u8) {
         match c {
             b' ' | b'\n' | b'\r' | b'\t' => {}
             b'{' | b'[' => {
                 self.settle(false);
-                self.buf.push(c);
-                self.depth += 1;
-                self.open = true;
+                self.push(c);
+                self.s.depth += 1;
+                self.s.open = true;
             }
             b'}' | b']' => {
-                self.depth = self.depth.saturating_sub(1);
+                self.s.depth = self.s.depth.saturating_sub(1);
                 self.settle(true);
-                self.buf.push(c);
+                self.push(c);
             }
             b',' => {
-                self.buf.push(b',');
+                self.push(b',');
                 self.newline();
             }
-            b':' if self.depth > INDENTED_LEVELS => self.buf.push(b':'),
-            b':' => self.buf.extend_from_slice(b": "),
+            b':' if self.s.depth > INDENTED_LEVELS => self.push(b':'),
+            b':' => self.put(b": "),
             b'"' => {
                 self.settle(false);
-                self.in_string = true;
-                self.buf.push(c);
+                self.s.in_string = true;
+                self.push(c);
             }
             _ => {
                 self.settle(false);
-                self.buf.push(c);
+                self.push(c);
             }
         }
     }
 
-    /// A printer into memory at this one's depth, between values (`after_comma`: a comma was
-    /// the last thing written, so the next value is not the container's first).
-    fn fork(&self, after_comma: bool) -> Pretty<Vec<u8>> {
-        let mut f = Pretty::new(Vec::with_capacity(0));
-        f.depth = self.depth;
-        f.open = !after_comma && self.open;
-        f
+    /// Plain string bytes from `i`, a word at a time: each word is copied whole, and what
+    /// follows its first byte that needs a look is written over next.
+    #[inline(always)]
+    fn copy_plain(&mut self, data: &[u8], mut i: usize) -> usize {
+        while let Some(word) = data.get(i..i + 8) {
+            let Ok(bytes) = <[u8; 8]>::try_from(word) else { break };
+            self.out[self.len..self.len + 8].copy_from_slice(&bytes);
+            let marks = unplain_marks(u64::from_le_bytes(bytes));
+            if marks != 0 {
+                let n = (marks.trailing_zeros() / 8) as usize;
+                self.len += n;
+                return i + n;
+            }
+            self.len += 8;
+            i += 8;
+        }
+        let n = run_of(&data[i..], |c| PLAIN[c as usize]);
+        self.put(&data[i..i + n]);
+        i + n
+    }
+
+    /// A number or literal from `i`: short, so a word is copied whole when the data has one.
+    #[inline(always)]
+    fn copy_scalar(&mut self, data: &[u8], i: usize) -> usize {
+        let n = run_of(&data[i..], |c| SCALAR[c as usize]);
+        match data.get(i..i + 8) {
+            Some(word) if n <= 8 => {
+                self.out[self.len..self.len + 8].copy_from_slice(word);
+                self.len += n;
+            }
+            _ => self.put(&data[i..i + n]),
+        }
+        i + n
+    }
+
+    /// Lays out `data` into the room after `len`.
+    fn run(&mut self, data: &[u8]) {
+        let mut i = 0;
+        while i < data.len() {
+            if self.s.in_string {
+                if !self.s.escaped && self.s.pending_len == 0 {
+                    i = self.copy_plain(data, i);
+                    if i == data.len() {
+                        break;
+                    }
+                    if data[i] == b'"' {
+                        // The common end of a string, without the look at escapes and controls.
+                        self.s.in_string = false;
+                        self.push(b'"');
+                        i += 1;
+                        continue;
+                    }
+                }
+                self.string_byte(data[i]);
+                i += 1;
+            } else if data[i] == b' ' {
+                // Spacing between tokens (Python's `", "` and `": "`), dropped before a look-up.
+                i += 1;
+            } else if SCALAR[data[i] as usize] {
+                self.settle(false);
+                i = self.copy_scalar(data, i);
+            } else {
+                self.byte(data[i]);
+                i += 1;
+            }
+        }
+    }
+}
+
+impl<W: Write> Pretty<W> {
+    pub fn new(out: W) -> Pretty<W> {
+        Pretty { out, buf: Vec::new(), len: 0, state: State::default() }
+    }
+
+    /// Lays out `block` (at most [`BLOCK`] bytes) into the room after `len`.
+    fn lay_out(&mut self, block: &[u8]) {
+        self.make_room(block.len());
+        let mut l = Layout { out: &mut self.buf, len: self.len, s: self.state };
+        l.run(block);
+        (self.len, self.state) = (l.len, l.s);
+    }
+
+    /// Makes `f` a printer into memory at this one's depth, between values (`after_comma`: a
+    /// comma was the last thing written, so the next value is not the container's first).
+    fn fork_into(&self, f: &mut Pretty<Vec<u8>>, after_comma: bool) {
+        f.out.clear();
+        f.len = 0;
+        f.state = State { depth: self.state.depth, open: !after_comma && self.state.open, ..State::default() };
     }
 
     fn flush_buf(&mut self) -> io::Result<()> {
-        self.out.write_all(&self.buf)?;
-        self.buf.clear();
+        self.out.write_all(&self.buf[..self.len])?;
+        self.len = 0;
         Ok(())
     }
 
     pub fn finish(mut self) -> io::Result<W> {
-        self.buf.push(b'\n');
-        self.out.write_all(&self.buf)?;
+        self.make_room(1);
+        self.buf[self.len] = b'\n';
+        self.len += 1;
+        self.flush_buf()?;
         self.out.flush()?;
         Ok(self.out)
+    }
+
+    fn make_room(&mut self, input: usize) {
+        let need = self.len + input * MOST_PER_BYTE + SLACK;
+        if self.buf.len() < need {
+            self.buf.resize(need, 0);
+        }
     }
 }
 
 impl<W: Write> Write for Pretty<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        let mut i = 0;
-        while i < data.len() {
-            // Most of the text is string contents and scalars: each is copied as a run, up to the
-            // next byte that needs a look.
-            let run = if !self.in_string {
-                run_of(&data[i..], |c| SCALAR[c as usize])
-            } else if !self.escaped && self.pending.is_empty() {
-                run_of(&data[i..], |c| PLAIN[c as usize])
-            } else {
-                0
-            };
-            if run > 0 {
-                if !self.in_string {
-                    self.settle(false);
-                }
-                self.buf.extend_from_slice(&data[i..i + run]);
-                i += run;
-                continue;
+        for block in data.chunks(BLOCK) {
+            if self.len >= FLUSH_AT {
+                self.flush_buf()?;
             }
-            self.byte(data[i]);
-            i += 1;
-        }
-        if self.buf.len() >= FLUSH_AT {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
+            self.lay_out(block);
         }
         Ok(data.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.out.write_all(&self.buf)?;
-        self.buf.clear();
+        self.flush_buf()?;
         self.out.flush()
     }
 }
@@ -354,11 +477,14 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
         return write_range(p, items, 0..items.len());
     }
     p.flush_buf()?;
+    // Two printers into memory, used again for every pair of chunks.
+    let (mut a, mut b) = (Pretty::new(Vec::new()), Pretty::new(Vec::new()));
     let mut start = 0;
     while start < items.len() {
         let mid = (start + CHUNK).min(items.len());
         let end = (mid + CHUNK).min(items.len());
-        let (mut a, mut b) = (p.fork(start > 0), p.fork(true));
+        p.fork_into(&mut a, start > 0);
+        p.fork_into(&mut b, true);
         let (ra, rb) = std::thread::scope(|s| {
             let other = s.spawn(|| write_range(&mut b, items, mid..end));
             let ra = write_range(&mut a, items, start..mid);
@@ -366,13 +492,13 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
         });
         ra?;
         rb?;
-        for f in [a, b] {
+        for f in [&a, &b] {
             p.out.write_all(&f.out)?;
-            p.out.write_all(&f.buf)?;
+            p.out.write_all(&f.buf[..f.len])?;
         }
         start = end;
     }
-    p.open = false;
+    p.state.open = false;
     Ok(())
 }
 
@@ -415,6 +541,48 @@ mod tests {
         }
         let out = String::from_utf8(p.finish().unwrap()).unwrap();
         assert_eq!(out, "{\n  \"x\": [\n    1.0e5,\n    12345678901234567890123\n  ],\n  \"y\": \"é\"\n}\n");
+    }
+
+    #[test]
+    fn any_cut_of_the_text_lays_out_the_same() {
+        let v = json!({
+            "long plain key, longer than a word": "a string of plain bytes, then é, 𝄞 and \u{202e} and a \\ \"quote\"",
+            "n": [-12.5e-3, 123456789012345678u64, true, null, {}, [], [[{"k": "v\u{1b}[31m"}]]],
+        });
+        let mut deep = json!("leaf");
+        for _ in 0..40 {
+            deep = json!({"d": [deep, 1]});
+        }
+        for value in [v, deep] {
+            let text = serde_json::to_string(&value).unwrap();
+            let whole = to_pretty_string(&value);
+            for piece in 1..=17 {
+                let mut p = Pretty::new(Vec::new());
+                for chunk in text.as_bytes().chunks(piece) {
+                    p.write_all(chunk).unwrap();
+                }
+                let mut out = String::from_utf8(p.finish().unwrap()).unwrap();
+                out.pop();
+                assert_eq!(out, whole, "cut every {piece} bytes");
+            }
+            assert_eq!(serde_json::from_str::<Value>(&whole).unwrap(), value);
+        }
+    }
+
+    #[test]
+    fn a_long_list_laid_out_on_two_threads_matches_one_thread() {
+        let records: Vec<Value> =
+            (0..5000).map(|i| json!({"id": i, "name": format!("record é {i}"), "tags": ["x"]})).collect();
+        let items = RawItems::from_values(&records);
+        let mut threaded = Pretty::new(Vec::new());
+        threaded.write_all(b"{\"data\":[").unwrap();
+        write_records(&mut threaded, &items).unwrap();
+        threaded.write_all(b"]}").unwrap();
+        let mut single = Pretty::new(Vec::new());
+        single.write_all(b"{\"data\":[").unwrap();
+        write_range(&mut single, &items, 0..items.len()).unwrap();
+        single.write_all(b"]}").unwrap();
+        assert_eq!(threaded.finish().unwrap(), single.finish().unwrap());
     }
 
     #[test]

@@ -95,7 +95,7 @@ pub fn may_hold_inexact(text: &str) -> bool {
     while i < b.len() {
         // One table look-up a byte: this walks every byte of the reply, most of them plain.
         match SCAN[b[i] as usize] {
-            PLAIN => i += 1,
+            PLAIN => i = next_unplain(b, i + 1),
             BACKSLASH => {
                 if b.get(i + 1..i + 4) == Some(b"u00") && b.get(i + 4).is_some_and(|d| (b'0'..=b'7').contains(d)) {
                     return true;
@@ -117,6 +117,33 @@ pub fn may_hold_inexact(text: &str) -> bool {
         }
     }
     false
+}
+
+/// From `i`, the first byte that [`SCAN`] does not take as plain (or the end), eight at a time:
+/// most of a reply's bytes are plain, and a word of them is passed with a few operations.
+fn next_unplain(b: &[u8], mut i: usize) -> usize {
+    while let Some(word) = b.get(i..i + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(word) else { break };
+        let marks = unplain_marks(u64::from_le_bytes(bytes));
+        if marks != 0 {
+            return i + (marks.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + b[i..].iter().position(|&c| SCAN[c as usize] != PLAIN).unwrap_or(b.len() - i)
+}
+
+/// The high bit of each byte of `w` that is a digit, `-` or a backslash. Bytes are looked at
+/// with their high bit cleared, so that no sum carries into the next byte: each mark is exact.
+fn unplain_marks(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x80 * ONES;
+    let low = w & !HIGH;
+    // A byte's high bit after adding 0x80 - k is set when the byte is at least k.
+    let at_least = |k: u64| low + (0x80 - k) * ONES;
+    let equal = |k: u64| !((low ^ (k * ONES)) + 0x7f * ONES);
+    let digit = at_least(0x30) & !at_least(0x3a);
+    (digit | equal(b'-' as u64) | equal(b'\\' as u64)) & !w & HIGH
 }
 
 const PLAIN: u8 = 0;
@@ -254,6 +281,30 @@ impl Serialize for Guided<'_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_word_at_a_time_finds_the_same_byte_as_one_at_a_time() {
+        let one_at_a_time =
+            |b: &[u8]| b.iter().position(|&c| super::SCAN[c as usize] != super::PLAIN).unwrap_or(b.len());
+        for c in 0..=255u8 {
+            for at in 0..20 {
+                let mut b = vec![b'a'; 24];
+                b[at] = c;
+                b[at + 1] = 0xff;
+                assert_eq!(super::next_unplain(&b, 0), one_at_a_time(&b), "byte {c:#x} at {at}");
+            }
+        }
+        let mut seed = 7u64;
+        let bytes: Vec<u8> = (0..4096)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (seed >> 56) as u8
+            })
+            .collect();
+        for start in 0..bytes.len() {
+            assert_eq!(super::next_unplain(&bytes, start), start + one_at_a_time(&bytes[start..]));
+        }
+    }
+
     use super::*;
 
     #[test]
