@@ -325,12 +325,10 @@ impl<W: Write> Pretty<W> {
         (self.len, self.state) = (l.len, l.s);
     }
 
-    /// Makes `f` a printer into memory at this one's depth, between values (`after_comma`: a
-    /// comma was the last thing written, so the next value is not the container's first).
-    fn fork_into(&self, f: &mut Pretty<Vec<u8>>, after_comma: bool) {
-        f.out.clear();
-        f.len = 0;
-        f.state = State { depth: self.state.depth, open: !after_comma && self.state.open, ..State::default() };
+    /// Writes out what a printer into memory laid out.
+    fn write_laid_out(&mut self, f: &Pretty<Vec<u8>>) -> io::Result<()> {
+        self.out.write_all(&f.out)?;
+        self.out.write_all(&f.buf[..f.len])
     }
 
     fn flush_buf(&mut self) -> io::Result<()> {
@@ -353,6 +351,15 @@ impl<W: Write> Pretty<W> {
         if self.buf.len() < need {
             self.buf.resize(need, 0);
         }
+    }
+}
+
+impl Pretty<Vec<u8>> {
+    /// Empties a printer into memory, to lay out text that starts in `state`.
+    fn restart(&mut self, state: State) {
+        self.out.clear();
+        self.len = 0;
+        self.state = state;
     }
 }
 
@@ -465,41 +472,75 @@ fn write_around_items<W: Write>(out: W, e: &mut Envelope, shell: Vec<u8>) -> io:
     p.finish()
 }
 
-/// Records per chunk when a long list is laid out on two threads.
-const CHUNK: usize = 1024;
+/// Record text per chunk when a long list is laid out on two threads: a chunk's layout is held
+/// until written, so chunks are measured in bytes, whatever the records' size.
+const CHUNK_BYTES: usize = 256 << 10;
 
-/// The records of a list, inside its opened `[`. A long list is laid out in chunks, two at a time
-/// on two threads, then written in order: the layout costs as much as everything else in a call
-/// does, and holding two chunks keeps memory flat.
+/// The end of the chunk of records that starts at `start`.
+fn chunk_end(items: &RawItems, start: usize) -> usize {
+    let (mut end, mut bytes) = (start, 0);
+    while end < items.len() && bytes < CHUNK_BYTES {
+        bytes += items.raw(end).map_or(4, str::len);
+        end += 1;
+    }
+    end
+}
+
+/// The records of a list, inside its opened `[`. A long list is laid out in chunks: the even ones
+/// here, the odd ones on one other thread a chunk ahead, each written in order as it is ready:
+/// the layout is one of the larger passes over a long reply, and holding a few chunks keeps
+/// memory flat.
 fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()> {
     let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-    if !two_cores || items.len() <= 2 * CHUNK {
+    let chunks = chunks(items);
+    if !two_cores || chunks.len() < 2 {
         return write_range(p, items, 0..items.len());
     }
     p.flush_buf()?;
-    // Two printers into memory, used again for every pair of chunks.
-    let (mut a, mut b) = (Pretty::new(Vec::new()), Pretty::new(Vec::new()));
-    let mut start = 0;
-    while start < items.len() {
-        let mid = (start + CHUNK).min(items.len());
-        let end = (mid + CHUNK).min(items.len());
-        p.fork_into(&mut a, start > 0);
-        p.fork_into(&mut b, true);
-        let (ra, rb) = std::thread::scope(|s| {
-            let other = s.spawn(|| write_range(&mut b, items, mid..end));
-            let ra = write_range(&mut a, items, start..mid);
-            (ra, other.join().unwrap_or_else(|_| Err(io::Error::other("layout thread failed"))))
+    // Each chunk starts at the list's depth; all but the first after a comma of their own.
+    let first = State { depth: p.state.depth, open: p.state.open, ..State::default() };
+    let after_comma = State { open: false, ..first };
+    std::thread::scope(|s| {
+        let (laid_tx, laid_rx) = std::sync::mpsc::sync_channel::<io::Result<Pretty<Vec<u8>>>>(1);
+        let (spare_tx, spare_rx) = std::sync::mpsc::channel::<Pretty<Vec<u8>>>();
+        let odd: Vec<_> = chunks.iter().skip(1).step_by(2).cloned().collect();
+        s.spawn(move || {
+            for range in odd {
+                let mut f = spare_rx.try_recv().unwrap_or_else(|_| Pretty::new(Vec::new()));
+                f.restart(after_comma);
+                // A send fails only when the writer has stopped (an error): so does this.
+                if laid_tx.send(write_range(&mut f, items, range).map(|()| f)).is_err() {
+                    return;
+                }
+            }
         });
-        ra?;
-        rb?;
-        for f in [&a, &b] {
-            p.out.write_all(&f.out)?;
-            p.out.write_all(&f.buf[..f.len])?;
+        let mut even = Pretty::new(Vec::new());
+        for (k, range) in chunks.iter().enumerate().step_by(2) {
+            even.restart(if k == 0 { first } else { after_comma });
+            write_range(&mut even, items, range.clone())?;
+            p.write_laid_out(&even)?;
+            if k + 1 < chunks.len() {
+                let odd = laid_rx.recv().map_err(|_| io::Error::other("layout thread failed"))??;
+                p.write_laid_out(&odd)?;
+                let _ = spare_tx.send(odd);
+            }
         }
-        start = end;
-    }
+        Ok::<(), io::Error>(())
+    })?;
     p.state.open = false;
     Ok(())
+}
+
+/// The records split into chunks of about [`CHUNK_BYTES`] of text each.
+fn chunks(items: &RawItems) -> Vec<std::ops::Range<usize>> {
+    let mut chunks = vec![];
+    let mut start = 0;
+    while start < items.len() {
+        let end = chunk_end(items, start);
+        chunks.push(start..end);
+        start = end;
+    }
+    chunks
 }
 
 /// Records `range`, each after a comma but the list's first.
@@ -572,7 +613,7 @@ mod tests {
     #[test]
     fn a_long_list_laid_out_on_two_threads_matches_one_thread() {
         let records: Vec<Value> =
-            (0..5000).map(|i| json!({"id": i, "name": format!("record é {i}"), "tags": ["x"]})).collect();
+            (0..20_000).map(|i| json!({"id": i, "name": format!("record é {i}"), "tags": ["x"]})).collect();
         let items = RawItems::from_values(&records);
         let mut threaded = Pretty::new(Vec::new());
         threaded.write_all(b"{\"data\":[").unwrap();

@@ -136,10 +136,15 @@ impl Session {
                 rmcp::model::ClientRequest::CustomRequest(rmcp::model::CustomRequest::new(method, Some(params)));
             let (raw, elapsed) = self.request_raw(request, what, opts, on_progress).await?;
             total += elapsed;
-            if let Some(t) = result_type(&raw).filter(|t| !RESULT_TYPES.contains(&t.as_str())) {
-                let t = crate::sanitize::truncate(&t, 80).into_owned();
+            // One search of the reply for its type: on a long reply it is a walk of every byte.
+            let result_type = result_type(&raw);
+            if let Some(t) = result_type.as_deref().filter(|t| !RESULT_TYPES.contains(t)) {
+                let t = crate::sanitize::truncate(t, 80).into_owned();
                 self.log()
                     .push(LogKind::Warning, &format!("{what}: the result's resultType {t:?} is not one MCP defines"));
+            }
+            if result_type.as_deref() != Some("input_required") {
+                return Ok((raw, total));
             }
             let Some(asked) = InputRequired::read(&raw) else { return Ok((raw, total)) };
             if round == MAX_ROUNDS {
