@@ -278,6 +278,25 @@ impl Layout<'_> {
         i + n
     }
 
+    /// After a string or a scalar, what most often follows it: a member's colon or a comma (and
+    /// the space Python writes after either), laid out at once. Returns where it stopped.
+    #[inline(always)]
+    fn after_value(&mut self, data: &[u8], mut i: usize) -> usize {
+        match data.get(i) {
+            Some(b':') if self.s.depth <= INDENTED_LEVELS => self.put(b": "),
+            Some(b',') => {
+                self.push(b',');
+                self.newline();
+            }
+            _ => return i,
+        }
+        i += 1;
+        if data.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        i
+    }
+
     /// Lays out `data` into the room after `len`.
     fn run(&mut self, data: &[u8]) {
         let mut i = 0;
@@ -292,7 +311,7 @@ impl Layout<'_> {
                         // The common end of a string, without the look at escapes and controls.
                         self.s.in_string = false;
                         self.push(b'"');
-                        i += 1;
+                        i = self.after_value(data, i + 1);
                         continue;
                     }
                 }
@@ -304,6 +323,7 @@ impl Layout<'_> {
             } else if SCALAR[data[i] as usize] {
                 self.settle(false);
                 i = self.copy_scalar(data, i);
+                i = self.after_value(data, i);
             } else {
                 self.byte(data[i]);
                 i += 1;
@@ -476,16 +496,6 @@ fn write_around_items<W: Write>(out: W, e: &mut Envelope, shell: Vec<u8>) -> io:
 /// until written, so chunks are measured in bytes, whatever the records' size.
 const CHUNK_BYTES: usize = 256 << 10;
 
-/// The end of the chunk of records that starts at `start`.
-fn chunk_end(items: &RawItems, start: usize) -> usize {
-    let (mut end, mut bytes) = (start, 0);
-    while end < items.len() && bytes < CHUNK_BYTES {
-        bytes += items.raw(end).map_or(4, str::len);
-        end += 1;
-    }
-    end
-}
-
 /// The records of a list, inside its opened `[`. A long list is laid out in chunks: the even ones
 /// here, the odd ones on one other thread a chunk ahead, each written in order as it is ready:
 /// the layout is one of the larger passes over a long reply, and holding a few chunks keeps
@@ -533,12 +543,16 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
 
 /// The records split into chunks of about [`CHUNK_BYTES`] of text each.
 fn chunks(items: &RawItems) -> Vec<std::ops::Range<usize>> {
-    let mut chunks = vec![];
-    let mut start = 0;
-    while start < items.len() {
-        let end = chunk_end(items, start);
-        chunks.push(start..end);
-        start = end;
+    let (mut chunks, mut start, mut bytes) = (vec![], 0, 0);
+    for (i, len) in items.lens().enumerate() {
+        bytes += len;
+        if bytes >= CHUNK_BYTES {
+            chunks.push(start..i + 1);
+            (start, bytes) = (i + 1, 0);
+        }
+    }
+    if start < items.len() {
+        chunks.push(start..items.len());
     }
     chunks
 }

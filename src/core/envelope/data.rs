@@ -92,6 +92,12 @@ impl RawItems {
     pub fn value(&self, i: usize) -> Option<Value> {
         self.locate(i).map(|(p, j)| p.value(j).unwrap_or_default())
     }
+
+    /// Each item's length in bytes, in order: what a pass that splits a long list by size needs,
+    /// without slicing each item's text.
+    pub fn lens(&self) -> impl Iterator<Item = usize> + '_ {
+        self.parts.iter().flat_map(|p| p.spans.iter().map(|[a, b]| b.saturating_sub(*a) as usize))
+    }
 }
 
 /// `data` of an envelope.
