@@ -17,15 +17,17 @@ fn main() {
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "not built from git".into());
     println!("cargo:rustc-env=MCPLENS_COMMIT={commit}");
     // Rebuilt when HEAD moves: HEAD itself, and the branch it points at (loose or packed).
-    for path in ["HEAD", "packed-refs"] {
-        if let Some(p) = git(&["rev-parse", "--git-path", path]) {
-            println!("cargo:rerun-if-changed={p}");
-        }
+    let mut watched: Vec<String> =
+        ["HEAD", "packed-refs"].iter().filter_map(|p| git(&["rev-parse", "--git-path", p])).collect();
+    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        watched.extend(git(&["rev-parse", "--git-path", &branch]));
     }
-    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"])
-        && let Some(p) = git(&["rev-parse", "--git-path", &branch])
-    {
-        println!("cargo:rerun-if-changed={p}");
+    // Only files that exist: cargo takes a missing one as changed, and reran this script (and
+    // so rebuilt the whole package) on every build where refs are not packed. A ref packed
+    // later removes its loose file, which reruns this script once, and it then watches
+    // packed-refs.
+    for path in watched.iter().filter(|p| std::path::Path::new(p).exists()) {
+        println!("cargo:rerun-if-changed={path}");
     }
     println!("cargo:rerun-if-changed=build.rs");
     fixed_address_release();

@@ -108,7 +108,11 @@ pub struct UiArgs {
     pub collection: Option<std::path::PathBuf>,
 }
 
+/// Each subcommand's arguments are built only when it is the one run (or help is shown): most
+/// share the target and OAuth arguments, and building all of them cost every command, however
+/// small its answer, several times parsing its own.
 #[derive(Subcommand, Debug)]
+#[command(defer = true)]
 pub enum Command {
     /// List every tool (all pages) with its input and output schemas.
     #[command(after_help = EXIT_CODES)]
@@ -553,7 +557,9 @@ pub enum TaskAction {
     List,
 }
 
-/// How `call` answers what the server asks during the call.
+// How `call` answers what the server asks during the call. (A plain comment: a doc comment here
+// would be the `about` of each subcommand that flattens these arguments, since subcommands build
+// their arguments after their own `about`, see `Command`.)
 #[derive(Args, Debug, Clone, Default)]
 pub struct AnswerArgs {
     /// Answer the server's elicitation requests: accept (with the schema's defaults), decline,
@@ -708,7 +714,8 @@ fn parse_protocol(s: &str) -> std::result::Result<Protocol, String> {
     Protocol::parse(s).ok_or_else(|| format!("expected one of {}", Protocol::NAMES.join(", ")))
 }
 
-/// Logging in to an HTTP server that asks for OAuth (they win over the config's "oauth").
+// Logging in to an HTTP server that asks for OAuth (they win over the config's "oauth"). A plain
+// comment, as for `AnswerArgs`.
 #[derive(Args, Debug, Clone, Default)]
 #[command(next_help_heading = "OAuth (HTTP servers that ask for a login)")]
 pub struct OAuthArgs {

@@ -82,7 +82,7 @@ pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
     let list = listed?;
     if json {
         warn_list(&list.warnings);
-        out(&tools_json(&list))?;
+        write_tools_json(&list)?;
     } else {
         let mut text =
             format!("{} tools ({} page{})\n", list.tools.len(), list.pages, if list.pages == 1 { "" } else { "s" });
@@ -112,15 +112,45 @@ pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
 /// The descriptors as one JSON array, each element byte for byte as the server sent it (only
 /// characters that could act as terminal controls are written as `\u` escapes).
 pub fn tools_json(list: &ToolList) -> String {
-    let mut s = String::from("[");
+    // Sized once, not grown (and copied) step by step as it fills.
+    let mut s = String::with_capacity(list.tools.iter().map(|t| t.raw.get().len() + 1).sum::<usize>() + 2);
+    // One piece: it is never emitted before the end, and what is left at the end is `s` itself.
+    let _ = tools_json_pieces(list, usize::MAX, &mut s, |_| Ok(()));
+    s
+}
+
+/// [`tools_json`] on stdout, written in pieces of about 64 KiB as it is made, so that a long
+/// listing is not gathered into one string (fresh memory as large as the listing) first. With
+/// secrets to mask it is written whole: a secret could straddle two pieces.
+fn write_tools_json(list: &ToolList) -> Result<()> {
+    if output::has_secrets() {
+        return out(&tools_json(list));
+    }
+    const PIECE: usize = 64 << 10;
+    tools_json_pieces(list, PIECE, &mut String::with_capacity(PIECE + (16 << 10)), out)
+}
+
+/// The text of [`tools_json`], gathered in `piece` and handed to `emit` in pieces of at least
+/// `len` bytes (and the rest); `piece` is cleared after each but the last.
+fn tools_json_pieces(
+    list: &ToolList,
+    len: usize,
+    piece: &mut String,
+    mut emit: impl FnMut(&str) -> Result<()>,
+) -> Result<()> {
+    piece.push('[');
     for (i, t) in list.tools.iter().enumerate() {
         if i > 0 {
-            s.push(',');
+            piece.push(',');
         }
-        s.push_str(&sanitize::json(t.raw.get()));
+        piece.push_str(&sanitize::json(t.raw.get()));
+        if piece.len() >= len {
+            emit(piece)?;
+            piece.clear();
+        }
     }
-    s.push_str("]\n");
-    s
+    piece.push_str("]\n");
+    emit(piece)
 }
 
 /// The `result` (or `error`) member of a reply, exactly as sent.

@@ -43,12 +43,19 @@ pub fn parse() -> Result<Cli, clap::Error> {
 }
 
 /// `cmd` with each of the settings as the default of its argument, in every subcommand.
-pub fn with_defaults(cmd: clap::Command, settings: &Settings) -> clap::Command {
+pub fn with_defaults(mut cmd: clap::Command, settings: &Settings) -> clap::Command {
+    // Subcommands build their arguments when first used (`defer`): build them all, so that
+    // each has its arguments to take the defaults.
+    cmd.build();
+    defaults_into(cmd, settings)
+}
+
+fn defaults_into(cmd: clap::Command, settings: &Settings) -> clap::Command {
     let cmd = cmd.mut_args(|arg| match settings.values.iter().find(|(id, _)| *id == arg.get_id().as_str()) {
         Some((_, value)) => arg.default_value(value.clone()),
         None => arg,
     });
-    cmd.mut_subcommands(|sub| with_defaults(sub, settings))
+    cmd.mut_subcommands(|sub| defaults_into(sub, settings))
 }
 
 /// Reads the settings file; a missing file is no settings.

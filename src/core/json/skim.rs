@@ -134,9 +134,104 @@ impl Skim<'_> {
     }
 }
 
+impl Skim<'_> {
+    /// As [`Self::finish_container`], and whether the container may hold a literal that
+    /// `json::lenient` reads approximated (see [`may_be_inexact`]): `false` is certain. For a
+    /// descriptor listed by the thousand, this decides from each literal's bytes as they are
+    /// walked, where reading every number as a float and searching every string cost several
+    /// times the walk.
+    pub fn finish_container_noting(&mut self) -> (usize, usize, bool) {
+        let b = self.b;
+        let (mut i, mut open, mut deepest, mut suspect) = (self.i, 1usize, 0usize, false);
+        while let Some(&c) = b.get(i) {
+            match NOTING[c as usize] {
+                QUOTE => {
+                    let (end, s) = string_end_noting(b, i);
+                    suspect |= s;
+                    i = end;
+                    continue;
+                }
+                NUMBER => {
+                    let end = number_end(b, i);
+                    suspect |= number_may_be_inexact(&b[i..end]);
+                    i = end;
+                    continue;
+                }
+                OPEN => {
+                    deepest = deepest.max(open);
+                    open += 1;
+                }
+                CLOSE => {
+                    open -= 1;
+                    if open == 0 {
+                        return (self.close(c == b']', i).end, deepest, suspect);
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        self.i = b.len();
+        (b.len(), deepest, suspect)
+    }
+}
+
+/// Whether a literal of `kind` may be one that `json::lenient` reads approximated; `false` is
+/// certain. Only a number with an exponent, or of 300 bytes or more, can be beyond a 64-bit
+/// float's range (without an exponent, fewer than 309 integer digits stay under its largest
+/// value); only a string with a `\uD...` escape can hold a lone surrogate.
+pub fn may_be_inexact(kind: Kind, literal: &str) -> bool {
+    match kind {
+        Kind::Number => number_may_be_inexact(literal.as_bytes()),
+        Kind::String | Kind::Key => string_end_noting(literal.as_bytes(), 0).1,
+        _ => false,
+    }
+}
+
+#[inline]
+fn number_may_be_inexact(run: &[u8]) -> bool {
+    run.len() >= 300 || run.iter().any(|&c| c | 0x20 == b'e')
+}
+
+/// As [`string_end`], and whether the string holds a `\u` escape of a surrogate's range
+/// (`\uD800`-`\uDFFF`, either case).
+#[inline]
+fn string_end_noting(b: &[u8], start: usize) -> (usize, bool) {
+    let (mut i, mut suspect) = (start + 1, false);
+    loop {
+        i = skip_unflagged(b, i, quote_or_backslash);
+        match b.get(i) {
+            Some(b'"') => return (i + 1, suspect),
+            Some(b'\\') => {
+                suspect |= b.get(i + 1) == Some(&b'u') && b.get(i + 2).is_some_and(|&d| d | 0x20 == b'd');
+                i += 2;
+            }
+            Some(_) => i += 1,
+            None => return (b.len(), suspect),
+        }
+        if i >= b.len() {
+            return (b.len(), suspect);
+        }
+    }
+}
+
 const QUOTE: u8 = 1;
 const OPEN: u8 = 2;
 const CLOSE: u8 = 3;
+const NUMBER: u8 = 4;
+
+/// What [`Skim::finish_container_noting`] makes of a byte outside strings: as [`OUTSIDE`], and
+/// the bytes that start a number.
+const NOTING: [u8; 256] = {
+    let mut t = OUTSIDE;
+    let mut c = b'0';
+    while c <= b'9' {
+        t[c as usize] = NUMBER;
+        c += 1;
+    }
+    t[b'-' as usize] = NUMBER;
+    t
+};
 
 /// What [`Skim::finish_container`] makes of a byte outside strings; anything else is passed.
 const OUTSIDE: [u8; 256] = {
@@ -230,6 +325,11 @@ mod tests {
             assert_eq!(deep, inner.filter(|t| t.kind.is_open()).map(|t| t.depth - 1).max().unwrap_or(0), "{open:?}");
             let rest: Vec<Token> = skim.collect();
             assert_eq!(rest, all.iter().filter(|t| t.start >= end).copied().collect::<Vec<_>>());
+            // Noting what it holds, it ends in the same place.
+            let mut noting = Skim::new(text);
+            noting.by_ref().take(n + 1).for_each(drop);
+            assert_eq!(noting.finish_container_noting(), (end, deep, false));
+            assert_eq!(noting.collect::<Vec<_>>(), rest);
         }
         let mut broken = Skim::new("[[\"a");
         broken.next();

@@ -716,6 +716,7 @@ impl Session {
         let Some(tools) = page.tools else {
             return Err(LensError::connection(format!("{what}: the result has no \"tools\" array")));
         };
+        list.tools.reserve(tools.len());
         for raw in tools {
             self.add_tool(raw, list);
         }
@@ -725,7 +726,7 @@ impl Session {
     /// One descriptor into `list`, noting its exact name, its parameter headers and its problems.
     fn add_tool(&self, raw: &RawValue, list: &mut ToolList) {
         let tool = ToolDescriptor::from_raw(raw, self.options.max_depth);
-        if raw.get().contains("x-mcp-header") {
+        if super::tools::mentions_param_header(raw.get()) {
             self.note_param_headers(&tool);
         }
         if let Some(literal) = tool.name_literal() {

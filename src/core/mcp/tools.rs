@@ -4,7 +4,7 @@
 //! a parsed value (for the tree and the form). Nothing is converted into a typed model and back:
 //! that is how other clients lose schema detail (seed 003).
 
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -15,8 +15,9 @@ use crate::json::{Kind, Skim};
 pub struct ToolDescriptor {
     /// The descriptor's JSON text exactly as it appeared in the server's reply.
     pub raw: Box<RawValue>,
-    /// Parsed when first needed: listing 20,000 tools as JSON never needs it.
-    value: OnceLock<Value>,
+    /// Parsed when first needed: listing 20,000 tools as JSON never needs it. Boxed, as is
+    /// `listed`: what is not read yet takes a pointer's room in each descriptor, not a value's.
+    value: OnceLock<Box<Value>>,
     /// Why the descriptor could not be read (too deep), if it could not.
     pub unreadable: Option<String>,
     /// The top-level `name` is a non-empty string and `inputSchema` an object or boolean (read
@@ -25,7 +26,7 @@ pub struct ToolDescriptor {
     /// It holds what can only be read approximated (`1e400`, a lone surrogate: `json::lenient`).
     inexact: bool,
     /// Name, title and the head of the description, read from the text when first needed.
-    listed: OnceLock<Listed>,
+    listed: OnceLock<Box<Listed>>,
 }
 
 /// What the tool list filters by: the name, the title and the head of the description, read
@@ -95,50 +96,71 @@ struct Scan {
     inexact: bool,
 }
 
+/// The top-level member whose value is being read.
+#[derive(PartialEq)]
+enum Member {
+    Name,
+    Schema,
+    Other,
+}
+
 /// One pass over a descriptor's text: its nesting depth, and whether the top-level `name` holds a
 /// non-empty string and `inputSchema` an object or a boolean (the last of repeated keys counts,
-/// as in a parse). The text came out of a parsed reply, so its syntax is not checked again.
+/// as in a parse). The text came out of a parsed reply, so its syntax is not checked again. A
+/// member's value that is a container is walked byte by byte, not token by token: only its
+/// extent, its depth and whether it may hold an inexact literal matter here.
 fn scan(text: &str) -> Scan {
-    #[derive(PartialEq)]
-    enum Key {
-        Name,
-        Schema,
-        Other,
-    }
-    let (mut max, mut key, mut root_object) = (0usize, Key::Other, false);
-    let (mut name_ok, mut schema_ok, mut inexact) = (false, false, false);
-    for (n, tok) in Skim::new(text).enumerate() {
+    let mut skim = Skim::new(text);
+    // One search of the whole text for a `\uD...` escape spares a look into each string.
+    let mut suspect = may_hold_surrogate_escape(text);
+    let (mut max, mut key, mut root_object) = (0usize, Member::Other, None);
+    let (mut name_ok, mut schema_ok) = (false, false);
+    while let Some(tok) = skim.next() {
+        suspect = suspect || (tok.kind == Kind::Number && crate::json::skim::may_be_inexact(tok.kind, tok.text(text)));
+        let in_object = *root_object.get_or_insert(tok.kind == Kind::ObjectOpen);
+        if tok.depth == 1 && in_object {
+            match tok.kind {
+                Kind::Key => {
+                    key = match tok.text(text) {
+                        "\"name\"" => Member::Name,
+                        "\"inputSchema\"" => Member::Schema,
+                        _ => Member::Other,
+                    };
+                }
+                // A member's value: the first token at depth 1 after its key.
+                kind => {
+                    match (kind.starts_value(), &key) {
+                        // `""` is the empty name; any longer literal decodes to at least one character.
+                        (true, Member::Name) => name_ok = kind == Kind::String && tok.end - tok.start > 2,
+                        (true, Member::Schema) => {
+                            schema_ok = matches!(kind, Kind::ObjectOpen | Kind::True | Kind::False)
+                        }
+                        _ => {}
+                    }
+                    key = Member::Other;
+                }
+            }
+        }
         if tok.kind.is_open() {
             max = max.max(tok.depth + 1);
-        }
-        inexact = inexact || crate::json::lenient::is_inexact(tok.kind, tok.text(text));
-        if n == 0 {
-            root_object = tok.kind == Kind::ObjectOpen;
-        }
-        if tok.depth != 1 || !root_object {
-            continue;
-        }
-        match tok.kind {
-            Kind::Key => {
-                key = match tok.text(text) {
-                    "\"name\"" => Key::Name,
-                    "\"inputSchema\"" => Key::Schema,
-                    _ => Key::Other,
-                };
-                continue;
+            if tok.depth >= 1 {
+                let (_, deepest, s) = skim.finish_container_noting();
+                max = max.max(tok.depth + 1 + deepest);
+                suspect |= s;
             }
-            // A member's value: the first token at depth 1 after its key.
-            kind if kind.starts_value() => match key {
-                // `""` is the empty name; any longer literal decodes to at least one character.
-                Key::Name => name_ok = kind == Kind::String && tok.end - tok.start > 2,
-                Key::Schema => schema_ok = matches!(kind, Kind::ObjectOpen | Kind::True | Kind::False),
-                Key::Other => {}
-            },
-            _ => {}
         }
-        key = Key::Other;
     }
-    Scan { depth: max, well_formed: name_ok && schema_ok && root_object, inexact }
+    // Rare: a literal that may be inexact, read for certain.
+    let inexact = suspect && Skim::new(text).any(|t| crate::json::lenient::is_inexact(t.kind, t.text(text)));
+    Scan { depth: max, well_formed: name_ok && schema_ok && root_object == Some(true), inexact }
+}
+
+/// Whether `text` holds a backslash followed by `u` and `d` or `D`: without one, no string of it
+/// escapes a surrogate. (An escaped backslash before `ud` counts too: this only rules out.)
+fn may_hold_surrogate_escape(text: &str) -> bool {
+    let b = text.as_bytes();
+    memchr::memchr_iter(b'\\', b)
+        .any(|i| b.get(i + 1) == Some(&b'u') && b.get(i + 2).is_some_and(|&c| c | 0x20 == b'd'))
 }
 
 /// The literal of the last top-level member `key` (quoted, as sent) whose value is a string.
@@ -157,6 +179,14 @@ fn top_level_string<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     found
 }
 
+/// Whether a descriptor's text holds `x-mcp-header` anywhere (it may map a parameter to an HTTP
+/// header): a searcher built once, where `str::contains` set one up for every descriptor listed.
+pub fn mentions_param_header(text: &str) -> bool {
+    static FINDER: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("x-mcp-header"));
+    FINDER.find(text.as_bytes()).is_some()
+}
+
 impl ToolDescriptor {
     pub fn from_raw(raw: &RawValue, max_depth: usize) -> Self {
         let Scan { depth, well_formed, inexact } = scan(raw.get());
@@ -164,37 +194,39 @@ impl ToolDescriptor {
             .then(|| format!("it nests JSON {depth} levels deep, over the limit of {max_depth} (--max-depth)"));
         let value = OnceLock::new();
         if unreadable.is_some() {
-            let _ = value.set(Value::Null);
+            let _ = value.set(Box::new(Value::Null));
         }
         ToolDescriptor { raw: raw.to_owned(), value, unreadable, well_formed, inexact, listed: OnceLock::new() }
     }
 
     /// Name, title and the head of the description (see [`Listed`]), read from the text once.
     pub fn listed(&self) -> &Listed {
-        self.listed.get_or_init(|| {
-            let cut = |s: &str| crate::sanitize::truncate(s, LISTED_MAX).into_owned();
-            if self.value.get().is_some() {
-                return Listed {
-                    name: self.name().to_string(),
-                    title: self.title().map(cut),
-                    description: self.description().map(cut),
-                    read_only: self.read_only(),
-                    destructive: self.destructive(),
-                };
-            }
-            // A literal decodes as `name()` reads it (a lone surrogate as U+FFFD).
-            let read = |l: Option<&str>| l.and_then(|l| crate::json_depth::parse::<String>(l, 1).ok());
-            let found = listed_literals(self.raw.get());
-            let [name, title, description, annotations_title] = found.strings;
-            let read_only = found.read_only == Some(true);
-            Listed {
-                name: read(name).unwrap_or_default(),
-                title: read(title).or_else(|| read(annotations_title)).map(|t| cut(&t)),
-                description: read(description).map(|d| cut(&d)),
-                read_only,
-                destructive: !read_only && found.destructive == Some(true),
-            }
-        })
+        self.listed.get_or_init(|| Box::new(self.read_listed()))
+    }
+
+    fn read_listed(&self) -> Listed {
+        let cut = |s: &str| crate::sanitize::truncate(s, LISTED_MAX).into_owned();
+        if self.value.get().is_some() {
+            return Listed {
+                name: self.name().to_string(),
+                title: self.title().map(cut),
+                description: self.description().map(cut),
+                read_only: self.read_only(),
+                destructive: self.destructive(),
+            };
+        }
+        // A literal decodes as `name()` reads it (a lone surrogate as U+FFFD).
+        let read = |l: Option<&str>| l.and_then(|l| crate::json_depth::parse::<String>(l, 1).ok());
+        let found = listed_literals(self.raw.get());
+        let [name, title, description, annotations_title] = found.strings;
+        let read_only = found.read_only == Some(true);
+        Listed {
+            name: read(name).unwrap_or_default(),
+            title: read(title).or_else(|| read(annotations_title)).map(|t| cut(&t)),
+            description: read(description).map(|d| cut(&d)),
+            read_only,
+            destructive: !read_only && found.destructive == Some(true),
+        }
     }
 
     /// A copy that parses for itself: what is read from it (a readable listing) is dropped with
@@ -202,7 +234,7 @@ impl ToolDescriptor {
     pub fn transient(&self) -> ToolDescriptor {
         let value = OnceLock::new();
         if self.unreadable.is_some() {
-            let _ = value.set(Value::Null);
+            let _ = value.set(Box::new(Value::Null));
         }
         ToolDescriptor {
             raw: self.raw.clone(),
@@ -221,13 +253,13 @@ impl ToolDescriptor {
 
     /// The parsed value, taken out (to be dropped iteratively: it may nest deep).
     pub fn take_value(&mut self) -> Option<Value> {
-        self.value.take()
+        self.value.take().map(|v| *v)
     }
 
     /// The descriptor, parsed.
     pub fn value(&self) -> &Value {
         // The text is valid JSON within the depth limit (checked when it was read).
-        self.value.get_or_init(|| crate::json_depth::parse(self.raw.get(), usize::MAX).unwrap_or_default())
+        self.value.get_or_init(|| Box::new(crate::json_depth::parse(self.raw.get(), usize::MAX).unwrap_or_default()))
     }
 
     fn str_field(&self, key: &str) -> Option<&str> {
@@ -386,6 +418,12 @@ mod tests {
         assert_eq!(d.chars().count(), LISTED_MAX);
     }
 
+    /// A listing holds thousands of descriptors; what is read lazily is boxed.
+    #[test]
+    fn a_descriptor_unread_is_small() {
+        assert!(std::mem::size_of::<ToolDescriptor>() <= 80, "{}", std::mem::size_of::<ToolDescriptor>());
+    }
+
     #[test]
     fn problems_are_found_with_or_without_a_parse() {
         assert_eq!(problem(r#"{"name": "a", "inputSchema": {"type": "object"}}"#), None);
@@ -438,5 +476,36 @@ mod tests {
         assert_eq!(t(r#"{"inputSchema":{"name":"inner"}}"#).listed_name(), "");
         let s = scan(&deep);
         assert_eq!((s.depth, s.well_formed, s.inexact), (100_001, false, false));
+    }
+
+    /// The scan finds an inexact literal wherever reading every token finds one, at any depth,
+    /// and nowhere else (numbers with exponents or long digits that a float holds, escapes that
+    /// pair up or are no surrogates).
+    #[test]
+    fn the_scan_finds_inexact_literals_as_reading_every_token_does() {
+        let long = format!("1{}", "0".repeat(320));
+        let within = format!("1{}", "0".repeat(305));
+        for (n, text) in [
+            r#"{"name":"a","inputSchema":{"default":1e400}}"#.to_string(),
+            r#"{"name":"a","inputSchema":{"enum":[[-1E+999]]}}"#.to_string(),
+            r#"{"name":"a","inputSchema":{"x":{"\ud800":1}}}"#.to_string(),
+            r#"{"name":"sur\uD800","inputSchema":{}}"#.to_string(),
+            r#"{"name":"a","inputSchema":{"const":"x\udfff"}}"#.to_string(),
+            format!(r#"{{"name":"a","inputSchema":{{"maximum":{long}}}}}"#),
+            format!(r#"{{"name":"a","n":-{long},"inputSchema":{{}}}}"#),
+            format!(r#"[{{"a":[{long}]}}]"#),
+            r#"{"name":"a","inputSchema":{"default":1e300,"m":-2.5E-3,"p":"\ud83d\ude00"}}"#.to_string(),
+            r#"{"name":"a","inputSchema":{"d":"\\ud800","e":"\u0064","f":"\uD7FF"}}"#.to_string(),
+            format!(r#"{{"name":"a","inputSchema":{{"maximum":{within}}}}}"#),
+            r#"{"name":"1e999","inputSchema":{"description":"1e999 \\ud800"}}"#.to_string(),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let every = Skim::new(text).any(|t| crate::json::lenient::is_inexact(t.kind, t.text(text)));
+            assert_eq!(scan(text).inexact, every, "{text}");
+            // The first eight hold an inexact literal; the others none.
+            assert_eq!(every, n < 8, "{text}");
+        }
     }
 }
