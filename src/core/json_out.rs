@@ -501,7 +501,7 @@ const CHUNK_BYTES: usize = 64 << 10;
 /// the layout is one of the larger passes over a long reply, and holding a few chunks keeps
 /// memory flat.
 fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()> {
-    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let two_cores = crate::cores::two();
     let chunks = chunks(items);
     if !two_cores || chunks.len() < 2 {
         return write_range(p, items, 0..items.len());

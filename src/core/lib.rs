@@ -8,6 +8,7 @@ pub mod apps;
 pub mod call;
 pub mod capped_file;
 pub mod collection;
+pub mod cores;
 pub mod deep;
 pub mod dirs;
 pub mod doctor;

@@ -404,7 +404,7 @@ pub fn unescape(lit: &str) -> Option<String> {
     let inner = lit.strip_prefix('"')?.strip_suffix('"')?;
     // Decoded, a literal is never longer than itself: each part decodes into its own place.
     let mut out = vec![0u8; inner.len()];
-    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let two_cores = crate::cores::two();
     let mid =
         if inner.len() >= PARALLEL_DECODE && two_cores { escape_near(inner.as_bytes(), inner.len() / 2) } else { None };
     let w = match mid {
@@ -661,7 +661,7 @@ fn end(stack: &mut [Frame], at: usize) {
 /// second thread (each costs about as much as the other). The scan reads any bytes without
 /// panicking, so it need not wait: a syntax error wins over whatever it found.
 fn check_and_scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
-    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let two_cores = crate::cores::two();
     if text.len() < (1 << 20) || !two_cores {
         crate::json_depth::validate(text)?;
         return scan(text, max_depth, first_id, first_text);

@@ -120,7 +120,7 @@ impl<'a> Call<'a> {
             return (self.read_last(reply), None);
         }
         let raw = reply.raw.clone();
-        let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+        let two_cores = crate::cores::two();
         let (inexact, answer) = if raw.len() < (1 << 20) || !two_cores {
             (crate::json::exact::may_hold_inexact(&raw), self.read(reply))
         } else {

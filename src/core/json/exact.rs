@@ -96,7 +96,7 @@ pub fn may_hold_inexact(text: &str) -> bool {
 /// As [`may_hold_inexact`], a long text's two halves scanned on two threads when there are two
 /// cores: for a caller with nothing else to do meanwhile.
 pub fn may_hold_inexact_on_two(text: &str) -> bool {
-    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let two_cores = crate::cores::two();
     if text.len() < (1 << 20) || !two_cores {
         return may_hold_inexact(text);
     }

@@ -22,7 +22,7 @@ pub fn literal_holds(lit: &str, parts: &mut dyn Iterator<Item = &[u8]>) -> bool 
     let Some(inner) = lit.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else { return false };
     let mut a = LiteralSide { inner: inner.as_bytes(), at: 0, canon: Canon::default(), decoded: Vec::new() };
     let mut b = PartsSide { parts, current: &[], canon: Canon::default() };
-    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let two_cores = crate::cores::two();
     if inner.len() < PIPELINED || !two_cores {
         return same_canon(&mut a, &mut b);
     }

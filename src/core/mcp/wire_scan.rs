@@ -49,10 +49,9 @@ pub(super) fn beside_scan<T>(
     max_depth: Option<usize>,
     parse: impl FnOnce() -> T,
 ) -> (T, Option<(usize, Scanned)>) {
-    // Asked only for a long line: the answer reads the cgroup's quota files (a dozen system
-    // calls), and every line a server writes comes through here.
-    let two_cores = || std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-    let Some(max_depth) = max_depth.filter(|_| line.len() >= LONG_LINE && two_cores()) else { return (parse(), None) };
+    let Some(max_depth) = max_depth.filter(|_| line.len() >= LONG_LINE && crate::cores::two()) else {
+        return (parse(), None);
+    };
     std::thread::scope(|s| {
         let scan = s.spawn(|| Scanned::of(line, max_depth));
         let parsed = parse();

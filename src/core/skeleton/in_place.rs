@@ -39,7 +39,7 @@ fn unescape_in_place(text: String, [a, b]: [u32; 2]) -> Option<String> {
         return None;
     }
     let from = open + 1;
-    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let two_cores = crate::cores::two();
     let long = end - from >= PARALLEL_DECODE && two_cores;
     let mid = if long { escape_near(&bytes[from..end], (end - from) / 2).map(|m| from + m) } else { None };
     let len = match mid {
