@@ -107,48 +107,35 @@ impl Skim<'_> {
     /// containers inside it nest below it (0 when it holds none). In broken text it may stop at
     /// the text's end.
     pub fn finish_container(&mut self) -> (usize, usize) {
-        let b = self.b;
-        let (mut i, mut open, mut deepest) = (self.i, 1usize, 0usize);
-        while let Some(&c) = b.get(i) {
-            match OUTSIDE[c as usize] {
-                QUOTE => {
-                    i = string_end(b, i);
-                    continue;
-                }
-                OPEN => {
-                    deepest = deepest.max(open);
-                    open += 1;
-                }
-                CLOSE => {
-                    open -= 1;
-                    if open == 0 {
-                        return (self.close(c == b']', i).end, deepest);
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        self.i = b.len();
-        (b.len(), deepest)
+        let (end, deepest, _) = self.walk_container::<false>();
+        (end, deepest)
     }
-}
 
-impl Skim<'_> {
     /// As [`Self::finish_container`], and whether the container may hold a literal that
     /// `json::lenient` reads approximated (see [`may_be_inexact`]): `false` is certain. For a
     /// descriptor listed by the thousand, this decides from each literal's bytes as they are
     /// walked, where reading every number as a float and searching every string cost several
     /// times the walk.
     pub fn finish_container_noting(&mut self) -> (usize, usize, bool) {
+        self.walk_container::<true>()
+    }
+
+    /// The walk of both: with `NOTE`, each literal is judged as it is passed (one copy of the
+    /// loop each, so the plain walk pays nothing for the judging).
+    fn walk_container<const NOTE: bool>(&mut self) -> (usize, usize, bool) {
         let b = self.b;
+        let table = if NOTE { &NOTING } else { &OUTSIDE };
         let (mut i, mut open, mut deepest, mut suspect) = (self.i, 1usize, 0usize, false);
         while let Some(&c) = b.get(i) {
-            match NOTING[c as usize] {
-                QUOTE => {
+            match table[c as usize] {
+                QUOTE if NOTE => {
                     let (end, s) = string_end_noting(b, i);
                     suspect |= s;
                     i = end;
+                    continue;
+                }
+                QUOTE => {
+                    i = string_end(b, i);
                     continue;
                 }
                 NUMBER => {
