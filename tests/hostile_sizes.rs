@@ -240,16 +240,21 @@ fn ctrl_c_quits_at_once_under_a_burst_of_elicitations() {
     assert!(took < std::time::Duration::from_secs(3), "Ctrl-C took {took:?}");
 }
 
+/// Opens the resources pane and the form of its one template, named `name`: the screen then.
+fn open_the_template(tui: &Tui, name: &str) -> String {
+    tui.keys(&["r"]);
+    tui.wait_for("templates (1)");
+    tui.keys(&["Down", "Enter"]);
+    tui.wait_for(&format!("Template: {name}"))
+}
+
 /// Enter on a template of 50,000 variables (about 340 KB): the form holds the first 200, each
 /// key is answered at once (the URI line reads only the expressions of the fields; the whole
 /// template expanded on every key took seconds each), and Ctrl-R reads the URI the values make.
 #[test]
 fn a_template_of_50k_variables_is_filled_key_by_key() {
     let tui = Tui::start("template-vars", 50_000);
-    tui.keys(&["r"]);
-    tui.wait_for("templates (1)");
-    tui.keys(&["Down", "Enter"]);
-    let screen = tui.wait_for("Template: wide");
+    let screen = open_the_template(&tui, "wide");
     assert!(screen.contains("the first 200 are here"), "{screen}");
     let mut typed = String::new();
     for k in ["a", "b", "c", "d"] {
@@ -271,10 +276,7 @@ fn a_template_of_50k_variables_is_filled_key_by_key() {
 #[test]
 fn the_tui_completes_from_500k_values_within_budget() {
     let tui = Tui::start("completion", 500_000);
-    tui.keys(&["r"]);
-    tui.wait_for("templates (1)");
-    tui.keys(&["Down", "Enter"]);
-    tui.wait_for("Template: one");
+    open_the_template(&tui, "one");
     tui.keys(&["v"]);
     tui.wait_for("500000 suggestions for v");
     tui.wait_for("v0000005");
@@ -291,10 +293,7 @@ fn keys_typed_while_a_completion_is_under_way_make_one_request() {
     let _ = std::fs::remove_file(&log);
     let env = format!("SIZES_COMPLETE_DELAY=1 SIZES_COMPLETE_LOG={}", log.display());
     let tui = Tui::start_with("template-vars", 50_000, &env);
-    tui.keys(&["r"]);
-    tui.wait_for("templates (1)");
-    tui.keys(&["Down", "Enter"]);
-    tui.wait_for("Template: wide");
+    open_the_template(&tui, "wide");
     tui.keys(&["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
     tui.wait_for("v0*: abcdefghij");
     // The last request answered: no more are asked.
