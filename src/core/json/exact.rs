@@ -144,15 +144,8 @@ fn may_hold_inexact_in(text: &str, from: usize, to: usize) -> bool {
 
 /// From `i`, the first byte that [`SCAN`] does not take as plain (or the end), eight at a time:
 /// most of a reply's bytes are plain, and a word of them is passed with a few operations.
-fn next_unplain(b: &[u8], mut i: usize) -> usize {
-    while let Some(word) = b.get(i..i + 8) {
-        let Ok(bytes) = <[u8; 8]>::try_from(word) else { break };
-        let marks = unplain_marks(u64::from_le_bytes(bytes));
-        if marks != 0 {
-            return i + (marks.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
+fn next_unplain(b: &[u8], i: usize) -> usize {
+    let i = super::tokenizer::skip_unflagged(b, i, unplain_marks);
     i + b[i..].iter().position(|&c| SCAN[c as usize] != PLAIN).unwrap_or(b.len() - i)
 }
 
