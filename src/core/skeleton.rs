@@ -105,16 +105,20 @@ impl Elided {
 /// thread: what [`Elisions::parse_scanned`] takes.
 pub struct Scanned {
     scan: Result<Scan, String>,
-    /// For a text with a long `text` member: whether it may hold a number a parse would
-    /// rewrite (`json::exact::may_hold_inexact`), which a reading in place must know first.
+    /// Whether the text may hold a number a parse would rewrite
+    /// (`json::exact::may_hold_inexact`), when that was looked at too: a reading in place of a
+    /// long `text` member must know it first.
     inexact: Option<bool>,
 }
 
 impl Scanned {
     pub fn of(text: &str, max_depth: usize) -> Scanned {
-        let scan = scan(text, max_depth, 0, 0);
-        let long_text = scan.as_ref().is_ok_and(|s| !s.strings.is_empty());
-        Scanned { scan, inexact: long_text.then(|| crate::json::exact::may_hold_inexact(text)) }
+        Scanned { scan: scan(text, max_depth, 0, 0), inexact: None }
+    }
+
+    /// This scan, with what `json::exact::may_hold_inexact` said of the same text.
+    pub fn with_inexact(self, inexact: bool) -> Scanned {
+        Scanned { inexact: Some(inexact), ..self }
     }
 }
 
@@ -450,31 +454,12 @@ fn escape_near(b: &[u8], from: usize) -> Option<usize> {
 }
 
 /// Decodes the inside of a JSON string literal into `out` (at least as long as `inner`);
-/// returns how many bytes it wrote.
+/// returns how many bytes it wrote. The bytes are copied first and decoded where they are:
+/// one decoding loop serves both this and a reply decoded in its own buffer.
 fn unescape_into(inner: &str, out: &mut [u8]) -> Option<usize> {
-    let b = inner.as_bytes();
-    // Its bytes go straight into place, eight at a time where no escape is among them (escaped
-    // JSON has an escape every few bytes, so a copy per run between escapes would cost a call
-    // each).
-    let (mut i, mut w) = (0usize, 0usize);
-    while i < b.len() {
-        if let Some(chunk) = b.get(i..i + 8).filter(|c| !has_backslash(c)) {
-            out.get_mut(w..w + 8)?.copy_from_slice(chunk);
-            (i, w) = (i + 8, w + 8);
-            continue;
-        }
-        if b[i] != b'\\' {
-            *out.get_mut(w)? = b[i];
-            (i, w) = (i + 1, w + 1);
-            continue;
-        }
-        let (c, len) = escape_at(b, i)?;
-        // An escape of `len` bytes decodes to at most `len` bytes of UTF-8.
-        let n = c.len_utf8();
-        c.encode_utf8(out.get_mut(w..w + n)?);
-        (i, w) = (i + len, w + n);
-    }
-    Some(w)
+    let out = out.get_mut(..inner.len())?;
+    out.copy_from_slice(inner.as_bytes());
+    in_place::unescape_within(out, 0, 0)
 }
 
 /// The escape at `b[i]` (a backslash): the character it stands for and its length.

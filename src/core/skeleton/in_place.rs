@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{Elisions, PARALLEL_DECODE, SharedText, escape_at, escape_near, has_backslash, text_sentinel};
+use super::{Elisions, PARALLEL_DECODE, SharedText, escape_at, escape_near, text_sentinel};
 
 impl Elisions {
     /// The long `text` member `v` stands for, decoded (as [`Elisions::text`]), for a caller
@@ -65,27 +65,54 @@ fn unescape_in_place(text: String, [a, b]: [u32; 2]) -> Option<String> {
 
 /// Decodes the escapes of `buf[from..]` (the inside of a string literal) into `buf` from `w`
 /// on (`w <= from`: each byte is written where one was read already); where the text ends.
-fn unescape_within(buf: &mut [u8], from: usize, mut w: usize) -> Option<usize> {
+pub(super) fn unescape_within(buf: &mut [u8], from: usize, mut w: usize) -> Option<usize> {
     let mut i = from;
-    while i < buf.len() {
-        // Eight plain bytes at a time, as `unescape_into`.
-        if buf.get(i..i + 8).is_some_and(|c| !has_backslash(c)) {
-            buf.copy_within(i..i + 8, w);
-            (i, w) = (i + 8, w + 8);
-            continue;
+    // Escaped JSON has an escape every few bytes: each word of eight is read once, and the
+    // plain bytes before its first backslash are passed at once.
+    while let Some(word) = buf.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+        let plain = first_backslash(u64::from_le_bytes(word));
+        if plain == 8 || i - w >= 8 {
+            // Past the plain bytes, the word lands only on bytes read already (i - w >= 8), to
+            // be written over by what follows.
+            buf.get_mut(w..w + 8)?.copy_from_slice(&word);
+        } else {
+            buf.copy_within(i..i + plain, w);
         }
-        if buf[i] != b'\\' {
+        (i, w) = (i + plain, w + plain);
+        if plain < 8 {
+            (i, w) = unescape_one(buf, i, w)?;
+        }
+    }
+    while i < buf.len() {
+        if buf[i] == b'\\' {
+            (i, w) = unescape_one(buf, i, w)?;
+        } else {
             buf[w] = buf[i];
             (i, w) = (i + 1, w + 1);
-            continue;
         }
-        let (c, len) = escape_at(buf, i)?;
-        let n = c.len_utf8();
-        // `w + n <= i + len`: the escape's bytes are read already.
-        c.encode_utf8(buf.get_mut(w..w + n)?);
-        (i, w) = (i + len, w + n);
     }
     Some(w)
+}
+
+/// The escape at `buf[i]` written at `w` (`w <= i`); where reading and writing go on.
+#[inline]
+fn unescape_one(buf: &mut [u8], i: usize, w: usize) -> Option<(usize, usize)> {
+    let (c, len) = escape_at(buf, i)?;
+    let n = c.len_utf8();
+    // `w + n <= i + len`: the escape's bytes are read already.
+    c.encode_utf8(buf.get_mut(w..w + n)?);
+    Some((i + len, w + n))
+}
+
+/// How many bytes of `word` (read little-endian: its first byte lowest) come before its first
+/// backslash; 8 when it has none. The zero-byte test of `word` xor backslashes marks the first
+/// backslash exactly (marks past it may be wrong, and are not looked at).
+#[inline]
+fn first_backslash(word: u64) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let v = word ^ (u64::from(b'\\') * ONES);
+    let marks = v.wrapping_sub(ONES) & !v & (0x80 * ONES);
+    (marks.trailing_zeros() / 8) as usize
 }
 
 #[cfg(test)]
@@ -113,6 +140,17 @@ mod tests {
         }
         assert_eq!(decoded_in_place("\"bad \\x\"", 3), None);
         assert_eq!(unescape_in_place("\"a\"".into(), [1, 3]), None, "not a literal");
+    }
+
+    /// Escaped JSON, an escape every few bytes, decodes in place wherever the literal starts
+    /// (the bytes read run ahead of those written by 0 to 19 at first).
+    #[test]
+    fn dense_escapes_decode_in_place_at_any_offset() {
+        let s = format!("{}é😀/\u{1}", "{\"id\": 12, \"name\": \"a\\\\b\"}\n".repeat(5));
+        let lit = serde_json::to_string(&s).unwrap_or_default();
+        for before in 0..20 {
+            assert_eq!(decoded_in_place(&lit, before).as_deref(), Some(s.as_str()), "{before}");
+        }
     }
 
     /// A literal of megabytes is decoded in two halves, the second in place where it is.
