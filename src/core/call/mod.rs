@@ -121,14 +121,19 @@ impl<'a> Call<'a> {
         }
         let raw = reply.raw.clone();
         let two_cores = crate::cores::two();
-        let (inexact, answer) = if raw.len() < (1 << 20) || !two_cores {
+        let (inexact, answer) = if let Some(known) = reply.elisions.known_inexact() {
+            (known, self.read(reply))
+        } else if raw.len() < (1 << 20) || !two_cores {
             (crate::json::exact::may_hold_inexact(&raw), self.read(reply))
         } else {
+            // The reading is the shorter walk: its thread then takes its share of the scan.
+            let shares = exact::ScanShares::new(&raw);
             std::thread::scope(|s| {
-                let scan = s.spawn(|| crate::json::exact::may_hold_inexact(&raw));
+                let scan = s.spawn(|| shares.take_part());
                 let answer = self.read(reply);
+                shares.take_part();
                 // A scan that failed says "maybe": the reading with stand-ins decides.
-                (scan.join().unwrap_or(true), answer)
+                (scan.join().is_err() || shares.answer(), answer)
             })
         };
         let guide = if inexact { self.exact_reading(&raw, max_depth) } else { None };

@@ -43,7 +43,8 @@ impl Ahead {
 }
 
 /// `parse(line)`, and beside it, for a long line on a machine with a second core, the line's
-/// skeleton scan under `max_depth` (wasted only when the line is not a reply that is kept).
+/// skeleton scan under `max_depth` and its scan for inexact numbers (wasted only when the line
+/// is not a reply that is kept).
 pub(super) fn beside_scan<T>(
     line: &str,
     max_depth: Option<usize>,
@@ -52,9 +53,17 @@ pub(super) fn beside_scan<T>(
     let Some(max_depth) = max_depth.filter(|_| line.len() >= LONG_LINE && crate::cores::two()) else {
         return (parse(), None);
     };
+    // The scan for inexact numbers is shared: each thread takes pieces of it once its own walk
+    // is done, so neither waits for the other to scan alone.
+    let shares = crate::json::exact::ScanShares::new(line);
     std::thread::scope(|s| {
-        let scan = s.spawn(|| Scanned::of(line, max_depth));
+        let scan = s.spawn(|| {
+            let scanned = Scanned::of(line, max_depth);
+            shares.take_part();
+            scanned
+        });
         let parsed = parse();
-        (parsed, scan.join().ok().map(|s| (max_depth, s)))
+        shares.take_part();
+        (parsed, scan.join().ok().map(|s| (max_depth, s.with_inexact(shares.answer()))))
     })
 }
