@@ -37,10 +37,31 @@ pub struct InputRequired {
     pub state: Option<Value>,
 }
 
+/// The search for `"resultType"` in a reply, keyed on the bytes of it that are rare in JSON.
+static RESULT_TYPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> = std::sync::LazyLock::new(|| {
+    memchr::memmem::FinderBuilder::new().build_forward_with_ranker(JsonRank, b"\"resultType\"")
+});
+
+/// How common each byte is in JSON. The search's own ranking (of prose and code) takes `"` for
+/// a rare byte and keys on it, and in escaped JSON text every few bytes is one; an upper-case
+/// letter is the rarest here.
+struct JsonRank;
+
+impl memchr::arch::all::packedpair::HeuristicFrequencyRank for JsonRank {
+    fn rank(&self, byte: u8) -> u8 {
+        match byte {
+            b'"' | b'\\' | b':' | b',' | b' ' | b'{' | b'}' | b'[' | b']' | b'0'..=b'9' => 255,
+            b'a'..=b'z' => 200,
+            b'A'..=b'Z' => 120,
+            _ => 160,
+        }
+    }
+}
+
 /// The `resultType` of a reply's result, read without parsing the rest (None when absent).
 pub fn result_type(raw: &str) -> Option<String> {
     // Most replies have none: skip the parse.
-    memchr::memmem::find(raw.as_bytes(), b"\"resultType\"")?;
+    RESULT_TYPE.find(raw.as_bytes())?;
     #[derive(Deserialize)]
     struct Typed {
         #[serde(rename = "resultType", default)]

@@ -143,15 +143,15 @@ enum Route {
 /// A reply line kept as the caller's raw text: trailing whitespace (the line's own newline) is
 /// cut in place, not copied away.
 fn kept_whole(line: String) -> Arc<String> {
-    let trimmed = line.trim();
-    Arc::new(if line.starts_with(trimmed) {
-        let len = trimmed.len();
-        let mut line = line;
-        line.truncate(len);
-        line
-    } else {
-        trimmed.to_string()
-    })
+    // Where the text starts is told by lengths: comparing the line with its trimmed self would
+    // read every byte of a long reply.
+    if line.len() != line.trim_start().len() {
+        return Arc::new(line.trim().to_string());
+    }
+    let len = line.trim_end().len();
+    let mut line = line;
+    line.truncate(len);
+    Arc::new(line)
 }
 
 /// Whether `b` holds `NaN` or `Infinity` anywhere: one walk over a reply of any size, not one a word.
@@ -506,17 +506,15 @@ impl WireTap {
     /// taken, not borrowed: a reply the caller waits on is kept as it came, without a copy (a copy
     /// of a 100 MB line would be a second 100 MB at once).
     pub fn inbound(&self, line: String) -> Option<String> {
-        match self.non_finite_as_null(&line) {
-            Some(fixed) => self.inbound_as(fixed, Some(&line)),
-            None => self.inbound_as(line, None),
-        }
+        self.inbound_as(line, None)
     }
 
-    /// A line that is JSON-RPC but for bare `NaN`/`Infinity` (Python's json.dumps writes them unless
-    /// told not to) rewritten with `null` for them, as JavaScript and pydantic write them, and said
-    /// so; dropped, it left the request it answers to time out as if unanswered.
+    /// A line that is not JSON-RPC but for bare `NaN`/`Infinity` (Python's json.dumps writes them
+    /// unless told not to) rewritten with `null` for them, as JavaScript and pydantic write them,
+    /// and said so; dropped, it left the request it answers to time out as if unanswered. Only a
+    /// line that did not parse is searched: on every other line that would be one more walk.
     fn non_finite_as_null(&self, line: &str) -> Option<String> {
-        if !has_non_finite_word(line.as_bytes()) || serde_json::from_str::<Probe>(line.trim()).is_ok() {
+        if !has_non_finite_word(line.as_bytes()) {
             return None;
         }
         let (fixed, n) = crate::json::lenient::non_finite_as_null(line)?;
@@ -547,6 +545,12 @@ impl WireTap {
         let (probe, scanned) = super::wire_scan::beside_scan(trimmed, depth, || serde_json::from_str::<Probe>(trimmed));
         let probe = match probe {
             Ok(p) => p,
+            Err(_)
+                if sent.is_none()
+                    && let Some(fixed) = self.non_finite_as_null(trimmed) =>
+            {
+                return self.inbound_as(fixed, Some(&line));
+            }
             Err(e) => {
                 self.log.push(
                     LogKind::Warning,
