@@ -15,6 +15,7 @@
 //! is).
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 
@@ -496,10 +497,14 @@ fn write_around_items<W: Write>(out: W, e: &mut Envelope, shell: Vec<u8>) -> io:
 /// until written, so chunks are measured in bytes, whatever the records' size.
 const CHUNK_BYTES: usize = 64 << 10;
 
-/// The records of a list, inside its opened `[`. A long list is laid out in chunks: the even ones
-/// here, the odd ones on one other thread a chunk ahead, each written in order as it is ready:
-/// the layout is one of the larger passes over a long reply, and holding a few chunks keeps
-/// memory flat.
+/// Chunks laid out and not yet written, at most, on each side: memory stays flat.
+const AHEAD: usize = 4;
+
+/// The records of a list, inside its opened `[`. A long list is laid out in chunks that this
+/// thread and one other take in turn, and written here in order: the layout is one of the
+/// larger passes over a long reply. Taking chunks as they are free balances the two threads
+/// whatever the writes cost (nothing into a pipe that is read at once, a copy per byte into a
+/// file), and holding a few chunks keeps memory flat.
 fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()> {
     let two_cores = crate::cores::two();
     let chunks = chunks(items);
@@ -509,36 +514,80 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
     p.flush_buf()?;
     // Each chunk starts at the list's depth; all but the first after a comma of their own.
     let first = State { depth: p.state.depth, open: p.state.open, ..State::default() };
-    let after_comma = State { open: false, ..first };
+    let shared = Chunks {
+        items,
+        ranges: &chunks,
+        next: AtomicUsize::new(0),
+        first,
+        after_comma: State { open: false, ..first },
+    };
     std::thread::scope(|s| {
-        let (laid_tx, laid_rx) = std::sync::mpsc::sync_channel::<io::Result<Pretty<Vec<u8>>>>(1);
+        let (laid_tx, laid_rx) = std::sync::mpsc::sync_channel::<(usize, io::Result<Pretty<Vec<u8>>>)>(AHEAD);
         let (spare_tx, spare_rx) = std::sync::mpsc::channel::<Pretty<Vec<u8>>>();
-        let odd: Vec<_> = chunks.iter().skip(1).step_by(2).cloned().collect();
+        let shared = &shared;
         s.spawn(move || {
-            for range in odd {
-                let mut f = spare_rx.try_recv().unwrap_or_else(|_| Pretty::new(Vec::new()));
-                f.restart(after_comma);
+            while let Some(k) = shared.take() {
+                let f = spare_rx.try_recv().unwrap_or_else(|_| Pretty::new(Vec::new()));
                 // A send fails only when the writer has stopped (an error): so does this.
-                if laid_tx.send(write_range(&mut f, items, range).map(|()| f)).is_err() {
+                if laid_tx.send((k, shared.lay_out(k, f))).is_err() {
                     return;
                 }
             }
         });
-        let mut even = Pretty::new(Vec::new());
-        for (k, range) in chunks.iter().enumerate().step_by(2) {
-            even.restart(if k == 0 { first } else { after_comma });
-            write_range(&mut even, items, range.clone())?;
-            p.write_laid_out(&even)?;
-            if k + 1 < chunks.len() {
-                let odd = laid_rx.recv().map_err(|_| io::Error::other("layout thread failed"))??;
-                p.write_laid_out(&odd)?;
-                let _ = spare_tx.send(odd);
+        let (mut laid, mut spare) = (std::collections::BTreeMap::new(), None);
+        for k in 0..chunks.len() {
+            while !laid.contains_key(&k) {
+                // The chunk to write next is another's: lay out one meanwhile, or wait for it.
+                match laid_rx.try_recv() {
+                    Ok((j, f)) => _ = laid.insert(j, f?),
+                    Err(_)
+                        if laid.len() < AHEAD
+                            && let Some(j) = shared.take() =>
+                    {
+                        let f = spare.take().unwrap_or_else(|| Pretty::new(Vec::new()));
+                        laid.insert(j, shared.lay_out(j, f)?);
+                    }
+                    Err(_) => {
+                        let (j, f) = laid_rx.recv().map_err(|_| io::Error::other("layout thread failed"))?;
+                        laid.insert(j, f?);
+                    }
+                }
+            }
+            if let Some(f) = laid.remove(&k) {
+                p.write_laid_out(&f)?;
+                // Printers are used again, here and there, not made anew for each chunk.
+                match spare {
+                    None => spare = Some(f),
+                    Some(_) => _ = spare_tx.send(f),
+                }
             }
         }
         Ok::<(), io::Error>(())
     })?;
     p.state.open = false;
     Ok(())
+}
+
+/// The chunks of a list laid out on two threads, and the next one not yet taken.
+struct Chunks<'a> {
+    items: &'a RawItems,
+    ranges: &'a [std::ops::Range<usize>],
+    next: AtomicUsize,
+    first: State,
+    after_comma: State,
+}
+
+impl Chunks<'_> {
+    fn take(&self) -> Option<usize> {
+        Some(self.next.fetch_add(1, Ordering::Relaxed)).filter(|&k| k < self.ranges.len())
+    }
+
+    /// Chunk `k` laid out into `f`, a printer into memory.
+    fn lay_out(&self, k: usize, mut f: Pretty<Vec<u8>>) -> io::Result<Pretty<Vec<u8>>> {
+        f.restart(if k == 0 { self.first } else { self.after_comma });
+        write_range(&mut f, self.items, self.ranges[k].clone())?;
+        Ok(f)
+    }
 }
 
 /// The records split into chunks of about [`CHUNK_BYTES`] of text each.
