@@ -497,8 +497,9 @@ fn write_around_items<W: Write>(out: W, e: &mut Envelope, shell: Vec<u8>) -> io:
 /// until written, so chunks are measured in bytes, whatever the records' size.
 const CHUNK_BYTES: usize = 64 << 10;
 
-/// Chunks laid out and not yet written, at most, on each side: memory stays flat.
-const AHEAD: usize = 4;
+/// Chunks laid out and not yet written, at most, on each side: each holds its layout (about
+/// twice its 64 KB of records), so that memory stays flat.
+const AHEAD: usize = 1;
 
 /// The records of a list, inside its opened `[`. A long list is laid out in chunks that this
 /// thread and one other take in turn, and written here in order: the layout is one of the
@@ -523,7 +524,8 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
     };
     std::thread::scope(|s| {
         let (laid_tx, laid_rx) = std::sync::mpsc::sync_channel::<(usize, io::Result<Pretty<Vec<u8>>>)>(AHEAD);
-        let (spare_tx, spare_rx) = std::sync::mpsc::channel::<Pretty<Vec<u8>>>();
+        // One spare printer waits for the other thread at most; any more is let go.
+        let (spare_tx, spare_rx) = std::sync::mpsc::sync_channel::<Pretty<Vec<u8>>>(1);
         let shared = &shared;
         s.spawn(move || {
             while let Some(k) = shared.take() {
@@ -558,7 +560,7 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
                 // Printers are used again, here and there, not made anew for each chunk.
                 match spare {
                     None => spare = Some(f),
-                    Some(_) => _ = spare_tx.send(f),
+                    Some(_) => _ = spare_tx.try_send(f),
                 }
             }
         }
