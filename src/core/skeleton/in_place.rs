@@ -95,14 +95,34 @@ pub(super) fn unescape_within(buf: &mut [u8], from: usize, mut w: usize) -> Opti
 }
 
 /// The escape at `buf[i]` written at `w` (`w <= i`); where reading and writing go on.
-#[inline]
+#[inline(always)]
 fn unescape_one(buf: &mut [u8], i: usize, w: usize) -> Option<(usize, usize)> {
+    // The two-byte escapes (all but `\u`), a table look-up: escaped JSON is mostly `\"`.
+    let short = SHORT_ESCAPES[usize::from(*buf.get(i + 1)?)];
+    if short != 0 {
+        buf[w] = short;
+        return Some((i + 2, w + 1));
+    }
     let (c, len) = escape_at(buf, i)?;
     let n = c.len_utf8();
     // `w + n <= i + len`: the escape's bytes are read already.
     c.encode_utf8(buf.get_mut(w..w + n)?);
     Some((i + len, w + n))
 }
+
+/// The byte each two-byte escape stands for, by its second byte; 0 for any other.
+const SHORT_ESCAPES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
 
 /// How many bytes of `word` (read little-endian: its first byte lowest) come before its first
 /// backslash; 8 when it has none. The zero-byte test of `word` xor backslashes marks the first
