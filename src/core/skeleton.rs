@@ -479,14 +479,29 @@ fn escape_at(b: &[u8], i: usize) -> Option<(char, usize)> {
     })
 }
 
-/// Whether any byte of `chunk` (eight, where it matters) is a backslash: the zero-byte test of
-/// them xor `\\`s, a few instructions for eight bytes.
+/// The byte each two-byte escape stands for, by its second byte; 0 for any other.
+pub(crate) const SHORT_ESCAPES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
+
+/// How many bytes of `word` (read little-endian: its first byte lowest) come before its first
+/// backslash; 8 when it has none. The zero-byte test of `word` xor backslashes marks the first
+/// backslash exactly (marks past it may be wrong, and are not looked at).
 #[inline]
-pub(crate) fn has_backslash(chunk: &[u8]) -> bool {
-    // Eight bytes are one load (a copy of a slice of unknown length would be a call).
-    let Ok(word) = <[u8; 8]>::try_from(chunk) else { return chunk.contains(&b'\\') };
-    let v = u64::from_ne_bytes(word) ^ u64::from_ne_bytes([b'\\'; 8]);
-    v.wrapping_sub(0x0101_0101_0101_0101) & !v & 0x8080_8080_8080_8080 != 0
+pub(crate) fn first_backslash(word: u64) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let v = word ^ (u64::from(b'\\') * ONES);
+    let marks = v.wrapping_sub(ONES) & !v & (0x80 * ONES);
+    (marks.trailing_zeros() / 8) as usize
 }
 
 /// Whether the JSON string literal `lit` (quotes included) decodes to exactly the bytes of

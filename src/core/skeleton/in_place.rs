@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{Elisions, PARALLEL_DECODE, SharedText, escape_at, escape_near, text_sentinel};
+use super::{
+    Elisions, PARALLEL_DECODE, SHORT_ESCAPES, SharedText, escape_at, escape_near, first_backslash, text_sentinel,
+};
 
 impl Elisions {
     /// The long `text` member `v` stands for, decoded (as [`Elisions::text`]), for a caller
@@ -108,31 +110,6 @@ fn unescape_one(buf: &mut [u8], i: usize, w: usize) -> Option<(usize, usize)> {
     // `w + n <= i + len`: the escape's bytes are read already.
     c.encode_utf8(buf.get_mut(w..w + n)?);
     Some((i + len, w + n))
-}
-
-/// The byte each two-byte escape stands for, by its second byte; 0 for any other.
-const SHORT_ESCAPES: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t[b'/' as usize] = b'/';
-    t[b'b' as usize] = 0x08;
-    t[b'f' as usize] = 0x0c;
-    t[b'n' as usize] = b'\n';
-    t[b'r' as usize] = b'\r';
-    t[b't' as usize] = b'\t';
-    t
-};
-
-/// How many bytes of `word` (read little-endian: its first byte lowest) come before its first
-/// backslash; 8 when it has none. The zero-byte test of `word` xor backslashes marks the first
-/// backslash exactly (marks past it may be wrong, and are not looked at).
-#[inline]
-fn first_backslash(word: u64) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let v = word ^ (u64::from(b'\\') * ONES);
-    let marks = v.wrapping_sub(ONES) & !v & (0x80 * ONES);
-    (marks.trailing_zeros() / 8) as usize
 }
 
 #[cfg(test)]

@@ -120,3 +120,31 @@ fn texts_read_on_a_second_thread_answer_the_same() {
     let lone = spaced.replacen("record", "\u{fffd}", 1).replacen('\u{fffd}', "\\ud800", 1);
     assert!(!literal_holds(&lit(&lone), &mut parts()));
 }
+
+/// A literal's blocks, decoded a word at a time, join to what serde_json decodes it to, on
+/// strings dense with escapes of every kind and blocks cut anywhere near their end.
+#[test]
+fn literal_blocks_decode_as_serde_json_decodes() {
+    let pieces = ["\"", "\\", "\n", "é", "€", "😀", "\u{1}", "/", "a", "bcdefgh", "{\"id\": 12, ", "\u{2028}"];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for round in 0..300 {
+        // Some texts long enough to be decoded in several blocks.
+        let count = if round % 10 == 0 { 40_000 } else { next(80) };
+        let s: String = (0..count).map(|_| pieces[next(pieces.len())]).collect();
+        let lit = serde_json::to_string(&s).unwrap();
+        let inner = &lit.as_bytes()[1..lit.len() - 1];
+        let (mut at, mut decoded) = (0, Vec::new());
+        while at < inner.len() {
+            let mut block = Vec::new();
+            at += super::decode_block(&inner[at..], &mut block).unwrap();
+            decoded.extend_from_slice(&block);
+        }
+        assert_eq!(String::from_utf8(decoded).unwrap(), s);
+    }
+}
