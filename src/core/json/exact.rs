@@ -370,16 +370,10 @@ mod tests {
         };
         let pieces =
             ["1", "-", "\\", "\\u0031", "1.10", " ", "\"", ",", "ab", "12345678901234567890", "\\n", "é", "e5"];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut mix = crate::json::fuzzing::Mix::new(0x9e37_79b9_7f4a_7c15u64);
         let (mut said, mut texts) = (0, 0);
         while texts < 3000 {
-            let t: String = (0..next(30)).map(|_| pieces[next(pieces.len())]).collect();
+            let t = mix.text(&pieces, 30);
             texts += 1;
             for from in 0..=t.len() {
                 let want = one_at_a_time(&t, from);

@@ -100,3 +100,28 @@ fn spans_are_sound(text: &str) {
         }
     }
 }
+
+/// Texts for the stable property tests: pieces picked at random (xorshift, so every run picks
+/// the same ones) and joined.
+#[cfg(test)]
+pub(crate) struct Mix(u64);
+
+#[cfg(test)]
+impl Mix {
+    pub(crate) fn new(seed: u64) -> Mix {
+        Mix(seed.max(1))
+    }
+
+    /// A number below `n` (at least 1).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+
+    /// Fewer than `most` of `pieces`, joined.
+    pub(crate) fn text(&mut self, pieces: &[&str], most: usize) -> String {
+        (0..self.below(most)).map(|_| pieces[self.below(pieces.len())]).collect()
+    }
+}

@@ -364,15 +364,9 @@ mod tests {
             }
         };
         let pieces = ["\\\"", "\\\\", "a", "é", "\"", "\\", "]", "#", "\\u00e9", "bcdefghij", "\u{1}"];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut mix = crate::json::fuzzing::Mix::new(0x2545_f491_4f6c_dd1du64);
         for _ in 0..3000 {
-            let t: String = (0..next(40)).map(|_| pieces[next(pieces.len())]).collect();
+            let t = mix.text(&pieces, 40);
             let b = t.as_bytes();
             for start in (0..b.len()).filter(|&i| b[i] == b'"') {
                 assert_eq!(string_end(b, start), one_at_a_time(b, start), "{t:?} from {start}");

@@ -171,18 +171,12 @@ fn unescape_agrees_at_every_offset() {
 #[test]
 fn dense_escapes_decode_as_serde_json_has_them() {
     let pieces = ["\"", "\\", "\n", "é", "€", "😀", "\u{1}", "/", "a", "bcdefgh", "{\"id\": 12, ", "\u{2028}"];
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut mix = crate::json::fuzzing::Mix::new(0x2545_f491_4f6c_dd1du64);
     for _ in 0..3000 {
-        let s: String = (0..next(60)).map(|_| pieces[next(pieces.len())]).collect();
+        let s = mix.text(&pieces, 60);
         let lit = serde_json::to_string(&s).unwrap();
         assert_eq!(unescape(&lit).as_deref(), Some(s.as_str()), "{lit}");
-        let u = format!("\"{}\\u00e9{}\\ud83d\\ude00\"", &lit[1..lit.len() - 1], "\\\"".repeat(next(12)));
+        let u = format!("\"{}\\u00e9{}\\ud83d\\ude00\"", &lit[1..lit.len() - 1], "\\\"".repeat(mix.below(12)));
         let want: String = serde_json::from_str(&u).unwrap();
         assert_eq!(unescape(&u), Some(want), "{u}");
     }

@@ -126,17 +126,10 @@ fn texts_read_on_a_second_thread_answer_the_same() {
 #[test]
 fn literal_blocks_decode_as_serde_json_decodes() {
     let pieces = ["\"", "\\", "\n", "é", "€", "😀", "\u{1}", "/", "a", "bcdefgh", "{\"id\": 12, ", "\u{2028}"];
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut mix = crate::json::fuzzing::Mix::new(0x9e37_79b9_7f4a_7c15u64);
     for round in 0..300 {
         // Some texts long enough to be decoded in several blocks.
-        let count = if round % 10 == 0 { 40_000 } else { next(80) };
-        let s: String = (0..count).map(|_| pieces[next(pieces.len())]).collect();
+        let s = mix.text(&pieces, if round % 10 == 0 { 80_000 } else { 80 });
         let lit = serde_json::to_string(&s).unwrap();
         let inner = &lit.as_bytes()[1..lit.len() - 1];
         let (mut at, mut decoded) = (0, Vec::new());
