@@ -39,6 +39,35 @@ fn cell(v: &Value) -> String {
     }
 }
 
+/// A number cell as the server wrote it. A number that reads as a float (an integer past 64
+/// bits, `1.10`, `1e5`) holds only an approximation of its text: it is shown from record `i`'s
+/// text, so that `100000000000000000002` is not `1e+20` like its neighbours.
+fn number_text(env: &Envelope, i: usize, item: &Value, key: &str, n: &serde_json::Number) -> String {
+    if !n.is_f64() {
+        return n.to_string();
+    }
+    let text = env.data.item_text(i);
+    let literal = match item {
+        Value::Object(_) => text.as_deref().and_then(|t| member_literal(t, key)),
+        _ => text.map(|t| t.trim().to_string()),
+    };
+    literal.filter(|l| l.starts_with(|c: char| c == '-' || c.is_ascii_digit())).unwrap_or_else(|| n.to_string())
+}
+
+/// What the cell of `key` in record `i` (`item`) shows, before it is cut to its column.
+fn cell_at(env: &Envelope, i: usize, item: &Value, key: &str, v: &Value) -> String {
+    match v {
+        Value::Number(n) => number_text(env, i, item, key, n),
+        other => cell(other),
+    }
+}
+
+/// The text of member `key` of the JSON object `record`, as written (None when it is not one).
+fn member_literal(record: &str, key: &str) -> Option<String> {
+    let members: std::collections::HashMap<String, &serde_json::value::RawValue> = serde_json::from_str(record).ok()?;
+    members.get(key).map(|raw| raw.get().to_string())
+}
+
 /// The most columns the last column takes when the pane has room.
 const LAST_MAX: usize = 400;
 
@@ -56,22 +85,24 @@ impl Table {
         let n = env.item_count();
         // The first and the last records: widths of ids and counters grow towards the end.
         let tail = n.saturating_sub(200).max(200.min(n));
-        for item in (0..200.min(n)).chain(tail..n).filter_map(|i| env.data.item(i)) {
+        let measured = || (0..200.min(n)).chain(tail..n).filter_map(|i| Some((i, env.data.item(i)?)));
+        for (i, item) in measured() {
             match item.as_ref() {
                 Value::Object(m) => {
                     for (k, v) in m {
-                        widen(&mut columns, k, cell(v).chars().count().min(40));
+                        widen(&mut columns, k, cell_at(&env, i, &item, k, v).chars().count().min(40));
                     }
                 }
-                other => widen(&mut columns, "value", cell(other).chars().count().min(60)),
+                other => widen(&mut columns, "value", cell_at(&env, i, other, "value", other).chars().count().min(60)),
             }
         }
         let last_wide = columns.last().map_or(0, |(key, w)| {
-            let wide =
-                (0..200.min(n)).chain(tail..n).filter_map(|i| env.data.item(i)).map(|item| match item.as_ref() {
-                    Value::Object(m) => m.get(key).map_or(0, |v| cell(v).chars().count().min(LAST_MAX)),
-                    other => cell(other).chars().count().min(LAST_MAX),
-                });
+            let wide = measured().map(|(i, item)| match item.as_ref() {
+                Value::Object(m) => {
+                    m.get(key).map_or(0, |v| cell_at(&env, i, &item, key, v).chars().count().min(LAST_MAX))
+                }
+                other => cell_at(&env, i, other, key, other).chars().count().min(LAST_MAX),
+            });
             wide.max().unwrap_or(0).max(*w)
         });
         Table { env, columns, last_wide, scroll: Scroll::new(n), record: None, search: Search::default() }
@@ -170,7 +201,7 @@ impl Table {
             let (text, role) = match v {
                 None => (String::new(), Role::Dim),
                 Some(Value::String(s)) => (s.clone(), Role::JsonString),
-                Some(Value::Number(n)) => (n.to_string(), Role::JsonNumber),
+                Some(Value::Number(n)) => (number_text(&self.env, i, item, c, n), Role::JsonNumber),
                 Some(Value::Bool(b)) => (b.to_string(), Role::JsonBool),
                 Some(Value::Null) => ("null".into(), Role::JsonNull),
                 Some(other) => (cell(other), Role::Dim),
@@ -226,5 +257,20 @@ impl Table {
         let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
         f.render_widget(Paragraph::new(lines), body);
         f.render_widget(Paragraph::new(crate::ui::fit::fit(Line::from(foot), area.width as usize)), footer);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A record's numbers are read back as written, whatever else the record holds.
+    #[test]
+    fn member_literals_are_read_as_written() {
+        let record = r#"{"id": 2, "v": 100000000000000000002, "s": "x\"y", "f": 1.10, "e": -1e5}"#;
+        assert_eq!(super::member_literal(record, "v").as_deref(), Some("100000000000000000002"));
+        assert_eq!(super::member_literal(record, "f").as_deref(), Some("1.10"));
+        assert_eq!(super::member_literal(record, "e").as_deref(), Some("-1e5"));
+        assert_eq!(super::member_literal(record, "missing"), None);
+        assert_eq!(super::member_literal("[1, 2]", "v"), None);
+        assert_eq!(super::member_literal("{broken", "v"), None);
     }
 }
