@@ -655,6 +655,11 @@ impl SkillsArgs {
     }
 }
 
+/// `--timeout`'s default, in seconds.
+pub const DEFAULT_TIMEOUT: f64 = 60.0;
+/// `--max-message-mb`'s default.
+pub const DEFAULT_MAX_MESSAGE_MB: usize = 512;
+
 #[derive(Args, Debug, Clone, Default)]
 pub struct TargetArgs {
     /// A streamable HTTP endpoint.
@@ -676,10 +681,10 @@ pub struct TargetArgs {
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// Seconds to wait for the handshake and for each request; progress notifications reset it.
-    #[arg(long, default_value_t = 60.0, value_name = "SECS", env = "MCPLENS_TIMEOUT")]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT, value_name = "SECS", env = "MCPLENS_TIMEOUT")]
     pub timeout: f64,
     /// Largest single message accepted from the server, in MiB.
-    #[arg(long, default_value_t = 512, value_name = "MIB")]
+    #[arg(long, default_value_t = DEFAULT_MAX_MESSAGE_MB, value_name = "MIB")]
     pub max_message_mb: usize,
     /// Deepest JSON nesting accepted in a server's message.
     #[arg(long, default_value_t = crate::json_depth::DEFAULT_MAX_DEPTH, value_name = "LEVELS")]

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::args::TargetArgs;
+use super::args::{DEFAULT_MAX_MESSAGE_MB, DEFAULT_TIMEOUT, OAuthArgs, TargetArgs};
 use crate::mcp::era::Era;
 use crate::mcp::log::Redactor;
 
@@ -29,15 +29,20 @@ pub struct Spec<'a> {
 /// The text to print (secrets masked unless `show_secrets`), or why this form does not apply.
 pub fn render(spec: &Spec, form: Form, show_secrets: bool, secrets: Vec<String>) -> Result<String, String> {
     let text = match form {
-        Form::Command => command(spec),
-        Form::Message => format!("{}\n", message(spec, 1)),
+        Form::Command => command(spec, show_secrets),
+        Form::Message => format!("{}\n", message(spec, 1, MCPLENS)),
         Form::Curl => curl(spec)?,
     };
     Ok(if show_secrets { text } else { Redactor::new(secrets).redact(&text).into_owned() })
 }
 
+/// Who sends the message, as its `clientInfo` says: curl for the curl form, else mcplens.
+type Client = (&'static str, &'static str);
+const CURL: Client = ("curl", "1");
+const MCPLENS: Client = ("mcplens", env!("CARGO_PKG_VERSION"));
+
 /// The JSON-RPC request, one line: in the modern era with the `_meta` every request carries.
-pub fn message(spec: &Spec, id: u64) -> String {
+pub fn message(spec: &Spec, id: u64, (client, client_version): Client) -> String {
     let mut params = Map::new();
     params.insert("name".into(), spec.tool.into());
     if let Some(a) = spec.arguments {
@@ -48,7 +53,7 @@ pub fn message(spec: &Spec, id: u64) -> String {
             "_meta".into(),
             json!({
                 "io.modelcontextprotocol/protocolVersion": spec.version,
-                "io.modelcontextprotocol/clientInfo": {"name": "curl", "version": "1"},
+                "io.modelcontextprotocol/clientInfo": {"name": client, "version": client_version},
                 "io.modelcontextprotocol/clientCapabilities": {},
             }),
         );
@@ -58,7 +63,7 @@ pub fn message(spec: &Spec, id: u64) -> String {
     crate::sanitize::json(&text).into_owned()
 }
 
-fn command(spec: &Spec) -> String {
+fn command(spec: &Spec, show_secrets: bool) -> String {
     let t = spec.target;
     let mut words = vec!["mcplens".to_string(), "call".into(), quote(spec.tool)];
     if let Some(a) = spec.arguments.filter(|a| !a.is_empty()) {
@@ -68,29 +73,76 @@ fn command(spec: &Spec) -> String {
     if !spec.version.is_empty() {
         words.extend(["--protocol".into(), quote(spec.version)]);
     }
-    if let Some(url) = &t.url {
-        words.extend(["--url".into(), quote(url)]);
-    }
-    for h in &t.headers {
-        words.extend(["-H".into(), quote(h)]);
-    }
-    if let Some(config) = &t.config {
-        words.extend(["--config".into(), quote(&config.to_string_lossy())]);
-    }
-    if let Some(server) = &t.server {
-        words.extend(["--server".into(), quote(server)]);
-    }
-    for e in &t.env {
-        words.extend(["-e".into(), quote(e)]);
-    }
-    if let Some(cwd) = &t.cwd {
-        words.extend(["--cwd".into(), quote(&cwd.to_string_lossy())]);
-    }
+    words.extend(target_words(t));
+    words.extend(oauth_words(&t.oauth, show_secrets));
     if !t.command.is_empty() {
         words.push("--".into());
         words.extend(t.command.iter().map(|w| quote(w)));
     }
     format!("{}\n", words.join(" "))
+}
+
+/// The target's flags that differ from their defaults, so that the command reaches the same
+/// server the same way (OAuth apart: [`oauth_words`]).
+fn target_words(t: &TargetArgs) -> Vec<String> {
+    let mut words = vec![];
+    let mut flag = |name: &str, value: String| words.extend([name.to_string(), quote(&value)]);
+    let path = |p: &std::path::Path| p.to_string_lossy().into_owned();
+    t.url.iter().for_each(|u| flag("--url", u.clone()));
+    t.headers.iter().for_each(|h| flag("-H", h.clone()));
+    t.config.iter().for_each(|c| flag("--config", path(c)));
+    t.server.iter().for_each(|s| flag("--server", s.clone()));
+    t.env.iter().for_each(|e| flag("-e", e.clone()));
+    t.cwd.iter().for_each(|c| flag("--cwd", path(c)));
+    t.roots.iter().for_each(|r| flag("--root", path(r)));
+    if t.timeout != DEFAULT_TIMEOUT {
+        flag("--timeout", t.timeout.to_string());
+    }
+    if t.max_message_mb != DEFAULT_MAX_MESSAGE_MB {
+        flag("--max-message-mb", t.max_message_mb.to_string());
+    }
+    if t.max_depth != crate::json_depth::DEFAULT_MAX_DEPTH {
+        flag("--max-depth", t.max_depth.to_string());
+    }
+    t.log_level.iter().for_each(|l| flag("--log-level", l.label().to_string()));
+    if t.show_http {
+        words.push("--show-http".into());
+    }
+    words
+}
+
+/// The login flags. A client secret is written as the environment variable mcplens also reads it
+/// from (kept off the process list), unless the secrets are asked for.
+fn oauth_words(o: &OAuthArgs, show_secrets: bool) -> Vec<String> {
+    let mut words = vec![];
+    let mut flag = |name: &str, value: &str| words.extend([name.to_string(), quote(value)]);
+    let path = |p: &std::path::Path| p.to_string_lossy().into_owned();
+    o.client_id.iter().for_each(|v| flag("--client-id", v));
+    let secret = |value: &str, var: &str| if show_secrets { quote(value) } else { format!("\"${var}\"") };
+    if let Some(s) = &o.client_secret {
+        words.extend(["--client-secret".into(), secret(s, "MCPLENS_CLIENT_SECRET")]);
+    }
+    let mut flag = |name: &str, value: &str| words.extend([name.to_string(), quote(value)]);
+    o.client_metadata_url.iter().for_each(|v| flag("--client-metadata-url", v));
+    o.client_key.iter().for_each(|p| flag("--client-key", &path(p)));
+    o.scope.iter().for_each(|v| flag("--scope", v));
+    o.callback_port.iter().for_each(|p| flag("--callback-port", &p.to_string()));
+    o.assertion_file.iter().for_each(|p| flag("--assertion-file", &path(p)));
+    o.id_token.iter().for_each(|p| flag("--id-token", &path(p)));
+    o.idp.iter().for_each(|v| flag("--idp", v));
+    o.idp_client_id.iter().for_each(|v| flag("--idp-client-id", v));
+    if let Some(s) = &o.idp_client_secret {
+        words.extend(["--idp-client-secret".into(), secret(s, "MCPLENS_IDP_CLIENT_SECRET")]);
+    }
+    let switches = [
+        (o.client_credentials, "--client-credentials"),
+        (o.no_browser, "--no-browser"),
+        (o.auth, "--auth"),
+        (o.dpop, "--dpop"),
+        (o.no_dpop, "--no-dpop"),
+    ];
+    words.extend(switches.iter().filter(|(on, _)| *on).map(|(_, name)| name.to_string()));
+    words
 }
 
 fn curl(spec: &Spec) -> Result<String, String> {
@@ -108,11 +160,11 @@ fn curl(spec: &Spec) -> Result<String, String> {
     let version = quote(&format!("MCP-Protocol-Version: {}", spec.version));
     if spec.era == Era::Modern {
         let named = format!("-H 'Mcp-Method: tools/call' -H {}", quote(&format!("Mcp-Name: {}", spec.tool)));
-        return Ok(format!("{base} -H {version} {named} --data-raw {}\n", quote(&message(spec, 1))));
+        return Ok(format!("{base} -H {version} {named} --data-raw {}\n", quote(&message(spec, 1, CURL))));
     }
     // The legacy era: initialize, keep the session id the server gives, say initialized, call.
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": spec.version, "capabilities": {}, "clientInfo": {"name": "curl", "version": "1"}}});
+        "protocolVersion": spec.version, "capabilities": {}, "clientInfo": {"name": CURL.0, "version": CURL.1}}});
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     Ok(format!(
         "SID=$({base} -D - -o /dev/null --data-raw {} | sed -n 's/^[Mm][Cc][Pp]-[Ss]ession-[Ii][Dd]: *//p' | tr -d '\\r')\n\
@@ -120,7 +172,7 @@ fn curl(spec: &Spec) -> Result<String, String> {
          {base} -H \"Mcp-Session-Id: $SID\" -H {version} --data-raw {}\n",
         quote(&init.to_string()),
         quote(&initialized.to_string()),
-        quote(&message(spec, 1)),
+        quote(&message(spec, 1, CURL)),
     ))
 }
 
@@ -166,6 +218,58 @@ mod tests {
         );
         let shown = render(&spec, Form::Command, true, secrets).unwrap_or_default();
         assert!(shown.contains("-H 'Authorization: Bearer s3cr3t'"), "{shown}");
+    }
+
+    #[test]
+    fn a_command_keeps_every_target_flag_that_is_not_a_default() {
+        let t = target(&[
+            "--url",
+            "https://h/mcp",
+            "--timeout",
+            "5",
+            "--max-depth",
+            "64",
+            "--log-level",
+            "debug",
+            "--show-http",
+            "--client-id",
+            "cli",
+            "--client-secret",
+            "shh",
+            "--scope",
+            "a b",
+            "--client-credentials",
+            "--no-browser",
+        ]);
+        let spec = Spec { target: &t, tool: "echo", arguments: None, era: Era::Legacy, version: "2025-11-25" };
+        let c = render(&spec, Form::Command, false, vec!["shh".into()]).unwrap_or_default();
+        for part in [
+            "--url https://h/mcp",
+            "--timeout 5",
+            "--max-depth 64",
+            "--log-level debug",
+            "--show-http",
+            "--client-id cli",
+            "--client-secret \"$MCPLENS_CLIENT_SECRET\"",
+            "--scope 'a b'",
+            "--client-credentials",
+            "--no-browser",
+        ] {
+            assert!(c.contains(part), "{part} missing: {c}");
+        }
+        assert!(!c.contains("shh") && !c.contains("--max-message-mb"), "{c}");
+        let shown = render(&spec, Form::Command, true, vec!["shh".into()]).unwrap_or_default();
+        assert!(shown.contains("--client-secret shh"), "{shown}");
+    }
+
+    #[test]
+    fn the_message_names_mcplens_and_curl_names_curl() {
+        let t = target(&["--url", "http://h/mcp"]);
+        let spec = Spec { target: &t, tool: "echo", arguments: None, era: Era::Modern, version: "2026-07-28" };
+        let m = render(&spec, Form::Message, false, vec![]).unwrap_or_default();
+        assert!(m.contains(r#""name":"mcplens""#) && !m.contains("curl"), "{m}");
+        let c = render(&spec, Form::Curl, false, vec![]).unwrap_or_default();
+        assert!(c.contains(r#""name":"curl""#), "{c}");
     }
 
     #[test]
