@@ -378,6 +378,10 @@ impl LogPane {
     }
 }
 
+/// Most characters of a method name shown in a row: the longest the protocol defines
+/// (`notifications/resources/list_changed`) whole; a server's own longer method is cut.
+const MAX_METHOD: usize = 36;
+
 /// One entry as one row: time, arrow, method, id, latency or level, then the message in brief
 /// (a protocol entry) or its text.
 fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, width: usize) -> Line<'a> {
@@ -393,7 +397,7 @@ fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, width: usize) -> Line<'
         Span::styled(format!("{} ", clock(e.at)), t.paint(Paint::Dim)),
         Span::styled(format!("{arrow} "), t.paint(role).add_modifier(Modifier::BOLD)),
     ];
-    let method = sanitize::truncate(method_of(e), 28);
+    let method = sanitize::truncate(method_of(e), MAX_METHOD);
     spans.push(Span::styled(format!("{:<22} ", sanitize::line(&method)), t.paint(role)));
     let mut meta = String::new();
     if let Some(m) = &e.msg {
@@ -435,5 +439,23 @@ fn latency(d: std::time::Duration) -> String {
         format!("{ms:.0}ms")
     } else {
         format!("{:.1}s", ms / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::log::{LogLimits, Redactor, Wire};
+
+    #[test]
+    fn a_row_shows_the_protocols_longest_method_whole() {
+        let log = SessionLog::new(LogLimits::default(), Redactor::default());
+        for method in ["notifications/resources/list_changed", "notifications/tools/list_changed"] {
+            log.push_message(LogKind::Received, "{}", &Wire { method: Some(method), ..Wire::default() });
+        }
+        for e in log.entries() {
+            let text: String = row(&e, None, &Theme::default(), 120).spans.iter().map(|s| s.content.as_ref()).collect();
+            assert!(text.contains(method_of(&e)) && !text.contains('…'), "{text}");
+        }
     }
 }
