@@ -274,11 +274,9 @@ async fn typing_again_on_a_header_row_appends_to_the_field_below() {
 #[tokio::test]
 async fn a_call_copied_as_a_command_a_curl_request_or_its_message() {
     let (mut app, session, mut screen) = demo_setup().await;
-    let args = mcplens::cli::TargetArgs {
-        command: vec!["python3".into(), "server.py".into()],
-        env: vec!["API_TOKEN=sekrit-42".into()],
-        ..Default::default()
-    };
+    let mut args = mcplens::cli::TargetArgs::default();
+    args.command = vec!["python3".into(), "server.py".into()];
+    args.env = vec!["API_TOKEN=sekrit-42".into()];
     let copy_source = Some(mcplens::ui::copy_as::CopySource { args, secrets: vec!["sekrit-42".into()] });
     app.set_up(SetUp { copy_source, ..SetUp::default() });
     open(&mut screen, &mut app, "echo");

@@ -1,6 +1,6 @@
 //! Command-line arguments, and turning them into a `Target`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -660,7 +660,7 @@ pub const DEFAULT_TIMEOUT: f64 = 60.0;
 /// `--max-message-mb`'s default.
 pub const DEFAULT_MAX_MESSAGE_MB: usize = 512;
 
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct TargetArgs {
     /// A streamable HTTP endpoint.
     #[arg(long, value_name = "URL", conflicts_with = "config")]
@@ -713,6 +713,33 @@ pub struct TargetArgs {
     /// The server command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+    /// The `--config` entry, read once: the target, its protocol, roots and name all come from it.
+    #[arg(skip)]
+    config_entry: std::sync::OnceLock<config::Entry>,
+}
+
+/// The arguments as the command line gives them when none is given.
+impl Default for TargetArgs {
+    fn default() -> TargetArgs {
+        TargetArgs {
+            url: None,
+            headers: vec![],
+            config: None,
+            server: None,
+            env: vec![],
+            cwd: None,
+            timeout: DEFAULT_TIMEOUT,
+            max_message_mb: DEFAULT_MAX_MESSAGE_MB,
+            max_depth: crate::json_depth::DEFAULT_MAX_DEPTH,
+            roots: vec![],
+            log_level: None,
+            show_http: false,
+            protocol: None,
+            oauth: OAuthArgs::default(),
+            command: vec![],
+            config_entry: std::sync::OnceLock::new(),
+        }
+    }
 }
 
 fn parse_protocol(s: &str) -> std::result::Result<Protocol, String> {
@@ -860,11 +887,20 @@ impl TargetArgs {
         })
     }
 
+    /// The `--config` file's entry (`path` is `self.config`), read at the first use.
+    fn config_entry(&self, path: &Path) -> Result<config::Entry> {
+        if let Some(e) = self.config_entry.get() {
+            return Ok(e.clone());
+        }
+        let e = config::entry(path, self.server.as_deref())?;
+        Ok(self.config_entry.get_or_init(|| e).clone())
+    }
+
     /// `--protocol`, else the config entry's "protocol", else auto.
     pub fn protocol(&self) -> Result<Protocol> {
         match (self.protocol, &self.config) {
             (Some(p), _) => Ok(p),
-            (None, Some(path)) => Ok(config::protocol(path, self.server.as_deref())?.unwrap_or_default()),
+            (None, Some(path)) => Ok(self.config_entry(path)?.protocol.unwrap_or_default()),
             (None, None) => Ok(Protocol::Auto),
         }
     }
@@ -873,7 +909,7 @@ impl TargetArgs {
     pub fn roots(&self) -> Result<Vec<Root>> {
         let cwd = std::env::current_dir().unwrap_or_default();
         let mut paths = match &self.config {
-            Some(path) => config::roots(path, self.server.as_deref())?,
+            Some(path) => self.config_entry(path)?.roots,
             None => vec![],
         };
         paths.extend(self.roots.iter().map(|p| p.to_string_lossy().into_owned()));
@@ -892,7 +928,7 @@ impl TargetArgs {
     /// The names a hint's `server` pattern may match: the config entry's name, given or found.
     pub fn server_names(&self) -> Vec<String> {
         match &self.config {
-            Some(path) => config::load(path, self.server.as_deref()).map(|(name, _)| vec![name]).unwrap_or_default(),
+            Some(path) => self.config_entry(path).map(|e| vec![e.name]).unwrap_or_default(),
             None => vec![],
         }
     }
@@ -974,8 +1010,7 @@ impl TargetArgs {
             if !self.command.is_empty() {
                 return Err(LensError::usage("give either --config or a command after --, not both"));
             }
-            let (_, target) = config::load(path, self.server.as_deref())?;
-            return Ok(match target {
+            return Ok(match self.config_entry(path)?.target {
                 Target::Stdio(mut s) => {
                     if !headers.is_empty() {
                         return Err(LensError::usage(
@@ -1020,6 +1055,24 @@ mod tests {
 
     fn parse(args: &[&str]) -> std::result::Result<Cli, clap::Error> {
         Cli::try_parse_from(std::iter::once("mcplens").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn a_config_file_is_read_once_for_its_target_protocol_roots_and_name() {
+        let dir = std::env::temp_dir().join(format!("mcplens-config-once-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join("mcp.json");
+        let text = r#"{"mcpServers": {"s": {"command": "node", "roots": ["docs"], "protocol": "2025-06-18"}}}"#;
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+        let cli = parse(&["tools", "--config", &path.to_string_lossy()]).unwrap_or_else(|e| panic!("{e}"));
+        let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
+        assert!(matches!(target.target(), Ok(Target::Stdio(s)) if s.command == "node"));
+        // Gone after the first read: what else the entry holds comes from that read.
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(target.protocol().ok(), Protocol::parse("2025-06-18"));
+        let roots = target.roots().unwrap_or_else(|e| panic!("{}", e.message));
+        assert_eq!(roots.len(), 1);
+        assert_eq!(target.server_names(), ["s"]);
     }
 
     #[test]

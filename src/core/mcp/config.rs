@@ -13,11 +13,37 @@ use serde_json::{Map, Value};
 use super::target::{HttpTarget, StdioTarget, Target};
 use crate::error::{LensError, Result};
 
+/// One server's entry of a config file, read once: its name, how to reach it, and the mcplens
+/// keys other clients ignore.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub name: String,
+    pub target: Target,
+    /// `"protocol"`: the values of `--protocol`.
+    pub protocol: Option<super::era::Protocol>,
+    /// `"roots"`: paths, relative ones resolved from the file's directory.
+    pub roots: Vec<String>,
+}
+
 /// Reads `path` and picks `server` (or the only server in the file).
-pub fn load(path: &Path, server: Option<&str>) -> Result<(String, Target)> {
+pub fn entry(path: &Path, server: Option<&str>) -> Result<Entry> {
     let text = read(path)?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-    parse(&text, server, dir).map_err(|e| LensError::usage(format!("config file {}: {}", path.display(), e.message)))
+    let read_entry = || {
+        let (name, entry) = pick(&text, server)?;
+        Ok(Entry {
+            target: entry_target(&name, &entry, dir)?,
+            protocol: protocol_of(&name, &entry)?,
+            roots: roots_of(&name, &entry, dir)?,
+            name,
+        })
+    };
+    read_entry().map_err(|e: LensError| LensError::usage(format!("config file {}: {}", path.display(), e.message)))
+}
+
+/// The name and target of `server`'s entry in the file at `path`.
+pub fn load(path: &Path, server: Option<&str>) -> Result<(String, Target)> {
+    entry(path, server).map(|e| (e.name, e.target))
 }
 
 fn read(path: &Path) -> Result<String> {
@@ -107,41 +133,33 @@ pub fn parse(text: &str, server: Option<&str>, dir: Option<&Path>) -> Result<(St
     Ok((name, target))
 }
 
-/// The roots a config entry offers the server (`"roots": ["path", ...]`, an mcplens key other
-/// clients ignore); relative paths are resolved from the file's directory.
-pub fn roots(path: &Path, server: Option<&str>) -> Result<Vec<String>> {
-    let text = read(path)?;
-    let in_file = |e: LensError| LensError::usage(format!("config file {}: {}", path.display(), e.message));
-    let (name, entry) = pick(&text, server).map_err(in_file)?;
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+/// The roots a config entry offers the server (`"roots": ["path", ...]`); relative paths are
+/// resolved from the file's directory.
+fn roots_of(name: &str, entry: &Map<String, Value>, dir: Option<&Path>) -> Result<Vec<String>> {
     let resolve = |s: &str| match dir {
         Some(d) if Path::new(s).is_relative() => d.join(s).to_string_lossy().into_owned(),
         _ => s.to_string(),
     };
     match entry.get("roots") {
         None | Some(Value::Null) => Ok(vec![]),
-        Some(Value::Array(a)) => {
-            a.iter().map(|v| v.as_str().map(resolve)).collect::<Option<Vec<_>>>().ok_or_else(|| {
-                in_file(LensError::usage(format!("server \"{name}\": every root must be a path string")))
-            })
-        }
-        Some(_) => Err(in_file(LensError::usage(format!("server \"{name}\": \"roots\" must be an array of paths")))),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_str().map(resolve))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| LensError::usage(format!("server \"{name}\": every root must be a path string"))),
+        Some(_) => Err(LensError::usage(format!("server \"{name}\": \"roots\" must be an array of paths"))),
     }
 }
 
-/// The protocol a config entry asks for (`"protocol": "2025-11-25"`, an mcplens key other
-/// clients ignore, taking the values of `--protocol`).
-pub fn protocol(path: &Path, server: Option<&str>) -> Result<Option<super::era::Protocol>> {
-    let text = read(path)?;
-    let in_file = |e: LensError| LensError::usage(format!("config file {}: {}", path.display(), e.message));
-    let (name, entry) = pick(&text, server).map_err(in_file)?;
+/// The protocol a config entry asks for (`"protocol": "2025-11-25"`).
+fn protocol_of(name: &str, entry: &Map<String, Value>) -> Result<Option<super::era::Protocol>> {
     match entry.get("protocol") {
         None | Some(Value::Null) => Ok(None),
         Some(v) => v.as_str().and_then(super::era::Protocol::parse).map(Some).ok_or_else(|| {
-            in_file(LensError::usage(format!(
+            LensError::usage(format!(
                 "server \"{name}\": \"protocol\" must be one of {}",
                 super::era::Protocol::NAMES.join(", ")
-            )))
+            ))
         }),
     }
 }
