@@ -106,13 +106,9 @@ fn run_of(data: &[u8], in_class: impl Fn(u8) -> bool) -> usize {
 /// (0: none): below 0x20, a quote, a backslash, or 0x7f and above. A borrow or carry only spills
 /// upwards from a byte that is itself marked, so the lowest mark is exact.
 fn unplain_marks(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x;
-    let control = w.wrapping_sub(0x20 * ONES) & !w;
-    let quote = zero_byte(w ^ (b'"' as u64 * ONES));
-    let backslash = zero_byte(w ^ (b'\\' as u64 * ONES));
-    let high = w | w.wrapping_add(ONES);
-    (control | quote | backslash | high) & (0x80 * ONES)
+    use crate::json::swar::{HIGH, ONES, first_below, first_equal};
+    let high = (w | w.wrapping_add(ONES)) & HIGH;
+    first_below(w, 0x20) | first_equal(w, b'"') | first_equal(w, b'\\') | high
 }
 
 impl Layout<'_> {
@@ -253,7 +249,7 @@ impl Layout<'_> {
             self.out[self.len..self.len + 8].copy_from_slice(&bytes);
             let marks = unplain_marks(u64::from_le_bytes(bytes));
             if marks != 0 {
-                let n = (marks.trailing_zeros() / 8) as usize;
+                let n = crate::json::swar::first_at(marks);
                 self.len += n;
                 return i + n;
             }

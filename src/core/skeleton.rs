@@ -498,10 +498,7 @@ pub(crate) const SHORT_ESCAPES: [u8; 256] = {
 /// backslash exactly (marks past it may be wrong, and are not looked at).
 #[inline]
 pub(crate) fn first_backslash(word: u64) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let v = word ^ (u64::from(b'\\') * ONES);
-    let marks = v.wrapping_sub(ONES) & !v & (0x80 * ONES);
-    (marks.trailing_zeros() / 8) as usize
+    crate::json::swar::first_at(crate::json::swar::first_equal(word, b'\\'))
 }
 
 /// Whether the JSON string literal `lit` (quotes included) decodes to exactly the bytes of

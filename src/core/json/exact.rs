@@ -163,7 +163,7 @@ fn may_hold_inexact_in(text: &str, from: usize, to: usize) -> bool {
         let mut marks = unplain_marks(u64::from_le_bytes(word));
         let mut next = i + 8;
         while marks != 0 {
-            let p = i + (marks.trailing_zeros() / 8) as usize;
+            let p = i + super::swar::first_at(marks);
             if p >= to {
                 return false;
             }
@@ -218,17 +218,12 @@ fn past_mark(text: &str, p: usize) -> Option<usize> {
 /// looked at with their high bit cleared, so that no sum carries into the next byte (a byte
 /// marked too many, a backslash before a non-ASCII byte, costs only a look).
 fn unplain_marks(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x80 * ONES;
-    let low = w & !HIGH;
-    // A byte's high bit after adding 0x80 - k is set when the byte is at least k.
-    let at_least = |k: u64| low + (0x80 - k) * ONES;
-    let equal = |k: u64| !((low ^ (k * ONES)) + 0x7f * ONES);
-    let digit = at_least(0x30) & !at_least(0x3a);
+    use super::swar::{HIGH, equal, low_at_least};
+    let digit = low_at_least(w, b'0') & !low_at_least(w, b'9' + 1) & !w & HIGH;
     // Only a backslash before `u` can write a digit or a delimiter (`\u0030`): the others are
     // passed with the plain bytes. One in the last byte is marked, its next byte unseen here.
-    let before_u = equal(b'\\' as u64) & ((equal(b'u' as u64) >> 8) | (0x80 << 56));
-    (digit | equal(b'-' as u64) | before_u) & !w & HIGH
+    let before_u = equal(w, b'\\') & ((equal(w, b'u') >> 8) | (0x80 << 56));
+    digit | equal(w, b'-') | before_u
 }
 
 /// A run that [`is_exact`] takes as exact without a parse: an integer of at most 15 digits

@@ -10,6 +10,7 @@ pub mod fuzzing;
 pub mod lenient;
 pub mod same;
 pub mod skim;
+pub(crate) mod swar;
 pub mod tokenizer;
 pub mod twin;
 

@@ -241,7 +241,7 @@ fn string_end(b: &[u8], start: usize) -> usize {
         let mut marks = quotes_and_backslashes(u64::from_le_bytes(word));
         let mut next = i + 8;
         while marks != 0 {
-            let k = (marks.trailing_zeros() / 8) as usize;
+            let k = super::swar::first_at(marks);
             if b[i + k] == b'"' {
                 return i + k + 1;
             }
@@ -270,11 +270,7 @@ fn string_end(b: &[u8], start: usize) -> usize {
 /// with their high bit cleared, so that no sum carries into the next byte.
 #[inline]
 fn quotes_and_backslashes(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x80 * ONES;
-    let low = w & !HIGH;
-    let equal = |k: u8| !((low ^ (u64::from(k) * ONES)) + 0x7f * ONES);
-    (equal(b'"') | equal(b'\\')) & !w & HIGH
+    super::swar::equal(w, b'"') | super::swar::equal(w, b'\\')
 }
 
 /// Past the bytes a number may hold.

@@ -328,23 +328,18 @@ pub fn check(text: &str) -> Result<(), Error> {
     Tokenizer::new(text).try_for_each(|t| t.map(|_| ()))
 }
 
-const HI: u64 = 0x8080_8080_8080_8080;
-const ONES: u64 = 0x0101_0101_0101_0101;
-
 /// The bytes of `x` that are `"`, `\\` or a control character, as their high bits (eight bytes at
 /// once). Only the lowest flag is exact (a borrow can flag the byte above a true one), which is
 /// the only one read.
 #[inline]
 fn specials(x: u64) -> u64 {
-    let control = x.wrapping_sub(ONES * 0x20) & !x & HI;
-    control | quote_or_backslash(x)
+    super::swar::first_below(x, 0x20) | quote_or_backslash(x)
 }
 
 /// The bytes of `x` that are `"` or `\\`, as high bits; only the lowest is exact.
 #[inline]
 pub(super) fn quote_or_backslash(x: u64) -> u64 {
-    let zero = |y: u64| y.wrapping_sub(ONES) & !y & HI;
-    zero(x ^ (ONES * b'"' as u64)) | zero(x ^ (ONES * b'\\' as u64))
+    super::swar::first_equal(x, b'"') | super::swar::first_equal(x, b'\\')
 }
 
 /// From `i`, eight bytes at a time, to the first byte `flags` marks; stops before the last
@@ -356,7 +351,7 @@ pub(super) fn skip_unflagged(b: &[u8], mut i: usize, flags: fn(u64) -> u64) -> u
         w.copy_from_slice(chunk);
         let m = flags(u64::from_le_bytes(w));
         if m != 0 {
-            return i + (m.trailing_zeros() / 8) as usize;
+            return i + super::swar::first_at(m);
         }
         i += 8;
     }
