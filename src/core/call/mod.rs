@@ -126,15 +126,10 @@ impl<'a> Call<'a> {
         } else if raw.len() < (1 << 20) || !two_cores {
             (crate::json::exact::may_hold_inexact(&raw), self.read(reply))
         } else {
-            // The reading is the shorter walk: its thread then takes its share of the scan.
-            let shares = exact::ScanShares::new(&raw);
-            std::thread::scope(|s| {
-                let scan = s.spawn(|| shares.take_part());
-                let answer = self.read(reply);
-                shares.take_part();
-                // A scan that failed says "maybe": the reading with stand-ins decides.
-                (scan.join().is_err() || shares.answer(), answer)
-            })
+            // The reading is the shorter walk: its thread then takes its share of the scan. A
+            // scan that failed says "maybe": the reading with stand-ins decides.
+            let (answer, _, inexact) = exact::scan_beside(&raw, || self.read(reply), || ());
+            (inexact, answer)
         };
         let guide = if inexact { self.exact_reading(&raw, max_depth) } else { None };
         (answer, guide)

@@ -100,12 +100,30 @@ pub fn may_hold_inexact_on_two(text: &str) -> bool {
     if text.len() < (1 << 20) || !crate::cores::two() {
         return may_hold_inexact(text);
     }
+    scan_beside(text, || (), || ()).2
+}
+
+/// `here()` on this thread and `there()` on a second one, each thread then scanning pieces of
+/// the long `text` for inexact numbers until none is left ([`ScanShares`]). Returns what each
+/// returned (None when `there` panicked) and what [`may_hold_inexact`] says of `text` (a scan
+/// that failed says "maybe").
+pub fn scan_beside<A, B: Send>(
+    text: &str,
+    here: impl FnOnce() -> A,
+    there: impl FnOnce() -> B + Send,
+) -> (A, Option<B>, bool) {
     let shares = ScanShares::new(text);
     std::thread::scope(|s| {
-        let other = s.spawn(|| shares.take_part());
+        let other = s.spawn(|| {
+            let b = there();
+            shares.take_part();
+            b
+        });
+        let a = here();
         shares.take_part();
-        // A share that failed says "maybe".
-        other.join().is_err() || shares.answer()
+        let b = other.join().ok();
+        let inexact = b.is_none() || shares.answer();
+        (a, b, inexact)
     })
 }
 
@@ -113,7 +131,7 @@ pub fn may_hold_inexact_on_two(text: &str) -> bool {
 /// turn once they are free: two threads whose own work ends at different times share it
 /// without one waiting for the other (after the tap's parse and the skeleton scan, which take
 /// unequal times, each thread scans pieces until none is left).
-pub struct ScanShares<'a> {
+struct ScanShares<'a> {
     text: &'a str,
     next: AtomicUsize,
     found: AtomicBool,
@@ -129,7 +147,7 @@ impl<'a> ScanShares<'a> {
     }
 
     /// Scans pieces not yet taken until none is left, or one held an inexact number.
-    pub fn take_part(&self) {
+    fn take_part(&self) {
         let len = self.text.len();
         while !self.found.load(Ordering::Relaxed) {
             let from = self.next.fetch_add(1, Ordering::Relaxed).saturating_mul(PIECE);
@@ -144,7 +162,7 @@ impl<'a> ScanShares<'a> {
     }
 
     /// What [`may_hold_inexact`] says of the text; only once every `take_part` has returned.
-    pub fn answer(&self) -> bool {
+    fn answer(&self) -> bool {
         self.found.load(Ordering::Relaxed)
     }
 }

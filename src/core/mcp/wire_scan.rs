@@ -55,15 +55,6 @@ pub(super) fn beside_scan<T>(
     };
     // The scan for inexact numbers is shared: each thread takes pieces of it once its own walk
     // is done, so neither waits for the other to scan alone.
-    let shares = crate::json::exact::ScanShares::new(line);
-    std::thread::scope(|s| {
-        let scan = s.spawn(|| {
-            let scanned = Scanned::of(line, max_depth);
-            shares.take_part();
-            scanned
-        });
-        let parsed = parse();
-        shares.take_part();
-        (parsed, scan.join().ok().map(|s| (max_depth, s.with_inexact(shares.answer()))))
-    })
+    let (parsed, scanned, inexact) = crate::json::exact::scan_beside(line, parse, || Scanned::of(line, max_depth));
+    (parsed, scanned.map(|s| (max_depth, s.with_inexact(inexact))))
 }
