@@ -2,6 +2,8 @@
 //! until it is used. A `Value` of a whole server-sized document costs 10 to 30 times its bytes;
 //! these cost a name and two words a member.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -11,7 +13,7 @@ pub fn members(raw: &RawValue) -> Option<Members<'_>> {
     if !raw.get().trim_start().starts_with('{') {
         return None;
     }
-    let mut list: Vec<(String, &RawValue)> = crate::json_depth::parse_borrowed::<Listed>(raw.get()).ok()?.0;
+    let mut list: Vec<(String, &RawValue)> = owned(crate::json_depth::parse_borrowed::<Listed>(raw.get()).ok()?.0);
     // Stable: of equal keys the last written stays last, and is the one kept.
     list.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out: Vec<(String, &RawValue)> = Vec::with_capacity(list.len());
@@ -37,8 +39,36 @@ impl<'a> Members<'a> {
     }
 }
 
-/// An object read as its members in order, each kept as text.
-pub struct Listed<'a>(pub Vec<(String, &'a RawValue)>);
+/// Members with their names owned.
+fn owned<'a>(list: Vec<(Cow<'_, str>, &'a RawValue)>) -> Vec<(String, &'a RawValue)> {
+    list.into_iter().map(|(k, v)| (k.into_owned(), v)).collect()
+}
+
+/// An object read as its members in order, each kept as text, a name borrowed from the text
+/// when it holds no escape.
+pub struct Listed<'a>(pub Vec<(Cow<'a, str>, &'a RawValue)>);
+
+/// A member's name, borrowed from the text when it holds no escape.
+struct Name<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Name<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
+            type Value = Name<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a name")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Name<'a>, E> {
+                Ok(Name(Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Name<'a>, E> {
+                Ok(Name(Cow::Owned(s.to_string())))
+            }
+        }
+        d.deserialize_str(Visit(std::marker::PhantomData))
+    }
+}
 
 impl<'de: 'a, 'a> Deserialize<'de> for Listed<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -50,8 +80,8 @@ impl<'de: 'a, 'a> Deserialize<'de> for Listed<'a> {
             }
             fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Listed<'a>, M::Error> {
                 let mut out = vec![];
-                while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
-                    out.push((k, v));
+                while let Some((k, v)) = map.next_entry::<Name<'de>, &'de RawValue>()? {
+                    out.push((k.0, v));
                 }
                 Ok(Listed(out))
             }
@@ -66,7 +96,7 @@ pub fn in_order(text: &str) -> Option<Vec<(String, &RawValue)>> {
     if !text.trim_start().starts_with('{') {
         return None;
     }
-    let list = crate::json_depth::parse_borrowed::<Listed>(text).ok()?.0;
+    let list = owned(crate::json_depth::parse_borrowed::<Listed>(text).ok()?.0);
     let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::with_capacity(list.len());
     let mut out: Vec<(String, &RawValue)> = Vec::with_capacity(list.len());
     for (k, v) in list {

@@ -4,7 +4,6 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
 /// An object's members in the order written; of a name written twice, the first place with the
@@ -16,7 +15,7 @@ pub fn of(raw: &RawValue) -> Option<Members<'_>> {
     if !raw.get().trim_start().starts_with('{') {
         return None;
     }
-    let list = crate::json_depth::parse_borrowed::<Listed>(raw.get()).ok()?.0;
+    let list = crate::json_depth::parse_borrowed::<crate::raw_object::Listed>(raw.get()).ok()?.0;
     Some(once_each(list))
 }
 
@@ -69,51 +68,6 @@ pub(super) fn once_each<'a, V: Copy>(mut list: Vec<(Cow<'a, str>, V)>) -> Vec<(C
         keep
     });
     list
-}
-
-/// A member's name, borrowed from the text when it holds no escape.
-struct Name<'a>(Cow<'a, str>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Name<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
-            type Value = Name<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a name")
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Name<'a>, E> {
-                Ok(Name(Cow::Borrowed(s)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Name<'a>, E> {
-                Ok(Name(Cow::Owned(s.to_string())))
-            }
-        }
-        d.deserialize_str(Visit(std::marker::PhantomData))
-    }
-}
-
-/// An object read as its members in order, each kept as text.
-struct Listed<'a>(Members<'a>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Listed<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
-            type Value = Listed<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Listed<'a>, M::Error> {
-                let mut out = vec![];
-                while let Some((k, v)) = map.next_entry::<Name<'de>, &'de RawValue>()? {
-                    out.push((k.0, v));
-                }
-                Ok(Listed(out))
-            }
-        }
-        d.deserialize_map(Visit(std::marker::PhantomData))
-    }
 }
 
 #[cfg(test)]
