@@ -15,7 +15,7 @@ pub use status::{CallStatus, Purpose};
 
 use crate::envelope::hints::Hint;
 use crate::envelope::pager::infer_from_request;
-use crate::envelope::{Envelope, ResponseType, normalize_taught};
+use crate::envelope::{Data, Envelope, RawItems, ResponseType, normalize_taught};
 use crate::error::LensError;
 use crate::json::exact;
 use crate::mcp::{CallOptions, Progress, Reply, ReplyBody, Session};
@@ -192,6 +192,7 @@ impl<'a> Call<'a> {
         let empty = Map::new();
         infer_from_request(&mut envelope, self.input_schema(), self.arguments.unwrap_or(&empty));
         self.find_exact_position(&mut envelope, &raw);
+        exact_records(self, &mut envelope, &raw);
         let status = match reported {
             CallStatus::Ok if envelope.response_type == ResponseType::Error => CallStatus::ToolError,
             other => other,
@@ -218,6 +219,22 @@ impl<'a> Call<'a> {
             }
             Err(e) => Outcome { status: CallStatus::of_error(&e, session.is_closed()), answer: Err(e), elapsed },
         }
+    }
+}
+
+/// The records of a list read from a short reply that holds numbers serde_json would rewrite
+/// (`100000000000000000001`, `1.10`) are kept as text with those numbers as the server wrote
+/// them, as a long list's records are read from the reply's text: the table, a record opened,
+/// the pages and the printed envelope then show the digits sent, whatever the list's length.
+fn exact_records(call: &Call, envelope: &mut Envelope, raw: &Arc<String>) {
+    if raw.is_empty() || exact::active() {
+        return;
+    }
+    let Data::Value(Value::Array(records)) = &envelope.data else { return };
+    // The reply was read within the session's depth limit already; stand-ins nest no deeper.
+    let Some(guide) = call.exact_guide(raw, usize::MAX) else { return };
+    if let Data::Value(Value::Array(guides)) = &guide.data {
+        envelope.data = Data::Items(RawItems::from_guided(records, guides));
     }
 }
 

@@ -138,3 +138,16 @@ fn merged_pages_keep_items_that_differ_only_beyond_a_floats_digits() {
     let out = String::from_utf8_lossy(&out);
     assert!(out.contains("123456789012345678901") && out.contains("123456789012345678902"), "{out}");
 }
+
+#[test]
+fn a_short_lists_records_keep_the_numbers_as_the_server_wrote_them() {
+    let args = Map::new();
+    let c = call("t", &args, None);
+    let text = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"items":[{"v":100000000000000000001,"f":1.10},{"v":2,"f":1e5}]}}}"#;
+    let env = c.read(raw_reply(text)).envelope;
+    assert_eq!(env.data.item_text(0).as_deref(), Some(r#"{"v":100000000000000000001,"f":1.10}"#));
+    assert_eq!(env.data.item_text(1).as_deref(), Some(r#"{"v":2,"f":1e5}"#));
+    // A list of numbers that serde_json writes back as sent stays a list of values.
+    let plain = c.read(raw_reply(r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"items":[{"v":1.5}]}}}"#));
+    assert!(matches!(plain.envelope.data, Data::Value(_)));
+}

@@ -34,13 +34,25 @@ impl RawItems {
 
     /// Parsed records as one more part (each written out once as compact JSON).
     pub fn from_values(values: &[Value]) -> RawItems {
-        let mut text = String::new();
+        RawItems::from_guided(values, &[])
+    }
+
+    /// As [`Self::from_values`], each number for which `guides` (the same records read with
+    /// stand-ins, see `crate::json::exact`) holds a literal written as the server wrote it.
+    pub fn from_guided(values: &[Value], guides: &[Value]) -> RawItems {
+        use crate::json::exact::Guided;
+        let mut text = Vec::new();
         let mut spans = Vec::with_capacity(values.len());
-        for v in values {
+        for (i, value) in values.iter().enumerate() {
             let start = text.len() as u32;
-            text.push_str(&v.to_string());
+            if serde_json::to_writer(&mut text, &Guided { value, guide: guides.get(i) }).is_err() {
+                text.truncate(start as usize);
+                text.extend_from_slice(b"null");
+            }
             spans.push([start, text.len() as u32]);
         }
+        // JSON written by serde_json is UTF-8; the lossy reading never replaces anything.
+        let text = String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         RawItems::from_elided(Elided { text: SharedText::String(Arc::new(text)), spans: Arc::new(spans) })
     }
 

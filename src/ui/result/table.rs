@@ -1,6 +1,8 @@
 //! A list's records as a table: columns from the first and last records' keys (measured once,
 //! when the result arrives), nested values folded, rows read from the list only as they are shown.
 
+use std::cell::OnceCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use ratatui::Frame;
@@ -39,33 +41,51 @@ fn cell(v: &Value) -> String {
     }
 }
 
-/// A number cell as the server wrote it. A number that reads as a float (an integer past 64
-/// bits, `1.10`, `1e5`) holds only an approximation of its text: it is shown from record `i`'s
-/// text, so that `100000000000000000002` is not `1e+20` like its neighbours.
-fn number_text(env: &Envelope, i: usize, item: &Value, key: &str, n: &serde_json::Number) -> String {
-    if !n.is_f64() {
-        return n.to_string();
-    }
-    let text = env.data.item_text(i);
-    let literal = match item {
-        Value::Object(_) => text.as_deref().and_then(|t| member_literal(t, key)),
-        _ => text.map(|t| t.trim().to_string()),
-    };
-    literal.filter(|l| l.starts_with(|c: char| c == '-' || c.is_ascii_digit())).unwrap_or_else(|| n.to_string())
+/// Record `i` of a table, `item` parsed, with its text read once for all the cells of its row
+/// that need it.
+struct Record<'a> {
+    env: &'a Envelope,
+    i: usize,
+    item: &'a Value,
+    members: OnceCell<Option<HashMap<String, String>>>,
 }
 
-/// What the cell of `key` in record `i` (`item`) shows, before it is cut to its column.
-fn cell_at(env: &Envelope, i: usize, item: &Value, key: &str, v: &Value) -> String {
-    match v {
-        Value::Number(n) => number_text(env, i, item, key, n),
-        other => cell(other),
+impl<'a> Record<'a> {
+    fn new(env: &'a Envelope, i: usize, item: &'a Value) -> Record<'a> {
+        Record { env, i, item, members: OnceCell::new() }
+    }
+
+    /// A number cell as the server wrote it. A number that reads as a float (an integer past 64
+    /// bits, `1.10`, `1e5`) holds only an approximation of its text: it is shown from the
+    /// record's text, so that `100000000000000000002` is not `1e+20` like its neighbours.
+    fn number(&self, key: &str, n: &serde_json::Number) -> String {
+        if !n.is_f64() {
+            return n.to_string();
+        }
+        let literal = match self.item {
+            Value::Object(_) => self
+                .members
+                .get_or_init(|| member_literals(&self.env.data.item_text(self.i)?))
+                .as_ref()
+                .and_then(|m| m.get(key).cloned()),
+            _ => self.env.data.item_text(self.i).map(|t| t.trim().to_string()),
+        };
+        literal.filter(|l| l.starts_with(|c: char| c == '-' || c.is_ascii_digit())).unwrap_or_else(|| n.to_string())
+    }
+
+    /// What the cell of `key` (`v`) shows, before it is cut to its column.
+    fn cell(&self, key: &str, v: &Value) -> String {
+        match v {
+            Value::Number(n) => self.number(key, n),
+            other => cell(other),
+        }
     }
 }
 
-/// The text of member `key` of the JSON object `record`, as written (None when it is not one).
-fn member_literal(record: &str, key: &str) -> Option<String> {
-    let members: std::collections::HashMap<String, &serde_json::value::RawValue> = serde_json::from_str(record).ok()?;
-    members.get(key).map(|raw| raw.get().to_string())
+/// The members of the JSON object `record`, each as written (None when it is not one).
+fn member_literals(record: &str) -> Option<HashMap<String, String>> {
+    let members: HashMap<String, &serde_json::value::RawValue> = serde_json::from_str(record).ok()?;
+    Some(members.into_iter().map(|(k, raw)| (k, raw.get().to_string())).collect())
 }
 
 /// The most columns the last column takes when the pane has room.
@@ -87,21 +107,23 @@ impl Table {
         let tail = n.saturating_sub(200).max(200.min(n));
         let measured = || (0..200.min(n)).chain(tail..n).filter_map(|i| Some((i, env.data.item(i)?)));
         for (i, item) in measured() {
+            let record = Record::new(&env, i, &item);
             match item.as_ref() {
                 Value::Object(m) => {
                     for (k, v) in m {
-                        widen(&mut columns, k, cell_at(&env, i, &item, k, v).chars().count().min(40));
+                        widen(&mut columns, k, record.cell(k, v).chars().count().min(40));
                     }
                 }
-                other => widen(&mut columns, "value", cell_at(&env, i, other, "value", other).chars().count().min(60)),
+                other => widen(&mut columns, "value", record.cell("value", other).chars().count().min(60)),
             }
         }
         let last_wide = columns.last().map_or(0, |(key, w)| {
-            let wide = measured().map(|(i, item)| match item.as_ref() {
-                Value::Object(m) => {
-                    m.get(key).map_or(0, |v| cell_at(&env, i, &item, key, v).chars().count().min(LAST_MAX))
+            let wide = measured().map(|(i, item)| {
+                let record = Record::new(&env, i, &item);
+                match item.as_ref() {
+                    Value::Object(m) => m.get(key).map_or(0, |v| record.cell(key, v).chars().count().min(LAST_MAX)),
+                    other => record.cell(key, other).chars().count().min(LAST_MAX),
                 }
-                other => cell_at(&env, i, other, key, other).chars().count().min(LAST_MAX),
             });
             wide.max().unwrap_or(0).max(*w)
         });
@@ -192,6 +214,7 @@ impl Table {
     fn row(&self, i: usize, item: &Value, at: (usize, usize), ws: &[usize], theme: &Theme) -> Line<'static> {
         let (num_w, first_item) = at;
         let mut spans = vec![Span::styled(format!("{:>num_w$} ", first_item + i + 1), theme.paint(Role::Dim))];
+        let record = Record::new(&self.env, i, item);
         for ((c, _), w) in self.columns.iter().zip(ws) {
             let v = match item {
                 Value::Object(m) => m.get(c),
@@ -201,7 +224,7 @@ impl Table {
             let (text, role) = match v {
                 None => (String::new(), Role::Dim),
                 Some(Value::String(s)) => (s.clone(), Role::JsonString),
-                Some(Value::Number(n)) => (number_text(&self.env, i, item, c, n), Role::JsonNumber),
+                Some(Value::Number(n)) => (record.number(c, n), Role::JsonNumber),
                 Some(Value::Bool(b)) => (b.to_string(), Role::JsonBool),
                 Some(Value::Null) => ("null".into(), Role::JsonNull),
                 Some(other) => (cell(other), Role::Dim),
@@ -266,11 +289,12 @@ mod tests {
     #[test]
     fn member_literals_are_read_as_written() {
         let record = r#"{"id": 2, "v": 100000000000000000002, "s": "x\"y", "f": 1.10, "e": -1e5}"#;
-        assert_eq!(super::member_literal(record, "v").as_deref(), Some("100000000000000000002"));
-        assert_eq!(super::member_literal(record, "f").as_deref(), Some("1.10"));
-        assert_eq!(super::member_literal(record, "e").as_deref(), Some("-1e5"));
-        assert_eq!(super::member_literal(record, "missing"), None);
-        assert_eq!(super::member_literal("[1, 2]", "v"), None);
-        assert_eq!(super::member_literal("{broken", "v"), None);
+        let members = super::member_literals(record).unwrap_or_default();
+        assert_eq!(members.get("v").map(String::as_str), Some("100000000000000000002"));
+        assert_eq!(members.get("f").map(String::as_str), Some("1.10"));
+        assert_eq!(members.get("e").map(String::as_str), Some("-1e5"));
+        assert_eq!(members.get("missing"), None);
+        assert_eq!(super::member_literals("[1, 2]"), None);
+        assert_eq!(super::member_literals("{broken"), None);
     }
 }
