@@ -274,7 +274,7 @@ impl Canon {
         while let Some((&c, rest)) = bytes.split_first() {
             if self.state == State::InString && self.high.is_none() {
                 // The common case: a run of plain string bytes, copied at once.
-                let run = bytes.iter().position(|&b| b == b'"' || b == b'\\').unwrap_or(bytes.len());
+                let run = string_run(bytes);
                 out.extend_from_slice(&bytes[..run]);
                 bytes = &bytes[run..];
                 let Some((&c, rest)) = bytes.split_first() else { break };
@@ -282,11 +282,10 @@ impl Canon {
                 bytes = rest;
                 continue;
             }
-            if self.state == State::Between && !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'"') {
+            if self.state == State::Between && c > b' ' && c != b'"' {
                 // A run of tokens without whitespace or strings (`, `, `1}`), copied at once:
                 // only its first byte can follow skipped whitespace.
-                let run = bytes.iter().position(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'"'));
-                let run = run.unwrap_or(bytes.len());
+                let run = token_run(bytes);
                 if self.word && self.space && is_word(c) {
                     out.push(b' ');
                 }
@@ -383,6 +382,38 @@ impl Canon {
         write_char(ch, out);
         Some(())
     }
+}
+
+/// How many bytes `b` starts with before a quote or a backslash, eight at a time: the plain
+/// bytes of a string.
+fn string_run(b: &[u8]) -> usize {
+    use super::swar::{first_at, first_equal};
+    let mut i = 0;
+    while let Some(w) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        let w = u64::from_le_bytes(w);
+        let marks = first_equal(w, b'"') | first_equal(w, b'\\');
+        if marks != 0 {
+            return i + first_at(marks);
+        }
+        i += 8;
+    }
+    i + b[i..].iter().position(|&c| c == b'"' || c == b'\\').unwrap_or(b.len() - i)
+}
+
+/// How many bytes `b` starts with before a quote, whitespace or a control character, eight at
+/// a time: a run of tokens between strings.
+fn token_run(b: &[u8]) -> usize {
+    use super::swar::{first_at, first_below, first_equal};
+    let mut i = 0;
+    while let Some(w) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        let w = u64::from_le_bytes(w);
+        let marks = first_below(w, b' ' + 1) | first_equal(w, b'"');
+        if marks != 0 {
+            return i + first_at(marks);
+        }
+        i += 8;
+    }
+    i + b[i..].iter().position(|&c| c <= b' ' || c == b'"').unwrap_or(b.len() - i)
 }
 
 /// A byte of a number or of `true`, `false`, `null`.

@@ -141,3 +141,22 @@ fn literal_blocks_decode_as_serde_json_decodes() {
         assert_eq!(String::from_utf8(decoded).unwrap(), s);
     }
 }
+
+/// The runs the canonical reader copies at once end where a byte-at-a-time reading ends them,
+/// from every start, on texts dense with quotes, backslashes, whitespace and controls.
+#[test]
+fn runs_end_where_a_byte_at_a_time_reading_ends_them() {
+    let pieces = ["\"", "\\", " ", "\n", "\t", "\u{1}", "é", "abc", "12345678", ", ", "\": ", "\u{7f}"];
+    let mut mix = crate::json::fuzzing::Mix::new(0x2545_f491_4f6c_dd1du64);
+    for _ in 0..300 {
+        let s = mix.text(&pieces, 60);
+        let b = s.as_bytes();
+        for i in 0..b.len() {
+            let rest = &b[i..];
+            let string = rest.iter().position(|&c| c == b'"' || c == b'\\').unwrap_or(rest.len());
+            assert_eq!(super::string_run(rest), string, "{s:?} from {i}");
+            let tokens = rest.iter().position(|&c| c <= b' ' || c == b'"').unwrap_or(rest.len());
+            assert_eq!(super::token_run(rest), tokens, "{s:?} from {i}");
+        }
+    }
+}
