@@ -122,13 +122,13 @@ impl<'a> Call<'a> {
         let raw = reply.raw.clone();
         let two_cores = crate::cores::two();
         let (inexact, answer) = if let Some(known) = reply.elisions.known_inexact() {
-            (known, self.read(reply))
+            (known, self.read_beside_guide(reply))
         } else if raw.len() < (1 << 20) || !two_cores {
-            (crate::json::exact::may_hold_inexact(&raw), self.read(reply))
+            (crate::json::exact::may_hold_inexact(&raw), self.read_beside_guide(reply))
         } else {
             // The reading is the shorter walk: its thread then takes its share of the scan. A
             // scan that failed says "maybe": the reading with stand-ins decides.
-            let (answer, _, inexact) = exact::scan_beside(&raw, || self.read(reply), || ());
+            let (answer, _, inexact) = exact::scan_beside(&raw, || self.read_beside_guide(reply), || ());
             (inexact, answer)
         };
         let guide = if inexact { self.exact_reading(&raw, max_depth) } else { None };
@@ -162,16 +162,22 @@ impl<'a> Call<'a> {
 
     /// Reads a reply into the envelope and says how the call ended.
     pub fn read(&self, reply: Reply) -> Answer {
-        self.read_keeping(reply, true)
+        self.read_keeping(reply, Keep::Raw)
+    }
+
+    /// As [`Self::read`], for a caller that reads the reply's guide too (`call --json`): the
+    /// numbers are written from the guide, so a list's records stay parsed values.
+    fn read_beside_guide(&self, reply: Reply) -> Answer {
+        self.read_keeping(reply, Keep::RawForGuide)
     }
 
     /// As [`Self::read`], for a caller that needs nothing of the raw reply afterwards: the
     /// answer's `reply.raw` is empty, and a long text is decoded in place when it can be.
     fn read_last(&self, reply: Reply) -> Answer {
-        self.read_keeping(reply, false)
+        self.read_keeping(reply, Keep::Nothing)
     }
 
-    fn read_keeping(&self, reply: Reply, keep_raw: bool) -> Answer {
+    fn read_keeping(&self, reply: Reply, keep: Keep) -> Answer {
         let rpc_error = match &reply.body {
             ReplyBody::Error(e) => Some(e.clone()),
             ReplyBody::Result(_) => None,
@@ -182,7 +188,7 @@ impl<'a> Call<'a> {
         // Not held while the envelope is read, so that a long text can take the reply's buffer.
         // Without it no next position is looked up exactly: one that needs it is a number
         // `may_hold_inexact` finds, and such a reply is read keeping its raw text.
-        let raw = if keep_raw {
+        let raw = if keep != Keep::Nothing {
             raw
         } else {
             drop(raw);
@@ -192,7 +198,9 @@ impl<'a> Call<'a> {
         let empty = Map::new();
         infer_from_request(&mut envelope, self.input_schema(), self.arguments.unwrap_or(&empty));
         self.find_exact_position(&mut envelope, &raw);
-        exact_records(self, &mut envelope, &raw);
+        if keep == Keep::Raw {
+            exact_records(self, &mut envelope, &raw);
+        }
         let status = match reported {
             CallStatus::Ok if envelope.response_type == ResponseType::Error => CallStatus::ToolError,
             other => other,
@@ -220,6 +228,17 @@ impl<'a> Call<'a> {
             Err(e) => Outcome { status: CallStatus::of_error(&e, session.is_closed()), answer: Err(e), elapsed },
         }
     }
+}
+
+/// What a reading keeps of the raw reply, and for what.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// The raw reply, and a list's records as the server wrote their numbers.
+    Raw,
+    /// The raw reply, for a guide read from it afterwards.
+    RawForGuide,
+    /// Nothing: a long text may be decoded in the reply's own buffer.
+    Nothing,
 }
 
 /// The records of a list read from a short reply that holds numbers serde_json would rewrite

@@ -155,7 +155,8 @@ async fn follow(
         let (env, guide) = match this.send(session, opts, &mut |_| {}).await {
             Ok(reply) => {
                 let guide = guides.is_some().then(|| this.exact_guide(&reply.raw, session.options().max_depth));
-                (this.read(reply).envelope, guide.flatten())
+                let answer = if guides.is_some() { this.read_beside_guide(reply) } else { this.read(reply) };
+                (answer.envelope, guide.flatten())
             }
             Err(e) => return Stopped::PageFailed { page, message: e.message },
         };
