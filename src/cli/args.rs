@@ -409,8 +409,8 @@ pub struct CallArgs {
     /// With --task: print the task's id and status as soon as it is created, and exit.
     #[arg(long, requires = "task")]
     pub no_wait: bool,
-    /// Print the call as a `mcplens call` command line (target, arguments, protocol) instead of
-    /// running it.
+    /// Print the call as a `mcplens call` command line instead of running it: the target with
+    /// every connection and login flag given, the arguments, the protocol the server spoke.
     #[arg(long, group = "print")]
     pub print_command: bool,
     /// Print the call as a curl request to paste (HTTP servers) instead of running it: one
@@ -420,7 +420,8 @@ pub struct CallArgs {
     /// Print the call's JSON-RPC request instead of running it.
     #[arg(long, group = "print")]
     pub print_message: bool,
-    /// With --print-*: show the target's secrets (env and header values) instead of masking them.
+    /// With --print-*: show the target's secrets (env and header values, the URL's credentials,
+    /// a client secret) instead of masking them.
     #[arg(long)]
     pub show_secrets: bool,
     #[command(flatten)]

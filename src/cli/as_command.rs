@@ -1,7 +1,7 @@
-//! A call as something to paste: the `mcplens call` command line (target, arguments, protocol),
-//! a `curl` request for an HTTP server (one request in the 2026-07-28 era; the initialize
-//! handshake first in the legacy era), or the JSON-RPC message itself. The target's secrets
-//! (env values, header values) are masked unless asked for.
+//! A call as something to paste: the `mcplens call` command line (the target and its flags, the
+//! arguments, the protocol), a `curl` request for an HTTP server (one request in the 2026-07-28
+//! era; the initialize handshake first in the legacy era), or the JSON-RPC message itself. The
+//! target's secrets (env values, header values, a client secret) are masked unless asked for.
 
 use serde_json::{Map, Value, json};
 
