@@ -714,9 +714,10 @@ pub struct TargetArgs {
     /// The server command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
-    /// The `--config` entry, read once: the target, its protocol, roots and name all come from it.
+    /// The `--config` entry, read once: the target, its protocol, roots and name all come from
+    /// it. Kept with the file and the server name it was read for: the TUI's picker sets another.
     #[arg(skip)]
-    config_entry: std::sync::OnceLock<config::Entry>,
+    config_entry: std::sync::OnceLock<(PathBuf, Option<String>, config::Entry)>,
 }
 
 /// The arguments as the command line gives them when none is given.
@@ -890,11 +891,16 @@ impl TargetArgs {
 
     /// The `--config` file's entry (`path` is `self.config`), read at the first use.
     fn config_entry(&self, path: &Path) -> Result<config::Entry> {
-        if let Some(e) = self.config_entry.get() {
+        if let Some((p, server, e)) = self.config_entry.get()
+            && p == path
+            && *server == self.server
+        {
             return Ok(e.clone());
         }
         let e = config::entry(path, self.server.as_deref())?;
-        Ok(self.config_entry.get_or_init(|| e).clone())
+        // Kept for the first file and server asked for only (another is read each time).
+        let _ = self.config_entry.set((path.to_path_buf(), self.server.clone(), e.clone()));
+        Ok(e)
     }
 
     /// `--protocol`, else the config entry's "protocol", else auto.
@@ -1074,6 +1080,24 @@ mod tests {
         let roots = target.roots().unwrap_or_else(|e| panic!("{}", e.message));
         assert_eq!(roots.len(), 1);
         assert_eq!(target.server_names(), ["s"]);
+    }
+
+    /// The TUI's picker names another server of the same arguments: its own entry is read.
+    #[test]
+    fn another_server_of_the_config_gets_its_own_entry() {
+        let dir = std::env::temp_dir().join(format!("mcplens-config-other-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join("mcp.json");
+        let text = r#"{"mcpServers": {"a": {"command": "node"}, "b": {"command": "python3"}}}"#;
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+        let cli =
+            parse(&["tools", "--config", &path.to_string_lossy(), "--server", "a"]).unwrap_or_else(|e| panic!("{e}"));
+        let Some(Command::Tools { mut target, .. }) = cli.command else { panic!("expected tools") };
+        assert!(matches!(target.target(), Ok(Target::Stdio(s)) if s.command == "node"));
+        target.server = Some("b".into());
+        let copy = target.clone();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(target.target().is_err() && copy.target().is_err(), "b is read from the file, now gone");
     }
 
     #[test]
