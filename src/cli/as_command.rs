@@ -114,26 +114,24 @@ fn target_words(t: &TargetArgs) -> Vec<String> {
 /// The login flags. A client secret is written as the environment variable mcplens also reads it
 /// from (kept off the process list), unless the secrets are asked for.
 fn oauth_words(o: &OAuthArgs, show_secrets: bool) -> Vec<String> {
-    let mut words = vec![];
-    let mut flag = |name: &str, value: &str| words.extend([name.to_string(), quote(value)]);
-    let path = |p: &std::path::Path| p.to_string_lossy().into_owned();
-    o.client_id.iter().for_each(|v| flag("--client-id", v));
-    let secret = |value: &str, var: &str| if show_secrets { quote(value) } else { format!("\"${var}\"") };
-    if let Some(s) = &o.client_secret {
-        words.extend(["--client-secret".into(), secret(s, "MCPLENS_CLIENT_SECRET")]);
-    }
-    let mut flag = |name: &str, value: &str| words.extend([name.to_string(), quote(value)]);
-    o.client_metadata_url.iter().for_each(|v| flag("--client-metadata-url", v));
-    o.client_key.iter().for_each(|p| flag("--client-key", &path(p)));
-    o.scope.iter().for_each(|v| flag("--scope", v));
-    o.callback_port.iter().for_each(|p| flag("--callback-port", &p.to_string()));
-    o.assertion_file.iter().for_each(|p| flag("--assertion-file", &path(p)));
-    o.id_token.iter().for_each(|p| flag("--id-token", &path(p)));
-    o.idp.iter().for_each(|v| flag("--idp", v));
-    o.idp_client_id.iter().for_each(|v| flag("--idp-client-id", v));
-    if let Some(s) = &o.idp_client_secret {
-        words.extend(["--idp-client-secret".into(), secret(s, "MCPLENS_IDP_CLIENT_SECRET")]);
-    }
+    let plain = |v: &Option<String>| v.as_deref().map(quote);
+    let path = |p: &Option<std::path::PathBuf>| p.as_ref().map(|p| quote(&p.to_string_lossy()));
+    let secret = |v: &Option<String>, var: &str| {
+        v.as_deref().map(|s| if show_secrets { quote(s) } else { format!("\"${var}\"") })
+    };
+    let valued = [
+        ("--client-id", plain(&o.client_id)),
+        ("--client-secret", secret(&o.client_secret, "MCPLENS_CLIENT_SECRET")),
+        ("--client-metadata-url", plain(&o.client_metadata_url)),
+        ("--client-key", path(&o.client_key)),
+        ("--scope", plain(&o.scope)),
+        ("--callback-port", o.callback_port.map(|p| p.to_string())),
+        ("--assertion-file", path(&o.assertion_file)),
+        ("--id-token", path(&o.id_token)),
+        ("--idp", plain(&o.idp)),
+        ("--idp-client-id", plain(&o.idp_client_id)),
+        ("--idp-client-secret", secret(&o.idp_client_secret, "MCPLENS_IDP_CLIENT_SECRET")),
+    ];
     let switches = [
         (o.client_credentials, "--client-credentials"),
         (o.no_browser, "--no-browser"),
@@ -141,6 +139,8 @@ fn oauth_words(o: &OAuthArgs, show_secrets: bool) -> Vec<String> {
         (o.dpop, "--dpop"),
         (o.no_dpop, "--no-dpop"),
     ];
+    let mut words: Vec<String> =
+        valued.into_iter().filter_map(|(name, value)| Some([name.to_string(), value?])).flatten().collect();
     words.extend(switches.iter().filter(|(on, _)| *on).map(|(_, name)| name.to_string()));
     words
 }
