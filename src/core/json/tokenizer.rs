@@ -344,8 +344,8 @@ pub(super) fn quote_or_backslash(x: u64) -> u64 {
 
 /// From `i`, eight bytes at a time, to the first byte `flags` marks; stops before the last
 /// chunk shorter than eight, which the caller reads byte by byte.
-#[inline]
-pub(super) fn skip_unflagged(b: &[u8], mut i: usize, flags: fn(u64) -> u64) -> usize {
+#[inline(always)]
+pub(super) fn skip_unflagged(b: &[u8], mut i: usize, flags: impl Fn(u64) -> u64) -> usize {
     while let Some(chunk) = b.get(i..i + 8) {
         let mut w = [0u8; 8];
         w.copy_from_slice(chunk);

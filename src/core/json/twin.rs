@@ -387,32 +387,16 @@ impl Canon {
 /// How many bytes `b` starts with before a quote or a backslash, eight at a time: the plain
 /// bytes of a string.
 fn string_run(b: &[u8]) -> usize {
-    use super::swar::{first_at, first_equal};
-    let mut i = 0;
-    while let Some(w) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
-        let w = u64::from_le_bytes(w);
-        let marks = first_equal(w, b'"') | first_equal(w, b'\\');
-        if marks != 0 {
-            return i + first_at(marks);
-        }
-        i += 8;
-    }
+    use super::tokenizer::{quote_or_backslash, skip_unflagged};
+    let i = skip_unflagged(b, 0, quote_or_backslash);
     i + b[i..].iter().position(|&c| c == b'"' || c == b'\\').unwrap_or(b.len() - i)
 }
 
 /// How many bytes `b` starts with before a quote, whitespace or a control character, eight at
 /// a time: a run of tokens between strings.
 fn token_run(b: &[u8]) -> usize {
-    use super::swar::{first_at, first_below, first_equal};
-    let mut i = 0;
-    while let Some(w) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
-        let w = u64::from_le_bytes(w);
-        let marks = first_below(w, b' ' + 1) | first_equal(w, b'"');
-        if marks != 0 {
-            return i + first_at(marks);
-        }
-        i += 8;
-    }
+    use super::swar::{first_below, first_equal};
+    let i = super::tokenizer::skip_unflagged(b, 0, |w| first_below(w, b' ' + 1) | first_equal(w, b'"'));
     i + b[i..].iter().position(|&c| c <= b' ' || c == b'"').unwrap_or(b.len() - i)
 }
 
