@@ -199,6 +199,11 @@ async fn paging_forward_and_back_shows_the_right_items() {
     assert_eq!(env.item_count(), expected);
     assert_eq!(env.summary.as_ref().and_then(|s| s.returned), Some(env.item_count() as u64));
     assert!(screen.text(&mut app).contains("gathered from"));
+    // The Split view of a gathered list says where each page's sides are, not that they are absent.
+    screen.press(&mut app, KeyCode::Char('2'));
+    let text = screen.text(&mut app);
+    assert!(text.contains("gathered from several pages") && !text.contains("absent"), "{text}");
+    assert!(text.contains("the tool declares no outputSchema"), "{text}");
 }
 
 #[tokio::test]

@@ -26,6 +26,8 @@ struct Split {
     check: Vec<Line<'static>>,
     /// _meta has the keys.
     right_side: bool,
+    /// The result was gathered from several pages: it has no single reply to show sides of.
+    gathered: bool,
 }
 
 fn build(call: &CallResult, theme: &Theme) -> Box<dyn ResultView> {
@@ -52,8 +54,16 @@ fn build(call: &CallResult, theme: &Theme) -> Box<dyn ResultView> {
     let structured = parts.as_ref().and_then(|p| p.structured);
     let left = view(structured, "structuredContent");
     let right = view(parts.as_ref().and_then(|p| p.meta), "_meta");
-    let check = check(call, structured.map_or(0, |s| s.get().len()), theme);
-    Box::new(Split { left, right, check, right_side: false })
+    let gathered = call.reply.is_none() && call.envelope.is_some();
+    let check = match gathered && call.output_schema.is_some() {
+        true => vec![Line::styled(
+            "gathered from several pages: not checked against the outputSchema here (one page's Split view checks it)"
+                .to_string(),
+            theme.paint(Role::Dim),
+        )],
+        false => check(call, structured.map_or(0, |s| s.get().len()), theme),
+    };
+    Box::new(Split { left, right, check, right_side: false, gathered })
 }
 
 /// The outputSchema check's lines.
@@ -88,6 +98,18 @@ fn check(call: &CallResult, sc_len: usize, theme: &Theme) -> Vec<Line<'static>> 
 }
 
 impl Split {
+    /// What an empty side says: a gathered list has each page's sides in that page's reply.
+    fn absent(&self, name: &str) -> Vec<Line<'static>> {
+        if !self.gathered {
+            return vec![Line::raw("absent"), Line::raw(format!("this result has no {name}"))];
+        }
+        let log = crate::ui::keymap::key(crate::ui::keymap::Scope::Any, Command::ToggleLog);
+        vec![
+            Line::raw("gathered from several pages"),
+            Line::raw(format!("each page's {name}, if it sent one, is in that page's reply in the log ({log})")),
+        ]
+    }
+
     fn side(&self) -> Option<&JsonView> {
         if self.right_side { self.right.as_ref() } else { self.left.as_ref() }
     }
@@ -121,9 +143,7 @@ impl ResultView for Split {
             match view {
                 Some(v) => v.render(f, inner, theme, active),
                 None => f.render_widget(
-                    Paragraph::new(vec![Line::raw("absent"), Line::raw(format!("this result has no {name}"))])
-                        .style(theme.paint(Role::Dim))
-                        .wrap(Wrap { trim: false }),
+                    Paragraph::new(self.absent(name)).style(theme.paint(Role::Dim)).wrap(Wrap { trim: false }),
                     inner,
                 ),
             }
