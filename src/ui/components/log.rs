@@ -337,12 +337,12 @@ impl Component for LogPane {
             f.render_widget(Paragraph::new(what).style(theme.paint(Paint::Dim)), inner);
             return;
         }
-        let width = inner.width as usize;
+        let columns = Columns { width: inner.width as usize, method: method_column(&entries) };
         let lines: Vec<Line> = entries
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                let line = row(e, self.brief_of(e).as_deref(), theme, width);
+                let line = row(e, self.brief_of(e).as_deref(), theme, columns);
                 if start + i == self.scroll.cursor && focused { line.style(theme.selection()) } else { line }
             })
             .collect();
@@ -381,10 +381,27 @@ impl LogPane {
 /// Most characters of a method name shown in a row: the longest the protocol defines
 /// (`notifications/resources/list_changed`) whole; a server's own longer method is cut.
 const MAX_METHOD: usize = 36;
+/// The method column's least width: the common methods fit, and the id column starts where it
+/// always did.
+const METHOD_COLUMN: usize = 22;
+
+/// The widths a row is laid out in: the pane's, and the method column's.
+#[derive(Clone, Copy)]
+struct Columns {
+    width: usize,
+    method: usize,
+}
+
+/// The method column of the rows shown: as wide as their longest method, so that a long one
+/// does not push its row's id and latency out of line with the others'.
+fn method_column(entries: &[LogEntry]) -> usize {
+    let longest = entries.iter().map(|e| method_of(e).chars().count().min(MAX_METHOD)).max().unwrap_or(0);
+    longest.max(METHOD_COLUMN)
+}
 
 /// One entry as one row: time, arrow, method, id, latency or level, then the message in brief
 /// (a protocol entry) or its text.
-fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, width: usize) -> Line<'a> {
+fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, columns: Columns) -> Line<'a> {
     let (arrow, role) = match e.kind {
         LogKind::Sent => ("→", Paint::JsonKey),
         LogKind::Received => ("←", Paint::JsonString),
@@ -398,7 +415,8 @@ fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, width: usize) -> Line<'
         Span::styled(format!("{arrow} "), t.paint(role).add_modifier(Modifier::BOLD)),
     ];
     let method = sanitize::truncate(method_of(e), MAX_METHOD);
-    spans.push(Span::styled(format!("{:<22} ", sanitize::line(&method)), t.paint(role)));
+    let pad = columns.method;
+    spans.push(Span::styled(format!("{:<pad$} ", sanitize::line(&method)), t.paint(role)));
     let mut meta = String::new();
     if let Some(m) = &e.msg {
         if let Some(id) = &m.id {
@@ -418,7 +436,7 @@ fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, width: usize) -> Line<'
             .push(Span::styled(format!("[{}] ", sanitize::line(&sanitize::truncate(logger, 20))), t.paint(Paint::Dim)));
     }
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-    let room = width.saturating_sub(used).max(1);
+    let room = columns.width.saturating_sub(used).max(1);
     let text = sanitize::truncate(brief.unwrap_or(&e.text), room);
     // An error reply's brief says "error" itself (with its code): painted as one, not said twice.
     let error = e.msg.as_ref().is_some_and(|m| m.role == Role::Error);
@@ -454,8 +472,29 @@ mod tests {
             log.push_message(LogKind::Received, "{}", &Wire { method: Some(method), ..Wire::default() });
         }
         for e in log.entries() {
-            let text: String = row(&e, None, &Theme::default(), 120).spans.iter().map(|s| s.content.as_ref()).collect();
+            let columns = Columns { width: 120, method: METHOD_COLUMN };
+            let text: String =
+                row(&e, None, &Theme::default(), columns).spans.iter().map(|s| s.content.as_ref()).collect();
             assert!(text.contains(method_of(&e)) && !text.contains('…'), "{text}");
         }
+    }
+
+    #[test]
+    fn rows_keep_their_ids_in_one_column_when_a_method_is_long() {
+        let log = SessionLog::new(LogLimits::default(), Redactor::default());
+        for method in ["resources/templates/list", "tools/list", "notifications/resources/list_changed"] {
+            log.push_message(LogKind::Sent, "{}", &Wire { method: Some(method), id: Some("7"), ..Wire::default() });
+        }
+        let entries = log.entries();
+        let columns = Columns { width: 120, method: method_column(&entries) };
+        let at: Vec<Option<usize>> = entries
+            .iter()
+            .map(|e| {
+                let text: String =
+                    row(e, None, &Theme::default(), columns).spans.iter().map(|s| s.content.as_ref()).collect();
+                text.find("#7").map(|b| text[..b].chars().count())
+            })
+            .collect();
+        assert!(at[0].is_some() && at.iter().all(|a| *a == at[0]), "{at:?}");
     }
 }
