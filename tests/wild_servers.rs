@@ -273,3 +273,33 @@ fn fastmcp_answers_and_pages_over_stdio_and_http() {
     assert_eq!(e["data"].as_array().map(Vec::len), Some(7), "{e}\n{}", stderr(&o));
     assert_eq!(e["metadata"]["pager"]["pages"], 3, "{e}");
 }
+
+/// FastMCP writes a Python int as its digits however large (fastmcp 4.1.0, PrefectHQ/fastmcp
+/// 4bc415b73bd8ba5f70d5732ff7215cf68e89b7c7, src/fastmcp/tools/base.py 76-90: results go
+/// through pydantic's `dump_python(mode="json")`, which keeps ints as ints; 415-432: a list is
+/// wrapped as `{"result": [...]}`, a dict sent as itself). Ids past 2^53 then reach a client as
+/// `100000000000000000001`, which a float reads as `1e20`: the printed envelope and `--json` show
+/// the digits sent, for a list's records and for an object alike.
+#[test]
+fn fastmcp_ids_past_a_floats_integers_are_printed_as_sent() {
+    let py = python().to_string_lossy().into_owned();
+    let server_script = script("fastmcp_tools.py");
+    let server = ["--", py.as_str(), server_script.as_str()];
+    for (tool, literals) in [
+        ("ledger", ["100000000000000000001", "100000000000000000003"]),
+        ("balance", ["100000000000000000007", "100000000000000000008"]),
+    ] {
+        for json in [false, true] {
+            let mut args = vec!["call", tool];
+            args.extend(json.then_some("--json"));
+            args.extend(server);
+            let o = mcplens(&args);
+            let out = stdout(&o);
+            assert_eq!(o.status.code(), Some(0), "{tool}: {}", stderr(&o));
+            for literal in literals {
+                assert!(out.contains(literal), "{tool} (--json: {json}): {literal} missing:\n{out}");
+            }
+            assert!(!out.contains("e+20") && !out.contains("e20"), "{tool} (--json: {json}):\n{out}");
+        }
+    }
+}

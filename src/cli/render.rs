@@ -1,6 +1,7 @@
 //! Human-readable output of the headless commands. Every server string is sanitized here.
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::mcp::ToolDescriptor;
 use crate::sanitize;
@@ -119,7 +120,9 @@ pub fn envelope(e: &crate::envelope::Envelope) -> String {
     }
     // A text sent again as structuredContent is printed once (--json has both).
     if !e.data.is_null() && !crate::envelope::twin::data_repeats_message(e) {
-        out.push_str(&pretty(&e.data));
+        // The numbers as sent, when reading rewrote some.
+        let exact = e.data_exact.as_deref().and_then(|t| crate::json_depth::parse_borrowed::<&RawValue>(t).ok());
+        out.push_str(&exact.map_or_else(|| pretty(&e.data), pretty));
         out.push('\n');
     }
     if let Some(meta) = &e.metadata {

@@ -62,6 +62,18 @@ def tags() -> list[str]:
 
 
 @mcp.tool
+def ledger(n: int = 3) -> list[dict]:
+    """Ledger entries whose ids are past a 64-bit float's exact integers."""
+    return [{"id": 10**20 + i, "amount": 0.1 * i, "memo": f"entry {i}"} for i in range(1, n + 1)]
+
+
+@mcp.tool
+def balance() -> dict:
+    """An account whose ids are past a 64-bit float's exact integers."""
+    return {"account": 10**20 + 7, "owner": {"id": 10**20 + 8}, "cents": 1250}
+
+
+@mcp.tool
 def fail(code: str) -> str:
     """Fails with a JSON body naming the code."""
     raise ToolError('{"code": "%s", "message": "the operation failed"}' % code)

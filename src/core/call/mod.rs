@@ -241,19 +241,27 @@ enum Keep {
     Nothing,
 }
 
-/// The records of a list read from a short reply that holds numbers serde_json would rewrite
-/// (`100000000000000000001`, `1.10`) are kept as text with those numbers as the server wrote
-/// them, as a long list's records are read from the reply's text: the table, a record opened,
-/// the pages and the printed envelope then show the digits sent, whatever the list's length.
+/// The numbers of a short reply as the server wrote them, when it holds some that serde_json
+/// would rewrite (`100000000000000000001`, `1.10`): a list's records are kept as text with those
+/// numbers, as a long list's are read from the reply's text (the table, a record opened, the
+/// pages and the printed envelope then show the digits sent, whatever the list's length); any
+/// other data is kept beside its value as text with them (`Envelope::data_exact`).
 fn exact_records(call: &Call, envelope: &mut Envelope, raw: &Arc<String>) {
-    if raw.is_empty() || exact::active() {
+    if raw.is_empty() || exact::active() || envelope.data.is_null() {
         return;
     }
-    let Data::Value(Value::Array(records)) = &envelope.data else { return };
+    let Data::Value(value) = &envelope.data else { return };
     // The reply was read within the session's depth limit already; stand-ins nest no deeper.
     let Some(guide) = call.exact_guide(raw, usize::MAX) else { return };
-    if let Data::Value(Value::Array(guides)) = &guide.data {
-        envelope.data = Data::Items(RawItems::from_guided(records, guides));
+    let Data::Value(guide) = &guide.data else { return };
+    match (value, guide) {
+        (Value::Array(records), Value::Array(guides)) => {
+            envelope.data = Data::Items(RawItems::from_guided(records, guides));
+        }
+        (value, guide) => {
+            let text = serde_json::to_string(&exact::Guided { value, guide: Some(guide) });
+            envelope.data_exact = text.ok().map(Arc::from);
+        }
     }
 }
 

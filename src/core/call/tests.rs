@@ -151,3 +151,21 @@ fn a_short_lists_records_keep_the_numbers_as_the_server_wrote_them() {
     let plain = c.read(raw_reply(r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"items":[{"v":1.5}]}}}"#));
     assert!(matches!(plain.envelope.data, Data::Value(_)));
 }
+
+#[test]
+fn an_objects_numbers_are_kept_as_the_server_wrote_them_beside_its_value() {
+    let args = Map::new();
+    let c = call("t", &args, None);
+    let text = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"id":100000000000000000007,"owner":{"id":100000000000000000008},"balance":1.10,"name":"a"}}}"#;
+    let env = c.read(raw_reply(text)).envelope;
+    let exact = env.data_exact.as_deref().unwrap_or_else(|| panic!("no exact text: {:?}", env.data));
+    let read: Value = serde_json::from_str(exact).unwrap_or_else(|e| panic!("{e}: {exact}"));
+    assert_eq!(&read, env.data.json(), "the same data");
+    for literal in ["100000000000000000007", "100000000000000000008", "1.10", r#""name":"a""#] {
+        assert!(exact.contains(literal), "{literal}: {exact}");
+    }
+    assert_eq!(env.data_text(), exact);
+    // Data that serde_json writes back as sent has no text beside it.
+    let plain = c.read(raw_reply(r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"id":7,"f":1.5}}}"#));
+    assert_eq!(plain.envelope.data_exact, None);
+}

@@ -89,6 +89,22 @@ pub struct Envelope {
     pub error: Option<ErrorInfo>,
     #[serde(serialize_with = "crate::deep::serialize_members")]
     pub metadata: Option<Map<String, Value>>,
+    /// `data` (a value, not a list's records) as JSON text with every number as the server
+    /// wrote it, when reading it rewrote some (`100000000000000000001` reads as `1e20`): what a
+    /// display of the data shows. A list keeps its numbers in its records' text instead
+    /// ([`Data::Items`]); `--json` writes them from its guide.
+    #[serde(skip)]
+    pub data_exact: Option<std::sync::Arc<str>>,
+}
+
+impl Envelope {
+    /// `data` as JSON text, its numbers as the server wrote them when they are known.
+    pub fn data_text(&self) -> std::borrow::Cow<'_, str> {
+        match &self.data_exact {
+            Some(text) => std::borrow::Cow::Borrowed(text),
+            None => std::borrow::Cow::Owned(self.data.json().to_string()),
+        }
+    }
 }
 
 impl Envelope {

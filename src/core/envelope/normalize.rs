@@ -886,6 +886,7 @@ fn normalize_in(tool_name: &str, descriptor: Option<&Value>, body: ReplyBody, el
         message: w.message,
         error: w.error,
         metadata: (!w.meta.is_empty()).then_some(w.meta),
+        data_exact: None,
     }
 }
 
@@ -959,6 +960,7 @@ fn rpc_error(tool_name: &str, err: &Value) -> Envelope {
         message: info.message.clone(),
         error: Some(info),
         metadata: Some(meta),
+        data_exact: None,
     }
 }
 

@@ -379,6 +379,7 @@ fn merge_keeping(
             message: None,
             error: None,
             metadata: None,
+            data_exact: None,
         };
         return (empty, vec![]);
     };

@@ -143,6 +143,7 @@ mod tests {
             message: None,
             error: None,
             metadata: gathered.then(|| args(json!({"pager": {"pages": 3}}))),
+            data_exact: None,
         }
     }
 

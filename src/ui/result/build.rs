@@ -178,11 +178,12 @@ pub fn envelope_body(call: &CallResult, theme: &Theme) -> Body {
             let mut lines = markdown(m, theme);
             lines.push(Line::raw(""));
             lines.push(Line::styled("data:", theme.paint(Role::JsonKey).add_modifier(Modifier::BOLD)));
-            lines.extend(json_lines(&env.data.json().to_string(), theme, 20_000));
+            lines.extend(json_lines(&env.data_text(), theme, 20_000));
             Body::Text(TextView::new(lines))
         }
         (None, false) => {
-            Body::Tree(Box::new(JsonView::from_text(Arc::<str>::from(env.data.json().to_string()), "data")))
+            let text = env.data_exact.clone().unwrap_or_else(|| Arc::from(env.data.json().to_string()));
+            Body::Tree(Box::new(JsonView::from_text(text, "data")))
         }
     }
 }
