@@ -170,3 +170,67 @@ fn a_headless_call_reaches_the_history_the_tui_shows() {
     assert_eq!(history.last_arguments("echo"), Some(&serde_json::json!({"message": "from a script"})));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A server that neither exits when its input closes nor on SIGTERM is stopped only by the
+/// SIGKILL that follows the grace periods. The answers of `tools`, `info`, the listings, `read`,
+/// `prompt`, `complete` and `snapshot` are printed before that stop begins, as `call`'s are:
+/// while the server still runs.
+#[cfg(target_os = "linux")]
+#[test]
+fn answers_are_printed_before_a_lingering_server_is_stopped() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("mcplens-linger-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let commands: [&[&str]; 7] = [
+        &["tools"],
+        &["info"],
+        &["prompts"],
+        &["read", "demo://resource/static/document/features.md"],
+        &["prompt", "simple-prompt"],
+        &["complete", "--prompt", "completable-prompt", "--arg", "department=E"],
+        &["snapshot"],
+    ];
+    // All at once: each waits out the grace periods at its end.
+    let runs: Vec<_> = commands
+        .iter()
+        .enumerate()
+        .map(|(i, args)| {
+            let pid_file = dir.join(format!("pid{i}"));
+            let script = format!(
+                "echo $$ > '{}'; trap '' TERM; node '{}' stdio; while :; do sleep 1; done",
+                pid_file.display(),
+                server_everything().display()
+            );
+            let child = Command::new(bin())
+                .args(*args)
+                .args(["--", "sh", "-c", &script])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("{e}"));
+            (args, pid_file, child)
+        })
+        .collect();
+    // First each answer's first byte, while every server is still in its grace periods...
+    let answered: Vec<_> = runs
+        .into_iter()
+        .map(|(args, pid_file, mut child)| {
+            let mut out = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+            let mut first = [0u8; 1];
+            out.read_exact(&mut first).unwrap_or_else(|e| panic!("{args:?}: no answer: {e}"));
+            let pid = std::fs::read_to_string(&pid_file).unwrap_or_default();
+            let alive = std::path::Path::new(&format!("/proc/{}", pid.trim())).exists();
+            (args, alive, out, child)
+        })
+        .collect();
+    // ...then the rest, as each command ends.
+    for (args, alive, mut out, mut child) in answered {
+        let mut rest = String::new();
+        let _ = out.read_to_string(&mut rest);
+        let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+        assert!(alive, "{args:?}: the answer came only after the server was stopped");
+        assert_eq!(status.code(), Some(0), "{args:?}: {rest}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

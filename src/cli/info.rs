@@ -12,8 +12,10 @@ use crate::sanitize;
 pub async fn info(target: &TargetArgs, json: bool) -> Result<i32> {
     let session = Session::connect(&target.target()?, target.connect_options()?).await?;
     let text = if json { result_as_sent(&session.server) } else { readable(&session.server) };
+    // Printed before the server is stopped (see `super::tools`).
+    let printed = out(&text);
     session.close().await;
-    out(&text)?;
+    printed?;
     Ok(0)
 }
 

@@ -77,9 +77,18 @@ pub(crate) fn warn_schema(warnings: &[String]) {
 /// `mcplens tools`
 pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
     let opened = connect::open(target).await?;
-    let listed = opened.session.list_tools().await;
+    // Printed before the server is stopped: one that lingers after its input closes would hold
+    // the answer back for the stop's grace period.
+    let printed = match opened.session.list_tools().await {
+        Ok(list) => print_tools(list, json),
+        Err(e) => Err(e),
+    };
     opened.close().await;
-    let list = listed?;
+    printed
+}
+
+/// The listing of `mcplens tools`, readable or as JSON.
+fn print_tools(list: ToolList, json: bool) -> Result<i32> {
     if json {
         warn_list(&list.warnings);
         write_tools_json(&list)?;

@@ -69,15 +69,21 @@ pub async fn prompt(a: &PromptArgs) -> Result<i32> {
         opened.session.get_prompt(&a.name, args, &CallOptions::default()).await
     }
     .await;
+    // Printed before the server is stopped (see `super::tools`).
+    let printed = result.and_then(|answer| print_prompt(&answer, a.json));
     opened.close().await;
-    let answer = result?;
+    printed
+}
+
+/// What `mcplens prompt` prints of the answer.
+fn print_prompt(answer: &crate::mcp::Answered<PromptMessages>, json: bool) -> Result<i32> {
     warn_schema(&answer.warnings);
-    if a.json {
+    if json {
         out(&format!("{}\n", sanitize::json(answer.member_raw())))?;
     }
     match &answer.outcome {
         Err(e) => Ok(refused(e)),
-        Ok(_) if a.json => Ok(0),
+        Ok(_) if json => Ok(0),
         Ok(messages) => {
             out(&readable_prompt(messages))?;
             Ok(0)
@@ -153,16 +159,24 @@ pub async fn complete(a: &CompleteArgs) -> Result<i32> {
         (None, None) => return Err(LensError::usage("give --prompt NAME or --template URI_TEMPLATE")),
     };
     let opened = open(&a.target).await?;
-    let answer = opened.session.complete(&reference, &argument, &partial, &context).await;
+    // Printed before the server is stopped (see `super::tools`).
+    let printed = match opened.session.complete(&reference, &argument, &partial, &context).await {
+        Ok(answer) => print_completions(&answer, a.json),
+        Err(e) => Err(e),
+    };
     opened.close().await;
-    let answer = answer?;
+    printed
+}
+
+/// What `mcplens complete` prints of the answer.
+fn print_completions(answer: &crate::mcp::Answered<crate::mcp::Completion>, json: bool) -> Result<i32> {
     warn_schema(&answer.warnings);
-    if a.json {
+    if json {
         out(&format!("{}\n", sanitize::json(answer.member_raw())))?;
     }
     let c = match &answer.outcome {
         Err(e) => return Ok(refused(e)),
-        Ok(_) if a.json => return Ok(0),
+        Ok(_) if json => return Ok(0),
         Ok(c) => c,
     };
     let n = c.values.len();

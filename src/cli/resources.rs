@@ -15,9 +15,17 @@ use crate::sanitize;
 /// `mcplens resources`, `mcplens templates` and `mcplens prompts`.
 pub async fn list(target: &TargetArgs, kind: ItemKind, json: bool) -> Result<i32> {
     let opened = open(target).await?;
-    let listed = opened.session.list_all(kind).await;
+    // Printed before the server is stopped (see `super::tools`).
+    let printed = match opened.session.list_all(kind).await {
+        Ok(list) => print_listing(&list, json),
+        Err(e) => Err(e),
+    };
     opened.close().await;
-    let list = listed?;
+    printed
+}
+
+/// A listing of `mcplens resources`, `templates` or `prompts`, readable or as JSON.
+fn print_listing(list: &crate::mcp::Listing, json: bool) -> Result<i32> {
     if let Some(hint) = &list.cache {
         err_line(&sanitize::line(hint));
     }
@@ -26,11 +34,11 @@ pub async fn list(target: &TargetArgs, kind: ItemKind, json: bool) -> Result<i32
         super::warn_list(&list.warnings);
     }
     if json {
-        out(&listing_json(&list))?;
+        out(&listing_json(list))?;
     } else {
         // Written in blocks of whole items (a secret never spans two).
         let mut block = String::new();
-        write_listing(&list, &mut |chunk| {
+        write_listing(list, &mut |chunk| {
             block.push_str(chunk);
             if block.len() >= 1 << 16 {
                 out(&block)?;
@@ -70,9 +78,17 @@ pub async fn read(a: &ReadArgs) -> Result<i32> {
         return Err(LensError::usage("-o - writes to stdout only when it is not a terminal (a file or a pipe)"));
     }
     let opened = open(&a.target).await?;
-    let answer = opened.session.read_resource(&uri, &CallOptions::default()).await;
+    // Printed (or saved) before the server is stopped (see `super::tools`).
+    let printed = match opened.session.read_resource(&uri, &CallOptions::default()).await {
+        Ok(answer) => print_read(&answer, a),
+        Err(e) => Err(e),
+    };
     opened.close().await;
-    let answer = answer?;
+    printed
+}
+
+/// What `mcplens read` prints (or saves) of the answer.
+fn print_read(answer: &crate::mcp::Answered<ReadContents>, a: &ReadArgs) -> Result<i32> {
     warn_schema(&answer.warnings);
     if a.json {
         out(&format!("{}\n", sanitize::json(answer.member_raw())))?;

@@ -21,15 +21,23 @@ pub const FORMAT: u32 = 1;
 /// `mcplens snapshot [-o FILE]`
 pub async fn snapshot(target: &TargetArgs, output: Option<&Path>) -> Result<i32> {
     let opened = open(target).await?;
-    let taken = take(&opened.session).await;
+    // Written before the server is stopped (see `super::tools`).
+    let written = match take(&opened.session).await {
+        Ok(text) => write_snapshot(&text, output),
+        Err(e) => Err(e),
+    };
     opened.close().await;
-    let text = taken?;
+    written
+}
+
+/// The snapshot into its file, or on stdout.
+fn write_snapshot(text: &str, output: Option<&Path>) -> Result<i32> {
     match output {
         Some(path) if path != Path::new("-") => {
-            crate::dirs::write_file(path, super::output::redact(&text).as_bytes())
+            crate::dirs::write_file(path, super::output::redact(text).as_bytes())
                 .map_err(|e| LensError::output(format!("cannot write {}: {e}", path.display())))?;
         }
-        _ => out(&text)?,
+        _ => out(text)?,
     }
     Ok(0)
 }
