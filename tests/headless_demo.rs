@@ -173,8 +173,8 @@ fn a_headless_call_reaches_the_history_the_tui_shows() {
 
 /// A server that neither exits when its input closes nor on SIGTERM is stopped only by the
 /// SIGKILL that follows the grace periods. The answers of `tools`, `info`, the listings, `read`,
-/// `prompt`, `complete` and `snapshot` are printed before that stop begins, as `call`'s are:
-/// while the server still runs.
+/// `prompt`, `complete`, `snapshot`, `lint` and `diff` are printed before that stop begins, as
+/// `call`'s are: while the server still runs.
 #[cfg(target_os = "linux")]
 #[test]
 fn answers_are_printed_before_a_lingering_server_is_stopped() {
@@ -182,7 +182,11 @@ fn answers_are_printed_before_a_lingering_server_is_stopped() {
     use std::process::{Command, Stdio};
     let dir = std::env::temp_dir().join(format!("mcplens-linger-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
-    let commands: [&[&str]; 7] = [
+    let everything = server_everything().to_string_lossy().into_owned();
+    let snapshot = dir.join("before.json").to_string_lossy().into_owned();
+    let o = mcplens(&["snapshot", "-o", &snapshot, "--", "node", &everything, "stdio"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let commands: [&[&str]; 9] = [
         &["tools"],
         &["info"],
         &["prompts"],
@@ -190,6 +194,8 @@ fn answers_are_printed_before_a_lingering_server_is_stopped() {
         &["prompt", "simple-prompt"],
         &["complete", "--prompt", "completable-prompt", "--arg", "department=E"],
         &["snapshot"],
+        &["lint"],
+        &["diff", &snapshot],
     ];
     // All at once: each waits out the grace periods at its end.
     let runs: Vec<_> = commands
@@ -198,9 +204,8 @@ fn answers_are_printed_before_a_lingering_server_is_stopped() {
         .map(|(i, args)| {
             let pid_file = dir.join(format!("pid{i}"));
             let script = format!(
-                "echo $$ > '{}'; trap '' TERM; node '{}' stdio; while :; do sleep 1; done",
+                "echo $$ > '{}'; trap '' TERM; node '{everything}' stdio; while :; do sleep 1; done",
                 pid_file.display(),
-                server_everything().display()
             );
             let child = Command::new(bin())
                 .args(*args)

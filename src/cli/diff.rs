@@ -18,24 +18,43 @@ pub const EXIT_BREAKING: i32 = 5;
 /// `mcplens diff`
 pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: bool, max_depth: usize) -> Result<i32> {
     let before = read(old)?;
-    let after = match new {
-        Some(path) => read(path)?,
+    let sides = Sides { old, new, json, max_depth };
+    match new {
+        Some(path) => compare_and_print(&before, &read(path)?, &sides),
         None => {
             let opened = super::connect::open(target).await?;
-            let taken = super::snapshot::take(&opened.session).await;
+            // Printed before the server is stopped (see `super::tools`).
+            let printed = match super::snapshot::take(&opened.session).await {
+                Ok(after) => compare_and_print(&before, &after, &sides),
+                Err(e) => Err(e),
+            };
             opened.close().await;
-            taken?
+            printed
         }
-    };
+    }
+}
+
+/// What is compared with what, and how the changes are printed.
+struct Sides<'a> {
+    old: &'a Path,
+    /// None: the live server.
+    new: Option<&'a Path>,
+    json: bool,
+    max_depth: usize,
+}
+
+/// The changes from `before` to `after`, printed; the exit code they make.
+fn compare_and_print(before: &str, after: &str, sides: &Sides) -> Result<i32> {
+    let Sides { old, new, json, max_depth } = *sides;
     let what = |p: Option<&Path>| p.map_or_else(|| "the live server".to_string(), |p| p.display().to_string());
-    let changes = match (Snapshot::read(&before, max_depth), Snapshot::read(&after, max_depth)) {
+    let changes = match (Snapshot::read(before, max_depth), Snapshot::read(after, max_depth)) {
         (Some(b), Some(a)) => {
             let (b, a) = (checked(b, &what(Some(old)))?, checked(a, &what(new))?);
             warn_other(b.server(), a.server(), (b.target(), a.target()));
             crate::snapshot_text::compare(&b, &a)
         }
         // A document serde_json refuses as it is (a number past its range): read whole, approximated.
-        _ => whole(&before, &after, (&what(Some(old)), &what(new)), max_depth)?,
+        _ => whole(before, after, (&what(Some(old)), &what(new)), max_depth)?,
     };
     let breaking = changes.iter().filter(|c| c.impact == Impact::Breaking).count();
     out(&if json { as_json(&changes, breaking) } else { readable(&changes, breaking) })?;

@@ -23,17 +23,25 @@ pub struct Source<'a> {
 
 /// `mcplens lint [--json] [--snapshot FILE | --recording FILE] [target]`
 pub async fn lint(target: &TargetArgs, from: Source<'_>, json: bool) -> Result<i32> {
-    let (findings, tools) = match (from.snapshot, from.recording) {
-        (Some(path), _) => of_snapshot(path, target.max_depth)?,
+    let print = |(findings, tools): (Vec<Finding>, usize)| {
+        out(&if json { as_json(&findings, tools) } else { readable(&findings, Some(tools)) })?;
+        Ok(exit_code(&findings))
+    };
+    match (from.snapshot, from.recording) {
+        (Some(path), _) => print(of_snapshot(path, target.max_depth)?),
         (None, Some(path)) => {
             let rec = crate::replay::read(path, target.max_depth).map_err(|e| LensError::usage(sanitize::line(&e)))?;
             let subject = lint::session::from_recording(&rec, target.max_depth);
-            (lint::lint(&subject, target.max_depth), subject.tools.len())
+            print((lint::lint(&subject, target.max_depth), subject.tools.len()))
         }
-        (None, None) => live(target).await?,
-    };
-    out(&if json { as_json(&findings, tools) } else { readable(&findings, Some(tools)) })?;
-    Ok(exit_code(&findings))
+        (None, None) => {
+            let opened = super::connect::open(target).await?;
+            // Printed before the server is stopped (see `super::tools`).
+            let printed = live(&opened, target.max_depth).await.and_then(print);
+            opened.close().await;
+            printed
+        }
+    }
 }
 
 /// `mcplens lint --server-json FILE [target]`
@@ -44,14 +52,20 @@ pub async fn server_json(target: &TargetArgs, file: &Path, json: bool) -> Result
         .map_err(|e| LensError::usage(format!("{}: not JSON: {}", file.display(), sanitize::line(&e))))?;
     let mut findings = lint::server_json::check(&doc);
     let given = target.url.is_some() || target.config.is_some() || !target.command.is_empty();
-    if given {
-        let opened = super::connect::open(target).await?;
-        findings.extend(lint::server_json::compare(&doc, &opened.session.server.result));
-        opened.close().await;
+    let print = |mut findings: Vec<Finding>| {
+        findings.sort_by_key(|f| f.severity);
+        out(&if json { as_json(&findings, 0) } else { readable(&findings, None) })?;
+        Ok(exit_code(&findings))
+    };
+    if !given {
+        return print(findings);
     }
-    findings.sort_by_key(|f| f.severity);
-    out(&if json { as_json(&findings, 0) } else { readable(&findings, None) })?;
-    Ok(exit_code(&findings))
+    let opened = super::connect::open(target).await?;
+    findings.extend(lint::server_json::compare(&doc, &opened.session.server.result));
+    // Printed before the server is stopped (see `super::tools`).
+    let printed = print(findings);
+    opened.close().await;
+    printed
 }
 
 pub(super) fn exit_code(findings: &[Finding]) -> i32 {
@@ -92,20 +106,12 @@ fn of_snapshot(path: &Path, max_depth: usize) -> Result<(Vec<Finding>, usize)> {
 }
 
 /// The findings about the live server's tools and the views they declare.
-async fn live(target: &TargetArgs) -> Result<(Vec<Finding>, usize)> {
-    let opened = super::connect::open(target).await?;
-    let list = match opened.session.list_tools().await {
-        Ok(l) => l,
-        Err(e) => {
-            opened.close().await;
-            return Err(e);
-        }
-    };
+async fn live(opened: &super::connect::Opened, max_depth: usize) -> Result<(Vec<Finding>, usize)> {
+    let list = opened.session.list_tools().await?;
     super::warn_list(&list.warnings);
     let tools: Vec<&serde_json::value::RawValue> = list.tools.iter().map(|t| &*t.raw).collect();
-    let views = read_views(&opened.session, &tools, target.max_depth).await;
-    opened.close().await;
-    Ok((lint::lint_texts(&tools, &views, target.max_depth), tools.len()))
+    let views = read_views(&opened.session, &tools, max_depth).await;
+    Ok((lint::lint_texts(&tools, &views, max_depth), tools.len()))
 }
 
 /// Views read for the lint, at most this many (a server could declare thousands).
