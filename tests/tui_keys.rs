@@ -143,6 +143,11 @@ async fn memory_array_item_header_and_add_row_never_run_commands() {
     screen.type_text(&mut app, "qKirL");
     only_typed(&app, "letters on + add item");
     assert_eq!(arguments(&app), before);
+    // What the row said is about that row: gone once the focus moves on.
+    let hint = || app.form().and_then(|f| f.hint.clone());
+    assert!(hint().is_some_and(|h| h.contains("adds an item")), "{:?}", hint());
+    screen.press(&mut app, KeyCode::Up);
+    assert_eq!(app.form().and_then(|f| f.hint.clone()), None);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -76,6 +76,9 @@ pub struct FormState {
     pub schema_problem: Option<String>,
     pub no_validate: bool,
     pub message: Option<String>,
+    /// What the focused row said of a key it does not take ("Enter adds an item"): about that
+    /// row only, so gone when the focus moves.
+    pub hint: Option<String>,
     /// Why the arguments were not sent (they do not parse, or break the schema): gone once
     /// they are valid, so it never stands beside "arguments valid".
     pub check: Option<String>,
@@ -152,6 +155,7 @@ impl FormState {
             schema_problem,
             no_validate: false,
             message,
+            hint: None,
             check: None,
             confirm: false,
             typed_at: None,
@@ -359,6 +363,7 @@ impl FormState {
     /// after it (onto the last); the value there is selected, so typing replaces it.
     pub fn enter(&mut self, forward: bool) {
         self.focus = if forward { 0 } else { self.rows.len().saturating_sub(1) };
+        self.hint = None;
         self.reselect();
     }
 
@@ -377,6 +382,7 @@ impl FormState {
         if n > 0 {
             self.focus = (self.focus as isize + by).clamp(0, n - 1) as usize;
             self.typed_at = None;
+            self.hint = None;
         }
     }
 
@@ -674,7 +680,7 @@ impl FormState {
                     return FormOutcome::Handled;
                 }
                 if matches!(input, Input::Char(_)) {
-                    self.message = Some(format!("{} adds an item; letters type in its fields", key(Command::Activate)));
+                    self.hint = Some(format!("{} adds an item; letters type in its fields", key(Command::Activate)));
                     return FormOutcome::Handled;
                 }
                 FormOutcome::NotMine
@@ -774,11 +780,12 @@ impl FormState {
             Some(i) => {
                 self.focus = i;
                 self.typed_at = Some(i);
+                self.hint = None;
                 self.field_key(Input::Char(c))
             }
             None => {
                 let what = self.focused_field().map_or_else(String::new, |f| FormState::takes(&f.kind));
-                self.message = Some(format!("this row takes no text: {what}"));
+                self.hint = Some(format!("this row takes no text: {what}"));
                 FormOutcome::Handled
             }
         }

@@ -32,7 +32,7 @@ impl FormState {
             let text = format!("{} is marked destructive. Run it? y / N", sanitize::line(&self.tool));
             info.push(Info { text, role: Role::Error, bold: true });
         }
-        for m in [&self.message, &self.check].into_iter().flatten() {
+        for m in [&self.message, &self.hint, &self.check].into_iter().flatten() {
             info.push(line(sanitize::line(m).into_owned(), Role::Warning));
         }
         if let Some(p) = &self.schema_problem {
