@@ -24,10 +24,8 @@ pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: boo
         None => {
             let opened = super::connect::open(target).await?;
             // Printed before the server is stopped (see `super::tools`).
-            let printed = match super::snapshot::take(&opened.session).await {
-                Ok(after) => compare_and_print(&before, &after, &sides),
-                Err(e) => Err(e),
-            };
+            let taken = super::snapshot::take(&opened.session).await;
+            let printed = taken.and_then(|after| compare_and_print(&before, &after, &sides));
             opened.close().await;
             printed
         }

@@ -79,10 +79,7 @@ pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
     let opened = connect::open(target).await?;
     // Printed before the server is stopped: one that lingers after its input closes would hold
     // the answer back for the stop's grace period.
-    let printed = match opened.session.list_tools().await {
-        Ok(list) => print_tools(list, json),
-        Err(e) => Err(e),
-    };
+    let printed = opened.session.list_tools().await.and_then(|list| print_tools(list, json));
     opened.close().await;
     printed
 }

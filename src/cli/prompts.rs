@@ -160,10 +160,8 @@ pub async fn complete(a: &CompleteArgs) -> Result<i32> {
     };
     let opened = open(&a.target).await?;
     // Printed before the server is stopped (see `super::tools`).
-    let printed = match opened.session.complete(&reference, &argument, &partial, &context).await {
-        Ok(answer) => print_completions(&answer, a.json),
-        Err(e) => Err(e),
-    };
+    let asked = opened.session.complete(&reference, &argument, &partial, &context).await;
+    let printed = asked.and_then(|answer| print_completions(&answer, a.json));
     opened.close().await;
     printed
 }

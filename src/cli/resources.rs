@@ -16,10 +16,7 @@ use crate::sanitize;
 pub async fn list(target: &TargetArgs, kind: ItemKind, json: bool) -> Result<i32> {
     let opened = open(target).await?;
     // Printed before the server is stopped (see `super::tools`).
-    let printed = match opened.session.list_all(kind).await {
-        Ok(list) => print_listing(&list, json),
-        Err(e) => Err(e),
-    };
+    let printed = opened.session.list_all(kind).await.and_then(|list| print_listing(&list, json));
     opened.close().await;
     printed
 }
@@ -79,10 +76,7 @@ pub async fn read(a: &ReadArgs) -> Result<i32> {
     }
     let opened = open(&a.target).await?;
     // Printed (or saved) before the server is stopped (see `super::tools`).
-    let printed = match opened.session.read_resource(&uri, &CallOptions::default()).await {
-        Ok(answer) => print_read(&answer, a),
-        Err(e) => Err(e),
-    };
+    let printed = opened.session.read_resource(&uri, &CallOptions::default()).await.and_then(|r| print_read(&r, a));
     opened.close().await;
     printed
 }

@@ -22,10 +22,7 @@ pub const FORMAT: u32 = 1;
 pub async fn snapshot(target: &TargetArgs, output: Option<&Path>) -> Result<i32> {
     let opened = open(target).await?;
     // Written before the server is stopped (see `super::tools`).
-    let written = match take(&opened.session).await {
-        Ok(text) => write_snapshot(&text, output),
-        Err(e) => Err(e),
-    };
+    let written = take(&opened.session).await.and_then(|text| write_snapshot(&text, output));
     opened.close().await;
     written
 }

@@ -199,7 +199,7 @@ impl<'a> Call<'a> {
         infer_from_request(&mut envelope, self.input_schema(), self.arguments.unwrap_or(&empty));
         self.find_exact_position(&mut envelope, &raw);
         if keep == Keep::Raw {
-            exact_records(self, &mut envelope, &raw);
+            exact_data(self, &mut envelope, &raw);
         }
         let status = match reported {
             CallStatus::Ok if envelope.response_type == ResponseType::Error => CallStatus::ToolError,
@@ -246,7 +246,7 @@ enum Keep {
 /// numbers, as a long list's are read from the reply's text (the table, a record opened, the
 /// pages and the printed envelope then show the digits sent, whatever the list's length); any
 /// other data is kept beside its value as text with them (`Envelope::data_exact`).
-fn exact_records(call: &Call, envelope: &mut Envelope, raw: &Arc<String>) {
+fn exact_data(call: &Call, envelope: &mut Envelope, raw: &Arc<String>) {
     if raw.is_empty() || exact::active() || envelope.data.is_null() {
         return;
     }

@@ -164,7 +164,7 @@ fn an_objects_numbers_are_kept_as_the_server_wrote_them_beside_its_value() {
     for literal in ["100000000000000000007", "100000000000000000008", "1.10", r#""name":"a""#] {
         assert!(exact.contains(literal), "{literal}: {exact}");
     }
-    assert_eq!(env.data_text(), exact);
+    assert_eq!(&*env.data_text(), exact);
     // Data that serde_json writes back as sent has no text beside it.
     let plain = c.read(raw_reply(r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"id":7,"f":1.5}}}"#));
     assert_eq!(plain.envelope.data_exact, None);

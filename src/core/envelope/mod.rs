@@ -99,11 +99,8 @@ pub struct Envelope {
 
 impl Envelope {
     /// `data` as JSON text, its numbers as the server wrote them when they are known.
-    pub fn data_text(&self) -> std::borrow::Cow<'_, str> {
-        match &self.data_exact {
-            Some(text) => std::borrow::Cow::Borrowed(text),
-            None => std::borrow::Cow::Owned(self.data.json().to_string()),
-        }
+    pub fn data_text(&self) -> std::sync::Arc<str> {
+        self.data_exact.clone().unwrap_or_else(|| self.data.json().to_string().into())
     }
 }
 

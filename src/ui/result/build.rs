@@ -2,7 +2,6 @@
 //! while drawing), and the members of the reply the other views read.
 
 use crate::envelope::twin::data_repeats_message;
-use std::sync::Arc;
 
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -181,9 +180,6 @@ pub fn envelope_body(call: &CallResult, theme: &Theme) -> Body {
             lines.extend(json_lines(&env.data_text(), theme, 20_000));
             Body::Text(TextView::new(lines))
         }
-        (None, false) => {
-            let text = env.data_exact.clone().unwrap_or_else(|| Arc::from(env.data.json().to_string()));
-            Body::Tree(Box::new(JsonView::from_text(text, "data")))
-        }
+        (None, false) => Body::Tree(Box::new(JsonView::from_text(env.data_text(), "data"))),
     }
 }
