@@ -13,8 +13,16 @@ fn main() {
     // as they go; a roomy stack is the net under recursion in libraries (see mcplens_core::deep).
     // The main thread's stack is fixed by the system, hence a thread of our own.
     let stack = mcplens::deep::MAIN_STACK;
-    let code = match std::thread::Builder::new().name("mcplens".into()).stack_size(stack).spawn(move || run(cli)) {
-        Ok(thread) => thread.join().unwrap_or(101),
+    // The process ends from that thread: joined, its stack (mapped at the size above) would be
+    // unmapped page by page first, only for the process to end a moment later.
+    let main = move || {
+        let code = run(cli);
+        report_peak_memory();
+        std::process::exit(code)
+    };
+    let code = match std::thread::Builder::new().name("mcplens".into()).stack_size(stack).spawn(main) {
+        // The thread returns only by a panic.
+        Ok(thread) => thread.join().map_or(101, |()| 101),
         Err(e) => {
             mcplens::cli::output::err_line(&format!("mcplens: cannot start the main thread: {e}"));
             3
