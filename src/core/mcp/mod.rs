@@ -21,6 +21,7 @@ pub mod logging;
 pub mod modern;
 pub mod on_path;
 pub mod param_headers;
+mod pipe_size;
 pub mod prompts;
 pub mod resources;
 pub mod rpc;

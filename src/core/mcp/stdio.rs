@@ -60,6 +60,19 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
     buf: &mut Vec<u8>,
     max: usize,
 ) -> std::io::Result<Option<std::result::Result<(), usize>>> {
+    read_long_line(reader, buf, max, || {}).await
+}
+
+/// A line at least this long is a long one for [`read_long_line`]'s `on_long`.
+const LONG_LINE: usize = 256 << 10;
+
+/// As [`read_bounded_line`], calling `on_long` once when the line reaches [`LONG_LINE`] bytes.
+async fn read_long_line<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+    mut on_long: impl FnMut(),
+) -> std::io::Result<Option<std::result::Result<(), usize>>> {
     buf.clear();
     let mut total = 0usize;
     let mut overflow = false;
@@ -79,6 +92,9 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
             None => (chunk, false),
         };
         let n = part.len();
+        if total < LONG_LINE && total + n >= LONG_LINE {
+            on_long();
+        }
         total += n;
         if !overflow {
             if buf.len() + n > max {
@@ -239,10 +255,16 @@ async fn pump_server_stdout(
     to_rmcp: mpsc::Sender<String>,
     max_message: usize,
 ) {
+    let pipe = super::pipe_size::Pipe::of(&stdout);
     let mut reader = BufReader::with_capacity(1 << 16, stdout);
     let mut buf = Vec::new();
     loop {
-        match read_bounded_line(&mut reader, &mut buf, max_message).await {
+        let mut widened = false;
+        let read = read_long_line(&mut reader, &mut buf, max_message, || widened = pipe.widen()).await;
+        if widened {
+            pipe.narrow();
+        }
+        match read {
             Ok(None) | Err(_) => break,
             Ok(Some(Err(len))) => {
                 if let Some(refusal) = tap.oversized(&String::from_utf8_lossy(&buf), len, max_message)
@@ -434,6 +456,43 @@ mod tests {
             StdioTarget { command: "sh".into(), args: vec!["-c".into(), script.into()], env: vec![], cwd: None };
         let tap = WireTap::new(SessionLog::new(LogLimits::default(), Redactor::default()));
         spawn(&target, tap, 1 << 20).unwrap_or_else(|e| panic!("{}", e.message))
+    }
+
+    /// A long line is said once, when it reaches the mark, and a short one never.
+    #[tokio::test]
+    async fn a_long_line_is_said_once() {
+        let text = format!("{}\nshort\n{}", "a".repeat(3 * LONG_LINE), "b".repeat(LONG_LINE + 1));
+        let mut r = tokio::io::BufReader::with_capacity(1000, text.as_bytes());
+        let mut buf = Vec::new();
+        for (len, said) in [(3 * LONG_LINE, 1), (5, 0), (LONG_LINE + 1, 1)] {
+            let mut times = 0;
+            let read = read_long_line(&mut r, &mut buf, usize::MAX, || times += 1).await;
+            assert!(matches!(read, Ok(Some(Ok(())))));
+            assert_eq!((buf.trim_ascii_end().len(), times), (len, said));
+        }
+    }
+
+    /// The server's stdout pipe is widened for a long message and narrowed again after it.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn the_pipe_is_widened_and_narrowed() {
+        let mut child = Command::new("sh")
+            .args(["-c", "sleep 5"])
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Some(stdout) = child.stdout.take() else { panic!("no stdout") };
+        // SAFETY: a query of a descriptor the test holds open.
+        let width = || unsafe { libc::fcntl(std::os::fd::AsRawFd::as_raw_fd(&stdout), libc::F_GETPIPE_SZ) };
+        let pipe = super::super::pipe_size::Pipe::of(&stdout);
+        assert_eq!(width(), 64 << 10);
+        // A user over the quota is refused: then the width stays as it was.
+        if pipe.widen() {
+            assert_eq!(width(), 1 << 20);
+        }
+        pipe.narrow();
+        assert_eq!(width(), 64 << 10);
     }
 
     #[cfg(unix)]
