@@ -378,7 +378,7 @@ fn literal_is_structured(lit: &str, sc: &Value, el: &Elisions) -> bool {
         && structured_lists(sc).any(|v| {
             (v.is_object() || (v.is_array() && !looks_like_blocks(v)))
                 && el.json_parts(v).is_some_and(|parts| {
-                    crate::json::twin::literal_holds(lit, &mut parts.iter().flat_map(|p| p.slices()))
+                    crate::json::twin::literal_holds(lit, || parts.iter().flat_map(|p| p.slices()))
                 })
         })
 }

@@ -7,12 +7,12 @@ fn lit(text: &str) -> String {
 }
 
 fn holds(text: &str, compact: &str) -> bool {
-    literal_holds(&lit(text), &mut std::iter::once(compact.as_bytes()))
+    literal_holds(&lit(text), || std::iter::once(compact.as_bytes()))
 }
 
 /// The structured side cut into one-byte slices: escapes and tokens split across slices.
 fn holds_bytewise(text: &str, compact: &str) -> bool {
-    literal_holds(&lit(text), &mut compact.as_bytes().chunks(1))
+    literal_holds(&lit(text), || compact.as_bytes().chunks(1))
 }
 
 fn parsed(t: &str) -> Option<Value> {
@@ -94,7 +94,7 @@ fn long_texts_are_compared_across_chunks() {
     assert!(spaced.len() > 3 * super::CHUNK);
     assert!(holds(&spaced, &compact));
     let parts: Vec<&[u8]> = compact.as_bytes().chunks(1000).collect();
-    assert!(literal_holds(&lit(&spaced), &mut parts.into_iter()));
+    assert!(literal_holds(&lit(&spaced), || parts.iter().copied()));
     let changed = spaced.replacen("record \\\"3999\\\"", "record \\\"3998\\\"", 1);
     assert!(!holds(&changed, &compact));
 }
@@ -109,16 +109,16 @@ fn texts_read_on_a_second_thread_answer_the_same() {
     let spaced = compact.replace(",\"", ", \"").replace("\":", "\": ");
     assert!(lit(&spaced).len() > super::PIPELINED);
     let parts = || compact.as_bytes().chunks(4096);
-    assert!(literal_holds(&lit(&spaced), &mut parts()));
+    assert!(literal_holds(&lit(&spaced), parts));
     let last = spaced.replacen("record \\\"29999\\\"", "record \\\"29998\\\"", 1);
     assert_ne!(last, spaced);
-    assert!(!literal_holds(&lit(&last), &mut parts()));
+    assert!(!literal_holds(&lit(&last), parts));
     let short = &spaced[..spaced.len() - 1];
-    assert!(!literal_holds(&lit(short), &mut parts()));
+    assert!(!literal_holds(&lit(short), parts));
     let longer = format!("{spaced} ");
-    assert!(literal_holds(&lit(&longer), &mut parts()));
+    assert!(literal_holds(&lit(&longer), parts));
     let lone = spaced.replacen("record", "\u{fffd}", 1).replacen('\u{fffd}', "\\ud800", 1);
-    assert!(!literal_holds(&lit(&lone), &mut parts()));
+    assert!(!literal_holds(&lit(&lone), parts));
 }
 
 /// A literal's blocks, decoded a word at a time, join to what serde_json decodes it to, on
@@ -159,4 +159,185 @@ fn runs_end_where_a_byte_at_a_time_reading_ends_them() {
             assert_eq!(super::token_run(rest), tokens, "{s:?} from {i}");
         }
     }
+}
+
+fn in_step(text: &str, compact: &str) -> bool {
+    let l = lit(text);
+    super::in_step::same(&l.as_bytes()[1..l.len() - 1], compact.as_bytes().chunks(3))
+}
+
+/// The usual case is told by the reading in step alone, without canonical forms: the spacing of
+/// Python's `json.dumps` and of pretty printers, `\u` escapes of non-ASCII against the raw
+/// characters, and the strings' own escapes written alike on both sides.
+#[test]
+fn a_serializers_spacing_is_read_in_step() {
+    let cases = [
+        (
+            r#"{"records": [{"id": 1, "name": "caf\u00e9", "tags": ["x"]}], "total": 1}"#,
+            r#"{"records":[{"id":1,"name":"café","tags":["x"]}],"total":1}"#,
+        ),
+        (r#"[{"a": "\"quoted\" \\ back/slash \n \u00e9"}]"#, r#"[{"a":"\"quoted\" \\ back/slash \n \u00e9"}]"#),
+        ("  {\n  \"a\": [\n    1.5e3,\n    null,\n    true\n  ]\n}\n", r#"{"a":[1.5e3,null,true]}"#),
+        (r#"["\ud83d\ude00"]"#, "[\"😀\"]"),
+        (r#"{"a":1}"#, r#"{ "a" : 1 }"#),
+    ];
+    for (text, compact) in cases {
+        assert_eq!(parsed(text), parsed(compact), "{text}");
+        assert!(in_step(text, compact), "{text} vs {compact}");
+    }
+}
+
+/// A JSON value of strings dense with what escapes differ on, numbers and nesting.
+fn value(mix: &mut crate::json::fuzzing::Mix, depth: usize) -> Value {
+    let strings = ["a", "é", "😀", "\"", "\\", "\n", "/", "\u{1}", "\u{2028}", " ", "\t", "k"];
+    match mix.below(if depth == 0 { 4 } else { 6 }) {
+        0 => Value::String(mix.text(&strings, 6)),
+        1 => serde_json::json!(mix.below(2000) as i64 - 1000),
+        2 => [Value::Bool(true), Value::Bool(false), Value::Null][mix.below(3)].clone(),
+        3 => serde_json::json!(mix.below(100) as f64 / 8.0),
+        4 => Value::Array((0..mix.below(4)).map(|_| value(mix, depth - 1)).collect()),
+        _ => Value::Object((0..mix.below(4)).map(|_| (mix.text(&strings, 3), value(mix, depth - 1))).collect()),
+    }
+}
+
+/// `v` written with Python's `json.dumps` spacing and, when `ascii`, every non-ASCII character
+/// as a `\u` escape (its default, `ensure_ascii`).
+fn dumps(v: &Value, ascii: bool) -> String {
+    let spaced = serde_json::to_string(v).unwrap_or_default();
+    // Re-spaced token by token: `, ` and `: ` outside strings.
+    let (mut out, mut in_string, mut escaped) = (String::new(), false, false);
+    for c in spaced.chars() {
+        match c {
+            _ if in_string && escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            ',' | ':' if !in_string => {
+                out.push(c);
+                out.push(' ');
+                continue;
+            }
+            _ => {}
+        }
+        if ascii && !c.is_ascii() {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whatever the reading in step says holds parses to equal values and holds canonically too;
+/// and the texts that only differ in spacing and in how strings are escaped all hold in step:
+/// values written by `json.dumps` (both ways), pretty printed, and changed a byte at a time.
+#[test]
+fn what_holds_in_step_is_equal_json() {
+    let pieces = ["", " ", "\"", "\\", "x", "1", "\n", ",", "]", "}", "\\u00e9", "\\ud800"];
+    let mut mix = crate::json::fuzzing::Mix::new(0x5851_f42d_4c95_7f2du64);
+    let mut held = 0;
+    for round in 0..3_000 {
+        let v = value(&mut mix, 4);
+        let compact = serde_json::to_string(&v).unwrap_or_default();
+        let pretty = serde_json::to_string_pretty(&v).unwrap_or_default();
+        for text in [dumps(&v, true), dumps(&v, false), pretty] {
+            assert!(in_step(&text, &compact), "{text} vs {compact}");
+            let at = mix.below(text.len() + 1);
+            let Some((head, tail)) = text.get(..at).zip(text.get(at + round % 2..)) else { continue };
+            let changed = format!("{head}{}{tail}", pieces[mix.below(pieces.len())]);
+            if in_step(&changed, &compact) {
+                held += 1;
+                assert_eq!(parsed(&changed), Some(v.clone()), "{changed:?} vs {compact:?}");
+                assert!(holds(&changed, &compact), "{changed:?} vs {compact:?}");
+            }
+        }
+    }
+    assert!(held > 500, "only {held} of the changed texts held");
+}
+
+/// How long the two readings take on 100k records written by `json.dumps` (run by hand:
+/// `cargo test --release -p mcplens-core --lib twin_speed -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn twin_speed() {
+    let records: Vec<Value> = (0..100_000)
+        .map(|i| serde_json::json!({"id": i, "name": format!("record number {i}"), "email": format!("u{i}@example.com"), "score": i, "active": i % 3 != 0, "tags": ["x"]}))
+        .collect();
+    let compact = serde_json::to_string(&serde_json::json!({"items": records})).unwrap_or_default();
+    let text = dumps(&serde_json::from_str(&compact).unwrap_or_default(), true);
+    let l = lit(&text);
+    for _ in 0..3 {
+        let t = std::time::Instant::now();
+        let same = super::in_step::same(&l.as_bytes()[1..l.len() - 1], std::iter::once(compact.as_bytes()));
+        let a = t.elapsed();
+        let t = std::time::Instant::now();
+        let canon = holds(&text, &compact);
+        eprintln!("{} MB: in step {same} {a:?}; both ways {canon} {:?}", l.len() >> 20, t.elapsed());
+    }
+}
+
+/// A literal of megabytes is read in two halves on two cores, met at a record found near the
+/// middle: records all alike (where the first guess may be the wrong record), records whose
+/// strings hold what a record's start looks like, and a difference anywhere.
+#[test]
+fn texts_read_in_halves_answer_as_read_whole() {
+    let alike: Vec<Value> = (0..40_000).map(|_| serde_json::json!({"a": [1, 2], "b": "x"})).collect();
+    let decoys: Vec<Value> =
+        (0..40_000).map(|i| serde_json::json!({"id": i, "s": format!("}}, {{\"id\": {i}")})).collect();
+    for records in [alike, decoys] {
+        let v = Value::Array(records);
+        let compact = serde_json::to_string(&v).unwrap_or_default();
+        let parts: Vec<&[u8]> = {
+            // As the envelope gives it: brackets, commas and each record apart.
+            let mut p = vec![&b"["[..]];
+            let mut rest = &compact.as_bytes()[1..compact.len() - 1];
+            while let Some(end) = next_record_end(rest) {
+                p.push(&rest[..end]);
+                rest = &rest[end..];
+                if let Some(r) = rest.strip_prefix(b",") {
+                    p.push(b",");
+                    rest = r;
+                }
+            }
+            p.push(b"]");
+            p
+        };
+        for text in [dumps(&v, true), serde_json::to_string_pretty(&v).unwrap_or_default()] {
+            let l = lit(&text);
+            let inner = &l.as_bytes()[1..l.len() - 1];
+            assert!(inner.len() > super::in_step::HALVED);
+            assert!(super::in_step::same(inner, parts.iter().copied()));
+            for at in [inner.len() / 10, inner.len() / 2, inner.len() / 2 + 40, inner.len() - 20] {
+                let Some(i) = (at..inner.len()).find(|&i| inner[i].is_ascii_digit() || inner[i] == b'x') else {
+                    continue;
+                };
+                let mut changed = inner.to_vec();
+                changed[i] = if changed[i] == b'3' { b'4' } else { b'3' };
+                assert!(!super::in_step::same(&changed, parts.iter().copied()), "changed at {i} of {}", inner.len());
+            }
+        }
+    }
+}
+
+/// Where the record `s` starts with ends (a top-level value of the array's inside).
+fn next_record_end(s: &[u8]) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
+    for (i, &c) in s.iter().enumerate() {
+        match c {
+            _ if escaped => escaped = false,
+            b'\\' if in_string => escaped = true,
+            b'"' => in_string = !in_string,
+            b'{' | b'[' if !in_string => depth += 1,
+            b'}' | b']' if !in_string => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
