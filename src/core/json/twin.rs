@@ -21,6 +21,9 @@ const CHUNK: usize = 64 << 10;
 /// same), which must be valid JSON.
 pub fn literal_holds<'a, I: Iterator<Item = &'a [u8]>>(lit: &str, parts: impl Fn() -> I) -> bool {
     let Some(inner) = lit.strip_prefix('"').and_then(|l| l.strip_suffix('"')) else { return false };
+    if opens_differ(inner.as_bytes(), parts()) {
+        return false;
+    }
     // Read in step first: with the strings written alike on both sides (the common case: the
     // same serializer's strings, only the spacing apart) that is the whole answer.
     if in_step::same(inner.as_bytes(), parts()) {
@@ -41,6 +44,28 @@ pub fn literal_holds<'a, I: Iterator<Item = &'a [u8]>>(lit: &str, parts: impl Fn
         // The receiver is dropped before the scope ends: a sender still at work then stops.
         same_canon(&mut Received { rx, done: false, at_rest: false }, &mut b)
     })
+}
+
+/// Whether the two documents open differently (an array against an object, as FastMCP's
+/// `{"result": [...]}` against the list's text): then they are not the same, told before either
+/// reading begins (each costs a walk of the slices at least).
+fn opens_differ<'a>(inner: &[u8], parts: impl Iterator<Item = &'a [u8]>) -> bool {
+    let mut i = 0;
+    // Whitespace before the document, plain or escaped.
+    while let Some(len) = match (inner.get(i), inner.get(i + 1)) {
+        (Some(b' '), _) => Some(1),
+        (Some(b'\\'), Some(b'n' | b't' | b'r')) => Some(2),
+        _ => None,
+    } {
+        i += len;
+    }
+    let text = match (inner.get(i), inner.get(i + 1)) {
+        (Some(&c @ (b'[' | b'{')), _) => c,
+        (Some(b'\\'), Some(b'"')) => b'"',
+        _ => return false,
+    };
+    let structured = parts.flat_map(|p| p.iter()).find(|b| !b.is_ascii_whitespace());
+    structured.is_some_and(|&c| matches!(c, b'[' | b'{' | b'"') && c != text)
 }
 
 /// Literals at least this long are read on a thread of their own.

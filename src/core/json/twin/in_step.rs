@@ -8,6 +8,8 @@
 //! cannot tell (a string escaped one way on one side and another way on the other, or a real
 //! difference), and the caller then compares canonical forms.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::escape;
 use crate::json::swar::{first_at, first_equal};
 use crate::skeleton::SHORT_ESCAPES;
@@ -23,15 +25,26 @@ pub(super) fn same<'a>(inner: &[u8], parts: impl Iterator<Item = &'a [u8]>) -> b
     {
         // Each half read on a core of its own. A half that does not hold may only mean the
         // split was not where the sides meet (the same record twice in the data): read whole.
+        // A half that does not hold stops the other: a structuredContent that wraps the list
+        // the text holds (`{"result": [...]}`) meets it at the middle, and only its first half
+        // differs, at its first byte.
+        let given_up = AtomicBool::new(false);
+        let half = |lit: &[u8], slices: &[&[u8]]| {
+            let held = read(lit, slices, false, Some(&given_up));
+            if !held {
+                given_up.store(true, Ordering::Relaxed);
+            }
+            held
+        };
         let (first, second) = std::thread::scope(|scope| {
-            let second = scope.spawn(|| read(&inner[at..], &slices[k..], false));
-            (read(&inner[..at], &slices[..k], false), second.join().unwrap_or(false))
+            let second = scope.spawn(|| half(&inner[at..], &slices[k..]));
+            (half(&inner[..at], &slices[..k]), second.join().unwrap_or(false))
         });
         if first && second {
             return true;
         }
     }
-    read(inner, &slices, false)
+    read(inner, &slices, false, None)
 }
 
 /// Literals at least this long are read in two halves, one on a second core.
@@ -44,9 +57,10 @@ const MEETING_RECORD: usize = 64 << 10;
 const TRIES: usize = 8192;
 
 /// `inner` read in step with `slices`; with `prefix`, the literal may go on after the slices end.
-fn read(inner: &[u8], slices: &[&[u8]], prefix: bool) -> bool {
+/// Stops, not holding, once `given_up` is set (looked at as each slice is begun).
+fn read(inner: &[u8], slices: &[&[u8]], prefix: bool, given_up: Option<&AtomicBool>) -> bool {
     let structured = Structured { slices, next: 0, current: &[] };
-    let mut r = InStep { lit: inner, at: 0, structured, in_string: false, last: b' ', prefix };
+    let mut r = InStep { lit: inner, at: 0, structured, in_string: false, last: b' ', prefix, given_up };
     r.read().unwrap_or(false)
 }
 
@@ -75,7 +89,7 @@ fn split_point(inner: &[u8], slices: &[&[u8]]) -> Option<(usize, usize)> {
     let (head, tail) = inner.split_at(guess.min(inner.len()));
     let mut later = memchr::memchr_iter(record[0], tail).map(|i| guess + i);
     let mut earlier = memchr::memrchr_iter(record[0], head);
-    let meets = |at: usize| at > 0 && read(&inner[at..], &[record], true);
+    let meets = |at: usize| at > 0 && read(&inner[at..], &[record], true, None);
     (0..TRIES / 2)
         .find_map(|_| {
             let a = later.next().filter(|&at| meets(at));
@@ -160,6 +174,8 @@ struct InStep<'l, 's, 'a> {
     last: u8,
     /// The literal may go on after the structured side ends (a record tried in it).
     prefix: bool,
+    /// Set when the reading's answer is no longer wanted.
+    given_up: Option<&'s AtomicBool>,
 }
 
 /// The literal's next character, decoded: a plain byte (of UTF-8, maybe of a longer character)
@@ -181,8 +197,15 @@ impl InStep<'_, '_, '_> {
     /// `Some(true)` once both sides are read to their ends alike; `None` where this reading
     /// cannot tell.
     fn read(&mut self) -> Option<bool> {
+        let mut slice = 0;
         loop {
             let s = self.structured.rest();
+            if self.structured.next != slice {
+                slice = self.structured.next;
+                if self.given_up.is_some_and(|g| g.load(Ordering::Relaxed)) {
+                    return None;
+                }
+            }
             let lit = self.lit.get(self.at..).unwrap_or_default();
             let n = plain_alike(lit, s);
             if n > 0 {
