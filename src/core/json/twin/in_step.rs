@@ -56,6 +56,10 @@ const MEETING_RECORD: usize = 64 << 10;
 /// The most places of the literal tried as the start of the second half.
 const TRIES: usize = 8192;
 
+/// The most bytes of records read in all those tries: a server's records alike but for their
+/// last bytes would otherwise have each try read a whole record.
+const TRIED_BYTES: usize = 8 << 20;
+
 /// `inner` read in step with `slices`; with `prefix`, the literal may go on after the slices end.
 /// Stops, not holding, once `given_up` is set (looked at as each slice is begun).
 fn read(inner: &[u8], slices: &[&[u8]], prefix: bool, given_up: Option<&AtomicBool>) -> bool {
@@ -90,7 +94,8 @@ fn split_point(inner: &[u8], slices: &[&[u8]]) -> Option<(usize, usize)> {
     let mut later = memchr::memchr_iter(record[0], tail).map(|i| guess + i);
     let mut earlier = memchr::memrchr_iter(record[0], head);
     let meets = |at: usize| at > 0 && read(&inner[at..], &[record], true, None);
-    (0..TRIES / 2)
+    let tries = TRIES.min(TRIED_BYTES / record.len().max(1)).max(2);
+    (0..tries / 2)
         .find_map(|_| {
             let a = later.next().filter(|&at| meets(at));
             a.or_else(|| earlier.next().filter(|&at| meets(at)))
