@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::escape;
+use super::{escape, hex4, is_word};
 use crate::json::swar::{first_at, first_equal};
 use crate::skeleton::SHORT_ESCAPES;
 
@@ -353,8 +353,7 @@ impl InStep<'_, '_, '_> {
 
     /// Four hex digits of the decoded text, plain in the literal.
     fn decoded_hex(&mut self) -> Option<u32> {
-        let digits = std::str::from_utf8(self.lit.get(self.at..self.at + 4)?).ok()?;
-        let u = u32::from_str_radix(digits, 16).ok().filter(|_| digits.bytes().all(|b| b.is_ascii_hexdigit()))?;
+        let u = hex4(self.lit.get(self.at..self.at + 4)?)?;
         self.at += 4;
         Some(u)
     }
@@ -437,11 +436,6 @@ fn is_space(c: Next) -> bool {
 
 fn is_space_byte(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// A byte of a number or of `true`, `false`, `null`.
-fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.')
 }
 
 /// The length of the UTF-8 character whose first byte is `b` (1 for a byte that starts none, so
