@@ -109,7 +109,7 @@ fn of_snapshot(path: &Path, max_depth: usize) -> Result<(Vec<Finding>, usize)> {
 async fn live(opened: &super::connect::Opened, max_depth: usize) -> Result<(Vec<Finding>, usize)> {
     let list = opened.session.list_tools().await?;
     super::warn_list(&list.warnings);
-    let tools: Vec<&serde_json::value::RawValue> = list.tools.iter().map(|t| &*t.raw).collect();
+    let tools: Vec<&serde_json::value::RawValue> = list.tools.iter().map(|t| t.raw_value()).collect();
     let views = read_views(&opened.session, &tools, max_depth).await;
     Ok((lint::lint_texts(&tools, &views, max_depth), tools.len()))
 }

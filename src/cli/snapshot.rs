@@ -44,7 +44,8 @@ pub(crate) async fn take(session: &crate::mcp::Session) -> Result<String> {
     let target = crate::snapshot::target::recorded(&session.target).to_string();
     let mut parts =
         Parts { target: sanitize::json(&target).into_owned(), server: server_result(&session.server), lists: vec![] };
-    let mut named: Vec<(String, &RawValue)> = tools.tools.iter().map(|t| (t.name().to_string(), &*t.raw)).collect();
+    let mut named: Vec<(String, &RawValue)> =
+        tools.tools.iter().map(|t| (t.name().to_string(), t.raw_value())).collect();
     warn_all("tools", &tools.warnings);
     parts.lists.push(("tools", sorted(&mut named)));
     for kind in [ItemKind::Resource, ItemKind::Template, ItemKind::Prompt] {

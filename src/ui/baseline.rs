@@ -150,7 +150,8 @@ impl Baseline {
         let old: Vec<&RawValue> = self.tools.iter().filter_map(|t| raw(t)).collect();
         // The snapshot holds the text with terminal controls escaped: compare it so.
         let texts: Vec<std::borrow::Cow<str>> = list.tools.iter().map(|t| crate::sanitize::json(t.raw.get())).collect();
-        let new: Vec<&RawValue> = texts.iter().zip(&list.tools).map(|(text, t)| raw(text).unwrap_or(&*t.raw)).collect();
+        let new: Vec<&RawValue> =
+            texts.iter().zip(&list.tools).map(|(text, t)| raw(text).unwrap_or_else(|| t.raw_value())).collect();
         let mut changes = crate::snapshot::server(Some(&self.server), Some(&server.result));
         changes.extend(crate::deep::grow(|| crate::snapshot_text::tools_changes(&old, &new, max_depth)));
         changes.sort_by(|a, b| a.impact.cmp(&b.impact).then_with(|| a.path.cmp(&b.path)));

@@ -19,7 +19,7 @@ pub fn marks(tools: &[ToolDescriptor]) -> Marks {
     if tools.len() > MAX_TOOLS {
         return Marks::new();
     }
-    let raws: Vec<&RawValue> = tools.iter().map(|t| &*t.raw).collect();
+    let raws: Vec<&RawValue> = tools.iter().map(|t| t.raw_value()).collect();
     let mut out = Marks::new();
     // Info findings (a draft-07 $schema) are too common to mark.
     for f in lint::lint_texts(&raws, &[], 128).into_iter().filter(|f| f.severity < Severity::Info) {

@@ -100,6 +100,13 @@ impl Iterator for Skim<'_> {
 impl std::iter::FusedIterator for Skim<'_> {}
 
 impl Skim<'_> {
+    /// Takes the bracket at `at` as the close of the innermost open container and reads on after
+    /// it: for a caller that walked the container's contents itself (a page's tools, each read
+    /// by the walk that reads the tool).
+    pub fn close_at(&mut self, at: usize) -> Token {
+        self.close(self.b.get(at) == Some(&b']'), at)
+    }
+
     /// Reads on through the close of the container whose open bracket was the last token,
     /// without yielding the tokens inside it: for a part of a text of which only the extent
     /// matters (an element of a long array's tail), a walk of its bytes costs a fraction of one

@@ -33,6 +33,7 @@ pub mod task_ext;
 pub mod task_poll;
 pub mod tasks;
 pub mod tools;
+mod tools_page;
 pub mod uri_template;
 pub mod url_secrets;
 pub mod wire;

@@ -691,7 +691,35 @@ impl Session {
 
     /// Adds one `tools/list` reply's tools to `list` and says whether the walk goes on.
     fn take_tools_page(&self, raw: &str, what: &str, list: &mut ToolList) -> Result<ToolsPageEnd> {
-        // One parse of the page (the tap checked its syntax); each descriptor keeps its exact bytes.
+        // A plain page is read in one walk of each tool; anything else is parsed.
+        let page = match super::tools_page::read(raw, self.options.max_depth) {
+            Some(page) => page,
+            None => match self.parse_tools_page(raw, what, list)? {
+                Ok(page) => page,
+                Err(end) => return Ok(end),
+            },
+        };
+        if list.pages == 1 {
+            let mut hint = Map::new();
+            hint.extend(page.ttl.map(|t| ("ttlMs".to_string(), t)));
+            hint.extend(page.scope.map(|s| ("cacheScope".to_string(), s)));
+            list.cache = super::era::cache_hint(&Value::Object(hint));
+        }
+        list.tools.reserve(page.tools.len());
+        for tool in page.tools {
+            self.add_tool(tool, list);
+        }
+        Ok(ToolsPageEnd::Next(page.next_cursor))
+    }
+
+    /// A page that is not plain, parsed: its tools as a plain page's, or how the walk ends.
+    fn parse_tools_page(
+        &self,
+        raw: &str,
+        what: &str,
+        list: &mut ToolList,
+    ) -> Result<std::result::Result<super::tools_page::Page, ToolsPageEnd>> {
+        // The tap checked its syntax; each descriptor keeps its exact bytes.
         let message: ToolsMessage = crate::json_depth::parse_borrowed(raw)
             .map_err(|e| LensError::connection(format!("{what}: the result is not a tools/list result: {e}")))?;
         if let Some(err) = &message.error {
@@ -700,33 +728,24 @@ impl Session {
             if list.pages == 1 && err.get("code").and_then(Value::as_i64) == Some(-32601) {
                 let msg = format!("the server does not offer tools ({})", Reply::error_summary(err));
                 self.warn_in(list, msg);
-                return Ok(ToolsPageEnd::NoTools);
+                return Ok(Err(ToolsPageEnd::NoTools));
             }
             return Err(LensError::connection(format!("{what}: the server answered {}", Reply::error_summary(err))));
         }
         let Some(page) = message.result else {
             return Err(LensError::connection(format!("{what}: the server's reply has neither result nor error")));
         };
-        if list.pages == 1 {
-            let mut hint = Map::new();
-            hint.extend(page.ttl.clone().map(|t| ("ttlMs".to_string(), t)));
-            hint.extend(page.scope.clone().map(|s| ("cacheScope".to_string(), s)));
-            list.cache = super::era::cache_hint(&Value::Object(hint));
-        }
         let Some(tools) = page.tools else {
             return Err(LensError::connection(format!("{what}: the result has no \"tools\" array")));
         };
-        list.tools.reserve(tools.len());
-        for raw in tools {
-            self.add_tool(raw, list);
-        }
-        Ok(ToolsPageEnd::Next(page.next_cursor))
+        let max_depth = self.options.max_depth;
+        let tools = tools.into_iter().map(|raw| ToolDescriptor::from_raw(raw, max_depth)).collect();
+        Ok(Ok(super::tools_page::Page { tools, next_cursor: page.next_cursor, ttl: page.ttl, scope: page.scope }))
     }
 
     /// One descriptor into `list`, noting its exact name, its parameter headers and its problems.
-    fn add_tool(&self, raw: &RawValue, list: &mut ToolList) {
-        let tool = ToolDescriptor::from_raw(raw, self.options.max_depth);
-        if super::tools::mentions_param_header(raw.get()) {
+    fn add_tool(&self, tool: ToolDescriptor, list: &mut ToolList) {
+        if super::tools::mentions_param_header(tool.raw.get()) {
             self.note_param_headers(&tool);
         }
         if let Some(literal) = tool.name_literal() {

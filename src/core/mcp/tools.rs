@@ -11,10 +11,21 @@ use serde_json::value::RawValue;
 
 use crate::json::{Kind, Skim};
 
+/// A value's JSON text exactly as the server sent it, taken out of a reply whose syntax was
+/// checked when it arrived.
+#[derive(Debug, Clone)]
+pub struct RawText(Box<str>);
+
+impl RawText {
+    pub fn get(&self) -> &str {
+        &self.0
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct ToolDescriptor {
     /// The descriptor's JSON text exactly as it appeared in the server's reply.
-    pub raw: Box<RawValue>,
+    pub raw: RawText,
     /// Parsed when first needed: listing 20,000 tools as JSON never needs it. Boxed, as is
     /// `listed`: what is not read yet takes a pointer's room in each descriptor, not a value's.
     value: OnceLock<Box<Value>>,
@@ -110,9 +121,14 @@ enum Member {
 /// member's value that is a container is walked byte by byte, not token by token: only its
 /// extent, its depth and whether it may hold an inexact literal matter here.
 fn scan(text: &str) -> Scan {
+    scan_first(text).0
+}
+
+/// As [`scan`], of the value at the start of `text` (a descriptor among a page's), and where
+/// that value ends: the walk stops there.
+fn scan_first(text: &str) -> (Scan, usize) {
     let mut skim = Skim::new(text);
-    // One search of the whole text for a `\uD...` escape spares a look into each string.
-    let mut suspect = may_hold_surrogate_escape(text);
+    let (mut suspect, mut end) = (false, text.len());
     let (mut max, mut key, mut root_object) = (0usize, Member::Other, None);
     let (mut name_ok, mut schema_ok) = (false, false);
     while let Some(tok) = skim.next() {
@@ -148,11 +164,18 @@ fn scan(text: &str) -> Scan {
                 max = max.max(tok.depth + 1 + deepest);
                 suspect |= s;
             }
+        } else if tok.depth == 0 {
+            // The value's close (or the whole value, a scalar).
+            end = tok.end;
+            break;
         }
     }
+    let text = &text[..end];
+    // One search of the whole text for a `\uD...` escape spares a look into each string.
+    suspect = suspect || may_hold_surrogate_escape(text);
     // Rare: a literal that may be inexact, read for certain.
     let inexact = suspect && Skim::new(text).any(|t| crate::json::lenient::is_inexact(t.kind, t.text(text)));
-    Scan { depth: max, well_formed: name_ok && schema_ok && root_object == Some(true), inexact }
+    (Scan { depth: max, well_formed: name_ok && schema_ok && root_object == Some(true), inexact }, end)
 }
 
 /// Whether `text` holds a backslash followed by `u` and `d` or `D`: without one, no string of it
@@ -189,14 +212,32 @@ pub fn mentions_param_header(text: &str) -> bool {
 
 impl ToolDescriptor {
     pub fn from_raw(raw: &RawValue, max_depth: usize) -> Self {
-        let Scan { depth, well_formed, inexact } = scan(raw.get());
+        Self::with_scan(raw.get(), scan(raw.get()), max_depth)
+    }
+
+    /// The descriptor at the start of `text` (JSON checked before, as a page's tools are), and
+    /// where its text ends: one walk of it finds both.
+    pub fn from_page(text: &str, max_depth: usize) -> (Self, usize) {
+        let (found, end) = scan_first(text);
+        (Self::with_scan(&text[..end], found, max_depth), end)
+    }
+
+    fn with_scan(text: &str, found: Scan, max_depth: usize) -> Self {
+        let Scan { depth, well_formed, inexact } = found;
         let unreadable = (depth > max_depth)
             .then(|| format!("it nests JSON {depth} levels deep, over the limit of {max_depth} (--max-depth)"));
         let value = OnceLock::new();
         if unreadable.is_some() {
             let _ = value.set(Box::new(Value::Null));
         }
-        ToolDescriptor { raw: raw.to_owned(), value, unreadable, well_formed, inexact, listed: OnceLock::new() }
+        let raw = RawText(text.into());
+        ToolDescriptor { raw, value, unreadable, well_formed, inexact, listed: OnceLock::new() }
+    }
+
+    /// The text as a `RawValue`, for what reads descriptors as such (the lint, snapshots): read
+    /// again each time, borrowing the text.
+    pub fn raw_value(&self) -> &RawValue {
+        serde_json::from_str(self.raw.get()).unwrap_or(RawValue::NULL)
     }
 
     /// Name, title and the head of the description (see [`Listed`]), read from the text once.
