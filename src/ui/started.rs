@@ -56,12 +56,8 @@ fn model(
     (target, options): (&Target, &ConnectOptions),
     ui: &UiArgs,
 ) -> (App, Arc<Mutex<History>>) {
-    let label = match target {
-        Target::Stdio(s) if s.args.first().map(String::as_str) == Some("demo-server") && s.args.len() == 1 => {
-            "embedded demo server".to_string()
-        }
-        other => other.label(),
-    };
+    // Only this very binary's demo is the embedded one (not any command given a `demo-server`).
+    let label = if *target == Target::demo() { "embedded demo server".to_string() } else { target.label() };
     let mut app = App::new(theme, label);
     if let Some(c) = &ui.collection {
         app.collection_file = c.clone();
