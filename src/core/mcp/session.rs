@@ -17,8 +17,6 @@ use rmcp::service::ClientServiceExt;
 use rmcp::service::{ClientInitializeError, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
@@ -720,7 +718,7 @@ impl Session {
         list: &mut ToolList,
     ) -> Result<std::result::Result<super::tools_page::Page, ToolsPageEnd>> {
         // The tap checked its syntax; each descriptor keeps its exact bytes.
-        let message: ToolsMessage = crate::json_depth::parse_borrowed(raw)
+        let message: super::tools_page::ToolsMessage = crate::json_depth::parse_borrowed(raw)
             .map_err(|e| LensError::connection(format!("{what}: the result is not a tools/list result: {e}")))?;
         if let Some(err) = &message.error {
             // A server without tools says so with "method not found": that is no tools, not a
@@ -1006,28 +1004,6 @@ fn parse_headers(headers: &[(String, String)]) -> Result<std::collections::HashM
             Ok((name, value))
         })
         .collect()
-}
-
-/// One `tools/list` page, each descriptor kept as its exact bytes.
-#[derive(Deserialize)]
-struct ToolsPage<'a> {
-    #[serde(borrow, default)]
-    tools: Option<Vec<&'a RawValue>>,
-    #[serde(rename = "nextCursor", default)]
-    next_cursor: Option<Value>,
-    #[serde(rename = "ttlMs", default)]
-    ttl: Option<Value>,
-    #[serde(rename = "cacheScope", default)]
-    scope: Option<Value>,
-}
-
-/// A `tools/list` reply: a page or an error.
-#[derive(Deserialize)]
-struct ToolsMessage<'a> {
-    #[serde(borrow, default)]
-    result: Option<ToolsPage<'a>>,
-    #[serde(default)]
-    error: Option<Value>,
 }
 
 /// What one `tools/list` page says of the walk.

@@ -8,7 +8,9 @@
 //! for a plain parse) is left to the parse of the page, which reads it as before and says what
 //! is wrong.
 
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::tools::ToolDescriptor;
 use crate::json::{Kind, Skim, Token};
@@ -19,6 +21,29 @@ pub(super) struct Page {
     pub next_cursor: Option<Value>,
     pub ttl: Option<Value>,
     pub scope: Option<Value>,
+}
+
+/// One `tools/list` page parsed, each descriptor kept as its exact bytes: how a page that is
+/// not plain is read (and what the one walk reads alike).
+#[derive(Deserialize)]
+pub(super) struct ToolsPage<'a> {
+    #[serde(borrow, default)]
+    pub tools: Option<Vec<&'a RawValue>>,
+    #[serde(rename = "nextCursor", default)]
+    pub next_cursor: Option<Value>,
+    #[serde(rename = "ttlMs", default)]
+    pub ttl: Option<Value>,
+    #[serde(rename = "cacheScope", default)]
+    pub scope: Option<Value>,
+}
+
+/// A `tools/list` reply: a page or an error.
+#[derive(Deserialize)]
+pub(super) struct ToolsMessage<'a> {
+    #[serde(borrow, default)]
+    pub result: Option<ToolsPage<'a>>,
+    #[serde(default)]
+    pub error: Option<Value>,
 }
 
 /// The page that `raw` (a whole reply, its syntax checked when it arrived) answers, or None when
@@ -150,34 +175,13 @@ mod tests {
     use serde_json::value::RawValue;
     use serde_json::{Value, json};
 
-    use super::read;
+    use super::{ToolsMessage, read};
     use crate::mcp::tools::ToolDescriptor;
-
-    /// The parse the one walk stands in for (as the session's).
-    #[derive(Deserialize)]
-    struct Parsed<'a> {
-        #[serde(borrow, default)]
-        result: Option<ParsedPage<'a>>,
-        #[serde(default)]
-        error: Option<Value>,
-    }
-
-    #[derive(Deserialize)]
-    struct ParsedPage<'a> {
-        #[serde(borrow, default)]
-        tools: Option<Vec<&'a RawValue>>,
-        #[serde(rename = "nextCursor", default)]
-        next_cursor: Option<Value>,
-        #[serde(rename = "ttlMs", default)]
-        ttl: Option<Value>,
-        #[serde(rename = "cacheScope", default)]
-        scope: Option<Value>,
-    }
 
     /// Whatever the walk reads, the parse reads alike: the same tools, each judged the same.
     fn same_as_parse(raw: &str) -> bool {
         let Some(page) = read(raw, 64) else { return false };
-        let parsed: Parsed = serde_json::from_str(raw).unwrap_or_else(|e| panic!("{e}: {raw}"));
+        let parsed: ToolsMessage = serde_json::from_str(raw).unwrap_or_else(|e| panic!("{e}: {raw}"));
         assert!(parsed.error.is_none(), "{raw}");
         let p = parsed.result.unwrap_or_else(|| panic!("no result: {raw}"));
         let tools = p.tools.unwrap_or_else(|| panic!("no tools: {raw}"));
