@@ -288,6 +288,27 @@ mod tests {
         assert!(read_pages >= 60, "{read_pages} pages");
     }
 
+    /// The walk is only given replies whose syntax was checked, but any bytes leave it whole:
+    /// every cut of a page, and every byte of it changed, reads or falls back without a panic.
+    #[test]
+    fn broken_pages_are_read_without_a_panic() {
+        let page = r#"{"id":1,"result":{"tools":[{"name":"a\"]","inputSchema":{"p":[1e400,{"é":"\ud800"}]}}, 7],"nextCursor":{"k":[]}}}"#;
+        assert!(same_as_parse(page));
+        for cut in (0..=page.len()).filter(|&i| page.is_char_boundary(i)) {
+            let _ = read(&page[..cut], 3);
+            let _ = read(&page[cut..], 3);
+        }
+        for at in 0..page.len() {
+            for b in [b'{', b'}', b'[', b']', b'"', b'\\', b',', b':', b' ', b'x'] {
+                let mut bytes = page.as_bytes().to_vec();
+                bytes[at] = b;
+                if let Ok(text) = String::from_utf8(bytes) {
+                    let _ = read(&text, 3);
+                }
+            }
+        }
+    }
+
     #[test]
     fn anything_but_a_plain_page_is_left_to_the_parse() {
         let deep_cursor =
