@@ -120,13 +120,10 @@ enum Member {
 /// as in a parse). The text came out of a parsed reply, so its syntax is not checked again. A
 /// member's value that is a container is walked byte by byte, not token by token: only its
 /// extent, its depth and whether it may hold an inexact literal matter here.
-fn scan(text: &str) -> Scan {
-    scan_first(text).0
-}
-
-/// As [`scan`], of the value at the start of `text` (a descriptor among a page's), and where
-/// that value ends: the walk stops there.
-fn scan_first(text: &str) -> (Scan, usize) {
+///
+/// Also where the value at the start of `text` ends (a descriptor among a page's): the walk
+/// stops there.
+fn scan(text: &str) -> (Scan, usize) {
     let mut skim = Skim::new(text);
     let (mut suspect, mut end) = (false, text.len());
     let (mut max, mut key, mut root_object) = (0usize, Member::Other, None);
@@ -212,26 +209,21 @@ pub fn mentions_param_header(text: &str) -> bool {
 
 impl ToolDescriptor {
     pub fn from_raw(raw: &RawValue, max_depth: usize) -> Self {
-        Self::with_scan(raw.get(), scan(raw.get()), max_depth)
+        Self::from_page(raw.get(), max_depth).0
     }
 
     /// The descriptor at the start of `text` (JSON checked before, as a page's tools are), and
     /// where its text ends: one walk of it finds both.
     pub fn from_page(text: &str, max_depth: usize) -> (Self, usize) {
-        let (found, end) = scan_first(text);
-        (Self::with_scan(&text[..end], found, max_depth), end)
-    }
-
-    fn with_scan(text: &str, found: Scan, max_depth: usize) -> Self {
-        let Scan { depth, well_formed, inexact } = found;
+        let (Scan { depth, well_formed, inexact }, end) = scan(text);
         let unreadable = (depth > max_depth)
             .then(|| format!("it nests JSON {depth} levels deep, over the limit of {max_depth} (--max-depth)"));
         let value = OnceLock::new();
         if unreadable.is_some() {
             let _ = value.set(Box::new(Value::Null));
         }
-        let raw = RawText(text.into());
-        ToolDescriptor { raw, value, unreadable, well_formed, inexact, listed: OnceLock::new() }
+        let raw = RawText(text[..end].into());
+        (ToolDescriptor { raw, value, unreadable, well_formed, inexact, listed: OnceLock::new() }, end)
     }
 
     /// The text as a `RawValue`, for what reads descriptors as such (the lint, snapshots): read
@@ -505,9 +497,9 @@ mod tests {
             // Truncated text (never met: descriptors come out of a parse) is judged on what was read.
             (r#"{"name":"a","inputSchema":{"#, true),
         ] {
-            assert_eq!(scan(text).well_formed, well_formed, "{text}");
+            assert_eq!(scan(text).0.well_formed, well_formed, "{text}");
         }
-        assert_eq!(scan(r#"{"a":[{"b":[]}],"c":"[[[["}"#).depth, 4);
+        assert_eq!(scan(r#"{"a":[{"b":[]}],"c":"[[[["}"#).0.depth, 4);
         let deep = format!(r#"{{"name":"d","inputSchema":{}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
         let t = |text: &str| {
             let raw: Box<RawValue> = serde_json::from_str(text).unwrap_or_else(|_| RawValue::NULL.to_owned());
@@ -515,7 +507,7 @@ mod tests {
         };
         assert_eq!(t(r#"{"name":"a","inputSchema":{"name":"inner"},"name":"b\u0021"}"#).listed_name(), "b!");
         assert_eq!(t(r#"{"inputSchema":{"name":"inner"}}"#).listed_name(), "");
-        let s = scan(&deep);
+        let s = scan(&deep).0;
         assert_eq!((s.depth, s.well_formed, s.inexact), (100_001, false, false));
     }
 
@@ -544,7 +536,7 @@ mod tests {
         .enumerate()
         {
             let every = Skim::new(text).any(|t| crate::json::lenient::is_inexact(t.kind, t.text(text)));
-            assert_eq!(scan(text).inexact, every, "{text}");
+            assert_eq!(scan(text).0.inexact, every, "{text}");
             // The first eight hold an inexact literal; the others none.
             assert_eq!(every, n < 8, "{text}");
         }

@@ -19,20 +19,24 @@ fn parsed(t: &str) -> Option<Value> {
     serde_json::from_str(t).ok()
 }
 
+/// The usual spacings: Python's json.dumps (`", "` and `": "`, non-ASCII as \u escapes with
+/// ensure_ascii) and a pretty printer's, each beside the compact text of the same document.
+const SPACINGS: [(&str, &str); 2] = [
+    (
+        r#"{"records": [{"id": 1, "name": "caf\u00e9", "tags": ["x"]}], "total": 1}"#,
+        r#"{"records":[{"id":1,"name":"café","tags":["x"]}],"total":1}"#,
+    ),
+    ("  {\n  \"a\": [\n    1.5e3,\n    null,\n    true\n  ]\n}\n", r#"{"a":[1.5e3,null,true]}"#),
+];
+
 #[test]
 fn the_same_document_written_another_way_holds() {
     let cases = [
-        // Python's json.dumps: `", "` and `": "`, non-ASCII as \u escapes (ensure_ascii).
-        (
-            r#"{"records": [{"id": 1, "name": "caf\u00e9", "tags": ["x"]}], "total": 1}"#,
-            r#"{"records":[{"id":1,"name":"café","tags":["x"]}],"total":1}"#,
-        ),
         (r#"[{"a": "\"quoted\" \\ back\/slash"}]"#, r#"[{"a":"\"quoted\" \\ back/slash"}]"#),
         ("[\"\\ud83d\\ude00\", \"\\n\\t\"]", "[\"😀\",\"\\n\\t\"]"),
-        ("  {\n  \"a\": [\n    1.5e3,\n    null,\n    true\n  ]\n}\n", r#"{"a":[1.5e3,null,true]}"#),
         ("[\"\\u000a\"]", "[\"\\n\"]"),
     ];
-    for (text, compact) in cases {
+    for (text, compact) in SPACINGS.into_iter().chain(cases) {
         assert_eq!(parsed(text), parsed(compact), "{text}");
         assert!(holds(text, compact), "{text} vs {compact}");
         assert!(holds_bytewise(text, compact), "{text} vs {compact}, a byte at a time");
@@ -175,16 +179,11 @@ fn in_step(text: &str, compact: &str) -> bool {
 #[test]
 fn a_serializers_spacing_is_read_in_step() {
     let cases = [
-        (
-            r#"{"records": [{"id": 1, "name": "caf\u00e9", "tags": ["x"]}], "total": 1}"#,
-            r#"{"records":[{"id":1,"name":"café","tags":["x"]}],"total":1}"#,
-        ),
         (r#"[{"a": "\"quoted\" \\ back/slash \n \u00e9"}]"#, r#"[{"a":"\"quoted\" \\ back/slash \n \u00e9"}]"#),
-        ("  {\n  \"a\": [\n    1.5e3,\n    null,\n    true\n  ]\n}\n", r#"{"a":[1.5e3,null,true]}"#),
         (r#"["\ud83d\ude00"]"#, "[\"😀\"]"),
         (r#"{"a":1}"#, r#"{ "a" : 1 }"#),
     ];
-    for (text, compact) in cases {
+    for (text, compact) in SPACINGS.into_iter().chain(cases) {
         assert_eq!(parsed(text), parsed(compact), "{text}");
         assert!(in_step(text, compact), "{text} vs {compact}");
     }
