@@ -305,7 +305,7 @@ async fn pump_server_stdin(
     closing: Arc<Closing>,
 ) {
     let mut reader = BufReader::new(from_rmcp);
-    let mut buf = Vec::new();
+    let (mut buf, mut out) = (Vec::new(), Vec::new());
     loop {
         let read = tokio::select! {
             r = read_bounded_line(&mut reader, &mut buf, usize::MAX) => r,
@@ -314,7 +314,7 @@ async fn pump_server_stdin(
         let Ok(Some(Ok(()))) = read else { break };
         let line = String::from_utf8_lossy(&buf);
         let line = tap.outbound(&line);
-        if write_line(&mut stdin, line.as_bytes()).await.is_err() {
+        if write_line(&mut stdin, line.as_bytes(), &mut out).await.is_err() {
             break;
         }
     }
@@ -423,11 +423,20 @@ fn feed_rmcp<W: AsyncWrite + Unpin + Send + 'static>(mut to_rmcp: W) -> mpsc::Se
     tx
 }
 
-async fn write_line<W: AsyncWrite + Unpin>(w: &mut W, line: &[u8]) -> std::io::Result<()> {
-    w.write_all(line).await?;
+/// Writes `line` and its newline in one write (`out` is room reused from line to line): written
+/// apart, the server would wake for the line, find it unfinished and sleep again, on every request.
+async fn write_line<W: AsyncWrite + Unpin>(w: &mut W, line: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
+    out.clear();
+    out.extend_from_slice(line);
     if !line.ends_with(b"\n") {
-        w.write_all(b"\n").await?;
+        out.push(b'\n');
     }
+    let written = w.write_all(out).await;
+    // A long request's room is not kept for the short ones that follow.
+    if out.capacity() > 1 << 16 {
+        *out = Vec::new();
+    }
+    written?;
     w.flush().await
 }
 
