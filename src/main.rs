@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use mcplens::cli::{self, Cli, Command};
 
 fn main() {
+    mcplens_core::heap::grow_by_the_megabyte();
     let cli = match cli::settings::parse() {
         Ok(cli) => cli,
         Err(e) => std::process::exit(clap_exit(&e)),

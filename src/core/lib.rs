@@ -14,6 +14,7 @@ pub mod dirs;
 pub mod doctor;
 pub mod envelope;
 pub mod error;
+pub mod heap;
 pub mod history;
 pub mod json;
 pub mod lint;
