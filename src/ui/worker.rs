@@ -150,14 +150,17 @@ impl Worker {
         if let Ok(mut k) = known.lock() {
             k.replace("tools", ops::tool_entries(&tools));
         }
-        let out = self.dispatch.out.clone();
-        tokio::spawn(ops::relist(session.clone(), ops::offered(&session.server), false, known.clone(), out));
         self.send(SessionMsg::Login(session.auth().map(|a| a.state())));
         let compared = base.map(|b| b.compare(&session.server, &session.target, &tools));
         let log = session.log().clone();
         if !self.send(SessionMsg::Connected { server: Box::new(session.server.clone()), tools, log }) {
             return false;
         }
+        // Only after `Connected`: the panes start empty when it arrives, so lists sent ahead of
+        // it (a fast answer while this thread waited for a core) were wiped and showed
+        // "listing…" for ever.
+        let out = self.dispatch.out.clone();
+        tokio::spawn(ops::relist(session.clone(), ops::offered(&session.server), false, known.clone(), out));
         if let Some(c) = compared {
             self.send(SessionMsg::Compared(Ok(Arc::new(c))));
         }
