@@ -127,17 +127,22 @@ impl Tui {
 
     /// As [`Tui::start`], the server given `env` (`NAME=value ...`).
     fn start_with(mode: &str, count: usize, env: &str) -> Tui {
-        let with = if env.is_empty() { "" } else { "-with" };
+        Tui::start_given(mode, count, env, "", "Tools (1)")
+    }
+
+    /// As [`Tui::start_with`], mcplens given `args` too; started once `ready` shows.
+    fn start_given(mode: &str, count: usize, env: &str, args: &str, ready: &str) -> Tui {
+        let with = if env.is_empty() && args.is_empty() { "" } else { "-with" };
         let name = format!("sizes-{}-{mode}{with}", std::process::id());
         let peak_file = std::env::temp_dir().join(format!("mcplens-{name}.peak"));
         let cmd = format!(
-            "MCPLENS_REPORT_PEAK=1 {env} {} -- python3 {} {mode} {count} 2>{}; echo EXITED=$?; sleep 30",
+            "MCPLENS_REPORT_PEAK=1 {env} {} {args} -- python3 {} {mode} {count} 2>{}; echo EXITED=$?; sleep 30",
             bin(),
             script("hostile_sizes.py"),
             peak_file.display()
         );
         let tui = Tui { tmux: Tmux::start(&name, 120, 40, &cmd), peak_file };
-        tui.wait_for("Tools (1)");
+        tui.wait_for(ready);
         tui
     }
 
@@ -326,6 +331,21 @@ fn two_snapshots(mode: &str, count: usize, variant: &str) -> (std::path::PathBuf
     let size = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
     let larger = size(&old).max(size(&new));
     (old, new, larger)
+}
+
+/// With a snapshot of 20,000 tools to compare the tools with (a while, before the session is
+/// shown), the resources and prompts listed meanwhile are shown when asked for: they reached the
+/// screen before the session did, and were wiped by it ("listing…" for good).
+#[test]
+fn lists_read_while_20k_tools_are_compared_with_a_snapshot_are_shown() {
+    let (snapshot, _, _) = two_snapshots("tools", 20_000, "0");
+    let args = format!("--snapshot {}", snapshot.display());
+    let tui = Tui::start_given("tools", 20_000, "", &args, "Tools (20000) · as snapshot");
+    tui.keys(&["r"]);
+    tui.wait_for("Resource templates (0)");
+    tui.keys(&["p"]);
+    tui.wait_for("Prompts (1)");
+    tui.quit();
 }
 
 /// `mcplens diff` of the two, held to 10 times the larger file plus 50 MB.

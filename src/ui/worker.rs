@@ -157,8 +157,8 @@ impl Worker {
             return false;
         }
         // Only after `Connected`: the panes start empty when it arrives, so lists sent ahead of
-        // it (a fast answer while this thread waited for a core) were wiped and showed
-        // "listing…" for ever.
+        // it (answered while the tools were compared with a large snapshot, or while this thread
+        // waited for a core) were wiped and showed "listing…" for good.
         let out = self.dispatch.out.clone();
         tokio::spawn(ops::relist(session.clone(), ops::offered(&session.server), false, known.clone(), out));
         if let Some(c) = compared {
