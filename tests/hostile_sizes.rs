@@ -318,15 +318,7 @@ fn two_snapshots(mode: &str, count: usize, variant: &str) -> (std::path::PathBuf
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     let (old, new) = (dir.join("old.json"), dir.join("new.json"));
     for (path, variant) in [(&old, "0"), (&new, variant)] {
-        let o = Command::new(bin())
-            .args(["snapshot", "-o"])
-            .arg(path)
-            .args(["--", "python3", &script("hostile_sizes.py"), mode, &count.to_string()])
-            .env("SIZES_VARIANT", variant)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()));
-        assert_eq!(o.status.code(), Some(0), "snapshot {mode}: {}", stderr(&o));
+        snapshot(path, mode, count, variant);
     }
     let size = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
     let larger = size(&old).max(size(&new));
@@ -338,14 +330,30 @@ fn two_snapshots(mode: &str, count: usize, variant: &str) -> (std::path::PathBuf
 /// screen before the session did, and were wiped by it ("listing…" for good).
 #[test]
 fn lists_read_while_20k_tools_are_compared_with_a_snapshot_are_shown() {
-    let (snapshot, _, _) = two_snapshots("tools", 20_000, "0");
-    let args = format!("--snapshot {}", snapshot.display());
+    // A file of its own: the diff tests write theirs beside each other while this one runs.
+    let file = std::env::temp_dir().join(format!("mcplens-sizes-snapshot-{}.json", std::process::id()));
+    snapshot(&file, "tools", 20_000, "0");
+    let args = format!("--snapshot {}", file.display());
     let tui = Tui::start_given("tools", 20_000, "", &args, "Tools (20000) · as snapshot");
     tui.keys(&["r"]);
     tui.wait_for("Resource templates (0)");
     tui.keys(&["p"]);
     tui.wait_for("Prompts (1)");
     tui.quit();
+    let _ = std::fs::remove_file(&file);
+}
+
+/// A snapshot of the server in `mode` with `count` items and SIZES_VARIANT `variant`, at `path`.
+fn snapshot(path: &std::path::Path, mode: &str, count: usize, variant: &str) {
+    let o = Command::new(bin())
+        .args(["snapshot", "-o"])
+        .arg(path)
+        .args(["--", "python3", &script("hostile_sizes.py"), mode, &count.to_string()])
+        .env("SIZES_VARIANT", variant)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin()));
+    assert_eq!(o.status.code(), Some(0), "snapshot {mode}: {}", stderr(&o));
 }
 
 /// `mcplens diff` of the two, held to 10 times the larger file plus 50 MB.
