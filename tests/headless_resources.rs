@@ -225,6 +225,16 @@ fn python_ping_and_log_level() {
     assert!(!stderr(&o).contains("server log"), "{}", stderr(&o));
     let o = on_py(&["ping", "--log-level", "loud"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // Every command that talks to the server prints its log messages, `info` too.
+    for cmd in [&["info"][..], &["ping"], &["resources"]] {
+        let o = on_py(&[cmd, &["--log-level", "info"]].concat());
+        assert_eq!(o.status.code(), Some(0), "{cmd:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("server log [info] resources_server: level set to info"),
+            "{cmd:?}: {}",
+            stderr(&o)
+        );
+    }
 }
 
 async fn next_event(

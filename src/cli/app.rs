@@ -15,10 +15,7 @@ use crate::sanitize;
 
 /// `mcplens app`
 pub async fn app(a: &AppArgs) -> Result<i32> {
-    let opened = open(&a.target).await?;
-    let result = run(&opened.session, a).await;
-    opened.close().await;
-    result
+    open(&a.target).await?.run(async |o| run(&o.session, a).await).await
 }
 
 async fn run(session: &Session, a: &AppArgs) -> Result<i32> {

@@ -31,6 +31,15 @@ struct Said {
 }
 
 impl Opened {
+    /// Runs a command's work on the session, then ends it. The work prints its answer itself,
+    /// before the server is stopped: a server that lingers after its input closes would
+    /// otherwise hold the answer back for the stop's grace period.
+    pub async fn run<T>(self, work: impl AsyncFnOnce(&Opened) -> T) -> T {
+        let done = work(&self).await;
+        self.close().await;
+        done
+    }
+
     /// Ends the session, after printing the log messages that came last.
     pub async fn close(self) {
         let printer = self.printer.inspect(|p| p.abort());

@@ -23,11 +23,8 @@ pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: boo
         Some(path) => compare_and_print(&before, &read(path)?, &sides),
         None => {
             let opened = super::connect::open(target).await?;
-            // Printed before the server is stopped (see `super::tools`).
-            let taken = super::snapshot::take(&opened.session).await;
-            let printed = taken.and_then(|after| compare_and_print(&before, &after, &sides));
-            opened.close().await;
-            printed
+            let compare = |after: String| compare_and_print(&before, &after, &sides);
+            opened.run(async |o| super::snapshot::take(&o.session).await.and_then(compare)).await
         }
     }
 }

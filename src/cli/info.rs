@@ -5,18 +5,15 @@ use serde_json::value::RawValue;
 
 use super::{TargetArgs, out};
 use crate::error::Result;
-use crate::mcp::{ServerInfo, Session};
+use crate::mcp::ServerInfo;
 use crate::sanitize;
 
 /// `mcplens info [--json]`
 pub async fn info(target: &TargetArgs, json: bool) -> Result<i32> {
-    let session = Session::connect(&target.target()?, target.connect_options()?).await?;
-    let text = if json { result_as_sent(&session.server) } else { readable(&session.server) };
-    // Printed before the server is stopped (see `super::tools`).
-    let printed = out(&text);
-    session.close().await;
-    printed?;
-    Ok(0)
+    let opened = super::connect::open(target).await?;
+    let server = &opened.session.server;
+    let text = if json { result_as_sent(server) } else { readable(server) };
+    opened.run(async |_| out(&text).map(|()| 0)).await
 }
 
 /// The initialize or discover reply's `result` member byte for byte (terminal controls escaped).

@@ -36,10 +36,7 @@ pub async fn lint(target: &TargetArgs, from: Source<'_>, json: bool) -> Result<i
         }
         (None, None) => {
             let opened = super::connect::open(target).await?;
-            // Printed before the server is stopped (see `super::tools`).
-            let printed = live(&opened, target.max_depth).await.and_then(print);
-            opened.close().await;
-            printed
+            opened.run(async |o| live(o, target.max_depth).await.and_then(print)).await
         }
     }
 }
@@ -62,10 +59,7 @@ pub async fn server_json(target: &TargetArgs, file: &Path, json: bool) -> Result
     }
     let opened = super::connect::open(target).await?;
     findings.extend(lint::server_json::compare(&doc, &opened.session.server.result));
-    // Printed before the server is stopped (see `super::tools`).
-    let printed = print(findings);
-    opened.close().await;
-    printed
+    opened.run(async |_| print(findings)).await
 }
 
 pub(super) fn exit_code(findings: &[Finding]) -> i32 {

@@ -77,11 +77,7 @@ pub(crate) fn warn_schema(warnings: &[String]) {
 /// `mcplens tools`
 pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
     let opened = connect::open(target).await?;
-    // Printed before the server is stopped: one that lingers after its input closes would hold
-    // the answer back for the stop's grace period.
-    let printed = opened.session.list_tools().await.and_then(|list| print_tools(list, json));
-    opened.close().await;
-    printed
+    opened.run(async |o| o.session.list_tools().await.and_then(|list| print_tools(list, json))).await
 }
 
 /// The listing of `mcplens tools`, readable or as JSON.
@@ -229,10 +225,7 @@ fn print_call(
 pub async fn call(a: &CallArgs) -> Result<i32> {
     let mut options = a.target.connect_options()?;
     options.asks = Some(answer::Policy::new(&a.answers)?.start());
-    let opened = connect::open_with(&a.target, options).await?;
-    let result = call_in(&opened.session, a).await;
-    opened.close().await;
-    result
+    connect::open_with(&a.target, options).await?.run(async |o| call_in(&o.session, a).await).await
 }
 
 async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {

@@ -61,18 +61,13 @@ fn check(list: &Listing, a: &PromptArgs, args: &Map<String, Value>) -> Result<()
 /// `mcplens prompt`
 pub async fn prompt(a: &PromptArgs) -> Result<i32> {
     let args = prompt_arguments(a)?;
-    let opened = open(&a.target).await?;
-    let result = async {
+    let get = async |session: &crate::mcp::Session| {
         if !a.no_validate {
-            check(&opened.session.list_prompts().await?, a, &args)?;
+            check(&session.list_prompts().await?, a, &args)?;
         }
-        opened.session.get_prompt(&a.name, args, &CallOptions::default()).await
-    }
-    .await;
-    // Printed before the server is stopped (see `super::tools`).
-    let printed = result.and_then(|answer| print_prompt(&answer, a.json));
-    opened.close().await;
-    printed
+        session.get_prompt(&a.name, args, &CallOptions::default()).await
+    };
+    open(&a.target).await?.run(async |o| get(&o.session).await.and_then(|answer| print_prompt(&answer, a.json))).await
 }
 
 /// What `mcplens prompt` prints of the answer.
@@ -159,11 +154,8 @@ pub async fn complete(a: &CompleteArgs) -> Result<i32> {
         (None, None) => return Err(LensError::usage("give --prompt NAME or --template URI_TEMPLATE")),
     };
     let opened = open(&a.target).await?;
-    // Printed before the server is stopped (see `super::tools`).
-    let asked = opened.session.complete(&reference, &argument, &partial, &context).await;
-    let printed = asked.and_then(|answer| print_completions(&answer, a.json));
-    opened.close().await;
-    printed
+    let ask = async |session: &crate::mcp::Session| session.complete(&reference, &argument, &partial, &context).await;
+    opened.run(async |o| ask(&o.session).await.and_then(|answer| print_completions(&answer, a.json))).await
 }
 
 /// What `mcplens complete` prints of the answer.

@@ -15,10 +15,7 @@ use crate::sanitize;
 /// `mcplens resources`, `mcplens templates` and `mcplens prompts`.
 pub async fn list(target: &TargetArgs, kind: ItemKind, json: bool) -> Result<i32> {
     let opened = open(target).await?;
-    // Printed before the server is stopped (see `super::tools`).
-    let printed = opened.session.list_all(kind).await.and_then(|list| print_listing(&list, json));
-    opened.close().await;
-    printed
+    opened.run(async |o| o.session.list_all(kind).await.and_then(|list| print_listing(&list, json))).await
 }
 
 /// A listing of `mcplens resources`, `templates` or `prompts`, readable or as JSON.
@@ -75,10 +72,9 @@ pub async fn read(a: &ReadArgs) -> Result<i32> {
         return Err(LensError::usage("-o - writes to stdout only when it is not a terminal (a file or a pipe)"));
     }
     let opened = open(&a.target).await?;
-    // Printed (or saved) before the server is stopped (see `super::tools`).
-    let printed = opened.session.read_resource(&uri, &CallOptions::default()).await.and_then(|r| print_read(&r, a));
-    opened.close().await;
-    printed
+    opened
+        .run(async |o| o.session.read_resource(&uri, &CallOptions::default()).await.and_then(|r| print_read(&r, a)))
+        .await
 }
 
 /// What `mcplens read` prints (or saves) of the answer.

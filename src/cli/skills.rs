@@ -15,10 +15,7 @@ pub const VERIFY_FAILED: i32 = 6;
 
 /// `mcplens skills [read NAME [--file PATH]]`
 pub async fn skills(a: &SkillsArgs) -> Result<i32> {
-    let opened = open(&a.target).await?;
-    let result = run(&opened, a).await;
-    opened.close().await;
-    result
+    open(&a.target).await?.run(async |o| run(o, a).await).await
 }
 
 async fn run(opened: &Opened, a: &SkillsArgs) -> Result<i32> {

@@ -20,11 +20,7 @@ pub const FORMAT: u32 = 1;
 
 /// `mcplens snapshot [-o FILE]`
 pub async fn snapshot(target: &TargetArgs, output: Option<&Path>) -> Result<i32> {
-    let opened = open(target).await?;
-    // Written before the server is stopped (see `super::tools`).
-    let written = take(&opened.session).await.and_then(|text| write_snapshot(&text, output));
-    opened.close().await;
-    written
+    open(target).await?.run(async |o| take(&o.session).await.and_then(|text| write_snapshot(&text, output))).await
 }
 
 /// The snapshot into its file, or on stdout.

@@ -33,10 +33,7 @@ pub async fn start(
 pub async fn command(t: &TaskArgs) -> Result<i32> {
     let mut options = t.target.connect_options()?;
     options.asks = Some(super::answer::Policy::new(&t.answers)?.start());
-    let session = Session::connect(&t.target.target()?, options).await?;
-    let result = run(&session, t).await;
-    session.close().await;
-    result
+    super::connect::open_with(&t.target, options).await?.run(async |o| run(&o.session, t).await).await
 }
 
 async fn run(session: &Session, t: &TaskArgs) -> Result<i32> {

@@ -10,7 +10,8 @@ Usage: resources_server.py [--resources N] [--page-size K] [--blob-mb M]
   subscribed URI, `add_resource` adds one and sends notifications/resources/list_changed;
 - prompts take required and optional arguments and return text, image, audio, an embedded
   resource (text and blob) and a resource_link;
-- logging/setLevel is served: the tool `log` sends notifications/message at the level asked;
+- logging/setLevel is served (at info or debug it says so in a log message of its own): the
+  tool `log` sends notifications/message at the level asked;
 - --blob-mb M serves res://big, M MiB of bytes (a memory bound test reads it);
 - --malformed adds, on the first resources page, descriptors that break the schema (no uri, a
   numeric uri, escapes in the name, 60 levels of nesting), and makes prompts/list repeat its
@@ -224,6 +225,8 @@ def main():
 
     async def set_level(ctx, params):
         state["level"] = params.level
+        if LEVELS.index("info") >= LEVELS.index(params.level):
+            await ctx.session.send_log_message(level="info", data=f"level set to {params.level}", logger="resources_server")
         return types.EmptyResult()
 
     async def list_tools(ctx, params):
