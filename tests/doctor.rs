@@ -127,3 +127,31 @@ fn the_text_report_names_the_first_failing_step() {
     assert!(text.contains("[FAIL] command found"), "{text}");
     assert!(text.contains("first failing step: command found"), "{text}");
 }
+
+/// The other commands say what the doctor would, in a line: the cause of a failed HTTP
+/// connection with what to check, the exchanges with --show-http, and a protocol version
+/// mcplens does not know as a warning (the session goes on).
+#[test]
+fn commands_name_the_cause_of_a_failed_connection() {
+    let (_guard, base) = fail_server();
+    for (path, says) in [("/nothing", "answered HTTP 404 Not Found"), ("/html", "answered with an HTML page")] {
+        let o = mcplens(&["tools", "--timeout", "10", "--url", &format!("{base}{path}")]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(3), "{path}: {err}");
+        assert!(err.contains(says) && err.contains("check the path"), "{path}: {err}");
+        assert!(!err.contains("rmcp::") && !err.contains("both failed"), "{path}: {err}");
+    }
+    let o = mcplens(&["tools", "--show-http", "--timeout", "10", "--url", &format!("{base}/nothing")]);
+    assert!(stderr(&o).contains("(initialize) → 404 Not Found"), "{}", stderr(&o));
+    let py = python().to_string_lossy().into_owned();
+    for target in [
+        vec!["--url".to_string(), format!("{base}/badversion")],
+        vec!["--".into(), py, script("doctor_fail.py"), "--stdio-badversion".into()],
+    ] {
+        let args: Vec<&str> =
+            ["tools", "--timeout", "10"].into_iter().chain(target.iter().map(String::as_str)).collect();
+        let o = mcplens(&args);
+        assert_eq!(o.status.code(), Some(0), "{target:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(r#"protocol version "1999-01-01", which mcplens did not offer"#), "{}", stderr(&o));
+    }
+}

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::TargetArgs;
 use super::err_line;
 use crate::error::Result;
-use crate::mcp::log::{LogKind, SessionLog};
+use crate::mcp::log::{LogKind, Redactor, SessionLog};
 use crate::mcp::{ConnectOptions, Session};
 use crate::sanitize;
 
@@ -57,13 +57,24 @@ pub async fn open(target: &TargetArgs) -> Result<Opened> {
 }
 
 /// Connects with options the command has added to (e.g. who answers the server's questions).
-pub async fn open_with(target: &TargetArgs, options: ConnectOptions) -> Result<Opened> {
-    let session = Session::connect(&target.target()?, options).await?;
+pub async fn open_with(target: &TargetArgs, mut options: ConnectOptions) -> Result<Opened> {
+    let said =
+        Arc::new(Said { next: AtomicU64::new(0), server_log: target.log_level.is_some(), http: target.show_http });
+    let to = target.target()?;
+    let limits = options.log_limits;
+    // Made here, not by the session, so that a connection that fails still shows what was said
+    // (with --show-http, the exchanges that failed are the ones wanted).
+    let log = options.log.get_or_insert_with(|| SessionLog::new(limits, Redactor::new(to.secrets()))).clone();
+    let session = match Session::connect(&to, options).await {
+        Ok(session) => session,
+        Err(e) => {
+            print_new(&log, &said);
+            return Err(e);
+        }
+    };
     for w in &session.setup_warnings {
         err_line(&format!("warning: {}", sanitize::line(w)));
     }
-    let said =
-        Arc::new(Said { next: AtomicU64::new(0), server_log: target.log_level.is_some(), http: target.show_http });
     let printer = (said.server_log || said.http).then(|| {
         let (log, said) = (session.log().clone(), said.clone());
         tokio::spawn(async move {

@@ -14,6 +14,13 @@ pub const MODERN: &str = "2026-07-28";
 /// The legacy versions mcplens offers in `initialize`, newest first.
 pub const LEGACY: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
 
+/// Whether mcplens knows a protocol version a server answered with: one it offers, or
+/// 2024-11-05, which it does not offer but speaks (the first version, still answered by servers
+/// built on older SDKs).
+pub fn known(version: &str) -> bool {
+    version == MODERN || version == "2024-11-05" || LEGACY.contains(&version)
+}
+
 /// How long `auto` waits for an answer to `server/discover` before it takes the server for a
 /// legacy one (some legacy servers say nothing to a request before `initialize`). A modern
 /// server that starts slower than this is met in the legacy era; `--protocol 2026-07-28`

@@ -23,6 +23,7 @@ pub mod on_path;
 pub mod param_headers;
 mod pipe_size;
 pub mod prompts;
+mod refusal;
 pub mod resources;
 pub mod rpc;
 pub mod session;

@@ -414,9 +414,11 @@ impl Session {
         let redactor = tap.log().redactor();
         match target {
             Target::Http(_) => {
-                let cause = redactor.redact(&root_cause(e)).into_owned();
+                let cause = redactor.redact(&super::refusal::cause(e)).into_owned();
                 if cause.starts_with("HTTP ") {
                     format!("at {} answered {cause}", target.label())
+                } else if cause.starts_with("an ") {
+                    format!("at {} answered with {cause}", target.label())
                 } else {
                     format!("at {} could not be reached: {cause}", target.label())
                 }
@@ -432,6 +434,16 @@ impl Session {
     /// What follows a handshake: the era's cache hints checked, `--log-level` sent, listening
     /// started.
     async fn set_up(&mut self) {
+        let version = &self.server.negotiated;
+        if self.server.era == Era::Legacy && !super::era::known(version) {
+            let msg = format!(
+                "the server answered protocol version {:?}, which mcplens did not offer and does not know: going on as if it spoke {} (`mcplens doctor` fails this step)",
+                crate::sanitize::line(version),
+                super::era::LEGACY[0]
+            );
+            self.log().push(LogKind::Warning, &msg);
+            self.setup_warnings.push(msg);
+        }
         if self.server.era == Era::Modern {
             let fixed = super::cache_hint::problems(&self.server.result);
             self.setup_warnings.extend(fixed.into_iter().map(|p| format!("server/discover: {p}")));
