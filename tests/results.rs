@@ -240,7 +240,30 @@ async fn a_list_that_holds_more_than_it_sent_but_cannot_page_says_why() {
     let cmds = screen.press(&mut app, KeyCode::Char(']'));
     assert!(cmds.is_empty(), "{cmds:?}");
     let text = screen.text(&mut app);
-    assert!(text.contains("no next page: the server says 1005 in all and sent 5"), "{text}");
+    assert!(text.contains("no next page: the server says 1005 in all and sent items 1–5"), "{text}");
+}
+
+/// On the last page, `]` says it is the last (not that the server gives no way on), and `A`
+/// gathers the pages fetched already, asking for none.
+#[tokio::test]
+async fn on_the_last_page_next_says_so_and_all_pages_gathers_the_fetched_ones() {
+    let (mut app, session, mut screen) = setup().await;
+    let total = mcplens::demo::data::CHANNEL_COUNT;
+    run(&mut app, &session, &mut screen, "discord_list_channels", json!({"limit": 100})).await;
+    let cmds = screen.press(&mut app, KeyCode::Char(']'));
+    execute(&mut app, &session, cmds).await;
+    assert!(screen.text(&mut app).contains(&format!("of {total} · page 2 · last page")), "{}", screen.text(&mut app));
+    assert!(screen.press(&mut app, KeyCode::Char(']')).is_empty());
+    let text = screen.text(&mut app);
+    assert!(
+        text.contains(&format!("this is the last page: {total} in all")) && !text.contains("no next page"),
+        "{text}"
+    );
+    let cmds = screen.press(&mut app, KeyCode::Char('A'));
+    assert!(matches!(cmds.first(), Some(Cmd::AllPages { known, .. }) if known.len() == 2), "{cmds:?}");
+    execute(&mut app, &session, cmds).await;
+    let text = screen.text(&mut app);
+    assert!(text.contains(&format!("items 1–{total} of {total} · last page · gathered from 2 pages")), "{text}");
 }
 
 #[tokio::test]

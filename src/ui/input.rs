@@ -33,9 +33,15 @@ impl App {
                 vec![]
             }
             Command::NextPage if self.panes.turn_page(true) => vec![],
+            // Every page fetched already, the last one among them: gathered with no request.
+            Command::AllPages if env.as_ref().is_none_or(|e| !e.has_more()) && self.panes.pages().len() > 1 => {
+                self.gather(tool, args)
+            }
             Command::NextPage | Command::AllPages => {
                 let Some(env) = env.filter(|e| e.has_more()) else {
-                    self.notice = Some((no_next_page(self.result().and_then(|r| r.call.envelope.as_deref())), false));
+                    let shown = self.result().map(|r| (r.call.envelope.as_deref(), r.page.first_item));
+                    let why = shown.map_or_else(|| "there are no more pages".into(), |(e, at)| no_next_page(e, at));
+                    self.notice = Some((why, false));
                     return vec![];
                 };
                 let descriptor = self.panes.tools.find(&tool).map(|t| t.value().clone());
@@ -52,27 +58,27 @@ impl App {
                     Ok(Some((next_args, _))) if cmd == Command::NextPage => {
                         self.start_call_for(tool, serde_json::Value::Object(next_args), Purpose::NextPage)
                     }
-                    Ok(Some(_)) => {
-                        if self.running.is_some() {
-                            self.notice = Some((keymap::running_note(), true));
-                            return vec![];
-                        }
-                        let known: Vec<_> = self.panes.pages().iter().filter_map(|r| r.call.envelope.clone()).collect();
-                        let last_args =
-                            self.panes.pages().last().map_or_else(|| args.clone(), |r| r.call.arguments.clone());
-                        let first = self.panes.pages().first().map_or(args, |r| r.call.arguments.clone());
-                        self.running = Some(Running {
-                            tool: tool.clone(),
-                            started: Instant::now(),
-                            progress: None,
-                            purpose: Purpose::AllPages,
-                        });
-                        vec![Cmd::AllPages { tool, arguments: last_args, first, descriptor, known }]
-                    }
+                    Ok(Some(_)) => self.gather(tool, args),
                 }
             }
             _ => vec![],
         }
+    }
+
+    /// `A`: every page from the first, gathered into one list: the pages fetched so far, then
+    /// the rest asked for from the last of them.
+    fn gather(&mut self, tool: String, args: serde_json::Value) -> Vec<Cmd> {
+        if self.running.is_some() {
+            self.notice = Some((keymap::running_note(), true));
+            return vec![];
+        }
+        let descriptor = self.panes.tools.find(&tool).map(|t| t.value().clone());
+        let known: Vec<_> = self.panes.pages().iter().filter_map(|r| r.call.envelope.clone()).collect();
+        let last_args = self.panes.pages().last().map_or_else(|| args.clone(), |r| r.call.arguments.clone());
+        let first = self.panes.pages().first().map_or(args, |r| r.call.arguments.clone());
+        self.running =
+            Some(Running { tool: tool.clone(), started: Instant::now(), progress: None, purpose: Purpose::AllPages });
+        vec![Cmd::AllPages { tool, arguments: last_args, first, descriptor, known }]
     }
 
     /// `S`: the overlay that saves the call on screen into the collection.
@@ -415,15 +421,20 @@ pub(super) fn is_text(k: &KeyEvent) -> bool {
         && !k.modifiers.intersects(crossterm::event::KeyModifiers::CONTROL | crossterm::event::KeyModifiers::ALT)
 }
 
-/// Why `]` has nothing to fetch: the last page, or a list that says it holds more than it sent
-/// but gives no way (offset, cursor, page) to ask for the rest.
-fn no_next_page(env: Option<&crate::envelope::Envelope>) -> String {
+/// Why `]` has nothing to fetch: the last page (`first_item` is where the page on screen starts),
+/// or a list that says it holds more than it sent but gives no way (offset, cursor, page) to ask
+/// for the rest.
+fn no_next_page(env: Option<&crate::envelope::Envelope>, first_item: usize) -> String {
     let summary = env.and_then(|e| e.summary.as_ref());
+    let seen = |returned: u64| (first_item as u64).saturating_add(returned);
     match summary.and_then(|s| Some((s.total?, s.returned?))) {
-        Some((total, returned)) if total > returned => format!(
-            "no next page: the server says {total} in all and sent {returned}, but gives no offset, cursor or \
-             page to ask for more (a larger limit argument may return more)"
+        Some((total, returned)) if total > seen(returned) => format!(
+            "no next page: the server says {total} in all and sent items {}–{}, but gives no offset, cursor or \
+             page to ask for more (a larger limit argument may return more)",
+            first_item + 1,
+            seen(returned)
         ),
+        Some((total, _)) => format!("this is the last page: {total} in all"),
         _ => "there are no more pages".into(),
     }
 }
