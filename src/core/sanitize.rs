@@ -104,6 +104,28 @@ pub fn text(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A message of several lines as one line (a status line has room for one): each line made safe
+/// as by [`line`], the lines joined with " · ".
+pub fn joined(s: &str) -> Cow<'_, str> {
+    if !s.contains('\n') {
+        return line(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for l in s.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        // A line that introduces the next ("last lines of its stderr:") runs on into it.
+        let sep = if out.is_empty() {
+            ""
+        } else if out.ends_with(':') {
+            " "
+        } else {
+            " · "
+        };
+        out.push_str(sep);
+        out.push_str(&line(l));
+    }
+    Cow::Owned(out)
+}
+
 /// JSON text made safe for a terminal without changing its meaning: characters that could act as
 /// terminal controls (which valid JSON can only hold inside strings) become `\uXXXX` escapes, and
 /// carriage returns between tokens are dropped. The result parses to the same value.
@@ -147,6 +169,13 @@ pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_of_several_lines_is_joined_into_one_safe_line() {
+        let m = "exited with exit status 5\nlast lines of its stderr:\n  panic: \u{1b}[2J boom\n\n  second";
+        assert_eq!(joined(m), "exited with exit status 5 · last lines of its stderr: panic: \\x1b[2J boom · second");
+        assert_eq!(joined("one \t line"), "one \\t line");
+    }
 
     #[test]
     fn json_text_gets_escapes_for_unsafe_characters_and_reads_back_the_same() {

@@ -310,6 +310,11 @@ impl App {
     /// The session is up: the server's info to the panes, its tools listed, the collection read.
     fn connected(&mut self, server: ServerInfo, tools: ToolList, log: crate::mcp::log::SessionLog) -> Vec<Cmd> {
         self.set_conn(Conn::Connected);
+        // Whatever was said of the session before (the error that ended it) is over.
+        if self.server.is_some() {
+            let n = tools.tools.len();
+            self.notice = Some((format!("connected again: {n} tool{}", if n == 1 { "" } else { "s" }), false));
+        }
         let mut cmds = self.observe(&super::component::Observed::Server(&server));
         self.server = Some(server);
         self.panes.log.set_log(log);

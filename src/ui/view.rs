@@ -228,7 +228,7 @@ fn draw_footer(f: &mut Frame, app: &App, area: Rect) {
         // The result pane, where notices show, is under the overlay: the footer says it.
         if let (Some((n, err)), false) = (&app.notice, app.panes.overlays.is_empty()) {
             let role = if *err { Role::Error } else { Role::Match };
-            spans.push(Span::styled(format!(" {} ", sanitize::line(n)), t.paint(role).add_modifier(Modifier::BOLD)));
+            spans.push(Span::styled(format!(" {} ", sanitize::joined(n)), t.paint(role).add_modifier(Modifier::BOLD)));
             spans.push(Span::styled("·", t.paint(Role::Dim)));
         }
         // In the form, letters type: a plain character key (a docked pane's, `H`, `q`, `?`) does

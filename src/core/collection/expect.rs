@@ -102,8 +102,9 @@ impl std::fmt::Display for Failure {
 const MAX_PART: usize = 500;
 
 fn fail(path: impl Into<String>, expected: impl Into<String>, got: impl Into<String>) -> Failure {
-    // Every part may hold server text: made one safe, bounded line here, for every screen.
-    let safe = |s: String| sanitize::line_head(&s, MAX_PART).into_owned();
+    // Every part may hold server text: made one safe, bounded line here, for every screen (the
+    // lines of a message of several, such as a server's last stderr lines, joined).
+    let safe = |s: String| sanitize::line_head(&sanitize::joined(&s), MAX_PART).into_owned();
     Failure { path: safe(path.into()), expected: safe(expected.into()), got: safe(got.into()) }
 }
 

@@ -178,7 +178,7 @@ impl Pattern {
             .dfa_size_limit(REGEX_SIZE_LIMIT)
             .build()
             .map(|regex| Pattern { text: text.to_string(), regex })
-            .map_err(|e| format!("not a usable regular expression: {}", crate::sanitize::line(&e.to_string())))
+            .map_err(|e| format!("not a usable regular expression: {}", crate::sanitize::text(&e.to_string())))
     }
 
     pub fn is_match(&self, s: &str) -> bool {

@@ -184,7 +184,9 @@ pub fn draw_pane(f: &mut Frame, app: &Drawn, area: Rect, t: &Theme) {
     f.render_widget(b, area);
     let mut lines: Vec<Line> = vec![];
     if let Some((n, err)) = app.notice {
-        lines.push(Line::styled(sanitize::line(n).into_owned(), t.paint(if *err { Role::Error } else { Role::Dim })));
+        let role = t.paint(if *err { Role::Error } else { Role::Dim });
+        // A message of several lines (a server's last stderr lines) keeps them.
+        lines.extend(n.lines().map(|l| Line::styled(sanitize::line(l).into_owned(), role)));
     }
     lines.extend(running_line(app, t));
     if app.result().is_none() && app.running.is_none() && app.notice.is_none() {

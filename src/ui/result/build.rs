@@ -65,7 +65,8 @@ pub fn header(call: &CallResult, page: Page, theme: &Theme) -> Vec<Line<'static>
             format!(
                 "{} failed after {took}: {}",
                 sanitize::line(&call.tool),
-                sanitize::line(call.error.as_deref().unwrap_or("no reply"))
+                // Its first line: the whole message is shown under it.
+                sanitize::line(call.error.as_deref().and_then(|e| e.lines().next()).unwrap_or("no reply"))
             ),
             theme.paint(Role::Error).add_modifier(Modifier::BOLD),
         ));
