@@ -42,6 +42,12 @@ fn server_everything_stdio_calls() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("progress 2/2"), "{}", stderr(&o));
+    // An image's base64 is said by its size in the readable output, kept whole in --json.
+    let o = mcplens(&["call", "get-tiny-image", "--", "node", &se, "stdio"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("KiB of base64, not printed") && !stdout(&o).contains("iVBORw0KGgo"), "{}", stdout(&o));
+    let o = mcplens(&["call", "get-tiny-image", "--json", "--", "node", &se, "stdio"]);
+    assert!(stdout(&o).contains("\"iVBORw0KGgo"), "{}", stdout(&o));
 }
 
 #[test]

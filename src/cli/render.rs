@@ -109,7 +109,7 @@ pub fn envelope(e: &crate::envelope::Envelope) -> String {
             sanitize::line(err.message.as_deref().unwrap_or("(no message)"))
         ));
         if !err.details.is_null() {
-            out.push_str(&indent(&pretty(&crate::deep::Deep(&err.details)), "  "));
+            out.push_str(&indent(&pretty(&crate::deep::Deep(&without_binary(&err.details))), "  "));
         }
     }
     if let Some(m) = &e.message
@@ -122,7 +122,11 @@ pub fn envelope(e: &crate::envelope::Envelope) -> String {
     if !e.data.is_null() && !crate::envelope::twin::data_repeats_message(e) {
         // The numbers as sent, when reading rewrote some.
         let exact = e.data_exact.as_deref().and_then(|t| crate::json_depth::parse_borrowed::<&RawValue>(t).ok());
-        out.push_str(&exact.map_or_else(|| pretty(&e.data), pretty));
+        let shown = match without_binary(e.data.json()) {
+            std::borrow::Cow::Owned(elided) => pretty(&elided),
+            std::borrow::Cow::Borrowed(_) => exact.map_or_else(|| pretty(&e.data), pretty),
+        };
+        out.push_str(&shown);
         out.push('\n');
     }
     if let Some(meta) = &e.metadata {
@@ -133,4 +137,48 @@ pub fn envelope(e: &crate::envelope::Envelope) -> String {
         }
     }
     out
+}
+
+/// Base64 shorter than this is printed as it is (a tiny icon reads as fast as its size).
+const BINARY_SHOWN: usize = 256;
+
+/// The data with the base64 of its images, audio and blobs (content items or embedded resources,
+/// at the top level or in a top-level list) said by its size: the readable output is for a
+/// person, and a screenshot's megabytes of base64 would fill the terminal (--json keeps them).
+fn without_binary(data: &Value) -> std::borrow::Cow<'_, Value> {
+    let items = match data {
+        Value::Array(items) => items.as_slice(),
+        one => std::slice::from_ref(one),
+    };
+    if !items.iter().any(|i| binary_member(i).is_some()) {
+        return std::borrow::Cow::Borrowed(data);
+    }
+    let mut data = data.clone();
+    match &mut data {
+        Value::Array(items) => items.iter_mut().for_each(elide_binary),
+        one => elide_binary(one),
+    }
+    std::borrow::Cow::Owned(data)
+}
+
+/// Where an item's long base64 is: `data` of an image or audio item, `blob` of a resource (or of
+/// an embedded resource's `resource`).
+fn binary_member(item: &Value) -> Option<(&str, &str)> {
+    let holder = item.get("resource").filter(|r| r.is_object()).unwrap_or(item);
+    ["data", "blob"].into_iter().find_map(|key| {
+        let text = holder.get(key)?.as_str()?;
+        let base64 = text.len() > BINARY_SHOWN
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_' | b'\n' | b'\r'));
+        base64.then_some((key, text))
+    })
+}
+
+fn elide_binary(item: &mut Value) {
+    let Some((key, text)) = binary_member(item) else { return };
+    let said = format!("({} of base64, not printed: --json has it)", super::items::human_size(text.len() as u64));
+    let key = key.to_string();
+    let holder = if item.get("resource").is_some_and(Value::is_object) { &mut item["resource"] } else { item };
+    holder[key.as_str()] = Value::String(said);
 }
