@@ -70,6 +70,23 @@ fn a_server_without_tools_lists_none() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("0 tools") && out.contains("the server does not offer tools"), "{out}");
+    let o = run(&["call", "x"], "no-tools");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(r#"no tool named "x" on this server; the server lists no tools"#), "{}", stderr(&o));
+}
+
+/// A tool not found is answered with the names the server has (ten, and how many more), and with
+/// the descriptors that could not be read, one of which may be the tool asked for.
+#[test]
+fn a_tool_not_found_names_what_the_server_has() {
+    let se = server_everything().to_string_lossy().into_owned();
+    let o = mcplens(&["call", "zzz", "--", "node", &se, "stdio"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(", and 6 more (`mcplens tools` lists them)"), "{}", stderr(&o));
+    let o = mcplens(&["call", "t", "--", "python3", &script("hostile_deep.py"), "nested-schema", "900"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1 tool descriptor it listed could not be read"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("did you mean:  "), "{}", stderr(&o));
 }
 
 #[test]

@@ -176,23 +176,33 @@ pub fn raw_member(reply: &Reply) -> String {
 }
 
 fn suggest(list: &ToolList, name: &str) -> String {
+    let names: Vec<&str> = list.tools.iter().map(|t| t.name()).filter(|n| !n.is_empty()).collect();
     let lower = name.to_lowercase();
-    let mut close: Vec<&str> = list
-        .tools
+    let close: Vec<&str> = names
         .iter()
-        .map(|t| t.name())
+        .copied()
         .filter(|n| {
             let n = n.to_lowercase();
             n.contains(&lower) || lower.contains(&n) || n.split('_').any(|p| p.len() > 2 && lower.contains(p))
         })
         .take(5)
         .collect();
-    if close.is_empty() {
-        close = list.tools.iter().map(|t| t.name()).take(10).collect();
-        format!("the server has: {}", close.join(", "))
-    } else {
-        format!("did you mean: {}", close.join(", "))
+    let mut said = match (close.is_empty(), names.len()) {
+        (false, _) => format!("did you mean: {}", close.join(", ")),
+        (true, 0) => "the server lists no tools".to_string(),
+        (true, n) if n <= 10 => format!("the server has: {}", names.join(", ")),
+        (true, n) => {
+            format!("the server has: {}, and {} more (`mcplens tools` lists them)", names[..10].join(", "), n - 10)
+        }
+    };
+    // A descriptor too broken to name may be the one asked for.
+    let unread = list.tools.len() - names.len();
+    if unread > 0 {
+        let s = if unread == 1 { "" } else { "s" };
+        let not_read = format!("{unread} tool descriptor{s} it listed could not be read (`mcplens tools` says why)");
+        said = if names.is_empty() { not_read } else { format!("{said}; {not_read}") };
     }
+    said
 }
 
 /// `call --print-command | --print-curl | --print-message`: the call as text to paste, not run.
