@@ -15,7 +15,13 @@ fn lint(args: &[&str]) -> (Option<i32>, Value) {
     all.extend_from_slice(args);
     let o = mcplens(&all);
     assert!(stderr(&o).is_empty() || o.status.code() != Some(2), "{}", stderr(&o));
-    (o.status.code(), json_out(&o))
+    let report = json_out(&o);
+    // Every finding has the same members (null where it is about no tool or no one place).
+    let members = ["rule", "severity", "tool", "at", "message", "source"];
+    let same = |f: &Value| f.as_object().is_some_and(|o| o.len() == 6 && members.iter().all(|m| o.contains_key(*m)));
+    let findings = report["findings"].as_array().map(Vec::as_slice).unwrap_or_default();
+    assert!(findings.iter().all(same), "{report:#}");
+    (o.status.code(), report)
 }
 
 fn rules_at(report: &Value, severities: &[&str]) -> BTreeSet<String> {

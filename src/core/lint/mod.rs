@@ -33,11 +33,11 @@ pub use session::SessionFacts;
 pub struct Finding {
     pub rule: &'static str,
     pub severity: Severity,
-    /// The tool it is about, when it is about one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The tool it is about, when it is about one (null in JSON otherwise: every finding has
+    /// the same members, for scripts).
     pub tool: Option<String>,
-    /// A JSON pointer into the tool's descriptor (or the server's result).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// A JSON pointer into the tool's descriptor (or the server's result), when the finding is
+    /// about one place.
     pub at: Option<String>,
     pub message: String,
     pub source: &'static str,
