@@ -138,6 +138,11 @@ fn huge_and_deep_replies() {
     let env: Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
     let n = env["data"].as_array().map_or(0, Vec::len);
     assert!(n > 250_000, "{n}");
+    // Over --max-message-mb: the limit named in mcplens's words, not as a JSON-RPC error.
+    let o = run(&["call", "echo", "--no-validate", "--arg", "mb=3", "--max-message-mb", "1"], "huge");
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("echo failed: the reply to tools/call is") && !err.contains("Mcp error"), "{err}");
     assert_eq!(env["summary"]["total"].as_u64(), Some(n as u64));
     // Over the message limit: a clear error, not a hang.
     let o = run(&["call", "echo", "--no-validate", "--arg", "mb=3", "--max-message-mb", "1", "--timeout", "3"], "huge");

@@ -183,8 +183,8 @@ pub enum Command {
     /// Ping the server and print the round-trip time.
     #[command(after_help = EXIT_CODES)]
     Ping {
-        /// How many pings, one after the other.
-        #[arg(long, default_value_t = 1, value_name = "N")]
+        /// How many pings, one after the other (at least 1).
+        #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         count: u32,
         #[command(flatten)]
         target: TargetArgs,

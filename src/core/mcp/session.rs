@@ -337,7 +337,7 @@ impl Session {
                 if let Some(c) = &child {
                     c.kill();
                 }
-                let what = format!("did not finish initializing within {}s (--timeout)", options.timeout.as_secs());
+                let what = format!("did not finish initializing within {:?} (--timeout)", options.timeout);
                 return Err(LensError::connection(Self::failure_message(&log, child.as_ref(), what).await));
             }
         };
@@ -541,9 +541,8 @@ impl Session {
     async fn service_error(&self, e: ServiceError, what: &str) -> LensError {
         match e {
             ServiceError::Timeout { timeout } => LensError::connection(format!(
-                "{what} timed out after {}s with no reply (notifications/cancelled was sent); \
-                 raise --timeout if the tool is just slow",
-                timeout.as_secs_f64()
+                "{what} timed out after {timeout:?} with no reply (notifications/cancelled was sent); \
+                 raise --timeout if the tool is just slow"
             )),
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 let msg = Self::failure_message(
@@ -553,6 +552,11 @@ impl Session {
                 )
                 .await;
                 LensError::connection(msg)
+            }
+            // The error mcplens itself ended the request with (a reply over the size limit):
+            // its words alone, not rmcp's framing of an error reply.
+            ServiceError::McpError(e) if self.tap.refused().is_some_and(|r| *r == *e.message) => {
+                LensError::connection(format!("{what} failed: {}", self.log().redactor().redact(&e.message)))
             }
             other => {
                 LensError::connection(format!("{what} failed: {}", self.log().redactor().redact(&root_cause(&other))))
