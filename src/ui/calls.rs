@@ -84,7 +84,15 @@ fn record(
     }
     // A call may have logged in again or refreshed the token on the way.
     let _ = out.send(Msg::Session(SessionMsg::Login(session.auth().map(|a| a.state()))));
+    // A stdio server's exit is seen by the worker; an HTTP server gone is seen by the call that
+    // found it gone, which says so.
+    let gone = status == CallStatus::ServerGone || session.is_closed();
+    let lost = (session.child().is_none() && gone).then(|| result.error.clone()).flatten();
     let _ = out.send(Msg::Session(SessionMsg::CallDone(Box::new(result), entry)));
+    if let Some(error) = lost {
+        let first = error.lines().next().unwrap_or_default().to_string();
+        let _ = out.send(Msg::Session(SessionMsg::Closed { reason: first }));
+    }
 }
 
 /// Gathers every page after the known ones and reports one merged result.

@@ -51,6 +51,9 @@ impl CallStatus {
         match e.kind {
             ErrorKind::Cancelled => CallStatus::Cancelled,
             _ if closed => CallStatus::ServerGone,
+            // As the session words a transport that ended mid-request (`Session::service_error`);
+            // over HTTP the session is not marked closed by then.
+            _ if e.message.contains(" closed the connection during ") => CallStatus::ServerGone,
             // The session words its own timeout this way (`Session::request`).
             _ if e.message.contains(" timed out after ") => CallStatus::Timeout,
             _ => CallStatus::Failed,
@@ -109,6 +112,14 @@ pub enum Purpose {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_connection_closed_mid_request_is_the_server_gone() {
+        let e = LensError::connection("the server closed the connection during tools/call echo");
+        assert_eq!(CallStatus::of_error(&e, false), CallStatus::ServerGone);
+        let e = LensError::connection("tools/call echo timed out after 5s with no reply");
+        assert_eq!(CallStatus::of_error(&e, false), CallStatus::Timeout);
+    }
 
     #[test]
     fn every_status_reads_back_as_written() {
