@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::Arc;
 
-use crossterm::event::KeyCode;
+use crossterm::event::{KeyCode, KeyModifiers};
 use mcplens::ui::app::{App, Pane};
 use mcplens::ui::headless::{Screen, connected_app};
 use mcplens::ui::theme::Theme;
@@ -45,4 +45,94 @@ async fn esc_in_the_help_never_reaches_the_pane_under_it() {
     assert!(text.contains("Tools (2/19 match \"wea\")"), "after n:\n{after_n}\nafter Esc:\n{text}");
     assert!(!text.contains("Help · theme"), "{text}");
     assert_eq!(app.outline().focus, Pane::Tools);
+}
+
+fn open(screen: &mut Screen, app: &mut App, tool: &str) {
+    filter(screen, app, tool);
+    screen.press(app, KeyCode::Enter);
+    assert_eq!(app.outline().focus, Pane::Form);
+}
+
+/// Moves the focus down to the next field named `key`.
+fn go(screen: &mut Screen, app: &mut App, key: &str) {
+    for _ in 0..60 {
+        if app.form().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
+            return;
+        }
+        screen.press(app, KeyCode::Down);
+    }
+    panic!("no field {key} below the focus");
+}
+
+fn ctrl(screen: &mut Screen, app: &mut App, c: char) -> Vec<mcplens::ui::app::Cmd> {
+    screen.press_with(app, KeyCode::Char(c), KeyModifiers::CONTROL)
+}
+
+/// The form pane's lines (it sits right of the tool list, above the result).
+fn form_text(screen: &mut Screen, app: &mut App) -> String {
+    let text = screen.text(app);
+    let mut out = String::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let right: String = line.chars().skip(40).collect();
+        if right.contains("Form: ") {
+            inside = true;
+        } else if inside && (right.starts_with('╰') || right.starts_with('┗')) {
+            break;
+        }
+        if inside {
+            out.push_str(&right);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn turning_validation_off_drops_the_refusal_it_answers() {
+    let (mut app, _session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "findpers");
+    go(&mut screen, &mut app, "fg_id");
+    keys(&mut screen, &mut app, "not-a-uuid");
+    assert!(ctrl(&mut screen, &mut app, 'r').is_empty());
+    assert!(form_text(&mut screen, &mut app).contains("validation error(s)"));
+    ctrl(&mut screen, &mut app, 'v');
+    let form = form_text(&mut screen, &mut app);
+    assert!(form.contains("validation off"), "{form}");
+    assert!(!form.contains("validation error(s)"), "{form}");
+}
+
+#[tokio::test]
+async fn a_confirmed_run_drops_the_not_run_of_the_cancelled_one() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "discord_delete");
+    go(&mut screen, &mut app, "channel_id");
+    keys(&mut screen, &mut app, "123");
+    go(&mut screen, &mut app, "message_id");
+    keys(&mut screen, &mut app, "456");
+    assert!(ctrl(&mut screen, &mut app, 'r').is_empty());
+    assert!(screen.press(&mut app, KeyCode::Char('x')).is_empty());
+    assert!(form_text(&mut screen, &mut app).contains("not run"));
+    ctrl(&mut screen, &mut app, 'r');
+    let form = form_text(&mut screen, &mut app);
+    assert!(form.contains("Run it?") && !form.contains("not run"), "{form}");
+    let cmds = screen.press(&mut app, KeyCode::Char('y'));
+    assert!(!cmds.is_empty());
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    let form = form_text(&mut screen, &mut app);
+    assert!(!form.contains("not run"), "{form}");
+}
+
+#[tokio::test]
+async fn only_the_focused_pane_shows_a_text_cursor() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "slow_task");
+    ctrl(&mut screen, &mut app, 'd');
+    keys(&mut screen, &mut app, "1");
+    assert!(form_text(&mut screen, &mut app).contains("steps: 1▏"));
+    let cmds = ctrl(&mut screen, &mut app, 'r');
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    assert_eq!(app.outline().focus, Pane::Result);
+    let form = form_text(&mut screen, &mut app);
+    assert!(form.contains("steps: 1") && !form.contains('▏'), "{form}");
 }

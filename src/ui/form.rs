@@ -9,6 +9,9 @@ use super::line_input::{Edit, LineInput};
 use super::textarea::TextArea;
 use crate::schema::form::{self, Field, Form, Kind, State, field_at, field_at_mut, parse_error};
 
+/// What the form says when the user declines to run a destructive tool.
+const NOT_RUN: &str = "not run";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowKind {
     Field,
@@ -475,6 +478,8 @@ impl FormState {
             Command::ToggleJson => self.toggle_raw(),
             Command::ToggleValidate => {
                 self.no_validate = !self.no_validate;
+                // A run refused for validation errors answers validation that is off now.
+                self.check = None;
                 self.message = Some(
                     if self.no_validate { "validation off: arguments are sent as they are" } else { "validation on" }
                         .into(),
@@ -518,9 +523,10 @@ impl FormState {
         if self.confirm {
             self.confirm = false;
             return if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+                self.message = None;
                 FormOutcome::Run
             } else {
-                self.message = Some("not run".into());
+                self.message = Some(NOT_RUN.into());
                 FormOutcome::Handled
             };
         }
@@ -805,6 +811,10 @@ impl FormState {
     }
 
     fn run_request(&mut self) -> FormOutcome {
+        // What the last attempt ended with ("not run") is about that attempt, not this one.
+        if self.message.as_deref() == Some(NOT_RUN) {
+            self.message = None;
+        }
         if let Err(e) = self.arguments() {
             self.check = Some(e);
             return FormOutcome::Handled;

@@ -76,7 +76,8 @@ impl FormState {
     }
 
     /// Everything inside the border: the rows, then the focused field's hints and the errors.
-    pub fn draw_inside(&self, f: &mut Frame, inner: Rect, theme: &Theme) {
+    /// The text cursor shows only while the pane has the focus (`focused`).
+    pub fn draw_inside(&self, f: &mut Frame, inner: Rect, theme: &Theme, focused: bool) {
         let info = self.info();
         let [rows_area, info_area] = self.split(inner, info.len());
         let lines: Vec<Line> = info
@@ -88,7 +89,7 @@ impl FormState {
             .collect();
         let sep = Block::default().borders(Borders::TOP).border_style(theme.border(false));
         f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(sep), info_area);
-        self.draw_rows(f, rows_area, theme);
+        self.draw_rows(f, rows_area, theme, focused);
     }
 
     /// Keeps the focused row (or the editor's cursor) in view, for rows drawn inside `inner`.
@@ -119,24 +120,25 @@ impl FormState {
         Used::Yes
     }
 
-    fn draw_rows(&self, f: &mut Frame, rows_area: Rect, theme: &Theme) {
+    fn draw_rows(&self, f: &mut Frame, rows_area: Rect, theme: &Theme, focused: bool) {
         if let Some(ta) = &self.raw {
-            f.render_widget(Paragraph::new(raw_lines(ta, rows_area.height as usize, theme)), rows_area);
+            f.render_widget(Paragraph::new(raw_lines(ta, rows_area.height as usize, theme, focused)), rows_area);
             return;
         }
         let width = rows_area.width as usize;
         let mut lines = vec![];
         for (i, row) in self.rows.iter().enumerate().skip(self.scroll).take(rows_area.height as usize) {
             let is_focus = i == self.focus;
+            let cursor = is_focus && focused;
             let mut spans = vec![Span::raw("  ".repeat(row.depth.min(30)))];
             match row.kind {
                 RowKind::AddItem => {
                     spans.push(Span::styled(format!("+ add item ({})", key(Command::Activate)), theme.paint(Role::Key)))
                 }
-                RowKind::AddKey => self.add_key_spans(&mut spans, is_focus, theme),
+                RowKind::AddKey => self.add_key_spans(&mut spans, cursor, theme),
                 RowKind::Field => {
                     let Some(field) = crate::schema::form::field_at(&self.form.root, &row.path) else { continue };
-                    self.field_spans(&mut spans, field, &row.path, (is_focus, width), theme);
+                    self.field_spans(&mut spans, field, &row.path, (cursor, width), theme);
                 }
             }
             let line = Line::from(spans);
@@ -153,14 +155,15 @@ impl FormState {
     }
 
     /// "+ add key: " and the name being typed.
-    fn add_key_spans(&self, spans: &mut Vec<Span<'static>>, is_focus: bool, theme: &Theme) {
+    fn add_key_spans(&self, spans: &mut Vec<Span<'static>>, cursor: bool, theme: &Theme) {
         spans.push(Span::styled("+ add key: ", theme.paint(Role::Key)));
-        spans.push(Span::styled(self.new_key.view(60, is_focus), theme.paint(Role::Text)));
+        spans.push(Span::styled(self.new_key.view(60, cursor), theme.paint(Role::Text)));
         spans.push(Span::styled(format!("  (type a name, {})", key(Command::Activate)), theme.paint(Role::Dim)));
     }
 
     /// A field's row after its indent: key, required mark, value (with the text cursor when
-    /// focused), the omitted hint and its first error. `at` is (focused, the row's width).
+    /// focused), the omitted hint and its first error. `at` is (the row shows the text cursor:
+    /// focused in a focused pane, the row's width).
     fn field_spans(
         &self,
         spans: &mut Vec<Span<'static>>,
@@ -169,7 +172,7 @@ impl FormState {
         at: (bool, usize),
         theme: &Theme,
     ) {
-        let (is_focus, width) = at;
+        let (cursor, width) = at;
         let name =
             if field.key.is_empty() { "(arguments)".to_string() } else { sanitize::line(&field.key).into_owned() };
         spans.push(Span::styled(name, theme.paint(Role::Text).add_modifier(Modifier::BOLD)));
@@ -179,18 +182,18 @@ impl FormState {
         spans.push(Span::styled(": ", theme.paint(Role::Dim)));
         let (value, set) = FormState::display(field);
         let room = width.saturating_sub(spans.iter().map(Span::width).sum::<usize>() + 1).max(8);
-        match self.cursor_view(room).filter(|_| is_focus) {
+        match self.cursor_view(room).filter(|_| cursor) {
             Some(view) => spans.push(Span::styled(view, theme.paint(Role::JsonString))),
             None => {
                 if set || !value.is_empty() {
                     let mut style = theme.paint(if set { Role::JsonString } else { Role::Dim });
-                    if is_focus && self.selected_value() {
+                    if cursor && self.selected_value() {
                         // Selected: the first key typed replaces it.
                         style = style.add_modifier(Modifier::REVERSED);
                     }
                     spans.push(Span::styled(sanitize::line(&value).into_owned(), style));
                 }
-                if is_focus && field.is_text() {
+                if cursor && field.is_text() {
                     spans.push(Span::styled(CURSOR.to_string(), theme.paint(Role::Match)));
                 }
             }
@@ -207,15 +210,15 @@ impl FormState {
     }
 }
 
-/// The JSON editor's lines from its scroll, the cursor's character reversed.
-fn raw_lines(ta: &crate::ui::textarea::TextArea, h: usize, theme: &Theme) -> Vec<Line<'static>> {
+/// The JSON editor's lines from its scroll, the cursor's character reversed (while `focused`).
+fn raw_lines(ta: &crate::ui::textarea::TextArea, h: usize, theme: &Theme, focused: bool) -> Vec<Line<'static>> {
     ta.lines
         .iter()
         .enumerate()
         .skip(ta.scroll)
         .take(h)
         .map(|(i, l)| {
-            if i != ta.row {
+            if i != ta.row || !focused {
                 return Line::raw(sanitize::line(l).into_owned());
             }
             let col = ta.col.min(l.chars().count());
@@ -310,7 +313,7 @@ impl Component for FormState {
             );
         let inner = b.inner(area);
         f.render_widget(b, area);
-        self.draw_inside(f, inner, theme);
+        self.draw_inside(f, inner, theme, focused);
     }
 }
 
