@@ -136,3 +136,27 @@ async fn only_the_focused_pane_shows_a_text_cursor() {
     let form = form_text(&mut screen, &mut app);
     assert!(form.contains("steps: 1") && !form.contains('▏'), "{form}");
 }
+
+/// The row of the form's field `key`, from the screen.
+fn field_row(screen: &mut Screen, app: &mut App, key: &str) -> String {
+    let form = form_text(screen, app);
+    let at = format!("{key}: ");
+    form.lines().find(|l| l.contains(&at)).map(|l| l.trim_matches(|c| "│┃ ".contains(c)).to_string()).unwrap_or(form)
+}
+
+#[tokio::test]
+async fn an_explicit_empty_string_or_null_shows_and_typing_replaces_it() {
+    let (mut app, _session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "echo");
+    go(&mut screen, &mut app, "message");
+    keys(&mut screen, &mut app, "hi");
+    ctrl(&mut screen, &mut app, 'e');
+    let row = field_row(&mut screen, &mut app, "message");
+    assert!(row.starts_with("message: \"\""), "{row}");
+    ctrl(&mut screen, &mut app, 'n');
+    let row = field_row(&mut screen, &mut app, "message");
+    assert!(row.starts_with("message: null"), "{row}");
+    keys(&mut screen, &mut app, "a");
+    let row = field_row(&mut screen, &mut app, "message");
+    assert!(row.starts_with("message*: a▏") || row.starts_with("message: a▏"), "{row}");
+}

@@ -652,7 +652,8 @@ impl FormState {
     /// The focused text field's value with its cursor, as it fits in `width` columns; None when
     /// the value is shown selected (the first key typed replaces it) or the row takes no text.
     pub fn cursor_view(&self, width: usize) -> Option<String> {
-        if self.selected_value() || !self.focused_field().is_some_and(Field::is_text) {
+        let text = self.focused_field().is_some_and(|f| f.is_text() && !FormState::explicit(f));
+        if self.selected_value() || !text {
             return None;
         }
         Some(self.editor().view(width, true))
@@ -832,6 +833,12 @@ impl FormState {
             return FormOutcome::Handled;
         }
         FormOutcome::Run
+    }
+
+    /// Whether the field holds a value the user chose to send as it is (Ctrl-N's null, Ctrl-E's
+    /// empty value): shown as that value, not as text, and replaced by what is typed.
+    pub fn explicit(f: &Field) -> bool {
+        matches!(f.state, State::Null | State::Empty)
     }
 
     /// The focused row's text for display: value, or a placeholder.

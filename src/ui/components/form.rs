@@ -186,8 +186,13 @@ impl FormState {
             Some(view) => spans.push(Span::styled(view, theme.paint(Role::JsonString))),
             None => {
                 if set || !value.is_empty() {
-                    let mut style = theme.paint(if set { Role::JsonString } else { Role::Dim });
-                    if cursor && self.selected_value() {
+                    let explicit = FormState::explicit(field);
+                    let mut style = match (explicit, set) {
+                        (true, _) => theme.paint(Role::JsonNull).add_modifier(Modifier::ITALIC),
+                        (false, true) => theme.paint(Role::JsonString),
+                        (false, false) => theme.paint(Role::Dim),
+                    };
+                    if cursor && (self.selected_value() || explicit) {
                         // Selected: the first key typed replaces it.
                         style = style.add_modifier(Modifier::REVERSED);
                     }
