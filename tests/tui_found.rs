@@ -160,3 +160,21 @@ async fn an_explicit_empty_string_or_null_shows_and_typing_replaces_it() {
     let row = field_row(&mut screen, &mut app, "message");
     assert!(row.starts_with("message*: a▏") || row.starts_with("message: a▏"), "{row}");
 }
+
+#[tokio::test]
+async fn an_empty_list_says_so_and_offers_no_record() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "findpers");
+    go(&mut screen, &mut app, "fg_id");
+    keys(&mut screen, &mut app, "not-a-uuid");
+    ctrl(&mut screen, &mut app, 'v');
+    let cmds = ctrl(&mut screen, &mut app, 'r');
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    assert_eq!(app.outline().focus, Pane::Result);
+    let text = screen.text(&mut app);
+    assert!(text.contains("empty list: 0 records"), "{text}");
+    assert!(!text.contains("0 columns") && !text.contains("opens the record"), "{text}");
+    screen.press(&mut app, KeyCode::Enter);
+    let text = screen.text(&mut app);
+    assert!(!text.contains("nothing selected") && text.contains("no record to open"), "{text}");
+}

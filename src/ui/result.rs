@@ -493,6 +493,11 @@ impl ResultState {
 
     /// `o`: the selected value whole, with a title: a tree's node, a table's record, a text
     /// view's whole text.
+    /// Whether the view shows a list that has no records (nothing to select or open).
+    pub fn empty_list(&mut self) -> bool {
+        matches!(self.focus_mut(), Focus::Table(t) if t.scroll.len == 0)
+    }
+
     pub fn value_text(&mut self) -> Option<(String, String)> {
         let name = self.view.name();
         match self.focus_mut() {
