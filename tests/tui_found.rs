@@ -178,3 +178,36 @@ async fn an_empty_list_says_so_and_offers_no_record() {
     let text = screen.text(&mut app);
     assert!(!text.contains("nothing selected") && text.contains("no record to open"), "{text}");
 }
+
+/// The screen's line holding `what`.
+fn line_with(text: &str, what: &str) -> String {
+    text.lines().find(|l| l.contains(what)).unwrap_or_else(|| panic!("no {what:?} in\n{text}")).to_string()
+}
+
+#[tokio::test]
+async fn text_too_long_for_its_place_is_wrapped_or_ends_in_an_ellipsis() {
+    let (mut app, _session, mut screen) = setup().await;
+    filter(&mut screen, &mut app, "zzzz");
+    let text = screen.text(&mut app);
+    assert!(text.contains("(Esc clears") && text.contains("it)."), "{text}");
+    screen.press(&mut app, KeyCode::Esc);
+    // A picker's title names its keys whole.
+    open(&mut screen, &mut app, "findpers");
+    go(&mut screen, &mut app, "role");
+    screen.press(&mut app, KeyCode::Char(' '));
+    let text = screen.text(&mut app);
+    assert!(text.contains("Enter picks · Esc cancels"), "{text}");
+    screen.press(&mut app, KeyCode::Esc);
+    // An error beside a field that does not fit the row ends in `…`.
+    go(&mut screen, &mut app, "limit");
+    keys(&mut screen, &mut app, "99999999999999999999999");
+    let row = line_with(&screen.text(&mut app), "✖ not an integer");
+    assert!(row.ends_with("…┃") || row.ends_with("…│"), "{row}");
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Esc);
+    open(&mut screen, &mut app, "list_issues");
+    go(&mut screen, &mut app, "states");
+    screen.press(&mut app, KeyCode::Char(' '));
+    let text = screen.text(&mut app);
+    assert!(text.contains("Space toggles · Enter done"), "{text}");
+}

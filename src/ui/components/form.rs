@@ -148,7 +148,7 @@ impl FormState {
             let run = key(Command::Run);
             lines.push(Line::styled(format!("This tool takes no arguments: {run} runs it."), theme.paint(Role::Dim)));
         }
-        f.render_widget(Paragraph::new(lines), rows_area);
+        f.render_widget(Paragraph::new(crate::ui::fit::lines(lines, width)), rows_area);
         if let Some(p) = &self.picker {
             draw_picker(f, p, rows_area, theme);
         }
@@ -239,9 +239,17 @@ fn raw_lines(ta: &crate::ui::textarea::TextArea, h: usize, theme: &Theme, focuse
         .collect()
 }
 
-/// An open picker's options in a box over the rows.
+/// An open picker's options in a box over the rows, wide enough for its title when the rows
+/// have the room.
 fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, theme: &Theme) {
-    let w = p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8;
+    let (toggle, pick, leave) = (key(Command::Toggle), key(Command::Activate), key(Command::Leave));
+    let hint = if p.multi.is_some() {
+        format!(" {toggle} toggles · {pick} done ")
+    } else {
+        format!(" {pick} picks · {leave} cancels ")
+    };
+    let widest = p.options.iter().map(|o| Span::raw(o.as_str()).width()).max().unwrap_or(10) + 8;
+    let w = widest.max(Span::raw(hint.as_str()).width() + 2).min(usize::from(u16::MAX)) as u16;
     let r = crate::ui::component::centered(rows_area, w, p.options.len() as u16 + 2);
     f.render_widget(Clear, r);
     let skip = p.cursor.saturating_sub(r.height.saturating_sub(3) as usize);
@@ -256,17 +264,14 @@ fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, them
                 Some(_) => "[ ] ",
                 None => "",
             };
-            let l = Line::raw(format!("{mark}{}", sanitize::line(o)));
+            let l = crate::ui::fit::fit(
+                Line::raw(format!("{mark}{}", sanitize::line(o))),
+                usize::from(r.width.saturating_sub(2)),
+            );
             if i == p.cursor { l.style(theme.selection()) } else { l }
         })
         .collect();
-    let (toggle, pick, leave) = (key(Command::Toggle), key(Command::Activate), key(Command::Leave));
-    let hint = if p.multi.is_some() {
-        format!(" {toggle} toggles · {pick} done ")
-    } else {
-        format!(" {pick} picks · {leave} cancels ")
-    };
-    let b = crate::ui::component::overlay_block(theme, hint);
+    let b = crate::ui::component::overlay_block(theme, crate::ui::fit::title(hint, r.width));
     f.render_widget(Paragraph::new(items).block(b), r);
 }
 
