@@ -211,3 +211,31 @@ async fn text_too_long_for_its_place_is_wrapped_or_ends_in_an_ellipsis() {
     let text = screen.text(&mut app);
     assert!(text.contains("Space toggles · Enter done"), "{text}");
 }
+
+/// The raw schema (`r`) wraps a long line rather than cutting it at the pane's edge, zoomed
+/// or not; scrolling reaches its last row.
+#[tokio::test]
+async fn the_raw_schema_wraps_long_lines() {
+    let (mut app, _session, mut screen) = setup().await;
+    filter(&mut screen, &mut app, "fg");
+    screen.press(&mut app, KeyCode::Char('l'));
+    screen.press(&mut app, KeyCode::Char('r'));
+    let ending = "another type system truncate).\",";
+    for zoom in [false, true] {
+        if zoom {
+            screen.press(&mut app, KeyCode::Char('z'));
+        }
+        let text = screen.text(&mut app);
+        // The schema pane is the right one: what is left of its frame is the tool list's.
+        let right = |l: &str| -> String {
+            let cut = l.rfind(['┃', '│']).map_or(l, |end| &l[..end]);
+            let start = cut.rfind(['┃', '│']).map_or(0, |i| i + '┃'.len_utf8());
+            cut[start..].to_string()
+        };
+        let joined: String = text.lines().map(right).collect();
+        assert!(joined.replace(' ', "").contains(&ending.replace(' ', "")), "{text}");
+    }
+    screen.press(&mut app, KeyCode::Char('G'));
+    let text = screen.text(&mut app);
+    assert!(text.lines().any(|l| l.contains("│}") || l.contains("┃}")), "{text}");
+}
