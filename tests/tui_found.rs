@@ -239,3 +239,22 @@ async fn the_raw_schema_wraps_long_lines() {
     let text = screen.text(&mut app);
     assert!(text.lines().any(|l| l.contains("│}") || l.contains("┃}")), "{text}");
 }
+
+/// Esc in the result first clears a search kept there; the next Esc goes back to the form.
+#[tokio::test]
+async fn esc_in_the_result_clears_a_kept_search_first() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "echo");
+    keys(&mut screen, &mut app, "rust is here");
+    let cmds = ctrl(&mut screen, &mut app, 'r');
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    assert_eq!(app.outline().focus, Pane::Result);
+    filter(&mut screen, &mut app, "rust");
+    assert!(screen.text(&mut app).contains("/rust"));
+    screen.press(&mut app, KeyCode::Esc);
+    let text = screen.text(&mut app);
+    assert!(!text.contains("/rust"), "{text}");
+    assert_eq!(app.outline().focus, Pane::Result);
+    screen.press(&mut app, KeyCode::Esc);
+    assert_eq!(app.outline().focus, Pane::Form);
+}

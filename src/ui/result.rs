@@ -434,7 +434,28 @@ impl ResultState {
 
     /// Esc: closes the search prompt, then an open record; false if there was neither.
     pub fn back(&mut self) -> bool {
-        self.shown_mut().is_some_and(|v| v.back())
+        self.clear_search() || self.shown_mut().is_some_and(|v| v.back())
+    }
+
+    /// Esc first clears a search kept after Enter (its matches highlighted), as every filter
+    /// and search does; false when none is kept.
+    fn clear_search(&mut self) -> bool {
+        match self.focus_mut() {
+            Focus::Tree(v) if !v.query.is_empty() => {
+                v.query.clear();
+                v.search_note = None;
+            }
+            Focus::Table(t) if !t.search.query.is_empty() => {
+                t.search.query.clear();
+                t.search.note = None;
+            }
+            Focus::Text(t) if !t.search.query.is_empty() => {
+                t.search.query.clear();
+                t.search.note = None;
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// `/`: opens the search prompt of the shown view; false where there is nothing to search.
