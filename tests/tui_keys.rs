@@ -277,7 +277,7 @@ async fn typing_again_on_a_header_row_appends_to_the_field_below() {
 /// `Y` on a result: the call as a command line, a curl request (HTTP only) or its message, the
 /// target's secrets masked on screen and in what is copied; from the history too.
 #[tokio::test]
-async fn a_call_copied_as_a_command_a_curl_request_or_its_message() {
+async fn a_call_copied_as_a_command_or_its_message_and_no_curl_request_for_a_command() {
     let (mut app, session, mut screen) = demo_setup().await;
     let mut args = mcplens::cli::TargetArgs::default();
     args.command = vec!["python3".into(), "server.py".into()];
@@ -295,8 +295,8 @@ async fn a_call_copied_as_a_command_a_curl_request_or_its_message() {
     let shown = screen.text(&mut app);
     assert!(shown.contains("an mcplens call command") && shown.contains("mcplens call echo"), "{shown}");
     assert!(!shown.contains("sekrit-42"), "{shown}");
-    screen.press(&mut app, KeyCode::Down);
-    assert!(screen.text(&mut app).contains("for an HTTP server"), "curl applies to HTTP servers only");
+    // A curl request applies to HTTP servers only: a command's server is not offered one.
+    assert!(!shown.contains("a curl request"), "{shown}");
     screen.press(&mut app, KeyCode::Down);
     let copied = screen.press(&mut app, KeyCode::Enter);
     let Some(Cmd::Copy(text)) = copied.first() else { panic!("nothing copied: {copied:?}") };

@@ -254,11 +254,11 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
 }
 
 /// The frame of an overlay (help, history, picker).
-pub fn overlay_block<'a>(t: &Theme, title: impl Into<String>) -> Block<'a> {
+pub fn overlay_block<'a>(t: &Theme, title: impl Into<Line<'a>>) -> Block<'a> {
     Block::default()
         .borders(Borders::ALL)
         .border_type(BorderType::Thick)
         .border_style(t.border(true))
-        .title(Line::from(title.into()).style(t.title(true)))
+        .title(title.into().style(t.title(true)))
         .style(t.base())
 }

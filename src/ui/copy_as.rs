@@ -28,8 +28,11 @@ impl App {
             ("a curl request", Form::Curl),
             ("the JSON-RPC message", Form::Message),
         ];
+        // A curl request needs a URL: a server started as a command is not offered one.
+        let http = source.args.url.is_some();
         let choices = forms
             .into_iter()
+            .filter(|(_, form)| http || !matches!(form, Form::Curl))
             .map(|(name, form)| Choice { name, text: as_command::render(&spec, form, false, source.secrets.clone()) })
             .collect();
         self.panes.overlays.push(Box::new(CopyAs::new(tool.to_string(), choices)));

@@ -36,6 +36,17 @@ pub fn fit(line: Line<'static>, width: usize) -> Line<'static> {
     Line { spans, ..line }
 }
 
+/// Every line fitted to `width` (see [`fit`]): for rows drawn without wrapping, which the
+/// pane's edge would otherwise cut silently.
+pub fn lines(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    lines.into_iter().map(|l| fit(l, width)).collect()
+}
+
+/// A frame's title as it fits on a frame `width` columns wide (the corners take two).
+pub fn title(title: String, width: u16) -> Line<'static> {
+    fit(Line::from(title), width.saturating_sub(2) as usize)
+}
+
 /// `(key, word)` hints, as footers write them, that fit whole in `room` columns: a hint is
 /// never cut in the middle of its word; when some are left out, `…` says so. `styles` are the
 /// key's and the word's.

@@ -9,6 +9,9 @@ use super::line_input::{Edit, LineInput};
 use super::textarea::TextArea;
 use crate::schema::form::{self, Field, Form, Kind, State, field_at, field_at_mut, parse_error};
 
+/// What the form says when the user declines to run a destructive tool.
+const NOT_RUN: &str = "not run";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowKind {
     Field,
@@ -475,6 +478,8 @@ impl FormState {
             Command::ToggleJson => self.toggle_raw(),
             Command::ToggleValidate => {
                 self.no_validate = !self.no_validate;
+                // A run refused for validation errors answers validation that is off now.
+                self.check = None;
                 self.message = Some(
                     if self.no_validate { "validation off: arguments are sent as they are" } else { "validation on" }
                         .into(),
@@ -518,9 +523,10 @@ impl FormState {
         if self.confirm {
             self.confirm = false;
             return if matches!(k.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+                self.message = None;
                 FormOutcome::Run
             } else {
-                self.message = Some("not run".into());
+                self.message = Some(NOT_RUN.into());
                 FormOutcome::Handled
             };
         }
@@ -646,7 +652,8 @@ impl FormState {
     /// The focused text field's value with its cursor, as it fits in `width` columns; None when
     /// the value is shown selected (the first key typed replaces it) or the row takes no text.
     pub fn cursor_view(&self, width: usize) -> Option<String> {
-        if self.selected_value() || !self.focused_field().is_some_and(Field::is_text) {
+        let text = self.focused_field().is_some_and(|f| f.is_text() && !FormState::explicit(f));
+        if self.selected_value() || !text {
             return None;
         }
         Some(self.editor().view(width, true))
@@ -805,6 +812,10 @@ impl FormState {
     }
 
     fn run_request(&mut self) -> FormOutcome {
+        // What the last attempt ended with ("not run") is about that attempt, not this one.
+        if self.message.as_deref() == Some(NOT_RUN) {
+            self.message = None;
+        }
         if let Err(e) = self.arguments() {
             self.check = Some(e);
             return FormOutcome::Handled;
@@ -822,6 +833,12 @@ impl FormState {
             return FormOutcome::Handled;
         }
         FormOutcome::Run
+    }
+
+    /// Whether the field holds a value the user chose to send as it is (Ctrl-N's null, Ctrl-E's
+    /// empty value): shown as that value, not as text, and replaced by what is typed.
+    pub fn explicit(f: &Field) -> bool {
+        matches!(f.state, State::Null | State::Empty)
     }
 
     /// The focused row's text for display: value, or a placeholder.

@@ -434,7 +434,28 @@ impl ResultState {
 
     /// Esc: closes the search prompt, then an open record; false if there was neither.
     pub fn back(&mut self) -> bool {
-        self.shown_mut().is_some_and(|v| v.back())
+        self.clear_search() || self.shown_mut().is_some_and(|v| v.back())
+    }
+
+    /// Esc first clears a search kept after Enter (its matches highlighted), as every filter
+    /// and search does; false when none is kept.
+    fn clear_search(&mut self) -> bool {
+        match self.focus_mut() {
+            Focus::Tree(v) if !v.query.is_empty() => {
+                v.query.clear();
+                v.search_note = None;
+            }
+            Focus::Table(t) if !t.search.query.is_empty() => {
+                t.search.query.clear();
+                t.search.note = None;
+            }
+            Focus::Text(t) if !t.search.query.is_empty() => {
+                t.search.query.clear();
+                t.search.note = None;
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// `/`: opens the search prompt of the shown view; false where there is nothing to search.
@@ -493,6 +514,11 @@ impl ResultState {
 
     /// `o`: the selected value whole, with a title: a tree's node, a table's record, a text
     /// view's whole text.
+    /// Whether the view shows a list that has no records (nothing to select or open).
+    pub fn empty_list(&mut self) -> bool {
+        matches!(self.focus_mut(), Focus::Table(t) if t.scroll.len == 0)
+    }
+
     pub fn value_text(&mut self) -> Option<(String, String)> {
         let name = self.view.name();
         match self.focus_mut() {

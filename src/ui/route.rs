@@ -86,12 +86,20 @@ impl App {
     fn overlay_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
         let mut cx = Ctx::new(&self.theme);
         let before = self.panes.overlays.len();
+        // A key the overlay's own section binds is the overlay's, used or not: it never goes on
+        // to the pane beneath (Esc there would clear a filter the user did not mean to touch).
+        let own = self.panes.overlays.top().is_some_and(|top| keymap::lookup_own(&k, top.scope()).is_some());
         let used = self.panes.overlays.key(&k, &mut cx);
         let effects = cx.effects;
         let mut cmds = self.apply(effects);
-        if !used.yes() && self.panes.overlays.len() < before {
-            // The overlay closed on a key it does not use: the key does its own work beneath.
+        let closed = self.panes.overlays.len() < before;
+        if !used.yes() && closed && !own {
+            // The overlay closed on a global key (q, L): the key does its own work beneath.
             cmds.extend(self.on_key(k));
+            // Even when that work is nothing, the overlay is gone from the screen.
+            self.dirty = true;
+        } else if closed {
+            self.dirty = true;
         } else if !used.yes() && is_text(&k) && self.typing() {
             self.dirty = false;
         } else if !used.yes() {

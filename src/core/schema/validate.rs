@@ -51,10 +51,21 @@ pub fn violations(validator: &jsonschema::Validator, instance: &Value, max: usiz
             .take(max)
             .map(|e| Violation {
                 path: e.instance_path().to_string(),
-                message: crate::sanitize::line(&e.to_string()).into_owned(),
+                message: crate::sanitize::line(&message(&e)).into_owned(),
             })
             .collect()
     })
+}
+
+/// The error in words. The library's format error reads "is not a "email"", wrong before a
+/// vowel: it is said whatever the format's name.
+fn message(e: &jsonschema::ValidationError) -> String {
+    match e.kind() {
+        jsonschema::error::ValidationErrorKind::Format { format } => {
+            format!("{} is not in the format \"{format}\"", e.instance())
+        }
+        _ => e.to_string(),
+    }
 }
 
 /// Validates `instance`; `Err` when the schema is not used (see [`validator`]). Plain schemas

@@ -223,7 +223,7 @@ impl Component for AskOverlay {
         (area.width.saturating_sub(4).min(110), area.height.saturating_sub(2).min(h))
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let keys = keymap::said(
             Scope::Ask,
             &[(Command::Run, "accept"), (Command::Decline, "decline"), (Command::Leave, "cancel")],
@@ -246,7 +246,7 @@ impl Component for AskOverlay {
         }
         f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), head);
         match &self.body {
-            Body::Form(form) => form.draw_inside(f, body, theme),
+            Body::Form(form) => form.draw_inside(f, body, theme, focused),
             Body::Big(form) => form.draw(f, body, theme),
             Body::Url { url } => draw_url(f, body, theme, url),
             Body::Sampling { request, reply } => draw_sampling(f, body, theme, request, reply),

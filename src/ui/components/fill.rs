@@ -409,7 +409,7 @@ impl Component for FillOverlay {
         (area.width.saturating_sub(4).min(110), area.height.saturating_sub(2).min(30))
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let (what, name) = match &self.target {
             Target::Template { name, .. } => ("Template", name),
             Target::Prompt { name } => ("Prompt", name),
@@ -428,7 +428,7 @@ impl Component for FillOverlay {
         f.render_widget(b, area);
         let [head, body, foot] = self.split(inner);
         f.render_widget(Paragraph::new(self.head_lines(theme)).wrap(Wrap { trim: false }), head);
-        self.form.draw_inside(f, body, theme);
+        self.form.draw_inside(f, body, theme, focused);
         let sep = Block::default().borders(Borders::TOP).border_style(theme.border(false));
         f.render_widget(Paragraph::new(self.suggestion_lines(theme)).block(sep), foot);
     }

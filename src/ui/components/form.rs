@@ -76,7 +76,8 @@ impl FormState {
     }
 
     /// Everything inside the border: the rows, then the focused field's hints and the errors.
-    pub fn draw_inside(&self, f: &mut Frame, inner: Rect, theme: &Theme) {
+    /// The text cursor shows only while the pane has the focus (`focused`).
+    pub fn draw_inside(&self, f: &mut Frame, inner: Rect, theme: &Theme, focused: bool) {
         let info = self.info();
         let [rows_area, info_area] = self.split(inner, info.len());
         let lines: Vec<Line> = info
@@ -88,7 +89,7 @@ impl FormState {
             .collect();
         let sep = Block::default().borders(Borders::TOP).border_style(theme.border(false));
         f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(sep), info_area);
-        self.draw_rows(f, rows_area, theme);
+        self.draw_rows(f, rows_area, theme, focused);
     }
 
     /// Keeps the focused row (or the editor's cursor) in view, for rows drawn inside `inner`.
@@ -119,24 +120,25 @@ impl FormState {
         Used::Yes
     }
 
-    fn draw_rows(&self, f: &mut Frame, rows_area: Rect, theme: &Theme) {
+    fn draw_rows(&self, f: &mut Frame, rows_area: Rect, theme: &Theme, focused: bool) {
         if let Some(ta) = &self.raw {
-            f.render_widget(Paragraph::new(raw_lines(ta, rows_area.height as usize, theme)), rows_area);
+            f.render_widget(Paragraph::new(raw_lines(ta, rows_area.height as usize, theme, focused)), rows_area);
             return;
         }
         let width = rows_area.width as usize;
         let mut lines = vec![];
         for (i, row) in self.rows.iter().enumerate().skip(self.scroll).take(rows_area.height as usize) {
             let is_focus = i == self.focus;
+            let cursor = is_focus && focused;
             let mut spans = vec![Span::raw("  ".repeat(row.depth.min(30)))];
             match row.kind {
                 RowKind::AddItem => {
                     spans.push(Span::styled(format!("+ add item ({})", key(Command::Activate)), theme.paint(Role::Key)))
                 }
-                RowKind::AddKey => self.add_key_spans(&mut spans, is_focus, theme),
+                RowKind::AddKey => self.add_key_spans(&mut spans, cursor, theme),
                 RowKind::Field => {
                     let Some(field) = crate::schema::form::field_at(&self.form.root, &row.path) else { continue };
-                    self.field_spans(&mut spans, field, &row.path, (is_focus, width), theme);
+                    self.field_spans(&mut spans, field, &row.path, (cursor, width), theme);
                 }
             }
             let line = Line::from(spans);
@@ -146,21 +148,22 @@ impl FormState {
             let run = key(Command::Run);
             lines.push(Line::styled(format!("This tool takes no arguments: {run} runs it."), theme.paint(Role::Dim)));
         }
-        f.render_widget(Paragraph::new(lines), rows_area);
+        f.render_widget(Paragraph::new(crate::ui::fit::lines(lines, width)), rows_area);
         if let Some(p) = &self.picker {
             draw_picker(f, p, rows_area, theme);
         }
     }
 
     /// "+ add key: " and the name being typed.
-    fn add_key_spans(&self, spans: &mut Vec<Span<'static>>, is_focus: bool, theme: &Theme) {
+    fn add_key_spans(&self, spans: &mut Vec<Span<'static>>, cursor: bool, theme: &Theme) {
         spans.push(Span::styled("+ add key: ", theme.paint(Role::Key)));
-        spans.push(Span::styled(self.new_key.view(60, is_focus), theme.paint(Role::Text)));
+        spans.push(Span::styled(self.new_key.view(60, cursor), theme.paint(Role::Text)));
         spans.push(Span::styled(format!("  (type a name, {})", key(Command::Activate)), theme.paint(Role::Dim)));
     }
 
     /// A field's row after its indent: key, required mark, value (with the text cursor when
-    /// focused), the omitted hint and its first error. `at` is (focused, the row's width).
+    /// focused), the omitted hint and its first error. `at` is (the row shows the text cursor:
+    /// focused in a focused pane, the row's width).
     fn field_spans(
         &self,
         spans: &mut Vec<Span<'static>>,
@@ -169,7 +172,7 @@ impl FormState {
         at: (bool, usize),
         theme: &Theme,
     ) {
-        let (is_focus, width) = at;
+        let (cursor, width) = at;
         let name =
             if field.key.is_empty() { "(arguments)".to_string() } else { sanitize::line(&field.key).into_owned() };
         spans.push(Span::styled(name, theme.paint(Role::Text).add_modifier(Modifier::BOLD)));
@@ -179,18 +182,23 @@ impl FormState {
         spans.push(Span::styled(": ", theme.paint(Role::Dim)));
         let (value, set) = FormState::display(field);
         let room = width.saturating_sub(spans.iter().map(Span::width).sum::<usize>() + 1).max(8);
-        match self.cursor_view(room).filter(|_| is_focus) {
+        match self.cursor_view(room).filter(|_| cursor) {
             Some(view) => spans.push(Span::styled(view, theme.paint(Role::JsonString))),
             None => {
                 if set || !value.is_empty() {
-                    let mut style = theme.paint(if set { Role::JsonString } else { Role::Dim });
-                    if is_focus && self.selected_value() {
+                    let explicit = FormState::explicit(field);
+                    let mut style = match (explicit, set) {
+                        (true, _) => theme.paint(Role::JsonNull).add_modifier(Modifier::ITALIC),
+                        (false, true) => theme.paint(Role::JsonString),
+                        (false, false) => theme.paint(Role::Dim),
+                    };
+                    if cursor && (self.selected_value() || explicit) {
                         // Selected: the first key typed replaces it.
                         style = style.add_modifier(Modifier::REVERSED);
                     }
                     spans.push(Span::styled(sanitize::line(&value).into_owned(), style));
                 }
-                if is_focus && field.is_text() {
+                if cursor && field.is_text() {
                     spans.push(Span::styled(CURSOR.to_string(), theme.paint(Role::Match)));
                 }
             }
@@ -207,15 +215,15 @@ impl FormState {
     }
 }
 
-/// The JSON editor's lines from its scroll, the cursor's character reversed.
-fn raw_lines(ta: &crate::ui::textarea::TextArea, h: usize, theme: &Theme) -> Vec<Line<'static>> {
+/// The JSON editor's lines from its scroll, the cursor's character reversed (while `focused`).
+fn raw_lines(ta: &crate::ui::textarea::TextArea, h: usize, theme: &Theme, focused: bool) -> Vec<Line<'static>> {
     ta.lines
         .iter()
         .enumerate()
         .skip(ta.scroll)
         .take(h)
         .map(|(i, l)| {
-            if i != ta.row {
+            if i != ta.row || !focused {
                 return Line::raw(sanitize::line(l).into_owned());
             }
             let col = ta.col.min(l.chars().count());
@@ -231,9 +239,17 @@ fn raw_lines(ta: &crate::ui::textarea::TextArea, h: usize, theme: &Theme) -> Vec
         .collect()
 }
 
-/// An open picker's options in a box over the rows.
+/// An open picker's options in a box over the rows, wide enough for its title when the rows
+/// have the room.
 fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, theme: &Theme) {
-    let w = p.options.iter().map(|o| o.chars().count()).max().unwrap_or(10) as u16 + 8;
+    let (toggle, pick, leave) = (key(Command::Toggle), key(Command::Activate), key(Command::Leave));
+    let hint = if p.multi.is_some() {
+        format!(" {toggle} toggles · {pick} done ")
+    } else {
+        format!(" {pick} picks · {leave} cancels ")
+    };
+    let widest = p.options.iter().map(|o| Span::raw(o.as_str()).width()).max().unwrap_or(10) + 8;
+    let w = widest.max(Span::raw(hint.as_str()).width() + 2).min(usize::from(u16::MAX)) as u16;
     let r = crate::ui::component::centered(rows_area, w, p.options.len() as u16 + 2);
     f.render_widget(Clear, r);
     let skip = p.cursor.saturating_sub(r.height.saturating_sub(3) as usize);
@@ -248,17 +264,14 @@ fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, them
                 Some(_) => "[ ] ",
                 None => "",
             };
-            let l = Line::raw(format!("{mark}{}", sanitize::line(o)));
+            let l = crate::ui::fit::fit(
+                Line::raw(format!("{mark}{}", sanitize::line(o))),
+                usize::from(r.width.saturating_sub(2)),
+            );
             if i == p.cursor { l.style(theme.selection()) } else { l }
         })
         .collect();
-    let (toggle, pick, leave) = (key(Command::Toggle), key(Command::Activate), key(Command::Leave));
-    let hint = if p.multi.is_some() {
-        format!(" {toggle} toggles · {pick} done ")
-    } else {
-        format!(" {pick} picks · {leave} cancels ")
-    };
-    let b = crate::ui::component::overlay_block(theme, hint);
+    let b = crate::ui::component::overlay_block(theme, crate::ui::fit::title(hint, r.width));
     f.render_widget(Paragraph::new(items).block(b), r);
 }
 
@@ -310,7 +323,7 @@ impl Component for FormState {
             );
         let inner = b.inner(area);
         f.render_widget(b, area);
-        self.draw_inside(f, inner, theme);
+        self.draw_inside(f, inner, theme, focused);
     }
 }
 

@@ -98,6 +98,17 @@ impl Help {
         self.scroll.scroll_by(0);
     }
 
+    /// Scrolls the next (or previous) binding shown to the top: with a search kept, every
+    /// binding shown matches it.
+    fn scroll_to_binding(&mut self, forward: bool) {
+        let starts = |i: &usize| matches!(&self.rows[*i], Row::Item { keys, .. } if !keys.trim().is_empty());
+        let top = self.scroll.top;
+        let found = if forward { (top + 1..self.rows.len()).find(starts) } else { (0..top).rev().find(starts) };
+        if let Some(row) = found {
+            self.scroll.scroll_by(row as isize - top as isize);
+        }
+    }
+
     fn search_key(&mut self, key: &KeyEvent) -> Used {
         match self.query.key(key) {
             Edit::Changed => {}
@@ -197,6 +208,8 @@ impl Component for Help {
                 self.query.clear();
                 self.layout();
             }
+            Command::NextMatch => self.scroll_to_binding(true),
+            Command::PrevMatch => self.scroll_to_binding(false),
             Command::Back | Command::Help => cx.effects.push(Effect::Close),
             // Another command closes the help and then does what it says (q quits, L shows the log).
             _ => {
@@ -300,6 +313,23 @@ mod tests {
         assert_eq!(labels.iter().filter(|l| l.contains("Ctrl-↓")).count(), 1, "{labels:?}");
         // In the form, Tab is the form's: the global "next pane" lists only what still works.
         assert!(!help.entries.iter().any(|e| e.section == "Everywhere" && e.keys == "Tab"));
+    }
+
+    #[test]
+    fn n_and_shift_n_move_between_bindings_and_keep_the_help_open() {
+        let theme = Theme::default();
+        let mut help = Help::new(Scope::Tools);
+        help.set_area(Rect::new(0, 0, 100, 12));
+        let mut cx = Ctx::new(&theme);
+        assert!(help.command(Command::NextMatch, &mut cx).yes());
+        let first = help.scroll.top;
+        assert!(first > 0);
+        assert!(matches!(&help.rows[first], Row::Item { keys, .. } if !keys.trim().is_empty()));
+        help.command(Command::NextMatch, &mut cx);
+        assert!(help.scroll.top > first);
+        help.command(Command::PrevMatch, &mut cx);
+        assert_eq!(help.scroll.top, first);
+        assert!(cx.effects.is_empty());
     }
 
     #[test]

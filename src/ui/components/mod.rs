@@ -19,6 +19,7 @@ pub mod picker;
 pub mod prompt_view;
 pub mod prompts;
 pub mod quit_confirm;
+mod raw_rows;
 pub mod read;
 pub mod resources;
 pub mod result;

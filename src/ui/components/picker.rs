@@ -30,13 +30,21 @@ pub struct Picker {
     /// Why the entry last chosen cannot start, shown on the box's bottom edge: before the first
     /// connection nothing else on screen shows a notice.
     said: Option<String>,
+    /// What `q` does here, said at the bottom: quits mcplens before the first connection,
+    /// closes the picker over a running session.
+    leave: &'static str,
 }
 
 impl Picker {
     pub fn new(title: impl Into<String>, choices: Vec<Choice>) -> Picker {
         let scroll = Scroll::new(choices.len());
         let name_w = choices.iter().map(|c| sanitize::line(&c.name).chars().count()).max().unwrap_or(0).min(32);
-        Picker { title: title.into(), choices, scroll, name_w, said: None }
+        Picker { title: title.into(), choices, scroll, name_w, said: None, leave: "quit" }
+    }
+
+    /// A picker over a running session: leaving it closes it, mcplens goes on.
+    pub fn closing(self) -> Picker {
+        Picker { leave: "close", ..self }
     }
 
     /// The servers of a config file.
@@ -75,7 +83,7 @@ impl Picker {
             " {}{} choose · {} ",
             keymap::key_last(Scope::Picker, Command::Up),
             keymap::key_last(Scope::Picker, Command::Down),
-            keymap::said(Scope::Picker, &[(Command::Open, "connect"), (Command::Quit, "quit")])
+            keymap::said(Scope::Picker, &[(Command::Open, "connect"), (Command::Quit, self.leave)])
         ))
         .style(t.paint(Role::Dim))
     }
@@ -154,6 +162,14 @@ impl Component for Picker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn q_is_said_as_what_it_does_here() {
+        let t = Theme::default();
+        assert!(picker().bottom_line(&t).to_string().contains("q quit"));
+        let over_a_session = picker().closing().bottom_line(&t).to_string();
+        assert!(over_a_session.contains("q close") && !over_a_session.contains("quit"), "{over_a_session}");
+    }
 
     fn picker() -> Picker {
         Picker::new(

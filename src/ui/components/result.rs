@@ -89,6 +89,9 @@ impl ResultState {
     fn open_value(&mut self, cx: &mut Ctx) {
         match self.value_text() {
             Some((title, text)) => cx.effects.push(Effect::Push(Box::new(ValueOverlay::new(&title, &text)))),
+            None if self.empty_list() => {
+                cx.notice(format!("{}: no record to open", crate::ui::result::table::EMPTY), false)
+            }
             None => cx.notice("nothing selected to show", false),
         }
     }

@@ -51,7 +51,7 @@ pub struct SchemaPane {
     rows: Vec<Row>,
     pub scroll: Scroll,
     /// The schema as sent, pretty-printed, while `r` shows it.
-    raw: Option<Vec<crate::json_pretty::Line>>,
+    raw: Option<super::raw_rows::RawRows>,
     raw_scroll: Scroll,
     /// What changed in this tool since the saved snapshot (empty when nothing did, or when no
     /// snapshot was compared).
@@ -296,9 +296,9 @@ impl SchemaPane {
     fn toggle_raw(&mut self) {
         self.raw = match self.raw {
             Some(_) => None,
-            None => Some(crate::json_pretty::lines(&self.raw_text, 200_000)),
+            None => Some(super::raw_rows::RawRows::new(crate::json_pretty::lines(&self.raw_text, 200_000))),
         };
-        self.raw_scroll = Scroll::new(self.raw.as_ref().map_or(0, Vec::len));
+        self.raw_scroll = Scroll::new(self.raw.as_ref().map_or(0, super::raw_rows::RawRows::len));
         self.raw_scroll.height = self.scroll.height;
     }
 
@@ -334,7 +334,17 @@ impl SchemaPane {
     pub fn set_area(&mut self, area: Rect, t: &Theme) {
         let (_, tree, _) = self.parts(area, t);
         self.scroll.set_height(tree.height as usize);
+        if let Some(raw) = &mut self.raw {
+            // Rows cut again for the new width: the top row keeps showing the same place.
+            let place = raw.place(self.raw_scroll.top);
+            if raw.set_width(tree.width as usize) {
+                self.raw_scroll.set_len(raw.len());
+                self.raw_scroll.top = raw.row_of(place);
+                self.raw_scroll.cursor = self.raw_scroll.top;
+            }
+        }
         self.raw_scroll.set_height(tree.height as usize);
+        self.raw_scroll.scroll_by(0);
     }
 
     /// Selects the row at screen line `y` of a pane drawn in `area`; a click on the selected
@@ -442,19 +452,8 @@ impl Component for SchemaPane {
             f.render_widget(Paragraph::new(self.header(t)).wrap(Wrap { trim: false }), head);
         }
         if let Some(raw) = &self.raw {
-            let window = self.raw_scroll.window(tree.height as usize);
-            let lines: Vec<Line> = raw[window]
-                .iter()
-                .map(|l| {
-                    Line::from(
-                        l.iter()
-                            .map(|(tok, txt)| {
-                                Span::styled(sanitize::line(txt).into_owned(), crate::ui::result::token_style(t, *tok))
-                            })
-                            .collect::<Vec<_>>(),
-                    )
-                })
-                .collect();
+            let top = self.raw_scroll.top.min(raw.len().saturating_sub(tree.height as usize));
+            let lines = raw.draw(top..(top + tree.height as usize).min(raw.len()), t);
             f.render_widget(Paragraph::new(lines), tree);
             return;
         }

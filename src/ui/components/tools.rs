@@ -298,7 +298,7 @@ impl Component for ToolsPane {
         }
         if self.visible.is_empty() {
             let msg = format!("No tool matches the filter ({} clears it).", keymap::key(Scope::Tools, Command::Back));
-            f.render_widget(Paragraph::new(msg).style(t.paint(Role::Dim)), area);
+            f.render_widget(Paragraph::new(msg).style(t.paint(Role::Dim)).wrap(Wrap { trim: false }), area);
             return;
         }
         let window = self.scroll.window(area.height as usize);

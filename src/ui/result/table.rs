@@ -88,6 +88,9 @@ fn member_literals(record: &str) -> Option<HashMap<String, String>> {
     Some(members.into_iter().map(|(k, raw)| (k, raw.get().to_string())).collect())
 }
 
+/// What a list without records is called.
+pub const EMPTY: &str = "empty list";
+
 /// The most columns the last column takes when the pane has room.
 const LAST_MAX: usize = 400;
 
@@ -235,9 +238,24 @@ impl Table {
         Line::from(spans)
     }
 
+    /// A list without records: said plainly, with no header of columns that are not there and
+    /// no record to open.
+    fn draw_empty(&self, f: &mut Frame, area: Rect, theme: &Theme) {
+        let line = Line::styled(format!("{EMPTY}: 0 records"), theme.paint(Role::Dim));
+        let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+        f.render_widget(Paragraph::new(crate::ui::fit::fit(line, area.width as usize)), body);
+        // A search typed here still shows what is being typed.
+        let foot = Line::from(self.search.footer(theme));
+        f.render_widget(Paragraph::new(crate::ui::fit::fit(foot, area.width as usize)), footer);
+    }
+
     pub fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool, first_item: usize) {
         if let Some(r) = &self.record {
             r.render(f, area, theme, focused);
+            return;
+        }
+        if self.scroll.len == 0 {
+            self.draw_empty(f, area, theme);
             return;
         }
         let h = area.height.saturating_sub(2) as usize;

@@ -39,7 +39,8 @@ impl Servers {
             })
             .collect();
         let file = path.display().to_string();
-        self.overlay = Some(Overlay::Connect(Picker::new(format!("Connect another server of {file}"), choices), names));
+        self.overlay =
+            Some(Overlay::Connect(Picker::new(format!("Connect another server of {file}"), choices).closing(), names));
     }
 
     /// Connects the config entry `name` beside the others and shows it.
@@ -88,7 +89,7 @@ impl Servers {
                     Intent::RunCall => "Run the same call on",
                     Intent::CompareTools => "Compare the tools with",
                 };
-                self.overlay = Some(Overlay::Other(Picker::new(title, choices), ids, intent));
+                self.overlay = Some(Overlay::Other(Picker::new(title, choices).closing(), ids, intent));
             }
         }
     }

@@ -1,0 +1,260 @@
+//! What a user found in the TUI against the demo server, driven by key events: a key an overlay
+//! handled never reaches the pane under it, form messages follow the form's state, explicit
+//! values show, empty lists say so, cut text says where it is cut.
+
+mod common;
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use mcplens::ui::app::{App, Pane};
+use mcplens::ui::headless::{Screen, connected_app};
+use mcplens::ui::theme::Theme;
+
+async fn setup() -> (App, Arc<mcplens::mcp::Session>, Screen) {
+    let (app, s) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    (app, Arc::new(s), Screen::new(120, 40))
+}
+
+fn keys(screen: &mut Screen, app: &mut App, text: &str) {
+    screen.type_text(app, text);
+}
+
+fn filter(screen: &mut Screen, app: &mut App, text: &str) {
+    screen.press(app, KeyCode::Char('/'));
+    keys(screen, app, text);
+    screen.press(app, KeyCode::Enter);
+}
+
+/// `n` in the help's kept search, then Esc: Esc closes the help and does nothing else.
+#[tokio::test]
+async fn esc_in_the_help_never_reaches_the_pane_under_it() {
+    let (mut app, _session, mut screen) = setup().await;
+    filter(&mut screen, &mut app, "wea");
+    assert!(screen.text(&mut app).contains("Tools (2/19 match \"wea\")"));
+    screen.press(&mut app, KeyCode::Char('?'));
+    filter(&mut screen, &mut app, "ctrl");
+    screen.press(&mut app, KeyCode::Char('n'));
+    let after_n = screen.text(&mut app);
+    // n is the help's own key (the next binding found): the help stays.
+    assert!(after_n.contains("Help · theme"), "{after_n}");
+    screen.press(&mut app, KeyCode::Esc);
+    let text = screen.text(&mut app);
+    assert!(text.contains("Tools (2/19 match \"wea\")"), "after n:\n{after_n}\nafter Esc:\n{text}");
+    assert!(!text.contains("Help · theme"), "{text}");
+    assert_eq!(app.outline().focus, Pane::Tools);
+}
+
+fn open(screen: &mut Screen, app: &mut App, tool: &str) {
+    filter(screen, app, tool);
+    screen.press(app, KeyCode::Enter);
+    assert_eq!(app.outline().focus, Pane::Form);
+}
+
+/// Moves the focus down to the next field named `key`.
+fn go(screen: &mut Screen, app: &mut App, key: &str) {
+    for _ in 0..60 {
+        if app.form().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
+            return;
+        }
+        screen.press(app, KeyCode::Down);
+    }
+    panic!("no field {key} below the focus");
+}
+
+fn ctrl(screen: &mut Screen, app: &mut App, c: char) -> Vec<mcplens::ui::app::Cmd> {
+    screen.press_with(app, KeyCode::Char(c), KeyModifiers::CONTROL)
+}
+
+/// The form pane's lines (it sits right of the tool list, above the result).
+fn form_text(screen: &mut Screen, app: &mut App) -> String {
+    let text = screen.text(app);
+    let mut out = String::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let right: String = line.chars().skip(40).collect();
+        if right.contains("Form: ") {
+            inside = true;
+        } else if inside && (right.starts_with('╰') || right.starts_with('┗')) {
+            break;
+        }
+        if inside {
+            out.push_str(&right);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn turning_validation_off_drops_the_refusal_it_answers() {
+    let (mut app, _session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "findpers");
+    go(&mut screen, &mut app, "fg_id");
+    keys(&mut screen, &mut app, "not-a-uuid");
+    assert!(ctrl(&mut screen, &mut app, 'r').is_empty());
+    assert!(form_text(&mut screen, &mut app).contains("validation error(s)"));
+    ctrl(&mut screen, &mut app, 'v');
+    let form = form_text(&mut screen, &mut app);
+    assert!(form.contains("validation off"), "{form}");
+    assert!(!form.contains("validation error(s)"), "{form}");
+}
+
+#[tokio::test]
+async fn a_confirmed_run_drops_the_not_run_of_the_cancelled_one() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "discord_delete");
+    go(&mut screen, &mut app, "channel_id");
+    keys(&mut screen, &mut app, "123");
+    go(&mut screen, &mut app, "message_id");
+    keys(&mut screen, &mut app, "456");
+    assert!(ctrl(&mut screen, &mut app, 'r').is_empty());
+    assert!(screen.press(&mut app, KeyCode::Char('x')).is_empty());
+    assert!(form_text(&mut screen, &mut app).contains("not run"));
+    ctrl(&mut screen, &mut app, 'r');
+    let form = form_text(&mut screen, &mut app);
+    assert!(form.contains("Run it?") && !form.contains("not run"), "{form}");
+    let cmds = screen.press(&mut app, KeyCode::Char('y'));
+    assert!(!cmds.is_empty());
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    let form = form_text(&mut screen, &mut app);
+    assert!(!form.contains("not run"), "{form}");
+}
+
+#[tokio::test]
+async fn only_the_focused_pane_shows_a_text_cursor() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "slow_task");
+    ctrl(&mut screen, &mut app, 'd');
+    keys(&mut screen, &mut app, "1");
+    assert!(form_text(&mut screen, &mut app).contains("steps: 1▏"));
+    let cmds = ctrl(&mut screen, &mut app, 'r');
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    assert_eq!(app.outline().focus, Pane::Result);
+    let form = form_text(&mut screen, &mut app);
+    assert!(form.contains("steps: 1") && !form.contains('▏'), "{form}");
+}
+
+/// The row of the form's field `key`, from the screen.
+fn field_row(screen: &mut Screen, app: &mut App, key: &str) -> String {
+    let form = form_text(screen, app);
+    let at = format!("{key}: ");
+    form.lines().find(|l| l.contains(&at)).map(|l| l.trim_matches(|c| "│┃ ".contains(c)).to_string()).unwrap_or(form)
+}
+
+#[tokio::test]
+async fn an_explicit_empty_string_or_null_shows_and_typing_replaces_it() {
+    let (mut app, _session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "echo");
+    go(&mut screen, &mut app, "message");
+    keys(&mut screen, &mut app, "hi");
+    ctrl(&mut screen, &mut app, 'e');
+    let row = field_row(&mut screen, &mut app, "message");
+    assert!(row.starts_with("message: \"\""), "{row}");
+    ctrl(&mut screen, &mut app, 'n');
+    let row = field_row(&mut screen, &mut app, "message");
+    assert!(row.starts_with("message: null"), "{row}");
+    keys(&mut screen, &mut app, "a");
+    let row = field_row(&mut screen, &mut app, "message");
+    assert!(row.starts_with("message*: a▏") || row.starts_with("message: a▏"), "{row}");
+}
+
+#[tokio::test]
+async fn an_empty_list_says_so_and_offers_no_record() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "findpers");
+    go(&mut screen, &mut app, "fg_id");
+    keys(&mut screen, &mut app, "not-a-uuid");
+    ctrl(&mut screen, &mut app, 'v');
+    let cmds = ctrl(&mut screen, &mut app, 'r');
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    assert_eq!(app.outline().focus, Pane::Result);
+    let text = screen.text(&mut app);
+    assert!(text.contains("empty list: 0 records"), "{text}");
+    assert!(!text.contains("0 columns") && !text.contains("opens the record"), "{text}");
+    screen.press(&mut app, KeyCode::Enter);
+    let text = screen.text(&mut app);
+    assert!(!text.contains("nothing selected") && text.contains("no record to open"), "{text}");
+}
+
+/// The screen's line holding `what`.
+fn line_with(text: &str, what: &str) -> String {
+    text.lines().find(|l| l.contains(what)).unwrap_or_else(|| panic!("no {what:?} in\n{text}")).to_string()
+}
+
+#[tokio::test]
+async fn text_too_long_for_its_place_is_wrapped_or_ends_in_an_ellipsis() {
+    let (mut app, _session, mut screen) = setup().await;
+    filter(&mut screen, &mut app, "zzzz");
+    let text = screen.text(&mut app);
+    assert!(text.contains("(Esc clears") && text.contains("it)."), "{text}");
+    screen.press(&mut app, KeyCode::Esc);
+    // A picker's title names its keys whole.
+    open(&mut screen, &mut app, "findpers");
+    go(&mut screen, &mut app, "role");
+    screen.press(&mut app, KeyCode::Char(' '));
+    let text = screen.text(&mut app);
+    assert!(text.contains("Enter picks · Esc cancels"), "{text}");
+    screen.press(&mut app, KeyCode::Esc);
+    // An error beside a field that does not fit the row ends in `…`.
+    go(&mut screen, &mut app, "limit");
+    keys(&mut screen, &mut app, "99999999999999999999999");
+    let row = line_with(&screen.text(&mut app), "✖ not an integer");
+    assert!(row.ends_with("…┃") || row.ends_with("…│"), "{row}");
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Esc);
+    open(&mut screen, &mut app, "list_issues");
+    go(&mut screen, &mut app, "states");
+    screen.press(&mut app, KeyCode::Char(' '));
+    let text = screen.text(&mut app);
+    assert!(text.contains("Space toggles · Enter done"), "{text}");
+}
+
+/// The raw schema (`r`) wraps a long line rather than cutting it at the pane's edge, zoomed
+/// or not; scrolling reaches its last row.
+#[tokio::test]
+async fn the_raw_schema_wraps_long_lines() {
+    let (mut app, _session, mut screen) = setup().await;
+    filter(&mut screen, &mut app, "fg");
+    screen.press(&mut app, KeyCode::Char('l'));
+    screen.press(&mut app, KeyCode::Char('r'));
+    let ending = "another type system truncate).\",";
+    for zoom in [false, true] {
+        if zoom {
+            screen.press(&mut app, KeyCode::Char('z'));
+        }
+        let text = screen.text(&mut app);
+        // The schema pane is the right one: what is left of its frame is the tool list's.
+        let right = |l: &str| -> String {
+            let cut = l.rfind(['┃', '│']).map_or(l, |end| &l[..end]);
+            let start = cut.rfind(['┃', '│']).map_or(0, |i| i + '┃'.len_utf8());
+            cut[start..].to_string()
+        };
+        let joined: String = text.lines().map(right).collect();
+        assert!(joined.replace(' ', "").contains(&ending.replace(' ', "")), "{text}");
+    }
+    screen.press(&mut app, KeyCode::Char('G'));
+    let text = screen.text(&mut app);
+    assert!(text.lines().any(|l| l.contains("│}") || l.contains("┃}")), "{text}");
+}
+
+/// Esc in the result first clears a search kept there; the next Esc goes back to the form.
+#[tokio::test]
+async fn esc_in_the_result_clears_a_kept_search_first() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "echo");
+    keys(&mut screen, &mut app, "rust is here");
+    let cmds = ctrl(&mut screen, &mut app, 'r');
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    assert_eq!(app.outline().focus, Pane::Result);
+    filter(&mut screen, &mut app, "rust");
+    assert!(screen.text(&mut app).contains("/rust"));
+    screen.press(&mut app, KeyCode::Esc);
+    let text = screen.text(&mut app);
+    assert!(!text.contains("/rust"), "{text}");
+    assert_eq!(app.outline().focus, Pane::Result);
+    screen.press(&mut app, KeyCode::Esc);
+    assert_eq!(app.outline().focus, Pane::Form);
+}
