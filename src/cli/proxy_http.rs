@@ -48,12 +48,25 @@ struct Upstream {
     rec: Arc<Recorder>,
 }
 
-/// Serves until the proxy is stopped.
-pub(crate) async fn serve(server: &HttpTarget, listen: &str, rec: Arc<Recorder>) -> Result<i32> {
+/// Where the proxy listens, bound, and the server's URL.
+pub(crate) struct Bound {
+    listener: TcpListener,
+    url: reqwest::Url,
+}
+
+/// Binds the host's side: a bad `--url` or an address that cannot be listened on is said before
+/// anything else is.
+pub(crate) async fn bind(server: &HttpTarget, listen: &str) -> Result<Bound> {
     let url = reqwest::Url::parse(&server.url).map_err(|e| LensError::usage(format!("--url: {e}")))?;
     let listener = TcpListener::bind(listen)
         .await
         .map_err(|e| LensError::usage(format!("--listen {}: {e}", sanitize::line(listen))))?;
+    Ok(Bound { listener, url })
+}
+
+/// Serves until the proxy is stopped.
+pub(crate) async fn serve(bound: Bound, server: &HttpTarget, rec: Arc<Recorder>) -> Result<i32> {
+    let Bound { listener, url } = bound;
     let local = listener.local_addr().map_err(|e| LensError::connection(e.to_string()))?;
     err_line(&format!(
         "mcplens proxy: serving {} at http://{local}{}",

@@ -176,9 +176,12 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
     let file = create(path)?;
     let rec = Recorder::new(Some(file), None, t.secrets());
     match t {
-        Target::Stdio(server) => proxy_stdio(&server, rec, target.max_message_mb).await,
+        Target::Stdio(server) => proxy_stdio(start(&server)?, rec, target.max_message_mb).await,
         // Served on a loopback port it prints, as `mcplens proxy --url` is.
-        Target::Http(server) => super::proxy_http::serve(&server, "127.0.0.1:0", rec).await,
+        Target::Http(server) => {
+            let bound = super::proxy_http::bind(&server, "127.0.0.1:0").await?;
+            super::proxy_http::serve(bound, &server, rec).await
+        }
     }
 }
 
@@ -188,19 +191,26 @@ pub(crate) fn create(path: &Path) -> Result<File> {
         .map_err(|e| LensError::output(format!("cannot write {}: {e}", sanitize::line(&path.display().to_string()))))
 }
 
-/// Runs `server` with this process's stdin and stdout passed to it through `rec`, until one side
-/// ends or the proxy is told to stop.
-pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_message_mb: usize) -> Result<i32> {
+/// Starts `server` with its stdin and stdout piped (its stderr is the proxy's), or says why it
+/// cannot be, as other commands say it.
+pub(crate) fn start(server: &StdioTarget) -> Result<tokio::process::Child> {
+    stdio::check_launch(server)?;
     let mut command = tokio::process::Command::new(&server.command);
     command.args(&server.args).envs(server.env.iter().cloned());
     if let Some(cwd) = &server.cwd {
         command.current_dir(cwd);
     }
     command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit()).kill_on_drop(true);
-    let mut child = command.spawn().map_err(|e| {
-        let what = format!("cannot start {}: {e}", sanitize::line(&server.command));
-        if e.kind() == std::io::ErrorKind::NotFound { LensError::usage(what) } else { LensError::connection(what) }
-    })?;
+    command.spawn().map_err(|e| stdio::spawn_error(server, &e))
+}
+
+/// Runs the server `child` (see [`start`]) with this process's stdin and stdout passed to it
+/// through `rec`, until one side ends or the proxy is told to stop.
+pub(crate) async fn proxy_stdio(
+    mut child: tokio::process::Child,
+    rec: Arc<Recorder>,
+    max_message_mb: usize,
+) -> Result<i32> {
     let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(LensError::connection("the server's stdin or stdout could not be opened"));
     };
