@@ -276,3 +276,33 @@ fn free_port_pair() -> (u16, u16) {
     };
     (a, b)
 }
+
+/// A breakpoint that names nothing is a usage error saying what one looks like, before any
+/// proxy is looked for.
+#[test]
+fn a_breakpoint_must_name_something() {
+    let st = state("empty-break");
+    for spec in ["", ">", "< "] {
+        let out = watch(&st, &["1", "--break", spec]);
+        assert_eq!(out.status.code(), Some(2), "{spec:?}: {out:?}");
+        assert!(stderr(&out).contains(">echo"), "{spec:?}: {}", stderr(&out));
+    }
+    let _ = std::fs::remove_dir_all(&st);
+}
+
+/// A server that cannot be started is said alone (no word of watching it), as other commands
+/// say it.
+#[test]
+fn a_proxy_whose_server_cannot_start_says_only_that() {
+    let st = state("no-server");
+    let out = Command::new(bin())
+        .args(["proxy", "--", "mcplens-no-such-command"])
+        .env("MCPLENS_STATE_DIR", &st)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("is it installed and on PATH?") && !said.contains("watch it"), "{said}");
+    let _ = std::fs::remove_dir_all(&st);
+}

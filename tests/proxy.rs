@@ -234,7 +234,7 @@ fn a_breakpoint_holds_edits_drops_and_answers() {
     let mut host = Host::start(&state, &strs(&through_proxy(&[])));
     let pid = host.proxy_pid();
     let mut w = Watcher::attach(&state, pid, &["--break", ">echo"]);
-    wait_for(&w.err, "break echo", &mut Vec::new());
+    wait_for(&w.err, "break >echo", &mut Vec::new());
     // Commands given ahead wait for the holds they are for.
     w.say(r#"edit {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"edited"}}}"#);
     w.say("drop");
@@ -256,7 +256,7 @@ fn a_breakpoint_holds_edits_drops_and_answers() {
     w.stdin.take();
     drop(w);
     let mut w = Watcher::attach(&state, pid, &["--break", "<echo"]);
-    wait_for(&w.err, "break echo", &mut Vec::new());
+    wait_for(&w.err, "break <echo", &mut Vec::new());
     let killer = std::thread::spawn(move || {
         wait_for(&w.err, "held", &mut Vec::new());
         w.say("");
@@ -358,7 +358,7 @@ fn over_http_a_watcher_answers_the_servers_request_in_the_hosts_place() {
     let (_proxy, pid, local, _err) = http_proxy(&state, &["--url", &url]);
     let mut host = Host::start_with(&state, &["http", &local], &[("HOST_SAMPLING", "1")]);
     let mut w = Watcher::attach(&state, pid, &["--break", "<sampling/createMessage"]);
-    wait_for(&w.err, "break sampling/createMessage", &mut Vec::new());
+    wait_for(&w.err, "break <sampling/createMessage", &mut Vec::new());
     let answerer = std::thread::spawn(move || {
         wait_for(&w.err, "held", &mut Vec::new());
         w.say("error -32001 no model behind this host");
@@ -414,4 +414,123 @@ fn a_printed_curl_command_run_by_hand_gets_the_same_answer() {
     assert_eq!(printed.lines().count(), 1, "{printed}");
     let (by_hand, called) = curl_answer(&url, "echo", "text=one request");
     assert_eq!(by_hand, called);
+}
+
+/// Says `line` to the watcher once its stderr has a line with `after`.
+fn say_after(w: &mut Watcher, after: &str, line: &str) {
+    wait_for(&w.err, after, &mut Vec::new());
+    w.say(line);
+}
+
+#[test]
+fn a_refused_edit_leaves_the_message_held_for_the_next_command() {
+    let state = State::new("refused-edit");
+    let mut host = Host::start(&state, &strs(&through_proxy(&[])));
+    let pid = host.proxy_pid();
+    let mut w = Watcher::attach(&state, pid, &["--break", ">echo"]);
+    wait_for(&w.err, "mcplens watch: break", &mut Vec::new());
+    let watcher = std::thread::spawn(move || {
+        say_after(&mut w, "held 1", "edit {not json");
+        say_after(&mut w, "the edit is not JSON", r#"edit "str""#);
+        say_after(&mut w, "refused: an edited message", "send");
+        // Refused again, then stdin closed: the message goes on as it came.
+        say_after(&mut w, "held 2", "edit {still not json");
+        wait_for(&w.err, "the edit is not JSON", &mut Vec::new());
+        w.stdin.take();
+        wait_for(&w.err, "stdin closed", &mut Vec::new());
+        w
+    });
+    let call = |text: &str| json!({"op": "call", "name": "echo", "arguments": {"message": text}, "timeout": 15000});
+    assert_eq!(host.ask(call("one"))["ok"]["content"][0]["text"], "Echo: one");
+    assert_eq!(host.ask(call("two"))["ok"]["content"][0]["text"], "Echo: two");
+    let _w = watcher.join().unwrap_or_else(|_| panic!("the watcher thread failed"));
+}
+
+/// The recorded entries (JSON Lines) of `path`.
+fn recorded(path: &std::path::Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect()
+}
+
+/// The entries after the one recording the echo call of `text`, that one first.
+fn from_call<'a>(entries: &'a [Value], text: &str) -> &'a [Value] {
+    let at = entries
+        .iter()
+        .position(|e| e["kind"] == "sent" && e["message"]["params"]["arguments"]["message"] == text)
+        .unwrap_or_else(|| panic!("the call of {text:?} is not recorded: {entries:#?}"));
+    &entries[at..]
+}
+
+/// A request dropped or answered at a breakpoint is in the recording and in what the watcher
+/// prints, with what became of it; an answer is paired with it.
+fn dropped_and_answered_requests_are_recorded(host: &mut Host, pid: u32, state: &State, rec: &std::path::Path) {
+    let mut w = Watcher::attach(state, pid, &["--break", ">echo"]);
+    wait_for(&w.err, "mcplens watch: break", &mut Vec::new());
+    w.say("drop");
+    w.say("error -32603 boom");
+    let dropped = host.ask(json!({"op": "call", "name": "echo", "arguments": {"message": "lost"}, "timeout": 2000}));
+    assert!(dropped.get("error").is_some(), "{dropped}");
+    let answered = host.echo("answered");
+    assert!(answered.to_string().contains("boom"), "{answered}");
+    let printed = w.entries_until("recv", "tools/call");
+    let entries = recorded(rec);
+    for (seen, what) in [(&printed, "printed"), (&entries, "recorded")] {
+        let lost = from_call(seen, "lost");
+        assert!(
+            lost[1]["kind"] == "info" && lost[1]["text"].as_str().is_some_and(|t| t.contains("dropped")),
+            "{what}: {lost:#?}"
+        );
+        let answered = from_call(seen, "answered");
+        let reply = answered.iter().find(|e| e["kind"] == "recv").unwrap_or_else(|| panic!("{what}: {answered:#?}"));
+        assert_eq!(reply["reply_to"], answered[0]["seq"], "{what}: {answered:#?}");
+        assert_eq!(reply["method"], "tools/call", "{what}: {reply}");
+        assert_eq!(reply["message"]["error"]["message"], "boom", "{what}: {reply}");
+        assert!(
+            answered[1]["kind"] == "info" && answered[1]["text"].as_str().is_some_and(|t| t.contains("answered")),
+            "{what}: {answered:#?}"
+        );
+    }
+}
+
+#[test]
+fn requests_dropped_or_answered_at_a_breakpoint_are_recorded_over_stdio() {
+    let state = State::new("rec-held");
+    let rec = state.0.join("rec.jsonl");
+    let mut host = Host::start(&state, &strs(&through_proxy(&["-o", &rec.to_string_lossy()])));
+    let pid = host.proxy_pid();
+    dropped_and_answered_requests_are_recorded(&mut host, pid, &state, &rec);
+}
+
+#[test]
+fn requests_dropped_or_answered_at_a_breakpoint_are_recorded_over_http() {
+    let state = State::new("rec-held-http");
+    let (_server, url) = server_everything_http();
+    let rec = state.0.join("rec.jsonl");
+    let (_proxy, pid, local, _err) = http_proxy(&state, &["--url", &url, "-o", &rec.to_string_lossy()]);
+    let mut host = Host::start(&state, &["http", &local]);
+    dropped_and_answered_requests_are_recorded(&mut host, pid, &state, &rec);
+}
+
+#[test]
+fn a_late_watcher_is_shown_only_what_is_held_now() {
+    let state = State::new("late-holds");
+    let mut host = Host::start(&state, &strs(&through_proxy(&[])));
+    let pid = host.proxy_pid();
+    let mut first = Watcher::attach(&state, pid, &["--break", ">echo"]);
+    wait_for(&first.err, "mcplens watch: break", &mut Vec::new());
+    first.say("send");
+    assert_eq!(host.echo("one")["ok"]["content"][0]["text"], "Echo: one");
+    let caller = std::thread::spawn(move || {
+        let two = host.ask(json!({"op": "call", "name": "echo", "arguments": {"message": "two"}, "timeout": 15000}));
+        (host, two)
+    });
+    wait_for(&first.err, "held 2", &mut Vec::new());
+    let late = Watcher::attach(&state, pid, &[]);
+    let mut before = Vec::new();
+    wait_for(&late.err, "held 2", &mut before);
+    assert!(!before.iter().any(|l| l.contains("held 1")), "a hold released long ago shown as held: {before:?}");
+    first.say("send");
+    let (_host, two) = caller.join().unwrap_or_else(|_| panic!("the host thread failed"));
+    assert_eq!(two["ok"]["content"][0]["text"], "Echo: two");
+    wait_for(&late.err, "released 2: sent", &mut Vec::new());
 }

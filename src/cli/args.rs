@@ -262,7 +262,7 @@ pub enum Command {
         pid: Option<u32>,
         /// Hold messages of this method or tool (`tools/call`, `echo`); `>NAME` only those to the
         /// server, `<NAME` only those to the host. Repeatable.
-        #[arg(long = "break", value_name = "METHOD|TOOL", requires = "pid")]
+        #[arg(long = "break", value_name = "METHOD|TOOL", requires = "pid", value_parser = break_spec)]
         breaks: Vec<String>,
         /// Show the session in the TUI's log pane (pairing, timing, filters, whole entries,
         /// export) instead of printing it.
@@ -742,6 +742,12 @@ impl Default for TargetArgs {
             config_entry: std::sync::OnceLock::new(),
         }
     }
+}
+
+/// A `--break` as `watch` sends it: a method or a tool, after `>` or `<` for one direction.
+#[cfg(unix)]
+fn break_spec(s: &str) -> std::result::Result<String, String> {
+    super::watch::break_command(s).map(|_| s.to_string())
 }
 
 fn parse_protocol(s: &str) -> std::result::Result<Protocol, String> {

@@ -48,12 +48,25 @@ struct Upstream {
     rec: Arc<Recorder>,
 }
 
-/// Serves until the proxy is stopped.
-pub(crate) async fn serve(server: &HttpTarget, listen: &str, rec: Arc<Recorder>) -> Result<i32> {
+/// Where the proxy listens, bound, and the server's URL.
+pub(crate) struct Bound {
+    listener: TcpListener,
+    url: reqwest::Url,
+}
+
+/// Binds the host's side: a bad `--url` or an address that cannot be listened on is said before
+/// anything else is.
+pub(crate) async fn bind(server: &HttpTarget, listen: &str) -> Result<Bound> {
     let url = reqwest::Url::parse(&server.url).map_err(|e| LensError::usage(format!("--url: {e}")))?;
     let listener = TcpListener::bind(listen)
         .await
         .map_err(|e| LensError::usage(format!("--listen {}: {e}", sanitize::line(listen))))?;
+    Ok(Bound { listener, url })
+}
+
+/// Serves until the proxy is stopped.
+pub(crate) async fn serve(bound: Bound, server: &HttpTarget, rec: Arc<Recorder>) -> Result<i32> {
+    let Bound { listener, url } = bound;
     let local = listener.local_addr().map_err(|e| LensError::connection(e.to_string()))?;
     err_line(&format!(
         "mcplens proxy: serving {} at http://{local}{}",
@@ -122,17 +135,15 @@ async fn forward(conn: &mut TcpStream, up: &Upstream, mut req: Request) -> std::
         return respond(conn, "403 Forbidden", "text/plain", why.as_bytes()).await;
     }
     if !req.body.is_empty() {
-        match check(up, true, &req.body).await {
+        let verdict = check(up, true, &req.body).await;
+        up.rec.note_held(LogKind::Sent, &req.body, &verdict);
+        match verdict {
             Verdict::Pass => {}
             Verdict::Replace(edited) => req.body = edited.into_bytes(),
             // Never sent: the host's request gets no answer, as if lost on the way.
             Verdict::Drop => return Err(std::io::Error::other("dropped")),
-            Verdict::Answer(answer) => {
-                up.rec.note(LogKind::Received, answer.as_bytes());
-                return respond(conn, "200 OK", "application/json", answer.as_bytes()).await;
-            }
+            Verdict::Answer(answer) => return respond(conn, "200 OK", "application/json", answer.as_bytes()).await,
         }
-        up.rec.note(LogKind::Sent, &req.body);
     }
     let back = Back::of(&req);
     let method = reqwest::Method::from_bytes(req.method.as_bytes()).unwrap_or(reqwest::Method::GET);
@@ -180,9 +191,9 @@ impl Back {
         Back { target: req.target.clone(), headers }
     }
 
-    /// Posts `answer` to the server; what came of it goes to the record.
+    /// Posts `answer` to the server (noted with the request it answers); a failure goes to the
+    /// record.
     async fn post(&self, up: &Upstream, answer: String) {
-        up.rec.note(LogKind::Sent, answer.as_bytes());
         let mut call = up
             .client
             .post(up.url_for(&self.target))
@@ -332,32 +343,10 @@ async fn send_piece(
 ) -> std::io::Result<()> {
     let bytes = match piece {
         Piece::Raw(b) => b,
-        Piece::Message(b) => {
-            let data = if framer.sse { event_data(&b) } else { Some(String::from_utf8_lossy(&b).into_owned()) };
-            match data {
-                None => b,
-                Some(data) => match check(up, false, data.as_bytes()).await {
-                    Verdict::Pass => {
-                        up.rec.note(LogKind::Received, data.as_bytes());
-                        b
-                    }
-                    // The server's request answered in the host's place: it never reaches the host.
-                    Verdict::Answer(answer) => {
-                        up.rec.note(LogKind::Received, data.as_bytes());
-                        back.post(up, answer).await;
-                        return Ok(());
-                    }
-                    Verdict::Replace(edited) => {
-                        up.rec.note(LogKind::Received, edited.as_bytes());
-                        if framer.sse { with_data(&b, &edited) } else { edited.into_bytes() }
-                    }
-                    Verdict::Drop => {
-                        up.rec.info("a message held at a breakpoint was dropped");
-                        return Ok(());
-                    }
-                },
-            }
-        }
+        Piece::Message(b) => match to_host(up, back, framer, b).await {
+            Some(b) => b,
+            None => return Ok(()),
+        },
     };
     if bytes.is_empty() {
         return Ok(());
@@ -366,6 +355,26 @@ async fn send_piece(
     conn.write_all(&bytes).await?;
     conn.write_all(b"\r\n").await?;
     conn.flush().await
+}
+
+/// A message of the server's, checked at the breakpoints and noted: what goes on to the host
+/// (None: nothing does).
+async fn to_host(up: &Upstream, back: &Back, framer: &Framer, piece: Vec<u8>) -> Option<Vec<u8>> {
+    let data = if framer.sse { event_data(&piece) } else { Some(String::from_utf8_lossy(&piece).into_owned()) };
+    let Some(data) = data else { return Some(piece) };
+    let verdict = check(up, false, data.as_bytes()).await;
+    up.rec.note_held(LogKind::Received, data.as_bytes(), &verdict);
+    match verdict {
+        Verdict::Pass => Some(piece),
+        // The server's request answered in the host's place: it never reaches the host.
+        Verdict::Answer(answer) => {
+            back.post(up, answer).await;
+            None
+        }
+        Verdict::Replace(edited) if framer.sse => Some(with_data(&piece, &edited)),
+        Verdict::Replace(edited) => Some(edited.into_bytes()),
+        Verdict::Drop => None,
+    }
 }
 
 async fn check(up: &Upstream, to_server: bool, message: &[u8]) -> Verdict {

@@ -78,6 +78,40 @@ impl Recorder {
         self.write(seq);
     }
 
+    /// Notes a message a breakpoint held as its side sent it (so every message is in the
+    /// recording, also one that never reached the other side), what became of it, and what went
+    /// in its place: the edit, or the answer back to its sender (paired with it as a reply).
+    #[cfg(unix)]
+    pub(crate) fn note_held(&self, kind: LogKind, line: &[u8], verdict: &Verdict) {
+        let (to, back) = match kind {
+            LogKind::Sent => ("the server", LogKind::Received),
+            _ => ("the host", LogKind::Sent),
+        };
+        let what = held_message(line);
+        match verdict {
+            Verdict::Pass => self.note(kind, line),
+            Verdict::Replace(edited) => {
+                let original = String::from_utf8_lossy(line);
+                self.info(&format!(
+                    "{what} was held at a breakpoint and edited; {to} got the edit instead of: {}",
+                    original.trim_end()
+                ));
+                self.note(kind, edited.as_bytes());
+            }
+            Verdict::Drop => {
+                self.note(kind, line);
+                self.info(&format!("{what} was held at a breakpoint and dropped: it never reached {to}"));
+            }
+            Verdict::Answer(answer) => {
+                self.note(kind, line);
+                self.info(&format!(
+                    "{what} was held at a breakpoint and answered with an error by a watcher: it never reached {to}"
+                ));
+                self.note(back, answer.as_bytes());
+            }
+        }
+    }
+
     /// Notes a line too long to hold: its beginning (secrets masked a little past the cut, so one
     /// across it is not half kept) and its length. A replay skips it as a preview.
     fn note_cut(&self, kind: LogKind, start: &[u8], total: u64) {
@@ -113,6 +147,19 @@ impl Recorder {
     }
 }
 
+/// A held message as the log's note names it: `the tools/call request 2`, `the reply 2`.
+#[cfg(unix)]
+fn held_message(line: &[u8]) -> String {
+    let v: serde_json::Value = serde_json::from_slice(line).unwrap_or_default();
+    let id = v.get("id").filter(|i| !i.is_null()).map(|i| format!(" {i}")).unwrap_or_default();
+    match v.get("method").and_then(serde_json::Value::as_str) {
+        Some(m) if id.is_empty() => format!("the {m} notification"),
+        Some(m) => format!("the {m} request{id}"),
+        None if id.is_empty() => "a message".into(),
+        None => format!("the reply{id}"),
+    }
+}
+
 /// The largest index up to `at` that is a character boundary of `s`.
 fn floor_boundary(s: &str, at: usize) -> usize {
     let mut at = at.min(s.len());
@@ -129,9 +176,12 @@ pub async fn record(path: &Path, target: &TargetArgs) -> Result<i32> {
     let file = create(path)?;
     let rec = Recorder::new(Some(file), None, t.secrets());
     match t {
-        Target::Stdio(server) => proxy_stdio(&server, rec, target.max_message_mb).await,
+        Target::Stdio(server) => proxy_stdio(start(&server)?, rec, target.max_message_mb).await,
         // Served on a loopback port it prints, as `mcplens proxy --url` is.
-        Target::Http(server) => super::proxy_http::serve(&server, "127.0.0.1:0", rec).await,
+        Target::Http(server) => {
+            let bound = super::proxy_http::bind(&server, "127.0.0.1:0").await?;
+            super::proxy_http::serve(bound, &server, rec).await
+        }
     }
 }
 
@@ -141,19 +191,26 @@ pub(crate) fn create(path: &Path) -> Result<File> {
         .map_err(|e| LensError::output(format!("cannot write {}: {e}", sanitize::line(&path.display().to_string()))))
 }
 
-/// Runs `server` with this process's stdin and stdout passed to it through `rec`, until one side
-/// ends or the proxy is told to stop.
-pub(crate) async fn proxy_stdio(server: &StdioTarget, rec: Arc<Recorder>, max_message_mb: usize) -> Result<i32> {
+/// Starts `server` with its stdin and stdout piped (its stderr is the proxy's), or says why it
+/// cannot be, as other commands say it.
+pub(crate) fn start(server: &StdioTarget) -> Result<tokio::process::Child> {
+    stdio::check_launch(server)?;
     let mut command = tokio::process::Command::new(&server.command);
     command.args(&server.args).envs(server.env.iter().cloned());
     if let Some(cwd) = &server.cwd {
         command.current_dir(cwd);
     }
     command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit()).kill_on_drop(true);
-    let mut child = command.spawn().map_err(|e| {
-        let what = format!("cannot start {}: {e}", sanitize::line(&server.command));
-        if e.kind() == std::io::ErrorKind::NotFound { LensError::usage(what) } else { LensError::connection(what) }
-    })?;
+    command.spawn().map_err(|e| stdio::spawn_error(server, &e))
+}
+
+/// Runs the server `child` (see [`start`]) with this process's stdin and stdout passed to it
+/// through `rec`, until one side ends or the proxy is told to stop.
+pub(crate) async fn proxy_stdio(
+    mut child: tokio::process::Child,
+    rec: Arc<Recorder>,
+    max_message_mb: usize,
+) -> Result<i32> {
     let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(LensError::connection("the server's stdin or stdout could not be opened"));
     };
@@ -342,24 +399,18 @@ where
 async fn pass_message(line: &[u8], sides: &Sides, rec: &Recorder, kind: LogKind) -> std::io::Result<()> {
     #[cfg(unix)]
     if let Some(hub) = &rec.hub {
-        let back_kind = if kind == LogKind::Sent { LogKind::Received } else { LogKind::Sent };
-        match hub.check(kind == LogKind::Sent, line).await {
-            Verdict::Pass => {}
-            Verdict::Replace(edited) => {
-                rec.note(kind, edited.as_bytes());
-                return write_line(&sides.to, format!("{edited}\n").as_bytes()).await;
-            }
-            Verdict::Drop => {
-                rec.info("a message held at a breakpoint was dropped");
-                return Ok(());
-            }
+        let verdict = hub.check(kind == LogKind::Sent, line).await;
+        rec.note_held(kind, line, &verdict);
+        return match verdict {
+            Verdict::Pass => write_line(&sides.to, line).await,
+            Verdict::Replace(edited) => write_line(&sides.to, format!("{edited}\n").as_bytes()).await,
+            Verdict::Drop => Ok(()),
             Verdict::Answer(answer) => {
-                rec.note(back_kind, answer.as_bytes());
                 // Lost if that side is gone already: this side's session goes on.
                 let _ = write_line(&sides.back, format!("{answer}\n").as_bytes()).await;
-                return Ok(());
+                Ok(())
             }
-        }
+        };
     }
     rec.note(kind, line);
     write_line(&sides.to, line).await

@@ -1,7 +1,7 @@
 //! `mcplens watch`: the running proxies, or one proxy's session as it happens (JSON Lines on
 //! stdout, the log export's format), with breakpoints driven from stdin.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
@@ -15,27 +15,83 @@ use crate::error::{LensError, Result};
 use crate::proxy::control;
 use crate::sanitize;
 
-/// Holds waiting for a verdict, oldest first: a command without a number is for the oldest, and
-/// waits for one when none is held (commands may be typed, or piped, ahead of the messages).
+/// The holds as this watcher knows them. A command without a number is for the oldest hold no
+/// command was given for yet, and waits for one when none is held (commands may be typed, or
+/// piped, ahead of the messages). It also waits until the proxy has answered the commands
+/// before it: a refused command gives its hold back, and the next command is for that hold.
 #[derive(Default)]
 struct Holds {
-    waiting: Mutex<VecDeque<u64>>,
+    state: Mutex<HoldState>,
     changed: Notify,
+}
+
+#[derive(Default)]
+struct HoldState {
+    /// Held, no command given for them yet.
+    waiting: BTreeSet<u64>,
+    /// Held, a command given for them: they leave when released, or go back to `waiting` when
+    /// the proxy refuses the command.
+    commanded: BTreeSet<u64>,
+    /// The commands sent and not answered yet, oldest first: the hold each was given for.
+    unanswered: VecDeque<Option<u64>>,
 }
 
 type Pending = Arc<Holds>;
 
 impl Holds {
-    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<u64>> {
-        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, HoldState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The oldest hold no command was given for yet (waiting for one).
+    fn held(&self, hold: u64) {
+        let mut s = self.lock();
+        if !s.commanded.contains(&hold) {
+            s.waiting.insert(hold);
+        }
+        drop(s);
+        self.changed.notify_waiters();
+    }
+
+    fn released(&self, hold: u64) {
+        let mut s = self.lock();
+        s.waiting.remove(&hold);
+        s.commanded.remove(&hold);
+    }
+
+    /// A command is sent for `hold` (None: for no hold).
+    fn sent(&self, hold: Option<u64>) {
+        let mut s = self.lock();
+        let claimed = hold.filter(|h| s.waiting.remove(h));
+        if let Some(h) = claimed {
+            s.commanded.insert(h);
+        }
+        s.unanswered.push_back(claimed);
+    }
+
+    /// The proxy answered the oldest command sent; a refused one gives its hold back.
+    fn answered(&self, refused: bool) {
+        let mut s = self.lock();
+        if let Some(Some(h)) = s.unanswered.pop_front()
+            && refused
+            && s.commanded.remove(&h)
+        {
+            s.waiting.insert(h);
+        }
+        drop(s);
+        self.changed.notify_waiters();
+    }
+
+    /// The oldest hold no command was given for, once every command sent is answered.
     async fn next(&self) -> u64 {
         loop {
             let notified = self.changed.notified();
-            if let Some(h) = self.lock().pop_front() {
-                return h;
+            {
+                let s = self.lock();
+                if s.unanswered.is_empty()
+                    && let Some(h) = s.waiting.first()
+                {
+                    return *h;
+                }
             }
             notified.await;
         }
@@ -79,12 +135,15 @@ async fn attach(pid: u32, breaks: &[String]) -> Result<i32> {
         LensError::connection(format!("no proxy with pid {pid} answers ({e}); `mcplens watch` lists the running ones"))
     })?;
     let (read, mut write) = conn.into_split();
-    for b in breaks {
-        send(&mut write, &break_command(b)).await?;
-    }
     let pending: Pending = Arc::default();
-    // Without breakpoints the writing side is kept open but unused (closing it gives them up).
+    for b in breaks {
+        send(&mut write, &break_command(b).map_err(LensError::usage)?).await?;
+        pending.sent(None);
+    }
+    // Without breakpoints stdin is not read (a watcher in the background would be stopped by
+    // the terminal for reading it); the writing side is kept open but unused.
     let _idle = if breaks.is_empty() {
+        err_line("mcplens watch: only watching: commands are read from stdin when watch is given --break");
         Some(write)
     } else {
         tokio::spawn(commands_from_stdin(write, pending.clone()));
@@ -124,14 +183,23 @@ fn hello(v: &Value, pid: u32) -> Result<bool> {
     }
 }
 
+/// What a breakpoint looks like, for one that is not.
+pub const BREAK_SHAPE: &str = "a breakpoint is a method or a tool name, after > for messages to the server only or < \
+                               for those to the host only: tools/call, >echo, <sampling/createMessage";
+
 /// `tools/call` (both ways), `>tools/call` (to the server only), `<tools/call` (to the host).
-fn break_command(spec: &str) -> Value {
+pub fn break_command(spec: &str) -> std::result::Result<Value, String> {
+    let spec = spec.trim();
     let (direction, pattern) = match spec.as_bytes().first() {
         Some(b'>') => ("to_server", &spec[1..]),
         Some(b'<') => ("to_host", &spec[1..]),
         _ => ("both", spec),
     };
-    json!({"break": pattern, "direction": direction})
+    let pattern = pattern.trim();
+    if pattern.is_empty() {
+        return Err(format!("{spec:?} names nothing: {BREAK_SHAPE}"));
+    }
+    Ok(json!({"break": pattern, "direction": direction}))
 }
 
 async fn send(w: &mut OwnedWriteHalf, command: &Value) -> Result<()> {
@@ -150,8 +218,7 @@ fn event(v: &Value, pending: &Pending) {
             err_line(&format!("mcplens watch: attached to {}{gap}", sanitize::line(target)));
         }
         "held" => {
-            pending.lock().push_back(hold);
-            pending.changed.notify_waiters();
+            pending.held(hold);
             let line = v.get("line").and_then(Value::as_str).unwrap_or("");
             let whole = serde_json::from_str::<Value>(line)
                 .ok()
@@ -162,14 +229,16 @@ fn event(v: &Value, pending: &Pending) {
             err_line("  send | drop | edit JSON | error [CODE] [TEXT] | delay MS   (a number first picks a hold)");
         }
         "released" => {
-            pending.lock().retain(|h| *h != hold);
+            pending.released(hold);
             let how = v.get("as").and_then(Value::as_str).unwrap_or("?");
             err_line(&format!("released {hold}: {how}"));
         }
         "ok" => {
+            pending.answered(false);
             err_line(&format!("mcplens watch: {}", sanitize::line(v.get("did").and_then(Value::as_str).unwrap_or(""))))
         }
         "refused" => {
+            pending.answered(true);
             err_line(&format!("refused: {}", sanitize::line(v.get("why").and_then(Value::as_str).unwrap_or(""))))
         }
         "detached" => err_line("mcplens watch: detached by the proxy: this watcher fell too far behind"),
@@ -177,61 +246,92 @@ fn event(v: &Value, pending: &Pending) {
     }
 }
 
+/// Which hold a command typed on stdin is for.
+#[derive(Debug, PartialEq)]
+enum For {
+    /// The oldest held message no command was given for.
+    Oldest,
+    Hold(u64),
+    /// None (a breakpoint), or as the command itself says (a JSON object typed as is).
+    Itself,
+}
+
 /// Reads verdicts from stdin: `send`, `drop`, `edit {JSON}`, `error [CODE] [TEXT]`, `delay MS`,
 /// `break X`, `unbreak X`, each optionally after a hold's number; a JSON object is sent as is.
+/// A line that does not parse is said so at once and takes no hold.
 async fn commands_from_stdin(mut w: OwnedWriteHalf, pending: Pending) {
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
     while let Ok(Some(line)) = lines.next_line().await {
-        let line = line.trim();
-        let needs_hold =
-            !line.is_empty() && !line.starts_with('{') && !line.starts_with("break") && !line.starts_with("unbreak");
-        let numbered = line.split(' ').next().is_some_and(|w| w.parse::<u64>().is_ok());
-        let oldest = if needs_hold && !numbered { Some(pending.next().await) } else { None };
-        if numbered && let Some(n) = line.split(' ').next().and_then(|w| w.parse::<u64>().ok()) {
-            pending.lock().retain(|h| *h != n);
-        }
-        match parse_command(line, oldest) {
-            Ok(Some(c)) => {
-                if send(&mut w, &c).await.is_err() {
-                    return;
-                }
+        let (target, mut command) = match parse_command(line.trim()) {
+            Ok(Some(c)) => c,
+            Ok(None) => continue,
+            Err(why) => {
+                err_line(&format!("mcplens watch: {}", sanitize::line(&why)));
+                continue;
             }
-            Ok(None) => {}
-            Err(why) => err_line(&format!("mcplens watch: {}", sanitize::line(&why))),
+        };
+        let hold = match target {
+            For::Oldest => Some(pending.next().await),
+            For::Hold(n) => Some(n),
+            For::Itself => command.get("release").and_then(Value::as_u64),
+        };
+        if target != For::Itself
+            && let (Some(h), Some(o)) = (hold, command.as_object_mut())
+        {
+            o.insert("release".into(), h.into());
+        }
+        pending.sent(hold);
+        if send(&mut w, &command).await.is_err() {
+            return;
         }
     }
     // Stdin closed: the breakpoints go, what is held is sent on as it came.
-    err_line("mcplens watch: stdin closed; breakpoints removed");
+    err_line("mcplens watch: stdin closed; breakpoints removed, held messages sent on");
     let _ = w.shutdown().await;
 }
 
-fn parse_command(line: &str, oldest: Option<u64>) -> std::result::Result<Option<Value>, String> {
+/// A typed line as a control command (its hold filled in later), or why it is not one.
+fn parse_command(line: &str) -> std::result::Result<Option<(For, Value)>, String> {
     if line.is_empty() {
         return Ok(None);
     }
     if line.starts_with('{') {
-        return serde_json::from_str(line).map(Some).map_err(|e| format!("not JSON: {e}"));
+        let v = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+        return Ok(Some((For::Itself, v)));
     }
     let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
-    if word == "break" || word == "unbreak" {
-        let spec = rest.trim();
-        return Ok(Some(if word == "break" { break_command(spec) } else { json!({"unbreak": spec}) }));
+    match word {
+        "break" => return Ok(Some((For::Itself, break_command(rest)?))),
+        "unbreak" => return Ok(Some((For::Itself, json!({"unbreak": unbreak_pattern(rest)?})))),
+        _ => {}
     }
-    let (hold, word, rest) = match word.parse::<u64>() {
+    let (target, word, rest) = match word.parse::<u64>() {
         Ok(n) => {
             let (w, r) = rest.trim_start().split_once(' ').unwrap_or((rest.trim(), ""));
-            (Some(n), w, r)
+            (For::Hold(n), w, r)
         }
-        Err(_) => (oldest, word, rest),
+        Err(_) => (For::Oldest, word, rest),
     };
-    let hold = hold.ok_or("nothing is held")?;
-    let rest = rest.trim();
-    Ok(Some(match word {
-        "send" | "s" => json!({"release": hold, "action": "send"}),
-        "drop" | "d" => json!({"release": hold, "action": "drop"}),
+    Ok(Some((target, release_command(word, rest.trim())?)))
+}
+
+/// A breakpoint is removed by its name, whichever way it looks.
+fn unbreak_pattern(spec: &str) -> std::result::Result<String, String> {
+    let pattern = spec.trim().trim_start_matches(['>', '<']).trim();
+    if pattern.is_empty() {
+        return Err(format!("unbreak names nothing: {BREAK_SHAPE}"));
+    }
+    Ok(pattern.to_string())
+}
+
+/// What becomes of a hold, as typed (`send`, `edit {...}`, ...), without the hold's number.
+fn release_command(word: &str, rest: &str) -> std::result::Result<Value, String> {
+    Ok(match word {
+        "send" | "s" => json!({"action": "send"}),
+        "drop" | "d" => json!({"action": "drop"}),
         "edit" | "e" => {
             let message: Value = serde_json::from_str(rest).map_err(|e| format!("the edit is not JSON: {e}"))?;
-            json!({"release": hold, "action": "edit", "message": message})
+            json!({"action": "edit", "message": message})
         }
         "error" => {
             let (code, text) = match rest.split_once(' ').unwrap_or((rest, "")) {
@@ -239,14 +339,14 @@ fn parse_command(line: &str, oldest: Option<u64>) -> std::result::Result<Option<
                 _ => (-32000, rest),
             };
             let text = if text.is_empty() { "refused at a breakpoint" } else { text };
-            json!({"release": hold, "action": "error", "code": code, "text": text})
+            json!({"action": "error", "code": code, "text": text})
         }
         "delay" => {
             let ms: u64 = rest.parse().map_err(|_| "delay takes milliseconds")?;
-            json!({"release": hold, "action": "delay", "ms": ms})
+            json!({"action": "delay", "ms": ms})
         }
         other => return Err(format!("{other:?}: expected send, drop, edit, error, delay, break or unbreak")),
-    }))
+    })
 }
 
 #[cfg(test)]
@@ -255,21 +355,41 @@ mod tests {
 
     #[test]
     fn commands_read_as_a_person_types_them() {
-        assert_eq!(parse_command("send", Some(4)), Ok(Some(json!({"release": 4, "action": "send"}))));
-        assert_eq!(parse_command("7 drop", Some(4)), Ok(Some(json!({"release": 7, "action": "drop"}))));
+        assert_eq!(parse_command("send"), Ok(Some((For::Oldest, json!({"action": "send"})))));
+        assert_eq!(parse_command("7 drop"), Ok(Some((For::Hold(7), json!({"action": "drop"})))));
         assert_eq!(
-            parse_command("error -32001 too slow", Some(1)),
-            Ok(Some(json!({"release": 1, "action": "error", "code": -32001, "text": "too slow"})))
+            parse_command("error -32001 too slow"),
+            Ok(Some((For::Oldest, json!({"action": "error", "code": -32001, "text": "too slow"}))))
         );
         assert_eq!(
-            parse_command("edit {\"a\":1}", Some(2)),
-            Ok(Some(json!({"release": 2, "action": "edit", "message": {"a": 1}})))
+            parse_command("edit {\"a\":1}"),
+            Ok(Some((For::Oldest, json!({"action": "edit", "message": {"a": 1}}))))
         );
-        assert!(parse_command("edit {oops", Some(2)).is_err());
-        assert!(parse_command("send", None).is_err());
+        assert!(parse_command("edit {oops").is_err());
         assert_eq!(
-            parse_command("break <tools/call", None),
-            Ok(Some(json!({"break": "tools/call", "direction": "to_host"})))
+            parse_command("break <tools/call"),
+            Ok(Some((For::Itself, json!({"break": "tools/call", "direction": "to_host"}))))
         );
+        assert_eq!(parse_command("unbreak >echo"), Ok(Some((For::Itself, json!({"unbreak": "echo"})))));
+        assert!(parse_command("break").is_err() && parse_command("break >").is_err());
+    }
+
+    #[tokio::test]
+    async fn a_refused_command_gives_its_hold_back() {
+        let holds = Holds::default();
+        holds.held(1);
+        holds.held(2);
+        assert_eq!(holds.next().await, 1);
+        holds.sent(Some(1));
+        holds.answered(true);
+        assert_eq!(holds.next().await, 1, "refused: still the oldest held");
+        holds.sent(Some(1));
+        holds.answered(false);
+        assert_eq!(holds.next().await, 2, "sent: the next command is for the next hold");
+        // The release said before the answer: the hold is not given back.
+        holds.sent(Some(2));
+        holds.released(2);
+        holds.answered(true);
+        assert!(holds.lock().waiting.is_empty());
     }
 }

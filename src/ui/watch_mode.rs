@@ -80,6 +80,7 @@ pub async fn run(pid: u32) -> i32 {
         theme,
         control,
         held: VecDeque::new(),
+        showing: None,
     };
     screen.pane.set_log(log);
     let code = screen.run(rx).await;
@@ -105,6 +106,8 @@ struct Screen {
     control: Control,
     /// Messages held at a breakpoint and not yet released, oldest first.
     held: VecDeque<Held>,
+    /// The hold the held view shows, while it is open.
+    showing: Option<u64>,
 }
 
 impl Screen {
@@ -135,12 +138,7 @@ impl Screen {
                         self.held.push_back(h);
                         self.show_held();
                     }
-                    Said::Released(hold) => {
-                        self.held.retain(|h| h.hold != hold);
-                        if !self.held.is_empty() {
-                            self.show_held();
-                        }
-                    }
+                    Said::Released(hold) => self.released(hold),
                 },
                 _ = tick.tick() => {
                     self.pane.sync();
@@ -160,7 +158,21 @@ impl Screen {
         if self.overlays.iter().any(|o| o.scope() == watch_breaks::HELD) {
             return;
         }
+        self.showing = Some(first.hold);
         self.overlays.push(Box::new(HeldView::new(first.clone(), self.control.clone())));
+    }
+
+    /// A hold released (by this watcher, another, or a delay): its view, if open, closes, as it
+    /// can no longer be acted on; the next held message opens.
+    fn released(&mut self, hold: u64) {
+        self.held.retain(|h| h.hold != hold);
+        if self.showing == Some(hold) {
+            self.showing = None;
+            self.overlays.retain(|o| o.scope() != watch_breaks::HELD);
+        }
+        if !self.held.is_empty() {
+            self.show_held();
+        }
     }
 
     /// The watcher's own keys (breakpoints), when no overlay and no typing takes them.

@@ -127,7 +127,7 @@ pub(super) fn not_found(target: &StdioTarget) -> LensError {
 
 /// What the system would refuse to start (a NUL byte, `=` in an environment name, a working
 /// directory that is not a directory) as a usage error naming it, before trying.
-pub(super) fn check_launch(target: &StdioTarget) -> Result<()> {
+pub fn check_launch(target: &StdioTarget) -> Result<()> {
     let nul = |what: &str, s: &str| {
         if s.contains('\0') {
             Err(LensError::usage(format!("{what} {s:?} holds a NUL byte, which no process can be given")))
@@ -225,7 +225,9 @@ fn start_child(target: &StdioTarget) -> Result<tokio::process::Child> {
     cmd.spawn().map_err(|e| spawn_error(target, &e))
 }
 
-fn spawn_error(target: &StdioTarget, e: &std::io::Error) -> LensError {
+/// Why `target` could not be started, as a user can act on it (a command not on PATH, a file
+/// not found, not executable).
+pub fn spawn_error(target: &StdioTarget, e: &std::io::Error) -> LensError {
     match e.kind() {
         std::io::ErrorKind::NotFound => {
             if target.cwd.as_ref().is_some_and(|d| !d.is_dir()) {

@@ -92,10 +92,13 @@ impl Breaks {
         self.rules.store(s.rules.len(), Ordering::Relaxed);
     }
 
-    pub fn remove(&self, owner: u64, pattern: &str) {
+    /// Removes `owner`'s breakpoints on `pattern` (either way); how many there were.
+    pub fn remove(&self, owner: u64, pattern: &str) -> usize {
         let mut s = self.lock();
+        let before = s.rules.len();
         s.rules.retain(|r| !(r.owner == owner && r.pattern == pattern));
         self.rules.store(s.rules.len(), Ordering::Relaxed);
+        before - s.rules.len()
     }
 
     /// A watcher gone: its breakpoints go, and what it held is sent on as it came.

@@ -243,11 +243,21 @@ fn apply(hub: &Arc<Hub>, id: u64, c: Command) -> Result<String, String> {
             Some("to_host") => Way::ToHost,
             Some(other) => return Err(format!("direction {other:?}: expected to_server, to_host or both")),
         };
+        if pattern.is_empty() {
+            return Err("a breakpoint names a method or a tool".into());
+        }
         hub.breaks.add(id, &pattern, way);
-        return Ok(format!("break {pattern}"));
+        let shown = match way {
+            Way::ToServer => ">",
+            Way::ToHost => "<",
+            Way::Both => "",
+        };
+        return Ok(format!("break {shown}{pattern}"));
     }
     if let Some(pattern) = c.unbreak {
-        hub.breaks.remove(id, &pattern);
+        if hub.breaks.remove(id, &pattern) == 0 {
+            return Err(format!("this watcher has no breakpoint {pattern}"));
+        }
         return Ok(format!("unbreak {pattern}"));
     }
     let Some(hold) = c.release else { return Err("expected break, unbreak or release".into()) };

@@ -1,7 +1,7 @@
 //! The messages of one proxied session, kept for watchers that attach late and handed to the
 //! watchers attached now, without ever making the host wait for one of them.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
@@ -56,6 +56,9 @@ struct Inner {
     bytes: usize,
     missed: u64,
     watchers: Vec<Slot>,
+    /// The `held` event of each message held now. Not in the backlog: a watcher that attaches
+    /// late is told what is held when it attaches, not every hold since the start.
+    holding: BTreeMap<u64, Arc<str>>,
 }
 
 pub struct Hub {
@@ -95,23 +98,20 @@ impl Hub {
             g.bytes = g.bytes.saturating_sub(old.len());
             g.missed = g.missed.saturating_add(1);
         }
-        g.watchers.retain(|w| {
-            // One line of any size is handed over; a watcher holding lines already may hold
-            // no more than the bound.
-            let before = w.queued.fetch_add(line.len(), Ordering::Relaxed);
-            if before > 0 && before.saturating_add(line.len()) > WATCHER_BYTES {
-                w.overrun.store(true, Ordering::Relaxed);
-                return false;
-            }
-            match w.tx.try_send(line.clone()) {
-                Ok(()) => true,
-                Err(TrySendError::Full(_)) => {
-                    w.overrun.store(true, Ordering::Relaxed);
-                    false
-                }
-                Err(TrySendError::Closed(_)) => false,
-            }
-        });
+        g.hand_out(&line);
+    }
+
+    /// Says that hold `hold` began or ended (`event`: held, or released and how) to the watchers
+    /// attached now; while it lasts, a watcher that attaches is told it began.
+    fn announce(&self, hold: u64, began: bool, event: &str) {
+        let line: Arc<str> = Arc::from(event);
+        let mut g = self.lock();
+        if began {
+            g.holding.insert(hold, line.clone());
+        } else {
+            g.holding.remove(&hold);
+        }
+        g.hand_out(&line);
     }
 
     /// A new watcher: the backlog and the live lines, with nothing lost or doubled between them.
@@ -122,7 +122,8 @@ impl Hub {
         let id = self.next_watcher.fetch_add(1, Ordering::Relaxed);
         let mut g = self.lock();
         g.watchers.push(Slot { tx, overrun: overrun.clone(), queued: queued.clone() });
-        Attached { id, backlog: g.backlog.iter().cloned().collect(), missed: g.missed, live, overrun, queued }
+        let backlog = g.backlog.iter().chain(g.holding.values()).cloned().collect();
+        Attached { id, backlog, missed: g.missed, live, overrun, queued }
     }
 
     /// How many watchers are attached.
@@ -144,10 +145,34 @@ impl Hub {
         let Some((hold, event, rx)) = self.breaks.hold(to_server, line, &self.redactor) else {
             return Verdict::Pass;
         };
-        self.publish(&event);
+        self.announce(hold, true, &event);
         let verdict = rx.await.unwrap_or(Verdict::Pass);
-        self.publish(&super::breaks::released_event(hold, &verdict));
+        self.announce(hold, false, &super::breaks::released_event(hold, &verdict));
         verdict
+    }
+}
+
+impl Inner {
+    /// Hands `line` to every watcher that keeps up; one further behind than its bounds is
+    /// detached (and told so).
+    fn hand_out(&mut self, line: &Arc<str>) {
+        self.watchers.retain(|w| {
+            // One line of any size is handed over; a watcher holding lines already may hold
+            // no more than the bound.
+            let before = w.queued.fetch_add(line.len(), Ordering::Relaxed);
+            if before > 0 && before.saturating_add(line.len()) > WATCHER_BYTES {
+                w.overrun.store(true, Ordering::Relaxed);
+                return false;
+            }
+            match w.tx.try_send(line.clone()) {
+                Ok(()) => true,
+                Err(TrySendError::Full(_)) => {
+                    w.overrun.store(true, Ordering::Relaxed);
+                    false
+                }
+                Err(TrySendError::Closed(_)) => false,
+            }
+        });
     }
 }
 
@@ -200,6 +225,20 @@ mod tests {
         let w = hub.attach();
         hub.publish(&"y".repeat(WATCHER_BYTES + 1));
         assert!(!w.overrun.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_late_watcher_is_told_only_of_the_holds_that_last() {
+        let hub = Hub::new("t".into(), Redactor::default());
+        hub.announce(1, true, "held 1");
+        hub.announce(1, false, "released 1");
+        hub.announce(2, true, "held 2");
+        hub.publish("{\"a\":1}");
+        let w = hub.attach();
+        let backlog: Vec<&str> = w.backlog.iter().map(|l| l.as_ref()).collect();
+        assert_eq!(backlog, ["{\"a\":1}", "held 2"]);
+        hub.announce(2, false, "released 2");
+        assert!(hub.attach().backlog.len() == 1);
     }
 
     #[test]
