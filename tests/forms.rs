@@ -3,40 +3,13 @@
 
 mod common;
 
-use std::sync::Arc;
+use common::demo_app::{go, open, setup};
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use mcplens::history::History;
 use mcplens::ui::app::{App, Cmd, Pane, SetUp};
-use mcplens::ui::headless::{Screen, connected_app, execute};
-use mcplens::ui::theme::Theme;
+use mcplens::ui::headless::{Screen, execute};
 use serde_json::{Value, json};
-
-async fn setup() -> (App, Arc<mcplens::mcp::Session>, Screen) {
-    let (app, s) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    (app, Arc::new(s), Screen::new(120, 40))
-}
-
-fn open(screen: &mut Screen, app: &mut App, filter: &str) {
-    screen.press(app, KeyCode::Char('/'));
-    screen.type_text(app, filter);
-    screen.press(app, KeyCode::Enter);
-    screen.press(app, KeyCode::Enter);
-    assert_eq!(app.outline().focus, Pane::Form);
-}
-
-/// Moves the focus down to the next field named `key`.
-fn go(screen: &mut Screen, app: &mut App, key: &str) {
-    for _ in 0..60 {
-        if app.form().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
-            return;
-        }
-        screen.press(app, KeyCode::Down);
-    }
-    panic!("no field {key} below the focus");
-}
 
 fn ctrl(screen: &mut Screen, app: &mut App, c: char) -> Vec<Cmd> {
     screen.press_with(app, KeyCode::Char(c), KeyModifiers::CONTROL)

@@ -4,19 +4,11 @@
 
 mod common;
 
-use std::sync::Arc;
+use common::demo_app::{go, open, setup};
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use mcplens::ui::app::{App, Pane};
-use mcplens::ui::headless::{Screen, connected_app};
-use mcplens::ui::theme::Theme;
-
-async fn setup() -> (App, Arc<mcplens::mcp::Session>, Screen) {
-    let (app, s) = connected_app(&common::demo(), Theme::default(), "embedded demo server")
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    (app, Arc::new(s), Screen::new(120, 40))
-}
+use mcplens::ui::headless::Screen;
 
 fn keys(screen: &mut Screen, app: &mut App, text: &str) {
     screen.type_text(app, text);
@@ -45,23 +37,6 @@ async fn esc_in_the_help_never_reaches_the_pane_under_it() {
     assert!(text.contains("Tools (2/19 match \"wea\")"), "after n:\n{after_n}\nafter Esc:\n{text}");
     assert!(!text.contains("Help · theme"), "{text}");
     assert_eq!(app.outline().focus, Pane::Tools);
-}
-
-fn open(screen: &mut Screen, app: &mut App, tool: &str) {
-    filter(screen, app, tool);
-    screen.press(app, KeyCode::Enter);
-    assert_eq!(app.outline().focus, Pane::Form);
-}
-
-/// Moves the focus down to the next field named `key`.
-fn go(screen: &mut Screen, app: &mut App, key: &str) {
-    for _ in 0..60 {
-        if app.form().and_then(|f| f.focused_field()).is_some_and(|f| f.key == key) {
-            return;
-        }
-        screen.press(app, KeyCode::Down);
-    }
-    panic!("no field {key} below the focus");
 }
 
 fn ctrl(screen: &mut Screen, app: &mut App, c: char) -> Vec<mcplens::ui::app::Cmd> {

@@ -2,6 +2,8 @@
 //! JSON-RPC client that is the independent reference for "what the server really sent".
 #![allow(dead_code)]
 
+pub mod demo_app;
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
