@@ -134,6 +134,18 @@ fn login_status_logout_and_no_token_on_the_terminal() {
     assert!(!err.contains("/authorize?"), "no login was started: {err}");
 }
 
+/// A login that takes longer than auto's wait on `server/discover` (the user reads the consent
+/// page for 7 s) is one login: the wait stands still while it runs, as the request clocks do.
+#[test]
+fn a_slow_login_under_protocol_auto_is_one_login() {
+    let server = Server::start("slow", &[]);
+    let slow = root().join("tests/auth/slow-browser.sh");
+    let o = server.run(&["tools", "--url", &server.url], &[("BROWSER", &slow.to_string_lossy())]);
+    assert_ok(&o, "tools after a slow login");
+    assert_eq!(stderr(&o).matches("opened in your browser").count(), 1, "{}", stderr(&o));
+    assert_eq!(server.events("authorization_code"), 1);
+}
+
 #[test]
 fn an_expired_token_is_refreshed_and_the_refresh_token_rotated() {
     let server = Server::start("refresh", &["--token-ttl", "2"]);

@@ -233,3 +233,32 @@ async fn esc_in_the_result_clears_a_kept_search_first() {
     screen.press(&mut app, KeyCode::Esc);
     assert_eq!(app.outline().focus, Pane::Form);
 }
+
+/// A destructive tool run again from the history asks first, as its form does: `y` runs it, any
+/// other key does not.
+#[tokio::test]
+async fn a_destructive_tool_run_again_from_the_history_asks_first() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "discord_delete");
+    go(&mut screen, &mut app, "channel_id");
+    keys(&mut screen, &mut app, "123");
+    go(&mut screen, &mut app, "message_id");
+    keys(&mut screen, &mut app, "456");
+    ctrl(&mut screen, &mut app, 'r');
+    let cmds = screen.press(&mut app, KeyCode::Char('y'));
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    assert_eq!(app.outline().focus, Pane::Result);
+    screen.press(&mut app, KeyCode::Char('H'));
+    assert!(screen.press(&mut app, KeyCode::Char('r')).is_empty(), "asked first");
+    let text = screen.text(&mut app);
+    assert!(text.contains("discord_delete_message is marked destructive"), "{text}");
+    assert!(screen.press(&mut app, KeyCode::Char('x')).is_empty(), "any other key: not run");
+    assert!(screen.text(&mut app).contains("not run"));
+    screen.press(&mut app, KeyCode::Char('H'));
+    screen.press(&mut app, KeyCode::Char('r'));
+    let cmds = screen.press(&mut app, KeyCode::Char('y'));
+    assert!(
+        matches!(cmds.first(), Some(mcplens::ui::app::Cmd::Call { tool, .. }) if tool == "discord_delete_message"),
+        "{cmds:?}"
+    );
+}

@@ -61,6 +61,8 @@ pub enum Action {
     RunSaved(Vec<crate::collection::SavedCall>),
     /// Quit now (the user confirmed it).
     Quit,
+    /// The action, which the user confirmed (a run of a destructive tool).
+    Confirmed(Box<Action>),
 }
 
 /// Offers a key to a component: raw first (text being typed), then as the command its keymap

@@ -125,7 +125,35 @@ impl App {
     }
 
     fn act(&mut self, a: Action) -> Vec<Cmd> {
+        let risky = self.destructive_runs(&a);
+        if !risky.is_empty() {
+            let ask = super::components::run_confirm::RunConfirm::new(risky, a);
+            self.panes.overlays.push(Box::new(ask));
+            return vec![];
+        }
+        self.act_asked(a)
+    }
+
+    /// The destructive tools a run from outside their form would call (the form asks itself).
+    fn destructive_runs(&self, a: &Action) -> Vec<String> {
+        let tools: Vec<&str> = match a {
+            Action::Run { tool, .. } => vec![tool.as_str()],
+            Action::RunSaved(calls) => calls.iter().map(|c| c.tool.as_str()).collect(),
+            _ => return vec![],
+        };
+        let mut risky: Vec<String> = tools
+            .into_iter()
+            .filter(|t| self.panes.tools.find(t).is_some_and(|d| d.destructive()))
+            .map(str::to_string)
+            .collect();
+        risky.dedup();
+        risky
+    }
+
+    /// An action that needs no question, or whose question was answered.
+    fn act_asked(&mut self, a: Action) -> Vec<Cmd> {
         match a {
+            Action::Confirmed(a) => self.act_asked(*a),
             Action::OpenForm { tool, arguments } => {
                 if self.select_listed(&tool) {
                     self.open_form(arguments);

@@ -500,7 +500,9 @@ impl TappedHttpClient {
         attempt: impl Future<Output = HttpResult<StreamableHttpPostResponse>>,
         wait: std::time::Duration,
     ) -> HttpResult<StreamableHttpPostResponse> {
-        let why = match tokio::time::timeout(wait, attempt).await {
+        // The wait stands still while a login this answer asked for runs in the browser: a
+        // login taking longer than the wait started a second one, on `initialize`.
+        let why = match super::clock::within(&self.tap, wait, attempt).await {
             Err(_) => format!("no answer within {}s", wait.as_secs_f64()),
             Ok(Err(StreamableHttpError::UnexpectedServerResponse(msg)))
                 if msg.starts_with("HTTP 4") && !msg.starts_with("HTTP 401") && !msg.starts_with("HTTP 403") =>

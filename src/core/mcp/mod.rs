@@ -7,6 +7,7 @@ pub mod asks;
 pub mod auth;
 pub mod cache_hint;
 pub mod client;
+mod clock;
 pub mod compact_reply;
 pub mod completion;
 pub mod config;

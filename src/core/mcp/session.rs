@@ -24,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 use super::asks::{AskDesk, Root};
 use super::auth::{AuthOptions, Authorizer};
 use super::client::LensClient;
+use super::clock::{Deadline, within};
 use super::era::{Era, Protocol, SERVER_INFO_META};
 use super::http::TappedHttpClient;
 use super::log::{LogKind, LogLimits, Redactor, SessionLog};
@@ -947,53 +948,6 @@ impl Session {
 /// The longest an HTTP session's close waits for its transport (a DELETE the server never
 /// answers must not hold a command up for long).
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
-
-/// `fut` with a timeout that stands still while the user is asked something (a login).
-async fn within<F: std::future::Future>(
-    tap: &WireTap,
-    timeout: Duration,
-    fut: F,
-) -> std::result::Result<F::Output, ()> {
-    let mut events = tap.subscribe();
-    let mut clock = Deadline::new(timeout);
-    tokio::pin!(fut);
-    loop {
-        tokio::select! {
-            out = &mut fut => return Ok(out),
-            ev = events.recv() => if let Ok(ServerEvent::Asking(open)) = ev { clock.asking(open) },
-            _ = clock.expired() => return Err(()),
-        }
-    }
-}
-
-/// A request's timeout: restarted by progress, stopped while the user is asked something.
-struct Deadline {
-    timeout: Duration,
-    at: tokio::time::Instant,
-    asking: usize,
-}
-
-impl Deadline {
-    fn new(timeout: Duration) -> Self {
-        Deadline { timeout, at: tokio::time::Instant::now() + timeout, asking: 0 }
-    }
-
-    fn restart(&mut self) {
-        self.at = tokio::time::Instant::now() + self.timeout;
-    }
-
-    fn asking(&mut self, open: bool) {
-        self.asking = if open { self.asking + 1 } else { self.asking.saturating_sub(1) };
-        self.restart();
-    }
-
-    async fn expired(&self) {
-        if self.asking > 0 {
-            std::future::pending::<()>().await;
-        }
-        tokio::time::sleep_until(self.at).await;
-    }
-}
 
 fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
     let text = e.to_string();

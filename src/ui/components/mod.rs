@@ -23,6 +23,7 @@ mod raw_rows;
 pub mod read;
 pub mod resources;
 pub mod result;
+pub mod run_confirm;
 pub mod save_call;
 pub mod schema;
 pub mod skills;
