@@ -89,6 +89,33 @@ fn filesystem_listings_are_lists_and_file_info_is_a_record() {
     assert_eq!((e["responseType"].as_str(), e["status"].as_str()), (Some("error"), Some("error")), "{e}");
 }
 
+/// Files read whole lose nothing and keep their place: several files with JSON among them (the
+/// server joins `path:\ncontent` with `---`), mail headers with a key given twice, a file of
+/// 2,000 numbered `row N: ...` lines. Each is a document whose message is the text as sent.
+#[test]
+fn files_read_whole_keep_every_line_in_its_place() {
+    let dir = TempDir::new("fs-read");
+    write(&dir.0, "hello.txt", "hello world\n");
+    write(&dir.0, "a/data.json", "{\"k\": 1}\n");
+    write(&dir.0, "people.csv", "name,age\nann,3\nbob,4\n");
+    write(&dir.0, "mail.txt", "Received: from x\nReceived: from y\nSubject: hi\n");
+    let rows: String = (0..2000).map(|i| format!("row {i}: the quick brown fox\n")).collect();
+    write(&dir.0, "big.txt", &rows);
+    let fs = npm_server("server-filesystem");
+    let server = ["node", fs.as_str(), dir.path()];
+    let paths = ["hello.txt", "a/data.json", "people.csv"].map(|p| format!("{}/{p}", dir.path()));
+    let args = serde_json::json!({ "paths": paths }).to_string();
+    let e = envelope(&["call", "read_multiple_files", "--args", &args], &server);
+    let message = e["message"].as_str().unwrap_or_default();
+    let order = ["hello world", "data.json:", "{\"k\": 1}", "people.csv:", "bob,4"].map(|s| message.find(s));
+    assert!(order.iter().all(Option::is_some) && order.is_sorted(), "{e}");
+    for (file, last) in [("mail.txt", "from y"), ("big.txt", "row 1999: the quick brown fox")] {
+        let e = envelope(&["call", "read_text_file", "--arg", &format!("path={}/{file}", dir.path())], &server);
+        assert_eq!(e["responseType"], "single", "{e}");
+        assert!(e["message"].as_str().is_some_and(|m| m.contains(last)), "{file}: {e}");
+    }
+}
+
 fn git(dir: &str, args: &[&str]) {
     let ok = Command::new("git")
         .args(["-C", dir, "-c", "user.name=Ada", "-c", "user.email=ada@example.org"])

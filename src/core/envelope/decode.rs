@@ -144,6 +144,9 @@ fn after_prose(t: &str) -> Option<Found> {
             continue;
         }
         let end = i + (t[i..].len() - t[i..].trim_start_matches([' ', '\t']).len()) + stream.byte_offset();
+        if !super::text::closing_remark(t[end..].trim()) {
+            continue;
+        }
         let prose = format!("{}\n{}", t[..i].trim(), t[end..].trim());
         return Some(Found { value: v, prose: prose.trim().to_string(), steps: vec!["JSON after prose".into()] });
     }
@@ -319,6 +322,11 @@ mod tests {
         let (v, prose, _) = found("failed to search: {\"message\": \"Validation Failed\"}");
         assert_eq!((v, prose.as_str()), (json!({"message": "Validation Failed"}), "failed to search:"));
         assert!(json_in_text("Call again with [start_index] set").is_none());
+        // JSON in the middle of a longer text is part of it, not its payload; at its end it is.
+        let files = "/r/a.txt:\nhello\n---\n/r/b.json:\n{\"k\": 1}\n---\n/r/c.csv:\nname,age\nann,3\nbob,4\n";
+        assert!(json_in_text(files).is_none());
+        let (v, prose, _) = found("/r/a.txt:\nhello\n---\n/r/b.json:\n{\"k\": 1}\n");
+        assert_eq!((v, prose.as_str()), (json!({"k": 1}), "/r/a.txt:\nhello\n---\n/r/b.json:"));
     }
 
     #[test]

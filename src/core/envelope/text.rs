@@ -23,16 +23,20 @@ fn split_csv_line(line: &str, sep: char) -> Vec<String> {
     out.into_iter().map(|s| s.trim().to_string()).collect()
 }
 
-fn records(header: &[String], rows: &[Vec<String>]) -> Vec<Value> {
-    rows.iter()
-        .map(|row| {
-            let mut m = Map::new();
-            for (k, v) in header.iter().zip(row) {
-                m.insert(k.clone(), Value::String(v.clone()));
-            }
-            Value::Object(m)
-        })
-        .collect()
+/// The rows as records named by the header; None when that would drop a cell: a name given
+/// twice (a record keeps one value a name), or a row longer than the header.
+fn records(header: &[String], rows: &[Vec<String>]) -> Option<Vec<Value>> {
+    if !distinct(header) || rows.iter().any(|r| r.len() > header.len()) {
+        return None;
+    }
+    let record = |row: &Vec<String>| header.iter().cloned().zip(row.iter().cloned().map(Value::String)).collect();
+    Some(rows.iter().map(|row| Value::Object(record(row))).collect())
+}
+
+/// Whether no name is given twice.
+fn distinct(names: &[String]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    names.iter().all(|n| seen.insert(n.as_str()))
 }
 
 /// CSV or TSV with a header line: at least two columns and one row, every row the same width.
@@ -50,7 +54,7 @@ pub fn csv(text: &str) -> Option<Vec<Value>> {
     if rows.iter().any(|r| r.len() != header.len()) {
         return None;
     }
-    Some(records(&header, &rows))
+    records(&header, &rows)
 }
 
 fn table_cells(line: &str) -> Vec<String> {
@@ -83,7 +87,7 @@ pub fn markdown_table(text: &str) -> Option<(Vec<Value>, String)> {
         return None;
     }
     let prose: Vec<&str> = lines[..sep_at - 1].iter().chain(lines[end..].iter()).copied().collect();
-    Some((records(&header, &rows), prose.join("\n").trim().to_string()))
+    Some((records(&header, &rows)?, prose.join("\n").trim().to_string()))
 }
 
 /// A table aligned with spaces, as `kubectl get`, `docker ps` and `ps` print it: a header of
@@ -100,6 +104,9 @@ pub fn aligned_table(text: &str) -> Option<(Vec<Value>, String)> {
         .enumerate()
         .map(|(i, &s)| header[s..starts.get(i + 1).copied().unwrap_or(header.len())].trim().to_string())
         .collect();
+    if !distinct(&names) {
+        return None;
+    }
     let rows: Vec<Value> = lines
         .map(|row| {
             let mut m = Map::new();
@@ -160,7 +167,10 @@ fn pairs(item: &str) -> Option<Map<String, Value>> {
         if !named || k.len() > 40 || k.contains(' ') && k.split(' ').count() > 3 {
             return None;
         }
-        m.insert(k.to_string(), Value::String(v.trim().trim_matches('`').to_string()));
+        // A key given twice: no record (it would keep one of the values).
+        if m.insert(k.to_string(), Value::String(v.trim().trim_matches('`').to_string())).is_some() {
+            return None;
+        }
     }
     (!m.is_empty()).then_some(m)
 }
@@ -298,10 +308,15 @@ pub fn keyed_records(text: &str) -> Option<(Vec<Value>, String)> {
     Some((out, lines[..first].join("\n").trim().to_string()))
 }
 
-/// A block of `Key: value` lines (two or more, every non-empty line), as one record.
+/// The most fields a block of `Key: value` lines is read as one record with: a record's fields
+/// are a small set of names; thousands of `row N: ...` lines are a document (a file read).
+const MAX_RECORD_FIELDS: usize = 64;
+
+/// A block of `Key: value` lines (two or more, every non-empty line), as one record. A key given
+/// twice (mail headers' `Received:`) makes it no record: a record would keep one of its values.
 pub fn key_value_block(text: &str) -> Option<Map<String, Value>> {
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    if lines.len() < 2 {
+    if lines.len() < 2 || lines.len() > MAX_RECORD_FIELDS {
         return None;
     }
     let mut m = Map::new();
@@ -311,9 +326,19 @@ pub fn key_value_block(text: &str) -> Option<Map<String, Value>> {
         if k.is_empty() || k.len() > 40 || k.split(' ').count() > 3 || k.starts_with(['-', '*', '#']) {
             return None;
         }
-        m.insert(k.to_string(), Value::String(v.trim().to_string()));
+        if m.insert(k.to_string(), Value::String(v.trim().to_string())).is_some() {
+            return None;
+        }
     }
     Some(m)
+}
+
+/// What may follow the data read out of a text (JSON after prose, a list of lines): nothing, or
+/// a short closing remark ("Showing 1 row.", "Total: 3 files"). More is the rest of a longer
+/// text the data is one part of (a file among the files read): read out, it would leave a hole
+/// in that text, and the rest would stand as if it were only a remark.
+pub fn closing_remark(trailer: &str) -> bool {
+    trailer.len() <= 200 && trailer.lines().filter(|l| !l.trim().is_empty()).count() <= 2
 }
 
 /// Words of a tool's name that say it answers with a collection.
@@ -329,6 +354,9 @@ pub fn item_lines(text: &str, tool_words: &[String]) -> Option<(Vec<Value>, Stri
         Some((b, rest)) if !rest.trim().is_empty() => (b, rest.trim()),
         _ => (t, ""),
     };
+    if !closing_remark(tail) {
+        return None;
+    }
     let mut lines: Vec<&str> = body.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect();
     let header = match lines.first() {
         Some(h) if lines.len() > 1 && h.ends_with(':') && !h.starts_with(['[', '/', '*', '-']) => Some(lines.remove(0)),
@@ -541,5 +569,19 @@ mod tests {
             )
         );
         assert!(key_value_block("Just a sentence: with a colon in it that goes on and on").is_none());
+        // No value dropped: a key given twice, and a document of numbered lines, are no record.
+        assert!(key_value_block("Received: from x\nReceived: from y\nSubject: hi").is_none());
+        let rows: String = (0..100).map(|i| format!("row {i}: the quick brown fox\n")).collect();
+        assert!(key_value_block(&rows).is_none());
+    }
+
+    #[test]
+    fn tables_that_would_drop_a_cell_are_not_read_as_tables() {
+        assert!(csv("a,a\n1,2\n").is_none());
+        assert!(csv("a,b\n1,2\n").is_some());
+        assert!(markdown_table("| a | a |\n|---|---|\n| 1 | 2 |").is_none());
+        assert!(markdown_table("| a | b |\n|---|---|\n| 1 | 2 | 3 |").is_none());
+        assert!(markdown_table("| a | b |\n|---|---|\n| 1 | 2 |").is_some());
+        assert!(bullet_list("- a: 1, a: 2\n- a: 3, b: 4").is_none_or(|(items, _)| items.iter().all(|i| i.is_string())));
     }
 }
