@@ -84,6 +84,25 @@ pub fn header(call: &CallResult, page: Page, theme: &Theme) -> Vec<Line<'static>
         };
         header.push(Line::styled(format!("from {}{records}", sanitize::line(source)), theme.paint(Role::Dim)));
     }
+    // What the reply holds beside the data (memory's graph: its relations beside the entities
+    // shown) is not lost from sight.
+    let kept: Vec<String> = env
+        .metadata
+        .iter()
+        .flat_map(|m| m.keys())
+        .filter(|k| !matches!(k.as_str(), "source" | "pager"))
+        .map(|k| sanitize::line(k).into_owned())
+        .collect();
+    if !kept.is_empty() {
+        let (raw, export) = (
+            crate::ui::keymap::key(crate::ui::keymap::Scope::Result, crate::ui::keymap::Command::View4),
+            crate::ui::keymap::key(crate::ui::keymap::Scope::Result, crate::ui::keymap::Command::Export),
+        );
+        header.push(Line::styled(
+            format!("also in metadata: {} (Raw view {raw}; {export} exports the envelope)", kept.join(", ")),
+            theme.paint(Role::Dim),
+        ));
+    }
     if let Some(w) = call.reply.as_ref().map(|r| &r.warnings).filter(|w| !w.is_empty()) {
         header.push(Line::styled(
             format!(
