@@ -239,3 +239,36 @@ async fn the_message_that_stopped_a_run_goes_once_the_arguments_are_fixed() {
     assert!(text.contains("✔ arguments valid"), "{text}");
     assert!(!text.contains("validation error(s)"), "{text}");
 }
+
+#[tokio::test]
+async fn the_json_editor_edits_as_every_text_input_does() {
+    let (mut app, _session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "findpers");
+    ctrl(&mut screen, &mut app, 't');
+    let raw = |app: &App| app.form().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
+    assert!(raw(&app).starts_with("{\n  \"limit\": 10,"), "{}", raw(&app));
+    // End, Ctrl-U: the line before the cursor is gone; at a line's start Ctrl-U joins the line
+    // to the one above, so pressed again it empties the editor and a paste replaces the text.
+    for _ in 0..10 {
+        screen.press(&mut app, KeyCode::Down);
+    }
+    screen.press(&mut app, KeyCode::End);
+    ctrl(&mut screen, &mut app, 'u');
+    assert!(raw(&app).ends_with("false\n"), "{}", raw(&app));
+    for _ in 0..10 {
+        ctrl(&mut screen, &mut app, 'u');
+    }
+    assert_eq!(raw(&app), "");
+    app.update(mcplens::ui::app::Msg::Paste("{\"queries\": [\"one two\"]}".into()));
+    assert_eq!(raw(&app), "{\"queries\": [\"one two\"]}");
+    for _ in 0..3 {
+        screen.press(&mut app, KeyCode::Left);
+    }
+    ctrl(&mut screen, &mut app, 'w');
+    assert_eq!(raw(&app), "{\"queries\": [\"one \"]}");
+    // A long line scrolls to the cursor, cut with `…`.
+    screen.type_text(&mut app, &"x".repeat(200));
+    let shown = screen.text(&mut app);
+    let row = shown.lines().find(|l| l.contains("xxxx")).unwrap_or_default();
+    assert!(row.contains("…xxx") && row.contains("x\"…"), "{shown}");
+}

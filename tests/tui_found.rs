@@ -262,3 +262,53 @@ async fn a_destructive_tool_run_again_from_the_history_asks_first() {
         "{cmds:?}"
     );
 }
+
+/// The screen's rows that reach the right edge of the pane whose frame is the last on the row,
+/// as the text between that pane's frame lines.
+fn right_pane(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let cut = &l[..l.rfind(['┃', '│'])?];
+            let start = cut.rfind(['┃', '│']).map_or(0, |i| i + '┃'.len_utf8());
+            Some(cut[start..].to_string())
+        })
+        .collect()
+}
+
+/// Rows too long for the schema tree end in `…` at the pane's edge, never cut mid-word by it.
+#[tokio::test]
+async fn schema_rows_cut_at_the_panes_edge_end_in_an_ellipsis() {
+    let (mut app, _session, mut screen) = setup().await;
+    filter(&mut screen, &mut app, "fg");
+    screen.press(&mut app, KeyCode::Char('l'));
+    let rows = right_pane(&screen.text(&mut app));
+    let queries = rows.iter().find(|r| r.contains("queries*")).cloned().unwrap_or_default();
+    assert!(queries.trim_end().ends_with('…') && queries.contains("Each query"), "{rows:#?}");
+}
+
+/// Long strings in each view of a result, and the log's rows, end in `…` at the pane's edge.
+#[tokio::test]
+async fn result_and_log_rows_cut_at_the_panes_edge_end_in_an_ellipsis() {
+    let (mut app, session, mut screen) = setup().await;
+    open(&mut screen, &mut app, "echo");
+    screen.press(&mut app, KeyCode::End);
+    keys(&mut screen, &mut app, &" world 名前 hello".repeat(25));
+    let cmds = ctrl(&mut screen, &mut app, 'r');
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    screen.focus(&mut app, Pane::Result);
+    // Each view of the result (`v` goes round them), then the log.
+    let mut screens = vec![];
+    for _ in 0..5 {
+        screens.push(screen.text(&mut app));
+        screen.press(&mut app, KeyCode::Char('v'));
+    }
+    screen.press(&mut app, KeyCode::Char('L'));
+    screens.push(screen.text(&mut app));
+    for text in screens {
+        // The screen's text shows the column a wide character covers as a cell of its own.
+        for row in right_pane(&text).iter().filter(|r| r.contains("hello world")) {
+            let whole = [" ", "…", "hello", "world", "前"].iter().any(|end| row.ends_with(end));
+            assert!(whole, "{row:?} is cut silently in\n{text}");
+        }
+    }
+}

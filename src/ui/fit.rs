@@ -21,8 +21,7 @@ pub fn fit(line: Line<'static>, width: usize) -> Line<'static> {
         }
         let mut kept = String::new();
         for ch in span.content.chars() {
-            let mut buf = [0u8; 4];
-            let cw = Span::raw(&*ch.encode_utf8(&mut buf)).width();
+            let cw = columns(ch);
             if used + cw > room {
                 break;
             }
@@ -34,6 +33,12 @@ pub fn fit(line: Line<'static>, width: usize) -> Line<'static> {
         break;
     }
     Line { spans, ..line }
+}
+
+/// The columns a character takes on screen (two for most CJK characters).
+pub fn columns(c: char) -> usize {
+    let mut buf = [0u8; 4];
+    Span::raw(&*c.encode_utf8(&mut buf)).width()
 }
 
 /// Every line fitted to `width` (see [`fit`]): for rows drawn without wrapping, which the

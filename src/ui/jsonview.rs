@@ -423,7 +423,7 @@ impl JsonView {
         ));
         let body = Rect { height: area.height - 1, ..area };
         let foot_area = Rect { y: area.y + area.height - 1, height: 1, ..area };
-        f.render_widget(Paragraph::new(lines), body);
+        f.render_widget(Paragraph::new(super::fit::lines(lines, area.width as usize)), body);
         f.render_widget(Paragraph::new(super::fit::fit(Line::from(foot), area.width as usize)), foot_area);
     }
 }

@@ -1,6 +1,13 @@
-//! A minimal multi-line text editor for the form's raw JSON mode.
+//! A minimal multi-line text editor for the form's raw JSON mode. It edits each line as the
+//! one-line inputs do (docs/text-input.md): words, Home/End, Ctrl-U and Ctrl-W, and a view that
+//! scrolls sideways to keep the cursor on screen with `…` where a line is cut.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::fit;
+use crate::sanitize;
 
 #[derive(Debug, Clone, Default)]
 pub struct TextArea {
@@ -9,6 +16,8 @@ pub struct TextArea {
     /// Cursor column in characters.
     pub col: usize,
     pub scroll: usize,
+    /// The first character shown of every line: long lines scroll sideways with the cursor.
+    pub left: usize,
 }
 
 fn byte_at(s: &str, col: usize) -> usize {
@@ -21,7 +30,7 @@ impl TextArea {
         if lines.is_empty() {
             lines.push(String::new());
         }
-        TextArea { lines, row: 0, col: 0, scroll: 0 }
+        TextArea { lines, row: 0, col: 0, scroll: 0, left: 0 }
     }
 
     pub fn text(&self) -> String {
@@ -32,14 +41,73 @@ impl TextArea {
         self.lines.get(row).map_or(0, |l| l.chars().count())
     }
 
-    /// Handles an editing key; false when the key is not the editor's.
+    /// Handles an editing key; false when the key is not the editor's. Ctrl-E and Ctrl-K are
+    /// not taken, as in every text input (the form's and the app's keys keep them).
     pub fn key(&mut self, k: &KeyEvent) -> bool {
-        if k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
-            return false;
-        }
         let row = self.row.min(self.lines.len().saturating_sub(1));
         self.row = row;
-        match k.code {
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = k.modifiers.contains(KeyModifiers::ALT);
+        match (k.code, ctrl, alt) {
+            (KeyCode::Left, true, _) | (KeyCode::Char('b'), false, true) => self.word_left(),
+            (KeyCode::Right, true, _) | (KeyCode::Char('f'), false, true) => self.word_right(),
+            (KeyCode::Char('w'), true, false) | (KeyCode::Backspace, _, true) => {
+                let to = word_start(&self.chars(row), self.col);
+                self.delete_back_to(to);
+            }
+            (KeyCode::Char('u'), true, false) => self.delete_back_to(0),
+            (KeyCode::Home, _, _) => self.col = 0,
+            (KeyCode::End, _, _) => self.col = self.len(row),
+            (_, false, false) => return self.plain_key(k.code),
+            _ => return false,
+        }
+        true
+    }
+
+    fn chars(&self, row: usize) -> Vec<char> {
+        self.lines.get(row).map_or(vec![], |l| l.chars().collect())
+    }
+
+    /// Deletes from character `to` to the cursor on its line; at the line's start, joins it to
+    /// the line above as Backspace does, so the key is never dead.
+    fn delete_back_to(&mut self, to: usize) {
+        let row = self.row;
+        let col = self.col.min(self.len(row));
+        if col == 0 {
+            self.plain_key(KeyCode::Backspace);
+            return;
+        }
+        let Some(line) = self.lines.get_mut(row) else { return };
+        let (from, end) = (byte_at(line, to.min(col)), byte_at(line, col));
+        line.replace_range(from..end, "");
+        self.col = to.min(col);
+    }
+
+    /// The start of the word before the cursor, or the end of the line above at a line's start.
+    fn word_left(&mut self) {
+        if self.col == 0 && self.row > 0 {
+            self.row -= 1;
+            self.col = self.len(self.row);
+        } else {
+            self.col = word_start(&self.chars(self.row), self.col.min(self.len(self.row)));
+        }
+    }
+
+    /// The end of the word after the cursor, or the start of the line below at a line's end.
+    fn word_right(&mut self) {
+        let len = self.len(self.row);
+        if self.col >= len && self.row + 1 < self.lines.len() {
+            self.row += 1;
+            self.col = 0;
+        } else {
+            self.col = word_end(&self.chars(self.row), self.col.min(len));
+        }
+    }
+
+    /// A key without Ctrl or Alt.
+    fn plain_key(&mut self, code: KeyCode) -> bool {
+        let row = self.row;
+        match code {
             KeyCode::Char(c) => {
                 let at = byte_at(&self.lines[row], self.col);
                 self.lines[row].insert(at, c);
@@ -98,8 +166,6 @@ impl TextArea {
                 self.row = (row + 1).min(self.lines.len() - 1);
                 self.col = self.col.min(self.len(self.row));
             }
-            KeyCode::Home => self.col = 0,
-            KeyCode::End => self.col = self.len(row),
             KeyCode::Tab => {
                 let at = byte_at(&self.lines[row], self.col);
                 self.lines[row].insert_str(at, "  ");
@@ -130,6 +196,39 @@ impl TextArea {
         self.lines[last].push_str(&rest);
     }
 
+    /// Keeps the cursor's column within a view `width` columns wide: the view scrolls sideways
+    /// just enough, keeping a column for `…` on each side that is cut.
+    pub fn follow_columns(&mut self, width: usize) {
+        let chars = self.chars(self.row);
+        let col = self.col.min(chars.len());
+        self.left = self.left.min(col);
+        let shown = |left: usize| {
+            let cells: usize = chars.iter().take(col + 1).skip(left).map(|&c| fit::columns(safe(c))).sum();
+            // The cursor past the line's end stands on a blank column.
+            let cursor = usize::from(col >= chars.len());
+            cells + cursor + usize::from(left > 0) + 1
+        };
+        while self.left < col && shown(self.left) > width {
+            self.left += 1;
+        }
+    }
+
+    /// The lines in view (`height` rows, `width` columns), scrolled sideways to `left`, with
+    /// `…` where a line is cut; the cursor's cell drawn in `cursor` when it is given.
+    pub fn view(&self, height: usize, width: usize, cursor: Option<Style>) -> Vec<Line<'static>> {
+        self.lines
+            .iter()
+            .enumerate()
+            .skip(self.scroll)
+            .take(height)
+            .map(|(i, l)| {
+                let chars: Vec<char> = l.chars().map(safe).collect();
+                let at = cursor.filter(|_| i == self.row).map(|style| (self.col.min(chars.len()), style));
+                view_line(&chars, self.left, at, width)
+            })
+            .collect()
+    }
+
     /// Keeps the cursor row within a window of `height` rows.
     pub fn follow(&mut self, height: usize) {
         if self.row < self.scroll {
@@ -138,6 +237,63 @@ impl TextArea {
             self.scroll = self.row + 1 - height.max(1);
         }
     }
+}
+
+/// `c`, or `?` for a character that must not reach the terminal: one column for one
+/// character, so the cursor stays where it is.
+fn safe(c: char) -> char {
+    let mut buf = [0u8; 4];
+    match sanitize::line(c.encode_utf8(&mut buf)) {
+        std::borrow::Cow::Borrowed(_) => c,
+        std::borrow::Cow::Owned(_) => '?',
+    }
+}
+
+/// One line from character `left`, fitted to `width` with `…` on each side cut; `at` is the
+/// cursor's character and its style.
+fn view_line(chars: &[char], left: usize, at: Option<(usize, Style)>, width: usize) -> Line<'static> {
+    let cut_left = left > 0 && !chars.is_empty();
+    let rest: Vec<char> = chars.iter().skip(left).copied().collect();
+    let mut spans = vec![];
+    if cut_left {
+        spans.push(Span::raw("…"));
+    }
+    match at {
+        Some((col, style)) => {
+            let col = col.saturating_sub(left).min(rest.len());
+            spans.push(Span::raw(rest[..col].iter().collect::<String>()));
+            let cur = rest.get(col).map_or(" ".to_string(), char::to_string);
+            spans.push(Span::styled(cur, style));
+            spans.push(Span::raw(rest.iter().skip(col + 1).collect::<String>()));
+        }
+        None => spans.push(Span::raw(rest.iter().collect::<String>())),
+    }
+    fit::fit(Line::from(spans), width)
+}
+
+/// Where the word before character `at` starts (spaces and punctuation before it skipped), as
+/// the one-line inputs do.
+fn word_start(chars: &[char], at: usize) -> usize {
+    let mut i = at.min(chars.len());
+    while i > 0 && !chars[i - 1].is_alphanumeric() {
+        i -= 1;
+    }
+    while i > 0 && chars[i - 1].is_alphanumeric() {
+        i -= 1;
+    }
+    i
+}
+
+/// Where the word after character `at` ends.
+fn word_end(chars: &[char], at: usize) -> usize {
+    let mut i = at.min(chars.len());
+    while i < chars.len() && !chars[i].is_alphanumeric() {
+        i += 1;
+    }
+    while i < chars.len() && chars[i].is_alphanumeric() {
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
@@ -161,6 +317,81 @@ mod tests {
         press(&mut t, KeyCode::Backspace);
         assert_eq!(t.text(), "{\"a\": 1\n}");
         assert!(!t.key(&KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)));
+    }
+
+    fn press_with(t: &mut TextArea, code: KeyCode, m: KeyModifiers) -> bool {
+        t.key(&KeyEvent::new(code, m))
+    }
+
+    fn text_of(l: &Line) -> String {
+        l.spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    #[test]
+    fn the_one_line_editing_keys_work_on_each_line() {
+        let mut t = TextArea::new("{}");
+        press(&mut t, KeyCode::End);
+        assert!(press_with(&mut t, KeyCode::Char('u'), KeyModifiers::CONTROL));
+        assert_eq!((t.text().as_str(), t.col), ("", 0));
+        let mut t = TextArea::new("{\n  \"name\": \"Ada Lovelace\"\n}");
+        press(&mut t, KeyCode::Down);
+        press(&mut t, KeyCode::End);
+        press_with(&mut t, KeyCode::Char('w'), KeyModifiers::CONTROL);
+        assert_eq!(t.text(), "{\n  \"name\": \"Ada \n}");
+        press_with(&mut t, KeyCode::Backspace, KeyModifiers::ALT);
+        assert_eq!(t.text(), "{\n  \"name\": \"\n}");
+        press_with(&mut t, KeyCode::Left, KeyModifiers::CONTROL);
+        assert_eq!(t.col, 3);
+        press_with(&mut t, KeyCode::Char('f'), KeyModifiers::ALT);
+        assert_eq!(t.col, 7);
+        press_with(&mut t, KeyCode::Char('b'), KeyModifiers::ALT);
+        press_with(&mut t, KeyCode::Right, KeyModifiers::CONTROL);
+        assert_eq!(t.col, 7);
+        press(&mut t, KeyCode::Home);
+        press_with(&mut t, KeyCode::Left, KeyModifiers::CONTROL);
+        assert_eq!((t.row, t.col), (0, 1));
+        // At a line's start the word and line deletions join the line to the one above.
+        press(&mut t, KeyCode::Down);
+        press(&mut t, KeyCode::Home);
+        press_with(&mut t, KeyCode::Char('u'), KeyModifiers::CONTROL);
+        assert_eq!(t.text(), "{  \"name\": \"\n}");
+        // The form's and the app's Ctrl keys stay theirs.
+        for c in ['e', 'k', 'r', 't'] {
+            assert!(!press_with(&mut t, KeyCode::Char(c), KeyModifiers::CONTROL));
+        }
+    }
+
+    #[test]
+    fn a_long_line_scrolls_sideways_to_the_cursor_with_ellipses() {
+        let long = format!("{{\"data\": \"{}\"}}", "abcdefghij".repeat(5));
+        let mut t = TextArea::new(&format!("{long}\nshort"));
+        let style = Some(Style::default());
+        t.follow_columns(20);
+        let view: Vec<String> = t.view(2, 20, style).iter().map(text_of).collect();
+        assert_eq!(view, ["{\"data\": \"abcdefghi…", "short"]);
+        press(&mut t, KeyCode::End);
+        t.follow_columns(20);
+        let lines = t.view(2, 20, style);
+        let view: Vec<String> = lines.iter().map(text_of).collect();
+        assert_eq!(view[0], "…fghijabcdefghij\"} ");
+        assert!(lines.iter().all(|l| l.width() <= 20), "{view:?}");
+        // The cursor in the middle: cut on both sides, the cursor's cell still shown.
+        for _ in 0..30 {
+            press(&mut t, KeyCode::Left);
+        }
+        t.follow_columns(20);
+        let row = text_of(&t.view(1, 20, style)[0]);
+        assert!(row.starts_with('…') && row.ends_with('…'), "{row}");
+        // Wide characters count their columns, and tiny views never panic.
+        let mut t = TextArea::new(&"名前".repeat(20));
+        press(&mut t, KeyCode::End);
+        for w in [0, 1, 2, 3, 10] {
+            t.follow_columns(w);
+            let l = t.view(1, w, style);
+            assert!(w < 2 || l[0].width() <= w, "{:?}", text_of(&l[0]));
+        }
+        t.follow_columns(10);
+        assert!(t.view(1, 10, style)[0].width() <= 10);
     }
 
     #[test]

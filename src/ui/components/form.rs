@@ -98,6 +98,7 @@ impl FormState {
         let h = (rows.height as usize).max(1);
         if let Some(ta) = &mut self.raw {
             ta.follow(h);
+            ta.follow_columns(rows.width as usize);
         }
         if self.focus < self.scroll {
             self.scroll = self.focus;
@@ -122,7 +123,9 @@ impl FormState {
 
     fn draw_rows(&self, f: &mut Frame, rows_area: Rect, theme: &Theme, focused: bool) {
         if let Some(ta) = &self.raw {
-            f.render_widget(Paragraph::new(raw_lines(ta, rows_area.height as usize, theme, focused)), rows_area);
+            let cursor = focused.then(|| theme.selection());
+            let lines = ta.view(rows_area.height as usize, rows_area.width as usize, cursor);
+            f.render_widget(Paragraph::new(lines), rows_area);
             return;
         }
         let width = rows_area.width as usize;
@@ -213,30 +216,6 @@ impl FormState {
             ));
         }
     }
-}
-
-/// The JSON editor's lines from its scroll, the cursor's character reversed (while `focused`).
-fn raw_lines(ta: &crate::ui::textarea::TextArea, h: usize, theme: &Theme, focused: bool) -> Vec<Line<'static>> {
-    ta.lines
-        .iter()
-        .enumerate()
-        .skip(ta.scroll)
-        .take(h)
-        .map(|(i, l)| {
-            if i != ta.row || !focused {
-                return Line::raw(sanitize::line(l).into_owned());
-            }
-            let col = ta.col.min(l.chars().count());
-            let (a, b): (String, String) = (l.chars().take(col).collect(), l.chars().skip(col).collect());
-            let mut bs = b.chars();
-            let cur = bs.next().map_or(" ".to_string(), |c| c.to_string());
-            Line::from(vec![
-                Span::raw(sanitize::line(&a).into_owned()),
-                Span::styled(sanitize::line(&cur).into_owned(), theme.selection()),
-                Span::raw(sanitize::line(&bs.collect::<String>()).into_owned()),
-            ])
-        })
-        .collect()
 }
 
 /// An open picker's options in a box over the rows, wide enough for its title when the rows

@@ -322,7 +322,7 @@ impl Component for LogPane {
             .borders(Borders::ALL)
             .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
             .border_style(theme.border(focused))
-            .title(Line::from(self.title()).style(theme.title(focused)));
+            .title(crate::ui::fit::title(self.title(), area.width).style(theme.title(focused)));
         let inner = block.inner(area);
         f.render_widget(block, area);
         let Some(log) = &self.log else {
@@ -346,7 +346,7 @@ impl Component for LogPane {
                 if start + i == self.scroll.cursor && focused { line.style(theme.selection()) } else { line }
             })
             .collect();
-        f.render_widget(Paragraph::new(lines), inner);
+        f.render_widget(Paragraph::new(crate::ui::fit::lines(lines, inner.width as usize)), inner);
     }
 
     fn hints(&self) -> Vec<(String, String)> {
@@ -435,7 +435,9 @@ fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, columns: Columns) -> Li
         spans
             .push(Span::styled(format!("[{}] ", sanitize::line(&sanitize::truncate(logger, 20))), t.paint(Paint::Dim)));
     }
-    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    // Cut by characters here only to bound the work; the row is fitted to the pane by its
+    // columns when drawn (escapes and wide characters take more than one).
+    let used: usize = spans.iter().map(Span::width).sum();
     let room = columns.width.saturating_sub(used).max(1);
     let text = sanitize::truncate(brief.unwrap_or(&e.text), room);
     // An error reply's brief says "error" itself (with its code): painted as one, not said twice.

@@ -34,9 +34,18 @@ impl RawRows {
         self.width = width;
         self.rows.clear();
         for (i, line) in self.lines.iter().enumerate() {
-            let chars: usize = line.iter().map(|(_, t)| sanitize::line(t).chars().count()).sum();
-            let n = chars.div_ceil(width).max(1);
-            self.rows.extend((0..n).map(|k| (i, k * width)));
+            self.rows.push((i, 0));
+            // Cut by columns, not characters: a wide character takes two.
+            let (mut at, mut used) = (0, 0);
+            for c in line.iter().flat_map(|(_, t)| sanitize::line(t).chars().collect::<Vec<_>>()) {
+                let w = crate::ui::fit::columns(c);
+                if used + w > width && used > 0 {
+                    self.rows.push((i, at));
+                    used = 0;
+                }
+                used += w;
+                at += 1;
+            }
         }
         true
     }
@@ -53,13 +62,19 @@ impl RawRows {
 
     /// The rows in `range`, each its line's characters that fit, in their tokens' styles.
     pub fn draw(&self, range: std::ops::Range<usize>, t: &Theme) -> Vec<Line<'static>> {
-        let rows = self.rows.get(range).unwrap_or_default();
-        rows.iter().map(|&(i, start)| self.row(i, start, t)).collect()
+        range.filter_map(|r| self.rows.get(r).map(|&(i, start)| self.row(i, start, self.row_end(r), t))).collect()
     }
 
-    fn row(&self, i: usize, start: usize, t: &Theme) -> Line<'static> {
+    /// Where the row after `row` starts, when it goes on the same line.
+    fn row_end(&self, row: usize) -> usize {
+        match (self.rows.get(row), self.rows.get(row + 1)) {
+            (Some(&(i, _)), Some(&(j, start))) if i == j => start,
+            _ => usize::MAX,
+        }
+    }
+
+    fn row(&self, i: usize, start: usize, end: usize, t: &Theme) -> Line<'static> {
         let Some(line) = self.lines.get(i) else { return Line::default() };
-        let end = start + self.width;
         let mut at = 0;
         let mut spans = vec![];
         for (tok, txt) in line {
@@ -100,5 +115,16 @@ mod tests {
         let row = raw.row_of(place);
         let (line, start) = raw.place(row);
         assert!(line == place.0 && start <= place.1 && place.1 < start + 7, "{place:?} {line} {start}");
+    }
+
+    #[test]
+    fn wide_characters_are_cut_by_their_columns() {
+        let text = r#"{"名前": "名前名前名前名前名前名前名前名前名前名前"}"#;
+        let mut raw = RawRows::new(crate::json_pretty::lines(text, 1000));
+        raw.set_width(7);
+        let rows = raw.draw(0..raw.len(), &Theme::default());
+        assert!(rows.iter().all(|r| r.width() <= 7), "{rows:?}");
+        let shown: String = rows.iter().map(|l| l.to_string()).collect();
+        assert_eq!(shown.replace(' ', ""), text.replace(' ', ""));
     }
 }

@@ -370,7 +370,9 @@ impl SchemaPane {
     /// The rows as the tree widget's items: every visible node, and under each closed one a
     /// blank stand-in child, so that it shows as closed without building what it hides (a frame
     /// costs the visible rows, not the schema). Built from the rows in order, without recursion.
-    fn items(&self, t: &Theme) -> Vec<TreeItem<'static, usize>> {
+    /// Each row is fitted to what the widget leaves it of `width` (see [`tree_room`]), as the
+    /// widget clips a row silently.
+    fn items(&self, t: &Theme, width: usize) -> Vec<TreeItem<'static, usize>> {
         // Open ancestors, each with the children gathered so far.
         let mut stack: Vec<(usize, Line<'static>, Vec<TreeItem<'static, usize>>)> = vec![];
         let mut roots = vec![];
@@ -390,7 +392,7 @@ impl SchemaPane {
             }
             let Some(node) = self.node(&row.path) else { continue };
             let id = row.path.last().copied().unwrap_or(0);
-            let line = node_line(node, t);
+            let line = crate::ui::fit::fit(node_line(node, t), tree_room(width, row.path.len()));
             // Open: the next row is its first child.
             if self.rows.get(i + 1).is_some_and(|next| next.path.len() > row.path.len()) {
                 stack.push((id, line, vec![]));
@@ -408,6 +410,12 @@ impl SchemaPane {
         }
         roots
     }
+}
+
+/// The columns the tree widget leaves a row's text at `depth` (1 for a root) in a pane `width`
+/// wide: two per level below the root, then two for the fold symbol (`▸ `, or blank).
+fn tree_room(width: usize, depth: usize) -> usize {
+    width.saturating_sub(depth.saturating_sub(1) * 2 + 2)
 }
 
 impl Component for SchemaPane {
@@ -461,7 +469,7 @@ impl Component for SchemaPane {
             f.render_widget(Paragraph::new("this tool has no input schema").style(t.paint(Role::Warning)), tree);
             return;
         }
-        let items = self.items(t);
+        let items = self.items(t, tree.width as usize);
         if let Ok(widget) = Tree::new(&items) {
             let widget = widget.highlight_style(t.selection()).node_closed_symbol("▸ ").node_open_symbol("▾ ");
             f.render_stateful_widget(widget, tree, &mut self.state.borrow_mut());

@@ -98,8 +98,12 @@ pub fn header(call: &CallResult, page: Page, theme: &Theme) -> Vec<Line<'static>
             crate::ui::keymap::key(crate::ui::keymap::Scope::Result, crate::ui::keymap::Command::View4),
             crate::ui::keymap::key(crate::ui::keymap::Scope::Result, crate::ui::keymap::Command::Export),
         );
+        // One short line: the first few names, and how many more.
+        let more = kept.len().saturating_sub(3);
+        let names = kept.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+        let names = if more > 0 { format!("{names} +{more} more") } else { names };
         header.push(Line::styled(
-            format!("also in metadata: {} (Raw view {raw}; {export} exports the envelope)", kept.join(", ")),
+            format!("also in metadata: {names} ({raw}: Raw view, {export}: export)"),
             theme.paint(Role::Dim),
         ));
     }

@@ -137,7 +137,7 @@ impl ResultView for Split {
             let b = Block::default()
                 .borders(Borders::ALL)
                 .border_style(theme.border(active))
-                .title(Line::from(format!(" {name} ")).style(theme.title(active)));
+                .title(crate::ui::fit::title(format!(" {name} "), at.width).style(theme.title(active)));
             let inner = b.inner(at);
             f.render_widget(b, at);
             match view {
@@ -148,7 +148,7 @@ impl ResultView for Split {
                 ),
             }
         }
-        f.render_widget(Paragraph::new(self.check.clone()), chk);
+        f.render_widget(Paragraph::new(crate::ui::fit::lines(self.check.clone(), chk.width as usize)), chk);
     }
 
     fn command(&mut self, cmd: Command, _call: &CallResult, _theme: &Theme) -> Answer {
