@@ -262,3 +262,25 @@ fn real_schema_changes_are_classified_as_a_reader_would() {
     }
     assert!(wrong.is_empty(), "{} of {} cases wrong:\n{}", wrong.len(), cases.len(), wrong.join("\n"));
 }
+
+/// A schema nested 6,000 levels deep (a raised --max-depth) whose leaf changed: one breaking
+/// change past the levels classified, in time that grows with the depth, not with its square (it
+/// took over a minute at this depth, debug build, and grew fourfold with each doubling).
+#[test]
+fn a_change_deep_in_a_deep_schema_costs_time_linear_in_its_depth() {
+    let snap = |leaf: &str| {
+        let (open, close) = (r#"{"type":"object","properties":{"a":"#.repeat(6000), "}}".repeat(6000));
+        let schema = format!(r#"{open}{{"type":"{leaf}"}}{close}"#);
+        format!(
+            r#"{{"mcplensSnapshot":1,"server":{{"serverInfo":{{"name":"s"}}}},"tools":[{{"name":"t","inputSchema":{schema}}}],"resources":[],"resourceTemplates":[],"prompts":[]}}"#
+        )
+    };
+    let (old, new) = (scratch("deep-old.json"), scratch("deep-new.json"));
+    std::fs::write(&old, snap("string")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&new, snap("integer")).unwrap_or_else(|e| panic!("{e}"));
+    let started = std::time::Instant::now();
+    let o = mcplens(&["diff", "--max-depth", "20000", &old.to_string_lossy(), &new.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(5), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("changed too deep to classify"), "{}", &stdout(&o)[..stdout(&o).len().min(400)]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
+}

@@ -250,10 +250,16 @@ pub fn schema_pair(old: &RawValue, new: &RawValue, max_depth: usize) -> (Value, 
     if may_refer(old) || may_refer(new) {
         return (full(old, max_depth), full(new, max_depth));
     }
-    thin(old, new, max_depth)
+    thin(old, new, max_depth, 0)
 }
 
-fn thin(old: &RawValue, new: &RawValue, max_depth: usize) -> (Value, Value) {
+/// `level`: the schema's nesting below the tool's. Past the levels the comparison classifies, the
+/// rest is read whole: thinning reads each level's members, walking all below it, so a schema
+/// nested thousands of levels deep cost the square of its depth.
+fn thin(old: &RawValue, new: &RawValue, max_depth: usize, level: usize) -> (Value, Value) {
+    if level > crate::schema::diff::MAX_DEPTH {
+        return (full(old, max_depth), full(new, max_depth));
+    }
     let (Some(o), Some(n)) = (members(old), members(new)) else {
         return (full(old, max_depth), full(new, max_depth));
     };
@@ -262,8 +268,8 @@ fn thin(old: &RawValue, new: &RawValue, max_depth: usize) -> (Value, Value) {
     }
     let not_listed = std::cell::Cell::new((0, 0));
     let (mut a, mut b) = pairs(&o, &n, max_depth, |key, a, b| match key {
-        "properties" => Some(properties(a, b, max_depth)),
-        "items" | "additionalProperties" => Some(crate::deep::grow(|| thin(a, b, max_depth))),
+        "properties" => Some(properties(a, b, max_depth, level)),
+        "items" | "additionalProperties" => Some(crate::deep::grow(|| thin(a, b, max_depth, level + 1))),
         "enum" => {
             let ((x, more_x), (y, more_y)) = enum_pair(a, b, max_depth);
             not_listed.set((more_x, more_y));
@@ -366,11 +372,12 @@ fn hash_of(r: &RawValue, max_depth: usize) -> u64 {
 
 /// A `properties` map on both sides: members alike are left out of both, changed ones thinned in
 /// turn.
-fn properties(old: &RawValue, new: &RawValue, max_depth: usize) -> (Value, Value) {
+fn properties(old: &RawValue, new: &RawValue, max_depth: usize, level: usize) -> (Value, Value) {
     let (Some(o), Some(n)) = (members(old), members(new)) else {
         return (full(old, max_depth), full(new, max_depth));
     };
-    pairs(&o, &n, max_depth, |_, a, b| (a.get() != b.get()).then(|| crate::deep::grow(|| thin(a, b, max_depth))))
+    let thinned = |a: &RawValue, b: &RawValue| crate::deep::grow(|| thin(a, b, max_depth, level + 1));
+    pairs(&o, &n, max_depth, |_, a, b| (a.get() != b.get()).then(|| thinned(a, b)))
 }
 
 #[cfg(test)]

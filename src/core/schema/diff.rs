@@ -17,7 +17,7 @@ use crate::value_set::ValueIndex;
 
 /// Schemas nested deeper than this are compared whole: a change below is reported as one
 /// breaking change, since it cannot be classified (and a recursive `$ref` must end somewhere).
-const MAX_DEPTH: usize = 64;
+pub const MAX_DEPTH: usize = 64;
 
 /// How many times one diff may compare a node with each option of an `anyOf`/`oneOf` it gained:
 /// options nested in options multiply the work, so past this the change is classified without.
