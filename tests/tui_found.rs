@@ -77,14 +77,19 @@ async fn turning_validation_off_drops_the_refusal_it_answers() {
     assert!(!form.contains("validation error(s)"), "{form}");
 }
 
+/// The demo's destructive tool, its form open and filled.
+fn fill_delete_message(screen: &mut Screen, app: &mut App) {
+    open(screen, app, "discord_delete");
+    go(screen, app, "channel_id");
+    keys(screen, app, "123");
+    go(screen, app, "message_id");
+    keys(screen, app, "456");
+}
+
 #[tokio::test]
 async fn a_confirmed_run_drops_the_not_run_of_the_cancelled_one() {
     let (mut app, session, mut screen) = setup().await;
-    open(&mut screen, &mut app, "discord_delete");
-    go(&mut screen, &mut app, "channel_id");
-    keys(&mut screen, &mut app, "123");
-    go(&mut screen, &mut app, "message_id");
-    keys(&mut screen, &mut app, "456");
+    fill_delete_message(&mut screen, &mut app);
     assert!(ctrl(&mut screen, &mut app, 'r').is_empty());
     assert!(screen.press(&mut app, KeyCode::Char('x')).is_empty());
     assert!(form_text(&mut screen, &mut app).contains("not run"));
@@ -239,11 +244,7 @@ async fn esc_in_the_result_clears_a_kept_search_first() {
 #[tokio::test]
 async fn a_destructive_tool_run_again_from_the_history_asks_first() {
     let (mut app, session, mut screen) = setup().await;
-    open(&mut screen, &mut app, "discord_delete");
-    go(&mut screen, &mut app, "channel_id");
-    keys(&mut screen, &mut app, "123");
-    go(&mut screen, &mut app, "message_id");
-    keys(&mut screen, &mut app, "456");
+    fill_delete_message(&mut screen, &mut app);
     ctrl(&mut screen, &mut app, 'r');
     let cmds = screen.press(&mut app, KeyCode::Char('y'));
     mcplens::ui::headless::execute(&mut app, &session, cmds).await;
