@@ -50,7 +50,8 @@ pub fn judge_legacy(reply: &Value) -> Step {
         return step(Verdict::Fail, "the initialize result has no protocolVersion".into())
             .fix("put the protocol version you speak in the result's protocolVersion");
     };
-    if !LEGACY.contains(&version) {
+    // 2024-11-05 is not offered but spoken (older SDKs' servers answer it): a session goes on.
+    if !crate::mcp::era::known(version) || version == MODERN {
         return step(Verdict::Fail, format!("the server answered protocol version {version:?}, which mcplens did not offer and does not know"))
             .fix(format!(
                 "answer with the version the client offered ({}) when you support it, else with the newest you support; clients know {}",
@@ -125,5 +126,27 @@ pub fn reconcile_eras(steps: &mut [Step]) {
             s.verdict = Verdict::Warn;
             s.detail.push_str(" (the other era works; clients of this one cannot connect)");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn answered(version: &str) -> Step {
+        judge_legacy(&json!({"result": {"protocolVersion": version, "serverInfo": {"name": "s"}}}))
+    }
+
+    /// As a session does: 2024-11-05 (older SDKs' servers answer it) passes as an older version;
+    /// one mcplens does not know, or the modern era's in `initialize`, fails.
+    #[test]
+    fn versions_are_judged_as_a_session_takes_them() {
+        let old = answered("2024-11-05");
+        assert_eq!(old.verdict, Verdict::Pass, "{}", old.detail);
+        assert!(old.detail.contains("chose an older one"), "{}", old.detail);
+        assert_eq!(answered(LEGACY[0]).verdict, Verdict::Pass);
+        assert_eq!(answered("1999-01-01").verdict, Verdict::Fail);
+        assert_eq!(answered(MODERN).verdict, Verdict::Fail);
     }
 }
