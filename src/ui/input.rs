@@ -141,12 +141,13 @@ impl App {
             Action::RunSaved(calls) => calls.iter().map(|c| c.tool.as_str()).collect(),
             _ => return vec![],
         };
-        let mut risky: Vec<String> = tools
-            .into_iter()
-            .filter(|t| self.panes.tools.find(t).is_some_and(|d| d.destructive()))
-            .map(str::to_string)
-            .collect();
-        risky.dedup();
+        let mut risky: Vec<String> = vec![];
+        for t in tools.into_iter().filter(|t| self.panes.tools.find(t).is_some_and(|d| d.destructive())) {
+            // A collection may call one tool several times: named once.
+            if !risky.iter().any(|r| r == t) {
+                risky.push(t.to_string());
+            }
+        }
         risky
     }
 

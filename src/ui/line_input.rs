@@ -43,11 +43,6 @@ fn byte_at(s: &str, col: usize) -> usize {
     s.char_indices().nth(col).map_or(s.len(), |(i, _)| i)
 }
 
-fn columns(c: char) -> usize {
-    let mut buf = [0u8; 4];
-    Span::raw(&*c.encode_utf8(&mut buf)).width()
-}
-
 impl LineInput {
     /// An empty input that keeps at most `max` characters (0: unbounded).
     pub fn new(max: usize) -> Self {
@@ -192,7 +187,7 @@ impl LineInput {
         let chars: Vec<char> = self.text.chars().map(|c| if c.is_control() { '?' } else { c }).collect();
         // Typing, the window follows the cursor; else it shows the text's head.
         let at = if typing { self.cursor.min(chars.len()) } else { 0 };
-        let mut cells: Vec<(char, usize)> = chars.iter().map(|&c| (c, columns(c))).collect();
+        let mut cells: Vec<(char, usize)> = chars.iter().map(|&c| (c, super::fit::columns(c))).collect();
         if typing {
             cells.insert(at, (CURSOR, 1));
         }

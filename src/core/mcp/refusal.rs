@@ -7,7 +7,15 @@ use rmcp::service::ClientInitializeError;
 /// The cause of a failed handshake: the server's answer (an HTTP status with its body, a content
 /// type) or why no answer came, with what to check when that is known.
 pub(super) fn cause(e: &ClientInitializeError) -> String {
-    let text = plain(e);
+    with_hint(plain(e))
+}
+
+/// A request's transport error (after the handshake), read the same way.
+pub(super) fn of_request(e: &(dyn std::error::Error + 'static)) -> String {
+    with_hint(transport(&e.to_string()))
+}
+
+fn with_hint(text: String) -> String {
     match hint(&text) {
         Some(hint) => format!("{text}; {hint}"),
         None => text,

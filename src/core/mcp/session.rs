@@ -559,9 +559,10 @@ impl Session {
             ServiceError::McpError(e) if self.tap.refused().is_some_and(|r| *r == *e.message) => {
                 LensError::connection(format!("{what} failed: {}", self.log().redactor().redact(&e.message)))
             }
-            other => {
-                LensError::connection(format!("{what} failed: {}", self.log().redactor().redact(&root_cause(&other))))
-            }
+            other => LensError::connection(format!(
+                "{what} failed: {}",
+                self.log().redactor().redact(&super::refusal::of_request(&other))
+            )),
         }
     }
 
@@ -948,20 +949,6 @@ impl Session {
 /// The longest an HTTP session's close waits for its transport (a DELETE the server never
 /// answers must not hold a command up for long).
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
-
-fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
-    let text = e.to_string();
-    let text = match text.find("unexpected server response: ") {
-        Some(i) => &text[i + "unexpected server response: ".len()..],
-        None => text.as_str(),
-    };
-    let text = text.split(", when send").next().unwrap_or(text);
-    if text.starts_with("could not connect") {
-        format!("{text} (is the server running, and is the URL right?)")
-    } else {
-        text.to_string()
-    }
-}
 
 fn parse_headers(headers: &[(String, String)]) -> Result<std::collections::HashMap<HeaderName, HeaderValue>> {
     headers
