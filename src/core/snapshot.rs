@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::schema::diff::{Change, Impact, diff, token};
+use crate::schema::diff::{Change, Direction, Impact, diff, token};
 
 pub mod target;
 
@@ -148,9 +148,11 @@ pub(crate) fn item(list: &str, path: &str, old: &Value, new: &Value) -> Vec<Chan
         }
         let p = format!("{path}/{}", token(key));
         match (list, key.as_str(), a, b) {
-            ("tools", "inputSchema", Some(a), Some(b)) => out.extend(diff(a, b, &p)),
+            ("tools", "inputSchema", Some(a), Some(b)) => out.extend(diff(a, b, &p, Direction::Request)),
             ("tools", "inputSchema", _, _) => out.push(change(p, Impact::Breaking, "input schema added or removed")),
-            ("tools", "outputSchema", Some(a), Some(b)) => out.extend(diff(a, b, &p)),
+            // What the tool returns: a change that lets through what callers were promised
+            // never comes breaks them.
+            ("tools", "outputSchema", Some(a), Some(b)) => out.extend(diff(a, b, &p, Direction::Response)),
             // Callers that read structuredContent by the schema lose it.
             ("tools", "outputSchema", Some(_), None) => out.push(change(p, Impact::Breaking, "output schema removed")),
             ("tools", "outputSchema", None, _) => out.push(change(p, Impact::Compatible, "output schema added")),
@@ -288,6 +290,32 @@ mod tests {
             vec![
                 ("/server/capabilities/resources".into(), Impact::Breaking),
                 ("/tools/t/outputSchema".into(), Impact::Breaking)
+            ]
+        );
+    }
+
+    /// The same change breaks callers in an input schema and not in an output schema, and the
+    /// other way round.
+    #[test]
+    fn input_and_output_schemas_are_read_each_its_own_way() {
+        let t = |schema: Value| json!([{"name": "t", "inputSchema": schema.clone(), "outputSchema": schema, "description": "d"}]);
+        let e = |values: Value| json!({"type": "object", "properties": {"mode": {"enum": values}}});
+        let old = snap(t(e(json!(["a"]))), json!([]));
+        let new = snap(t(e(json!(["a", "b"]))), json!([]));
+        let c: Vec<(String, Impact)> = compare(&old, &new).into_iter().map(|c| (c.path, c.impact)).collect();
+        assert_eq!(
+            c,
+            vec![
+                ("/tools/t/outputSchema/properties/mode/enum".into(), Impact::Breaking),
+                ("/tools/t/inputSchema/properties/mode/enum".into(), Impact::Compatible),
+            ]
+        );
+        let c: Vec<(String, Impact)> = compare(&new, &old).into_iter().map(|c| (c.path, c.impact)).collect();
+        assert_eq!(
+            c,
+            vec![
+                ("/tools/t/inputSchema/properties/mode/enum".into(), Impact::Breaking),
+                ("/tools/t/outputSchema/properties/mode/enum".into(), Impact::Compatible),
             ]
         );
     }

@@ -1,13 +1,15 @@
 //! What changed between two versions of a JSON Schema, each change classified for the callers
-//! of a tool: breaking when something the old schema accepted may now be refused (a new required
-//! property, a removed property, a narrowed type, a removed enum value, a bound added or
-//! tightened, a pattern or format added or changed), compatible otherwise (a new optional
-//! property, a widened type, an added enum value, a bound loosened or removed, an annotation such
-//! as a description changed).
+//! of a tool. Each change first says what it does to the values the schema allows: it narrows
+//! them (a new required property, a narrowed type, a removed enum value, a bound added or
+//! tightened, a pattern or format added), widens them (a property made optional, a widened type,
+//! an added enum value, a bound loosened or removed), or is the same for callers whichever way
+//! values flow (a property removed breaks, an annotation such as a description does not).
 //!
-//! The rule is the same for an output schema: results that fitted the old one and may not fit
-//! the new one make the change breaking. Values are compared as JSON values, never as text, so
-//! the order of keys never counts as a change. Local `$ref`s are followed.
+//! The [`Direction`] decides what narrowing and widening mean. A schema of what callers send (a
+//! tool's input) breaks them when it narrows: a call that was accepted may now be refused. A
+//! schema of what callers receive (a tool's output) breaks them when it widens: a result may now
+//! hold what the old schema promised it never would. Values are compared as JSON values, never as
+//! text, so the order of keys never counts as a change. Local `$ref`s are followed.
 
 use std::collections::HashSet;
 
@@ -47,6 +49,44 @@ impl Impact {
     }
 }
 
+/// What the compared schema describes: what callers send, or what they receive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// A request (a tool's input schema): a change that refuses a value accepted before breaks callers.
+    Request,
+    /// A response (a tool's output schema): a change that allows a value refused before breaks
+    /// callers, and so does a property removed (a caller that read it no longer finds it).
+    Response,
+}
+
+/// What one change does to the values a schema allows, before the direction reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Effect {
+    /// Refuses values allowed before, allows none refused before.
+    Narrows,
+    /// Allows values refused before, refuses none allowed before.
+    Widens,
+    /// Both refuses values allowed before and allows values refused before (a type replaced).
+    Both,
+    /// The same impact whichever way values flow.
+    Fixed(Impact),
+}
+
+impl Effect {
+    fn impact(self, direction: Direction) -> Impact {
+        match (self, direction) {
+            (Effect::Fixed(impact), _) => impact,
+            (Effect::Both, _) | (Effect::Narrows, Direction::Request) | (Effect::Widens, Direction::Response) => {
+                Impact::Breaking
+            }
+            _ => Impact::Compatible,
+        }
+    }
+}
+
+const BREAKS: Effect = Effect::Fixed(Impact::Breaking);
+const HARMLESS: Effect = Effect::Fixed(Impact::Compatible);
+
 /// One change: where (a JSON pointer into the schema), how it affects callers, and what it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
@@ -60,8 +100,9 @@ pub fn token(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 
-/// Every change from `old` to `new`, paths starting with `base` (e.g. `/inputSchema`).
-pub fn diff(old: &Value, new: &Value, base: &str) -> Vec<Change> {
+/// Every change from `old` to `new`, paths starting with `base` (e.g. `/inputSchema`), classified
+/// for callers that send (`Request`) or receive (`Response`) what the schema describes.
+pub fn diff(old: &Value, new: &Value, base: &str, direction: Direction) -> Vec<Change> {
     // Definitions count only through a `$ref`: without one, equal subtrees are never walked
     // (`snapshot_text` holds the property schemas alike on both sides as `null`, relying on it).
     let defs_differ = defs(old) != defs(new) && (has_ref(old) || has_ref(new));
@@ -69,6 +110,7 @@ pub fn diff(old: &Value, new: &Value, base: &str) -> Vec<Change> {
         old_root: old,
         new_root: new,
         defs_differ,
+        direction,
         trials: MAX_TRIALS,
         refs_compared: Default::default(),
         out: vec![],
@@ -112,12 +154,12 @@ const ANNOTATIONS: &[&str] = &[
     "definitions",
 ];
 
-/// Lower bounds: raising or adding one refuses values the old schema took.
+/// Lower bounds: raising or adding one narrows (refuses values the old schema took).
 const LOWER: &[&str] = &["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
 const UPPER: &[&str] = &["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
 
-/// Keywords that restrict values in ways not compared finer: adding or changing one is breaking,
-/// removing one compatible.
+/// Keywords that restrict values in ways not compared finer: adding one narrows, removing one
+/// widens, changing one may do both.
 const RESTRICTIONS: &[&str] = &[
     "pattern",
     "format",
@@ -148,6 +190,7 @@ struct Walk<'a> {
     old_root: &'a Value,
     new_root: &'a Value,
     defs_differ: bool,
+    direction: Direction,
     /// Trial comparisons left (see [`MAX_TRIALS`]).
     trials: usize,
     /// The pairs of `$ref` targets compared so far: each pair is compared once, where it is first
@@ -158,7 +201,8 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn push(&mut self, path: &str, impact: Impact, what: impl Into<String>) {
+    fn push(&mut self, path: &str, effect: Effect, what: impl Into<String>) {
+        let impact = effect.impact(self.direction);
         self.out.push(Change { path: path.to_string(), impact, what: what.into() });
     }
 
@@ -177,7 +221,7 @@ impl<'a> Walk<'a> {
         }
         if depth > MAX_DEPTH {
             if old != new {
-                self.push(path, Impact::Breaking, "changed too deep to classify");
+                self.push(path, BREAKS, "changed too deep to classify");
             }
             return;
         }
@@ -198,17 +242,17 @@ impl<'a> Walk<'a> {
     fn schemas(&mut self, old: &'a Value, new: &'a Value, path: &str, depth: usize) {
         match (accepts_all(old), accepts_nothing(old), accepts_all(new), accepts_nothing(new)) {
             (_, true, _, true) | (true, _, true, _) => return,
-            (_, _, _, true) => return self.push(path, Impact::Breaking, "now refuses every value (false)"),
-            (_, true, _, _) => return self.push(path, Impact::Compatible, "accepted no value before (false)"),
+            (_, _, _, true) => return self.push(path, Effect::Narrows, "now refuses every value (false)"),
+            (_, true, _, _) => return self.push(path, Effect::Widens, "accepted no value before (false)"),
             _ => {}
         }
         let (o, n) = match (old, new) {
             (Value::Object(o), Value::Object(n)) => (o, n),
             (Value::Bool(true), Value::Object(n)) => (&*EMPTY, n),
             (Value::Object(o), Value::Bool(true)) => (o, &*EMPTY),
-            _ => return self.push(path, Impact::Breaking, "not a schema mcplens can compare"),
+            _ => return self.push(path, BREAKS, "not a schema mcplens can compare"),
         };
-        if self.options_gained(old, n, path, depth) {
+        if self.options_on_one_side((old, new), (o, n), path, depth) {
             return;
         }
         self.types(o, n, path);
@@ -234,17 +278,30 @@ impl<'a> Walk<'a> {
         self.options(o.get("allOf"), n.get("allOf"), &format!("{path}/allOf"), "allOf", depth);
     }
 
-    /// A node that gains an `anyOf` or `oneOf` accepts what one of its options, together with the
-    /// node's other keywords, accepts: nothing breaks when one such option takes every value the
-    /// old node took (a string becoming "a string or an object"). The old node is compared with
-    /// each option so completed, and the nearest one's changes are reported: those the option
-    /// brings under its path, those of the node's own keywords under theirs.
+    /// A node with an `anyOf` or `oneOf` accepts what one of its options, together with the
+    /// node's other keywords, accepts. When only one side has such a list, each of its options so
+    /// completed is compared with the other side. A request gaining options (a string becoming "a
+    /// string or an object"), or a response losing them, breaks nothing when one option covers
+    /// the other side: the nearest option's changes are reported. A request losing options, or a
+    /// response gaining them, breaks callers when any option does: the option that breaks most is
+    /// reported. Changes the option brings go under its path, those of the node's own keywords
+    /// under theirs.
     /// False when the rule does not apply and the node is to be walked keyword by keyword.
-    fn options_gained(&mut self, old: &Value, n: &Map<String, Value>, path: &str, depth: usize) -> bool {
-        if old.get("anyOf").is_some() || old.get("oneOf").is_some() {
-            return false;
-        }
-        let (key, options) = match (n.get("anyOf"), n.get("oneOf")) {
+    fn options_on_one_side(
+        &mut self,
+        sides: (&Value, &Value),
+        maps: (&Map<String, Value>, &Map<String, Value>),
+        path: &str,
+        depth: usize,
+    ) -> bool {
+        let has = |m: &Map<String, Value>| m.contains_key("anyOf") || m.contains_key("oneOf");
+        let gained = match (has(maps.0), has(maps.1)) {
+            (false, true) => true,
+            (true, false) => false,
+            _ => return false,
+        };
+        let holder = if gained { maps.1 } else { maps.0 };
+        let (key, options) = match (holder.get("anyOf"), holder.get("oneOf")) {
             (Some(Value::Array(a)), None) => ("anyOf", a),
             (None, Some(Value::Array(a))) => ("oneOf", a),
             _ => return false,
@@ -253,10 +310,25 @@ impl<'a> Walk<'a> {
             return false;
         }
         self.trials -= options.len();
-        let mut nearest: Option<(usize, Vec<Change>)> = None;
+        let one_enough = gained == (self.direction == Direction::Request);
+        let rank = |c: &[Change]| {
+            let breaking = c.iter().filter(|c| c.impact == Impact::Breaking).count();
+            (if one_enough { breaking } else { usize::MAX - breaking }, c.len())
+        };
+        let mut chosen: Option<(usize, Vec<Change>)> = None;
         for (i, option) in options.iter().enumerate() {
-            let Some(completed) = complete(n, key, option) else { continue };
-            let mut changes = self.trial(old, &completed, path, depth);
+            let Some(completed) = complete(holder, key, option) else {
+                // When every option counts, one that cannot be merged leaves the answer open.
+                if !one_enough {
+                    return false;
+                }
+                continue;
+            };
+            let mut changes = if gained {
+                self.trial(sides.0, &completed, path, depth)
+            } else {
+                self.trial(&completed, sides.1, path, depth)
+            };
             crate::deep::drop_value(completed);
             // A change that comes from the option is shown at its place in the option.
             for c in &mut changes {
@@ -265,23 +337,24 @@ impl<'a> Walk<'a> {
                     c.path = format!("{path}/{key}/{i}{rel}");
                 }
             }
-            let rank = |c: &[Change]| (c.iter().filter(|c| c.impact == Impact::Breaking).count(), c.len());
-            if nearest.as_ref().is_none_or(|(_, best)| rank(&changes) < rank(best)) {
-                nearest = Some((i, changes));
+            if chosen.as_ref().is_none_or(|(_, best)| rank(&changes) < rank(best)) {
+                chosen = Some((i, changes));
             }
         }
-        let Some((i, changes)) = nearest else { return false };
+        let Some((i, changes)) = chosen else { return false };
         let breaks = changes.iter().any(|c| c.impact == Impact::Breaking);
-        let p = format!("{path}/{key}");
-        if breaks {
-            self.push(
-                &p,
-                Impact::Breaking,
-                format!("{key} added: no option takes every value taken before (nearest: {i})"),
-            );
-        } else {
-            self.push(&p, Impact::Compatible, format!("{key} added: option {i} takes every value taken before"));
-        }
+        let what = match (gained, one_enough, breaks) {
+            (true, true, true) => format!("{key} added: no option takes every value taken before (nearest: {i})"),
+            (true, true, false) => format!("{key} added: option {i} takes every value taken before"),
+            (true, false, true) => format!("{key} added: option {i} takes values not taken before"),
+            (true, false, false) => format!("{key} added: every option takes only values taken before"),
+            (false, true, true) => format!("{key} removed: no option took every value taken now (nearest: {i})"),
+            (false, true, false) => format!("{key} removed: option {i} took every value taken now"),
+            (false, false, true) => format!("{key} removed: values option {i} took are not all taken now"),
+            (false, false, false) => format!("{key} removed: every value an option took is taken now"),
+        };
+        let impact = if breaks { Impact::Breaking } else { Impact::Compatible };
+        self.push(&format!("{path}/{key}"), Effect::Fixed(impact), what);
         self.out.extend(changes);
         true
     }
@@ -292,6 +365,7 @@ impl<'a> Walk<'a> {
             old_root: self.old_root,
             new_root: self.new_root,
             defs_differ: self.defs_differ,
+            direction: self.direction,
             trials: self.trials,
             refs_compared: self.refs_compared.clone(),
             out: vec![],
@@ -316,20 +390,21 @@ impl<'a> Walk<'a> {
             return;
         }
         let path = format!("{path}/type");
-        let lost: Vec<&str> = before.iter().filter(|t| !covers(&after, t)).map(String::as_str).collect();
+        let lost = before.iter().any(|t| !covers(&after, t));
+        let gained = after.iter().any(|t| !covers(&before, t));
         let text = format!("{} -> {}", show_types(o.get("type")), show_types(n.get("type")));
-        if lost.is_empty() {
-            self.push(&path, Impact::Compatible, format!("type widened: {text}"));
-        } else {
-            self.push(&path, Impact::Breaking, format!("type narrowed: {text}"));
+        match (lost, gained) {
+            (true, true) => self.push(&path, Effect::Both, format!("type changed: {text}")),
+            (true, false) => self.push(&path, Effect::Narrows, format!("type narrowed: {text}")),
+            _ => self.push(&path, Effect::Widens, format!("type widened: {text}")),
         }
     }
 
     fn enums(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
         match (o.get("enum").and_then(Value::as_array), n.get("enum").and_then(Value::as_array)) {
             (None, None) => {}
-            (Some(_), None) => self.push(&format!("{path}/enum"), Impact::Compatible, "enum removed (any value)"),
-            (None, Some(_)) => self.push(&format!("{path}/enum"), Impact::Breaking, "enum added (fewer values)"),
+            (Some(_), None) => self.push(&format!("{path}/enum"), Effect::Widens, "enum removed (any value)"),
+            (None, Some(_)) => self.push(&format!("{path}/enum"), Effect::Narrows, "enum added (fewer values)"),
             (Some(before), Some(after)) => {
                 let (old_set, new_set) = (ValueIndex::new(before), ValueIndex::new(after));
                 let removed = before.iter().filter(|v| !new_set.contains(v));
@@ -337,19 +412,21 @@ impl<'a> Walk<'a> {
                 let p = format!("{path}/enum");
                 let not_listed = |m: &Map<String, Value>| m.get(ENUM_NOT_LISTED).and_then(Value::as_u64).unwrap_or(0);
                 if let Some(list) = listed(removed, not_listed(o)) {
-                    self.push(&p, Impact::Breaking, format!("enum value removed: {list}"));
+                    self.push(&p, Effect::Narrows, format!("enum value removed: {list}"));
                 }
                 if let Some(list) = listed(added, not_listed(n)) {
-                    self.push(&p, Impact::Compatible, format!("enum value added: {list}"));
+                    self.push(&p, Effect::Widens, format!("enum value added: {list}"));
                 }
             }
         }
         match (o.get("const"), n.get("const")) {
             (a, b) if a == b => {}
-            (Some(_), None) => self.push(&format!("{path}/const"), Impact::Compatible, "const removed"),
+            (Some(_), None) => self.push(&format!("{path}/const"), Effect::Widens, "const removed"),
             (a, Some(b)) => {
                 let was = a.map(compact).unwrap_or_else(|| "(none)".into());
-                self.push(&format!("{path}/const"), Impact::Breaking, format!("const {was} -> {}", compact(b)));
+                // One value for another: what was allowed is refused and the other way round.
+                let effect = if a.is_some() { Effect::Both } else { Effect::Narrows };
+                self.push(&format!("{path}/const"), effect, format!("const {was} -> {}", compact(b)));
             }
             (None, None) => {}
         }
@@ -367,31 +444,35 @@ impl<'a> Walk<'a> {
                 }
                 let p = format!("{path}/{key}");
                 let text = format!("{} -> {}", show(a), show(b));
-                let impact = match (a.and_then(Value::as_f64), b.and_then(Value::as_f64)) {
-                    (_, None) if b.is_none() => Impact::Compatible,
-                    (Some(x), Some(y)) if (lower && y <= x) || (!lower && y >= x) => Impact::Compatible,
-                    // Draft 4's boolean exclusiveMinimum: turning it off loosens the bound.
-                    _ if b == Some(&Value::Bool(false)) => Impact::Compatible,
-                    _ => Impact::Breaking,
+                let effect = match (a.and_then(Value::as_f64), b.and_then(Value::as_f64)) {
+                    (_, None) if b.is_none() => Effect::Widens,
+                    (Some(x), Some(y)) if (lower && y <= x) || (!lower && y >= x) => Effect::Widens,
+                    (Some(_), Some(_)) => Effect::Narrows,
+                    // Draft 4's boolean exclusiveMinimum: turning it off loosens the bound, on tightens it.
+                    _ if b == Some(&Value::Bool(false)) => Effect::Widens,
+                    _ if a.is_none() || a == Some(&Value::Bool(false)) => Effect::Narrows,
+                    // A number for a boolean, or values no validator compares: which way is unknown.
+                    _ => Effect::Both,
                 };
-                let verb = match (impact, a.is_none()) {
-                    (Impact::Breaking, true) => "bound added",
-                    (Impact::Breaking, false) => "bound tightened",
-                    (Impact::Compatible, _) if b.is_none() => "bound removed",
-                    _ => "bound loosened",
+                let verb = match effect {
+                    Effect::Narrows if a.is_none() => "bound added",
+                    Effect::Narrows => "bound tightened",
+                    Effect::Widens if b.is_none() => "bound removed",
+                    Effect::Widens => "bound loosened",
+                    _ => "bound changed",
                 };
-                self.push(&p, impact, format!("{verb}: {text}"));
+                self.push(&p, effect, format!("{verb}: {text}"));
             }
         }
         let (a, b) =
             (o.get("uniqueItems") == Some(&Value::Bool(true)), n.get("uniqueItems") == Some(&Value::Bool(true)));
         if a != b {
-            let (impact, what) = if b {
-                (Impact::Breaking, "items must now be unique")
+            let (effect, what) = if b {
+                (Effect::Narrows, "items must now be unique")
             } else {
-                (Impact::Compatible, "items need no longer be unique")
+                (Effect::Widens, "items need no longer be unique")
             };
-            self.push(&format!("{path}/uniqueItems"), impact, what);
+            self.push(&format!("{path}/uniqueItems"), effect, what);
         }
     }
 
@@ -411,20 +492,35 @@ impl<'a> Walk<'a> {
             let p = format!("{path}/{}", token(k));
             if ANNOTATIONS.contains(&k) {
                 if k != "$defs" && k != "definitions" {
-                    self.push(&p, Impact::Compatible, format!("{} (annotation)", verb(a, b)));
+                    self.push(&p, HARMLESS, format!("{} (annotation)", verb(a, b)));
                 }
-            } else if RESTRICTIONS.contains(&k) && b.is_some_and(|b| restricts_nothing(k, b)) {
-                // Written by generators for the shape alone (zod 4 gives every record
-                // `propertyNames: {"type": "string"}`): whatever it replaced, nothing is refused now.
-                self.push(&p, Impact::Compatible, format!("{}: {} (refuses nothing)", verb(a, b), show(b)));
-            } else if RESTRICTIONS.contains(&k) && b.is_some() {
-                self.push(&p, Impact::Breaking, format!("{}: {} -> {}", verb(a, b), show(a), show(b)));
             } else if RESTRICTIONS.contains(&k) {
-                self.push(&p, Impact::Compatible, format!("removed: {}", show(a)));
+                self.restriction(k, a, b, &p);
             } else {
                 // An unknown keyword constrains nothing a validator checks.
-                self.push(&p, Impact::Compatible, format!("{} (not a validation keyword)", verb(a, b)));
+                self.push(&p, HARMLESS, format!("{} (not a validation keyword)", verb(a, b)));
             }
+        }
+    }
+
+    /// A restricting keyword compared whole. One that refuses nothing stands for none: one added
+    /// where there was none narrows, one removed widens, and one replaced by another may do both.
+    fn restriction(&mut self, k: &str, a: Option<&Value>, b: Option<&Value>, p: &str) {
+        let real = |v: Option<&Value>| v.is_some_and(|v| !restricts_nothing(k, v));
+        let effect = match (real(a), real(b)) {
+            (false, false) => HARMLESS,
+            (false, true) => Effect::Narrows,
+            (true, false) => Effect::Widens,
+            (true, true) => Effect::Both,
+        };
+        match b {
+            // Written by generators for the shape alone (zod 4 gives every record
+            // `propertyNames: {"type": "string"}`): whatever it replaced, nothing is refused now.
+            Some(b) if restricts_nothing(k, b) => {
+                self.push(p, effect, format!("{}: {} (refuses nothing)", verb(a, Some(b)), short(b)))
+            }
+            Some(_) => self.push(p, effect, format!("{}: {} -> {}", verb(a, b), show(a), show(b))),
+            None => self.push(p, effect, format!("removed: {}", show(a))),
         }
     }
 
@@ -439,7 +535,7 @@ impl<'a> Walk<'a> {
             if !is_new {
                 self.push(
                     &format!("{path}/required/{}", token(name)),
-                    Impact::Breaking,
+                    Effect::Narrows,
                     format!("{name} is now required"),
                 );
             }
@@ -450,7 +546,7 @@ impl<'a> Walk<'a> {
             if !removed {
                 self.push(
                     &format!("{path}/required/{}", token(name)),
-                    Impact::Compatible,
+                    Effect::Widens,
                     format!("{name} is now optional"),
                 );
             }
@@ -461,25 +557,37 @@ impl<'a> Walk<'a> {
         let before = o.get("properties").and_then(Value::as_object).unwrap_or(&EMPTY);
         let after = n.get("properties").and_then(Value::as_object).unwrap_or(&EMPTY);
         let required = names(n.get("required"));
+        // Whatever the direction, a property gone (or now refused whatever its value) is lost to
+        // a caller that read it.
         for (name, old) in before {
             let p = format!("{path}/properties/{}", token(name));
             match after.get(name) {
+                Some(new) if accepts_nothing(new) && !accepts_nothing(old) => {
+                    self.push(&p, BREAKS, "now refuses every value (false)")
+                }
                 Some(new) => self.node(old, new, &p, depth + 1),
-                None => self.push(&p, Impact::Breaking, "property removed"),
+                None => self.push(&p, BREAKS, "property removed"),
             }
         }
+        // A new property narrows what its key may hold; in an object that took no other key
+        // before, it also lets through a key that was refused.
+        let closed = o.get("additionalProperties").is_some_and(accepts_nothing);
+        // Said where it is what breaks callers: a response that may hold a key refused before.
+        let response = self.direction == Direction::Response;
+        let note = if closed && response { " (additionalProperties was false)" } else { "" };
         for name in after.keys().filter(|k| !before.contains_key(*k)) {
             let p = format!("{path}/properties/{}", token(name));
-            if required.contains(name.as_str()) {
-                self.push(&p, Impact::Breaking, "new required property");
-            } else {
-                self.push(&p, Impact::Compatible, "new optional property");
+            match (required.contains(name.as_str()), closed) {
+                (true, true) => self.push(&p, Effect::Both, format!("new required property{note}")),
+                (true, false) => self.push(&p, Effect::Narrows, "new required property"),
+                (false, true) => self.push(&p, Effect::Widens, format!("new optional property{note}")),
+                (false, false) => self.push(&p, HARMLESS, "new optional property"),
             }
         }
     }
 
-    /// `anyOf`/`oneOf` (an option removed is breaking, one added compatible) or `allOf` (the other
-    /// way round). An option that is only a list of the same keyword stands for its members
+    /// `anyOf`/`oneOf` (an option removed narrows, one added widens) or `allOf` (the other way
+    /// round). An option that is only a list of the same keyword stands for its members
     /// (`anyOf: [{anyOf: [a, b]}, c]` is `anyOf: [a, b, c]`), so a list flattened is no change. When
     /// as many options went as came, they were edited in place: each is compared with the one in
     /// its place among the changed (a description edited in an option is no option removed);
@@ -500,7 +608,6 @@ impl<'a> Walk<'a> {
         if old == new {
             return;
         }
-        let widen = key != "allOf";
         let went: Vec<usize> = (0..before.len()).filter(|i| !new_index.contains(before[*i].1)).collect();
         let came: Vec<usize> = (0..after.len()).filter(|j| !old_index.contains(after[*j].1)).collect();
         if old.is_some() && new.is_some() && went.len() == came.len() {
@@ -510,11 +617,12 @@ impl<'a> Walk<'a> {
             return;
         }
         let (lost, gained) =
-            if widen { (Impact::Breaking, Impact::Compatible) } else { (Impact::Compatible, Impact::Breaking) };
-        // A whole list added to anyOf/oneOf where there was none restricts; removing it loosens.
+            if key == "allOf" { (Effect::Widens, Effect::Narrows) } else { (Effect::Narrows, Effect::Widens) };
+        // A whole list added where there was none restricts (it holds beside the node's other
+        // keywords); removing it loosens.
         let (lost, gained) = match (old.is_some(), new.is_some()) {
-            (false, true) => (lost, Impact::Breaking),
-            (true, false) => (Impact::Compatible, gained),
+            (false, true) => (lost, Effect::Narrows),
+            (true, false) => (Effect::Widens, gained),
             _ => (lost, gained),
         };
         for i in went {
@@ -528,7 +636,7 @@ impl<'a> Walk<'a> {
     }
 
     fn changed(&mut self, old: Option<&Value>, new: Option<&Value>, path: &str) {
-        self.push(path, Impact::Breaking, format!("changed: {} -> {}", show(old), show(new)));
+        self.push(path, BREAKS, format!("changed: {} -> {}", show(old), show(new)));
     }
 }
 
@@ -747,11 +855,22 @@ mod tests {
     use serde_json::json;
 
     fn changes(old: Value, new: Value) -> Vec<(String, Impact)> {
-        diff(&old, &new, "").into_iter().map(|c| (c.path, c.impact)).collect()
+        diff(&old, &new, "", Direction::Request).into_iter().map(|c| (c.path, c.impact)).collect()
     }
 
     fn one(old: Value, new: Value) -> (String, Impact) {
         let c = changes(old, new);
+        assert_eq!(c.len(), 1, "{c:?}");
+        c[0].clone()
+    }
+
+    /// The changes from `old` to `new` as an output schema (what callers receive).
+    fn out_changes(old: Value, new: Value) -> Vec<(String, Impact)> {
+        diff(&old, &new, "", Direction::Response).into_iter().map(|c| (c.path, c.impact)).collect()
+    }
+
+    fn out_one(old: Value, new: Value) -> (String, Impact) {
+        let c = out_changes(old, new);
         assert_eq!(c.len(), 1, "{c:?}");
         c[0].clone()
     }
@@ -1053,5 +1172,123 @@ mod tests {
         }
         let c = changes(deep, json!({"anyOf": [i]}));
         assert!(c.iter().any(|(_, impact)| *impact == Breaking), "{c:?}");
+    }
+
+    #[test]
+    fn an_output_breaks_callers_when_it_widens_or_loses_a_property() {
+        let e = |v: Value| json!({ "enum": v });
+        assert_eq!(out_one(e(json!(["a"])), e(json!(["a", "b"]))), ("/enum".into(), Breaking), "enum value added");
+        assert_eq!(out_one(e(json!(["a", "b"])), e(json!(["a"]))), ("/enum".into(), Compatible), "enum value removed");
+        assert_eq!(out_one(e(json!(["a"])), json!({})), ("/enum".into(), Breaking), "enum removed");
+        assert_eq!(out_one(json!({}), json!({"const": 1})), ("/const".into(), Compatible), "const added");
+        assert_eq!(out_one(json!({"const": 1}), json!({"const": 2})), ("/const".into(), Breaking), "const changed");
+        let props = json!({"a": {"type": "string"}});
+        let required = out_one(obj(props.clone(), &[]), obj(props.clone(), &["a"]));
+        assert_eq!(required, ("/required/a".into(), Compatible), "made required");
+        assert_eq!(out_one(obj(props.clone(), &["a"]), obj(props, &[])), ("/required/a".into(), Breaking), "optional");
+        let base = obj(json!({"a": {"type": "string"}}), &["a"]);
+        let two = json!({"a": {"type": "string"}, "b": {"type": "string"}});
+        let c = out_one(base.clone(), obj(two.clone(), &["a", "b"]));
+        assert_eq!(c, ("/properties/b".into(), Compatible), "new required property");
+        assert_eq!(out_one(base.clone(), obj(two, &["a"])), ("/properties/b".into(), Compatible), "new optional");
+        let c = out_one(obj(json!({"a": {}, "b": {}}), &[]), obj(json!({"a": {}}), &[]));
+        assert_eq!(c, ("/properties/b".into(), Breaking), "property removed");
+        let t = |t: Value| json!({ "type": t });
+        assert_eq!(out_one(t(json!("integer")), t(json!("number"))), ("/type".into(), Breaking), "type widened");
+        assert_eq!(out_one(t(json!("string")), t(json!(["string", "null"]))), ("/type".into(), Breaking));
+        assert_eq!(out_one(t(json!("number")), t(json!("integer"))), ("/type".into(), Compatible), "type narrowed");
+        assert_eq!(out_one(t(json!("string")), t(json!("integer"))), ("/type".into(), Breaking), "type replaced");
+        assert_eq!(out_one(json!({"maximum": 5}), json!({"maximum": 9})), ("/maximum".into(), Breaking), "loosened");
+        assert_eq!(out_one(json!({"minLength": 1}), json!({})), ("/minLength".into(), Breaking), "bound removed");
+        assert_eq!(out_one(json!({"maximum": 9}), json!({"maximum": 5})), ("/maximum".into(), Compatible));
+        assert_eq!(out_one(json!({}), json!({"maxItems": 5})), ("/maxItems".into(), Compatible), "bound added");
+        assert_eq!(out_one(json!({}), json!({"uniqueItems": true})), ("/uniqueItems".into(), Compatible));
+        let described = out_one(json!({"description": "a"}), json!({"description": "b"}));
+        assert_eq!(described, ("/description".into(), Compatible), "description changed");
+    }
+
+    #[test]
+    fn an_output_restriction_removed_breaks_and_one_added_does_not() {
+        assert_eq!(out_one(json!({"pattern": "^a"}), json!({})), ("/pattern".into(), Breaking));
+        assert_eq!(out_one(json!({"format": "uri"}), json!({})), ("/format".into(), Breaking));
+        assert_eq!(out_one(json!({}), json!({"format": "uri"})), ("/format".into(), Compatible));
+        // Replaced: which values it refuses now is not known, so it breaks either way.
+        assert_eq!(out_one(json!({"pattern": "^a"}), json!({"pattern": "^b"})), ("/pattern".into(), Breaking));
+        assert_eq!(one(json!({"pattern": "^a"}), json!({"pattern": "^b"})), ("/pattern".into(), Breaking));
+        // A restriction that refuses nothing, added or removed, changes nothing either way.
+        let record = json!({"propertyNames": {"type": "string"}});
+        assert_eq!(out_one(json!({}), record.clone()), ("/propertyNames".into(), Compatible));
+        assert_eq!(out_one(record, json!({})), ("/propertyNames".into(), Compatible));
+        let closed = json!({"additionalProperties": false});
+        assert_eq!(out_one(json!({}), closed.clone()), ("/additionalProperties".into(), Compatible));
+        assert_eq!(out_one(closed, json!({})), ("/additionalProperties".into(), Breaking));
+        assert_eq!(out_one(json!({"not": {"type": "null"}}), json!({})), ("/not".into(), Breaking));
+    }
+
+    #[test]
+    fn an_output_breaks_callers_when_it_gains_an_option() {
+        let any = |v: Value| json!({ "anyOf": v });
+        let (s, i) = (json!({"type": "string"}), json!({"type": "integer"}));
+        assert_eq!(out_one(any(json!([s])), any(json!([s, i]))), ("/anyOf/1".into(), Breaking), "anyOf option added");
+        assert_eq!(out_one(any(json!([s, i])), any(json!([s]))), ("/anyOf/1".into(), Compatible), "option removed");
+        assert_eq!(out_one(json!({"allOf": [s]}), json!({"allOf": [s, i]})), ("/allOf/1".into(), Compatible));
+        // A string that may now be null: the nullable option is what breaks.
+        let c = out_changes(s.clone(), any(json!([s, {"type": "null"}])));
+        assert!(c.contains(&("/anyOf".into(), Breaking)) && c.contains(&("/anyOf/1/type".into(), Breaking)), "{c:?}");
+        // Every option takes only strings: nothing a caller did not expect comes back.
+        let narrower = any(json!([{"type": "string", "maxLength": 5}, {"type": "string", "pattern": "^a"}]));
+        let c = out_changes(s.clone(), narrower);
+        assert!(c.contains(&("/anyOf".into(), Compatible)) && c.iter().all(|(_, i)| *i == Compatible), "{c:?}");
+        // The same gained as an input: no option takes every string, so calls may be refused.
+        let c = changes(s, any(json!([{"type": "string", "maxLength": 5}, {"type": "string", "pattern": "^a"}])));
+        assert!(c.contains(&("/anyOf".into(), Breaking)), "{c:?}");
+    }
+
+    #[test]
+    fn what_breaks_both_ways() {
+        for (old, new) in [
+            // A property gone, or now refused whatever its value.
+            (obj(json!({"a": {}, "b": {}}), &[]), obj(json!({"a": {}}), &[])),
+            (obj(json!({"a": {}, "b": {"type": "string"}}), &[]), obj(json!({"a": {}, "b": false}), &[])),
+            // A property made required in an object that took no other: old values lack it, new
+            // ones hold a key the old schema refused.
+            (
+                json!({"type": "object", "properties": {"a": {}}, "additionalProperties": false}),
+                json!({"type": "object", "properties": {"a": {}, "b": {}}, "required": ["b"], "additionalProperties": false}),
+            ),
+            (json!({"items": [{"type": "string"}]}), json!({"items": [{"type": "integer"}]})),
+            (json!(1), json!({})),
+        ] {
+            assert!(changes(old.clone(), new.clone()).iter().any(|(_, i)| *i == Breaking), "input: {old} -> {new}");
+            assert!(
+                out_changes(old.clone(), new.clone()).iter().any(|(_, i)| *i == Breaking),
+                "output: {old} -> {new}"
+            );
+        }
+        // An optional property added to an object that took no other key widens it.
+        let closed = |p: Value| json!({"type": "object", "properties": p, "additionalProperties": false});
+        let (a, ab) = (closed(json!({"a": {}})), closed(json!({"a": {}, "b": {}})));
+        assert_eq!(out_one(a.clone(), ab.clone()), ("/properties/b".into(), Breaking));
+        assert_eq!(one(a, ab), ("/properties/b".into(), Compatible));
+        // The whole schema turned `false` (no value at all) or from it.
+        assert_eq!(out_one(json!(true), json!(false)), ("".into(), Compatible));
+        assert_eq!(out_one(json!(false), json!({})), ("".into(), Breaking));
+    }
+
+    #[test]
+    fn an_option_list_lost_is_compared_option_by_option() {
+        let nullable = json!({"anyOf": [{"type": "number"}, {"type": "null"}]});
+        let number = json!({"type": "number"});
+        // A result that may no longer be null promises more; a call that may not be null is refused.
+        let c = out_changes(nullable.clone(), number.clone());
+        assert!(c.contains(&("/anyOf".into(), Compatible)) && c.iter().all(|(_, i)| *i == Compatible), "{c:?}");
+        let c = changes(nullable.clone(), number.clone());
+        assert!(c.contains(&("/anyOf".into(), Breaking)) && c.contains(&("/anyOf/1/type".into(), Breaking)), "{c:?}");
+        // A call that fitted an option fits the same values written as a list of types.
+        let listed = json!({"type": ["number", "null"]});
+        assert!(changes(nullable, listed).iter().all(|(_, i)| *i == Compatible));
+        // An output that now returns what no option took breaks, with the nearest option's change.
+        let c = out_changes(json!({"anyOf": [{"type": "integer"}, {"type": "null"}]}), number);
+        assert_eq!(c, vec![("/anyOf".into(), Breaking), ("/anyOf/0/type".into(), Breaking)]);
     }
 }
