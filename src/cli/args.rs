@@ -210,8 +210,9 @@ pub enum Command {
     },
     /// Compare two snapshots (files written by `mcplens snapshot`), or a snapshot file with the
     /// live target when NEW is left out: tools, resources, templates and prompts added, removed
-    /// and changed, each change breaking or compatible for callers. Exit 0 when nothing breaks,
-    /// 5 when something does.
+    /// and changed, each change breaking or compatible for callers: an input schema breaks them
+    /// when it refuses more, an output schema when it may return more or drops a property. Exit 0
+    /// when nothing breaks, 5 when something does.
     #[command(after_help = DIFF_EXIT_CODES)]
     Diff {
         /// The old snapshot file.
