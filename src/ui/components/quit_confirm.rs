@@ -56,14 +56,14 @@ impl Component for QuitConfirm {
         (area.width.saturating_sub(4).min(64), 5.min(area.height))
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let title = format!(
             " Quit? · {} quit · {} stay ",
             keymap::keys(SCOPE, Command::Quit),
             keymap::keys(SCOPE, Command::Back)
         );
-        let block = crate::ui::component::overlay_block(t, title);
+        let block = crate::ui::component::overlay_block(t, title, focused);
         let names: Vec<String> = self.tools.iter().map(|n| sanitize::line(n).into_owned()).collect();
         let lines = vec![
             Line::styled(format!("Unsent edits in the form of {}.", names.join(", ")), t.paint(Role::Warning)),

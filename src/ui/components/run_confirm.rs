@@ -55,14 +55,14 @@ impl Component for RunConfirm {
         (area.width.saturating_sub(4).min(72), 5.min(area.height))
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let title = format!(
             " Run? · {} run · {} cancel ",
             keymap::keys(SCOPE, Command::Run),
             keymap::keys(SCOPE, Command::Back)
         );
-        let block = crate::ui::component::overlay_block(t, title);
+        let block = crate::ui::component::overlay_block(t, title, focused);
         let names: Vec<String> = self.tools.iter().map(|n| sanitize::line(n).into_owned()).collect();
         let lines = vec![
             Line::styled(
