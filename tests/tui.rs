@@ -314,6 +314,7 @@ fn masked(name: &str, text: &str) {
         (r"started \S+ \(pid \d+\) *", "started SERVER (pid N) "),
         // An overlay over the log leaves the first digit of each row's hour showing.
         (r"│\d┃", "│H┃"),
+        (r"│\d│", "│H│"),
     ]}, {
         insta::assert_snapshot!(name, stable(text));
     });
@@ -332,6 +333,42 @@ async fn snapshots_of_the_log_its_entry_and_a_zoomed_pane() {
     screen.press(&mut app, KeyCode::Esc);
     screen.press(&mut app, KeyCode::Char('z'));
     masked("log_zoomed", &screen.text(&mut app));
+}
+
+/// With an overlay over another (the help over a log entry), only the top one, which takes the
+/// keys, is drawn focused: the one beneath gets the frame of a pane without the focus.
+#[tokio::test]
+async fn only_the_top_overlay_is_drawn_focused() {
+    use mcplens::ui::keymap::Scope;
+    let (mut app, _s) = app_with(Theme::default()).await;
+    // Wide enough for the entry (the width less 4) to show beside the help (at most 116 wide).
+    let mut screen = Screen::new(130, 40);
+    screen.press(&mut app, KeyCode::Char('L'));
+    screen.press(&mut app, KeyCode::Char('g'));
+    screen.press(&mut app, KeyCode::Char('j'));
+    screen.press(&mut app, KeyCode::Enter);
+    screen.press(&mut app, KeyCode::Char('?'));
+    assert_eq!(app.outline().overlays, [Scope::LogEntry, Scope::Help]);
+    masked("help_over_log_entry", &screen.text(&mut app));
+    // The frames' colors: the entry's is the panes' plain border, the help's the focused one.
+    let theme = Theme::default();
+    let buf = screen.render(&mut app).clone();
+    let top_row = |x: u16| buf[(x, 1)].clone();
+    let (entry, help) = (top_row(2), top_row(7));
+    assert_eq!((entry.symbol(), help.symbol()), ("╭", "┏"));
+    assert_eq!(entry.fg, theme.border(false).fg.unwrap_or_default());
+    assert_eq!(help.fg, theme.border(true).fg.unwrap_or_default());
+    // Closed, the help gives the focus back to the entry, drawn focused again.
+    screen.press(&mut app, KeyCode::Esc);
+    assert_eq!(app.outline().overlays, [Scope::LogEntry]);
+    let buf = screen.render(&mut app);
+    assert_eq!((buf[(2, 1)].symbol(), buf[(2, 1)].fg), ("┏", theme.border(true).fg.unwrap_or_default()));
+    // Under what is drawn over the whole app (the servers' picker), nothing of it looks focused.
+    let mut term =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(130, 40)).unwrap_or_else(|e| panic!("{e}"));
+    term.draw(|f| mcplens::ui::view::draw_in(f, &app, f.area(), false)).unwrap_or_else(|e| panic!("{e}"));
+    let text = mcplens::ui::headless::buffer_text(term.backend().buffer());
+    assert!(text.contains("╭ Log entry") && !text.contains('┏'), "{text}");
 }
 
 #[test]

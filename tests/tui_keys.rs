@@ -195,6 +195,32 @@ fn demo_setup() -> impl std::future::Future<Output = (App, Arc<mcplens::mcp::Ses
     connect(common::demo())
 }
 
+/// Ctrl-A goes to the start of a field's text; Ctrl-E there keeps the form's meaning (an
+/// explicit empty value). The JSON editor (Ctrl-T), where no field has the focus, takes both as
+/// the line's start and end.
+#[tokio::test]
+async fn ctrl_a_and_ctrl_e_in_a_field_and_in_the_json_editor() {
+    let (mut app, _session, mut screen) = demo_setup().await;
+    open(&mut screen, &mut app, "echo");
+    go(&mut screen, &mut app, "message");
+    screen.type_text(&mut app, "hello");
+    screen.press_with(&mut app, KeyCode::Char('a'), KeyModifiers::CONTROL);
+    screen.type_text(&mut app, ">");
+    assert_eq!(arguments(&app)["message"], json!(">hello"));
+    screen.press_with(&mut app, KeyCode::Char('e'), KeyModifiers::CONTROL);
+    assert_eq!(arguments(&app)["message"], json!(""), "Ctrl-E in a field: an explicit empty value");
+    screen.press_with(&mut app, KeyCode::Char('t'), KeyModifiers::CONTROL);
+    let editor = |app: &App| app.form().and_then(|f| f.raw.as_ref()).map(|t| (t.text(), t.row, t.col));
+    let text = "{\n  \"message\": \"\"\n}".to_string();
+    assert_eq!(editor(&app), Some((text.clone(), 0, 0)), "JSON mode");
+    screen.press(&mut app, KeyCode::Down);
+    screen.press_with(&mut app, KeyCode::Char('e'), KeyModifiers::CONTROL);
+    assert_eq!(editor(&app), Some((text.clone(), 1, 15)), "Ctrl-E: the line's end");
+    screen.press_with(&mut app, KeyCode::Char('a'), KeyModifiers::CONTROL);
+    assert_eq!(editor(&app), Some((text, 1, 0)), "Ctrl-A: the line's start");
+    only_typed(&app, "Ctrl-A and Ctrl-E");
+}
+
 /// Tab from `from`, `n` times; the panes it went through.
 fn walk(screen: &mut Screen, app: &mut App, key: KeyCode, n: usize) -> Vec<Pane> {
     (0..n)

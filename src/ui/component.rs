@@ -6,7 +6,7 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, BorderType, Borders};
+use ratatui::widgets::{Block, BorderType, Borders, Clear};
 
 use super::keymap::{self, Command, Scope};
 use super::msg::Cmd;
@@ -147,7 +147,8 @@ pub trait Component {
     /// A command of the keymap (this component's section first, then the global one).
     fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used;
 
-    /// Draws from the component's own state; never writes it.
+    /// Draws from the component's own state; never writes it. `focused`: it takes the keys (the
+    /// focused pane, the top overlay), which its frame ([`frame`], [`overlay_block`]) shows.
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool);
 
     /// Whether the component has work under way that Ctrl-K stops (the collection's run).
@@ -243,9 +244,22 @@ impl Stack {
         self.layers.retain(|l| !l.closes_on(event));
     }
 
-    /// Every layer, bottom first, to draw over the panes.
+    /// Every layer, bottom first.
     pub fn layers(&self) -> impl Iterator<Item = &dyn Component> {
         self.layers.iter().map(|b| b.as_ref())
+    }
+
+    /// Draws every layer over what `area` shows, bottom first, each where its size puts it. Only
+    /// the top one is drawn focused, and only when `keys` (nothing lies over the stack): the
+    /// layers beneath take no keys, so they look like the panes that take none.
+    pub fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, keys: bool) {
+        let top = self.layers.len().saturating_sub(1);
+        for (i, layer) in self.layers.iter().enumerate() {
+            let (w, h) = layer.overlay_size(area);
+            let r = centered(area, w, h);
+            f.render_widget(Clear, r);
+            layer.draw(f, r, theme, keys && i == top);
+        }
     }
 }
 
@@ -255,12 +269,17 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
 }
 
-/// The frame of an overlay (help, history, picker).
-pub fn overlay_block<'a>(t: &Theme, title: impl Into<Line<'a>>) -> Block<'a> {
+/// The frame of a pane or an overlay: thick and in the focus colors on the one that takes the
+/// keys, rounded and plain on every other, so that one frame on screen says where keys go.
+pub fn frame<'a>(t: &Theme, title: impl Into<Line<'a>>, focused: bool) -> Block<'a> {
     Block::default()
         .borders(Borders::ALL)
-        .border_type(BorderType::Thick)
-        .border_style(t.border(true))
-        .title(title.into().style(t.title(true)))
-        .style(t.base())
+        .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
+        .border_style(t.border(focused))
+        .title(title.into().style(t.title(focused)))
+}
+
+/// The frame of an overlay (help, history, picker): a [`frame`] that paints its own background.
+pub fn overlay_block<'a>(t: &Theme, title: impl Into<Line<'a>>, focused: bool) -> Block<'a> {
+    frame(t, title, focused).style(t.base())
 }

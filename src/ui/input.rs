@@ -127,7 +127,7 @@ impl App {
     fn act(&mut self, a: Action) -> Vec<Cmd> {
         let risky = self.destructive_runs(&a);
         if !risky.is_empty() {
-            let ask = super::components::run_confirm::RunConfirm::new(risky, a);
+            let ask = super::components::confirm::Confirm::run(&risky, a);
             self.panes.overlays.push(Box::new(ask));
             return vec![];
         }
@@ -321,14 +321,14 @@ impl App {
 
     /// Quits, unless a form holds edits never sent: then asks first (asked already: quits).
     pub(super) fn quit_or_ask(&mut self) -> Vec<Cmd> {
-        use super::components::quit_confirm::{QuitConfirm, SCOPE};
-        let asking = self.panes.overlays.top().is_some_and(|t| t.scope() == SCOPE);
+        use super::components::confirm::{Confirm, QUIT};
+        let asking = self.panes.overlays.top().is_some_and(|t| t.scope() == QUIT);
         let unsent = self.panes.unsent_forms();
         if asking || unsent.is_empty() {
             self.quit = true;
             return vec![Cmd::Quit];
         }
-        self.panes.overlays.push(Box::new(QuitConfirm::new(unsent)));
+        self.panes.overlays.push(Box::new(Confirm::quit(&unsent)));
         vec![]
     }
 

@@ -455,6 +455,10 @@ pub const EXTRA_HELP: &[(&str, &str)] = &[
     ("mouse wheel", "scroll the pane under the pointer"),
     ("typing (filter)", "edit the filter; Backspace deletes, Enter accepts, Esc clears"),
     (
+        "editing text",
+        "Home or Ctrl-A: the start; End: the end (Ctrl-E too in the JSON editor, Ctrl-T); Ctrl-←/→, Alt-b/f: a word; Ctrl-W, Alt-Backspace: delete a word; Ctrl-U: delete to the start",
+    ),
+    (
         "typing (form)",
         "edit the focused text or number field: a value shown selected is replaced by what you type (End or → keeps it and types after it); an emptied field is omitted",
     ),

@@ -100,8 +100,9 @@ impl LineInput {
         if changed { Edit::Changed } else { Edit::NotMine }
     }
 
-    /// Handles an editing key. Ctrl-E and Ctrl-K are not taken (the form's "set empty" and the
-    /// global "cancel the call" keep them); Home and End do what they do in shells.
+    /// Handles an editing key. Home and End do what they do in shells, and Ctrl-A as Home; Ctrl-E
+    /// and Ctrl-K are not taken (the form's "set empty" and the global "cancel the call" keep
+    /// them).
     pub fn key(&mut self, k: &KeyEvent) -> Edit {
         let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
         let alt = k.modifiers.contains(KeyModifiers::ALT);
@@ -119,7 +120,7 @@ impl LineInput {
             (KeyCode::Right, false, false) => self.move_to(self.cursor + 1),
             (KeyCode::Left, true, _) | (KeyCode::Char('b'), false, true) => self.move_to(self.word_start()),
             (KeyCode::Right, true, _) | (KeyCode::Char('f'), false, true) => self.move_to(self.word_end()),
-            (KeyCode::Home, _, _) => self.move_to(0),
+            (KeyCode::Home, _, _) | (KeyCode::Char('a'), true, false) => self.move_to(0),
             (KeyCode::End, _, _) => self.move_to(self.len()),
             (KeyCode::Char('u'), true, false) => self.delete_back(self.cursor),
             (KeyCode::Char('w'), true, false) | (KeyCode::Backspace, _, true) => {
@@ -280,6 +281,14 @@ mod tests {
         for c in ['r', 'e', 'k', 'c'] {
             assert_eq!(press(&mut i, KeyCode::Char(c), KeyModifiers::CONTROL), Edit::NotMine);
         }
+    }
+
+    #[test]
+    fn ctrl_a_goes_to_the_start_as_home_does() {
+        let mut i = typed("hello");
+        assert_eq!(press(&mut i, KeyCode::Char('a'), KeyModifiers::CONTROL), Edit::Moved);
+        press(&mut i, KeyCode::Char('>'), KeyModifiers::NONE);
+        assert_eq!((i.text(), i.cursor()), (">hello", 1));
     }
 
     /// Random keys against a model (the text as characters and a cursor): the input never

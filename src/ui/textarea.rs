@@ -1,6 +1,7 @@
 //! A minimal multi-line text editor for the form's raw JSON mode. It edits each line as the
-//! one-line inputs do (docs/text-input.md): words, Home/End, Ctrl-U and Ctrl-W, and a view that
-//! scrolls sideways to keep the cursor on screen with `…` where a line is cut.
+//! one-line inputs do (docs/text-input.md): words, Home/End and Ctrl-A/Ctrl-E, Ctrl-U and
+//! Ctrl-W, and a view that scrolls sideways to keep the cursor on screen with `…` where a line
+//! is cut.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Style;
@@ -41,8 +42,9 @@ impl TextArea {
         self.lines.get(row).map_or(0, |l| l.chars().count())
     }
 
-    /// Handles an editing key; false when the key is not the editor's. Ctrl-E and Ctrl-K are
-    /// not taken, as in every text input (the form's and the app's keys keep them).
+    /// Handles an editing key; false when the key is not the editor's. Ctrl-A and Ctrl-E go to
+    /// the line's start and end: Ctrl-E is the form's "set empty" only where a field has the
+    /// focus, never in the editor. Ctrl-K is not taken (the app's "cancel the call" keeps it).
     pub fn key(&mut self, k: &KeyEvent) -> bool {
         let row = self.row.min(self.lines.len().saturating_sub(1));
         self.row = row;
@@ -56,8 +58,8 @@ impl TextArea {
                 self.delete_back_to(to);
             }
             (KeyCode::Char('u'), true, false) => self.delete_back_to(0),
-            (KeyCode::Home, _, _) => self.col = 0,
-            (KeyCode::End, _, _) => self.col = self.len(row),
+            (KeyCode::Home, _, _) | (KeyCode::Char('a'), true, false) => self.col = 0,
+            (KeyCode::End, _, _) | (KeyCode::Char('e'), true, false) => self.col = self.len(row),
             (_, false, false) => return self.plain_key(k.code),
             _ => return false,
         }
@@ -356,9 +358,22 @@ mod tests {
         press_with(&mut t, KeyCode::Char('u'), KeyModifiers::CONTROL);
         assert_eq!(t.text(), "{  \"name\": \"\n}");
         // The form's and the app's Ctrl keys stay theirs.
-        for c in ['e', 'k', 'r', 't'] {
+        for c in ['k', 'r', 't'] {
             assert!(!press_with(&mut t, KeyCode::Char(c), KeyModifiers::CONTROL));
         }
+    }
+
+    #[test]
+    fn ctrl_a_and_ctrl_e_go_to_the_lines_start_and_end() {
+        let mut t = TextArea::new("{\n  \"a\": 1\n}");
+        press(&mut t, KeyCode::Down);
+        press(&mut t, KeyCode::Right);
+        assert!(press_with(&mut t, KeyCode::Char('e'), KeyModifiers::CONTROL));
+        assert_eq!((t.row, t.col), (1, 8));
+        assert!(press_with(&mut t, KeyCode::Char('a'), KeyModifiers::CONTROL));
+        assert_eq!((t.row, t.col), (1, 0));
+        // They move only: nothing is typed, and the line stays where it was.
+        assert_eq!(t.text(), "{\n  \"a\": 1\n}");
     }
 
     #[test]

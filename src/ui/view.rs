@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Paragraph};
 
 use super::app::{App, Areas, Conn, Pane};
 use super::component::Component;
@@ -16,26 +16,13 @@ use crate::sanitize;
 
 const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-fn block<'a>(app: &App, title: Line<'a>, pane: Pane) -> Block<'a> {
-    let focused = app.panes.has_keys(pane);
-    Block::default()
-        .borders(Borders::ALL)
-        .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
-        .border_style(app.theme.border(focused))
-        .title(title.style(app.theme.title(focused)))
+fn block<'a>(app: &App, title: Line<'a>, pane: Pane, keys: bool) -> Block<'a> {
+    super::component::frame(&app.theme, title, keys && app.panes.has_keys(pane))
 }
 
 /// A pane's title as it fits on its top border: cut with `…` (a tool name, a snapshot's note).
 fn titled(title: impl Into<String>, area: Rect) -> Line<'static> {
     super::fit::fit(Line::from(title.into()), area.width.saturating_sub(2) as usize)
-}
-
-/// A `w`×`h` rectangle centered in `area`, cleared for an overlay.
-fn overlay(f: &mut Frame, area: Rect, w: u16, h: u16) -> Rect {
-    let (w, h) = (w.min(area.width), h.min(area.height));
-    let r = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
-    f.render_widget(Clear, r);
-    r
 }
 
 /// Where each pane goes for `app` on a screen of `area`.
@@ -44,29 +31,30 @@ pub fn layout(app: &App, area: Rect) -> Areas {
 }
 
 pub fn draw(f: &mut Frame, app: &App) {
-    draw_in(f, app, f.area());
+    draw_in(f, app, f.area(), true);
 }
 
 /// Draws `app` in `area` of the frame (the screen below the servers' strip, when several
-/// servers are connected).
-pub fn draw_in(f: &mut Frame, app: &App, area: Rect) {
+/// servers are connected). `keys`: the app takes the keys (false while something drawn over it
+/// does: then nothing of it is drawn focused).
+pub fn draw_in(f: &mut Frame, app: &App, area: Rect, keys: bool) {
     f.render_widget(Block::default().style(app.theme.base()), area);
+    let has_keys = |pane| keys && app.panes.has_keys(pane);
     let a = layout(app, area);
     draw_server(f, app, a.top);
     if !a.tools.is_empty() {
-        draw_tools(f, app, a.tools);
+        draw_tools(f, app, a.tools, keys);
     }
     if a.schema.is_empty() {
     } else if let Some(p) = app.shown_docked() {
-        let b = block(app, titled(p.title(), a.schema), Pane::Docked);
+        let b = block(app, titled(p.title(), a.schema), Pane::Docked, keys);
         let inner = b.inner(a.schema);
         f.render_widget(b, a.schema);
-        p.draw(f, inner, &app.theme, app.panes.has_keys(Pane::Docked));
+        p.draw(f, inner, &app.theme, has_keys(Pane::Docked));
     } else if let Some(form) = &app.panes.form {
-        let focused = app.panes.has_keys(Pane::Form);
-        form.draw(f, a.schema, &app.theme, focused);
+        form.draw(f, a.schema, &app.theme, has_keys(Pane::Form));
     } else {
-        draw_schema(f, app, a.schema);
+        draw_schema(f, app, a.schema, keys);
     }
     if !a.result.is_empty() {
         let drawn = super::components::result::Drawn {
@@ -74,20 +62,16 @@ pub fn draw_in(f: &mut Frame, app: &App, area: Rect) {
             page: app.panes.page(),
             running: app.running.as_ref(),
             notice: app.notice.as_ref(),
-            focused: app.panes.has_keys(Pane::Result),
+            focused: has_keys(Pane::Result),
         };
         super::components::result::draw_pane(f, &drawn, a.result, &app.theme);
     }
     if !a.log.is_empty() {
-        draw_log(f, app, a.log);
+        app.panes.log.draw(f, a.log, &app.theme, has_keys(Pane::Log));
     }
     draw_footer(f, app, a.footer);
-    // Bottom first; each was told its area by `App::relayout`.
-    for layer in app.panes.overlays.layers() {
-        let (w, h) = layer.overlay_size(area);
-        let r = overlay(f, area, w, h);
-        layer.draw(f, r, &app.theme, true);
-    }
+    // Each layer was told its area by `App::relayout`.
+    app.panes.overlays.draw(f, area, &app.theme, keys);
     // Last, so that nothing drawn escapes it.
     super::mask::buffer(f.buffer_mut());
 }
@@ -173,29 +157,24 @@ fn login_label(state: Option<&crate::mcp::auth::LoginState>) -> Option<Span<'sta
     Some(Span::raw(text))
 }
 
-fn draw_tools(f: &mut Frame, app: &App, area: Rect) {
-    let b = block(app, titled(app.panes.tools.pane_title(), area), Pane::Tools);
+fn draw_tools(f: &mut Frame, app: &App, area: Rect, keys: bool) {
+    let b = block(app, titled(app.panes.tools.pane_title(), area), Pane::Tools, keys);
     let inner = b.inner(area);
     f.render_widget(b, area);
     app.panes.tools.draw(f, inner, &app.theme, app.panes.focus == Pane::Tools);
 }
 
-fn draw_schema(f: &mut Frame, app: &App, area: Rect) {
+fn draw_schema(f: &mut Frame, app: &App, area: Rect, keys: bool) {
     let Some(s) = &app.panes.schema else {
-        let b = block(app, Line::from(" Schema "), Pane::Schema);
+        let b = block(app, Line::from(" Schema "), Pane::Schema, keys);
         let msg = Paragraph::new("Select a tool to see its schemas.").style(app.theme.paint(Role::Dim)).block(b);
         f.render_widget(msg, area);
         return;
     };
-    let b = block(app, titled(s.pane_title(), area), Pane::Schema);
+    let b = block(app, titled(s.pane_title(), area), Pane::Schema, keys);
     let inner = b.inner(area);
     f.render_widget(b, area);
     s.draw(f, inner, &app.theme, app.panes.focus == Pane::Schema);
-}
-
-fn draw_log(f: &mut Frame, app: &App, area: Rect) {
-    let focused = app.panes.has_keys(Pane::Log);
-    app.panes.log.draw(f, area, &app.theme, focused);
 }
 
 fn draw_footer(f: &mut Frame, app: &App, area: Rect) {

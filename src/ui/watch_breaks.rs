@@ -149,10 +149,10 @@ impl Component for Prompt {
         (area.width.saturating_sub(4).min(90), 5)
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let keys = keymap::said(PROMPT, &[(Command::Activate, "set"), (Command::Back, "cancel")]);
-        let block = super::component::overlay_block(t, format!(" {} · {keys} ", self.title()));
+        let block = super::component::overlay_block(t, format!(" {} · {keys} ", self.title()), focused);
         let width = area.width.saturating_sub(2) as usize;
         let mut lines = vec![Line::from(self.input.span(width, true, t.paint(Role::Text)))];
         if let Some(p) = &self.problem {
@@ -211,12 +211,12 @@ impl Component for HeldView {
         Used::Yes
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let h = &self.held;
         let title =
             format!(" Held {} ({}, matched {}) ", h.hold, sanitize::line(&h.direction), sanitize::line(&h.matched));
-        let block = super::component::overlay_block(t, title);
+        let block = super::component::overlay_block(t, title, focused);
         let text: Vec<Line> =
             sanitize::text(&h.pretty()).lines().map(|l| Line::styled(l.to_string(), t.paint(Role::Text))).collect();
         f.render_widget(Paragraph::new(text).block(block).wrap(Wrap { trim: false }).scroll((self.scroll, 0)), area);
@@ -266,10 +266,10 @@ impl Component for HeldEdit {
         Used::Yes
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let keys = keymap::said(HELD_EDIT, &[(Command::Run, "send edited"), (Command::Back, "cancel")]);
-        let block = super::component::overlay_block(t, format!(" Edit hold {} · {keys} ", self.hold));
+        let block = super::component::overlay_block(t, format!(" Edit hold {} · {keys} ", self.hold), focused);
         let mut lines: Vec<Line> = Vec::new();
         if let Some(p) = &self.problem {
             lines.push(Line::styled(sanitize::line(p).into_owned(), t.paint(Role::Error)));

@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 use serde_json::{Map, Value};
 
 use super::ask_form::AskForm;
@@ -229,11 +229,7 @@ impl Component for AskOverlay {
             &[(Command::Run, "accept"), (Command::Decline, "decline"), (Command::Leave, "cancel")],
         );
         let title = format!(" The server asks ({}) · {keys} ", self.method);
-        let b = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(theme.border(true))
-            .title(Line::from(title).style(theme.title(true)));
+        let b = crate::ui::component::frame(theme, title, focused);
         let inner = b.inner(area);
         f.render_widget(b, area);
         let [head, body] = self.split(inner);

@@ -67,11 +67,11 @@ impl Component for CopyAs {
         (area.width.saturating_sub(4).min(100), area.height.saturating_sub(2).min(18))
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let keys = keymap::said(SCOPE, &[(Command::Open, "copy"), (Command::Back, "close")]);
         let title = format!(" Copy {} as · {keys} ", sanitize::line(&self.tool));
-        let block = crate::ui::component::overlay_block(t, title);
+        let block = crate::ui::component::overlay_block(t, title, focused);
         let mut lines = Vec::new();
         for (i, c) in self.choices.iter().enumerate() {
             let role = if c.text.is_ok() { Role::Text } else { Role::Dim };

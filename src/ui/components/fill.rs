@@ -423,7 +423,7 @@ impl Component for FillOverlay {
         );
         let title =
             format!(" {what}: {} · {run} {verb} · {next}/{prev} suggestions · {close} close ", sanitize::line(name));
-        let b = crate::ui::component::overlay_block(theme, title);
+        let b = crate::ui::component::overlay_block(theme, title, focused);
         let inner = b.inner(area);
         f.render_widget(b, area);
         let [head, body, foot] = self.split(inner);

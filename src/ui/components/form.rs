@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Used};
@@ -153,7 +153,7 @@ impl FormState {
         }
         f.render_widget(Paragraph::new(crate::ui::fit::lines(lines, width)), rows_area);
         if let Some(p) = &self.picker {
-            draw_picker(f, p, rows_area, theme);
+            draw_picker(f, p, rows_area, theme, focused);
         }
     }
 
@@ -220,7 +220,7 @@ impl FormState {
 
 /// An open picker's options in a box over the rows, wide enough for its title when the rows
 /// have the room.
-fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, theme: &Theme) {
+fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, theme: &Theme, focused: bool) {
     let (toggle, pick, leave) = (key(Command::Toggle), key(Command::Activate), key(Command::Leave));
     let hint = if p.multi.is_some() {
         format!(" {toggle} toggles · {pick} done ")
@@ -250,7 +250,7 @@ fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, them
             if i == p.cursor { l.style(theme.selection()) } else { l }
         })
         .collect();
-    let b = crate::ui::component::overlay_block(theme, crate::ui::fit::title(hint, r.width));
+    let b = crate::ui::component::overlay_block(theme, crate::ui::fit::title(hint, r.width), focused);
     f.render_widget(Paragraph::new(items).block(b), r);
 }
 
@@ -292,14 +292,8 @@ impl Component for FormState {
         if self.no_validate {
             title.push_str("· validation OFF ");
         }
-        let b = Block::default()
-            .borders(Borders::ALL)
-            .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
-            .border_style(theme.border(focused))
-            .title(
-                crate::ui::fit::fit(Line::from(title), area.width.saturating_sub(2) as usize)
-                    .style(theme.title(focused)),
-            );
+        let title = crate::ui::fit::fit(Line::from(title), area.width.saturating_sub(2) as usize);
+        let b = crate::ui::component::frame(theme, title, focused);
         let inner = b.inner(area);
         f.render_widget(b, area);
         self.draw_inside(f, inner, theme, focused);

@@ -231,7 +231,7 @@ impl Component for Help {
         self.scroll.scroll_by(0);
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let height = area.height.saturating_sub(2 + u16::from(self.typing || !self.query.is_empty())) as usize;
         let top = self.scroll.top.min(self.rows.len().saturating_sub(height.max(1)));
         let mut lines: Vec<Line> = self.rows[top..(top + height).min(self.rows.len())]
@@ -267,7 +267,7 @@ impl Component for Help {
             k(Command::PageDown),
             k(Command::Search),
         );
-        let block = crate::ui::component::overlay_block(theme, title);
+        let block = crate::ui::component::overlay_block(theme, title, focused);
         f.render_widget(Paragraph::new(lines).block(block), area);
     }
 

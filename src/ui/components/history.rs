@@ -4,7 +4,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 
 use crate::history::Entry;
 use crate::sanitize;
@@ -76,30 +76,20 @@ impl Component for HistoryOverlay {
         Used::Yes
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let n = self.entries.len();
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(t.border(true))
-            .title(
-                Line::from(format!(
-                    " History: {n} call{} · {} ",
-                    plural(n),
-                    keymap::said(
-                        Scope::History,
-                        &[
-                            (Command::Open, "reopen"),
-                            (Command::Rerun, "re-run"),
-                            (Command::ShowResult, "result"),
-                            (Command::Back, "close")
-                        ]
-                    )
-                ))
-                .style(t.title(true)),
-            )
-            .style(t.base());
+        let keys = keymap::said(
+            Scope::History,
+            &[
+                (Command::Open, "reopen"),
+                (Command::Rerun, "re-run"),
+                (Command::ShowResult, "result"),
+                (Command::Back, "close"),
+            ],
+        );
+        let title = format!(" History: {n} call{} · {keys} ", plural(n));
+        let block = crate::ui::component::overlay_block(t, title, focused);
         let inner = block.inner(area);
         let mut lines: Vec<Line> = vec![];
         if n == 0 {

@@ -55,10 +55,11 @@ impl Component for LevelPicker {
         (area.width.saturating_sub(4).min(64), (Level::ALL.len() as u16 + 5).min(area.height.saturating_sub(2)))
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let keys = keymap::said(SCOPE, &[(Command::Open, "set"), (Command::Back, "close")]);
-        let block = crate::ui::component::overlay_block(t, format!(" Server log level (logging/setLevel) · {keys} "));
+        let block =
+            crate::ui::component::overlay_block(t, format!(" Server log level (logging/setLevel) · {keys} "), focused);
         let mut lines = vec![Line::styled("The server sends messages at this level and above:", t.paint(Role::Dim))];
         if !self.declared {
             lines[0] = Line::styled(

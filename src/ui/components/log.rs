@@ -9,7 +9,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use super::log_entry::EntryView;
 pub use super::log_entry::clock;
@@ -318,11 +318,7 @@ impl Component for LogPane {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
-            .border_style(theme.border(focused))
-            .title(crate::ui::fit::title(self.title(), area.width).style(theme.title(focused)));
+        let block = crate::ui::component::frame(theme, crate::ui::fit::title(self.title(), area.width), focused);
         let inner = block.inner(area);
         f.render_widget(block, area);
         let Some(log) = &self.log else {

@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 
 use crate::json_pretty::{self, Token};
 use crate::mcp::log::{LogEntry, LogKind, Role, SessionLog};
@@ -190,7 +190,7 @@ impl Component for EntryView {
         self.scroll.set_height(area.height.saturating_sub(2) as usize);
     }
 
-    fn draw(&self, f: &mut Frame, r: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, r: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, r);
         let inner_h = r.height.saturating_sub(2) as usize;
         let top = self.scroll.top.min(self.lines.len().saturating_sub(inner_h));
@@ -200,13 +200,8 @@ impl Component for EntryView {
         } else {
             String::new()
         };
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(t.border(true))
-            .title(Line::from(self.title.clone()).style(t.title(true)))
-            .title_bottom(Line::from(more).style(t.paint(Paint::Dim).add_modifier(Modifier::ITALIC)))
-            .style(t.base());
+        let block = crate::ui::component::overlay_block(t, self.title.clone(), focused)
+            .title_bottom(Line::from(more).style(t.paint(Paint::Dim).add_modifier(Modifier::ITALIC)));
         let inner = block.inner(r);
         f.render_widget(block, r);
         let shown: Vec<Line> = self.lines.get(top..end).unwrap_or_default().to_vec();

@@ -4,7 +4,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 
 use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Used};
@@ -116,15 +116,10 @@ impl Component for Picker {
         Used::Yes
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(t.border(true))
-            .title(Line::from(format!(" {} ", sanitize::line(&self.title))).style(t.title(true)))
-            .title_bottom(self.bottom_line(t))
-            .style(t.base());
+        let title = format!(" {} ", sanitize::line(&self.title));
+        let block = crate::ui::component::overlay_block(t, title, focused).title_bottom(self.bottom_line(t));
         let inner = block.inner(area);
         let rows = inner.height as usize;
         let name_w = self.name_w;

@@ -130,10 +130,10 @@ impl Component for PromptView {
         self.text.height = Block::bordered().inner(area).height.max(1) as usize;
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let keys = keymap::said(SCOPE, &[(Command::OpenResource, "open resource"), (Command::Back, "close")]);
         let title = format!(" Prompt: {} · {keys} ", sanitize::line(&self.name));
-        let b = crate::ui::component::overlay_block(theme, title);
+        let b = crate::ui::component::overlay_block(theme, title, focused);
         let inner = b.inner(area);
         f.render_widget(b, area);
         self.text.draw(f, inner, theme);

@@ -426,7 +426,7 @@ impl Component for ReadView {
         let what = if self.from_server { "Resource" } else { "Embedded resource" };
         let keys = keymap::said(SCOPE, &[(Command::Export, "save"), (Command::Back, "close")]);
         let title = format!(" {what}: {} · {keys} ", super::uri_cut::middle(&self.uri, 70));
-        let b = crate::ui::component::overlay_block(theme, title);
+        let b = crate::ui::component::overlay_block(theme, title, focused);
         let inner = b.inner(area);
         f.render_widget(b, area);
         let [head, body] = self.split(inner);

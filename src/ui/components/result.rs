@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use super::value::ValueOverlay;
 use crate::sanitize;
@@ -176,13 +176,8 @@ fn running_line(app: &Drawn, t: &Theme) -> Option<Line<'static>> {
 /// The result pane: its frame, the notice and the running call, then the shown result.
 pub fn draw_pane(f: &mut Frame, app: &Drawn, area: Rect, t: &Theme) {
     let focused = app.focused;
-    let b = Block::default()
-        .borders(Borders::ALL)
-        .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
-        .border_style(t.border(focused))
-        .title(
-            crate::ui::fit::fit(Line::from(title(app)), area.width.saturating_sub(2) as usize).style(t.title(focused)),
-        );
+    let title = crate::ui::fit::fit(Line::from(title(app)), area.width.saturating_sub(2) as usize);
+    let b = crate::ui::component::frame(t, title, focused);
     let inner = b.inner(area);
     f.render_widget(b, area);
     let mut lines: Vec<Line> = vec![];

@@ -243,10 +243,10 @@ impl Component for SaveCallOverlay {
         (area.width.saturating_sub(4).min(100), h.min(area.height.saturating_sub(2)))
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let title = format!(" Save the call into {} ", crate::ui::saved::short_name(&self.file));
-        let block = crate::ui::component::overlay_block(t, title);
+        let block = crate::ui::component::overlay_block(t, title, focused);
         let sel = |i: usize, line: Line<'static>| if i == self.cursor { line.style(t.selection()) } else { line };
         let mut lines = vec![
             Line::styled(format!("tool {}", sanitize::line(&self.tool)), t.paint(Role::Dim)),

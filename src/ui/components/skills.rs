@@ -100,7 +100,7 @@ impl Component for SkillsOverlay {
         Used::Yes
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let keys = keymap::said(SCOPE, &[(Command::Open, "load and verify"), (Command::Back, "close")]);
         let lines: Vec<Line> = match &self.list {
@@ -108,7 +108,7 @@ impl Component for SkillsOverlay {
             Ok(list) => self.list_lines(list, area, t),
         };
         let n = self.list.as_ref().map_or(0, |l| l.skills.len());
-        let block = crate::ui::component::overlay_block(t, format!(" Skills: {n} · {keys} "));
+        let block = crate::ui::component::overlay_block(t, format!(" Skills: {n} · {keys} "), focused);
         // Why there is no list is read whole; the list's rows end in … at the edge.
         let p = if self.list.is_err() {
             Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false })
@@ -237,10 +237,10 @@ impl Component for SkillFileOverlay {
         Used::Yes
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let back = keymap::key(SCOPE, Command::Back);
-        let block = crate::ui::component::overlay_block(t, format!(" Skill {} · {back} back ", self.title));
+        let block = crate::ui::component::overlay_block(t, format!(" Skill {} · {back} back ", self.title), focused);
         let shown: Vec<Line> = self
             .scroll
             .window(area.height.saturating_sub(2) as usize)

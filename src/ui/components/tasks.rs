@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 
 use crate::mcp::task_ext::TaskEntry;
 use crate::sanitize;
@@ -73,10 +73,11 @@ impl TasksOverlay {
         self.detail = Some((e.id.clone(), lines, scroll));
     }
 
-    fn draw_detail(&self, f: &mut Frame, area: Rect, t: &Theme) {
+    fn draw_detail(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         let Some((id, lines, scroll)) = &self.detail else { return };
         let back = keymap::key(SCOPE, Command::Back);
-        let block = frame(t, format!(" Task {} · result as sent · {back} back ", sanitize::line(id)));
+        let title = format!(" Task {} · result as sent · {back} back ", sanitize::line(id));
+        let block = crate::ui::component::overlay_block(t, title, focused);
         let inner = block.inner(area);
         let shown: Vec<Line> = scroll
             .window(inner.height as usize)
@@ -94,10 +95,6 @@ impl TasksOverlay {
             .collect();
         f.render_widget(Paragraph::new(shown).block(block), area);
     }
-}
-
-fn frame(t: &Theme, title: String) -> Block<'static> {
-    crate::ui::component::overlay_block(t, title)
 }
 
 impl Component for TasksOverlay {
@@ -133,17 +130,17 @@ impl Component for TasksOverlay {
         Used::Yes
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         if self.detail.is_some() {
-            return self.draw_detail(f, area, t);
+            return self.draw_detail(f, area, t, focused);
         }
         let n = self.tasks.len();
         let keys = keymap::said(
             SCOPE,
             &[(Command::Open, "result"), (Command::CancelTask, "cancel"), (Command::Back, "close")],
         );
-        let block = frame(t, format!(" Tasks: {n} in this session · {keys} "));
+        let block = crate::ui::component::overlay_block(t, format!(" Tasks: {n} in this session · {keys} "), focused);
         let inner = block.inner(area);
         let mut lines: Vec<Line> = vec![];
         if n == 0 {

@@ -64,7 +64,7 @@ impl Component for ValueOverlay {
         self.rows = area.height.saturating_sub(2) as usize;
     }
 
-    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, _focused: bool) {
+    fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         f.render_widget(Clear, area);
         let keys = keymap::said(
             Scope::Result,
@@ -76,7 +76,7 @@ impl Component for ValueOverlay {
             ],
         );
         let title = format!(" {} · {keys} ", self.title);
-        let b = crate::ui::component::overlay_block(theme, title);
+        let b = crate::ui::component::overlay_block(theme, title, focused);
         let body: Vec<Line> = self
             .lines
             .iter()

@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 use serde_json::{Value, json};
 
 use crate::mcp::ToolDescriptor;
@@ -97,13 +97,9 @@ impl View {
     pub(super) fn draw(&self, f: &mut Frame, area: Rect, t: &Theme) {
         f.render_widget(Clear, area);
         let keys = crate::ui::keymap::key(super::others::COMPARE_SCOPE, Command::Back);
-        let b = Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Thick)
-            .border_style(t.border(true))
-            .title(Line::from(self.title.clone()).style(t.title(true)))
-            .title_bottom(Line::from(format!(" j/k PageUp/PageDown move · {keys} closes ")).style(t.paint(Role::Dim)))
-            .style(t.base());
+        // Nothing is drawn over the comparison: it always has the keys.
+        let b = crate::ui::component::overlay_block(t, self.title.clone(), true)
+            .title_bottom(Line::from(format!(" j/k PageUp/PageDown move · {keys} closes ")).style(t.paint(Role::Dim)));
         let inner = b.inner(area);
         f.render_widget(b, area);
         let half = inner.width.saturating_sub(3) / 2;

@@ -166,7 +166,7 @@ impl Servers {
     pub(super) fn draw(&self, f: &mut Frame) {
         let Some(slot) = self.slots.get(self.active) else { return };
         let area = self.app_area();
-        super::view::draw_in(f, &slot.app, area);
+        super::view::draw_in(f, &slot.app, area, self.overlay.is_none());
         if self.strip_shown() {
             strip::draw(f, Rect { height: 1, ..self.size }, &self.strip(), &self.theme);
         }
