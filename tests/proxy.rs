@@ -534,3 +534,59 @@ fn a_late_watcher_is_shown_only_what_is_held_now() {
     assert_eq!(two["ok"]["content"][0]["text"], "Echo: two");
     wait_for(&late.err, "released 2: sent", &mut Vec::new());
 }
+
+#[test]
+fn the_cancellation_of_a_dropped_request_never_reaches_the_server() {
+    let state = State::new("cancel-dropped");
+    let rec = state.0.join("rec.jsonl");
+    // The server's stdin copied to a file: what it got.
+    let got = state.0.join("server-got.jsonl");
+    let server = format!("tee -a '{}' | node '{}' stdio", got.display(), server_everything().display());
+    let rec_arg = rec.to_string_lossy().into_owned();
+    let mut host = Host::start(&state, &["stdio", bin(), "proxy", "-o", &rec_arg, "--", "sh", "-c", &server]);
+    let pid = host.proxy_pid();
+    let mut w = Watcher::attach(&state, pid, &["--break", ">echo"]);
+    wait_for(&w.err, "mcplens watch: break", &mut Vec::new());
+    w.say("drop");
+    w.say("send");
+    let lost = host.ask(json!({"op": "call", "name": "echo", "arguments": {"message": "lost"}, "timeout": 1500}));
+    assert!(lost["error"].as_str().is_some_and(|e| e.contains("timed out")), "{lost}");
+    // The host cancels the call it gave up on before it makes the next one.
+    assert_eq!(host.echo("after")["ok"]["content"][0]["text"], "Echo: after");
+    let got = std::fs::read_to_string(&got).unwrap_or_default();
+    assert!(got.contains("\"after\""), "the server's input was not copied: {got}");
+    assert!(!got.contains("lost") && !got.contains("notifications/cancelled"), "the server got:\n{got}");
+    let printed = w.entries_until("recv", "tools/call");
+    for (seen, what) in [(&printed, "printed"), (&recorded(&rec), "recorded")] {
+        assert_cancellation_handled(seen, what);
+    }
+}
+
+/// The host's cancellation is in `seen`, followed by the note that the proxy handled it.
+fn assert_cancellation_handled(seen: &[Value], what: &str) {
+    let at = seen
+        .iter()
+        .position(|e| e["method"] == "notifications/cancelled")
+        .unwrap_or_else(|| panic!("{what}: no cancellation: {seen:#?}"));
+    let said = seen.get(at + 1).and_then(|e| e["text"].as_str()).unwrap_or_default();
+    assert!(said.contains("handled by the proxy") && said.contains("dropped"), "{what}: {seen:#?}");
+}
+
+#[test]
+fn over_http_the_cancellation_of_a_held_request_waits_and_goes_no_further_once_it_is_dropped() {
+    let state = State::new("cancel-dropped-http");
+    let (_server, url) = server_everything_http();
+    let rec = state.0.join("rec.jsonl");
+    let (_proxy, pid, local, _err) = http_proxy(&state, &["--url", &url, "-o", &rec.to_string_lossy()]);
+    let mut host = Host::start(&state, &["http", &local]);
+    let mut w = Watcher::attach(&state, pid, &["--break", ">echo"]);
+    wait_for(&w.err, "mcplens watch: break", &mut Vec::new());
+    // The host gives up while its call is held, and posts its cancellation (accepted, 202).
+    let lost = host.ask(json!({"op": "call", "name": "echo", "arguments": {"message": "lost"}, "timeout": 1000}));
+    assert!(lost["error"].as_str().is_some_and(|e| e.contains("timed out")), "{lost}");
+    w.say("drop");
+    wait_for(&w.err, "released 1: dropped", &mut Vec::new());
+    assert_eq!(host.ask(json!({"op": "ping"})), json!({"ok": {}}));
+    let printed = w.entries_until("recv", "ping");
+    assert_cancellation_handled(&printed, "printed");
+}

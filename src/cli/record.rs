@@ -109,6 +109,14 @@ impl Recorder {
                 ));
                 self.note(back, answer.as_bytes());
             }
+            Verdict::Handled(done) => {
+                self.note(kind, line);
+                self.info(&format!(
+                    "{what} was handled by the proxy, not passed on: it cancels the request {}, which was {} at a \
+                     breakpoint and never reached {to}",
+                    done.id, done.how
+                ));
+            }
         }
     }
 
@@ -404,7 +412,7 @@ async fn pass_message(line: &[u8], sides: &Sides, rec: &Recorder, kind: LogKind)
         return match verdict {
             Verdict::Pass => write_line(&sides.to, line).await,
             Verdict::Replace(edited) => write_line(&sides.to, format!("{edited}\n").as_bytes()).await,
-            Verdict::Drop => Ok(()),
+            Verdict::Drop | Verdict::Handled(_) => Ok(()),
             Verdict::Answer(answer) => {
                 // Lost if that side is gone already: this side's session goes on.
                 let _ = write_line(&sides.back, format!("{answer}\n").as_bytes()).await;
