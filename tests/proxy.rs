@@ -590,3 +590,29 @@ fn over_http_the_cancellation_of_a_held_request_waits_and_goes_no_further_once_i
     let printed = w.entries_until("recv", "ping");
     assert_cancellation_handled(&printed, "printed");
 }
+
+#[test]
+fn watch_tui_holds_at_the_breakpoints_given_with_break() {
+    let state = State::new("tui-break");
+    let mut host = Host::start(&state, &strs(&through_proxy(&[])));
+    let pid = host.proxy_pid();
+    let cmd = format!(
+        "MCPLENS_STATE_DIR='{}' {} watch {pid} --tui --break '>echo'; echo EXITED=$?; sleep 30",
+        state.0.display(),
+        bin()
+    );
+    let t = common::Tmux::start(&format!("mcplens-watch-tui-{}", std::process::id()), 120, 40, &cmd);
+    t.wait_for("break >echo", 20);
+    let caller = std::thread::spawn(move || {
+        let call = json!({"op": "call", "name": "echo", "arguments": {"message": "held"}, "timeout": 20000});
+        host.ask(call)
+    });
+    t.wait_for("Held 1 (to_server, matched echo)", 20);
+    t.keys(&["x"]);
+    t.wait_for("Answer hold 1 with an error", 20);
+    t.keys(&["Enter"]);
+    let answer = caller.join().unwrap_or_else(|_| panic!("the host thread failed"));
+    assert!(answer["error"].as_str().is_some_and(|e| e.contains("refused at a breakpoint")), "{answer}");
+    t.keys(&["q"]);
+    t.wait_for("EXITED=0", 20);
+}

@@ -1,6 +1,6 @@
 //! `mcplens watch PID --tui`: the log pane alone, attached to a running proxy (`mcplens proxy`):
 //! the host's session from its start, then live, with the log's pairing, timing, filters, whole
-//! entries and export. Each message is logged again in a log of the watcher's own, with the time
+//! entries and export, and breakpoints (`--break`, or `b`). Each message is logged again in a log of the watcher's own, with the time
 //! and latency the proxy saw.
 
 use std::io::IsTerminal;
@@ -42,8 +42,8 @@ enum Said {
     Released(u64),
 }
 
-/// `mcplens watch PID --tui`; the exit code.
-pub async fn run(pid: u32) -> i32 {
+/// `mcplens watch PID --tui [--break METHOD|TOOL]...`; the exit code.
+pub async fn run(pid: u32, breaks: &[String]) -> i32 {
     if !std::io::stdout().is_terminal() {
         err_line("mcplens: --tui needs a terminal; without it watch prints JSON Lines");
         return 2;
@@ -72,6 +72,10 @@ pub async fn run(pid: u32) -> i32 {
     let (read, write) = conn.into_split();
     let feeder = tokio::spawn(feed(read, log.clone(), tx));
     let (control, lines) = mpsc::unbounded_channel();
+    // The breakpoints given on the command line are set first, as `b` sets one.
+    for line in breaks.iter().filter_map(|b| watch_breaks::break_line(b)) {
+        let _ = control.send(line);
+    }
     let writer = tokio::spawn(write_control(write, lines));
     let mut screen = Screen {
         pane: LogPane::default(),
