@@ -616,3 +616,39 @@ fn watch_tui_holds_at_the_breakpoints_given_with_break() {
     t.keys(&["q"]);
     t.wait_for("EXITED=0", 20);
 }
+
+#[test]
+fn an_exchange_edited_at_a_breakpoint_is_recorded_as_each_side_saw_it_and_replays_as_the_host_did() {
+    let state = State::new("rec-edit");
+    let rec = state.0.join("rec.jsonl");
+    let rec_arg = rec.to_string_lossy().into_owned();
+    let mut host = Host::start(&state, &strs(&through_proxy(&["-o", &rec_arg])));
+    let pid = host.proxy_pid();
+    let mut w = Watcher::attach(&state, pid, &["--break", "echo"]);
+    wait_for(&w.err, "mcplens watch: break", &mut Vec::new());
+    // The call on its way to the server, then its reply on its way to the host.
+    w.say(r#"edit {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"edited"}}}"#);
+    w.say(r#"edit {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"changed on its way"}]}}"#);
+    assert_eq!(host.echo("sent")["ok"]["content"][0]["text"], "changed on its way");
+    let printed = w.entries_until("recv", "tools/call");
+    let printed_edit = w.entries_until("recv", "tools/call");
+    let entries = recorded(&rec);
+    let exchange = from_call(&entries, "sent");
+    let [call, said, edit, reply, _, reply_edit] = &exchange[..6] else { panic!("{exchange:#?}") };
+    assert_eq!((&call["kind"], &call["edited"]), (&json!("sent"), &json!(true)), "{exchange:#?}");
+    assert!(said["text"].as_str().is_some_and(|t| t.contains("the server got the edit that follows")), "{said}");
+    assert_eq!(edit["edit_of"], call["seq"], "{exchange:#?}");
+    assert_eq!(edit["message"]["params"]["arguments"]["message"], "edited");
+    assert_eq!((&reply["edited"], &reply["reply_to"]), (&json!(true), &edit["seq"]), "{exchange:#?}");
+    assert_eq!(reply["message"]["result"]["content"][0]["text"], "Echo: edited");
+    assert_eq!((&reply_edit["edit_of"], &reply_edit["reply_to"]), (&reply["seq"], &edit["seq"]), "{exchange:#?}");
+    assert_eq!(reply_edit["method"], "tools/call");
+    // The watcher printed the same entries.
+    assert_eq!(printed.iter().chain(&printed_edit).filter(|e| e.get("edited") == Some(&json!(true))).count(), 2);
+    // Replayed, the call the host made gets the answer the host got.
+    drop(host);
+    let mut replayed = Host::start(&state, &["stdio", bin(), "replay", &rec_arg]);
+    assert_eq!(replayed.echo("sent")["ok"]["content"][0]["text"], "changed on its way");
+    let unsent = replayed.echo("edited");
+    assert!(unsent["error"].as_str().is_some_and(|e| e.contains("no recorded reply matched")), "{unsent}");
+}
