@@ -534,3 +534,121 @@ fn a_late_watcher_is_shown_only_what_is_held_now() {
     assert_eq!(two["ok"]["content"][0]["text"], "Echo: two");
     wait_for(&late.err, "released 2: sent", &mut Vec::new());
 }
+
+#[test]
+fn the_cancellation_of_a_dropped_request_never_reaches_the_server() {
+    let state = State::new("cancel-dropped");
+    let rec = state.0.join("rec.jsonl");
+    // The server's stdin copied to a file: what it got.
+    let got = state.0.join("server-got.jsonl");
+    let server = format!("tee -a '{}' | node '{}' stdio", got.display(), server_everything().display());
+    let rec_arg = rec.to_string_lossy().into_owned();
+    let mut host = Host::start(&state, &["stdio", bin(), "proxy", "-o", &rec_arg, "--", "sh", "-c", &server]);
+    let pid = host.proxy_pid();
+    let mut w = Watcher::attach(&state, pid, &["--break", ">echo"]);
+    wait_for(&w.err, "mcplens watch: break", &mut Vec::new());
+    w.say("drop");
+    w.say("send");
+    let lost = host.ask(json!({"op": "call", "name": "echo", "arguments": {"message": "lost"}, "timeout": 1500}));
+    assert!(lost["error"].as_str().is_some_and(|e| e.contains("timed out")), "{lost}");
+    // The host cancels the call it gave up on before it makes the next one.
+    assert_eq!(host.echo("after")["ok"]["content"][0]["text"], "Echo: after");
+    let got = std::fs::read_to_string(&got).unwrap_or_default();
+    assert!(got.contains("\"after\""), "the server's input was not copied: {got}");
+    assert!(!got.contains("lost") && !got.contains("notifications/cancelled"), "the server got:\n{got}");
+    let printed = w.entries_until("recv", "tools/call");
+    for (seen, what) in [(&printed, "printed"), (&recorded(&rec), "recorded")] {
+        assert_cancellation_handled(seen, what);
+    }
+}
+
+/// The host's cancellation is in `seen`, followed by the note that the proxy handled it.
+fn assert_cancellation_handled(seen: &[Value], what: &str) {
+    let at = seen
+        .iter()
+        .position(|e| e["method"] == "notifications/cancelled")
+        .unwrap_or_else(|| panic!("{what}: no cancellation: {seen:#?}"));
+    let said = seen.get(at + 1).and_then(|e| e["text"].as_str()).unwrap_or_default();
+    assert!(said.contains("handled by the proxy") && said.contains("dropped"), "{what}: {seen:#?}");
+}
+
+#[test]
+fn over_http_the_cancellation_of_a_held_request_waits_and_goes_no_further_once_it_is_dropped() {
+    let state = State::new("cancel-dropped-http");
+    let (_server, url) = server_everything_http();
+    let rec = state.0.join("rec.jsonl");
+    let (_proxy, pid, local, _err) = http_proxy(&state, &["--url", &url, "-o", &rec.to_string_lossy()]);
+    let mut host = Host::start(&state, &["http", &local]);
+    let mut w = Watcher::attach(&state, pid, &["--break", ">echo"]);
+    wait_for(&w.err, "mcplens watch: break", &mut Vec::new());
+    // The host gives up while its call is held, and posts its cancellation (accepted, 202).
+    let lost = host.ask(json!({"op": "call", "name": "echo", "arguments": {"message": "lost"}, "timeout": 1000}));
+    assert!(lost["error"].as_str().is_some_and(|e| e.contains("timed out")), "{lost}");
+    w.say("drop");
+    wait_for(&w.err, "released 1: dropped", &mut Vec::new());
+    assert_eq!(host.ask(json!({"op": "ping"})), json!({"ok": {}}));
+    let printed = w.entries_until("recv", "ping");
+    assert_cancellation_handled(&printed, "printed");
+}
+
+#[test]
+fn watch_tui_holds_at_the_breakpoints_given_with_break() {
+    let state = State::new("tui-break");
+    let mut host = Host::start(&state, &strs(&through_proxy(&[])));
+    let pid = host.proxy_pid();
+    let cmd = format!(
+        "MCPLENS_STATE_DIR='{}' {} watch {pid} --tui --break '>echo'; echo EXITED=$?; sleep 30",
+        state.0.display(),
+        bin()
+    );
+    let t = common::Tmux::start(&format!("mcplens-watch-tui-{}", std::process::id()), 120, 40, &cmd);
+    t.wait_for("break >echo", 20);
+    let caller = std::thread::spawn(move || {
+        let call = json!({"op": "call", "name": "echo", "arguments": {"message": "held"}, "timeout": 20000});
+        host.ask(call)
+    });
+    t.wait_for("Held 1 (to_server, matched echo)", 20);
+    t.keys(&["x"]);
+    t.wait_for("Answer hold 1 with an error", 20);
+    t.keys(&["Enter"]);
+    let answer = caller.join().unwrap_or_else(|_| panic!("the host thread failed"));
+    assert!(answer["error"].as_str().is_some_and(|e| e.contains("refused at a breakpoint")), "{answer}");
+    t.keys(&["q"]);
+    t.wait_for("EXITED=0", 20);
+}
+
+#[test]
+fn an_exchange_edited_at_a_breakpoint_is_recorded_as_each_side_saw_it_and_replays_as_the_host_did() {
+    let state = State::new("rec-edit");
+    let rec = state.0.join("rec.jsonl");
+    let rec_arg = rec.to_string_lossy().into_owned();
+    let mut host = Host::start(&state, &strs(&through_proxy(&["-o", &rec_arg])));
+    let pid = host.proxy_pid();
+    let mut w = Watcher::attach(&state, pid, &["--break", "echo"]);
+    wait_for(&w.err, "mcplens watch: break", &mut Vec::new());
+    // The call on its way to the server, then its reply on its way to the host.
+    w.say(r#"edit {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"edited"}}}"#);
+    w.say(r#"edit {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"changed on its way"}]}}"#);
+    assert_eq!(host.echo("sent")["ok"]["content"][0]["text"], "changed on its way");
+    let printed = w.entries_until("recv", "tools/call");
+    let printed_edit = w.entries_until("recv", "tools/call");
+    let entries = recorded(&rec);
+    let exchange = from_call(&entries, "sent");
+    let [call, said, edit, reply, _, reply_edit] = &exchange[..6] else { panic!("{exchange:#?}") };
+    assert_eq!((&call["kind"], &call["edited"]), (&json!("sent"), &json!(true)), "{exchange:#?}");
+    assert!(said["text"].as_str().is_some_and(|t| t.contains("the server got the edit that follows")), "{said}");
+    assert_eq!(edit["edit_of"], call["seq"], "{exchange:#?}");
+    assert_eq!(edit["message"]["params"]["arguments"]["message"], "edited");
+    assert_eq!((&reply["edited"], &reply["reply_to"]), (&json!(true), &edit["seq"]), "{exchange:#?}");
+    assert_eq!(reply["message"]["result"]["content"][0]["text"], "Echo: edited");
+    assert_eq!((&reply_edit["edit_of"], &reply_edit["reply_to"]), (&reply["seq"], &edit["seq"]), "{exchange:#?}");
+    assert_eq!(reply_edit["method"], "tools/call");
+    // The watcher printed the same entries.
+    assert_eq!(printed.iter().chain(&printed_edit).filter(|e| e.get("edited") == Some(&json!(true))).count(), 2);
+    // Replayed, the call the host made gets the answer the host got.
+    drop(host);
+    let mut replayed = Host::start(&state, &["stdio", bin(), "replay", &rec_arg]);
+    assert_eq!(replayed.echo("sent")["ok"]["content"][0]["text"], "changed on its way");
+    let unsent = replayed.echo("edited");
+    assert!(unsent["error"].as_str().is_some_and(|e| e.contains("no recorded reply matched")), "{unsent}");
+}

@@ -256,7 +256,8 @@ pub enum Command {
     },
     /// List the running proxies (`mcplens proxy`), or attach to one: its session from the start,
     /// then live, as JSON Lines on stdout (the log export's format). With --break, matching
-    /// messages are held and released by commands on stdin (send, drop, edit JSON, error, delay).
+    /// messages are held and released by commands on stdin (send, drop, edit JSON, error, delay),
+    /// or with --tui in the TUI, where `b` sets more breakpoints.
     #[cfg(unix)]
     Watch {
         /// The proxy's pid, as listed; without it, the list.
@@ -267,7 +268,7 @@ pub enum Command {
         breaks: Vec<String>,
         /// Show the session in the TUI's log pane (pairing, timing, filters, whole entries,
         /// export) instead of printing it.
-        #[arg(long, requires = "pid", conflicts_with = "breaks")]
+        #[arg(long, requires = "pid")]
         tui: bool,
     },
     /// Serve a recording (`mcplens record`, or a log exported from the TUI) as an MCP server:

@@ -474,7 +474,9 @@ pub async fn run(cli: Cli) -> i32 {
             proxy::proxy(output.as_deref(), listen.as_deref(), target).await
         }
         #[cfg(unix)]
-        Some(Command::Watch { pid: Some(pid), tui: true, .. }) => Ok(crate::ui::watch_mode::run(*pid).await),
+        Some(Command::Watch { pid: Some(pid), tui: true, breaks }) => {
+            Ok(crate::ui::watch_mode::run(*pid, breaks).await)
+        }
         #[cfg(unix)]
         Some(Command::Watch { pid, breaks, .. }) => watch::watch(*pid, breaks).await,
         Some(Command::Replay { file, http, max_depth }) => replay::replay(file, http.as_deref(), *max_depth).await,

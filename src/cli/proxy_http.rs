@@ -143,6 +143,8 @@ async fn forward(conn: &mut TcpStream, up: &Upstream, mut req: Request) -> std::
             // Never sent: the host's request gets no answer, as if lost on the way.
             Verdict::Drop => return Err(std::io::Error::other("dropped")),
             Verdict::Answer(answer) => return respond(conn, "200 OK", "application/json", answer.as_bytes()).await,
+            // A notification the proxy took, accepted as the server accepts one.
+            Verdict::Handled(_) => return respond(conn, "202 Accepted", "text/plain", b"").await,
         }
     }
     let back = Back::of(&req);
@@ -373,7 +375,7 @@ async fn to_host(up: &Upstream, back: &Back, framer: &Framer, piece: Vec<u8>) ->
         }
         Verdict::Replace(edited) if framer.sse => Some(with_data(&piece, &edited)),
         Verdict::Replace(edited) => Some(edited.into_bytes()),
-        Verdict::Drop => None,
+        Verdict::Drop | Verdict::Handled(_) => None,
     }
 }
 

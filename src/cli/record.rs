@@ -16,7 +16,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 
 use super::{TargetArgs, err_line, output};
 use crate::error::{LensError, Result};
-use crate::mcp::log::{LogKind, LogLimits, Redactor, SessionLog, to_json_lines};
+use crate::mcp::log::{Edit, LogKind, LogLimits, Redactor, SessionLog, to_json_lines};
 use crate::mcp::{StdioTarget, Target, stdio, wire};
 #[cfg(unix)]
 use crate::proxy::{Hub, Verdict};
@@ -73,14 +73,27 @@ impl Recorder {
 
     /// Appends one message to the file.
     pub(crate) fn note(&self, kind: LogKind, line: &[u8]) {
+        self.note_edit(kind, line, None);
+    }
+
+    /// Appends one message to the file, marked when a breakpoint edited it or it is an edit; its
+    /// entry's `seq`.
+    fn note_edit(&self, kind: LogKind, line: &[u8], edit: Option<Edit>) -> u64 {
         let text = String::from_utf8_lossy(line);
         let seq = wire::log_line(&self.log, kind, text.trim_end());
+        match edit {
+            Some(Edit::Original) => self.log.mark_edited(seq),
+            Some(Edit::Of(original)) => self.log.mark_edit_of(seq, original),
+            None => {}
+        }
         self.write(seq);
+        seq
     }
 
     /// Notes a message a breakpoint held as its side sent it (so every message is in the
     /// recording, also one that never reached the other side), what became of it, and what went
-    /// in its place: the edit, or the answer back to its sender (paired with it as a reply).
+    /// in its place: the edit (both marked, so a replay answers as the host was answered), or the
+    /// answer back to its sender (paired with it as a reply).
     #[cfg(unix)]
     pub(crate) fn note_held(&self, kind: LogKind, line: &[u8], verdict: &Verdict) {
         let (to, back) = match kind {
@@ -91,12 +104,11 @@ impl Recorder {
         match verdict {
             Verdict::Pass => self.note(kind, line),
             Verdict::Replace(edited) => {
-                let original = String::from_utf8_lossy(line);
+                let original = self.note_edit(kind, line, Some(Edit::Original));
                 self.info(&format!(
-                    "{what} was held at a breakpoint and edited; {to} got the edit instead of: {}",
-                    original.trim_end()
+                    "{what} was held at a breakpoint and edited: {to} got the edit that follows instead"
                 ));
-                self.note(kind, edited.as_bytes());
+                self.note_edit(kind, edited.as_bytes(), Some(Edit::Of(original)));
             }
             Verdict::Drop => {
                 self.note(kind, line);
@@ -108,6 +120,14 @@ impl Recorder {
                     "{what} was held at a breakpoint and answered with an error by a watcher: it never reached {to}"
                 ));
                 self.note(back, answer.as_bytes());
+            }
+            Verdict::Handled(done) => {
+                self.note(kind, line);
+                self.info(&format!(
+                    "{what} was handled by the proxy, not passed on: it cancels the request {}, which was {} at a \
+                     breakpoint and never reached {to}",
+                    done.id, done.how
+                ));
             }
         }
     }
@@ -404,7 +424,7 @@ async fn pass_message(line: &[u8], sides: &Sides, rec: &Recorder, kind: LogKind)
         return match verdict {
             Verdict::Pass => write_line(&sides.to, line).await,
             Verdict::Replace(edited) => write_line(&sides.to, format!("{edited}\n").as_bytes()).await,
-            Verdict::Drop => Ok(()),
+            Verdict::Drop | Verdict::Handled(_) => Ok(()),
             Verdict::Answer(answer) => {
                 // Lost if that side is gone already: this side's session goes on.
                 let _ = write_line(&sides.back, format!("{answer}\n").as_bytes()).await;

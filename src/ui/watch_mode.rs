@@ -1,6 +1,6 @@
 //! `mcplens watch PID --tui`: the log pane alone, attached to a running proxy (`mcplens proxy`):
 //! the host's session from its start, then live, with the log's pairing, timing, filters, whole
-//! entries and export. Each message is logged again in a log of the watcher's own, with the time
+//! entries and export, and breakpoints (`--break`, or `b`). Each message is logged again in a log of the watcher's own, with the time
 //! and latency the proxy saw.
 
 use std::io::IsTerminal;
@@ -42,8 +42,8 @@ enum Said {
     Released(u64),
 }
 
-/// `mcplens watch PID --tui`; the exit code.
-pub async fn run(pid: u32) -> i32 {
+/// `mcplens watch PID --tui [--break METHOD|TOOL]...`; the exit code.
+pub async fn run(pid: u32, breaks: &[String]) -> i32 {
     if !std::io::stdout().is_terminal() {
         err_line("mcplens: --tui needs a terminal; without it watch prints JSON Lines");
         return 2;
@@ -72,6 +72,10 @@ pub async fn run(pid: u32) -> i32 {
     let (read, write) = conn.into_split();
     let feeder = tokio::spawn(feed(read, log.clone(), tx));
     let (control, lines) = mpsc::unbounded_channel();
+    // The breakpoints given on the command line are set first, as `b` sets one.
+    for line in breaks.iter().filter_map(|b| watch_breaks::break_line(b)) {
+        let _ = control.send(line);
+    }
     let writer = tokio::spawn(write_control(write, lines));
     let mut screen = Screen {
         pane: LogPane::default(),
@@ -278,6 +282,7 @@ impl Screen {
 async fn feed(conn: OwnedReadHalf, log: SessionLog, said: mpsc::UnboundedSender<Said>) {
     let mut read = BufReader::new(conn);
     let mut line = Vec::new();
+    let mut originals = Originals::default();
     loop {
         line.clear();
         if (&mut read).take(MAX_LINE).read_until(b'\n', &mut line).await.unwrap_or(0) == 0 {
@@ -302,7 +307,7 @@ async fn feed(conn: OwnedReadHalf, log: SessionLog, said: mpsc::UnboundedSender<
                     let _ = said.send(Said::Note(note));
                 }
             }
-            None => log_entry(&log, &v),
+            None => log_entry(&log, &v, &mut originals),
         }
     }
 }
@@ -324,8 +329,29 @@ fn note_of(event: &str, v: &Value) -> Option<String> {
     })
 }
 
-/// One entry of the proxy's log (the export's format) logged again, as it was.
-fn log_entry(log: &SessionLog, v: &Value) {
+/// The last few entries the proxy marked as edited at a breakpoint: the proxy's seq and the
+/// watcher's (the edit, which names the proxy's, follows at once).
+#[derive(Default)]
+struct Originals(VecDeque<(u64, u64)>);
+
+impl Originals {
+    const KEPT: usize = 16;
+
+    fn add(&mut self, theirs: u64, ours: u64) {
+        if self.0.len() >= Self::KEPT {
+            self.0.pop_front();
+        }
+        self.0.push_back((theirs, ours));
+    }
+
+    fn ours(&self, theirs: u64) -> Option<u64> {
+        self.0.iter().find(|(t, _)| *t == theirs).map(|(_, o)| *o)
+    }
+}
+
+/// One entry of the proxy's log (the export's format) logged again, as it was, its edit marks
+/// too (so the watcher's export replays as the proxy's recording does).
+fn log_entry(log: &SessionLog, v: &Value, originals: &mut Originals) {
     let kind = match v.get("kind").and_then(Value::as_str) {
         Some("sent") => LogKind::Sent,
         Some("recv") => LogKind::Received,
@@ -348,6 +374,15 @@ fn log_entry(log: &SessionLog, v: &Value) {
     let at = v.get("time").and_then(Value::as_str).and_then(parse_time).unwrap_or_else(SystemTime::now);
     let latency = v.get("latency_ms").and_then(Value::as_f64).filter(|ms| ms.is_finite() && *ms >= 0.0);
     log.restamp(seq, at, latency.map(|ms| Duration::from_secs_f64(ms / 1000.0)));
+    if v.get("edited").and_then(Value::as_bool) == Some(true) {
+        log.mark_edited(seq);
+        if let Some(theirs) = v.get("seq").and_then(Value::as_u64) {
+            originals.add(theirs, seq);
+        }
+    }
+    if let Some(original) = v.get("edit_of").and_then(Value::as_u64).and_then(|o| originals.ours(o)) {
+        log.mark_edit_of(seq, original);
+    }
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` (the export's times) as a time; None for anything else.
@@ -385,14 +420,33 @@ mod tests {
     }
 
     #[test]
+    fn an_edit_is_logged_again_with_its_marks_and_answers_the_request() {
+        let log = SessionLog::new(LogLimits::default(), Redactor::default());
+        let mut originals = Originals::default();
+        let time = "2026-11-25T16:28:44.000Z";
+        for entry in [
+            serde_json::json!({"seq": 40, "time": time, "kind": "sent", "message": {"jsonrpc": "2.0", "id": 1, "method": "ping"}}),
+            serde_json::json!({"seq": 41, "time": time, "kind": "recv", "edited": true, "message": {"jsonrpc": "2.0", "id": 1, "result": {"a": 1}}}),
+            serde_json::json!({"seq": 42, "time": time, "kind": "info", "text": "the reply 1 was held at a breakpoint and edited"}),
+            serde_json::json!({"seq": 43, "time": time, "kind": "recv", "edit_of": 41, "message": {"jsonrpc": "2.0", "id": 1, "result": {"a": 2}}}),
+        ] {
+            log_entry(&log, &entry, &mut originals);
+        }
+        let export = crate::mcp::log::to_json_lines(&log, &log.entries());
+        let lines: Vec<Value> = export.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        assert_eq!(lines[1]["edited"], true, "{export}");
+        assert_eq!((&lines[3]["edit_of"], &lines[3]["reply_to"]), (&Value::from(1), &Value::from(0)), "{export}");
+    }
+
+    #[test]
     fn an_entry_is_logged_again_with_its_pairing_and_latency() {
         let log = SessionLog::new(LogLimits::default(), Redactor::default());
         let sent = serde_json::json!({"seq": 0, "time": "2026-11-25T16:28:44.000Z", "kind": "sent", "id": "1",
             "method": "ping", "message": {"jsonrpc": "2.0", "id": 1, "method": "ping"}});
         let recv = serde_json::json!({"seq": 1, "time": "2026-11-25T16:28:44.250Z", "kind": "recv", "id": "1",
             "latency_ms": 250.0, "message": {"jsonrpc": "2.0", "id": 1, "result": {}}});
-        log_entry(&log, &sent);
-        log_entry(&log, &recv);
+        log_entry(&log, &sent, &mut Originals::default());
+        log_entry(&log, &recv, &mut Originals::default());
         let reply = log.get(1).and_then(|e| e.msg).unwrap_or_else(|| panic!("no reply logged"));
         assert_eq!(reply.reply_to, Some(0));
         assert_eq!(reply.method.as_deref(), Some("ping"));

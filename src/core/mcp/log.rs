@@ -5,6 +5,7 @@
 //! Protocol entries know their id, method and direction; a reply is paired with its request and
 //! timed. One log lives across reconnects: a marker separates the sessions.
 
+mod edits;
 mod export;
 mod message;
 mod redact;
@@ -14,7 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Instant, SystemTime};
 
 pub use export::to_json_lines;
-pub use message::{Level, MessageInfo, Role, Wire};
+pub use message::{Edit, Level, MessageInfo, Role, Wire};
 pub use redact::{MASK, Redactor, decode as decode_escapes, learn_secret};
 
 /// What produced a log entry.

@@ -1,7 +1,8 @@
 //! Breakpoints: a watcher names a method or a tool, and the next messages that match (a request
 //! or notification of that method, a `tools/call` of that tool, or the reply to one) are held
 //! until the watcher sends them as they are, edited, drops them or answers them itself. The
-//! direction holding a message waits behind it, so released messages keep their order.
+//! direction holding a message waits behind it, so released messages keep their order. A request
+//! dropped or answered at a breakpoint is settled: its cancellation goes no further.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,6 +11,7 @@ use std::sync::{Mutex, MutexGuard};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
+use super::settled::{self, Settled, SettledList};
 use crate::mcp::log::Redactor;
 
 /// What becomes of a held message.
@@ -23,6 +25,9 @@ pub enum Verdict {
     Drop,
     /// Not sent; this line goes back to the message's sender (an error reply to a request).
     Answer(String),
+    /// Not sent, and no breakpoint held it: a cancellation of the request the proxy settled
+    /// itself (named here), which its receiver never got.
+    Handled(Settled),
 }
 
 /// Which way a breakpoint looks: to the server, to the host, or both.
@@ -54,6 +59,25 @@ struct Held {
     tx: oneshot::Sender<Verdict>,
     /// The request's id, as sent, when the held message is a request (it can be answered).
     request_id: Option<Value>,
+    to_server: bool,
+    /// Cancellations of this request that came while it was held (over HTTP they need not wait
+    /// behind it): each learns whether it was settled.
+    cancels: Vec<oneshot::Sender<Option<Settled>>>,
+}
+
+impl Held {
+    /// Says what became of the hold to its message and to the cancellations waiting on it; how it
+    /// settled the request, if it did.
+    fn release(self, verdict: Verdict) -> Result<Option<Settled>, Verdict> {
+        let how = settled::how(&verdict);
+        self.tx.send(verdict)?;
+        let done =
+            how.zip(self.request_id).map(|(how, id)| Settled { to_server: self.to_server, id: id.to_string(), how });
+        for c in self.cancels {
+            let _ = c.send(done.clone());
+        }
+        Ok(done)
+    }
 }
 
 /// Requests seen while a breakpoint is set, by direction and id: the method (and tool) a reply
@@ -66,6 +90,7 @@ struct State {
     held: HashMap<u64, Held>,
     next_hold: u64,
     asked: HashMap<(bool, String), (String, Option<String>)>,
+    settled: SettledList,
 }
 
 #[derive(Default)]
@@ -109,15 +134,45 @@ impl Breaks {
         let mine: Vec<u64> = s.held.iter().filter(|(_, h)| h.owner == owner).map(|(k, _)| *k).collect();
         for k in mine {
             if let Some(h) = s.held.remove(&k) {
-                let _ = h.tx.send(Verdict::Pass);
+                let _ = h.release(Verdict::Pass);
             }
         }
     }
 
-    /// Releases hold `hold` with `verdict`; why not when it cannot be.
+    /// Releases hold `hold` with `verdict`; why not when it cannot be. A request it drops or
+    /// answers is remembered as settled (unless a cancellation of it waits already).
     pub fn release(&self, hold: u64, verdict: Verdict) -> Result<(), String> {
-        let held = self.lock().held.remove(&hold).ok_or_else(|| format!("nothing is held as {hold}"))?;
-        held.tx.send(verdict).map_err(|_| format!("hold {hold} was already released"))
+        let mut s = self.lock();
+        let held = s.held.remove(&hold).ok_or_else(|| format!("nothing is held as {hold}"))?;
+        let waited = !held.cancels.is_empty();
+        let done = held.release(verdict).map_err(|_| format!("hold {hold} was already released"))?;
+        if let Some(done) = done.filter(|_| !waited) {
+            s.settled.add(done);
+        }
+        Ok(())
+    }
+
+    /// When `line` cancels a request the proxy settled itself going the same way: that request.
+    /// A cancellation of a request held now waits until it is released.
+    pub(super) async fn settles(&self, to_server: bool, line: &[u8]) -> Option<Settled> {
+        {
+            let s = self.lock();
+            if s.settled.is_empty() && s.held.is_empty() {
+                return None;
+            }
+        }
+        let id = settled::cancelled_id(line)?;
+        let waiting = {
+            let mut s = self.lock();
+            if let Some(done) = s.settled.take(to_server, &id.to_string()) {
+                return Some(done);
+            }
+            let held = s.held.values_mut().find(|h| h.to_server == to_server && h.request_id.as_ref() == Some(&id))?;
+            let (tx, rx) = oneshot::channel();
+            held.cancels.push(tx);
+            rx
+        };
+        waiting.await.ok().flatten()
     }
 
     /// The error reply to held request `hold` (it stays held until released with it).
@@ -151,7 +206,7 @@ impl Breaks {
         s.next_hold += 1;
         let hold = s.next_hold;
         let (tx, rx) = oneshot::channel();
-        s.held.insert(hold, Held { owner, tx, request_id: seen.request_id });
+        s.held.insert(hold, Held { owner, tx, request_id: seen.request_id, to_server, cancels: Vec::new() });
         let event = json!({
             "event": "held",
             "hold": hold,
@@ -194,6 +249,7 @@ pub(super) fn released_event(hold: u64, verdict: &Verdict) -> String {
         Verdict::Replace(_) => "edited",
         Verdict::Drop => "dropped",
         Verdict::Answer(_) => "answered",
+        Verdict::Handled(_) => "handled",
     };
     json!({"event": "released", "hold": hold, "as": how}).to_string()
 }
@@ -250,6 +306,53 @@ mod tests {
         let h = held(&b, true, r#"{"id":"a-1","method":"tools/call","params":{"name":"x"}}"#).unwrap_or_default();
         let reply = b.error_reply(h, -32000, "nope").unwrap_or_default();
         assert_eq!(reply, r#"{"jsonrpc":"2.0","id":"a-1","error":{"code":-32000,"message":"nope"}}"#);
+    }
+
+    /// Holds `line` going to the server; the hold and where its verdict comes.
+    fn held_to_server(b: &Breaks, line: &str) -> (u64, oneshot::Receiver<Verdict>) {
+        let (h, _, rx) = b.hold(true, line.as_bytes(), &Redactor::default()).unwrap_or_else(|| panic!("not held"));
+        (h, rx)
+    }
+
+    const CANCEL_A1: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a-1"}}"#;
+
+    #[tokio::test]
+    async fn a_cancellation_of_a_request_dropped_or_answered_goes_no_further() {
+        let b = Breaks::default();
+        b.add(1, "tools/call", Way::Both);
+        let call = r#"{"id":"a-1","method":"tools/call","params":{"name":"x"}}"#;
+        for verdict in [Verdict::Drop, Verdict::Answer("{}".into())] {
+            let (h, _rx) = held_to_server(&b, call);
+            b.release(h, verdict).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(b.settles(false, CANCEL_A1).await, None, "the other way is another request");
+            let done = b.settles(true, CANCEL_A1).await.unwrap_or_else(|| panic!("passed on"));
+            assert_eq!(done.id, "\"a-1\"");
+            assert_eq!(b.settles(true, CANCEL_A1).await, None, "taken once");
+        }
+        // A request sent on (as it came, or after a delay) was got: its cancellation goes on.
+        let (h, _rx) = held_to_server(&b, call);
+        b.release(h, Verdict::Pass).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(b.settles(true, CANCEL_A1).await, None);
+    }
+
+    #[tokio::test]
+    async fn a_cancellation_of_a_held_request_waits_for_its_release() {
+        let b = std::sync::Arc::new(Breaks::default());
+        b.add(1, "tools/call", Way::Both);
+        let call = r#"{"id":"a-1","method":"tools/call","params":{"name":"x"}}"#;
+        for (verdict, handled) in [(Verdict::Drop, true), (Verdict::Pass, false)] {
+            let (h, _rx) = held_to_server(&b, call);
+            let waiting = tokio::spawn({
+                let b = b.clone();
+                async move { b.settles(true, CANCEL_A1).await }
+            });
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            assert!(!waiting.is_finished(), "it waits for the held request");
+            b.release(h, verdict).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(waiting.await.ok().flatten().is_some(), handled);
+            // Handled once: a second cancellation is passed on.
+            assert_eq!(b.settles(true, CANCEL_A1).await, None);
+        }
     }
 
     #[test]

@@ -140,8 +140,12 @@ impl Hub {
     }
 
     /// Holds a message passing in one direction while a watcher's breakpoint matches it: said to
-    /// the watchers, then waits for a watcher's verdict (a watcher gone releases it as is).
+    /// the watchers, then waits for a watcher's verdict (a watcher gone releases it as is). A
+    /// cancellation of a request settled at a breakpoint is handled here, never passed on.
     pub async fn check(&self, to_server: bool, line: &[u8]) -> Verdict {
+        if let Some(done) = self.breaks.settles(to_server, line).await {
+            return Verdict::Handled(done);
+        }
         let Some((hold, event, rx)) = self.breaks.hold(to_server, line, &self.redactor) else {
             return Verdict::Pass;
         };

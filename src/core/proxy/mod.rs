@@ -5,6 +5,8 @@
 pub mod breaks;
 pub mod control;
 pub mod hub;
+pub mod settled;
 
 pub use breaks::Verdict;
 pub use hub::Hub;
+pub use settled::Settled;

@@ -77,6 +77,11 @@ struct Line {
     message: Option<Box<RawValue>>,
     #[serde(default)]
     raw: Option<String>,
+    /// A message a proxy's breakpoint edited on its way (the edit follows, `edit_of` it).
+    #[serde(default)]
+    edited: bool,
+    #[serde(default)]
+    edit_of: Option<u64>,
 }
 
 /// What the replay reads of a message: a reply's result is kept as bytes only (an 8 MB
@@ -118,6 +123,16 @@ pub fn parse(text: &str, max_depth: usize) -> Result<Recording, String> {
             Some(_) => continue,
             None => return Err(format!("line {at} has no \"kind\", so it is not an entry of a recording")),
         };
+        // Edited at a proxy's breakpoint: the replay answers as the host was answered, so it
+        // keeps the request the host sent (not the edit the server got) and the reply the host
+        // got (the edit, not the server's original).
+        let host_never_saw = match side {
+            Side::Client => entry.edit_of.is_some(),
+            Side::Server => entry.edited,
+        };
+        if host_never_saw {
+            continue;
+        }
         match message(entry, max_depth) {
             Some((raw, value)) => rec.entries.push(Entry::Message(Message { side, raw, value })),
             None => rec.skipped += 1,

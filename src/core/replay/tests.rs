@@ -238,3 +238,35 @@ fn a_raw_that_is_not_json_gives_way_to_the_message() {
     let r = reply(s.answer(r#"{"jsonrpc":"2.0","id":2,"method":"m"}"#, 100));
     assert_eq!(r, r#"{"jsonrpc":"2.0","id":2,"result":1}"#);
 }
+
+/// A recording where a proxy's breakpoint edited the call on its way to the server, then the
+/// reply on its way to the host: each original followed by its edit, marked as the proxy marks
+/// them.
+fn edited_both_ways() -> String {
+    let log = SessionLog::new(LogLimits::default(), Redactor::default());
+    let call =
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"sent"}}}"#;
+    let original = log_line(&log, LogKind::Sent, call);
+    log.mark_edited(original);
+    let edit = log_line(&log, LogKind::Sent, &call.replace("\"sent\"", "\"edited\""));
+    log.mark_edit_of(edit, original);
+    let original = log_line(&log, LogKind::Received, r#"{"jsonrpc":"2.0","id":2,"result":{"said":"edited"}}"#);
+    log.mark_edited(original);
+    let edit = log_line(&log, LogKind::Received, r#"{"jsonrpc":"2.0","id":2,"result":{"said":"changed"}}"#);
+    log.mark_edit_of(edit, original);
+    to_json_lines(&log, &log.entries())
+}
+
+#[test]
+fn an_exchange_edited_at_a_breakpoint_replays_as_the_host_saw_it() {
+    let text = edited_both_ways();
+    assert!(text.contains("\"edited\":true") && text.contains("\"edit_of\":0"), "{text}");
+    let mut s = Script::new(parse(&text, 100).unwrap_or_else(|e| panic!("{e}")));
+    // The call the host sent gets the reply the host got.
+    let asked =
+        r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"sent"}}}"#;
+    assert_eq!(reply(s.answer(asked, 100)), r#"{"jsonrpc":"2.0","id":5,"result":{"said":"changed"}}"#);
+    // The edit only the server saw is not a request the host made.
+    let edit = asked.replace("\"sent\"", "\"edited\"");
+    assert!(reply(s.answer(&edit, 100)).contains("no recorded reply matched"));
+}

@@ -6,13 +6,14 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 
-use super::{LogEntry, SessionLog};
+use super::{Edit, LogEntry, SessionLog};
 
-/// `entries` (from `log`) as JSON Lines, each with its time, kind, id, method, pairing, latency
-/// and level, and the whole message (`message` when it is JSON, `text` otherwise). When `message`
-/// written out would not be the bytes that went over the wire (spacing, key escapes, `1.0`, big
-/// integers), `raw` holds the line as sent too, so a replay (`mcplens replay`) serves those bytes.
-/// This is also the format `mcplens record` writes.
+/// `entries` (from `log`) as JSON Lines, each with its time, kind, id, method, pairing, latency,
+/// level and edit marks (`edited`, `edit_of`: see [`Edit`]), and the whole message (`message`
+/// when it is JSON, `text` otherwise). When `message` written out would not be the bytes that
+/// went over the wire (spacing, key escapes, `1.0`, big integers), `raw` holds the line as sent
+/// too, so a replay (`mcplens replay`) serves those bytes. This is also the format `mcplens
+/// record` writes.
 pub fn to_json_lines(log: &SessionLog, entries: &[LogEntry]) -> String {
     let mut out = String::new();
     for e in entries {
@@ -43,6 +44,11 @@ fn entry_json(log: &SessionLog, e: &LogEntry) -> Value {
         if let Some(l) = m.latency {
             o.insert("latency_ms".into(), (l.as_secs_f64() * 1000.0).into());
         }
+        match m.edit {
+            Some(Edit::Original) => o.insert("edited".into(), true.into()),
+            Some(Edit::Of(original)) => o.insert("edit_of".into(), original.into()),
+            None => None,
+        };
     }
     let whole = log.whole(e);
     match e.msg.as_ref().and_then(|_| serde_json::from_str::<Value>(&whole).ok()) {

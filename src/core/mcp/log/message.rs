@@ -73,6 +73,14 @@ pub struct Wire<'a> {
     pub logger: Option<String>,
 }
 
+/// A message changed at a breakpoint of `mcplens proxy` on its way: the one its side sent, or
+/// the edit the other side got in its place (naming the original's entry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edit {
+    Original,
+    Of(u64),
+}
+
 /// A protocol entry's account of its message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MessageInfo {
@@ -89,6 +97,7 @@ pub struct MessageInfo {
     pub latency: Option<Duration>,
     pub level: Option<Level>,
     pub logger: Option<Arc<str>>,
+    pub edit: Option<Edit>,
 }
 
 impl MessageInfo {
@@ -108,6 +117,7 @@ impl MessageInfo {
             latency: None,
             level: wire.level,
             logger: wire.logger.as_deref().map(Arc::from),
+            edit: None,
         }
     }
 
