@@ -855,6 +855,16 @@ fn read_client_key(path: &std::path::Path) -> Result<String> {
     Ok(pem)
 }
 
+/// Why `path` is not a directory mcplens can see, if it is not.
+fn root_problem(path: &Path) -> Option<&'static str> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => None,
+        Ok(_) => Some("not a directory"),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("no such directory"),
+        Err(_) => Some("inaccessible"),
+    }
+}
+
 fn parse_level(s: &str) -> std::result::Result<Level, String> {
     Level::parse(s).ok_or_else(|| {
         let names: Vec<&str> = Level::ALL.iter().map(|l| l.label()).collect();
@@ -927,6 +937,31 @@ impl TargetArgs {
         };
         paths.extend(self.roots.iter().map(|p| p.to_string_lossy().into_owned()));
         Ok(paths.iter().map(|p| Root::from_path(p, &cwd)).collect())
+    }
+
+    /// A warning for each root that is not a directory here, naming it and where it was given.
+    /// Such a root is still offered: the server may see another filesystem than mcplens does
+    /// (a container, a remote HTTP server), and it decides what the root means to it.
+    pub fn root_warnings(&self) -> Vec<String> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let mut named: Vec<(String, String)> = vec![];
+        if let Some(path) = &self.config
+            && let Ok(entry) = self.config_entry(path)
+        {
+            let (server, file) = (entry.name, path.display());
+            named.extend(entry.roots.into_iter().map(|r| {
+                let what = format!("root {r:?} of server \"{server}\" in {file}");
+                (r, what)
+            }));
+        }
+        named.extend(self.roots.iter().map(|p| (p.to_string_lossy().into_owned(), format!("--root {}", p.display()))));
+        named
+            .into_iter()
+            .filter_map(|(path, what)| {
+                let why = root_problem(&cwd.join(path))?;
+                Some(format!("{what}: {why} here; offered to the server anyway (fix the path, unless the server sees another filesystem)"))
+            })
+            .collect()
     }
 
     /// Where the project's files sit (hints beside `.mcp.json`): the config file's directory, else
@@ -1086,6 +1121,31 @@ mod tests {
         let roots = target.roots().unwrap_or_else(|e| panic!("{}", e.message));
         assert_eq!(roots.len(), 1);
         assert_eq!(target.server_names(), ["s"]);
+    }
+
+    #[test]
+    fn roots_that_are_no_directory_here_are_named_with_where_they_were_given() {
+        let dir = std::env::temp_dir().join(format!("mcplens-config-roots-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(dir.join("here"));
+        let path = dir.join("mcp.json");
+        let text = r#"{"mcpServers": {"s": {"command": "node", "roots": ["here", "gone"]}}}"#;
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+        let config = path.to_string_lossy();
+        let cli = parse(&["tools", "--config", &config, "--root", "/no/such/dir", "--root", &config])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
+        let warnings = target.root_warnings();
+        let _ = std::fs::remove_dir_all(&dir);
+        let gone = dir.join("gone");
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(
+            warnings[0]
+                .starts_with(&format!("root {:?} of server \"s\" in {config}: no such", gone.display().to_string()))
+        );
+        assert!(warnings[1].starts_with("--root /no/such/dir: no such directory here; offered to the server anyway"));
+        assert!(warnings[2].starts_with(&format!("--root {config}: not a directory here")));
+        // Offered all the same: the server decides what they mean.
+        assert_eq!(target.roots().map(|r| r.len()).ok(), Some(4));
     }
 
     /// The TUI's picker names another server of the same arguments: its own entry is read.
