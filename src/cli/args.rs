@@ -10,6 +10,7 @@ use crate::mcp::asks::Root;
 use crate::mcp::auth::{AuthOptions, OAuthConfig};
 use crate::mcp::era::Protocol;
 use crate::mcp::log::Level;
+use crate::mcp::target::header_value_problem;
 use crate::mcp::{ConnectOptions, HttpTarget, StdioTarget, Target, config};
 
 pub const EXIT_CODES: &str = "\
@@ -1037,6 +1038,11 @@ impl TargetArgs {
     pub fn target(&self) -> Result<Target> {
         let env = self.env.iter().map(|e| split_pair(e, '=', "-e")).collect::<Result<Vec<_>>>()?;
         let headers = self.headers.iter().map(|h| split_pair(h, ':', "--header")).collect::<Result<Vec<_>>>()?;
+        if let Some((k, why)) = headers.iter().find_map(|(k, v)| Some((k, header_value_problem(v)?))) {
+            return Err(LensError::usage(format!(
+                "--header {k}: its value {why}; an HTTP header value is one line of printable characters"
+            )));
+        }
         let stdio_only = |t: &str| {
             if !env.is_empty() || self.cwd.is_some() {
                 Err(LensError::usage(format!("-e and --cwd apply to servers started as a command, not to {t}")))
@@ -1202,6 +1208,27 @@ mod tests {
         let cli = parse(&[]).unwrap_or_else(|e| panic!("{e}"));
         assert!(cli.command.is_none());
         assert!(matches!(cli.target.target(), Ok(Target::Stdio(s)) if s.args == ["demo-server"]));
+    }
+
+    /// A header value that is not one line of printable characters is refused before anything
+    /// is sent, naming the header, never quoting the value (often a secret).
+    #[test]
+    fn a_header_value_no_request_can_carry_is_a_usage_error_naming_the_header() {
+        for (value, why) in
+            [("Bearer sek\nret", "holds a line break"), ("Bearer sek\u{7}ret", "holds a control character")]
+        {
+            let h = format!("Authorization: {value}");
+            let cli = parse(&["tools", "--url", "http://x/mcp", "-H", &h]).unwrap_or_else(|e| panic!("{e}"));
+            let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
+            let e = target.target().err().unwrap_or_else(|| panic!("{value:?} accepted"));
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.message.starts_with(&format!("--header Authorization: its value {why}")), "{}", e.message);
+            assert!(!e.message.contains("sek"), "{}", e.message);
+        }
+        // A tab is allowed in a header value.
+        let cli = parse(&["tools", "--url", "http://x/mcp", "-H", "X-A: a\tb"]).unwrap_or_else(|e| panic!("{e}"));
+        let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
+        assert!(target.target().is_ok());
     }
 
     #[test]
