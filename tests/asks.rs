@@ -129,6 +129,25 @@ fn roots_come_from_flags_and_the_config_entry() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A root that is not a directory here is still offered (the server may see another
+/// filesystem), with a warning naming it; a directory that exists is offered without a word.
+#[test]
+fn a_root_that_is_no_directory_here_is_offered_with_a_warning() {
+    let dir = std::env::temp_dir().join(format!("mcplens-roots-missing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let (missing, file) = (dir.join("gone"), dir.join("a-file"));
+    std::fs::write(&file, "x").unwrap_or_else(|e| panic!("{e}"));
+    let (missing, file) = (missing.to_string_lossy().into_owned(), file.to_string_lossy().into_owned());
+    let o = ask("show_roots", &["--root", &missing, "--root", &file, "--root", "/tmp"]);
+    let uris: Vec<Value> = received(&o).as_array().into_iter().flatten().map(|r| r["uri"].clone()).collect();
+    assert_eq!(uris.len(), 3, "{uris:?}");
+    let err = stderr(&o);
+    assert!(err.contains(&format!("warning: --root {missing}: no such directory here")), "{err}");
+    assert!(err.contains(&format!("warning: --root {file}: not a directory here")), "{err}");
+    assert!(!err.contains("--root /tmp:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_schema_outside_the_spec_and_escapes_in_the_message_reach_the_user_safely() {
     let o = ask("ask_odd", &["--elicitation", "accept"]);

@@ -134,6 +134,42 @@ fn login_status_logout_and_no_token_on_the_terminal() {
     assert!(!err.contains("/authorize?"), "no login was started: {err}");
 }
 
+/// A stored token holding a line break (no HTTP header can carry it) stops the connection with
+/// the file and what to do, never the token; `auth status` says so; `auth login` replaces it.
+#[test]
+fn a_stored_token_with_a_line_break_is_named_never_shown_and_a_login_replaces_it() {
+    let server = Server::start("linebreak", &[]);
+    let url = server.url.as_str();
+    assert_ok(&server.run(&["auth", "login", "--url", url], &[]), "auth login");
+    let mut stored = server.stored();
+    let token = stored["access_token"].as_str().unwrap_or_default().to_string();
+    let (head, tail) = token.split_at(token.len() / 2);
+    stored["access_token"] = format!("{head}\n{tail}").into();
+    let file = std::fs::read_dir(server.state.join("auth"))
+        .ok()
+        .and_then(|mut d| d.next())
+        .and_then(|e| e.ok())
+        .map(|e| e.path())
+        .unwrap_or_else(|| panic!("no token file"));
+    std::fs::write(&file, stored.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let secrets = vec![head.to_string(), tail.to_string()];
+
+    let o = server.run(&["tools", "--no-browser", "--url", url], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains(&format!("the token stored in {} for {url} holds a line break", file.display())), "{err}");
+    assert!(err.contains(&format!("log in again with `mcplens auth login --url {url}`")), "{err}");
+    assert!(!err.contains("failed to parse header value"), "{err}");
+    assert_no_secret(&o, &secrets);
+    let status = server.run(&["auth", "status", "--url", url], &[]);
+    assert!(stdout(&status).contains("  unusable: the token stored in"), "{}", stdout(&status));
+    assert_no_secret(&status, &secrets);
+
+    assert_ok(&server.run(&["auth", "login", "--url", url], &[]), "auth login again");
+    assert_ok(&server.run(&["call", "whoami", "--no-browser", "--url", url], &[]), "call with the new token");
+    assert_eq!(server.events("authorization_code"), 2);
+}
+
 /// A login that takes longer than auto's wait on `server/discover` (the user reads the consent
 /// page for 7 s) is one login: the wait stands still while it runs, as the request clocks do.
 #[test]

@@ -133,6 +133,40 @@ fn python_reads_text_blobs_and_templates() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A blob whose mimeType is text and whose bytes are UTF-8 is shown as its text, escapes made
+/// visible, with a line saying how it was sent; --json and --raw keep it as sent; a text type
+/// whose bytes are not UTF-8 stays binary.
+#[test]
+fn python_a_text_blob_is_shown_as_text_and_kept_as_sent_with_json_and_raw() {
+    let o = on_py(&["read", "res://blob/text"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "res://blob/text  text/plain  29 B  blob\n(text sent as base64, 29 B; --json shows it as sent)\n\
+         héllo \\x1b[2Jcleared\\x07\nline two\n"
+    );
+    no_escapes(&o);
+    let mut bare = bare_py();
+    let o = on_py(&["read", "res://blob/text", "--json"]);
+    assert_eq!(json_out(&o), bare.request("resources/read", json!({"uri": "res://blob/text"})));
+    assert!(stdout(&o).contains("\"blob\":"), "{}", stdout(&o));
+    let o = on_py(&["read", "res://blob/text", "--raw"]);
+    assert_eq!(o.stdout, "héllo \x1b[2Jcleared\x07\nline two\n".as_bytes());
+    let o = on_py(&["read", "res://blob/latin1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "res://blob/latin1  text/plain  4 B  blob\n(binary, not printed: -o FILE saves its bytes, --json shows the base64)\n"
+    );
+    // The CSV export beside a table's rows is text too.
+    let o = on_py(&["read", "db://orders/rows"]);
+    assert!(
+        stdout(&o).ends_with("8 B  blob\n(text sent as base64, 8 B; --json shows it as sent)\na,b\n1,2\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 #[test]
 fn python_prompts_with_arguments_and_every_content_type() {
     let mut bare = bare_py();

@@ -374,15 +374,19 @@ async fn only_the_top_overlay_is_drawn_focused() {
 #[test]
 fn snapshot_of_the_server_picker() {
     use mcplens::ui::component::Component;
-    use mcplens::ui::components::picker::{Choice, Picker};
+    use mcplens::ui::components::picker::{Choice, Picker, State};
     let choices = vec![
         Choice {
             name: "everything".into(),
             detail: "npx -y @modelcontextprotocol/server-everything".into(),
-            problem: None,
+            state: State::Plain,
         },
-        Choice { name: "broken".into(), detail: String::new(), problem: Some("no command and no url".into()) },
-        Choice { name: "remote".into(), detail: "https://example.com/mcp".into(), problem: None },
+        Choice {
+            name: "broken".into(),
+            detail: String::new(),
+            state: State::CannotStart("no command and no url".into()),
+        },
+        Choice { name: "remote".into(), detail: "https://example.com/mcp".into(), state: State::Plain },
     ];
     let picker = Picker::new("mcp.json lists several servers: pick one", choices);
     let theme = Theme::default();

@@ -205,6 +205,9 @@ async fn a_template_form_offers_the_servers_completions_and_reads_the_uri() {
     screen.press(&mut app, KeyCode::Tab);
     let text = screen.text(&mut app);
     assert!(text.contains("db://orders/rows#csv · text/csv · 8 B · blob"), "{text}");
+    // A CSV sent as base64 is shown as its text.
+    assert!(text.contains("text sent as base64 (8 B); e saves its bytes"), "{text}");
+    assert!(text.contains("a,b") && text.contains("1,2") && !text.contains("binary, 8 B"), "{text}");
 }
 
 #[tokio::test]

@@ -94,3 +94,46 @@ fn two_servers_side_by_side_compared() {
     t.wait_for("EXITED=0", 20);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Alt-c's picker says what is true of each entry: started (and how it is: connected), not
+/// started, or cannot start and why; Enter on a started one shows it.
+#[test]
+fn the_connect_picker_says_which_servers_are_connected_not_started_or_cannot_start() {
+    let dir = std::env::temp_dir().join(format!("mcplens-servers-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let bin = common::bin();
+    let text = serde_json::json!({"mcpServers": {
+        "demo": {"command": bin, "args": ["demo-server"]},
+        "missing": {"command": "no-such-mcp-server-anywhere"},
+        "demo-b": {"command": bin, "args": ["demo-server"]},
+    }});
+    let config = dir.join("mcp.json");
+    std::fs::write(&config, text.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let name = format!("mcplens-servers-state-{}", std::process::id());
+    let cmd = format!("{bin} --config {} --server demo; echo EXITED=$?; sleep 30", config.display());
+    let t = common::Tmux::start(&name, 120, 40, &cmd);
+    t.wait_for("Tools (19)", 20);
+
+    keys(&t, &["M-c"]);
+    let screen = t.wait_for("Connect another server of", 20);
+    assert!(screen.contains(" demo     connected (server 1) · "), "{screen}");
+    assert!(screen.contains(" missing  cannot start: command \"no-such-mcp-server-anywhere\" not found"), "{screen}");
+    assert!(screen.contains(" demo-b   not started · "), "{screen}");
+    assert!(!screen.contains("connected already") && !screen.contains("cannot start: cannot start"), "{screen}");
+
+    // The one not started connects; then it says so.
+    keys(&t, &["Down", "Down", "Enter"]);
+    t.wait_for(" 2 demo-b ", 20);
+    t.wait_for("connected mcplens-demo", 20);
+    keys(&t, &["M-c"]);
+    let screen = t.wait_for("connected (server 2)", 20);
+    assert!(screen.contains("connected (server 1)") && !screen.contains("not started"), "{screen}");
+    // Enter on a started one shows it: no third server.
+    keys(&t, &["Enter"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let screen = t.screen();
+    assert!(!screen.contains("Connect another server of") && !screen.contains(" 3 "), "{screen}");
+    keys(&t, &["q"]);
+    t.wait_for("EXITED=0", 20);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -108,3 +108,17 @@ fn a_config_entry_that_cannot_start_says_why_and_the_picker_stays() {
     t.wait_for("EXITED=0", 20);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A root that is no directory here is said in the status line, and offered all the same.
+#[test]
+fn a_root_that_is_no_directory_here_is_said_on_start() {
+    let name = format!("mcplens-root-gone-{}", std::process::id());
+    let cmd = format!("{} --root /no/such/root-dir; echo EXITED=$?; sleep 30", common::bin());
+    let t = common::Tmux::start(&name, 120, 40, &cmd);
+    let screen = t.wait_for("Tools (19)", 20);
+    assert!(screen.contains("--root /no/such/root-dir: no such directory here"), "{screen}");
+    t.keys(&["i"]);
+    t.wait_for("file:///no/such/root-dir", 20);
+    t.keys(&["q"]);
+    t.wait_for("EXITED=0", 20);
+}

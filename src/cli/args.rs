@@ -10,6 +10,7 @@ use crate::mcp::asks::Root;
 use crate::mcp::auth::{AuthOptions, OAuthConfig};
 use crate::mcp::era::Protocol;
 use crate::mcp::log::Level;
+use crate::mcp::target::header_value_problem;
 use crate::mcp::{ConnectOptions, HttpTarget, StdioTarget, Target, config};
 
 pub const EXIT_CODES: &str = "\
@@ -857,6 +858,16 @@ fn read_client_key(path: &std::path::Path) -> Result<String> {
     Ok(pem)
 }
 
+/// Why `path` is not a directory mcplens can see, if it is not.
+fn root_problem(path: &Path) -> Option<&'static str> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => None,
+        Ok(_) => Some("not a directory"),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("no such directory"),
+        Err(_) => Some("inaccessible"),
+    }
+}
+
 fn parse_level(s: &str) -> std::result::Result<Level, String> {
     Level::parse(s).ok_or_else(|| {
         let names: Vec<&str> = Level::ALL.iter().map(|l| l.label()).collect();
@@ -929,6 +940,31 @@ impl TargetArgs {
         };
         paths.extend(self.roots.iter().map(|p| p.to_string_lossy().into_owned()));
         Ok(paths.iter().map(|p| Root::from_path(p, &cwd)).collect())
+    }
+
+    /// A warning for each root that is not a directory here, naming it and where it was given.
+    /// Such a root is still offered: the server may see another filesystem than mcplens does
+    /// (a container, a remote HTTP server), and it decides what the root means to it.
+    pub fn root_warnings(&self) -> Vec<String> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let mut named: Vec<(String, String)> = vec![];
+        if let Some(path) = &self.config
+            && let Ok(entry) = self.config_entry(path)
+        {
+            let (server, file) = (entry.name, path.display());
+            named.extend(entry.roots.into_iter().map(|r| {
+                let what = format!("root {r:?} of server \"{server}\" in {file}");
+                (r, what)
+            }));
+        }
+        named.extend(self.roots.iter().map(|p| (p.to_string_lossy().into_owned(), format!("--root {}", p.display()))));
+        named
+            .into_iter()
+            .filter_map(|(path, what)| {
+                let why = root_problem(&cwd.join(path))?;
+                Some(format!("{what}: {why} here; offered to the server anyway (fix the path, unless the server sees another filesystem)"))
+            })
+            .collect()
     }
 
     /// Where the project's files sit (hints beside `.mcp.json`): the config file's directory, else
@@ -1004,6 +1040,11 @@ impl TargetArgs {
     pub fn target(&self) -> Result<Target> {
         let env = self.env.iter().map(|e| split_pair(e, '=', "-e")).collect::<Result<Vec<_>>>()?;
         let headers = self.headers.iter().map(|h| split_pair(h, ':', "--header")).collect::<Result<Vec<_>>>()?;
+        if let Some((k, why)) = headers.iter().find_map(|(k, v)| Some((k, header_value_problem(v)?))) {
+            return Err(LensError::usage(format!(
+                "--header {k}: its value {why}; an HTTP header value is one line of printable characters"
+            )));
+        }
         let stdio_only = |t: &str| {
             if !env.is_empty() || self.cwd.is_some() {
                 Err(LensError::usage(format!("-e and --cwd apply to servers started as a command, not to {t}")))
@@ -1090,6 +1131,31 @@ mod tests {
         assert_eq!(target.server_names(), ["s"]);
     }
 
+    #[test]
+    fn roots_that_are_no_directory_here_are_named_with_where_they_were_given() {
+        let dir = std::env::temp_dir().join(format!("mcplens-config-roots-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(dir.join("here"));
+        let path = dir.join("mcp.json");
+        let text = r#"{"mcpServers": {"s": {"command": "node", "roots": ["here", "gone"]}}}"#;
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+        let config = path.to_string_lossy();
+        let cli = parse(&["tools", "--config", &config, "--root", "/no/such/dir", "--root", &config])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
+        let warnings = target.root_warnings();
+        let _ = std::fs::remove_dir_all(&dir);
+        let gone = dir.join("gone");
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(
+            warnings[0]
+                .starts_with(&format!("root {:?} of server \"s\" in {config}: no such", gone.display().to_string()))
+        );
+        assert!(warnings[1].starts_with("--root /no/such/dir: no such directory here; offered to the server anyway"));
+        assert!(warnings[2].starts_with(&format!("--root {config}: not a directory here")));
+        // Offered all the same: the server decides what they mean.
+        assert_eq!(target.roots().map(|r| r.len()).ok(), Some(4));
+    }
+
     /// The TUI's picker names another server of the same arguments: its own entry is read.
     #[test]
     fn another_server_of_the_config_gets_its_own_entry() {
@@ -1144,6 +1210,27 @@ mod tests {
         let cli = parse(&[]).unwrap_or_else(|e| panic!("{e}"));
         assert!(cli.command.is_none());
         assert!(matches!(cli.target.target(), Ok(Target::Stdio(s)) if s.args == ["demo-server"]));
+    }
+
+    /// A header value that is not one line of printable characters is refused before anything
+    /// is sent, naming the header, never quoting the value (often a secret).
+    #[test]
+    fn a_header_value_no_request_can_carry_is_a_usage_error_naming_the_header() {
+        for (value, why) in
+            [("Bearer sek\nret", "holds a line break"), ("Bearer sek\u{7}ret", "holds a control character")]
+        {
+            let h = format!("Authorization: {value}");
+            let cli = parse(&["tools", "--url", "http://x/mcp", "-H", &h]).unwrap_or_else(|e| panic!("{e}"));
+            let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
+            let e = target.target().err().unwrap_or_else(|| panic!("{value:?} accepted"));
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.message.starts_with(&format!("--header Authorization: its value {why}")), "{}", e.message);
+            assert!(!e.message.contains("sek"), "{}", e.message);
+        }
+        // A tab is allowed in a header value.
+        let cli = parse(&["tools", "--url", "http://x/mcp", "-H", "X-A: a\tb"]).unwrap_or_else(|e| panic!("{e}"));
+        let Some(Command::Tools { target, .. }) = cli.command else { panic!("expected tools") };
+        assert!(target.target().is_ok());
     }
 
     #[test]

@@ -17,7 +17,11 @@ pub async fn command(action: AuthAction, target: &TargetArgs) -> Result<i32> {
         AuthAction::Login => login(target, &url).await,
         AuthAction::Status => {
             let record = store::load(&dir, &http.url).map_err(LensError::usage)?;
-            out(&status_text(&url, record.as_ref(), crate::dirs::now_secs()))?;
+            let mut text = status_text(&url, record.as_ref(), crate::dirs::now_secs());
+            if let Some(why) = record.as_ref().and_then(|r| store::unusable(&dir, r)) {
+                text.push_str(&format!("  unusable: {}\n", sanitize::line(&why)));
+            }
+            out(&text)?;
             Ok(0)
         }
         AuthAction::Logout => {

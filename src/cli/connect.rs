@@ -58,6 +58,7 @@ pub async fn open(target: &TargetArgs) -> Result<Opened> {
 
 /// Connects with options the command has added to (e.g. who answers the server's questions).
 pub async fn open_with(target: &TargetArgs, mut options: ConnectOptions) -> Result<Opened> {
+    warn_roots(target);
     let said =
         Arc::new(Said { next: AtomicU64::new(0), server_log: target.log_level.is_some(), http: target.show_http });
     let to = target.target()?;
@@ -85,6 +86,13 @@ pub async fn open_with(target: &TargetArgs, mut options: ConnectOptions) -> Resu
         })
     });
     Ok(Opened { session, printer, said })
+}
+
+/// Says on stderr which roots are not directories here (they are offered all the same).
+pub fn warn_roots(target: &TargetArgs) {
+    for w in target.root_warnings() {
+        err_line(&format!("warning: {}", sanitize::line(&w)));
+    }
 }
 
 /// Prints the server log messages pushed since the last call, one line each on stderr, and with

@@ -9,7 +9,9 @@ const FAILED: i32 = 3;
 
 /// `mcplens doctor [--json]`
 pub async fn doctor(target: &TargetArgs, json: bool) -> Result<i32> {
-    let report = doctor::run(&target.target()?, target.connect_options()?).await;
+    let (to, options) = (target.target()?, target.connect_options()?);
+    super::connect::warn_roots(target);
+    let report = doctor::run(&to, options).await;
     let text = if json {
         let mut s = serde_json::to_string_pretty(&report).unwrap_or_else(|_| "{}".into());
         s.push('\n');

@@ -135,17 +135,29 @@ fn head(c: &ResourceContent) -> String {
 fn readable(c: &ResourceContent) -> String {
     let mut s = format!("{}\n", head(c));
     match c.kind() {
-        ContentKind::Text => {
-            let text = sanitize::text(c.text().unwrap_or_default());
-            s.push_str(&text);
-            if !text.ends_with('\n') {
-                s.push('\n');
+        ContentKind::Text => push_text(&mut s, c.text().unwrap_or_default()),
+        ContentKind::Blob => match c.blob_text() {
+            Some(text) => {
+                s.push_str(&format!(
+                    "(text sent as base64, {}; --json shows it as sent)\n",
+                    human_size(text.len() as u64)
+                ));
+                push_text(&mut s, &text);
             }
-        }
-        ContentKind::Blob => s.push_str("(binary, not printed: -o FILE saves its bytes, --json shows the base64)\n"),
+            None => s.push_str("(binary, not printed: -o FILE saves its bytes, --json shows the base64)\n"),
+        },
         ContentKind::Unknown => {}
     }
     s
+}
+
+/// A content's text, sanitized, ending its line.
+fn push_text(s: &mut String, text: &str) {
+    let text = sanitize::text(text);
+    s.push_str(&text);
+    if !text.ends_with('\n') {
+        s.push('\n');
+    }
 }
 
 /// `--raw`: each text as it is; a blob's bytes only when stdout is not a terminal.

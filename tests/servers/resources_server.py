@@ -12,6 +12,8 @@ Usage: resources_server.py [--resources N] [--page-size K] [--blob-mb M]
   resource (text and blob) and a resource_link;
 - logging/setLevel is served (at info or debug it says so in a log message of its own): the
   tool `log` sends notifications/message at the level asked;
+- res://blob/text (not listed) is text/plain sent as a blob, with terminal escapes in it;
+  res://blob/latin1 (not listed) is text/plain whose bytes are not UTF-8;
 - --blob-mb M serves res://big, M MiB of bytes (a memory bound test reads it);
 - --malformed adds, on the first resources page, descriptors that break the schema (no uri, a
   numeric uri, escapes in the name, 60 levels of nesting), and makes prompts/list repeat its
@@ -86,6 +88,11 @@ def text_of(uri):
     return f"contents of {uri}"
 
 
+BLOB_TEXTS = {
+    "res://blob/text": "héllo \x1b[2Jcleared\x07\nline two\n".encode(),
+    "res://blob/latin1": "café".encode("latin-1"),
+}
+
 TEMPLATES = [
     {"uriTemplate": "users://{user}/profile", "name": "user-profile", "title": "A user's profile", "mimeType": "application/json"},
     {"uriTemplate": "db://{table}/rows{?column}", "name": "table-rows", "description": "Rows of a table; column is completed from the table in the context"},
@@ -152,6 +159,9 @@ def main():
         if uri == "res://item/000":
             return types.ReadResourceResult(contents=[types.BlobResourceContents(
                 uri=uri, mime_type="image/png", blob=base64.b64encode(PNG).decode())])
+        if uri in BLOB_TEXTS:
+            return types.ReadResourceResult(contents=[types.BlobResourceContents(
+                uri=uri, mime_type="text/plain", blob=base64.b64encode(BLOB_TEXTS[uri]).decode())])
         if uri.startswith("users://") and uri.endswith("/profile"):
             user = uri[len("users://"):-len("/profile")]
             text = json.dumps({"user": user, "known": user in USERS})

@@ -271,7 +271,13 @@ fn registration_step(t: &HttpTarget, m: &Value) -> Step {
 fn token_step(t: &HttpTarget, auth: &crate::mcp::auth::AuthOptions) -> Step {
     const TITLE: &str = "login: the token";
     let dir = auth.store_dir.clone().or_else(crate::mcp::auth::store::dir);
-    let record = dir.and_then(|d| crate::mcp::auth::store::load(&d, &t.url).ok().flatten());
+    let record = dir.as_ref().and_then(|d| crate::mcp::auth::store::load(d, &t.url).ok().flatten());
+    if let (Some(d), Some(r)) = (&dir, &record)
+        && let Some(why) = crate::mcp::auth::store::unusable(d, r)
+    {
+        return Step::new("login.token", TITLE, Verdict::Fail, why)
+            .fix(format!("log in again: mcplens auth login --url {}", t.url));
+    }
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     match record {
         Some(r) if r.access_token.is_some() && !r.expired(now) => {

@@ -313,6 +313,12 @@ fn entry_target(name: &str, entry: &Map<String, Value>, dir: Option<&Path>) -> R
             return Err(LensError::usage(format!("server \"{name}\": url must start with http:// or https://")));
         }
         let headers = string_map(name, entry, "headers")?;
+        if let Some((k, why)) = headers.iter().find_map(|(k, v)| Some((k, super::target::header_value_problem(v)?))) {
+            return Err(LensError::usage(format!(
+                "server \"{name}\": the value of header \"{k}\" {why} (check the ${{VAR}} it names, if any): \
+                 an HTTP header value is one line of printable characters"
+            )));
+        }
         return Ok(Target::Http(HttpTarget { url, headers, oauth: oauth_of(name, entry)? }));
     }
     let command = string_field(name, entry, "command")?
@@ -423,6 +429,16 @@ mod tests {
             let err = parse(text, None, None).err().map(|e| e.message).unwrap_or_default();
             assert!(err.contains(want), "{text}: {err}");
         }
+    }
+
+    /// A header that `${VAR}` filled with a line break is refused, naming it, not quoting it.
+    #[test]
+    fn a_header_value_with_a_line_break_is_refused_unquoted() {
+        let text =
+            r#"{"servers":{"gh":{"url":"https://x.example/mcp","headers":{"Authorization":"Bearer sek\nret"}}}}"#;
+        let e = parse(text, Some("gh"), None).err().map(|e| e.message).unwrap_or_default();
+        assert!(e.starts_with("server \"gh\": the value of header \"Authorization\" holds a line break"), "{e}");
+        assert!(!e.contains("sek"), "{e}");
     }
 
     #[test]

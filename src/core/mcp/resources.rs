@@ -78,6 +78,15 @@ impl ResourceContent {
         engine.decode(&clean).map_err(|e| format!("the blob is not valid base64: {e}"))
     }
 
+    /// A blob that is text sent as base64: its `mimeType` names text and its bytes are UTF-8.
+    /// The decoded text, as sent (not sanitized); `None` for any other content.
+    pub fn blob_text(&self) -> Option<String> {
+        if self.kind() != ContentKind::Blob || !self.mime_type().is_some_and(is_text_type) {
+            return None;
+        }
+        String::from_utf8(self.bytes().ok()?).ok()
+    }
+
     /// The content's size in bytes: the text's UTF-8 length, or the blob's decoded length.
     pub fn size(&self) -> Option<usize> {
         match self.kind() {
@@ -126,6 +135,14 @@ pub fn decoded_len(b64: &str) -> usize {
     let pad = b64.bytes().rev().filter(|c| !c.is_ascii_whitespace()).take_while(|c| *c == b'=').count().min(2);
     let data = chars - pad;
     data / 4 * 3 + [0, 0, 1, 2][data % 4]
+}
+
+/// Whether a MIME type names text: `text/*`, JSON and XML (also as a `+json` or `+xml`
+/// suffix); parameters such as `; charset=utf-8` aside.
+pub fn is_text_type(mime: &str) -> bool {
+    let essence = mime.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let Some((kind, sub)) = essence.split_once('/') else { return false };
+    kind == "text" || ["json", "xml"].iter().any(|t| sub == *t || sub.ends_with(&format!("+{t}")))
 }
 
 /// A few well-known signatures, so a blob's type can be shown when `mimeType` is missing or wrong.
@@ -243,5 +260,25 @@ mod tests {
         );
         let none = ResourceContent::from_value(json!({"text": 5}));
         assert_eq!(none.problems(0).len(), 2);
+    }
+
+    #[test]
+    fn a_blob_of_a_text_type_holding_utf8_is_text() {
+        let blob =
+            |mime: &str, b64: &str| ResourceContent::from_value(json!({"uri": "a://b", "mimeType": mime, "blob": b64}));
+        // "héllo" and "{}".
+        assert_eq!(blob("text/plain", "aMOpbGxv").blob_text().as_deref(), Some("héllo"));
+        assert_eq!(blob("Text/Markdown; charset=utf-8", "aMOpbGxv").blob_text().as_deref(), Some("héllo"));
+        assert_eq!(blob("application/json", "e30=").blob_text().as_deref(), Some("{}"));
+        assert_eq!(blob("application/vnd.api+json", "e30=").blob_text().as_deref(), Some("{}"));
+        assert_eq!(blob("image/svg+xml", "e30=").blob_text().as_deref(), Some("{}"));
+        // Not UTF-8 (a lone 0xff), another type, no type, bad base64, or text already: none.
+        assert_eq!(blob("text/plain", "/w==").blob_text(), None);
+        assert_eq!(blob("application/octet-stream", "aMOpbGxv").blob_text(), None);
+        assert_eq!(blob("application/jsonish", "e30=").blob_text(), None);
+        assert_eq!(ResourceContent::from_value(json!({"blob": "e30="})).blob_text(), None);
+        assert_eq!(blob("text/plain", "!!!").blob_text(), None);
+        let text = ResourceContent::from_value(json!({"mimeType": "text/plain", "text": "x", "blob": "e30="}));
+        assert_eq!(text.blob_text(), None);
     }
 }

@@ -399,6 +399,9 @@ impl Session {
                 let auth = (!h.has_authorization_header()).then(|| {
                     Authorizer::new(&h.url, h.oauth.clone(), options.auth.clone(), tap.clone(), options.timeout)
                 });
+                if let Some(why) = auth.as_ref().and_then(|a| a.unusable()) {
+                    return Err(LensError::usage(why));
+                }
                 let transport = StreamableHttpClientTransport::with_client(
                     TappedHttpClient::new(tap.clone(), options.max_message).with_auth(auth.clone()),
                     config,
@@ -956,8 +959,12 @@ fn parse_headers(headers: &[(String, String)]) -> Result<std::collections::HashM
         .map(|(k, v)| {
             let name = HeaderName::try_from(k.as_str())
                 .map_err(|_| LensError::usage(format!("invalid HTTP header name {k:?}")))?;
-            let value = HeaderValue::try_from(v.as_str())
-                .map_err(|_| LensError::usage(format!("invalid value for HTTP header {k}")))?;
+            let value = HeaderValue::try_from(v.as_str()).map_err(|_| {
+                let why = super::target::header_value_problem(v).unwrap_or("is not valid");
+                LensError::usage(format!(
+                    "the value of HTTP header {k} {why}: a header value is one line of printable characters"
+                ))
+            })?;
             Ok((name, value))
         })
         .collect()

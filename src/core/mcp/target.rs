@@ -29,6 +29,15 @@ impl HttpTarget {
     }
 }
 
+/// Why `value` cannot be sent as an HTTP header's value, if it cannot: a header value is one
+/// line of printable characters (tabs allowed). Never quotes the value: it is often a secret.
+pub fn header_value_problem(value: &str) -> Option<&'static str> {
+    if value.contains(['\r', '\n']) {
+        return Some("holds a line break");
+    }
+    value.bytes().any(|b| (b < b' ' && b != b'\t') || b == 0x7f).then_some("holds a control character")
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
     Stdio(StdioTarget),
@@ -78,5 +87,20 @@ impl Target {
             }
             Target::Http(h) => super::url_secrets::shown(&h.url),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_value_is_one_line_of_printable_characters() {
+        assert_eq!(header_value_problem("Bearer abc.def-_~+/="), None);
+        assert_eq!(header_value_problem("a\tb é"), None);
+        assert_eq!(header_value_problem("a\nb"), Some("holds a line break"));
+        assert_eq!(header_value_problem("a\r"), Some("holds a line break"));
+        assert_eq!(header_value_problem("a\u{0}b"), Some("holds a control character"));
+        assert_eq!(header_value_problem("a\u{7f}"), Some("holds a control character"));
     }
 }

@@ -12,12 +12,56 @@ use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::scroll::Scroll;
 use crate::ui::theme::{Role, Theme};
 
-/// One row: a name, what it stands for, and why it cannot be chosen (if it cannot).
+/// One row: a name, what it stands for, and what is true of it now.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Choice {
     pub name: String,
     pub detail: String,
-    pub problem: Option<String>,
+    pub state: State,
+}
+
+/// What is true of an entry, said before its detail.
+#[derive(Debug, Clone, PartialEq)]
+pub enum State {
+    /// Nothing to say: every entry is alike (none started yet, or all of them connected).
+    Plain,
+    /// Not started yet: choosing it connects it.
+    NotStarted,
+    /// Started already, as server N of the strip (from 1), its connection in a word
+    /// (connected, connecting, down): choosing it shows it.
+    Started(usize, &'static str),
+    /// Why it cannot start: it cannot be chosen.
+    CannotStart(String),
+}
+
+impl Choice {
+    /// A server of a config file: what it runs, or why it cannot start.
+    pub fn server(c: crate::mcp::config::Choice) -> Choice {
+        match c.what {
+            Ok(what) => Choice { name: c.name, detail: what, state: State::Plain },
+            Err(why) => {
+                let why = why.strip_prefix("cannot start the server: ").map_or(why.clone(), str::to_string);
+                Choice { name: c.name, detail: String::new(), state: State::CannotStart(why) }
+            }
+        }
+    }
+
+    /// What the row says after the name, and in which colour.
+    fn said(&self) -> (String, Role) {
+        match &self.state {
+            State::Plain => (self.detail.clone(), Role::Dim),
+            State::NotStarted => (format!("not started · {}", self.detail), Role::Dim),
+            State::Started(n, conn) => {
+                let role = match *conn {
+                    "connected" => Role::Ok,
+                    "down" => Role::Error,
+                    _ => Role::Warning,
+                };
+                (format!("{conn} (server {n}) · {}", self.detail), role)
+            }
+            State::CannotStart(why) => (format!("cannot start: {why}"), Role::Error),
+        }
+    }
 }
 
 pub struct Picker {
@@ -49,16 +93,7 @@ impl Picker {
 
     /// The servers of a config file.
     pub fn servers(file: &str, list: Vec<crate::mcp::config::Choice>) -> Picker {
-        let choices = list
-            .into_iter()
-            .map(|c| match c.what {
-                Ok(what) => Choice { name: c.name, detail: what, problem: None },
-                Err(why) => {
-                    let why = why.strip_prefix("cannot start the server: ").map_or(why.clone(), str::to_string);
-                    Choice { name: c.name, detail: String::new(), problem: Some(why) }
-                }
-            })
-            .collect();
+        let choices = list.into_iter().map(Choice::server).collect();
         Picker::new(format!("{file} lists several servers: pick one"), choices)
     }
 
@@ -90,7 +125,7 @@ impl Picker {
 
     fn choose(&mut self, cx: &mut Ctx) {
         match self.selected() {
-            Some(Choice { name, problem: Some(why), .. }) => {
+            Some(Choice { name, state: State::CannotStart(why), .. }) => {
                 let said = format!("{} cannot start: {why}", sanitize::line(name));
                 cx.notice(why.clone(), true);
                 self.said = Some(said);
@@ -131,10 +166,7 @@ impl Component for Picker {
             .take(rows)
             .map(|(i, c)| {
                 let name = sanitize::truncate(&sanitize::line(&c.name), 32).into_owned();
-                let (detail, role) = match &c.problem {
-                    Some(p) => (format!("cannot start: {p}"), Role::Error),
-                    None => (c.detail.clone(), Role::Dim),
-                };
+                let (detail, role) = c.said();
                 let line = crate::ui::fit::fit(
                     Line::from(vec![
                         Span::styled(format!(" {name:<name_w$}  "), t.paint(Role::Text).add_modifier(Modifier::BOLD)),
@@ -170,11 +202,26 @@ mod tests {
         Picker::new(
             "servers",
             vec![
-                Choice { name: "a".into(), detail: "npx a".into(), problem: None },
-                Choice { name: "b".into(), detail: String::new(), problem: Some("no command".into()) },
-                Choice { name: "c".into(), detail: "http://x/mcp".into(), problem: None },
+                Choice { name: "a".into(), detail: "npx a".into(), state: State::Plain },
+                Choice { name: "b".into(), detail: String::new(), state: State::CannotStart("no command".into()) },
+                Choice { name: "c".into(), detail: "http://x/mcp".into(), state: State::Plain },
             ],
         )
+    }
+
+    #[test]
+    fn each_row_says_what_is_true_of_its_entry() {
+        let row = |state| Choice { name: "a".into(), detail: "npx a".into(), state }.said();
+        assert_eq!(row(State::Plain), ("npx a".into(), Role::Dim));
+        assert_eq!(row(State::NotStarted), ("not started · npx a".into(), Role::Dim));
+        assert_eq!(row(State::Started(2, "connected")), ("connected (server 2) · npx a".into(), Role::Ok));
+        assert_eq!(row(State::Started(1, "down")), ("down (server 1) · npx a".into(), Role::Error));
+        assert_eq!(row(State::CannotStart("no command".into())), ("cannot start: no command".into(), Role::Error));
+        let missing = crate::mcp::config::Choice {
+            name: "m".into(),
+            what: Err("cannot start the server: command \"x\" not found".into()),
+        };
+        assert_eq!(Choice::server(missing).state, State::CannotStart("command \"x\" not found".into()));
     }
 
     #[test]

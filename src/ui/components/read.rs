@@ -59,6 +59,8 @@ pub struct ReadView {
     index: usize,
     /// JSON text shown as a tree (else pretty text).
     tree: bool,
+    /// The shown blob's text, when it is text sent as base64 (`ResourceContent::blob_text`).
+    blob_text: Option<Arc<str>>,
     body: Body,
     /// What happened since the view opened (an update, a re-read).
     note: Option<String>,
@@ -90,6 +92,7 @@ impl ReadView {
             cache: None,
             index: 0,
             tree: true,
+            blob_text: None,
             body: Body::Text(TextView::new(vec![])),
             note: None,
             rows: 20,
@@ -136,6 +139,7 @@ impl ReadView {
 
     /// The body of the shown content.
     fn build(&mut self) {
+        self.blob_text = self.content().and_then(ResourceContent::blob_text).map(Arc::from);
         let theme = &self.theme;
         let Some(c) = self.content() else {
             let text = match &self.error {
@@ -146,7 +150,12 @@ impl ReadView {
             self.body = Body::Text(TextView::new(vec![Line::styled(text, theme.paint(role))]));
             return;
         };
-        self.body = match (c.kind(), c.text()) {
+        // A blob that is text is shown as text is (the head says how it was sent).
+        let (kind, text) = match &self.blob_text {
+            Some(t) => (ContentKind::Text, Some(&**t)),
+            None => (c.kind(), c.text()),
+        };
+        self.body = match (kind, text) {
             (ContentKind::Text, Some(t)) if looks_json(c) && self.tree && is_json(t) => {
                 Body::Tree(Box::new(JsonView::from_text(Arc::<str>::from(t), "text")))
             }
@@ -205,6 +214,14 @@ impl ReadView {
                     parts.push(sanitize::line(hint).into_owned());
                 }
                 lines.push(Line::styled(parts.join(" · "), theme.paint(Role::Ok).add_modifier(Modifier::BOLD)));
+                if let Some(t) = &self.blob_text {
+                    let save = keymap::key(SCOPE, Command::Export);
+                    let size = crate::cli::items::human_size(t.len() as u64);
+                    lines.push(Line::styled(
+                        format!("text sent as base64 ({size}); {save} saves its bytes"),
+                        theme.paint(Role::Dim),
+                    ));
+                }
             }
             None => lines.push(Line::styled(
                 sanitize::line(&self.uri).into_owned(),
@@ -245,7 +262,7 @@ impl ReadView {
             Body::Tree(v) => v.selected_text().map(str::to_string),
             Body::Text(_) => match self.content()?.kind() {
                 ContentKind::Text => self.content()?.text().map(str::to_string),
-                _ => None,
+                _ => self.blob_text.as_deref().map(str::to_string),
             },
         }
     }
@@ -466,5 +483,31 @@ mod tests {
         let md = ReadView::embedded(json!({"uri": "a://m.md", "text": "# T\n\x1b[2Jx"}), &theme);
         let Body::Text(t) = &md.body else { panic!("text") };
         assert_eq!(t.text(), "# T\n\\x1b[2Jx");
+    }
+
+    fn head_text(v: &ReadView) -> String {
+        let lines = v.head(&Theme::default());
+        lines.iter().map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>() + "\n").collect()
+    }
+
+    /// A blob whose type is text and whose bytes are UTF-8 is shown as its text, escapes made
+    /// visible; a JSON one in the tree; bytes that are not UTF-8 stay binary.
+    #[test]
+    fn a_text_blob_is_shown_as_text() {
+        let theme = Theme::default();
+        // "héllo \x1b[2Jx"
+        let v =
+            ReadView::embedded(json!({"uri": "a://t", "mimeType": "text/plain", "blob": "aMOpbGxvIBtbMkp4"}), &theme);
+        let Body::Text(t) = &v.body else { panic!("text") };
+        assert_eq!(t.text(), "héllo \\x1b[2Jx");
+        assert!(head_text(&v).contains("\ntext sent as base64 (12 B); e saves its bytes\n"), "{}", head_text(&v));
+        assert_eq!(v.shown_text().as_deref(), Some("héllo \x1b[2Jx"), "copied as sent");
+        let json =
+            ReadView::embedded(json!({"uri": "a://j", "mimeType": "application/json", "blob": "eyJhIjogMX0="}), &theme);
+        assert!(matches!(json.body, Body::Tree(_)));
+        let latin1 = ReadView::embedded(json!({"uri": "a://l", "mimeType": "text/plain", "blob": "Y2Fm6Q=="}), &theme);
+        let Body::Text(t) = &latin1.body else { panic!("text") };
+        assert!(t.text().starts_with("binary, 4 B"), "{}", t.text());
+        assert!(!head_text(&latin1).contains("base64"), "{}", head_text(&latin1));
     }
 }

@@ -5,7 +5,7 @@ use crossterm::event::KeyEvent;
 
 use super::{Intent, Overlay, Pending, Servers, compare};
 use crate::ui::component::{Action, Component, Ctx, Effect};
-use crate::ui::components::picker::{Choice, Picker};
+use crate::ui::components::picker::{Choice, Picker, State};
 use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::started::{Started, carry_out};
 use crate::ui::theme::Theme;
@@ -14,7 +14,8 @@ use crate::ui::theme::Theme;
 pub(super) const COMPARE_SCOPE: Scope = Scope("server_compare");
 
 impl Servers {
-    /// The picker of the config file's servers not connected yet.
+    /// The picker of the config file's servers, each saying whether it is started (choosing it
+    /// shows it), not started (choosing it connects it) or cannot start, and why.
     pub(super) fn open_connect(&mut self) {
         let Some(path) = self.args.config.clone() else {
             let text = "only the servers of a config file connect side by side: start with --config FILE";
@@ -28,12 +29,11 @@ impl Servers {
         let choices = list
             .into_iter()
             .map(|c| {
-                let mut choice = match c.what {
-                    Ok(what) => Choice { name: c.name, detail: what, problem: None },
-                    Err(why) => Choice { name: c.name, detail: String::new(), problem: Some(why) },
-                };
+                let mut choice = Choice::server(c);
                 if let Some(n) = self.slots.iter().position(|s| s.name == choice.name) {
-                    choice.problem = Some(format!("connected already: server {}", n + 1));
+                    choice.state = State::Started(n + 1, conn_word(&self.slots[n].app.conn));
+                } else if choice.state == State::Plain {
+                    choice.state = State::NotStarted;
                 }
                 choice
             })
@@ -43,8 +43,12 @@ impl Servers {
             Some(Overlay::Connect(Picker::new(format!("Connect another server of {file}"), choices).closing(), names));
     }
 
-    /// Connects the config entry `name` beside the others and shows it.
+    /// Connects the config entry `name` beside the others and shows it; shows it when it is
+    /// started already.
     fn connect(&mut self, name: String) {
+        if let Some(i) = self.slots.iter().position(|s| s.name == name) {
+            return self.show(i);
+        }
         let mut args = self.args.clone();
         args.server = Some(name.clone());
         match crate::ui::pick::startable(&args) {
@@ -84,7 +88,7 @@ impl Servers {
             _ => {
                 let ids = others.iter().map(|o| o.0).collect();
                 let choices =
-                    others.into_iter().map(|(_, name, detail)| Choice { name, detail, problem: None }).collect();
+                    others.into_iter().map(|(_, name, detail)| Choice { name, detail, state: State::Plain }).collect();
                 let title = match intent {
                     Intent::RunCall => "Run the same call on",
                     Intent::CompareTools => "Compare the tools with",
@@ -174,6 +178,15 @@ impl Servers {
 }
 
 const SCOPE_OF_FORM: Scope = Scope::Form;
+
+/// A started server's connection in a word, as the picker says it.
+fn conn_word(conn: &crate::ui::app::Conn) -> &'static str {
+    match conn {
+        crate::ui::app::Conn::Connected => "connected",
+        crate::ui::app::Conn::Connecting { .. } => "connecting",
+        crate::ui::app::Conn::Down(_) => "down",
+    }
+}
 
 enum Picked {
     Chose(usize),

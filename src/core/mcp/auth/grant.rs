@@ -96,15 +96,25 @@ pub async fn request(fetch: &Fetcher, req: &TokenRequest<'_>, grant: Grant<'_>) 
     if !answer.ok() {
         return Err(format!("{what} was refused: {}", answer.describe()));
     }
-    let access_token = field("access_token")
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| format!("{what}: the answer has no access_token"))?;
+    let access_token = checked_access_token(what, field("access_token"))?;
     let token_type = token_type(field("token_type"), req.dpop.is_some()).map_err(|e| format!("{what}: {e}"))?;
     let expires_in = answer.json.as_ref().and_then(|j| j.get("expires_in")).and_then(|v| {
         // Some servers send the number as a string.
         v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))
     });
     Ok(Tokens { access_token, refresh_token: field("refresh_token"), expires_in, scope: field("scope"), token_type })
+}
+
+/// The answer's access token, if it is one a request can carry (never quoted: it is a secret).
+fn checked_access_token(what: &str, token: Option<String>) -> Result<String, String> {
+    let token = token.filter(|t| !t.is_empty()).ok_or_else(|| format!("{what}: the answer has no access_token"))?;
+    match crate::mcp::target::header_value_problem(&token) {
+        Some(why) => Err(format!(
+            "{what}: the access_token the authorization server sent {why}, which no HTTP header can carry \
+             (a fault of that server: tell its operator)"
+        )),
+        None => Ok(token),
+    }
 }
 
 /// Bearer (or no type named: RFC 6749 makes it required, some servers leave it out), or DPoP
@@ -261,6 +271,18 @@ mod tests {
         );
         assert_eq!(get("client_id"), Some("wl"));
         assert!(headers.is_empty());
+    }
+
+    #[test]
+    fn an_access_token_no_header_can_carry_is_refused_unquoted() {
+        let what = "the token request";
+        assert_eq!(checked_access_token(what, Some("tok".into())), Ok("tok".into()));
+        assert!(checked_access_token(what, Some(String::new())).is_err_and(|e| e.contains("has no access_token")));
+        for (token, why) in [("sek\nret", "holds a line break"), ("sek\u{1b}ret", "holds a control character")] {
+            let e = checked_access_token(what, Some(token.into())).err().unwrap_or_default();
+            assert!(e.starts_with(&format!("{what}: the access_token the authorization server sent {why}")), "{e}");
+            assert!(!e.contains("sek"), "{e}");
+        }
     }
 
     #[test]

@@ -162,6 +162,8 @@ pub struct Authorizer {
     key: RwLock<Option<Arc<dpop::Key>>>,
     /// The DPoP nonces the servers handed out, by origin.
     nonces: dpop::Nonces,
+    /// Why the stored token cannot be sent, and what to do (`store::unusable`).
+    unusable: Option<String>,
 }
 
 impl Authorizer {
@@ -192,6 +194,16 @@ impl Authorizer {
             r.client.client_secret = config.client.client_secret.clone();
             r.client.private_key_pem = config.client.private_key_pem.clone();
         }
+        // A token no header can carry is never sent: connecting stops with what to do, unless
+        // this is the new login that replaces it.
+        let unusable = record
+            .as_mut()
+            .and_then(|r| {
+                let why = store::unusable(store_dir.as_deref()?, r)?;
+                r.access_token = None;
+                Some(why)
+            })
+            .filter(|_| !options.fresh);
         if options.fresh
             && let Some(r) = record.as_mut()
         {
@@ -213,6 +225,7 @@ impl Authorizer {
             in_progress: Mutex::new(false),
             started: tokio::sync::OnceCell::new(),
             key: RwLock::new(key),
+            unusable,
             nonces: dpop::Nonces::default(),
         })
     }
@@ -255,6 +268,11 @@ impl Authorizer {
             &format!("auth: tokens will be bound to a DPoP key (ES256, jkt {})", key.thumbprint()),
         );
         Ok(Some(key))
+    }
+
+    /// Why the stored token cannot be sent, and what to do; the session does not start then.
+    pub fn unusable(&self) -> Option<&str> {
+        self.unusable.as_deref()
     }
 
     pub fn state(&self) -> LoginState {

@@ -82,6 +82,18 @@ pub fn load(dir: &Path, server_url: &str) -> Result<Option<Record>, String> {
     Ok(Some(record))
 }
 
+/// Why the stored access token cannot be sent, naming the file and what to do: an HTTP header
+/// is one line of printable characters. Never quotes the token.
+pub fn unusable(dir: &Path, record: &Record) -> Option<String> {
+    let why = crate::mcp::target::header_value_problem(record.access_token.as_deref()?)?;
+    let url = &record.server_url;
+    Some(format!(
+        "the token stored in {} for {url} {why}, which no HTTP header can carry: log in again with \
+         `mcplens auth login --url {url}`",
+        path_for(dir, url).display()
+    ))
+}
+
 pub fn save(dir: &Path, record: &Record) -> Result<PathBuf, String> {
     use std::io::Write;
     crate::dirs::create_private_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -136,6 +148,23 @@ mod tests {
             dpop_key: None,
             obtained_at: 0,
         }
+    }
+
+    #[test]
+    fn a_token_no_header_can_carry_is_named_with_its_file_never_quoted() {
+        let dir = Path::new("/state/auth");
+        assert_eq!(unusable(dir, &record("http://a/mcp")), None);
+        let mut r = record("http://a/mcp");
+        r.access_token = Some("tok-12\n3456".into());
+        let why = unusable(dir, &r).unwrap_or_default();
+        let file = path_for(dir, "http://a/mcp");
+        assert!(
+            why.starts_with(&format!("the token stored in {} for http://a/mcp holds a line break", file.display()))
+        );
+        assert!(why.ends_with("log in again with `mcplens auth login --url http://a/mcp`"), "{why}");
+        assert!(!why.contains("tok-12"), "{why}");
+        r.access_token = None;
+        assert_eq!(unusable(dir, &r), None);
     }
 
     #[test]
