@@ -10,6 +10,7 @@ pub mod auth;
 mod call_history;
 mod card;
 pub mod collection;
+mod command_first;
 pub mod connect;
 pub mod diff;
 pub mod doctor;

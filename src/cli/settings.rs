@@ -7,11 +7,14 @@
 //! A file that cannot be read, or a value that makes no sense, is said on stderr and left out:
 //! mcplens goes on with the built-in defaults, as a bad keymap or theme does.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches};
 
 use super::args::Cli;
+use super::command_first::Retry;
 use crate::mcp::era::Protocol;
 
 /// The settings file's largest size: it holds four short values.
@@ -38,7 +41,24 @@ pub fn parse() -> Result<Cli, clap::Error> {
     }
     // Without a settings file (the common case), every argument of every subcommand is not walked.
     let command = if settings.values.is_empty() { Cli::command() } else { with_defaults(Cli::command(), &settings) };
-    let matches = command.try_get_matches()?;
+    parse_from(command, std::env::args_os().collect())
+}
+
+/// Parses `args` (the program's name first) with `command`; target options written before the
+/// command are read after it (see `command_first`).
+pub fn parse_from(mut command: clap::Command, args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    let matches = match command.try_get_matches_from_mut(&args) {
+        Ok(m) => m,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => return Err(e),
+        Err(e) => {
+            command.build();
+            match super::command_first::retry(&command, &args) {
+                None => return Err(e),
+                Some(Retry::Args(moved)) => command.try_get_matches_from_mut(moved)?,
+                Some(Retry::Refused(why)) => return Err(command.error(ErrorKind::ArgumentConflict, why)),
+            }
+        }
+    };
     Cli::from_arg_matches(&matches)
 }
 
