@@ -83,15 +83,13 @@ pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
 
 /// The listing of `mcplens tools`, readable or as JSON.
 fn print_tools(list: ToolList, json: bool) -> Result<i32> {
+    // On stderr, readable or JSON: stdout holds the listing alone.
+    warn_list(&list.warnings);
     if json {
-        warn_list(&list.warnings);
         write_tools_json(&list)?;
     } else {
-        let mut text =
+        let text =
             format!("{} tools ({} page{})\n", list.tools.len(), list.pages, if list.pages == 1 { "" } else { "s" });
-        for w in &list.warnings {
-            text.push_str(&format!("warning: {}\n", sanitize::line(w)));
-        }
         if let Some(hint) = &list.cache {
             err_line(&sanitize::line(hint));
         }
