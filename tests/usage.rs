@@ -18,3 +18,48 @@ fn target_options_before_the_command_are_taken_as_after_it() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("the TUI needs a terminal"), "{}", stderr(&o));
 }
+
+/// A config file in a directory of the test's own, holding `json`.
+fn config_file(tag: &str, json: &serde_json::Value) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcplens-usage-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.join("mcp.json");
+    std::fs::write(&path, json.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    path
+}
+
+/// `${VAR}` of an unset variable and VS Code's `${input:id}` are said (the entry, the place, the
+/// variable, never a value); in a header they stop the connection, unless -H gives the header.
+#[test]
+fn config_references_left_unexpanded_are_said() {
+    let config = config_file(
+        "refs",
+        &serde_json::json!({"mcpServers": {
+            "cmd": {"command": python(), "args": [script("misbehave.py"), "ok", "${MCPLENS_TEST_UNSET}", "${input:tok}"],
+                    "env": {"K": "${MCPLENS_TEST_UNSET}"}},
+            "http": {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${MCPLENS_TEST_UNSET}"}}
+        }}),
+    );
+    let config = config.to_string_lossy();
+    let o = mcplens(&["tools", "--config", &config, "--server", "cmd"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("warning: server \"cmd\": args[2] uses MCPLENS_TEST_UNSET, which is not set"), "{err}");
+    assert!(err.contains("args[3] uses the VS Code input \"tok\", which mcplens cannot prompt for"), "{err}");
+    assert!(err.contains("env.K uses MCPLENS_TEST_UNSET") && err.contains("-e K=..."), "{err}");
+    assert!(!stdout(&o).contains("warning"), "{}", stdout(&o));
+    // -e gives the value: nothing said of env.K.
+    let o = mcplens(&["tools", "--config", &config, "--server", "cmd", "-e", "K=1"]);
+    assert!(!stderr(&o).contains("env.K"), "{}", stderr(&o));
+
+    let o = mcplens(&["tools", "--config", &config, "--server", "http"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("headers.Authorization uses MCPLENS_TEST_UNSET") && err.contains("not sent as written"),
+        "{err}"
+    );
+    // With the header given, the connection is tried (and finds no server).
+    let o = mcplens(&["tools", "--config", &config, "--server", "http", "-H", "authorization: Bearer x"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+}

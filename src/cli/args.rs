@@ -998,6 +998,20 @@ impl TargetArgs {
         }
     }
 
+    /// What the `--config` entry holds that is left unexpanded or unused, one line each, for the
+    /// headless commands to say on stderr and the TUI in its status line. Headers left
+    /// unexpanded are not among them: [`TargetArgs::target`] refuses those.
+    pub fn config_warnings(&self) -> Vec<String> {
+        let Some(entry) = self.config.as_ref().and_then(|path| self.config_entry(path).ok()) else { return vec![] };
+        let given_env = |k: &str| self.env.iter().any(|e| e.split_once('=').is_some_and(|(g, _)| g.trim() == k));
+        entry
+            .unexpanded
+            .iter()
+            .filter(|u| u.header().is_none() && !u.env_key().is_some_and(given_env))
+            .map(|u| format!("{}; passed on as written", u.message(&entry.name)))
+            .collect()
+    }
+
     /// The server these arguments name; the demo server when they name none.
     pub fn target(&self) -> Result<Target> {
         let env = self.env.iter().map(|e| split_pair(e, '=', "-e")).collect::<Result<Vec<_>>>()?;
@@ -1023,7 +1037,8 @@ impl TargetArgs {
             if !self.command.is_empty() {
                 return Err(LensError::usage("give either --config or a command after --, not both"));
             }
-            return Ok(match self.config_entry(path)?.target {
+            let entry = self.config_entry(path)?;
+            return Ok(match entry.target {
                 Target::Stdio(mut s) => {
                     if !headers.is_empty() {
                         return Err(LensError::usage(
@@ -1038,6 +1053,17 @@ impl TargetArgs {
                 }
                 Target::Http(mut h) => {
                     stdio_only("an HTTP server")?;
+                    // A header given with -H replaces the entry's of the same name.
+                    let given = |name: &str| headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+                    // A `${TOKEN}` sent as written is never the credential meant.
+                    if let Some(u) = entry.unexpanded.iter().find(|u| u.header().is_some_and(|h| !given(h))) {
+                        return Err(LensError::usage(format!(
+                            "config file {}: {}; the header is not sent as written",
+                            path.display(),
+                            u.message(&entry.name)
+                        )));
+                    }
+                    h.headers.retain(|(k, _)| !given(k));
                     h.headers.extend(headers);
                     h.oauth = self.oauth(h.oauth)?;
                     Target::Http(h)

@@ -447,6 +447,9 @@ pub async fn run(cli: Cli) -> i32 {
     if let Some(Ok(t)) = cli.command.as_ref().and_then(Command::target).map(TargetArgs::target) {
         output::set_redactor(crate::mcp::log::Redactor::new(t.secrets()));
     }
+    for w in cli.command.as_ref().and_then(Command::target).map(TargetArgs::config_warnings).unwrap_or_default() {
+        err_line(&format!("warning: {}", sanitize::line(&w)));
+    }
     let result = match &cli.command {
         Some(Command::Tools { target, json }) => tools(target, *json).await,
         Some(Command::Call(a)) => call(a).await,

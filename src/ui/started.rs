@@ -35,6 +35,10 @@ impl Started {
     ) -> Started {
         let (mut app, history) = model(theme, theme_error, (&target, &options), ui);
         let hints = hints(args, &mut app);
+        let config = args.config_warnings();
+        if !config.is_empty() {
+            app.notice = Some((config.join("; "), true));
+        }
         app.copy_source = Some(crate::cli::as_command::CopySource { args: args.clone(), secrets: target.secrets() });
         let (msg_tx, msg_rx) = mpsc::unbounded_channel();
         let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
