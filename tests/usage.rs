@@ -37,7 +37,8 @@ fn config_references_left_unexpanded_are_said() {
         &serde_json::json!({"mcpServers": {
             "cmd": {"command": python(), "args": [script("misbehave.py"), "ok", "${MCPLENS_TEST_UNSET}", "${input:tok}"],
                     "env": {"K": "${MCPLENS_TEST_UNSET}"}},
-            "http": {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${MCPLENS_TEST_UNSET}"}}
+            "http": {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${MCPLENS_TEST_UNSET}"}},
+            "both": {"url": "http://127.0.0.1:1/mcp", "command": "node"}
         }}),
     );
     let config = config.to_string_lossy();
@@ -62,4 +63,8 @@ fn config_references_left_unexpanded_are_said() {
     // With the header given, the connection is tried (and finds no server).
     let o = mcplens(&["tools", "--config", &config, "--server", "http", "-H", "authorization: Bearer x"]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+
+    let o = mcplens(&["tools", "--config", &config, "--server", "both"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("has both \"url\" and \"command\": the url is used"), "{}", stderr(&o));
 }

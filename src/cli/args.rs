@@ -1004,12 +1004,15 @@ impl TargetArgs {
     pub fn config_warnings(&self) -> Vec<String> {
         let Some(entry) = self.config.as_ref().and_then(|path| self.config_entry(path).ok()) else { return vec![] };
         let given_env = |k: &str| self.env.iter().any(|e| e.split_once('=').is_some_and(|(g, _)| g.trim() == k));
-        entry
-            .unexpanded
-            .iter()
-            .filter(|u| u.header().is_none() && !u.env_key().is_some_and(given_env))
-            .map(|u| format!("{}; passed on as written", u.message(&entry.name)))
-            .collect()
+        let mut said = entry.notes.clone();
+        said.extend(
+            entry
+                .unexpanded
+                .iter()
+                .filter(|u| u.header().is_none() && !u.env_key().is_some_and(given_env))
+                .map(|u| format!("{}; passed on as written", u.message(&entry.name))),
+        );
+        said
     }
 
     /// The server these arguments name; the demo server when they name none.

@@ -25,6 +25,8 @@ pub struct Entry {
     pub roots: Vec<String>,
     /// Each `${...}` left as written in a value the target uses.
     pub unexpanded: Vec<Unexpanded>,
+    /// What the entry holds that is not used, one line each (`url` and `command` both given).
+    pub notes: Vec<String>,
 }
 
 /// A `${...}` of a config entry left as written: its variable is not set, or it is a form
@@ -91,6 +93,7 @@ pub fn entry(path: &Path, server: Option<&str>) -> Result<Entry> {
         let target = entry_target(&name, &entry, dir)?;
         Ok(Entry {
             unexpanded: unexpanded_in(&entry, &target),
+            notes: notes_of(&name, &entry, &target),
             target,
             protocol: protocol_of(&name, &entry)?,
             roots: roots_of(&name, &entry, dir)?,
@@ -501,6 +504,20 @@ fn note_unexpanded(place: &str, s: &str, out: &mut Vec<Unexpanded>) {
     }
 }
 
+/// What the entry holds that its target does not use.
+fn notes_of(name: &str, entry: &Map<String, Value>, target: &Target) -> Vec<String> {
+    let has = |k: &str| entry.get(k).is_some_and(|v| !v.is_null());
+    match target {
+        Target::Http(_) if has("command") => {
+            let url = if has("url") { "url" } else { "serverUrl" };
+            vec![format!(
+                "server \"{name}\" has both \"{url}\" and \"command\": the {url} is used, the command is not run"
+            )]
+        }
+        _ => vec![],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -579,5 +596,14 @@ mod tests {
             said.contains("env.K uses MCPLENS_SURELY_UNSET, which is not set") && said.contains("-e K=..."),
             "{said}"
         );
+    }
+
+    #[test]
+    fn a_url_beside_a_command_is_said_to_win() {
+        let text = r#"{"mcpServers":{"s":{"command":"x","url":"http://h/mcp"}}}"#;
+        let (_, entry) = pick(text, None).unwrap_or_else(|e| panic!("{e}"));
+        let target = entry_target("s", &entry, None).unwrap_or_else(|e| panic!("{e}"));
+        let notes = notes_of("s", &entry, &target);
+        assert_eq!(notes, ["server \"s\" has both \"url\" and \"command\": the url is used, the command is not run"]);
     }
 }
