@@ -68,3 +68,26 @@ fn config_references_left_unexpanded_are_said() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("has both \"url\" and \"command\": the url is used"), "{}", stderr(&o));
 }
+
+/// Two inputs for one side: the files are what is compared or linted, and the server given too is
+/// refused rather than left unused without a word.
+#[test]
+fn a_server_given_beside_the_files_it_would_replace_is_a_usage_error() {
+    let o = mcplens(&["diff", "old.json", "new.json", "--url", "http://127.0.0.1:1/mcp"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("diff old.json new.json compares the two files: the server given with --url"),
+        "{}",
+        stderr(&o)
+    );
+    let o = mcplens(&["lint", "--snapshot", "s.json", "--", "node", "server.js"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("lint --snapshot s.json lints the file: the server given with -- COMMAND"),
+        "{}",
+        stderr(&o)
+    );
+    let o = mcplens(&["lint", "--recording", "r.jsonl", "--config", "mcp.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("leave --recording out to lint that server"), "{}", stderr(&o));
+}

@@ -998,6 +998,17 @@ impl TargetArgs {
         }
     }
 
+    /// How these arguments name a server (`--url`, `--config`, `-- COMMAND`), if they name one;
+    /// for the commands that may read files instead and must not leave one given unused.
+    pub fn named_by(&self) -> Option<&'static str> {
+        match (&self.url, &self.config, self.command.is_empty()) {
+            (Some(_), _, _) => Some("--url"),
+            (None, Some(_), _) => Some("--config"),
+            (None, None, false) => Some("-- COMMAND"),
+            (None, None, true) => None,
+        }
+    }
+
     /// What the `--config` entry holds that is left unexpanded or unused, one line each, for the
     /// headless commands to say on stderr and the TUI in its status line. Headers left
     /// unexpanded are not among them: [`TargetArgs::target`] refuses those.
