@@ -28,6 +28,19 @@ fn bash_completes_commands_and_flags() {
 }
 
 #[test]
+fn bash_completes_the_protocol_versions_not_file_names() {
+    let words = shell(
+        "bash",
+        &format!(
+            "cd /; source <({} completions bash); COMP_WORDS=(mcplens tools --protocol 2025); COMP_CWORD=3; \
+             _mcplens mcplens 2025 --protocol; echo \"${{COMPREPLY[@]}}\"",
+            bin()
+        ),
+    );
+    assert_eq!(words.trim(), "2025-11-25 2025-06-18 2025-03-26", "{words}");
+}
+
+#[test]
 fn zsh_loads_the_completion_function() {
     let script = format!(
         "autoload -U compinit && compinit -u && source <({} completions zsh) && print -- $_comps[mcplens]",

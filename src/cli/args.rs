@@ -707,7 +707,7 @@ pub struct TargetArgs {
     /// 2025-11-25 when the server does not know it), 2026-07-28 (the modern era only), or a
     /// legacy version offered in initialize: 2025-11-25, 2025-06-18, 2025-03-26. Default: the
     /// config entry's "protocol", else auto.
-    #[arg(long, value_name = "VERSION", value_parser = parse_protocol, env = "MCPLENS_PROTOCOL")]
+    #[arg(long, value_name = "VERSION", value_parser = ProtocolParser, hide_possible_values = true, env = "MCPLENS_PROTOCOL")]
     pub protocol: Option<Protocol>,
     #[command(flatten)]
     pub oauth: OAuthArgs,
@@ -752,6 +752,28 @@ fn break_spec(s: &str) -> std::result::Result<String, String> {
 
 fn parse_protocol(s: &str) -> std::result::Result<Protocol, String> {
     Protocol::parse(s).ok_or_else(|| format!("expected one of {}", Protocol::NAMES.join(", ")))
+}
+
+/// `--protocol`'s values, read by [`parse_protocol`] and named for shell completion (the help
+/// names them in its own words).
+#[derive(Clone)]
+struct ProtocolParser;
+
+impl clap::builder::TypedValueParser for ProtocolParser {
+    type Value = Protocol;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> std::result::Result<Protocol, clap::Error> {
+        parse_protocol.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(Protocol::NAMES.iter().map(|n| clap::builder::PossibleValue::new(*n))))
+    }
 }
 
 // Logging in to an HTTP server that asks for OAuth (they win over the config's "oauth"). A plain
