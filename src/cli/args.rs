@@ -658,6 +658,8 @@ impl SkillsArgs {
 
 /// `--timeout`'s default, in seconds.
 pub const DEFAULT_TIMEOUT: f64 = 60.0;
+/// The shortest timeout taken, in seconds: no server answers sooner.
+pub const MIN_TIMEOUT: f64 = 0.001;
 /// `--max-message-mb`'s default.
 pub const DEFAULT_MAX_MESSAGE_MB: usize = 512;
 
@@ -896,8 +898,11 @@ pub(crate) fn split_pair(s: &str, sep: char, what: &str) -> Result<(String, Stri
 
 impl TargetArgs {
     pub fn connect_options(&self) -> Result<ConnectOptions> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
-            return Err(LensError::usage("--timeout must be a positive number of seconds"));
+        if !(self.timeout.is_finite() && self.timeout >= MIN_TIMEOUT) {
+            return Err(LensError::usage(format!(
+                "{} must be a number of seconds, at least {MIN_TIMEOUT}",
+                super::settings::timeout_from()
+            )));
         }
         if self.max_message_mb == 0 {
             return Err(LensError::usage("--max-message-mb must be at least 1"));
@@ -907,6 +912,7 @@ impl TargetArgs {
         }
         Ok(ConnectOptions {
             timeout: Duration::from_secs_f64(self.timeout.min(1e9)),
+            timeout_from: super::settings::timeout_from(),
             max_message: self.max_message_mb.saturating_mul(1 << 20),
             max_depth: self.max_depth,
             roots: self.roots()?,
