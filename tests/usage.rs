@@ -19,11 +19,16 @@ fn target_options_before_the_command_are_taken_as_after_it() {
     assert!(stderr(&o).contains("the TUI needs a terminal"), "{}", stderr(&o));
 }
 
-/// A config file in a directory of the test's own, holding `json`.
-fn config_file(tag: &str, json: &serde_json::Value) -> std::path::PathBuf {
+/// A directory of the test's own.
+fn scratch_dir(tag: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("mcplens-usage-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    let path = dir.join("mcp.json");
+    dir
+}
+
+/// A config file in a directory of the test's own, holding `json`.
+fn config_file(tag: &str, json: &serde_json::Value) -> std::path::PathBuf {
+    let path = scratch_dir(tag).join("mcp.json");
     std::fs::write(&path, json.to_string()).unwrap_or_else(|e| panic!("{e}"));
     path
 }
@@ -90,4 +95,24 @@ fn a_server_given_beside_the_files_it_would_replace_is_a_usage_error() {
     let o = mcplens(&["lint", "--recording", "r.jsonl", "--config", "mcp.json"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("leave --recording out to lint that server"), "{}", stderr(&o));
+}
+
+/// A `--junit` file that cannot be written is said before the run: here before the connection
+/// (to no server) is even tried; a run that ends without results leaves no empty file behind.
+#[test]
+fn a_junit_file_that_cannot_be_written_stops_the_run_before_it_starts() {
+    let dir = scratch_dir("junit");
+    let calls = dir.join("calls.toml");
+    std::fs::write(&calls, "[[call]]\nname = \"e\"\ntool = \"echo\"\n").unwrap_or_else(|e| panic!("{e}"));
+    let calls = calls.to_string_lossy();
+    let nowhere = dir.join("no-such-dir").join("junit.xml");
+    let o = mcplens(&["test", &calls, "--junit", &nowhere.to_string_lossy(), "--url", "http://127.0.0.1:1/mcp"]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("cannot write") && !err.contains("connection failed"), "{err}");
+    let junit = dir.join("junit.xml");
+    let o = mcplens(&["test", &calls, "--junit", &junit.to_string_lossy(), "--url", "http://127.0.0.1:1/mcp"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(!junit.exists(), "an empty {} was left", junit.display());
+    let _ = std::fs::remove_dir_all(&dir);
 }
