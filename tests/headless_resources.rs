@@ -472,24 +472,27 @@ fn python_malformed_descriptors_are_marked_not_dropped() {
     assert_eq!(listed[1]["uri"], 5);
     let o = run(&["resources", "--max-depth", "20"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let text = stdout(&o);
-    assert!(text.starts_with("7 resources (1 page)\nwarning: resource #1 (no-uri): resource has no uri\n"), "{text}");
+    let (text, err) = (stdout(&o), stderr(&o));
+    // The listing on stdout, each warning on stderr (as with --json).
+    assert!(text.starts_with("7 resources (1 page)\n\n") && !text.contains("warning:"), "{text}");
+    assert!(err.contains("warning: resource #1 (no-uri): resource has no uri\n"), "{err}");
     assert!(text.contains("(no uri)        no-uri\n    ! malformed: resource has no uri\n    x-extra: 1\n"), "{text}");
     assert!(text.contains("! malformed: uri is not a string"), "{text}");
     assert!(
-        text.contains("resource #4 ((unreadable)): descriptor cannot be read: it nests JSON 61 levels deep"),
-        "{text}"
+        err.contains("resource #4 ((unreadable)): descriptor cannot be read: it nests JSON 61 levels deep"),
+        "{err}"
     );
     no_escapes(&o);
     // A cursor that never changes stops the walk with a warning, not a hang.
     let o = run(&["prompts"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("warning: prompts/list repeated the cursor \"again\"; stopped after 2 pages"),
+        stderr(&o).contains("warning: prompts/list repeated the cursor \"again\"; stopped after 2 pages"),
         "{}",
-        stdout(&o)
+        stderr(&o)
     );
-    // With --json they go to stderr: stdout holds the list alone.
+    assert!(!stdout(&o).contains("warning:"), "{}", stdout(&o));
+    // With --json too: stdout holds the list alone.
     let o = run(&["prompts", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("warning: prompts/list repeated the cursor \"again\""), "{}", stderr(&o));

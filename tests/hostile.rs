@@ -69,7 +69,9 @@ fn a_server_without_tools_lists_none() {
     let o = run(&["tools"], "no-tools");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with("0 tools") && out.contains("the server does not offer tools"), "{out}");
+    // The listing on stdout, what went wrong on stderr.
+    assert!(out.starts_with("0 tools") && !out.contains("does not offer"), "{out}");
+    assert!(stderr(&o).contains("warning: the server does not offer tools"), "{}", stderr(&o));
     let o = run(&["call", "x"], "no-tools");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains(r#"no tool named "x" on this server; the server lists no tools"#), "{}", stderr(&o));
@@ -113,6 +115,9 @@ fn junk_and_malformed_replies_do_not_hide_anything() {
         out.contains("good_one") && out.contains("good_two") && out.contains("! malformed: tool has no inputSchema"),
         "{out}"
     );
+    // Scripts read the listing on stdout: the warnings are on stderr, as with --json.
+    assert!(out.starts_with("6 tools (1 page)\n\n") && !out.contains("warning:"), "{out}");
+    assert!(stderr(&o).contains("warning: tool #2 (): tool name is not a string"), "{}", stderr(&o));
     // A result with an object as text and an unknown content type: shown, with warnings.
     let o = run(&["call", "good_one", "--raw"], "junk");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -28,6 +28,19 @@ fn bash_completes_commands_and_flags() {
 }
 
 #[test]
+fn bash_completes_the_protocol_versions_not_file_names() {
+    let words = shell(
+        "bash",
+        &format!(
+            "cd /; source <({} completions bash); COMP_WORDS=(mcplens tools --protocol 2025); COMP_CWORD=3; \
+             _mcplens mcplens 2025 --protocol; echo \"${{COMPREPLY[@]}}\"",
+            bin()
+        ),
+    );
+    assert_eq!(words.trim(), "2025-11-25 2025-06-18 2025-03-26", "{words}");
+}
+
+#[test]
 fn zsh_loads_the_completion_function() {
     let script = format!(
         "autoload -U compinit && compinit -u && source <({} completions zsh) && print -- $_comps[mcplens]",
@@ -75,5 +88,33 @@ fn the_settings_file_gives_defaults_that_the_environment_and_flags_override() {
     assert_eq!(run(&[], &[]), "2025-06-18");
     assert_eq!(run(&[("MCPLENS_PROTOCOL", "2025-11-25")], &[]), "2025-11-25");
     assert_eq!(run(&[("MCPLENS_PROTOCOL", "2025-11-25")], &["--protocol", "2025-03-26"]), "2025-03-26");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A timeout that passes names where it was set: the settings file, not a flag never given; one
+/// too short for any server is left out when the file is read.
+#[test]
+fn a_timeout_from_the_settings_file_is_said_to_be_from_there() {
+    let dir = std::env::temp_dir().join(format!("mcplens-settings-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |settings: &str| {
+        std::fs::write(dir.join("config.toml"), settings).unwrap();
+        let out = Command::new(bin())
+            .args(["tools", "--", "sleep", "30"])
+            .env("MCPLENS_CONFIG_DIR", &dir)
+            .env_remove("MCPLENS_TIMEOUT")
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = run("timeout = 0.5\n");
+    let file = dir.join("config.toml");
+    assert_eq!(code, Some(3), "{err}");
+    assert!(err.contains(&format!("within 500ms (the timeout in {})", file.display())), "{err}");
+    std::fs::write(dir.join("config.toml"), "timeout = 0.0001\n").unwrap();
+    let out = Command::new(bin()).args(["info", "--json"]).env("MCPLENS_CONFIG_DIR", &dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("timeout: expected a number of seconds, at least 0.001; left out"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

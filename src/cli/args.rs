@@ -661,6 +661,8 @@ impl SkillsArgs {
 
 /// `--timeout`'s default, in seconds.
 pub const DEFAULT_TIMEOUT: f64 = 60.0;
+/// The shortest timeout taken, in seconds: no server answers sooner.
+pub const MIN_TIMEOUT: f64 = 0.001;
 /// `--max-message-mb`'s default.
 pub const DEFAULT_MAX_MESSAGE_MB: usize = 512;
 
@@ -710,7 +712,7 @@ pub struct TargetArgs {
     /// 2025-11-25 when the server does not know it), 2026-07-28 (the modern era only), or a
     /// legacy version offered in initialize: 2025-11-25, 2025-06-18, 2025-03-26. Default: the
     /// config entry's "protocol", else auto.
-    #[arg(long, value_name = "VERSION", value_parser = parse_protocol, env = "MCPLENS_PROTOCOL")]
+    #[arg(long, value_name = "VERSION", value_parser = ProtocolParser, hide_possible_values = true, env = "MCPLENS_PROTOCOL")]
     pub protocol: Option<Protocol>,
     #[command(flatten)]
     pub oauth: OAuthArgs,
@@ -755,6 +757,28 @@ fn break_spec(s: &str) -> std::result::Result<String, String> {
 
 fn parse_protocol(s: &str) -> std::result::Result<Protocol, String> {
     Protocol::parse(s).ok_or_else(|| format!("expected one of {}", Protocol::NAMES.join(", ")))
+}
+
+/// `--protocol`'s values, read by [`parse_protocol`] and named for shell completion (the help
+/// names them in its own words).
+#[derive(Clone)]
+struct ProtocolParser;
+
+impl clap::builder::TypedValueParser for ProtocolParser {
+    type Value = Protocol;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> std::result::Result<Protocol, clap::Error> {
+        parse_protocol.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(Protocol::NAMES.iter().map(|n| clap::builder::PossibleValue::new(*n))))
+    }
 }
 
 // Logging in to an HTTP server that asks for OAuth (they win over the config's "oauth"). A plain
@@ -887,8 +911,11 @@ pub(crate) fn split_pair(s: &str, sep: char, what: &str) -> Result<(String, Stri
 
 impl TargetArgs {
     pub fn connect_options(&self) -> Result<ConnectOptions> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
-            return Err(LensError::usage("--timeout must be a positive number of seconds"));
+        if !(self.timeout.is_finite() && self.timeout >= MIN_TIMEOUT) {
+            return Err(LensError::usage(format!(
+                "{} must be a number of seconds, at least {MIN_TIMEOUT}",
+                super::settings::timeout_from()
+            )));
         }
         if self.max_message_mb == 0 {
             return Err(LensError::usage("--max-message-mb must be at least 1"));
@@ -898,6 +925,7 @@ impl TargetArgs {
         }
         Ok(ConnectOptions {
             timeout: Duration::from_secs_f64(self.timeout.min(1e9)),
+            timeout_from: super::settings::timeout_from(),
             max_message: self.max_message_mb.saturating_mul(1 << 20),
             max_depth: self.max_depth,
             roots: self.roots()?,
@@ -1036,6 +1064,34 @@ impl TargetArgs {
         }
     }
 
+    /// How these arguments name a server (`--url`, `--config`, `-- COMMAND`), if they name one;
+    /// for the commands that may read files instead and must not leave one given unused.
+    pub fn named_by(&self) -> Option<&'static str> {
+        match (&self.url, &self.config, self.command.is_empty()) {
+            (Some(_), _, _) => Some("--url"),
+            (None, Some(_), _) => Some("--config"),
+            (None, None, false) => Some("-- COMMAND"),
+            (None, None, true) => None,
+        }
+    }
+
+    /// What the `--config` entry holds that is left unexpanded or unused, one line each, for the
+    /// headless commands to say on stderr and the TUI in its status line. Headers left
+    /// unexpanded are not among them: [`TargetArgs::target`] refuses those.
+    pub fn config_warnings(&self) -> Vec<String> {
+        let Some(entry) = self.config.as_ref().and_then(|path| self.config_entry(path).ok()) else { return vec![] };
+        let given_env = |k: &str| self.env.iter().any(|e| e.split_once('=').is_some_and(|(g, _)| g.trim() == k));
+        let mut said = entry.notes.clone();
+        said.extend(
+            entry
+                .unexpanded
+                .iter()
+                .filter(|u| u.header().is_none() && !u.env_key().is_some_and(given_env))
+                .map(|u| format!("{}; passed on as written", u.message(&entry.name))),
+        );
+        said
+    }
+
     /// The server these arguments name; the demo server when they name none.
     pub fn target(&self) -> Result<Target> {
         let env = self.env.iter().map(|e| split_pair(e, '=', "-e")).collect::<Result<Vec<_>>>()?;
@@ -1066,7 +1122,8 @@ impl TargetArgs {
             if !self.command.is_empty() {
                 return Err(LensError::usage("give either --config or a command after --, not both"));
             }
-            return Ok(match self.config_entry(path)?.target {
+            let entry = self.config_entry(path)?;
+            return Ok(match entry.target {
                 Target::Stdio(mut s) => {
                     if !headers.is_empty() {
                         return Err(LensError::usage(
@@ -1081,6 +1138,17 @@ impl TargetArgs {
                 }
                 Target::Http(mut h) => {
                     stdio_only("an HTTP server")?;
+                    // A header given with -H replaces the entry's of the same name.
+                    let given = |name: &str| headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+                    // A `${TOKEN}` sent as written is never the credential meant.
+                    if let Some(u) = entry.unexpanded.iter().find(|u| u.header().is_some_and(|h| !given(h))) {
+                        return Err(LensError::usage(format!(
+                            "config file {}: {}; the header is not sent as written",
+                            path.display(),
+                            u.message(&entry.name)
+                        )));
+                    }
+                    h.headers.retain(|(k, _)| !given(k));
                     h.headers.extend(headers);
                     h.oauth = self.oauth(h.oauth)?;
                     Target::Http(h)

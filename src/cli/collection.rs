@@ -2,7 +2,7 @@
 //! service, each answer checked against its expectations; results as text or TAP on stdout,
 //! JUnit XML to a file; `--update` rewrites the expectations to what came now.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::args::{TestArgs, TestFormat};
@@ -26,6 +26,15 @@ pub async fn test(a: &TestArgs) -> Result<i32> {
         .map_err(|e| LensError::usage(format!("{shown}: {e}")))?;
     let all = collection::parse(&text).map_err(|e| LensError::usage(format!("{shown}: {e}")))?;
     let calls = select(all, &a.only, &shown)?;
+    let mut junit = a.junit.as_deref().map(Junit::open).transpose()?;
+    let result = connect_and_run(a, &calls, text, &mut junit).await;
+    if let Some(j) = junit {
+        j.abandon();
+    }
+    result
+}
+
+async fn connect_and_run(a: &TestArgs, calls: &[SavedCall], text: String, junit: &mut Option<Junit>) -> Result<i32> {
     let mut conn = Conn { opened: Some(open(a).await?), lost: None };
     // Descriptors give output schemas and paging rules; without them the calls still run.
     let listed = conn.session_list().await.unwrap_or_else(|e| {
@@ -35,9 +44,49 @@ pub async fn test(a: &TestArgs) -> Result<i32> {
         ));
         ToolList::default()
     });
-    let result = run_all(a, &calls, &listed, &mut conn, text).await;
+    let result = run_all(a, calls, &listed, &mut conn, (text, junit)).await;
     conn.close().await;
     result
+}
+
+/// The `--junit` file, opened before the first call: a path that cannot be written is said
+/// before the run, not after every call ran. Its old content stays until the results replace it.
+struct Junit {
+    path: PathBuf,
+    file: std::fs::File,
+    /// Made by this run: removed if the run ends before the results are written.
+    created: bool,
+}
+
+impl Junit {
+    fn open(path: &Path) -> Result<Junit> {
+        let created = std::fs::symlink_metadata(path).is_err();
+        let file = crate::dirs::open_for_write(std::fs::OpenOptions::new().write(true).create(true), path)
+            .map_err(|e| LensError::output(format!("cannot write {}: {e}", path.display())))?;
+        Ok(Junit { path: path.to_path_buf(), file, created })
+    }
+
+    fn write(mut self, xml: &str) -> Result<()> {
+        use std::io::Write;
+        let file = &mut self.file;
+        // A FIFO or a device has no length to cut.
+        let emptied = match file.metadata() {
+            Ok(m) if m.is_file() => file.set_len(0),
+            _ => Ok(()),
+        };
+        emptied
+            .and_then(|()| file.write_all(xml.as_bytes()))
+            .and_then(|()| file.flush())
+            .map_err(|e| LensError::output(format!("cannot write {}: {e}", self.path.display())))
+    }
+
+    /// The run ended without results: an empty file it made is not left for CI to read.
+    fn abandon(self) {
+        if self.created {
+            drop(self.file);
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// The calls `--only` names (all without it), in file order.
@@ -107,7 +156,13 @@ impl Conn {
     }
 }
 
-async fn run_all(a: &TestArgs, calls: &[SavedCall], listed: &ToolList, conn: &mut Conn, text: String) -> Result<i32> {
+async fn run_all(
+    a: &TestArgs,
+    calls: &[SavedCall],
+    listed: &ToolList,
+    conn: &mut Conn,
+    (text, junit): (String, &mut Option<Junit>),
+) -> Result<i32> {
     let mut hints = Hints::load_default(a.target.project_dir().as_deref());
     hints.aliases = a.target.server_names();
     for p in &hints.problems {
@@ -146,13 +201,12 @@ async fn run_all(a: &TestArgs, calls: &[SavedCall], listed: &ToolList, conn: &mu
     if a.update {
         write_updates(&a.file, &text, &updates, &results)?;
     }
-    if let Some(path) = &a.junit {
+    if let Some(file) = junit.take() {
         let name = a.file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         // A file CI keeps and shows: the target's secrets are masked in it as on stdout, before
         // XML escaping could hide them from the mask.
         let xml = suite::junit(&name, &redacted(&results), elapsed);
-        crate::dirs::write_file(path, super::output::redact(&xml).as_bytes())
-            .map_err(|e| LensError::output(format!("cannot write {}: {e}", path.display())))?;
+        file.write(&super::output::redact(&xml))?;
     }
     Ok(if results.iter().all(CaseResult::passed) { 0 } else { EXIT_FAILED })
 }

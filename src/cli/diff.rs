@@ -17,6 +17,14 @@ pub const EXIT_BREAKING: i32 = 5;
 
 /// `mcplens diff`
 pub async fn diff(old: &Path, new: Option<&Path>, target: &TargetArgs, json: bool, max_depth: usize) -> Result<i32> {
+    if let (Some(new), Some(given)) = (new, target.named_by()) {
+        return Err(LensError::usage(format!(
+            "diff {} {} compares the two files: the server given with {given} is not used; leave it out, \
+             or leave NEW out to compare {0} with that server",
+            old.display(),
+            new.display()
+        )));
+    }
     let before = read(old)?;
     let sides = Sides { old, new, json, max_depth };
     match new {

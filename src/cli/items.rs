@@ -59,16 +59,13 @@ fn table_line(row: &[String], widths: &[usize]) -> String {
     line
 }
 
-/// The listing's first lines: how many, over how many pages, and what went wrong.
+/// The listing's first line: how many, over how many pages. What went wrong is said on stderr
+/// (`warn_list`), where a script reading the listing does not meet it.
 fn header(list: &Listing) -> String {
     let n = list.items.len();
     let noun = if n == 1 { list.kind.noun() } else { list.kind.plural() };
     let pages = if list.pages == 1 { "1 page".to_string() } else { format!("{} pages", list.pages) };
-    let mut out = format!("{n} {noun} ({pages})\n");
-    for w in &list.warnings {
-        out.push_str(&format!("warning: {}\n", sanitize::line(w)));
-    }
-    out
+    format!("{n} {noun} ({pages})\n")
 }
 
 /// The lines under an item's row: title, description, arguments or variables, the rest.

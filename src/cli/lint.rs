@@ -27,6 +27,14 @@ pub async fn lint(target: &TargetArgs, from: Source<'_>, json: bool) -> Result<i
         out(&if json { as_json(&findings, tools) } else { readable(&findings, Some(tools)) })?;
         Ok(exit_code(&findings))
     };
+    if let (Some(file), Some(given)) = (from.snapshot.or(from.recording), target.named_by()) {
+        let option = if from.snapshot.is_some() { "--snapshot" } else { "--recording" };
+        return Err(LensError::usage(format!(
+            "lint {option} {} lints the file: the server given with {given} is not used; leave it out, \
+             or leave {option} out to lint that server",
+            file.display()
+        )));
+    }
     match (from.snapshot, from.recording) {
         (Some(path), _) => print(of_snapshot(path, target.max_depth)?),
         (None, Some(path)) => {

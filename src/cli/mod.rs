@@ -10,6 +10,7 @@ pub mod auth;
 mod call_history;
 mod card;
 pub mod collection;
+mod command_first;
 pub mod connect;
 pub mod diff;
 pub mod doctor;
@@ -82,15 +83,13 @@ pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
 
 /// The listing of `mcplens tools`, readable or as JSON.
 fn print_tools(list: ToolList, json: bool) -> Result<i32> {
+    // On stderr, readable or JSON: stdout holds the listing alone.
+    warn_list(&list.warnings);
     if json {
-        warn_list(&list.warnings);
         write_tools_json(&list)?;
     } else {
-        let mut text =
+        let text =
             format!("{} tools ({} page{})\n", list.tools.len(), list.pages, if list.pages == 1 { "" } else { "s" });
-        for w in &list.warnings {
-            text.push_str(&format!("warning: {}\n", sanitize::line(w)));
-        }
         if let Some(hint) = &list.cache {
             err_line(&sanitize::line(hint));
         }
@@ -447,6 +446,9 @@ fn clear_line(tty: bool) {
 pub async fn run(cli: Cli) -> i32 {
     if let Some(Ok(t)) = cli.command.as_ref().and_then(Command::target).map(TargetArgs::target) {
         output::set_redactor(crate::mcp::log::Redactor::new(t.secrets()));
+    }
+    for w in cli.command.as_ref().and_then(Command::target).map(TargetArgs::config_warnings).unwrap_or_default() {
+        err_line(&format!("warning: {}", sanitize::line(&w)));
     }
     let result = match &cli.command {
         Some(Command::Tools { target, json }) => tools(target, *json).await,

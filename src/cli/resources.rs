@@ -23,10 +23,8 @@ fn print_listing(list: &crate::mcp::Listing, json: bool) -> Result<i32> {
     if let Some(hint) = &list.cache {
         err_line(&sanitize::line(hint));
     }
-    // The readable listing says them in its header; JSON output keeps stdout for the list.
-    if json {
-        super::warn_list(&list.warnings);
-    }
+    // On stderr, readable or JSON: stdout holds the listing alone.
+    super::warn_list(&list.warnings);
     if json {
         out(&listing_json(list))?;
     } else {

@@ -7,11 +7,15 @@
 //! A file that cannot be read, or a value that makes no sense, is said on stderr and left out:
 //! mcplens goes on with the built-in defaults, as a bad keymap or theme does.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches};
 
-use super::args::Cli;
+use super::args::{Cli, MIN_TIMEOUT};
+use super::command_first::Retry;
 use crate::mcp::era::Protocol;
 
 /// The settings file's largest size: it holds four short values.
@@ -32,14 +36,65 @@ pub fn file() -> Option<PathBuf> {
 
 /// Parses the command line with the settings file's values as defaults.
 pub fn parse() -> Result<Cli, clap::Error> {
-    let settings = file().map(|f| load(&f)).unwrap_or_default();
+    let path = file();
+    let settings = path.as_deref().map(load).unwrap_or_default();
     for p in &settings.problems {
         super::output::err_line(&format!("mcplens: {p}"));
     }
     // Without a settings file (the common case), every argument of every subcommand is not walked.
     let command = if settings.values.is_empty() { Cli::command() } else { with_defaults(Cli::command(), &settings) };
-    let matches = command.try_get_matches()?;
+    let matches = matches_from(command, std::env::args_os().collect())?;
+    let timeout_file = path.filter(|_| settings.values.iter().any(|(id, _)| *id == "timeout"));
+    if let Some(from) = timeout_source(&matches, timeout_file.as_deref()) {
+        let _ = TIMEOUT_FROM.set(from);
+    }
     Cli::from_arg_matches(&matches)
+}
+
+/// Where the timeout was set when not with `--timeout`. Kept for the process, as the settings
+/// are: every session of the command line (the TUI's too) takes its timeout from the same place.
+static TIMEOUT_FROM: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Where the timeout was set, as said when it passes: `--timeout` (or its default),
+/// `MCPLENS_TIMEOUT`, or the settings file.
+pub fn timeout_from() -> String {
+    TIMEOUT_FROM.get().map_or("--timeout", String::as_str).to_string()
+}
+
+/// Where the command's timeout came from, when not from `--timeout` or its built-in default;
+/// `settings_file`: the settings file, when it sets one.
+fn timeout_source(matches: &clap::ArgMatches, settings_file: Option<&Path>) -> Option<String> {
+    let command = matches.subcommand().map_or(matches, |(_, sub)| sub);
+    // Asked only of a command that has the argument (clap checks the name).
+    if !command.ids().any(|id| id.as_str() == "timeout") {
+        return None;
+    }
+    match command.value_source("timeout")? {
+        ValueSource::EnvVariable => Some("MCPLENS_TIMEOUT".into()),
+        ValueSource::DefaultValue => settings_file.map(|p| format!("the timeout in {}", p.display())),
+        _ => None,
+    }
+}
+
+/// Parses `args` (the program's name first) with `command` into a command line; target options
+/// written before the command are read after it (see `command_first`).
+pub fn parse_from(command: clap::Command, args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    Cli::from_arg_matches(&matches_from(command, args)?)
+}
+
+fn matches_from(mut command: clap::Command, args: Vec<OsString>) -> Result<clap::ArgMatches, clap::Error> {
+    Ok(match command.try_get_matches_from_mut(&args) {
+        Ok(m) => m,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => return Err(e),
+        Err(e) => {
+            command.build();
+            match super::command_first::retry(&command, &args) {
+                None => return Err(e),
+                Some(Retry::Args(moved)) => command.try_get_matches_from_mut(moved)?,
+                Some(Retry::Refused(why)) => return Err(command.error(ErrorKind::ArgumentConflict, why)),
+            }
+        }
+    })
 }
 
 /// `cmd` with each of the settings as the default of its argument, in every subcommand.
@@ -118,8 +173,8 @@ fn setting(key: &str, value: &toml::Value) -> Result<(&'static str, String), Str
         "timeout" => {
             let secs = value.as_float().or_else(|| value.as_integer().map(|i| i as f64));
             match secs {
-                Some(s) if s.is_finite() && s > 0.0 => Ok(("timeout", s.to_string())),
-                _ => Err("expected a number of seconds above 0".into()),
+                Some(s) if s.is_finite() && s >= MIN_TIMEOUT => Ok(("timeout", s.to_string())),
+                _ => Err(format!("expected a number of seconds, at least {MIN_TIMEOUT}")),
             }
         }
         _ => Err("not a setting (theme, timeout, protocol, collection)".into()),
@@ -171,8 +226,27 @@ mod tests {
         assert_eq!(s.values, vec![("theme", "light".to_string())]);
         assert_eq!(s.problems.len(), 3, "{:?}", s.problems);
         assert!(s.problems.iter().any(|p| p.contains("them:") && p.contains("not a setting")));
+        // Under a millisecond, no server could answer.
+        let short = file("timeout = 0.0001\n");
+        assert!(short.values.is_empty() && short.problems[0].contains("at least 0.001"), "{:?}", short.problems);
         let broken = file("timeout = ");
         assert!(broken.values.is_empty() && broken.problems[0].contains("using the defaults"));
+    }
+
+    #[test]
+    fn the_timeouts_source_is_named_unless_it_is_the_flag() {
+        let s = file("timeout = 2.5\n");
+        let cmd = || with_defaults(Cli::command(), &s);
+        let m = cmd().try_get_matches_from(["mcplens", "tools"]).unwrap();
+        let from = timeout_source(&m, Some(Path::new("/c/config.toml")));
+        assert_eq!(from.as_deref(), Some("the timeout in /c/config.toml"));
+        let m = cmd().try_get_matches_from(["mcplens", "tools", "--timeout", "3"]).unwrap();
+        assert_eq!(timeout_source(&m, Some(Path::new("/c/config.toml"))), None);
+        // A command without a timeout, and no settings file.
+        let m = cmd().try_get_matches_from(["mcplens", "replay", "r.jsonl"]).unwrap();
+        assert_eq!(timeout_source(&m, Some(Path::new("/c/config.toml"))), None);
+        let m = Cli::command().try_get_matches_from(["mcplens", "tools"]).unwrap();
+        assert_eq!(timeout_source(&m, None), None);
     }
 
     #[test]

@@ -35,9 +35,10 @@ impl Started {
     ) -> Started {
         let (mut app, history) = model(theme, theme_error, (&target, &options), ui);
         let hints = hints(args, &mut app);
-        let roots = args.root_warnings();
-        if !roots.is_empty() {
-            app.notice = Some((roots.join("\n"), true));
+        let mut warnings = args.root_warnings();
+        warnings.extend(args.config_warnings());
+        if !warnings.is_empty() {
+            app.notice = Some((warnings.join("\n"), true));
         }
         app.copy_source = Some(crate::cli::as_command::CopySource { args: args.clone(), secrets: target.secrets() });
         let (msg_tx, msg_rx) = mpsc::unbounded_channel();

@@ -158,7 +158,7 @@ async fn post(
     };
     let mut answer = match tokio::time::timeout(wait, go).await {
         Ok(r) => r?,
-        Err(_) => return Err(format!("no answer within {}s", wait.as_secs())),
+        Err(_) => return Err(format!("no answer within {:?}", wait)),
     };
     answer.hops = hops;
     Ok(answer)
@@ -287,13 +287,9 @@ fn unreachable_step(e: &str, wait: Duration) -> Step {
     } else if lower.contains("dns") || lower.contains("lookup") || lower.contains("resolve") {
         "the host name cannot be resolved: check its spelling"
     } else if lower.starts_with("no answer") {
-        return Step::new(
-            "transport",
-            "HTTP transport",
-            Verdict::Fail,
-            format!("no answer within {}s", wait.as_secs()),
-        )
-        .fix("the server took the connection but did not answer the POST: check that it handles POST on this path");
+        return Step::new("transport", "HTTP transport", Verdict::Fail, format!("no answer within {:?}", wait)).fix(
+            "the server took the connection but did not answer the POST: check that it handles POST on this path",
+        );
     } else {
         "check that the URL is right and the server is reachable from here"
     };

@@ -89,7 +89,7 @@ fn process_step(t: &StdioTarget, x: &Exchange, wait: Duration) -> Step {
         Step::new("process", TITLE, Verdict::Fail, format!("the process {how} before answering initialize"))
             .fix(format!("run it yourself to see why: {} (its stderr is shown above)", shown_command(t)))
     } else {
-        Step::new("process", TITLE, Verdict::Fail, format!("no answer to initialize within {}s", wait.as_secs()))
+        Step::new("process", TITLE, Verdict::Fail, format!("no answer to initialize within {:?}", wait))
             .fix("a stdio server reads JSON-RPC from stdin and answers on stdout, one message per line; check that it is not waiting for something else (a TTY, a port, a flag such as `stdio`)")
     };
     step.sent.push(handshake::initialize());

@@ -23,6 +23,65 @@ pub struct Entry {
     pub protocol: Option<super::era::Protocol>,
     /// `"roots"`: paths, relative ones resolved from the file's directory.
     pub roots: Vec<String>,
+    /// Each `${...}` left as written in a value the target uses.
+    pub unexpanded: Vec<Unexpanded>,
+    /// What the entry holds that is not used, one line each (`url` and `command` both given).
+    pub notes: Vec<String>,
+}
+
+/// A `${...}` of a config entry left as written: its variable is not set, or it is a form
+/// mcplens does not expand (VS Code's `${input:id}`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unexpanded {
+    /// Where it is: `args[1]`, `env.TOKEN`, `headers.Authorization`, `url`, `oauth.clientSecret`.
+    pub place: String,
+    /// What is between `${` and `}`: `TOKEN`, `input:token`.
+    pub reference: String,
+}
+
+impl Unexpanded {
+    /// The header it is in, if it is in one.
+    pub fn header(&self) -> Option<&str> {
+        self.place.strip_prefix("headers.")
+    }
+
+    /// The environment variable of the server's it is in, if it is in one.
+    pub fn env_key(&self) -> Option<&str> {
+        self.place.strip_prefix("env.")
+    }
+
+    /// What is wrong and how to give the value, naming the entry, the place and the variable
+    /// (never a value).
+    pub fn message(&self, server: &str) -> String {
+        let Unexpanded { place, reference } = self;
+        let give = match (self.header(), self.env_key()) {
+            (Some(h), _) => format!("give the header with -H \"{h}: ...\""),
+            (_, Some(k)) => format!("give it with -e {k}=..."),
+            _ => "write ${VAR} there and set VAR in the environment".to_string(),
+        };
+        // The reference is named without its `${}`: a value given with -e or a header is masked
+        // wherever it appears, and the value may be the reference alone.
+        if let Some(id) = reference.strip_prefix("input:") {
+            return format!(
+                "server \"{server}\": {place} uses the VS Code input \"{id}\", which mcplens cannot prompt for: {give}"
+            );
+        }
+        if is_name(var_of(reference)) {
+            let give = if self.env_key().is_some() || self.header().is_some() {
+                format!(", or {give}")
+            } else {
+                String::new()
+            };
+            return format!(
+                "server \"{server}\": {place} uses {}, which is not set in the environment (set it{give})",
+                var_of(reference)
+            );
+        }
+        format!(
+            "server \"{server}\": {place} uses \"{reference}\", a form mcplens does not expand (only ${{VAR}} \
+             and ${{VAR:-default}}): {give}"
+        )
+    }
 }
 
 /// Reads `path` and picks `server` (or the only server in the file).
@@ -31,8 +90,11 @@ pub fn entry(path: &Path, server: Option<&str>) -> Result<Entry> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     let read_entry = || {
         let (name, entry) = pick(&text, server)?;
+        let target = entry_target(&name, &entry, dir)?;
         Ok(Entry {
-            target: entry_target(&name, &entry, dir)?,
+            unexpanded: unexpanded_in(&entry, &target),
+            notes: notes_of(&name, &entry, &target),
+            target,
             protocol: protocol_of(&name, &entry)?,
             roots: roots_of(&name, &entry, dir)?,
             name,
@@ -347,8 +409,27 @@ fn entry_target(name: &str, entry: &Map<String, Value>, dir: Option<&Path>) -> R
 }
 
 /// Expands `${VAR}` and `${VAR:-default}` the way Claude Code's `.mcp.json` does; anything else
-/// (including VS Code's `${input:...}`) is left as written.
+/// (an unset variable without a default, VS Code's `${input:...}`) is left as written, and
+/// [`unexpanded`] names it.
 pub fn expand_env(s: &str) -> String {
+    replace_references(s, &mut resolve)
+}
+
+/// What is between the braces of each `${...}` of `s` that [`expand_env`] leaves as written.
+pub fn unexpanded(s: &str) -> Vec<String> {
+    let mut left = Vec::new();
+    replace_references(s, &mut |inner| {
+        let value = resolve(inner);
+        if value.is_none() {
+            left.push(inner.to_string());
+        }
+        value
+    });
+    left
+}
+
+/// `s` with each `${inner}` replaced by `value(inner)`, or left as written when that is None.
+fn replace_references(s: &str, value: &mut dyn FnMut(&str) -> Option<String>) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(start) = rest.find("${") {
@@ -359,15 +440,9 @@ pub fn expand_env(s: &str) -> String {
             return out;
         };
         let inner = &after[..end];
-        let (var, default) = match inner.split_once(":-") {
-            Some((v, d)) => (v, Some(d)),
-            None => (inner, None),
-        };
-        let is_name = !var.is_empty() && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        match (is_name, std::env::var(var).ok(), default) {
-            (true, Some(v), _) => out.push_str(&v),
-            (true, None, Some(d)) => out.push_str(d),
-            _ => {
+        match value(inner) {
+            Some(v) => out.push_str(&v),
+            None => {
                 out.push_str("${");
                 out.push_str(inner);
                 out.push('}');
@@ -377,6 +452,76 @@ pub fn expand_env(s: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The value of `VAR` or `VAR:-default`; None for an unset variable without a default, or a
+/// form that is not one of these.
+fn resolve(inner: &str) -> Option<String> {
+    let default = inner.split_once(":-").map(|(_, d)| d);
+    let var = var_of(inner);
+    if !is_name(var) {
+        return None;
+    }
+    std::env::var(var).ok().or_else(|| default.map(str::to_string))
+}
+
+fn var_of(inner: &str) -> &str {
+    inner.split_once(":-").map_or(inner, |(v, _)| v)
+}
+
+fn is_name(var: &str) -> bool {
+    !var.is_empty() && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Each `${...}` left as written in the values `target` was made of: the url, headers and
+/// oauth settings of an HTTP server; the command, args, env and cwd of one started as a command.
+fn unexpanded_in(entry: &Map<String, Value>, target: &Target) -> Vec<Unexpanded> {
+    let keys: &[&str] = match target {
+        Target::Http(_) => &["url", "serverUrl", "headers", "oauth"],
+        Target::Stdio(_) => &["command", "args", "env", "cwd"],
+    };
+    let mut out = Vec::new();
+    for key in keys {
+        match entry.get(*key) {
+            Some(Value::String(s)) => note_unexpanded(key, s, &mut out),
+            Some(Value::Array(a)) => {
+                for (i, v) in a.iter().enumerate() {
+                    if let Value::String(s) = v {
+                        note_unexpanded(&format!("{key}[{i}]"), s, &mut out);
+                    }
+                }
+            }
+            Some(Value::Object(m)) => {
+                for (k, v) in m {
+                    if let Value::String(s) = v {
+                        note_unexpanded(&format!("{key}.{k}"), s, &mut out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn note_unexpanded(place: &str, s: &str, out: &mut Vec<Unexpanded>) {
+    if s.contains("${") {
+        out.extend(unexpanded(s).into_iter().map(|reference| Unexpanded { place: place.to_string(), reference }));
+    }
+}
+
+/// What the entry holds that its target does not use.
+fn notes_of(name: &str, entry: &Map<String, Value>, target: &Target) -> Vec<String> {
+    let has = |k: &str| entry.get(k).is_some_and(|v| !v.is_null());
+    match target {
+        Target::Http(_) if has("command") => {
+            let url = if has("url") { "url" } else { "serverUrl" };
+            vec![format!(
+                "server \"{name}\" has both \"{url}\" and \"command\": the {url} is used, the command is not run"
+            )]
+        }
+        _ => vec![],
+    }
 }
 
 #[cfg(test)]
@@ -446,5 +591,35 @@ mod tests {
         assert_eq!(expand_env("${MCPLENS_SURELY_UNSET:-fallback}/x"), "fallback/x");
         assert_eq!(expand_env("${input:token}"), "${input:token}");
         assert_eq!(expand_env("plain"), "plain");
+    }
+
+    #[test]
+    fn what_is_left_as_written_is_named() {
+        assert_eq!(unexpanded("${MCPLENS_SURELY_UNSET:-fallback}/${PATH}"), Vec::<String>::new());
+        assert_eq!(unexpanded("a ${MCPLENS_SURELY_UNSET} ${input:tok} ${"), ["MCPLENS_SURELY_UNSET", "input:tok"]);
+        let text = r#"{"mcpServers":{"s":{"command":"x","args":["${input:a}","${PATH}"],
+            "env":{"K":"Bearer ${MCPLENS_SURELY_UNSET}"},"headers":{"H":"${MCPLENS_SURELY_UNSET}"}}}}"#;
+        let (_, entry) = pick(text, None).unwrap_or_else(|e| panic!("{e}"));
+        let target = entry_target("s", &entry, None).unwrap_or_else(|e| panic!("{e}"));
+        let found = unexpanded_in(&entry, &target);
+        let places: Vec<(&str, &str)> = found.iter().map(|u| (u.place.as_str(), u.reference.as_str())).collect();
+        // The headers of a command's entry are not used: nothing said of them.
+        assert_eq!(places, [("args[0]", "input:a"), ("env.K", "MCPLENS_SURELY_UNSET")]);
+        let said = found[0].message("s");
+        assert!(said.contains("args[0] uses the VS Code input \"a\", which mcplens cannot prompt"), "{said}");
+        let said = found[1].message("s");
+        assert!(
+            said.contains("env.K uses MCPLENS_SURELY_UNSET, which is not set") && said.contains("-e K=..."),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_url_beside_a_command_is_said_to_win() {
+        let text = r#"{"mcpServers":{"s":{"command":"x","url":"http://h/mcp"}}}"#;
+        let (_, entry) = pick(text, None).unwrap_or_else(|e| panic!("{e}"));
+        let target = entry_target("s", &entry, None).unwrap_or_else(|e| panic!("{e}"));
+        let notes = notes_of("s", &entry, &target);
+        assert_eq!(notes, ["server \"s\" has both \"url\" and \"command\": the url is used, the command is not run"]);
     }
 }

@@ -39,6 +39,9 @@ use crate::skeleton::{Elisions, Scanned, SharedText, Syntax};
 pub struct ConnectOptions {
     /// For the handshake and for each request (reset by progress notifications).
     pub timeout: Duration,
+    /// Where `timeout` was set, as said when it passes: `--timeout`, `MCPLENS_TIMEOUT`, or
+    /// `the timeout in FILE` (the settings file).
+    pub timeout_from: String,
     /// Largest single message accepted from the server.
     pub max_message: usize,
     pub log_limits: LogLimits,
@@ -68,6 +71,7 @@ impl Default for ConnectOptions {
     fn default() -> Self {
         ConnectOptions {
             timeout: Duration::from_secs(60),
+            timeout_from: "--timeout".into(),
             max_message: 512 << 20,
             log_limits: LogLimits::default(),
             max_list_pages: 10_000,
@@ -338,7 +342,8 @@ impl Session {
                 if let Some(c) = &child {
                     c.kill();
                 }
-                let what = format!("did not finish initializing within {:?} (--timeout)", options.timeout);
+                let what =
+                    format!("did not finish initializing within {:?} ({})", options.timeout, options.timeout_from);
                 return Err(LensError::connection(Self::failure_message(&log, child.as_ref(), what).await));
             }
         };
@@ -546,7 +551,8 @@ impl Session {
         match e {
             ServiceError::Timeout { timeout } => LensError::connection(format!(
                 "{what} timed out after {timeout:?} with no reply (notifications/cancelled was sent); \
-                 raise --timeout if the tool is just slow"
+                 raise {} if the tool is just slow",
+                self.options.timeout_from
             )),
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 let msg = Self::failure_message(
