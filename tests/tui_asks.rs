@@ -222,3 +222,26 @@ async fn a_long_elicitation_message_scrolls_and_a_big_form_keeps_its_page_keys()
     let text = screen.text(&mut app);
     assert!(text.contains("THE END") && text.contains("above: Ctrl-B") && text.contains("field 17 of"), "{text}");
 }
+
+#[tokio::test]
+async fn a_long_reply_line_scrolls_sideways_to_the_cursor() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    asked(
+        &mut app,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage", "params": {
+            "maxTokens": 10, "messages": [{"role": "user", "content": {"type": "text", "text": "Say x"}}]}}),
+    );
+    screen.type_text(&mut app, &format!("{}yz", "x".repeat(250)));
+    let text = ask_overlay(&screen.text(&mut app));
+    let row = |text: &str| text.lines().find(|l| l.contains("xxxx")).map(str::to_string).unwrap_or_default();
+    assert!(row(&text).contains("xxyz") && row(&text).starts_with("┃…x"), "the cursor's end in view:\n{text}");
+    screen.press(&mut app, KeyCode::Home);
+    let text = ask_overlay(&screen.text(&mut app));
+    assert!(row(&text).starts_with("┃xxx") && row(&text).ends_with("x…┃"), "the start, cut on the right:\n{text}");
+    screen.press(&mut app, KeyCode::End);
+    screen.type_text(&mut app, "!");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let sent = format!("{}yz!", "x".repeat(250));
+    assert_eq!(answers(&cmds), [Answer::Reply { text: sent, model: "mcplens (typed by the user)".into() }]);
+}

@@ -235,7 +235,10 @@ impl Component for AskOverlay {
         match &mut self.body {
             Body::Form(form) => form.follow(body),
             Body::Big(form) => form.set_rows(body.height as usize),
-            Body::Sampling { reply } => reply.follow(body.height.max(1) as usize),
+            Body::Sampling { reply } => {
+                reply.follow(body.height.max(1) as usize);
+                reply.follow_columns(body.width as usize);
+            }
             Body::Url { .. } => {}
         }
     }
@@ -279,7 +282,7 @@ impl Component for AskOverlay {
             Body::Form(form) => form.draw_inside(f, parts.body, theme, focused),
             Body::Big(form) => form.draw(f, parts.body, theme),
             Body::Url { url } => draw_url(f, parts.body, theme, url),
-            Body::Sampling { reply } => draw_sampling(f, (parts.sep, parts.body), theme, reply),
+            Body::Sampling { reply } => draw_sampling(f, (parts.sep, parts.body), theme, reply, focused),
         }
     }
 }
@@ -384,7 +387,7 @@ fn draw_url(f: &mut Frame, area: Rect, theme: &Theme, url: &str) {
 }
 
 /// The line that says how to type the reply, and the reply.
-fn draw_sampling(f: &mut Frame, (sep, edit): (Rect, Rect), theme: &Theme, reply: &TextArea) {
+fn draw_sampling(f: &mut Frame, (sep, edit): (Rect, Rect), theme: &Theme, reply: &TextArea, focused: bool) {
     f.render_widget(
         Paragraph::new(Line::styled(
             format!(
@@ -396,23 +399,7 @@ fn draw_sampling(f: &mut Frame, (sep, edit): (Rect, Rect), theme: &Theme, reply:
         )),
         sep,
     );
-    let lines: Vec<Line> = reply
-        .lines
-        .iter()
-        .enumerate()
-        .skip(reply.scroll)
-        .take(edit.height as usize)
-        .map(|(i, l)| {
-            if i != reply.row {
-                return Line::raw(sanitize::line(l).into_owned());
-            }
-            let at = l.char_indices().nth(reply.col).map_or(l.len(), |(b, _)| b);
-            Line::from(vec![
-                Span::raw(sanitize::line(&l[..at]).into_owned()),
-                Span::styled("▏", theme.paint(Role::Match)),
-                Span::raw(sanitize::line(&l[at..]).into_owned()),
-            ])
-        })
-        .collect();
-    f.render_widget(Paragraph::new(lines), edit);
+    // Long lines scroll sideways to keep the cursor in view, as in the form's JSON editor.
+    let cursor = focused.then(|| theme.selection());
+    f.render_widget(Paragraph::new(reply.view(edit.height as usize, edit.width as usize, cursor)), edit);
 }
