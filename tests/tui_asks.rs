@@ -245,3 +245,27 @@ async fn a_long_reply_line_scrolls_sideways_to_the_cursor() {
     let sent = format!("{}yz!", "x".repeat(250));
     assert_eq!(answers(&cmds), [Answer::Reply { text: sent, model: "mcplens (typed by the user)".into() }]);
 }
+
+#[tokio::test]
+async fn requests_at_once_open_in_the_order_they_came_and_say_how_many_wait() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    for (id, message) in [("7", "first"), ("8", "second"), ("9", "third")] {
+        let raw = json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create",
+            "params": {"message": message, "requestedSchema": {"type": "object", "properties": {}}}});
+        let (ask, _rx) = ServerAsk::new(id.into(), Arc::new(raw.to_string()), 1000).unwrap_or_else(|e| panic!("{e}"));
+        app.update(Msg::Session(SessionMsg::Asked(ask.view())));
+    }
+    let answered = |cmds: &[Cmd]| -> Vec<String> {
+        cmds.iter().filter_map(|c| if let Cmd::Answer { id, .. } = c { Some(id.clone()) } else { None }).collect()
+    };
+    let text = ask_overlay(&screen.text(&mut app));
+    assert!(text.contains("┃first") && text.contains("2 more requests waiting"), "{text}");
+    insta::assert_snapshot!("ask_two_waiting", text);
+    assert_eq!(answered(&screen.press_with(&mut app, KeyCode::Char('o'), KeyModifiers::CONTROL)), ["7"]);
+    let text = ask_overlay(&screen.text(&mut app));
+    assert!(text.contains("┃second") && text.contains(" 1 more request waiting: it opens when"), "{text}");
+    assert_eq!(answered(&screen.press(&mut app, KeyCode::Esc)), ["8"]);
+    let text = ask_overlay(&screen.text(&mut app));
+    assert!(text.contains("┃third") && !text.contains("waiting"), "{text}");
+}

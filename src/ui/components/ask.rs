@@ -49,6 +49,8 @@ pub struct AskOverlay {
     body: Body,
     /// Why the last Ctrl-R did not send.
     problem: Option<String>,
+    /// Requests that came after this one, open once it is answered.
+    waiting: usize,
 }
 
 impl AskOverlay {
@@ -70,7 +72,7 @@ impl AskOverlay {
                 Body::Sampling { reply: TextArea::new("") },
             ),
         };
-        AskOverlay { id: view.id.clone(), method: view.kind.method(), text, summary, body, problem: None }
+        AskOverlay { id: view.id.clone(), method: view.kind.method(), text, summary, body, problem: None, waiting: 0 }
     }
 
     fn answer(&self, answer: Answer, cx: &mut Ctx) -> Used {
@@ -243,6 +245,10 @@ impl Component for AskOverlay {
         }
     }
 
+    fn set_waiting(&mut self, waiting: usize) {
+        self.waiting = waiting;
+    }
+
     fn overlay_size(&self, area: Rect) -> (u16, u16) {
         let h = if self.url().is_some() { 12 } else { 36 };
         (area.width.saturating_sub(4).min(110), area.height.saturating_sub(2).min(h))
@@ -254,11 +260,20 @@ impl Component for AskOverlay {
             &[(Command::Run, "accept"), (Command::Decline, "decline"), (Command::Leave, "cancel")],
         );
         let title = format!(" The server asks ({}) · {keys} ", self.method);
-        let b = Block::default()
+        let mut b = Block::default()
             .borders(Borders::ALL)
             .border_type(BorderType::Thick)
             .border_style(theme.border(true))
             .title(Line::from(title).style(theme.title(true)));
+        if self.waiting > 0 {
+            let said = match self.waiting {
+                1 => " 1 more request waiting: it opens when this one is answered ".to_string(),
+                n => format!(" {n} more requests waiting: the next opens when this one is answered "),
+            };
+            b = b.title_bottom(
+                crate::ui::fit::title(said, area.width).style(theme.paint(Role::Warning)).right_aligned(),
+            );
+        }
         let inner = b.inner(area);
         f.render_widget(b, area);
         let parts = self.parts(inner);
