@@ -139,3 +139,133 @@ async fn a_request_the_server_withdraws_closes_its_overlay() {
     let text = screen.text(&mut app);
     assert!(!text.contains("The server asks") && text.contains("withdrew"), "{text}");
 }
+
+/// The overlay cut out of the screen: its frame, from its title row down (what is around it
+/// moves).
+fn ask_overlay(text: &str) -> String {
+    let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let Some(top) = rows.iter().position(|r| r.iter().collect::<String>().contains("The server asks")) else {
+        return format!("no overlay in:\n{text}");
+    };
+    let left = rows[top].iter().position(|c| *c == '┏').unwrap_or(0);
+    let right = rows[top].iter().rposition(|c| *c == '┓').unwrap_or(rows[top].len().saturating_sub(1));
+    let mut out = vec![];
+    for r in &rows[top..] {
+        out.push(r.get(left..=right.min(r.len().saturating_sub(1))).unwrap_or_default().iter().collect::<String>());
+        if r.get(left) == Some(&'┗') {
+            break;
+        }
+    }
+    out.join("\n")
+}
+
+#[tokio::test]
+async fn a_long_sampling_request_scrolls_by_pages_and_says_what_is_hidden() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    asked(
+        &mut app,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage", "params": {
+            "maxTokens": 10, "temperature": 0.1,
+            "messages": [{"role": "user", "content": {"type": "text", "text": "context ".repeat(300)}},
+                {"role": "user", "content": {"type": "text", "text": "FINAL QUESTION: what is 2+2?"}}]}}),
+    );
+    let text = screen.text(&mut app);
+    assert!(!text.contains("FINAL QUESTION") && text.contains("more lines: PgDn"), "{text}");
+    screen.press(&mut app, KeyCode::PageDown);
+    let text = ask_overlay(&screen.text(&mut app));
+    assert!(text.contains("user: FINAL QUESTION: what is 2+2?") && text.contains("temperature 0.1"), "{text}");
+    insta::assert_snapshot!("ask_sampling_scrolled", text);
+    // Ctrl-B and Ctrl-F scroll too; typing still goes to the reply.
+    screen.press_with(&mut app, KeyCode::Char('b'), KeyModifiers::CONTROL);
+    let text = screen.text(&mut app);
+    assert!(text.contains("user: context context") && !text.contains("above: PgUp"), "{text}");
+    screen.press_with(&mut app, KeyCode::Char('f'), KeyModifiers::CONTROL);
+    assert!(screen.text(&mut app).contains("FINAL QUESTION"));
+    screen.type_text(&mut app, "4");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    assert_eq!(answers(&cmds), [Answer::Reply { text: "4".into(), model: "mcplens (typed by the user)".into() }]);
+}
+
+#[tokio::test]
+async fn a_long_elicitation_message_scrolls_and_a_big_form_keeps_its_page_keys() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    let message = format!("Read this first.\n{}\nTHE END", "long ".repeat(400));
+    let ask = |schema: serde_json::Value| {
+        json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create",
+            "params": {"message": message, "requestedSchema": schema}})
+    };
+    asked(&mut app, ask(json!({"type": "object", "properties": {"a": {"type": "string"}}})));
+    let text = screen.text(&mut app);
+    assert!(text.contains("Read this first.") && !text.contains("THE END"), "{text}");
+    assert!(text.contains("more lines: PgDn"), "{text}");
+    screen.press(&mut app, KeyCode::PageDown);
+    assert!(!screen.text(&mut app).contains("THE END"), "a page at a time");
+    screen.press(&mut app, KeyCode::PageDown);
+    let text = ask_overlay(&screen.text(&mut app));
+    assert!(text.contains("THE END") && text.contains("above: PgUp"), "{text}");
+    insta::assert_snapshot!("ask_form_long_message_scrolled", text);
+    screen.press(&mut app, KeyCode::Esc);
+    // A schema over 64 KiB: PageDown pages its fields, Ctrl-F scrolls the message.
+    let props: serde_json::Map<String, serde_json::Value> = (0..2000)
+        .map(|i| (format!("field{i:04}"), json!({"type": "string", "description": "a field of a very big form"})))
+        .collect();
+    asked(&mut app, ask(json!({"type": "object", "properties": props})));
+    let text = screen.text(&mut app);
+    assert!(text.contains("field 1 of 2000") && text.contains("more lines: Ctrl-F"), "{text}");
+    screen.press(&mut app, KeyCode::PageDown);
+    let text = screen.text(&mut app);
+    assert!(!text.contains("field 1 of 2000") && !text.contains("THE END"), "{text}");
+    screen.press_with(&mut app, KeyCode::Char('f'), KeyModifiers::CONTROL);
+    screen.press_with(&mut app, KeyCode::Char('f'), KeyModifiers::CONTROL);
+    let text = screen.text(&mut app);
+    assert!(text.contains("THE END") && text.contains("above: Ctrl-B") && text.contains("field 17 of"), "{text}");
+}
+
+#[tokio::test]
+async fn a_long_reply_line_scrolls_sideways_to_the_cursor() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    asked(
+        &mut app,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage", "params": {
+            "maxTokens": 10, "messages": [{"role": "user", "content": {"type": "text", "text": "Say x"}}]}}),
+    );
+    screen.type_text(&mut app, &format!("{}yz", "x".repeat(250)));
+    let text = ask_overlay(&screen.text(&mut app));
+    let row = |text: &str| text.lines().find(|l| l.contains("xxxx")).map(str::to_string).unwrap_or_default();
+    assert!(row(&text).contains("xxyz") && row(&text).starts_with("┃…x"), "the cursor's end in view:\n{text}");
+    screen.press(&mut app, KeyCode::Home);
+    let text = ask_overlay(&screen.text(&mut app));
+    assert!(row(&text).starts_with("┃xxx") && row(&text).ends_with("x…┃"), "the start, cut on the right:\n{text}");
+    screen.press(&mut app, KeyCode::End);
+    screen.type_text(&mut app, "!");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let sent = format!("{}yz!", "x".repeat(250));
+    assert_eq!(answers(&cmds), [Answer::Reply { text: sent, model: "mcplens (typed by the user)".into() }]);
+}
+
+#[tokio::test]
+async fn requests_at_once_open_in_the_order_they_came_and_say_how_many_wait() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    for (id, message) in [("7", "first"), ("8", "second"), ("9", "third")] {
+        let raw = json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create",
+            "params": {"message": message, "requestedSchema": {"type": "object", "properties": {}}}});
+        let (ask, _rx) = ServerAsk::new(id.into(), Arc::new(raw.to_string()), 1000).unwrap_or_else(|e| panic!("{e}"));
+        app.update(Msg::Session(SessionMsg::Asked(ask.view())));
+    }
+    let answered = |cmds: &[Cmd]| -> Vec<String> {
+        cmds.iter().filter_map(|c| if let Cmd::Answer { id, .. } = c { Some(id.clone()) } else { None }).collect()
+    };
+    let text = ask_overlay(&screen.text(&mut app));
+    assert!(text.contains("┃first") && text.contains("2 more requests waiting"), "{text}");
+    insta::assert_snapshot!("ask_two_waiting", text);
+    assert_eq!(answered(&screen.press_with(&mut app, KeyCode::Char('o'), KeyModifiers::CONTROL)), ["7"]);
+    let text = ask_overlay(&screen.text(&mut app));
+    assert!(text.contains("┃second") && text.contains(" 1 more request waiting: it opens when"), "{text}");
+    assert_eq!(answered(&screen.press(&mut app, KeyCode::Esc)), ["8"]);
+    let text = ask_overlay(&screen.text(&mut app));
+    assert!(text.contains("┃third") && !text.contains("waiting"), "{text}");
+}

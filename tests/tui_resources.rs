@@ -237,6 +237,42 @@ async fn a_subscription_shows_updates_and_the_open_read_reads_again() {
 }
 
 #[tokio::test]
+async fn a_read_again_after_an_update_keeps_the_place_the_folds_and_the_search() {
+    let (mut app, session, mut screen) = py_app().await;
+    let mut events = session.events();
+    screen.press(&mut app, KeyCode::Char('r'));
+    select(&mut screen, &mut app, "res://item/001");
+    let cmds = screen.press(&mut app, KeyCode::Char('s'));
+    execute(&mut app, &session, cmds).await;
+    let cmds = screen.press(&mut app, KeyCode::Enter);
+    execute(&mut app, &session, cmds).await;
+    // A search that finds "level", then "nested" folded under the cursor.
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "level");
+    screen.press(&mut app, KeyCode::Enter);
+    screen.press(&mut app, KeyCode::Char('j'));
+    screen.press(&mut app, KeyCode::Char('h'));
+    let before = overlay(&screen.text(&mut app), "Resource: res://item/001");
+    assert!(before.contains("▸ \"nested\": {…} 1 key") && before.contains("/level"), "{before}");
+    let args = serde_json::json!({"uri": "res://item/001"}).as_object().cloned();
+    session.call_tool("touch", args, &CallOptions::default(), &mut |_| {}).await.unwrap_or_else(|e| panic!("{e}"));
+    let known = Arc::new(Mutex::new(Known::default()));
+    notifications(&mut app, &session, &mut events, known, Duration::from_secs(2)).await;
+    let after = stable(&overlay(&screen.text(&mut app), "Resource: res://item/001"));
+    assert!(after.contains("read again after the server's update"), "{after}");
+    assert!(
+        after.contains("▸ \"nested\": {…} 1 key") && after.contains("/level"),
+        "the fold and the search kept:\n{after}"
+    );
+    // The clock of the note varies run to run.
+    let clockless: Vec<String> = after
+        .lines()
+        .map(|l| if l.contains("read again after") { l.replace(|c: char| c.is_ascii_digit(), "0") } else { l.into() })
+        .collect();
+    insta::assert_snapshot!("resource_read_again_in_place", clockless.join("\n"));
+}
+
+#[tokio::test]
 async fn the_prompts_pane_gets_a_prompt_through_its_form_and_shows_every_content_type() {
     let (mut app, session, mut screen) = py_app().await;
     screen.press(&mut app, KeyCode::Char('p'));

@@ -193,6 +193,7 @@ impl App {
             let (w, h) = c.overlay_size(screen);
             super::component::centered(screen, w, h)
         });
+        self.panes.overlays.count_waiting();
         let screen = (self.size.width, self.size.height);
         self.panes.log.set_layout(self.areas.log.height.saturating_sub(2), screen);
         let rows = self.areas.result.height.saturating_sub(2) as usize;
@@ -253,7 +254,7 @@ impl App {
             SessionMsg::Closed { reason } => self.set_conn(Conn::Down(reason)),
             SessionMsg::Notice(n) => self.notice = Some((n, false)),
             SessionMsg::Asked(view) => {
-                self.panes.overlays.push(Box::new(super::components::ask::AskOverlay::new(&view)));
+                self.panes.overlays.queue(Box::new(super::components::ask::AskOverlay::new(&view)));
                 self.relayout();
             }
             SessionMsg::Tasks(tasks) => {

@@ -165,6 +165,10 @@ pub trait Component {
     /// layout after each update, never by the draw.
     fn set_area(&mut self, _area: Rect) {}
 
+    /// How many overlays of its own section wait under it: server requests, answered in the
+    /// order they came. Called by the layout after each update.
+    fn set_waiting(&mut self, _waiting: usize) {}
+
     /// A docked pane's frame title.
     fn title(&self) -> String {
         format!(" {} ", self.scope().title())
@@ -194,6 +198,16 @@ pub struct Stack {
 impl Stack {
     pub fn push(&mut self, c: Box<dyn Component>) {
         self.layers.push(c);
+    }
+
+    /// Under the layers of its own section already open, so that they keep the keys and come
+    /// off in the order they came (server requests); on top when there are none.
+    pub fn queue(&mut self, c: Box<dyn Component>) {
+        let scope = c.scope();
+        match self.layers.iter().position(|l| l.scope() == scope) {
+            Some(at) => self.layers.insert(at, c),
+            None => self.layers.push(c),
+        }
     }
 
     pub fn pop(&mut self) -> Option<Box<dyn Component>> {
@@ -229,6 +243,15 @@ impl Stack {
         for layer in &mut self.layers {
             let area = place(layer.as_ref());
             layer.set_area(area);
+        }
+    }
+
+    /// Tells each layer how many layers of its own section wait under it.
+    pub fn count_waiting(&mut self) {
+        for i in 0..self.layers.len() {
+            let scope = self.layers[i].scope();
+            let waiting = self.layers[..i].iter().filter(|l| l.scope() == scope).count();
+            self.layers[i].set_waiting(waiting);
         }
     }
 

@@ -67,7 +67,7 @@ impl JsonView {
     }
 
     /// Keeps the cursor on screen, looking at no more than a screenful of rows.
-    fn follow(&mut self) {
+    pub(crate) fn follow(&mut self) {
         self.top = self.window_top(self.height);
     }
 
@@ -171,14 +171,14 @@ impl JsonView {
     }
 
     /// Unfolds container row `i`, giving its children rows first if they have none yet.
-    fn unfold(&mut self, i: usize) {
+    pub(crate) fn unfold(&mut self, i: usize) {
         self.load(i);
         self.folds.set(i, false);
     }
 
     /// Gives container row `i` its children's rows (a large document has rows only down to a
     /// depth); rows after it move down. Returns how many rows were added.
-    fn load(&mut self, i: usize) -> usize {
+    pub(crate) fn load(&mut self, i: usize) -> usize {
         if self.tree.rows.get(i).is_none_or(|r| r.loaded) {
             return 0;
         }

@@ -42,6 +42,7 @@ mod started;
 mod terminal;
 pub mod textarea;
 pub mod theme;
+mod tree_place;
 pub mod view;
 mod watch_breaks;
 #[cfg(unix)]

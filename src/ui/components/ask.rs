@@ -3,7 +3,7 @@
 //! sampling request with the reply typed in. Ctrl-R accepts, Ctrl-O declines, Esc cancels; the
 //! answer goes to the worker by the request's id.
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
@@ -12,6 +12,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use serde_json::{Map, Value};
 
 use super::ask_form::AskForm;
+use super::ask_request::RequestText;
 use crate::mcp::asks::{self, Answer, AskKind, AskSchema, AskView};
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
@@ -31,9 +32,8 @@ enum Body {
     Url {
         url: String,
     },
-    /// The request as lines, and the reply being typed.
+    /// The reply being typed.
     Sampling {
-        request: Vec<String>,
         reply: TextArea,
     },
 }
@@ -41,23 +41,38 @@ enum Body {
 pub struct AskOverlay {
     id: String,
     method: &'static str,
-    message: String,
+    /// What the server asks in so many words: an elicitation's message, or the sampling
+    /// request's messages and settings.
+    text: RequestText,
+    /// A sampling request summed up in a line, above it.
+    summary: Option<String>,
     body: Body,
     /// Why the last Ctrl-R did not send.
     problem: Option<String>,
+    /// Requests that came after this one, open once it is answered.
+    waiting: usize,
 }
 
 impl AskOverlay {
     pub fn new(view: &AskView) -> AskOverlay {
-        let (message, body) = match &view.kind {
-            AskKind::Form { message, schema } => (message.clone(), form(schema)),
-            AskKind::Url { message, url, .. } => (message.clone(), Body::Url { url: url.clone() }),
+        let (text, summary, body) = match &view.kind {
+            AskKind::Form { message, schema } => {
+                let body = form(schema);
+                let text = RequestText::new(std::slice::from_ref(message));
+                // A big form pages its fields with PageUp/PageDown: the message takes the others.
+                let text = if matches!(body, Body::Big(_)) { text.with_last_keys() } else { text };
+                (text, None, body)
+            }
+            AskKind::Url { message, url, .. } => {
+                (RequestText::new(std::slice::from_ref(message)), None, Body::Url { url: url.clone() })
+            }
             AskKind::Sampling { params, messages } => (
-                view.kind.summary(),
-                Body::Sampling { request: asks::sampling_lines(params, *messages), reply: TextArea::new("") },
+                RequestText::new(&asks::sampling_lines(params, *messages)),
+                Some(view.kind.summary()),
+                Body::Sampling { reply: TextArea::new("") },
             ),
         };
-        AskOverlay { id: view.id.clone(), method: view.kind.method(), message, body, problem: None }
+        AskOverlay { id: view.id.clone(), method: view.kind.method(), text, summary, body, problem: None, waiting: 0 }
     }
 
     fn answer(&self, answer: Answer, cx: &mut Ctx) -> Used {
@@ -149,12 +164,20 @@ impl Component for AskOverlay {
         !matches!(self.body, Body::Url { .. })
     }
 
-    /// Decline first (no field takes Ctrl-O), then the form or the reply being typed, then
-    /// this section's keys.
+    /// Decline first (no field takes Ctrl-O), the request's scrolling (a big form keeps
+    /// PageUp/PageDown for its fields), then the form or the reply being typed, then this
+    /// section's keys.
     fn key(&mut self, k: &KeyEvent, cx: &mut Ctx) -> Used {
         let own = keymap::lookup_own(k, Scope::Ask);
         if own == Some(Command::Decline) {
             return self.answer(Answer::Decline, cx);
+        }
+        let big_pages = matches!(self.body, Body::Big(_)) && matches!(k.code, KeyCode::PageUp | KeyCode::PageDown);
+        if let Some(cmd @ (Command::PageUp | Command::PageDown)) = own
+            && !big_pages
+        {
+            self.text.command(cmd);
+            return Used::Yes;
         }
         if let Some(used) = self.body_key(k, cx) {
             self.problem = None;
@@ -206,16 +229,24 @@ impl Component for AskOverlay {
     }
 
     fn set_area(&mut self, area: Rect) {
-        let [_, body] = self.split(Block::bordered().inner(area));
-        if let Body::Form(form) = &mut self.body {
-            form.follow(body);
+        let inner = Block::bordered().inner(area);
+        self.text.rows_at(inner.width as usize);
+        let parts = self.parts(inner);
+        self.text.set_area(parts.text);
+        let body = parts.body;
+        match &mut self.body {
+            Body::Form(form) => form.follow(body),
+            Body::Big(form) => form.set_rows(body.height as usize),
+            Body::Sampling { reply } => {
+                reply.follow(body.height.max(1) as usize);
+                reply.follow_columns(body.width as usize);
+            }
+            Body::Url { .. } => {}
         }
-        if let Body::Big(form) = &mut self.body {
-            form.set_rows(body.height as usize);
-        }
-        if let Body::Sampling { reply, .. } = &mut self.body {
-            reply.follow(body.height.saturating_sub(1).max(1) as usize);
-        }
+    }
+
+    fn set_waiting(&mut self, waiting: usize) {
+        self.waiting = waiting;
     }
 
     fn overlay_size(&self, area: Rect) -> (u16, u16) {
@@ -229,23 +260,40 @@ impl Component for AskOverlay {
             &[(Command::Run, "accept"), (Command::Decline, "decline"), (Command::Leave, "cancel")],
         );
         let title = format!(" The server asks ({}) · {keys} ", self.method);
-        let b = crate::ui::component::frame(theme, title, focused);
+        let mut b = crate::ui::component::frame(theme, title, focused);
+        if self.waiting > 0 {
+            let said = match self.waiting {
+                1 => " 1 more request waiting: it opens when this one is answered ".to_string(),
+                n => format!(" {n} more requests waiting: the next opens when this one is answered "),
+            };
+            b = b.title_bottom(
+                crate::ui::fit::title(said, area.width).style(theme.paint(Role::Warning)).right_aligned(),
+            );
+        }
         let inner = b.inner(area);
         f.render_widget(b, area);
-        let [head, body] = self.split(inner);
-        let mut lines = vec![Line::styled(
-            sanitize::line(&self.message).into_owned(),
-            theme.paint(Role::Text).add_modifier(Modifier::BOLD),
-        )];
-        if let Some(p) = &self.problem {
-            lines.push(Line::styled(format!("✖ {}", sanitize::line(p)), theme.paint(Role::Error)));
+        let parts = self.parts(inner);
+        let mut head = vec![];
+        if let Some(summary) = &self.summary {
+            head.push(Line::styled(
+                sanitize::line(summary).into_owned(),
+                theme.paint(Role::Text).add_modifier(Modifier::BOLD),
+            ));
         }
-        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), head);
+        if let Some(p) = &self.problem {
+            head.push(Line::styled(format!("✖ {}", sanitize::line(p)), theme.paint(Role::Error)));
+        }
+        f.render_widget(Paragraph::new(head).wrap(Wrap { trim: false }), parts.head);
+        let text_style = match self.body {
+            Body::Sampling { .. } => theme.paint(Role::Text),
+            _ => theme.paint(Role::Text).add_modifier(Modifier::BOLD),
+        };
+        self.text.draw(f, parts.text, theme, text_style);
         match &self.body {
-            Body::Form(form) => form.draw_inside(f, body, theme, focused),
-            Body::Big(form) => form.draw(f, body, theme),
-            Body::Url { url } => draw_url(f, body, theme, url),
-            Body::Sampling { request, reply } => draw_sampling(f, body, theme, request, reply),
+            Body::Form(form) => form.draw_inside(f, parts.body, theme, focused),
+            Body::Big(form) => form.draw(f, parts.body, theme),
+            Body::Url { url } => draw_url(f, parts.body, theme, url),
+            Body::Sampling { reply } => draw_sampling(f, (parts.sep, parts.body), theme, reply, focused),
         }
     }
 }
@@ -272,14 +320,45 @@ fn big_answer(form: &mut AskForm) -> Result<Map<String, Value>, Vec<String>> {
     Err(said)
 }
 
+/// Where each part of the overlay goes inside its frame.
+struct Parts {
+    /// A sampling request's summary, and the problem with the last Ctrl-R.
+    head: Rect,
+    text: Rect,
+    /// The line that says how to type a sampling reply.
+    sep: Rect,
+    body: Rect,
+}
+
 impl AskOverlay {
-    /// The message (and a problem line) above, the body below.
-    fn split(&self, inner: Rect) -> [Rect; 2] {
-        let width = inner.width.max(1) as usize;
-        let head =
-            sanitize::line(&self.message).chars().count().div_ceil(width).max(1) + usize::from(self.problem.is_some());
-        let head = (head as u16).min(inner.height / 3).max(1);
-        Layout::vertical([Constraint::Length(head + 1), Constraint::Min(1)]).areas(inner)
+    /// A sampling request: its summary and the problem, the request (up to two thirds of the
+    /// room left), the reply below. Else the message (up to a third), the problem, the body.
+    fn parts(&self, inner: Rect) -> Parts {
+        let problem = u16::from(self.problem.is_some());
+        let rows = self.text.row_count().min(usize::from(u16::MAX)) as u16;
+        if matches!(self.body, Body::Sampling { .. }) {
+            let [head, _, rest] =
+                Layout::vertical([Constraint::Length(1 + problem), Constraint::Length(1), Constraint::Min(1)])
+                    .areas(inner);
+            let shown = rows.min(rest.height.saturating_sub(2) * 2 / 3).max(1);
+            let [text, _, sep, body] = Layout::vertical([
+                Constraint::Length(shown),
+                Constraint::Length(1),
+                Constraint::Length(1),
+                Constraint::Min(1),
+            ])
+            .areas(rest);
+            return Parts { head, text, sep, body };
+        }
+        let shown = rows.min(inner.height / 3).max(1);
+        let [text, head, _, body] = Layout::vertical([
+            Constraint::Length(shown),
+            Constraint::Length(problem),
+            Constraint::Length(1),
+            Constraint::Min(1),
+        ])
+        .areas(inner);
+        Parts { head, text, sep: Rect::default(), body }
     }
 }
 
@@ -318,12 +397,8 @@ fn draw_url(f: &mut Frame, area: Rect, theme: &Theme, url: &str) {
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
 }
 
-fn draw_sampling(f: &mut Frame, area: Rect, theme: &Theme, request: &[String], reply: &TextArea) {
-    let shown = (request.len() as u16 + 1).min(area.height / 2).max(1);
-    let [req, sep, edit] =
-        Layout::vertical([Constraint::Length(shown), Constraint::Length(1), Constraint::Min(1)]).areas(area);
-    let lines: Vec<Line> = request.iter().map(|l| Line::raw(sanitize::line(l).into_owned())).collect();
-    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), req);
+/// The line that says how to type the reply, and the reply.
+fn draw_sampling(f: &mut Frame, (sep, edit): (Rect, Rect), theme: &Theme, reply: &TextArea, focused: bool) {
     f.render_widget(
         Paragraph::new(Line::styled(
             format!(
@@ -335,23 +410,7 @@ fn draw_sampling(f: &mut Frame, area: Rect, theme: &Theme, request: &[String], r
         )),
         sep,
     );
-    let lines: Vec<Line> = reply
-        .lines
-        .iter()
-        .enumerate()
-        .skip(reply.scroll)
-        .take(edit.height as usize)
-        .map(|(i, l)| {
-            if i != reply.row {
-                return Line::raw(sanitize::line(l).into_owned());
-            }
-            let at = l.char_indices().nth(reply.col).map_or(l.len(), |(b, _)| b);
-            Line::from(vec![
-                Span::raw(sanitize::line(&l[..at]).into_owned()),
-                Span::styled("▏", theme.paint(Role::Match)),
-                Span::raw(sanitize::line(&l[at..]).into_owned()),
-            ])
-        })
-        .collect();
-    f.render_widget(Paragraph::new(lines), edit);
+    // Long lines scroll sideways to keep the cursor in view, as in the form's JSON editor.
+    let cursor = focused.then(|| theme.selection());
+    f.render_widget(Paragraph::new(reply.view(edit.height as usize, edit.width as usize, cursor)), edit);
 }

@@ -3,6 +3,7 @@
 pub mod ask;
 pub mod ask_form;
 pub mod ask_pick;
+mod ask_request;
 pub mod collection;
 pub mod confirm;
 pub mod copy_as;

@@ -23,8 +23,9 @@ use crate::ui::jsonview::JsonView;
 use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::msg::Cmd;
 use crate::ui::ops::{ReadDone, Shared};
-use crate::ui::result::text::{TextView, Typed};
+use crate::ui::result::text::{Search, TextView, Typed};
 use crate::ui::theme::{Role, Theme};
+use crate::ui::tree_place::TreePlace;
 
 pub const SCOPE: Scope = Scope("resource");
 
@@ -44,6 +45,12 @@ pub fn open_link(link: Link, cx: &mut Ctx) {
 enum Body {
     Text(TextView),
     Tree(Box<JsonView>),
+}
+
+/// Where the reader is in a content's body: found again after the resource is read again.
+enum Place {
+    Text { top: usize, search: Search },
+    Tree(Box<TreePlace>),
 }
 
 pub struct ReadView {
@@ -131,6 +138,31 @@ impl ReadView {
         }
         self.index = self.index.min(self.contents.len().saturating_sub(1));
         self.build();
+    }
+
+    /// A read again: the new contents, shown where the reader was (the same line, or the same
+    /// JSON node with the same folds, and the search), as far as the new text has it.
+    fn retake(&mut self, done: &ReadDone) {
+        let (index, place) = (self.index, self.place());
+        self.take(done);
+        if self.index != index {
+            return;
+        }
+        match (&mut self.body, place) {
+            (Body::Text(t), Place::Text { top, search }) => {
+                t.scroll.select(top);
+                t.search = search;
+            }
+            (Body::Tree(v), Place::Tree(place)) => place.restore(v),
+            _ => {}
+        }
+    }
+
+    fn place(&self) -> Place {
+        match &self.body {
+            Body::Text(t) => Place::Text { top: t.scroll.cursor, search: t.search.clone() },
+            Body::Tree(v) => Place::Tree(Box::new(TreePlace::of(v))),
+        }
     }
 
     fn content(&self) -> Option<&ResourceContent> {
@@ -420,7 +452,7 @@ impl Component for ReadView {
                 cx.cmd(Cmd::ReadResource { uri: self.uri.clone(), refresh: true });
             }
             Observed::Reread(done) if self.from_server && done.uri == self.uri => {
-                self.take(done);
+                self.retake(done);
                 self.note = Some(format!(
                     "{} read again after the server's update",
                     crate::ui::components::log::clock(std::time::SystemTime::now())
@@ -468,6 +500,33 @@ impl ReadView {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn read_of(text: &str) -> ReadDone {
+        let content = ResourceContent::from_value(json!({"uri": "a://t", "mimeType": "text/plain", "text": text}));
+        let ok = crate::ui::msg::ReadOk {
+            contents: Arc::new(vec![content]),
+            warnings: vec![],
+            elapsed: std::time::Duration::from_millis(1),
+            cache: None,
+        };
+        ReadDone { uri: "a://t".into(), refresh: true, outcome: Ok(ok) }
+    }
+
+    #[test]
+    fn a_text_read_again_keeps_its_line_and_search_within_the_new_length() {
+        let theme = Theme::default();
+        let lines = |n: usize| (0..n).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
+        let mut v = ReadView::from_read(&read_of(&lines(100)), &theme);
+        let Body::Text(t) = &mut v.body else { panic!("text") };
+        t.scroll.select(40);
+        t.search.query.set("line 4");
+        v.retake(&read_of(&lines(120)));
+        let Body::Text(t) = &v.body else { panic!("text") };
+        assert_eq!((t.scroll.cursor, t.search.query.text()), (40, "line 4"));
+        v.retake(&read_of(&lines(10)));
+        let Body::Text(t) = &v.body else { panic!("text") };
+        assert_eq!(t.scroll.cursor, 9, "the last line of a shorter text");
+    }
 
     #[test]
     fn links_and_embedded_resources() {
