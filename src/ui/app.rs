@@ -159,6 +159,7 @@ impl App {
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
         let focus = self.panes.focus;
         let cmds = self.update_in(msg);
+        self.panes.keep_focus_shown();
         if self.panes.focus != focus {
             // Zoom shows the focused pane: it ends when the focus moves on.
             self.panes.zoom = false;
@@ -364,7 +365,7 @@ impl App {
             }
             (None, None) => FormState::new(&tool, self.history.last_arguments(tool.name())),
         });
-        self.panes.focus = Pane::Form;
+        self.panes.focus_form();
     }
 
     pub(super) fn start_call(&mut self, tool_name: String, arguments: serde_json::Value) -> Vec<Cmd> {

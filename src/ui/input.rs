@@ -275,7 +275,7 @@ impl App {
             Command::Back => {
                 let raw_schema = self.panes.schema.as_ref().is_some_and(|s| s.raw_shown());
                 if self.panes.focus == Pane::Result && self.panes.form.is_some() {
-                    self.panes.focus = Pane::Form;
+                    self.panes.focus_form();
                 } else if self.panes.focus == Pane::Schema && raw_schema {
                     self.navigate(Command::ToggleRaw);
                 } else if self.panes.focus != Pane::Tools {
@@ -388,7 +388,7 @@ impl App {
         };
         match focus {
             Pane::Tools if used => self.sync_schema(),
-            Pane::Tools if cmd == Command::Expand => self.panes.focus = Pane::Schema,
+            Pane::Tools if cmd == Command::Expand => self.panes.focus = self.panes.middle(),
             Pane::Schema if !used && cmd == Command::Collapse => self.panes.focus = Pane::Tools,
             _ if !used => self.dirty = false,
             _ => {}
