@@ -79,3 +79,88 @@ async fn the_focus_never_rests_on_a_pane_not_shown() {
     screen.press(&mut app, KeyCode::Right);
     assert_eq!(app.outline().focus, Pane::Docked);
 }
+
+/// The app on `hostile_sizes.py tool-enum 3000`: one tool `t` whose field `choice` is one of
+/// 3,000 values, its form open.
+async fn big_enum_form() -> (App, mcplens::mcp::Session, Screen) {
+    let target = mcplens::mcp::Target::Stdio(mcplens::mcp::StdioTarget {
+        command: "python3".into(),
+        args: vec![common::script("hostile_sizes.py"), "tool-enum".into(), "3000".into()],
+        env: vec![],
+        cwd: None,
+    });
+    let (mut app, s) = mcplens::ui::headless::connected_app(&target, mcplens::ui::theme::Theme::default(), "sizes")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut screen = Screen::new(120, 40);
+    screen.press(&mut app, KeyCode::Enter);
+    assert_eq!(app.outline().focus, Pane::Form);
+    (app, s, screen)
+}
+
+fn line_with(text: &str, what: &str) -> String {
+    text.lines().find(|l| l.contains(what)).unwrap_or_default().to_string()
+}
+
+#[tokio::test]
+async fn an_enum_picker_moves_by_pages_and_to_either_end() {
+    let (mut app, _s, mut screen) = big_enum_form().await;
+    screen.press(&mut app, KeyCode::Char(' '));
+    screen.press(&mut app, KeyCode::End);
+    insta::assert_snapshot!("enum_picker_at_the_end", stable(&screen.text(&mut app)));
+    screen.press(&mut app, KeyCode::Enter);
+    assert!(line_with(&screen.text(&mut app), "choice:").contains("v0002999"));
+    // g and G, Home, the page keys.
+    screen.press(&mut app, KeyCode::Char(' '));
+    screen.press(&mut app, KeyCode::Char('g'));
+    screen.press(&mut app, KeyCode::PageDown);
+    screen.press_with(&mut app, KeyCode::Char('f'), KeyModifiers::CONTROL);
+    screen.press(&mut app, KeyCode::PageUp);
+    let at = app.form().and_then(|f| f.picker.as_ref()).map(|p| p.scroll.cursor).unwrap_or_default();
+    assert!(at > 1, "a page is more than a row: {at}");
+    screen.press(&mut app, KeyCode::Char('G'));
+    screen.press(&mut app, KeyCode::Home);
+    screen.press(&mut app, KeyCode::Enter);
+    assert!(line_with(&screen.text(&mut app), "choice:").contains("omitted"));
+}
+
+#[tokio::test]
+async fn an_enum_pickers_filter_is_typed_after_the_slash() {
+    let (mut app, _s, mut screen) = big_enum_form().await;
+    screen.press(&mut app, KeyCode::Char(' '));
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "v000123");
+    insta::assert_snapshot!("enum_picker_filtered", stable(&screen.text(&mut app)));
+    // Enter keeps the filter; then the list keys move in what it leaves, and Enter picks.
+    screen.press(&mut app, KeyCode::Enter);
+    screen.press(&mut app, KeyCode::Char('G'));
+    screen.press(&mut app, KeyCode::Enter);
+    assert!(line_with(&screen.text(&mut app), "choice:").contains("v0001239"));
+}
+
+/// An elicitation's enum field takes the same list keys as a tool form's.
+#[tokio::test]
+async fn an_elicitations_enum_picker_goes_to_the_bottom() {
+    use mcplens::mcp::asks::{Answer, ServerAsk};
+    use mcplens::ui::app::{Cmd, Msg, SessionMsg};
+    let (mut app, _session, mut screen) = setup().await;
+    let values: Vec<String> = (0..3000).map(|i| format!("v{i}")).collect();
+    let raw = serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {
+        "message": "pick", "requestedSchema": {"type": "object", "properties": {"c": {"type": "string", "enum": values}}}}});
+    let (ask, _rx) = ServerAsk::new("7".into(), std::sync::Arc::new(raw.to_string()), 1000)
+        .unwrap_or_else(|e| panic!("not an ask: {e}"));
+    app.update(Msg::Session(SessionMsg::Asked(ask.view())));
+    screen.press(&mut app, KeyCode::Char(' '));
+    screen.press(&mut app, KeyCode::Char('G'));
+    screen.press(&mut app, KeyCode::Enter);
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let sent: Vec<Answer> = cmds
+        .into_iter()
+        .filter_map(|c| match c {
+            Cmd::Answer { answer, .. } => Some(answer),
+            _ => None,
+        })
+        .collect();
+    let want = serde_json::json!({"c": "v2999"}).as_object().cloned().unwrap_or_default();
+    assert_eq!(sent, [Answer::Accept(want)]);
+}
