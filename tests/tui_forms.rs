@@ -164,3 +164,51 @@ async fn an_elicitations_enum_picker_goes_to_the_bottom() {
     let want = serde_json::json!({"c": "v2999"}).as_object().cloned().unwrap_or_default();
     assert_eq!(sent, [Answer::Accept(want)]);
 }
+
+/// Enter on a tool list whose filter hides every tool opens nothing, the form on screen
+/// included, and says why.
+#[tokio::test]
+async fn enter_with_no_tool_matching_opens_nothing() {
+    let (mut app, session, mut screen) = setup().await;
+    common::demo_app::open(&mut screen, &mut app, "echo");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    mcplens::ui::headless::execute(&mut app, &session, cmds).await;
+    assert!(screen.focus(&mut app, Pane::Tools));
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "zzzz");
+    screen.press(&mut app, KeyCode::Enter);
+    screen.press(&mut app, KeyCode::Enter);
+    let o = app.outline();
+    assert_eq!(o.focus, Pane::Tools);
+    let note = o.notice.map(|n| n.0).unwrap_or_default();
+    assert_eq!(note, "no tool matches the filter \"echozzzz\" (Esc clears it)");
+    assert!(screen.text(&mut app).contains("no tool matches the filter"));
+}
+
+/// The tool list refreshed (list_changed) without the tool whose form is open: the form stays,
+/// says so, and Ctrl-R does not run it until the server lists the tool again.
+#[tokio::test]
+async fn a_form_whose_tool_the_server_removed_is_not_run() {
+    use mcplens::ui::app::{Msg, SessionMsg};
+    let (mut app, _session, mut screen) = setup().await;
+    let listed = app.tools().tools.clone();
+    let list = |tools: Vec<mcplens::mcp::ToolDescriptor>| mcplens::mcp::ToolList {
+        tools,
+        pages: 1,
+        warnings: vec![],
+        cache: None,
+    };
+    common::demo_app::open(&mut screen, &mut app, "echo");
+    screen.type_text(&mut app, "hi");
+    let without: Vec<_> = listed.iter().filter(|t| t.name() != "echo").cloned().collect();
+    app.update(Msg::Session(SessionMsg::ToolsRefreshed(list(without))));
+    let text = screen.text(&mut app);
+    insta::assert_snapshot!("form_of_a_removed_tool", stable(&text));
+    assert!(screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL).is_empty());
+    let note = app.outline().notice.map(|n| n.0).unwrap_or_default();
+    assert!(note.starts_with("this server no longer lists echo"), "{note}");
+    // Listed again: it runs.
+    app.update(Msg::Session(SessionMsg::ToolsRefreshed(list(listed))));
+    assert!(!screen.text(&mut app).contains("no longer lists"));
+    assert!(!screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL).is_empty());
+}

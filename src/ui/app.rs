@@ -354,7 +354,10 @@ impl App {
     /// Opens the selected tool's form: the kept one, or one prefilled with `args`, the tool's last
     /// arguments, or its defaults.
     pub(super) fn open_form(&mut self, args: Option<serde_json::Value>) {
-        let Some(tool) = self.selected_tool().cloned() else { return };
+        let Some(tool) = self.selected_tool().cloned() else {
+            self.notice = Some((self.nothing_selected(), false));
+            return;
+        };
         self.panes.keep_form();
         let kept = self.panes.kept_form(tool.name());
         self.panes.form = Some(match (args, kept) {
@@ -365,7 +368,18 @@ impl App {
             }
             (None, None) => FormState::new(&tool, self.history.last_arguments(tool.name())),
         });
+        self.mark_unlisted_form();
         self.panes.focus_form();
+    }
+
+    /// Why Enter on the tool list opens nothing: the filter hides every tool, or there is none.
+    fn nothing_selected(&self) -> String {
+        let tools = &self.panes.tools;
+        if tools.tools.is_empty() {
+            return "no tool to open: the server lists none".into();
+        }
+        let clear = super::keymap::key(super::keymap::Scope::Tools, super::keymap::Command::Back);
+        format!("no tool matches the filter \"{}\" ({clear} clears it)", tools.filter.text())
     }
 
     pub(super) fn start_call(&mut self, tool_name: String, arguments: serde_json::Value) -> Vec<Cmd> {
@@ -412,7 +426,30 @@ impl App {
         self.panes.tools.set(list);
         self.panes.schema = None;
         self.sync_schema();
+        self.mark_unlisted_form();
     }
+
+    /// The open form's tool, once the server no longer lists it: the form stays (its values
+    /// are the user's) and says so; `Ctrl-R` does not run it (`unlisted_note`). Listed again, it
+    /// runs again.
+    fn mark_unlisted_form(&mut self) {
+        let Some(f) = &mut self.panes.form else { return };
+        let unlisted = self.panes.tools.find(&f.tool).is_none();
+        if unlisted && !f.unlisted {
+            self.notice = Some((unlisted_note(&f.tool), true));
+        } else if !unlisted && f.unlisted {
+            self.notice = Some((format!("this server lists {} again", f.tool), false));
+        }
+        f.unlisted = unlisted;
+    }
+}
+
+/// What is said of a form whose tool the server no longer lists.
+pub(super) fn unlisted_note(tool: &str) -> String {
+    let run = super::keymap::key(super::keymap::Scope::Form, super::keymap::Command::Run);
+    format!(
+        "this server no longer lists {tool}: not run (the form keeps its values; {run} runs it once it is listed again)"
+    )
 }
 
 /// The inside of a pane's border.

@@ -87,6 +87,8 @@ pub struct FormState {
     validator: Option<jsonschema::Validator>,
     /// The arguments were changed since the form was opened or last sent: quitting asks first.
     pub edited: bool,
+    /// The server no longer lists the tool (a list_changed): the form says so and is not run.
+    pub unlisted: bool,
 }
 
 fn flatten(f: &Field, path: &mut Vec<usize>, depth: usize, out: &mut Vec<Row>) {
@@ -158,6 +160,7 @@ impl FormState {
             typed_at: None,
             validator,
             edited: false,
+            unlisted: false,
         };
         s.rebuild();
         s

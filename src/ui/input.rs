@@ -191,6 +191,10 @@ impl App {
                 }
                 vec![]
             }
+            Action::RunForm { tool, .. } if self.panes.tools.find(&tool).is_none() => {
+                self.notice = Some((super::app::unlisted_note(&tool), true));
+                vec![]
+            }
             Action::RunForm { tool, arguments } => {
                 let cmds = self.start_call(tool, arguments);
                 // Sent: quitting no longer loses anything typed.

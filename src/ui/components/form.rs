@@ -32,6 +32,10 @@ impl FormState {
             let text = format!("{} is marked destructive. Run it? y / N", sanitize::line(&self.tool));
             info.push(Info { text, role: Role::Error, bold: true });
         }
+        if self.unlisted {
+            let text = format!("✖ the server no longer lists {}: not run", sanitize::line(&self.tool));
+            info.push(Info { text, role: Role::Error, bold: true });
+        }
         for m in [&self.message, &self.hint, &self.check].into_iter().flatten() {
             info.push(line(sanitize::line(m).into_owned(), Role::Warning));
         }
