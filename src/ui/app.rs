@@ -27,7 +27,7 @@ pub enum Conn {
 }
 
 pub use super::layout::{Areas, Pane};
-pub use super::msg::{CallResult, Cmd, Msg, Purpose, Running, SessionMsg, Shown};
+pub use super::msg::{CallResult, Cmd, Msg, Purpose, Running, SessionMsg, Shown, Withdrawn};
 pub use super::outline::{Outline, SetUp};
 
 /// The model. Its fields are the UI's own (its modules read and change them); code outside the
@@ -56,6 +56,9 @@ pub struct App {
     pub(super) server_level: Option<crate::mcp::log::Level>,
     /// The collection file (`--collection`), where `S` saves the call on screen.
     pub(super) collection_file: std::path::PathBuf,
+    /// `R` was pressed with a call under way: the worker cancels it before it reconnects, and
+    /// its result says why.
+    pub(super) reconnecting: bool,
 }
 
 impl App {
@@ -77,6 +80,7 @@ impl App {
             running: None,
             server_level: None,
             collection_file: super::saved::DEFAULT_FILE.into(),
+            reconnecting: false,
         };
         app.set_conn(Conn::Connecting { since: Instant::now() });
         app
@@ -242,7 +246,10 @@ impl App {
 
     fn session(&mut self, s: SessionMsg) -> Vec<Cmd> {
         match s {
-            SessionMsg::Connecting => self.set_conn(Conn::Connecting { since: Instant::now() }),
+            SessionMsg::Connecting => {
+                self.reconnecting = false;
+                self.set_conn(Conn::Connecting { since: Instant::now() });
+            }
             SessionMsg::Connected { server, tools, log } => return self.connected(*server, tools, log),
             SessionMsg::ToolsRefreshed(tools) => self.set_tools(tools),
             SessionMsg::Failed { error, log } => {
@@ -282,9 +289,9 @@ impl App {
                 }
                 return self.observe(&super::component::Observed::SavedRun(&m));
             }
-            SessionMsg::AskWithdrawn(id) => {
+            SessionMsg::AskWithdrawn(id, why) => {
                 self.panes.overlays.close_on(&super::component::Observed::AskWithdrawn(&id));
-                self.notice = Some(("the server withdrew its request".into(), false));
+                self.notice = Some((why.note().into(), false));
                 self.relayout();
             }
             SessionMsg::Retaught(call) => self.retaught(*call),
@@ -334,8 +341,11 @@ impl App {
     }
 
     /// A call ended: a new result, or the next page after the shown one; the history keeps it.
-    fn call_done(&mut self, result: CallResult, entry: crate::history::Entry) {
+    fn call_done(&mut self, mut result: CallResult, entry: crate::history::Entry) {
         let purpose = self.running.take().map_or(Purpose::New, |r| r.purpose);
+        if self.reconnecting && entry.status == crate::call::CallStatus::Cancelled {
+            result.error = Some(RECONNECT_CANCELLED.into());
+        }
         self.history.entries.push(entry.clone());
         self.panes.keep_past(entry.at, result.clone());
         let paging = purpose == Purpose::NextPage && result.envelope.is_some();
@@ -443,6 +453,9 @@ impl App {
         f.unlisted = unlisted;
     }
 }
+
+/// What the result of a call `R` cancelled says.
+const RECONNECT_CANCELLED: &str = "cancelled: reconnecting";
 
 /// What is said of a form whose tool the server no longer lists.
 pub(super) fn unlisted_note(tool: &str) -> String {

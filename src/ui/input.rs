@@ -246,7 +246,7 @@ impl App {
         match cmd {
             Command::Quit | Command::ForceQuit => return self.quit_or_ask(),
             Command::Help => self.panes.overlays.push(Box::new(Help::new(self.scope()))),
-            Command::Reconnect => return vec![Cmd::Reconnect],
+            Command::Reconnect => return self.reconnect(),
             cmd if super::requests::handles(cmd) => return self.request(cmd),
             Command::ServerLogLevel => self.pick_server_level(),
             Command::CancelCall => {
@@ -297,6 +297,16 @@ impl App {
             nav => self.navigate(nav),
         }
         vec![]
+    }
+
+    /// `R`: a new session. A call under way is cancelled first (the worker does it, and waits
+    /// for it to end), and says so.
+    fn reconnect(&mut self) -> Vec<Cmd> {
+        if self.running.is_some() || self.saved_running() {
+            self.reconnecting = true;
+            self.notice = Some(("reconnecting: the call under way is cancelled first".into(), false));
+        }
+        vec![Cmd::Reconnect]
     }
 
     /// Shows the result in the view a number key names, or the next one.
