@@ -135,7 +135,7 @@ async fn a_request_the_server_withdraws_closes_its_overlay() {
     let mut screen = Screen::new(120, 36);
     asked(&mut app, elicit(json!({"type": "object", "properties": {}})));
     assert!(screen.text(&mut app).contains("The server asks"));
-    app.update(Msg::Session(SessionMsg::AskWithdrawn("7".into())));
+    app.update(Msg::Session(SessionMsg::AskWithdrawn("7".into(), mcplens::ui::app::Withdrawn::ByServer)));
     let text = screen.text(&mut app);
     assert!(!text.contains("The server asks") && text.contains("withdrew"), "{text}");
 }

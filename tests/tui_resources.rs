@@ -210,6 +210,26 @@ async fn a_template_form_offers_the_servers_completions_and_reads_the_uri() {
     assert!(text.contains("a,b") && text.contains("1,2") && !text.contains("binary, 8 B"), "{text}");
 }
 
+/// The highlight moves only among the suggestions on screen, and the line that says how many
+/// more there are shows under them: Enter never takes a value the user did not see.
+#[tokio::test]
+async fn the_highlighted_suggestion_is_always_one_on_screen() {
+    let (mut app, session, mut screen) = py_app().await;
+    screen.press(&mut app, KeyCode::Char('r'));
+    select(&mut screen, &mut app, "users://{user}/profile");
+    let cmds = screen.press(&mut app, KeyCode::Enter);
+    execute(&mut app, &session, cmds).await;
+    for _ in 0..8 {
+        ctrl(&mut screen, &mut app, 'n');
+    }
+    let shown = overlay(&screen.text(&mut app), "Template: user-profile");
+    insta::assert_snapshot!("template_suggestions_highlighted", stable(&shown));
+    assert!(shown.contains("user007") && shown.contains("… 92 more: type to narrow"), "{shown}");
+    screen.press(&mut app, KeyCode::Enter);
+    let text = screen.text(&mut app);
+    assert!(text.contains("reads  users://user007/profile"), "{text}");
+}
+
 #[tokio::test]
 async fn a_subscription_shows_updates_and_the_open_read_reads_again() {
     let (mut app, session, mut screen) = py_app().await;

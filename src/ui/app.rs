@@ -27,7 +27,7 @@ pub enum Conn {
 }
 
 pub use super::layout::{Areas, Pane};
-pub use super::msg::{CallResult, Cmd, Msg, Purpose, Running, SessionMsg, Shown};
+pub use super::msg::{CallResult, Cmd, Msg, Purpose, Running, SessionMsg, Shown, Withdrawn};
 pub use super::outline::{Outline, SetUp};
 
 /// The model. Its fields are the UI's own (its modules read and change them); code outside the
@@ -56,6 +56,9 @@ pub struct App {
     pub(super) server_level: Option<crate::mcp::log::Level>,
     /// The collection file (`--collection`), where `S` saves the call on screen.
     pub(super) collection_file: std::path::PathBuf,
+    /// `R` was pressed with a call under way: the worker cancels it before it reconnects, and
+    /// its result says why.
+    pub(super) reconnecting: bool,
 }
 
 impl App {
@@ -77,6 +80,7 @@ impl App {
             running: None,
             server_level: None,
             collection_file: super::saved::DEFAULT_FILE.into(),
+            reconnecting: false,
         };
         app.set_conn(Conn::Connecting { since: Instant::now() });
         app
@@ -159,6 +163,7 @@ impl App {
     pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
         let focus = self.panes.focus;
         let cmds = self.update_in(msg);
+        self.panes.keep_focus_shown();
         if self.panes.focus != focus {
             // Zoom shows the focused pane: it ends when the focus moves on.
             self.panes.zoom = false;
@@ -242,7 +247,10 @@ impl App {
 
     fn session(&mut self, s: SessionMsg) -> Vec<Cmd> {
         match s {
-            SessionMsg::Connecting => self.set_conn(Conn::Connecting { since: Instant::now() }),
+            SessionMsg::Connecting => {
+                self.reconnecting = false;
+                self.set_conn(Conn::Connecting { since: Instant::now() });
+            }
             SessionMsg::Connected { server, tools, log } => return self.connected(*server, tools, log),
             SessionMsg::ToolsRefreshed(tools) => self.set_tools(tools),
             SessionMsg::Failed { error, log } => {
@@ -282,9 +290,9 @@ impl App {
                 }
                 return self.observe(&super::component::Observed::SavedRun(&m));
             }
-            SessionMsg::AskWithdrawn(id) => {
+            SessionMsg::AskWithdrawn(id, why) => {
                 self.panes.overlays.close_on(&super::component::Observed::AskWithdrawn(&id));
-                self.notice = Some(("the server withdrew its request".into(), false));
+                self.notice = Some((why.note().into(), false));
                 self.relayout();
             }
             SessionMsg::Retaught(call) => self.retaught(*call),
@@ -334,8 +342,11 @@ impl App {
     }
 
     /// A call ended: a new result, or the next page after the shown one; the history keeps it.
-    fn call_done(&mut self, result: CallResult, entry: crate::history::Entry) {
+    fn call_done(&mut self, mut result: CallResult, entry: crate::history::Entry) {
         let purpose = self.running.take().map_or(Purpose::New, |r| r.purpose);
+        if self.reconnecting && entry.status == crate::call::CallStatus::Cancelled {
+            result.error = Some(RECONNECT_CANCELLED.into());
+        }
         self.history.entries.push(entry.clone());
         self.panes.keep_past(entry.at, result.clone());
         let paging = purpose == Purpose::NextPage && result.envelope.is_some();
@@ -354,7 +365,10 @@ impl App {
     /// Opens the selected tool's form: the kept one, or one prefilled with `args`, the tool's last
     /// arguments, or its defaults.
     pub(super) fn open_form(&mut self, args: Option<serde_json::Value>) {
-        let Some(tool) = self.selected_tool().cloned() else { return };
+        let Some(tool) = self.selected_tool().cloned() else {
+            self.notice = Some((self.nothing_selected(), false));
+            return;
+        };
         self.panes.keep_form();
         let kept = self.panes.kept_form(tool.name());
         self.panes.form = Some(match (args, kept) {
@@ -365,7 +379,18 @@ impl App {
             }
             (None, None) => FormState::new(&tool, self.history.last_arguments(tool.name())),
         });
-        self.panes.focus = Pane::Form;
+        self.mark_unlisted_form();
+        self.panes.focus_form();
+    }
+
+    /// Why Enter on the tool list opens nothing: the filter hides every tool, or there is none.
+    fn nothing_selected(&self) -> String {
+        let tools = &self.panes.tools;
+        if tools.tools.is_empty() {
+            return "no tool to open: the server lists none".into();
+        }
+        let clear = super::keymap::key(super::keymap::Scope::Tools, super::keymap::Command::Back);
+        format!("no tool matches the filter \"{}\" ({clear} clears it)", tools.filter.text())
     }
 
     pub(super) fn start_call(&mut self, tool_name: String, arguments: serde_json::Value) -> Vec<Cmd> {
@@ -412,7 +437,33 @@ impl App {
         self.panes.tools.set(list);
         self.panes.schema = None;
         self.sync_schema();
+        self.mark_unlisted_form();
     }
+
+    /// The open form's tool, once the server no longer lists it: the form stays (its values
+    /// are the user's) and says so; `Ctrl-R` does not run it (`unlisted_note`). Listed again, it
+    /// runs again.
+    fn mark_unlisted_form(&mut self) {
+        let Some(f) = &mut self.panes.form else { return };
+        let unlisted = self.panes.tools.find(&f.tool).is_none();
+        if unlisted && !f.unlisted {
+            self.notice = Some((unlisted_note(&f.tool), true));
+        } else if !unlisted && f.unlisted {
+            self.notice = Some((format!("this server lists {} again", f.tool), false));
+        }
+        f.unlisted = unlisted;
+    }
+}
+
+/// What the result of a call `R` cancelled says.
+const RECONNECT_CANCELLED: &str = "cancelled: reconnecting";
+
+/// What is said of a form whose tool the server no longer lists.
+pub(super) fn unlisted_note(tool: &str) -> String {
+    let run = super::keymap::key(super::keymap::Scope::Form, super::keymap::Command::Run);
+    format!(
+        "this server no longer lists {tool}: not run (the form keeps its values; {run} runs it once it is listed again)"
+    )
 }
 
 /// The inside of a pane's border.

@@ -4,6 +4,8 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 
+pub use super::form_picker::Picker;
+use super::form_picker::PickerKey;
 use super::keymap::Command;
 use super::line_input::{Edit, LineInput};
 use super::textarea::TextArea;
@@ -26,14 +28,6 @@ pub struct Row {
     pub path: Vec<usize>,
     pub depth: usize,
     pub kind: RowKind,
-}
-
-#[derive(Debug, Clone)]
-pub struct Picker {
-    pub options: Vec<String>,
-    pub cursor: usize,
-    /// Multi-select (arrays of enums): which options are on.
-    pub multi: Option<Vec<bool>>,
 }
 
 /// What a row can be given: typed text and the few keys rows use. The keymap's activate and
@@ -93,6 +87,8 @@ pub struct FormState {
     validator: Option<jsonschema::Validator>,
     /// The arguments were changed since the form was opened or last sent: quitting asks first.
     pub edited: bool,
+    /// The server no longer lists the tool (a list_changed): the form says so and is not run.
+    pub unlisted: bool,
 }
 
 fn flatten(f: &Field, path: &mut Vec<usize>, depth: usize, out: &mut Vec<Row>) {
@@ -164,6 +160,7 @@ impl FormState {
             typed_at: None,
             validator,
             edited: false,
+            unlisted: false,
         };
         s.rebuild();
         s
@@ -273,15 +270,13 @@ impl FormState {
             Kind::Enum(_) => {
                 let mut options = form::option_labels(f);
                 options.insert(0, "(none: omit)".into());
-                Some(Picker { options, cursor: f.choice.map_or(0, |c| c + 1), multi: None })
+                Some(Picker::new(options, f.choice.map_or(0, |c| c + 1), None))
             }
-            Kind::MultiEnum(_) => {
-                Some(Picker { options: form::option_labels(f), cursor: 0, multi: Some(f.chosen.clone()) })
-            }
+            Kind::MultiEnum(_) => Some(Picker::new(form::option_labels(f), 0, Some(f.chosen.clone()))),
             Kind::Variant(labels) => {
                 let mut options = labels.clone();
                 options.insert(0, "(none: omit)".into());
-                Some(Picker { options, cursor: f.choice.map_or(0, |c| c + 1), multi: None })
+                Some(Picker::new(options, f.choice.map_or(0, |c| c + 1), None))
             }
             _ => None,
         };
@@ -291,22 +286,25 @@ impl FormState {
         let Some(p) = self.picker.take() else { return };
         let Some(path) = self.focused().map(|r| r.path.clone()) else { return };
         let kind = self.focused_field().map(|f| f.kind.clone());
+        // Nothing under the cursor (a filter that leaves no option): nothing picked.
+        let chosen = p.chosen();
         match (kind, p.multi) {
             (Some(Kind::MultiEnum(_)), Some(on)) => self.edit(|f| {
                 f.chosen = on;
                 f.state = State::Set;
             }),
-            (Some(Kind::Enum(_)), _) => self.edit(|f| {
-                f.choice = p.cursor.checked_sub(1);
+            (Some(Kind::Enum(_)), _) if chosen.is_some() => self.edit(|f| {
+                f.choice = chosen.and_then(|c| c.checked_sub(1));
                 f.state = if f.choice.is_some() { State::Set } else { State::Unset };
             }),
-            (Some(Kind::Variant(_)), _) => match p.cursor.checked_sub(1) {
-                Some(i) => self.structural(&path, |f, b| b.choose(f, i)),
-                None => self.structural(&path, |f, _| {
+            (Some(Kind::Variant(_)), _) => match chosen {
+                Some(0) => self.structural(&path, |f, _| {
                     f.choice = None;
                     f.children.clear();
                     f.state = State::Unset;
                 }),
+                Some(i) => self.structural(&path, |f, b| b.choose(f, i - 1)),
+                None => {}
             },
             _ => {}
         }
@@ -314,24 +312,10 @@ impl FormState {
 
     fn picker_key(&mut self, k: &KeyEvent) -> FormOutcome {
         let Some(p) = &mut self.picker else { return FormOutcome::NotMine };
-        let n = p.options.len();
-        // The form's own keys, so a user's keymap moves them here too; j and k as in every list.
-        let cmd = super::keymap::lookup(k, super::keymap::Scope::Form);
-        match (cmd, k.code) {
-            (Some(Command::NextField | Command::Down), _) | (_, KeyCode::Char('j')) => {
-                p.cursor = (p.cursor + 1).min(n.saturating_sub(1))
-            }
-            (Some(Command::PrevField | Command::Up), _) | (_, KeyCode::Char('k')) => {
-                p.cursor = p.cursor.saturating_sub(1)
-            }
-            (Some(Command::Toggle), _) if p.multi.is_some() => {
-                if let Some(on) = p.multi.as_mut().and_then(|m| m.get_mut(p.cursor)) {
-                    *on = !*on;
-                }
-            }
-            (Some(Command::Activate | Command::Toggle), _) => self.pick(),
-            (Some(Command::Leave), _) => self.picker = None,
-            _ => {}
+        match p.key(k) {
+            PickerKey::Open => {}
+            PickerKey::Cancel => self.picker = None,
+            PickerKey::Pick => self.pick(),
         }
         FormOutcome::Handled
     }

@@ -191,6 +191,10 @@ impl App {
                 }
                 vec![]
             }
+            Action::RunForm { tool, .. } if self.panes.tools.find(&tool).is_none() => {
+                self.notice = Some((super::app::unlisted_note(&tool), true));
+                vec![]
+            }
             Action::RunForm { tool, arguments } => {
                 let cmds = self.start_call(tool, arguments);
                 // Sent: quitting no longer loses anything typed.
@@ -242,7 +246,7 @@ impl App {
         match cmd {
             Command::Quit | Command::ForceQuit => return self.quit_or_ask(),
             Command::Help => self.panes.overlays.push(Box::new(Help::new(self.scope()))),
-            Command::Reconnect => return vec![Cmd::Reconnect],
+            Command::Reconnect => return self.reconnect(),
             cmd if super::requests::handles(cmd) => return self.request(cmd),
             Command::ServerLogLevel => self.pick_server_level(),
             Command::CancelCall => {
@@ -275,7 +279,7 @@ impl App {
             Command::Back => {
                 let raw_schema = self.panes.schema.as_ref().is_some_and(|s| s.raw_shown());
                 if self.panes.focus == Pane::Result && self.panes.form.is_some() {
-                    self.panes.focus = Pane::Form;
+                    self.panes.focus_form();
                 } else if self.panes.focus == Pane::Schema && raw_schema {
                     self.navigate(Command::ToggleRaw);
                 } else if self.panes.focus != Pane::Tools {
@@ -293,6 +297,16 @@ impl App {
             nav => self.navigate(nav),
         }
         vec![]
+    }
+
+    /// `R`: a new session. A call under way is cancelled first (the worker does it, and waits
+    /// for it to end), and says so.
+    fn reconnect(&mut self) -> Vec<Cmd> {
+        if self.running.is_some() || self.saved_running() {
+            self.reconnecting = true;
+            self.notice = Some(("reconnecting: the call under way is cancelled first".into(), false));
+        }
+        vec![Cmd::Reconnect]
     }
 
     /// Shows the result in the view a number key names, or the next one.
@@ -388,7 +402,7 @@ impl App {
         };
         match focus {
             Pane::Tools if used => self.sync_schema(),
-            Pane::Tools if cmd == Command::Expand => self.panes.focus = Pane::Schema,
+            Pane::Tools if cmd == Command::Expand => self.panes.focus = self.panes.middle(),
             Pane::Schema if !used && cmd == Command::Collapse => self.panes.focus = Pane::Tools,
             _ if !used => self.dirty = false,
             _ => {}

@@ -15,6 +15,7 @@ mod dispatch;
 mod docked;
 pub mod fit;
 pub mod form;
+mod form_picker;
 pub mod fuzzy;
 pub mod headless;
 mod input;

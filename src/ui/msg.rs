@@ -40,8 +40,8 @@ pub enum SessionMsg {
     Retaught(Box<CallResult>),
     /// The server asks the user something (elicitation, sampling).
     Asked(crate::mcp::asks::AskView),
-    /// The server withdrew its request of this id.
-    AskWithdrawn(String),
+    /// The server's request of this id can no longer be answered, and why.
+    AskWithdrawn(String, Withdrawn),
     /// Resources, templates or prompts listed (every page), or why not.
     Listed {
         kind: crate::mcp::ItemKind,
@@ -108,6 +108,30 @@ pub struct CallResult {
 
 /// Why a call was made: a new result, the next page of the shown one, or every page.
 pub use crate::call::Purpose;
+
+/// Why a server's request can no longer be answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Withdrawn {
+    /// The server said so (`notifications/cancelled`, or it stopped waiting).
+    ByServer,
+    /// `R`: the connection it came on is closed for a new one.
+    Reconnecting,
+    /// The session ended.
+    SessionEnded,
+}
+
+impl Withdrawn {
+    /// What the status line says when its overlay closes.
+    pub fn note(self) -> &'static str {
+        match self {
+            Withdrawn::ByServer => "the server withdrew its request",
+            Withdrawn::Reconnecting => {
+                "reconnecting: the server's request from the old connection is closed unanswered"
+            }
+            Withdrawn::SessionEnded => "the session ended: the server's request is closed unanswered",
+        }
+    }
+}
 
 /// A call under way.
 #[derive(Debug, Clone)]

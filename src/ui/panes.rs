@@ -241,6 +241,24 @@ impl Panes {
         }
     }
 
+    /// Gives the keys to the open form, which takes the schema's place from a docked pane shown
+    /// there (its key shows it again): the pane with the keys is always the one on screen.
+    pub(super) fn focus_form(&mut self) {
+        if self.form.is_some() {
+            self.shown = None;
+            self.focus = Pane::Form;
+        }
+    }
+
+    /// Whatever moved the focus last, the pane with the keys is one on screen: a focus left in
+    /// the schema's place goes to what stands there (a docked pane, the form, or the schema).
+    pub(super) fn keep_focus_shown(&mut self) {
+        let middle = self.middle();
+        if matches!(self.focus, Pane::Schema | Pane::Form | Pane::Docked) && self.focus != middle {
+            self.focus = middle;
+        }
+    }
+
     /// Hides the docked pane; the focus it had goes to the tool list.
     pub(super) fn hide_docked(&mut self) {
         self.shown = None;

@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::dispatch::{Dispatch, Job};
-use super::msg::{Cmd, Msg, SessionMsg};
+use super::msg::{Cmd, Msg, SessionMsg, Withdrawn};
 use super::{baseline, diagnose, mask, ops};
 use crate::envelope::hints::Hints;
 use crate::history::History;
@@ -36,8 +36,8 @@ pub(crate) struct Worker {
 struct Serving {
     session: Arc<Session>,
     known: Arc<Mutex<ops::Known>>,
-    /// The call under way, which Ctrl-K cancels.
-    current: Option<CancellationToken>,
+    /// The call under way, which Ctrl-K cancels, and its task (`R` waits for it to end).
+    current: Option<(CancellationToken, tokio::task::JoinHandle<()>)>,
     /// The server process has exited (its exit is reported once).
     dead: bool,
     waiting: Waiting,
@@ -123,9 +123,13 @@ impl Worker {
         let child = session.child().cloned();
         let mut serving = Serving { session, known, current: None, dead: false, waiting: Waiting::default() };
         let flow = self.serve(&mut serving, events, child).await;
+        if flow == Flow::Reconnect {
+            stop_call(serving.current.take()).await;
+        }
         serving.session.close().await;
+        let why = if flow == Flow::Reconnect { Withdrawn::Reconnecting } else { Withdrawn::SessionEnded };
         for id in self.pending.drain() {
-            self.send(SessionMsg::AskWithdrawn(id));
+            self.send(SessionMsg::AskWithdrawn(id, why));
         }
         flow
     }
@@ -233,13 +237,13 @@ impl Worker {
             Job::Reconnect => return Flow::Reconnect,
             Job::Quit => return Flow::Quit,
             Job::Work { task, cancel } => {
-                if cancel.is_some() {
-                    s.current = cancel;
+                let task = tokio::spawn(task);
+                if let Some(c) = cancel {
+                    s.current = Some((c, task));
                 }
-                tokio::spawn(task);
             }
             Job::Cancel => {
-                if let Some(c) = s.current.take() {
+                if let Some((c, _)) = s.current.take() {
                     c.cancel();
                 }
             }
@@ -266,12 +270,27 @@ impl Worker {
             Err(RecvError::Lagged(_)) => ops::ListKind::ALL.into_iter().for_each(|k| waiting.relist(k)),
             Ok(ServerEvent::Asking(false)) => {
                 for id in self.pending.withdrawn() {
-                    self.send(SessionMsg::AskWithdrawn(id));
+                    self.send(SessionMsg::AskWithdrawn(id, Withdrawn::ByServer));
                 }
             }
             Ok(_) | Err(RecvError::Closed) => {}
         }
     }
+}
+
+/// How long `R` waits for the call it cancels to end (its `notifications/cancelled` sent, its
+/// result recorded) before the session closes under it.
+const CANCEL_WAIT: Duration = Duration::from_secs(3);
+
+/// Cancels the call under way, as Ctrl-K does, and waits for it to end: a reconnect neither
+/// leaves the server working on a call nobody waits for nor drops a reply already read.
+async fn stop_call(current: Option<(CancellationToken, tokio::task::JoinHandle<()>)>) {
+    let Some((cancel, task)) = current else { return };
+    if task.is_finished() {
+        return;
+    }
+    cancel.cancel();
+    let _ = tokio::time::timeout(CANCEL_WAIT, task).await;
 }
 
 /// Waits for the server process to exit (never, for a server that is no child of ours).

@@ -624,6 +624,9 @@ impl Session {
         let mut clock = Deadline::new(timeout);
         loop {
             tokio::select! {
+                // A reply that came is the answer, whatever else is ready; a cancel is never
+                // held back by a stream of progress.
+                biased;
                 r = &mut response => {
                     // Progress the server sent before its reply may still be queued: deliver it.
                     while let Ok(ev) = events.try_recv() {
@@ -650,6 +653,15 @@ impl Session {
                         }
                     };
                 }
+                _ = cancel.cancelled() => {
+                    // Read off the wire already, not yet handed over: the answer, not dropped.
+                    if let Some(raw) = self.tap.take_reply(&id) {
+                        return Ok((raw, started.elapsed()));
+                    }
+                    self.give_up(&peer, &id, request_id, "cancelled by the user").await;
+                    self.log().push(LogKind::Info, &format!("{what} cancelled by the user"));
+                    return Err(LensError::cancelled());
+                }
                 ev = events.recv() => match ev {
                     Ok(ServerEvent::Progress { token: t, progress, total, message }) if t == token => {
                         clock.restart();
@@ -659,11 +671,6 @@ impl Session {
                     Ok(_) | Err(RecvError::Lagged(_)) => {}
                     Err(RecvError::Closed) => {}
                 },
-                _ = cancel.cancelled() => {
-                    self.give_up(&peer, &id, request_id, "cancelled by the user").await;
-                    self.log().push(LogKind::Info, &format!("{what} cancelled by the user"));
-                    return Err(LensError::cancelled());
-                }
                 _ = clock.expired() => {
                     self.give_up(&peer, &id, request_id, "timed out").await;
                     return Err(self.service_error(ServiceError::Timeout { timeout }, what).await);

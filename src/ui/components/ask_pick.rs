@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::mcp::asks::Choices;
 use crate::sanitize;
+use crate::ui::keymap::Command;
 use crate::ui::line_input::{Edit, LineInput};
 use crate::ui::theme::{Role, Theme};
 
@@ -94,11 +95,7 @@ impl ChoicePicker {
                 return self.shown.get(self.cursor).map_or(Picked::Closed, |&i| Picked::Value(self.choices.value(i)));
             }
             KeyCode::Char(' ') if self.multi.is_some() && k.modifiers == KeyModifiers::NONE => self.toggle(),
-            KeyCode::Up => self.step(-1),
-            KeyCode::Down => self.step(1),
-            KeyCode::PageUp => self.step(-20),
-            KeyCode::PageDown => self.step(20),
-            KeyCode::Home => self.step(-(self.cursor as isize)),
+            _ if let Some(by) = self.movement(k) => self.step(by),
             _ => {
                 if self.filter.key(k) == Edit::Changed {
                     self.refilter();
@@ -106,6 +103,26 @@ impl ChoicePicker {
             }
         }
         Picked::Open
+    }
+
+    /// How far a key that is not text moves the cursor: the list keys every list takes (a row,
+    /// a page, the top, the bottom), by the keymap. Letters filter here, so only named keys and
+    /// Ctrl keys move.
+    fn movement(&self, k: &KeyEvent) -> Option<isize> {
+        if crate::ui::input::is_text(k) {
+            return None;
+        }
+        let page = crate::ui::scroll::page(self.rows) as isize;
+        Some(match crate::ui::keymap::lookup(k, crate::ui::keymap::Scope::Any)? {
+            Command::Up => -1,
+            Command::Down => 1,
+            Command::PageUp => -page,
+            Command::PageDown => page,
+            Command::Top => -(self.cursor as isize),
+            // Every match read: the last one is the bottom.
+            Command::Bottom => isize::MAX,
+            _ => return None,
+        })
     }
 
     fn toggle(&mut self) {
@@ -169,5 +186,42 @@ pub(super) fn cut(s: &str) -> String {
     match line.char_indices().nth(SHOWN_CHARS) {
         Some((at, _)) => format!("{}…", &line[..at]),
         None => line.into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn picker(n: usize) -> ChoicePicker {
+        let values: Vec<String> = (0..n).map(|i| format!("\"v{i}\"")).collect();
+        let raw = Arc::new(format!(r#"{{"type":"object","properties":{{"c":{{"enum":[{}]}}}}}}"#, values.join(",")));
+        let schema = crate::mcp::asks::AskSchema::read(&raw, &raw);
+        let choices = schema.info(0).choices.unwrap_or_else(|| panic!("no choices"));
+        ChoicePicker::new(0, "c", choices, false, None)
+    }
+
+    fn press(p: &mut ChoicePicker, code: KeyCode, mods: KeyModifiers) -> Option<Value> {
+        match p.key(&KeyEvent::new(code, mods)) {
+            Picked::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn the_list_keys_reach_the_bottom_past_the_choices_read_so_far() {
+        let mut p = picker(3000);
+        press(&mut p, KeyCode::End, KeyModifiers::NONE);
+        assert_eq!(press(&mut p, KeyCode::Enter, KeyModifiers::NONE), Some(Value::from("v2999")));
+        press(&mut p, KeyCode::Home, KeyModifiers::NONE);
+        press(&mut p, KeyCode::Char('f'), KeyModifiers::CONTROL);
+        press(&mut p, KeyCode::PageDown, KeyModifiers::NONE);
+        press(&mut p, KeyCode::Char('b'), KeyModifiers::CONTROL);
+        // A page is the rows shown less one.
+        assert_eq!(press(&mut p, KeyCode::Enter, KeyModifiers::NONE), Some(Value::from("v9")));
+        // Letters filter here: G is typed, not the bottom.
+        press(&mut p, KeyCode::Char('G'), KeyModifiers::SHIFT);
+        assert_eq!(p.filter.text(), "G");
     }
 }

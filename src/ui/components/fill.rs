@@ -29,6 +29,17 @@ pub const SCOPE: Scope = Scope("fill");
 /// At most this many suggestions are listed under the form.
 const SHOWN: usize = 8;
 
+/// The rows of the suggestions' place above the values: its top border and the count line.
+const FOOT_HEAD: u16 = 2;
+
+/// How many of `s`'s values a place `height` rows high lists: what is left under its head, less
+/// a row for the "… more" line when some are not listed.
+fn fitting(s: &Suggestions, height: u16) -> usize {
+    let room = usize::from(height.saturating_sub(FOOT_HEAD));
+    let n = s.values.len().min(SHOWN);
+    if n <= room && s.listed <= n { n } else { n.min(room.saturating_sub(1)) }
+}
+
 /// Every request's number, so an answer finds the field that asked (and a late one is dropped).
 static SEQ: AtomicU64 = AtomicU64::new(1);
 
@@ -73,6 +84,9 @@ pub struct FillOverlay {
     /// The request in flight (its seq) and the field it is for.
     asked: Option<u64>,
     suggestions: Suggestions,
+    /// How many suggestions the space under the form shows (from the last layout): the
+    /// highlight moves among these only, so what Enter takes is always on screen.
+    fits: usize,
     /// The focused row and its text when suggestions were last asked for.
     seen: (usize, String),
     problem: Option<String>,
@@ -172,6 +186,7 @@ impl FillOverlay {
             completes,
             asked: None,
             suggestions: Suggestions::default(),
+            fits: SHOWN,
             seen: (usize::MAX, String::new()),
             problem: None,
         };
@@ -281,7 +296,7 @@ impl FillOverlay {
     }
 
     fn move_highlight(&mut self, down: bool) -> Used {
-        let n = self.suggestions.values.len().min(SHOWN);
+        let n = self.shown();
         if n == 0 {
             return Used::Yes;
         }
@@ -401,8 +416,12 @@ impl Component for FillOverlay {
     }
 
     fn set_area(&mut self, area: Rect) {
-        let [_, body, _] = self.split(Block::bordered().inner(area));
+        let [_, body, foot] = self.split(Block::bordered().inner(area));
         self.form.follow(body);
+        self.fits = fitting(&self.suggestions, foot.height);
+        if self.suggestions.highlight.is_some_and(|h| h >= self.fits) {
+            self.suggestions.highlight = None;
+        }
     }
 
     fn overlay_size(&self, area: Rect) -> (u16, u16) {
@@ -484,26 +503,35 @@ impl FillOverlay {
             ),
             theme.paint(Role::Dim),
         )];
-        for (i, v) in s.values.iter().take(SHOWN).enumerate() {
+        let shown = self.shown();
+        for (i, v) in s.values.iter().take(shown).enumerate() {
             let line = Line::styled(format!("  {}", sanitize::line(v)), theme.paint(Role::JsonString));
             lines.push(if s.highlight == Some(i) { line.style(theme.selection()) } else { line });
         }
-        if s.listed > SHOWN {
+        if s.listed > shown {
             lines.push(Line::styled(
-                format!("  … {} more: type to narrow", s.listed - SHOWN),
+                format!("  … {} more: type to narrow", s.listed - shown),
                 theme.paint(Role::Dim).add_modifier(Modifier::ITALIC),
             ));
         }
         lines
     }
 
-    /// The description and URI above, the form, the suggestions below.
+    /// The description and URI above, the form, the suggestions below (as many rows as they
+    /// need, up to half the box).
     fn split(&self, inner: Rect) -> [Rect; 3] {
         let head = (self.about.len() + usize::from(self.plan.is_some()) + usize::from(self.problem.is_some())) as u16;
-        let shown = self.suggestions.values.len().min(SHOWN);
-        let foot = (shown as u16 + 2 + u16::from(self.suggestions.listed > SHOWN)).min(inner.height / 3).max(2);
+        let n = self.suggestions.values.len().min(SHOWN);
+        let more = self.suggestions.listed > n;
+        let foot = (n as u16 + FOOT_HEAD + u16::from(more)).min(inner.height / 2).max(2);
         Layout::vertical([Constraint::Length(head.min(inner.height / 4)), Constraint::Min(3), Constraint::Length(foot)])
             .areas(inner)
+    }
+
+    /// How many suggestions are listed: those that fit under the form with the "… more" line
+    /// when there are more.
+    fn shown(&self) -> usize {
+        self.suggestions.values.len().min(SHOWN).min(self.fits)
     }
 
     pub fn target(&self) -> &Target {
@@ -544,6 +572,22 @@ mod tests {
         assert_eq!(asks, 6, "one per change: the worker debounces");
         let p = desc(ItemKind::Prompt, r#"{"name":"p","arguments":[{"name":"a","required":true},{"name":"b"}]}"#);
         assert_eq!(schema_of(&p).0["required"], json!(["a"]));
+    }
+
+    #[test]
+    fn the_suggestions_listed_are_those_that_fit_with_the_more_line() {
+        let s = |n: usize, listed: usize| Suggestions {
+            values: (0..n).map(|i| format!("v{i}")).collect(),
+            listed,
+            ..Suggestions::default()
+        };
+        // Head (2 rows) + 8 values + "… more".
+        assert_eq!(fitting(&s(100, 100), 11), SHOWN);
+        assert_eq!(fitting(&s(100, 100), 10), 7);
+        assert_eq!(fitting(&s(100, 100), 5), 2);
+        assert_eq!(fitting(&s(3, 3), 5), 3);
+        assert_eq!(fitting(&s(3, 5), 5), 2);
+        assert_eq!(fitting(&s(100, 100), 2), 0);
     }
 
     #[test]

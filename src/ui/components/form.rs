@@ -32,6 +32,10 @@ impl FormState {
             let text = format!("{} is marked destructive. Run it? y / N", sanitize::line(&self.tool));
             info.push(Info { text, role: Role::Error, bold: true });
         }
+        if self.unlisted {
+            let text = format!("✖ the server no longer lists {}: not run", sanitize::line(&self.tool));
+            info.push(Info { text, role: Role::Error, bold: true });
+        }
         for m in [&self.message, &self.hint, &self.check].into_iter().flatten() {
             info.push(line(sanitize::line(m).into_owned(), Role::Warning));
         }
@@ -99,6 +103,10 @@ impl FormState {
         if let Some(ta) = &mut self.raw {
             ta.follow(h);
             ta.follow_columns(rows.width as usize);
+        }
+        if let Some(p) = &mut self.picker {
+            let rows = picker_box(p, rows).height.saturating_sub(2);
+            p.set_height(usize::from(rows));
         }
         if self.focus < self.scroll {
             self.scroll = self.focus;
@@ -218,40 +226,72 @@ impl FormState {
     }
 }
 
-/// An open picker's options in a box over the rows, wide enough for its title when the rows
-/// have the room.
-fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, theme: &Theme, focused: bool) {
+/// The keys an open picker names in its title.
+fn picker_hint(p: &crate::ui::form::Picker) -> String {
     let (toggle, pick, leave) = (key(Command::Toggle), key(Command::Activate), key(Command::Leave));
-    let hint = if p.multi.is_some() {
-        format!(" {toggle} toggles · {pick} done ")
+    let filter = crate::ui::form_picker::filter_key();
+    if p.multi.is_some() {
+        format!(" {toggle} toggles · {pick} done · {filter} filters ")
     } else {
-        format!(" {pick} picks · {leave} cancels ")
-    };
+        format!(" {pick} picks · {leave} cancels · {filter} filters ")
+    }
+}
+
+/// Where an open picker's box goes over the rows: wide enough for its title when the rows have
+/// the room, as high as its options.
+fn picker_box(p: &crate::ui::form::Picker, rows_area: Rect) -> Rect {
     let widest = p.options.iter().map(|o| Span::raw(o.as_str()).width()).max().unwrap_or(10) + 8;
-    let w = widest.max(Span::raw(hint.as_str()).width() + 2).min(usize::from(u16::MAX)) as u16;
-    let r = crate::ui::component::centered(rows_area, w, p.options.len() as u16 + 2);
+    let title = Span::raw(picker_hint(p)).width() + 2;
+    let w = widest.max(title).min(usize::from(u16::MAX)) as u16;
+    let h = u16::try_from(p.options.len()).unwrap_or(u16::MAX).saturating_add(2);
+    crate::ui::component::centered(rows_area, w, h)
+}
+
+/// An open picker's options in its box over the rows; the filter and where the cursor is in a
+/// long list on its bottom edge.
+fn draw_picker(f: &mut Frame, p: &crate::ui::form::Picker, rows_area: Rect, theme: &Theme, focused: bool) {
+    let r = picker_box(p, rows_area);
     f.render_widget(Clear, r);
-    let skip = p.cursor.saturating_sub(r.height.saturating_sub(3) as usize);
+    let rows = usize::from(r.height.saturating_sub(2));
+    let width = usize::from(r.width.saturating_sub(2));
     let items: Vec<Line> = p
-        .options
-        .iter()
-        .enumerate()
-        .skip(skip)
-        .map(|(i, o)| {
+        .window(rows)
+        .map(|(i, at_cursor)| {
             let mark = match &p.multi {
                 Some(on) if on.get(i).copied().unwrap_or(false) => "[x] ",
                 Some(_) => "[ ] ",
                 None => "",
             };
-            let l = crate::ui::fit::fit(
-                Line::raw(format!("{mark}{}", sanitize::line(o))),
-                usize::from(r.width.saturating_sub(2)),
-            );
-            if i == p.cursor { l.style(theme.selection()) } else { l }
+            let option = p.options.get(i).map_or("", String::as_str);
+            let l = crate::ui::fit::fit(Line::raw(format!("{mark}{}", sanitize::line(option))), width);
+            if at_cursor { l.style(theme.selection()) } else { l }
         })
         .collect();
-    let b = crate::ui::component::overlay_block(theme, crate::ui::fit::title(hint, r.width), focused);
+    let mut b = crate::ui::component::overlay_block(theme, crate::ui::fit::title(picker_hint(p), r.width), focused);
+    if let Some(bottom) = picker_bottom(p, rows) {
+        b = b.title_bottom(crate::ui::fit::title(bottom, r.width).style(theme.paint(Role::Dim)));
+    }
+    let empty = items.is_empty();
     f.render_widget(Paragraph::new(items).block(b), r);
+    if empty && rows > 0 {
+        let inner = Rect { x: r.x + 1, y: r.y + 1, width: r.width.saturating_sub(2), height: 1 };
+        f.render_widget(Paragraph::new("no option matches").style(theme.paint(Role::Dim)), inner);
+    }
+}
+
+/// The picker's bottom edge: the filter (being typed, or kept), and the cursor's place when the
+/// options do not all fit.
+fn picker_bottom(p: &crate::ui::form::Picker, rows: usize) -> Option<String> {
+    let mut parts = vec![];
+    if p.filtering || !p.filter.is_empty() {
+        parts.push(format!("/{}", p.filter.view(40, p.filtering)));
+    }
+    let n = p.shown_len();
+    if n > rows || !p.filter.is_empty() {
+        let at = if n == 0 { 0 } else { p.scroll.cursor + 1 };
+        parts.push(format!("{at} of {n}"));
+    }
+    (!parts.is_empty()).then(|| format!(" {} ", parts.join(" · ")))
 }
 
 impl Component for FormState {
