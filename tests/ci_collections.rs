@@ -217,6 +217,23 @@ fn update_rewrites_expectations_and_then_the_run_passes() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), now);
 }
 
+/// `--update` through a symlink rewrites the file it points to (the link stays a link) and
+/// keeps that file's permissions.
+#[cfg(unix)]
+#[test]
+fn update_keeps_a_symlink_and_the_file_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let file = write("linked.toml", DEMO.replace("equals = \"hi\"", "equals = \"bye\"").as_str());
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = scratch("link.toml");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let o = test(&[&link, "--update"]);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(std::fs::read_to_string(&file).unwrap().contains("equals = \"hi\""));
+    assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+}
+
 /// A small well-formedness check of XML: tags nest and close, attributes are quoted, `&` starts
 /// an entity, and no character XML 1.0 forbids appears. Returns the element names in order.
 fn xml_elements(x: &str) -> Vec<String> {

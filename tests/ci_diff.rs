@@ -179,6 +179,51 @@ fn a_snapshot_diffed_with_its_live_server_shows_no_change() {
     assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
 }
 
+/// A stdio server listing tool `a` twice with different schemas; `reversed` lists them the
+/// other way round, `one` only the first.
+const TWO_OF_ONE_NAME: &str = r#"
+import json, sys
+plain = {"name": "a", "inputSchema": {"type": "object"}}
+strict = {"name": "a", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}}
+tools = {"reversed": [strict, plain], "one": [plain]}.get(sys.argv[1] if len(sys.argv) > 1 else "", [plain, strict])
+for line in sys.stdin:
+    m = json.loads(line)
+    if "id" not in m:
+        continue
+    if m.get("method") == "initialize":
+        r = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "dup", "version": "1"}}
+    elif m.get("method") == "tools/list":
+        r = {"tools": tools}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}), flush=True)
+"#;
+
+#[test]
+fn tools_sharing_a_name_are_no_change_against_themselves() {
+    let server = scratch("two_of_one_name.py");
+    std::fs::write(&server, TWO_OF_ONE_NAME).unwrap();
+    let (py, server) = (python().to_string_lossy().into_owned(), server.to_string_lossy().into_owned());
+    let file = scratch("two_of_one_name.json");
+    let file = file.to_str().unwrap();
+    let o = mcplens(&["snapshot", "-o", file, "--", &py, &server]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for (args, code, printed) in [
+        (vec!["diff", file, file], 0, "no changes\n"),
+        (vec!["diff", file, "--", &py, &server], 0, "no changes\n"),
+        (vec!["diff", file, "--", &py, &server, "reversed"], 0, "no changes\n"),
+        (
+            vec!["diff", file, "--", &py, &server, "one"],
+            5,
+            "BREAKING    /tools/a  tool removed\n1 breaking, 0 compatible\n",
+        ),
+    ] {
+        let o = mcplens(&args);
+        assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(code), printed), "{args:?}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn files_that_are_no_snapshot_are_usage_errors() {
     let not_json = scratch("bad.json");

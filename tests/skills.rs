@@ -129,4 +129,13 @@ fn a_server_without_the_extension_is_not_asked() {
     assert_eq!(out.status.code(), Some(0));
     assert!(stderr(&out).contains("does not declare the skills extension"), "{}", stderr(&out));
     assert!(!asked.iter().any(|m| m.starts_with("skills/")), "{asked:?}");
+    // The JSON listing is an empty list, as for prompts; a skill to read is no such skill (2).
+    let (out, asked) = run(&["skills", "--json"], &["--no-extension"]);
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "[]\n"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not declare the skills extension"), "{}", stderr(&out));
+    assert!(!asked.iter().any(|m| m.starts_with("skills/")), "{asked:?}");
+    let (out, asked) = run(&["skills", "read", "daily"], &["--no-extension"]);
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(2), ""), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no skill \"daily\" to read: the server does not declare"), "{}", stderr(&out));
+    assert!(!asked.iter().any(|m| m.starts_with("skills/") || m.starts_with("resources/")), "{asked:?}");
 }

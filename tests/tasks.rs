@@ -80,3 +80,26 @@ fn task_list_follows_every_page_and_stops_on_a_repeated_cursor() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("tasks/list repeated the cursor \"again\"; stopped after 2 pages"), "{}", stderr(&o));
 }
+
+/// A server without tasks says so plainly: the memory server declares none (nothing is asked), a
+/// server declaring them answers "method not found". `task list` has none to show (exit 0, as
+/// `prompts` on a server without prompts); `task get` names no task (exit 1).
+#[test]
+fn a_server_without_tasks_says_so() {
+    let memory = root().join("tests/peers/node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+    let file = std::env::temp_dir().join(format!("mcplens-tasks-memory-{}.json", std::process::id()));
+    let env = format!("MEMORY_FILE_PATH={}", file.display());
+    let memory = vec!["-e".into(), env, "--".into(), "node".into(), memory.to_string_lossy().into_owned()];
+    let py = python().to_string_lossy().into_owned();
+    let refusing = vec!["--".into(), py, script("task_server.py"), "--no-task-methods".into()];
+    for (target, why) in [(memory, "(no tasks capability)"), (refusing, "(JSON-RPC error -32601: Method not found)")] {
+        let o = run(&["task", "list"], &target);
+        assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "no tasks\n"), "{}", stderr(&o));
+        assert_eq!(stderr(&o), format!("warning: the server does not offer tasks {why}\n"));
+        let o = run(&["task", "list", "--json"], &target);
+        assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "{\"tasks\":[]}\n"), "{}", stderr(&o));
+        let o = run(&["task", "get", "t1"], &target);
+        assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(1), ""), "{}", stderr(&o));
+        assert_eq!(stderr(&o), format!("mcplens: the server does not offer tasks {why}\n"));
+    }
+}

@@ -28,12 +28,36 @@ pub struct Spec<'a> {
 
 /// The text to print (secrets masked unless `show_secrets`), or why this form does not apply.
 pub fn render(spec: &Spec, form: Form, show_secrets: bool, secrets: Vec<String>) -> Result<String, String> {
+    let redactor = (!show_secrets).then(|| Redactor::new(secrets));
+    let w = Words(redactor.as_ref());
     let text = match form {
-        Form::Command => command(spec, show_secrets),
+        Form::Command => command(spec, w),
         Form::Message => format!("{}\n", message(spec, 1, MCPLENS)),
-        Form::Curl => curl(spec)?,
+        Form::Curl => curl(spec, w)?,
     };
-    Ok(if show_secrets { text } else { Redactor::new(secrets).redact(&text).into_owned() })
+    Ok(match &redactor {
+        Some(r) => r.redact(&text).into_owned(),
+        None => text,
+    })
+}
+
+/// How values become shell words: each masked (unless the secrets are shown) before it is
+/// quoted, since a secret quoted for the shell (`'` written `'\''`) is no longer found whole in
+/// the text.
+#[derive(Clone, Copy)]
+struct Words<'r>(Option<&'r Redactor>);
+
+impl Words<'_> {
+    fn word(self, s: &str) -> String {
+        match self.0 {
+            Some(r) => quote(&r.redact(s)),
+            None => quote(s),
+        }
+    }
+
+    fn shows_secrets(self) -> bool {
+        self.0.is_none()
+    }
 }
 
 /// Who sends the message, as its `clientInfo` says: curl for the curl form, else mcplens.
@@ -63,30 +87,30 @@ pub fn message(spec: &Spec, id: u64, (client, client_version): Client) -> String
     crate::sanitize::json(&text).into_owned()
 }
 
-fn command(spec: &Spec, show_secrets: bool) -> String {
+fn command(spec: &Spec, w: Words) -> String {
     let t = spec.target;
-    let mut words = vec!["mcplens".to_string(), "call".into(), quote(spec.tool)];
+    let mut words = vec!["mcplens".to_string(), "call".into(), w.word(spec.tool)];
     if let Some(a) = spec.arguments.filter(|a| !a.is_empty()) {
         let json = Value::Object(a.clone()).to_string();
-        words.extend(["--args".into(), quote(&crate::sanitize::json(&json))]);
+        words.extend(["--args".into(), w.word(&crate::sanitize::json(&json))]);
     }
     if !spec.version.is_empty() {
-        words.extend(["--protocol".into(), quote(spec.version)]);
+        words.extend(["--protocol".into(), w.word(spec.version)]);
     }
-    words.extend(target_words(t));
-    words.extend(oauth_words(&t.oauth, show_secrets));
+    words.extend(target_words(t, w));
+    words.extend(oauth_words(&t.oauth, w));
     if !t.command.is_empty() {
         words.push("--".into());
-        words.extend(t.command.iter().map(|w| quote(w)));
+        words.extend(t.command.iter().map(|word| w.word(word)));
     }
     format!("{}\n", words.join(" "))
 }
 
 /// The target's flags that differ from their defaults, so that the command reaches the same
 /// server the same way (OAuth apart: [`oauth_words`]).
-fn target_words(t: &TargetArgs) -> Vec<String> {
+fn target_words(t: &TargetArgs, w: Words) -> Vec<String> {
     let mut words = vec![];
-    let mut flag = |name: &str, value: String| words.extend([name.to_string(), quote(&value)]);
+    let mut flag = |name: &str, value: String| words.extend([name.to_string(), w.word(&value)]);
     let path = |p: &std::path::Path| p.to_string_lossy().into_owned();
     t.url.iter().for_each(|u| flag("--url", u.clone()));
     t.headers.iter().for_each(|h| flag("-H", h.clone()));
@@ -113,11 +137,11 @@ fn target_words(t: &TargetArgs) -> Vec<String> {
 
 /// The login flags. A client secret is written as the environment variable mcplens also reads it
 /// from (kept off the process list), unless the secrets are asked for.
-fn oauth_words(o: &OAuthArgs, show_secrets: bool) -> Vec<String> {
-    let plain = |v: &Option<String>| v.as_deref().map(quote);
-    let path = |p: &Option<std::path::PathBuf>| p.as_ref().map(|p| quote(&p.to_string_lossy()));
+fn oauth_words(o: &OAuthArgs, w: Words) -> Vec<String> {
+    let plain = |v: &Option<String>| v.as_deref().map(|s| w.word(s));
+    let path = |p: &Option<std::path::PathBuf>| p.as_ref().map(|p| w.word(&p.to_string_lossy()));
     let secret = |v: &Option<String>, var: &str| {
-        v.as_deref().map(|s| if show_secrets { quote(s) } else { format!("\"${var}\"") })
+        v.as_deref().map(|s| if w.shows_secrets() { quote(s) } else { format!("\"${var}\"") })
     };
     let valued = [
         ("--client-id", plain(&o.client_id)),
@@ -145,22 +169,22 @@ fn oauth_words(o: &OAuthArgs, show_secrets: bool) -> Vec<String> {
     words
 }
 
-fn curl(spec: &Spec) -> Result<String, String> {
+fn curl(spec: &Spec, w: Words) -> Result<String, String> {
     let Some(url) = &spec.target.url else {
         return Err("--print-curl is for an HTTP server (--url)".into());
     };
-    let mut base = vec!["curl".to_string(), "-sS".into(), quote(url)];
+    let mut base = vec!["curl".to_string(), "-sS".into(), w.word(url)];
     for h in ["Content-Type: application/json", "Accept: application/json, text/event-stream"] {
         base.extend(["-H".into(), quote(h)]);
     }
     for h in &spec.target.headers {
-        base.extend(["-H".into(), quote(h)]);
+        base.extend(["-H".into(), w.word(h)]);
     }
     let base = base.join(" ");
-    let version = quote(&format!("MCP-Protocol-Version: {}", spec.version));
+    let version = w.word(&format!("MCP-Protocol-Version: {}", spec.version));
     if spec.era == Era::Modern {
-        let named = format!("-H 'Mcp-Method: tools/call' -H {}", quote(&format!("Mcp-Name: {}", spec.tool)));
-        return Ok(format!("{base} -H {version} {named} --data-raw {}\n", quote(&message(spec, 1, CURL))));
+        let named = format!("-H 'Mcp-Method: tools/call' -H {}", w.word(&format!("Mcp-Name: {}", spec.tool)));
+        return Ok(format!("{base} -H {version} {named} --data-raw {}\n", w.word(&message(spec, 1, CURL))));
     }
     // The legacy era: initialize, keep the session id the server gives, say initialized, call.
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -170,9 +194,9 @@ fn curl(spec: &Spec) -> Result<String, String> {
         "SID=$({base} -D - -o /dev/null --data-raw {} | sed -n 's/^[Mm][Cc][Pp]-[Ss]ession-[Ii][Dd]: *//p' | tr -d '\\r')\n\
          {base} -H \"Mcp-Session-Id: $SID\" -H {version} --data-raw {}\n\
          {base} -H \"Mcp-Session-Id: $SID\" -H {version} --data-raw {}\n",
-        quote(&init.to_string()),
-        quote(&initialized.to_string()),
-        quote(&message(spec, 1, CURL)),
+        w.word(&init.to_string()),
+        w.word(&initialized.to_string()),
+        w.word(&message(spec, 1, CURL)),
     ))
 }
 
@@ -218,6 +242,26 @@ mod tests {
         );
         let shown = render(&spec, Form::Command, true, secrets).unwrap_or_default();
         assert!(shown.contains("-H 'Authorization: Bearer s3cr3t'"), "{shown}");
+    }
+
+    /// A secret is masked before it is quoted: one holding a quote, a backslash, a space or a `$`
+    /// is quoted differently, so masking the printed text would not find it.
+    #[test]
+    fn secrets_the_shell_would_quote_are_masked_too() {
+        for secret in ["ab'cdzq7x9", "ab\\cdzq7x9", "ab cdzq7x9", "ab$cdzq7x9", "ab\"cdzq7x9", "'\\ $\"zq7x9"] {
+            let (header, env) = (format!("X-Api-Key: {secret}"), format!("K={secret}"));
+            let t = target(&["--url", "http://h/mcp", "-H", &header, "-e", &env, "--", "node", "s.js", secret]);
+            let args = json!({"message": format!("see {secret}")});
+            for era in [Era::Legacy, Era::Modern] {
+                let spec = Spec { target: &t, tool: "echo", arguments: args.as_object(), era, version: "2025-11-25" };
+                for form in [Form::Command, Form::Curl, Form::Message] {
+                    let masked = render(&spec, form, false, vec![secret.to_string()]).unwrap_or_default();
+                    assert!(!masked.contains("zq7x9") && masked.contains(crate::mcp::log::MASK), "{secret}: {masked}");
+                }
+                let shown = render(&spec, Form::Command, true, vec![secret.to_string()]).unwrap_or_default();
+                assert!(shown.contains(&quote(&header)) && shown.contains(&quote(&env)), "{shown}");
+            }
+        }
     }
 
     #[test]

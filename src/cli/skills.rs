@@ -21,8 +21,14 @@ pub async fn skills(a: &SkillsArgs) -> Result<i32> {
 async fn run(opened: &Opened, a: &SkillsArgs) -> Result<i32> {
     let session = &opened.session;
     if !session.offers_skills() {
-        err_line(&format!("mcplens: the server does not declare the skills extension ({EXTENSION}); no skills"));
-        return Ok(0);
+        let why = format!("the server does not declare the skills extension ({EXTENSION})");
+        if let Some(name) = a.read_name()? {
+            return Err(LensError::usage(format!("no skill {:?} to read: {why}", sanitize::line(name).into_owned())));
+        }
+        err_line(&format!("mcplens: {why}; no skills"));
+        // An empty list, as `prompts --json` prints for a server without prompts: a script
+        // reading the output finds JSON either way.
+        return if a.json { out("[]\n").map(|_| 0) } else { Ok(0) };
     }
     let list = session.list_skills().await?;
     if let Some(hint) = &list.cache {

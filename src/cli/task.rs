@@ -8,7 +8,7 @@ use super::{out, raw_member, render, status_line};
 use crate::call::Call;
 use crate::error::{LensError, Result};
 use crate::mcp::tasks::Task;
-use crate::mcp::{CallOptions, Reply, ReplyBody, Session};
+use crate::mcp::{CallOptions, Reply, ReplyBody, RpcError, Session};
 use crate::sanitize;
 
 /// A task's status on stderr while it runs.
@@ -39,6 +39,9 @@ pub async fn command(t: &TaskArgs) -> Result<i32> {
 async fn run(session: &Session, t: &TaskArgs) -> Result<i32> {
     let opts = CallOptions::default();
     let id = t.id.clone().unwrap_or_default();
+    if !session.offers_tasks() && !matches!(t.action, TaskAction::List) {
+        return Ok(not_offered("no tasks capability"));
+    }
     let (method, params) = match t.action {
         TaskAction::Get => ("tasks/get", json!({"taskId": id})),
         TaskAction::Cancel => ("tasks/cancel", json!({"taskId": id})),
@@ -53,6 +56,9 @@ async fn run(session: &Session, t: &TaskArgs) -> Result<i32> {
 /// sent before, or the page limit (`max_list_pages`) is reached; either stop is said on stderr.
 /// With `--json` each page's result is a line of its own.
 async fn list(session: &Session, json: bool, opts: &CallOptions) -> Result<i32> {
+    if let Some(why) = session.tasks_unlisted() {
+        return none_listed(&why, json);
+    }
     let mut seen = std::collections::HashSet::new();
     let mut cursor: Option<Value> = None;
     let mut pages = 0usize;
@@ -61,6 +67,12 @@ async fn list(session: &Session, json: bool, opts: &CallOptions) -> Result<i32> 
         let params = cursor.as_ref().map_or_else(|| json!({}), |c| json!({ "cursor": c }));
         let reply = session.request_method("tasks/list", params, opts, &mut |_| {}).await?;
         pages += 1;
+        if let (ReplyBody::Error(e), 1) = (&reply.body, pages)
+            && RpcError::from_value(e).is_method_not_found()
+        {
+            let why = format!("the server does not offer tasks ({})", Reply::error_summary(e));
+            return none_listed(&sanitize::line(&why), json);
+        }
         let next = match &reply.body {
             ReplyBody::Result(r) => r.get("nextCursor").filter(|c| !c.is_null() && c.as_str() != Some("")).cloned(),
             ReplyBody::Error(_) => None,
@@ -80,6 +92,14 @@ async fn list(session: &Session, json: bool, opts: &CallOptions) -> Result<i32> 
         }
         cursor = Some(next);
     }
+}
+
+/// A server whose tasks are not listed has none to show, as one without prompts has no prompts:
+/// a warning, an empty list (`{"tasks": []}` with `--json`), exit 0.
+fn none_listed(why: &str, json: bool) -> Result<i32> {
+    super::err_line(&format!("warning: {why}"));
+    out(if json { "{\"tasks\":[]}\n" } else { "no tasks\n" })?;
+    Ok(0)
 }
 
 /// One page of `tasks/list`; whether it held a task. "no tasks" is said only when `say_none` (the
@@ -113,7 +133,7 @@ fn page(reply: &Reply, json: bool, say_none: bool, tasks: impl Fn(&Value) -> Opt
 async fn result(session: &Session, id: &str, json: bool, opts: &CallOptions) -> Result<i32> {
     let reply = session.task_result(id, opts, &mut |_| {}).await?;
     if let ReplyBody::Error(e) = &reply.body {
-        return Err(unknown(e));
+        return refused(e);
     }
     let call = Call { tool: "", arguments: None, descriptor: None, hint: None };
     let answer = call.read(reply);
@@ -129,7 +149,7 @@ async fn result(session: &Session, id: &str, json: bool, opts: &CallOptions) -> 
 /// The reply as sent (`--json`) or its tasks, a line each; an error reply is exit 1.
 fn print(reply: &Reply, json: bool, tasks: impl Fn(&Value) -> Option<Vec<Task>>) -> Result<i32> {
     let result = match &reply.body {
-        ReplyBody::Error(e) => return Err(unknown(e)),
+        ReplyBody::Error(e) => return refused(e),
         ReplyBody::Result(r) => r,
     };
     if json {
@@ -145,6 +165,21 @@ fn print(reply: &Reply, json: bool, tasks: impl Fn(&Value) -> Option<Vec<Task>>)
         None => return Err(LensError::connection("the reply holds no task (no taskId); --json shows it as sent")),
     }
     Ok(0)
+}
+
+/// Says that the server does not offer tasks (`why`: how it says so); exit 1, as for a task the
+/// server does not know.
+fn not_offered(why: &str) -> i32 {
+    super::err_line(&format!("mcplens: the server does not offer tasks ({})", sanitize::line(why)));
+    1
+}
+
+/// A server's error about a task: "method not found" is a server without tasks.
+fn refused(e: &Value) -> Result<i32> {
+    if RpcError::from_value(e).is_method_not_found() {
+        return Ok(not_offered(&Reply::error_summary(e)));
+    }
+    Err(unknown(e))
 }
 
 /// A server's error about a task, with the usual cause spelt out.

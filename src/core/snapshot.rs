@@ -2,7 +2,7 @@
 //! added, removed and changed, and the server's capabilities, each change classified for callers
 //! (see [`crate::schema::diff`]). Snapshots are read as JSON values: key order never counts.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use serde_json::{Map, Value};
 
@@ -99,30 +99,89 @@ fn keyed<'a>(list: Option<&'a Value>, key: &str) -> Vec<(String, &'a Value)> {
         .collect()
 }
 
-/// The items by key, the first of each key kept (lists of 100k tools are compared by lookup, not
-/// by a search of the other list for each item).
-fn by_key<'k, 'a>(items: &'k [(String, &'a Value)]) -> HashMap<&'k str, &'a Value> {
-    let mut map = HashMap::with_capacity(items.len());
-    for (name, v) in items {
-        map.entry(name.as_str()).or_insert(*v);
+/// How an item of the old list and one of the new pair up.
+#[derive(Debug, PartialEq)]
+pub enum Paired<'k, T> {
+    Removed(&'k str, T),
+    Both(&'k str, T, T),
+    Added(&'k str, T),
+}
+
+/// The items of two lists paired by key. Of items sharing a key on either side, those alike
+/// (`print`, a hash agreeing with equality, is equal) are paired first, the rest in order (the
+/// first left with the first left); those left over on either side are removed or added. So a
+/// list compared with itself, or with its duplicates listed in another order, has no change, and
+/// one of two dropped is one removal. A hash that collides only pairs two items that are then
+/// compared in full. Old items come first, in their order, then the added ones in theirs. Keys
+/// are looked up, not searched for, and `print` is asked only of items whose key repeats: lists of
+/// 100k tools cost linear time.
+pub fn pair<'k, K: AsRef<str>, T>(
+    before: &'k [(K, T)],
+    after: &'k [(K, T)],
+    print: impl Fn(&T) -> u64,
+) -> Vec<Paired<'k, &'k T>> {
+    let mut waiting: HashMap<&str, VecDeque<usize>> = HashMap::with_capacity(after.len());
+    for (i, (name, _)) in after.iter().enumerate() {
+        waiting.entry(name.as_ref()).or_default().push_back(i);
     }
-    map
+    let mut old_count: HashMap<&str, usize> = HashMap::with_capacity(before.len());
+    for (name, _) in before {
+        *old_count.entry(name.as_ref()).or_default() += 1;
+    }
+    let repeated =
+        |name: &str| old_count.get(name).copied().unwrap_or(0) > 1 || waiting.get(name).is_some_and(|w| w.len() > 1);
+    let mut taken = vec![false; after.len()];
+    let mut partner: Vec<Option<usize>> = vec![None; before.len()];
+    // Alike first, among the keys that repeat.
+    let mut alike: HashMap<(&str, u64), VecDeque<usize>> = HashMap::new();
+    for (i, (name, w)) in after.iter().enumerate().filter(|(_, (n, _))| repeated(n.as_ref())) {
+        alike.entry((name.as_ref(), print(w))).or_default().push_back(i);
+    }
+    for (j, (name, v)) in before.iter().enumerate().filter(|(_, (n, _))| repeated(n.as_ref())) {
+        if let Some(i) = alike.get_mut(&(name.as_ref(), print(v))).and_then(VecDeque::pop_front) {
+            taken[i] = true;
+            partner[j] = Some(i);
+        }
+    }
+    let mut out = Vec::with_capacity(before.len().max(after.len()));
+    for ((name, v), found) in before.iter().zip(partner) {
+        let next = || {
+            let queue = waiting.get_mut(name.as_ref())?;
+            while let Some(i) = queue.pop_front() {
+                if !taken[i] {
+                    return Some(i);
+                }
+            }
+            None
+        };
+        match found.or_else(next) {
+            Some(i) => {
+                taken[i] = true;
+                out.push(Paired::Both(name.as_ref(), v, &after[i].1));
+            }
+            None => out.push(Paired::Removed(name.as_ref(), v)),
+        }
+    }
+    let added = after.iter().zip(&taken).filter(|(_, taken)| !**taken);
+    out.extend(added.map(|((name, v), _)| Paired::Added(name.as_ref(), v)));
+    out
 }
 
 fn items(list: &str, key: &str, old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
     let (before, after) = (keyed(old, key), keyed(new, key));
-    let (old_map, new_map) = (by_key(&before), by_key(&after));
     let mut out = vec![];
-    for (name, v) in &before {
-        let path = format!("/{list}/{}", token(name));
-        match new_map.get(name.as_str()).copied() {
-            None => out.push(change(path, Impact::Breaking, format!("{} removed", noun(list)))),
-            Some(w) if w != *v => out.extend(item(list, &path, v, w)),
-            _ => {}
-        }
-    }
-    for (name, _) in after.iter().filter(|(n, _)| !old_map.contains_key(n.as_str())) {
-        out.push(change(format!("/{list}/{}", token(name)), Impact::Compatible, format!("{} added", noun(list))));
+    for paired in pair(&before, &after, |v| crate::value_set::hash(v)) {
+        let (name, impact, what) = match paired {
+            Paired::Removed(name, _) => (name, Impact::Breaking, "removed"),
+            Paired::Both(name, v, w) => {
+                if v != w {
+                    out.extend(item(list, &format!("/{list}/{}", token(name)), v, w));
+                }
+                continue;
+            }
+            Paired::Added(name, _) => (name, Impact::Compatible, "added"),
+        };
+        out.push(change(format!("/{list}/{}", token(name)), impact, format!("{} {what}", noun(list))));
     }
     out
 }
@@ -183,25 +242,20 @@ fn task_required(execution: Option<&Value>) -> bool {
 /// A prompt's arguments: one removed or newly required is breaking.
 fn arguments(path: &str, old: Option<&Value>, new: Option<&Value>) -> Vec<Change> {
     let (before, after) = (keyed(old, "name"), keyed(new, "name"));
-    let (old_map, new_map) = (by_key(&before), by_key(&after));
     let required = |v: &Value| v.get("required").and_then(Value::as_bool).unwrap_or(false);
     let mut out = vec![];
-    for (name, v) in &before {
-        let p = format!("{path}/{}", token(name));
-        match new_map.get(name.as_str()).copied() {
-            None => out.push(change(p, Impact::Breaking, "argument removed")),
-            Some(w) if required(w) && !required(v) => out.push(change(p, Impact::Breaking, "argument now required")),
-            Some(w) if w != *v => out.push(change(p, Impact::Compatible, "argument changed")),
-            _ => {}
-        }
-    }
-    for (name, w) in after.iter().filter(|(n, _)| !old_map.contains_key(n.as_str())) {
-        let p = format!("{path}/{}", token(name));
-        if required(w) {
-            out.push(change(p, Impact::Breaking, "new required argument"));
-        } else {
-            out.push(change(p, Impact::Compatible, "new optional argument"));
-        }
+    for paired in pair(&before, &after, |v| crate::value_set::hash(v)) {
+        let (name, impact, what) = match paired {
+            Paired::Removed(name, _) => (name, Impact::Breaking, "argument removed"),
+            Paired::Both(name, v, w) if required(w) && !required(v) => {
+                (name, Impact::Breaking, "argument now required")
+            }
+            Paired::Both(name, v, w) if w != v => (name, Impact::Compatible, "argument changed"),
+            Paired::Both(..) => continue,
+            Paired::Added(name, w) if required(w) => (name, Impact::Breaking, "new required argument"),
+            Paired::Added(name, _) => (name, Impact::Compatible, "new optional argument"),
+        };
+        out.push(change(format!("{path}/{}", token(name)), impact, what));
     }
     out
 }
@@ -277,6 +331,51 @@ mod tests {
         );
         assert!(compare(&old, &old).is_empty());
         assert!(check(&old).is_ok() && check(&json!({})).is_err());
+    }
+
+    /// Items sharing a name are paired alike first, then in order: a list compared with itself
+    /// has no change, one of two dropped is one removal.
+    #[test]
+    fn items_sharing_a_name_are_paired_in_order() {
+        let plain = json!({"name": "a", "inputSchema": {"type": "object"}});
+        let strict = json!({"name": "a", "inputSchema": {"type": "object", "required": ["x"]}});
+        let arg = |req: bool| json!({"name": "q", "required": req});
+        let both = snap(json!([plain, strict]), json!([{"name": "p", "arguments": [arg(false), arg(true)]}]));
+        assert_eq!(compare(&both, &both), vec![]);
+        let one = snap(json!([plain]), json!([{"name": "p", "arguments": [arg(false)]}]));
+        let c: Vec<(String, Impact, String)> =
+            compare(&both, &one).into_iter().map(|c| (c.path, c.impact, c.what)).collect();
+        assert_eq!(
+            c,
+            vec![
+                ("/prompts/p/arguments/q".into(), Impact::Breaking, "argument removed".into()),
+                ("/tools/a".into(), Impact::Breaking, "tool removed".into()),
+            ]
+        );
+        let c: Vec<(String, String)> = compare(&one, &both).into_iter().map(|c| (c.path, c.what)).collect();
+        assert_eq!(
+            c,
+            vec![
+                ("/prompts/p/arguments/q".into(), "new required argument".into()),
+                ("/tools/a".into(), "tool added".into())
+            ]
+        );
+        let print = |v: &u64| *v;
+        assert_eq!(
+            pair(&[("a", 1), ("a", 3)], &[("a", 3)], print),
+            vec![Paired::Removed("a", &1), Paired::Both("a", &3, &3)]
+        );
+        let (old, new) = (vec![("a", 1), ("b", 2), ("a", 3)], vec![("a", 4), ("c", 5), ("a", 3), ("a", 6)]);
+        assert_eq!(
+            pair(&old, &new, print),
+            vec![
+                Paired::Both("a", &1, &4),
+                Paired::Removed("b", &2),
+                Paired::Both("a", &3, &3),
+                Paired::Added("c", &5),
+                Paired::Added("a", &6)
+            ]
+        );
     }
 
     #[test]

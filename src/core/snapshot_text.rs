@@ -9,15 +9,13 @@
 //! Whatever this reading does not take (a document serde_json refuses but mcplens reads
 //! approximated) is compared the old way, whole (see [`crate::snapshot::compare`]).
 
-use std::collections::HashMap;
-
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::raw_object::{Members, members};
-use crate::schema::diff::{Change, ENUM_NOT_LISTED, token};
-use crate::snapshot::{item as item_changes, server as server_changes};
+use crate::schema::diff::{Change, ENUM_NOT_LISTED, Impact, token};
+use crate::snapshot::{Paired, item as item_changes, pair, server as server_changes};
 
 /// The lists of a snapshot and the key that names an item in each.
 const LISTS: [(&str, &str); 4] =
@@ -155,44 +153,44 @@ fn key_of(raw: &RawValue, key: &str, max_depth: usize) -> Option<String> {
     serde_json::from_str::<String>(member?.get()).ok()
 }
 
-fn by_key<'k, 'a>(items: &'k [(String, &'a RawValue)]) -> HashMap<&'k str, &'a RawValue> {
-    let mut map = HashMap::with_capacity(items.len());
-    for (name, v) in items {
-        map.entry(name.as_str()).or_insert(*v);
-    }
-    map
-}
-
+/// Items sharing a name are paired alike first, then in order (see [`crate::snapshot::pair`]).
 fn list_changes(list: &str, key: &str, old: &[&RawValue], new: &[&RawValue], max_depth: usize) -> Vec<Change> {
     let (before, after) = (keyed(old, key, max_depth), keyed(new, key, max_depth));
-    let (old_map, new_map) = (by_key(&before), by_key(&after));
     let mut out = vec![];
     let noun = crate::snapshot::noun(list);
-    for (name, v) in &before {
-        let path = format!("/{list}/{}", token(name));
-        match new_map.get(name.as_str()).copied() {
-            None => out.push(Change {
-                path,
-                impact: crate::schema::diff::Impact::Breaking,
-                what: format!("{noun} removed"),
-            }),
-            Some(w) if w.get() != v.get() => {
-                let (a, b) =
-                    if list == "tools" { tool_pair(v, w, max_depth) } else { (full(v, max_depth), full(w, max_depth)) };
-                if a != b {
-                    out.extend(crate::deep::grow(|| item_changes(list, &path, &a, &b)));
+    for paired in pair(&before, &after, |raw| print(raw, max_depth)) {
+        let (name, impact, what) = match paired {
+            Paired::Removed(name, _) => (name, Impact::Breaking, "removed"),
+            Paired::Both(name, v, w) => {
+                if w.get() != v.get() {
+                    out.extend(changed(list, &format!("/{list}/{}", token(name)), v, w, max_depth));
                 }
-                crate::deep::drop_value(a);
-                crate::deep::drop_value(b);
+                continue;
             }
-            _ => {}
-        }
-    }
-    for (name, _) in after.iter().filter(|(n, _)| !old_map.contains_key(n.as_str())) {
-        let path = format!("/{list}/{}", token(name));
-        out.push(Change { path, impact: crate::schema::diff::Impact::Compatible, what: format!("{noun} added") });
+            Paired::Added(name, _) => (name, Impact::Compatible, "added"),
+        };
+        out.push(Change { path: format!("/{list}/{}", token(name)), impact, what: format!("{noun} {what}") });
     }
     out
+}
+
+/// The changes inside an item whose text differs on the two sides.
+fn changed(list: &str, path: &str, old: &RawValue, new: &RawValue, max_depth: usize) -> Vec<Change> {
+    let (a, b) =
+        if list == "tools" { tool_pair(old, new, max_depth) } else { (full(old, max_depth), full(new, max_depth)) };
+    let out = if a != b { crate::deep::grow(|| item_changes(list, path, &a, &b)) } else { vec![] };
+    crate::deep::drop_value(a);
+    crate::deep::drop_value(b);
+    out
+}
+
+/// The hash of the value `raw` writes, as the whole comparison hashes it (asked only of items
+/// whose name repeats).
+fn print(raw: &RawValue, max_depth: usize) -> u64 {
+    let v = full(raw, max_depth);
+    let h = crate::value_set::hash(&v);
+    crate::deep::drop_value(v);
+    h
 }
 
 /// `raw` read whole; text that cannot be read stands as what was wrong, so it shows as changed.
@@ -433,6 +431,20 @@ mod tests {
             assert_eq!(text, whole, "{old} -> {new}");
             assert!(!text.is_empty());
         }
+    }
+
+    #[test]
+    fn tools_sharing_a_name_are_paired_in_order() {
+        let plain = json!({"name": "a", "inputSchema": {"type": "object"}});
+        let strict = json!({"name": "a", "inputSchema": {"type": "object", "required": ["x"]}});
+        let (two, one) = (snap(json!([plain, strict])), snap(json!([plain])));
+        assert_eq!(both(&two, &two).0, vec![]);
+        let (text, whole) = both(&two, &one);
+        assert_eq!(text, whole);
+        assert_eq!(
+            text.iter().map(|c| (c.path.as_str(), c.what.as_str())).collect::<Vec<_>>(),
+            [("/tools/a", "tool removed")]
+        );
     }
 
     #[test]

@@ -148,10 +148,14 @@ impl Baseline {
     fn changes(&self, server: &ServerInfo, list: &ToolList) -> Compared {
         let max_depth = crate::json_depth::DEFAULT_MAX_DEPTH;
         let old: Vec<&RawValue> = self.tools.iter().filter_map(|t| raw(t)).collect();
+        // In the snapshot's order (by name, then text), so that tools sharing a name pair as
+        // `mcplens diff` pairs them, whatever order the server lists them in.
+        let mut tools: Vec<&crate::mcp::ToolDescriptor> = list.tools.iter().collect();
+        tools.sort_by(|a, b| a.name().cmp(b.name()).then_with(|| a.raw.get().cmp(b.raw.get())));
         // The snapshot holds the text with terminal controls escaped: compare it so.
-        let texts: Vec<std::borrow::Cow<str>> = list.tools.iter().map(|t| crate::sanitize::json(t.raw.get())).collect();
+        let texts: Vec<std::borrow::Cow<str>> = tools.iter().map(|t| crate::sanitize::json(t.raw.get())).collect();
         let new: Vec<&RawValue> =
-            texts.iter().zip(&list.tools).map(|(text, t)| raw(text).unwrap_or_else(|| t.raw_value())).collect();
+            texts.iter().zip(&tools).map(|(text, t)| raw(text).unwrap_or_else(|| t.raw_value())).collect();
         let mut changes = crate::snapshot::server(Some(&self.server), Some(&server.result));
         changes.extend(crate::deep::grow(|| crate::snapshot_text::tools_changes(&old, &new, max_depth)));
         changes.sort_by(|a, b| a.impact.cmp(&b.impact).then_with(|| a.path.cmp(&b.path)));
@@ -209,20 +213,22 @@ impl Compared {
             let name = untoken(token);
             match (inside.is_empty(), change.impact) {
                 (true, Impact::Breaking) => c.removed.push(name),
-                (true, Impact::Compatible) => {
-                    c.marks.insert(name, Mark::New);
-                }
+                (true, Impact::Compatible) => c.mark(name, Mark::New),
                 (false, impact) => {
-                    let mark = c.marks.entry(name.clone()).or_insert(Mark::Compatible);
-                    if impact == Impact::Breaking {
-                        *mark = Mark::Breaking;
-                    }
+                    c.mark(name.clone(), if impact == Impact::Breaking { Mark::Breaking } else { Mark::Compatible });
                     c.changes.entry(name).or_default().push(Change { path: inside.to_string(), ..change });
                 }
             }
         }
         c.removed.sort();
         c
+    }
+
+    /// Marks a tool, the gravest mark kept: of two tools sharing a name, one changed and one
+    /// added, the change is what the row says.
+    fn mark(&mut self, name: String, mark: Mark) {
+        let kept = self.marks.entry(name).or_insert(mark);
+        *kept = (*kept).min(mark);
     }
 
     pub fn count(&self, mark: Mark) -> usize {
@@ -277,6 +283,42 @@ mod tests {
         assert_eq!(c.changes["a/b"][0].path, "/inputSchema/required");
         assert_eq!(c.server.len(), 1);
         assert_eq!(c.summary(), "1 with a breaking change, 1 changed compatibly, 1 new, 1 removed");
+    }
+
+    fn live(tools: &[&str]) -> (ServerInfo, ToolList) {
+        let server = ServerInfo { raw: None, result: json!({}), negotiated: String::new(), era: Default::default() };
+        let tools = tools
+            .iter()
+            .map(|t| {
+                let raw = RawValue::from_string(t.to_string()).unwrap_or_else(|e| panic!("{e}"));
+                crate::mcp::ToolDescriptor::from_raw(&raw, 64)
+            })
+            .collect();
+        (server, ToolList { tools, ..ToolList::default() })
+    }
+
+    /// Two tools of one name, listed in another order than the snapshot's (which sorts them by
+    /// text): nothing changed, as `mcplens diff` says; one of them gone is one removal.
+    #[test]
+    fn tools_sharing_a_name_pair_as_the_snapshot_sorts_them() {
+        let plain = r#"{"name":"a","inputSchema":{"type":"object"}}"#;
+        let strict = r#"{"name":"a","inputSchema":{"type":"object","required":["x"]}}"#;
+        let file = format!(r#"{{"mcplensSnapshot": 1, "server": {{}}, "tools": [{strict}, {plain}]}}"#);
+        let Ok(baseline) = Baseline::parse("x".into(), &file) else { panic!("not read") };
+        let (server, list) = live(&[plain, strict]);
+        let c = baseline.changes(&server, &list);
+        assert!(c.marks.is_empty() && c.removed.is_empty(), "{c:?}");
+        let (server, list) = live(&[plain]);
+        let c = baseline.changes(&server, &list);
+        assert!(c.marks.is_empty() && c.removed == ["a"], "{c:?}");
+    }
+
+    /// A tool changed and another of its name added: the row says the change.
+    #[test]
+    fn the_gravest_mark_of_a_name_is_kept() {
+        let ch = |p: &str, i| Change { path: p.into(), impact: i, what: "x".into() };
+        let changes = vec![ch("/tools/a/inputSchema/required/x", Impact::Breaking), ch("/tools/a", Impact::Compatible)];
+        assert_eq!(Compared::from_changes("f".into(), changes).marks.get("a"), Some(&Mark::Breaking));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! What a re-listing changed: the items added, removed and changed (by name, a changed item is one
 //! whose descriptor text differs), said in one line for the status bar and the log.
 
-use std::collections::HashMap;
+use crate::snapshot::Paired;
 
 /// One listed item: what names it to the user, and its descriptor exactly as sent.
 pub type Entry = (String, String);
@@ -19,31 +19,17 @@ impl Change {
     }
 }
 
-/// The difference from `old` to `new`, in each list's order. Two items of one name are paired
-/// in order, so a duplicated name added is still seen.
+/// The difference from `old` to `new`: removed and changed in the old list's order, added in
+/// the new one's. Items sharing a name are paired as `mcplens diff` pairs them (alike first, then
+/// in order: see [`crate::snapshot::pair`]), so a duplicated name added is still seen.
 pub fn diff(old: &[Entry], new: &[Entry]) -> Change {
-    let mut before: HashMap<&str, Vec<&str>> = HashMap::new();
-    for (name, raw) in old {
-        before.entry(name.as_str()).or_default().push(raw.as_str());
-    }
     let mut change = Change::default();
-    for (name, raw) in new {
-        match before.get_mut(name.as_str()).filter(|v| !v.is_empty()) {
-            Some(raws) => {
-                if raws.remove(0) != raw.as_str() {
-                    change.changed.push(name.clone());
-                }
-            }
-            None => change.added.push(name.clone()),
-        }
-    }
-    let mut left: HashMap<&str, usize> = before.iter().map(|(k, v)| (*k, v.len())).collect();
-    for (name, _) in old {
-        if let Some(n) = left.get_mut(name.as_str())
-            && *n > 0
-        {
-            *n -= 1;
-            change.removed.push(name.clone());
+    for paired in crate::snapshot::pair(old, new, |raw| mcplens_core::value_set::hash_str(raw)) {
+        match paired {
+            Paired::Removed(name, _) => change.removed.push(name.to_string()),
+            Paired::Both(name, a, b) if a != b => change.changed.push(name.to_string()),
+            Paired::Both(..) => {}
+            Paired::Added(name, _) => change.added.push(name.to_string()),
         }
     }
     change
@@ -94,6 +80,10 @@ mod tests {
         assert_eq!(c.changed, ["c"]);
         assert_eq!(describe("tools", &c), "tools changed (list_changed): 2 added: d, dup; 1 removed: b; 1 changed: c");
         assert_eq!(describe("prompts", &diff(&old, &old)), "prompts list_changed: re-listed, nothing changed");
+        // Two of one name, paired in order: the list re-listed alike is no change.
+        let twice = e(&[("dup", "x"), ("dup", "y")]);
+        assert!(diff(&twice, &twice).is_empty());
+        assert_eq!(diff(&twice, &e(&[("dup", "x")])).removed, ["dup"]);
         let many: Vec<Entry> = (0..9).map(|i| (format!("t{i}"), String::new())).collect();
         assert!(describe("tools", &diff(&[], &many)).ends_with("t5 and 3 more"));
     }

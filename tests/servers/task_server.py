@@ -9,10 +9,12 @@ but no task engine (FastMCP's is the separate `fastmcp-tasks` package), so the s
 protocol itself. It answers only `initialize` (a legacy server: `server/discover` is "method not
 found").
 
-Usage: task_server.py [--paged-list | --looping-list]
-  --paged-list    starts with 5 finished tasks; tasks/list gives them 2 a page (3 pages)
-  --looping-list  starts with 5 finished tasks; tasks/list always says there is a next page
-                  (the same cursor each time)
+Usage: task_server.py [--paged-list | --looping-list | --no-task-methods]
+  --paged-list       starts with 5 finished tasks; tasks/list gives them 2 a page (3 pages)
+  --looping-list     starts with 5 finished tasks; tasks/list always says there is a next page
+                     (the same cursor each time)
+  --no-task-methods  declares the tasks capability but answers every tasks/* request with
+                     "method not found"
 """
 
 import json
@@ -29,6 +31,7 @@ TOOLS = [
 
 PAGED = "--paged-list" in sys.argv
 LOOPING = "--looping-list" in sys.argv
+NO_TASK_METHODS = "--no-task-methods" in sys.argv
 
 tasks = {}
 waiting = {}  # our elicitation id -> (task id, tasks/result request id)
@@ -96,6 +99,8 @@ def handle(msg):
         tasks[tid] = {"tool": name, "args": params.get("arguments") or {}, "status": "working", "polls": 0}
         return reply({"task": task(tid)})
     tid = params.get("taskId")
+    if NO_TASK_METHODS and method.startswith("tasks/"):
+        return fail(-32601, "Method not found")
     if method == "tasks/list":
         if LOOPING:
             return reply({"tasks": [task(t) for t in tasks], "nextCursor": "again"})

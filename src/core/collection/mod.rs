@@ -6,11 +6,13 @@
 //! - [`expect`]: what a call's answer was ([`Observed`]) and where it misses its expectations.
 //! - [`run`]: one saved call carried out through the call service.
 //! - [`save`]: writing a call or new expectations back, keeping the rest of the file.
+//! - [`replace`]: replacing the file whole (a symlink followed, its permissions kept).
 
 pub mod expect;
 pub mod load;
 pub mod lookup;
 pub mod model;
+mod replace;
 pub mod run;
 pub mod save;
 mod toml_json;

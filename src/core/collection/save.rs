@@ -118,16 +118,10 @@ pub fn save(path: &Path, call: &SavedCall) -> Result<(), LensError> {
     write(path, &new)
 }
 
-/// Replaces the file at `path` with `text` (written beside it, then renamed over it).
+/// Replaces the file at `path` with `text` (see [`super::replace`]: written beside it, then
+/// renamed over it; a symlink followed, the permissions kept).
 pub fn write(path: &Path, text: &str) -> Result<(), LensError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".mcplens-tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, path)).map_err(|e| {
-        // A half-written copy is no use to anyone; the file itself is untouched.
-        let _ = std::fs::remove_file(&tmp);
-        LensError::output(format!("cannot write {}: {e}", path.display()))
-    })
+    super::replace::replace(path, text).map_err(|e| LensError::output(format!("cannot write {}: {e}", path.display())))
 }
 
 /// A call as a `[[call]]` table.

@@ -261,6 +261,21 @@ fn update_rewrites_expectations_in_place() {
     assert_eq!(changes, ["status: (none) -> ok", "response_type: (none) -> single"]);
 }
 
+/// A `type` that still holds is kept: `number` is not narrowed to `integer` by a value that
+/// happens to be whole (the next may be 22.5); one that no longer holds is rewritten.
+#[test]
+fn update_keeps_a_type_that_still_holds() {
+    let file = "[[call]]\nname = \"a\"\ntool = \"t\"\n[call.expect]\nstatus = \"ok\"\n\
+                [[call.expect.at]]\npath = \"/structuredContent/t\"\ntype = \"number\"\n\
+                [[call.expect.at]]\npath = \"/structuredContent/s\"\ntype = \"integer\"\n";
+    let c = load_ok(file);
+    let mut s = seen();
+    s.raw = raw(json!({"structuredContent": {"t": 22, "s": "x"}}));
+    let (new, changes) = observed_expect(&c.calls[0].expect, &s);
+    assert_eq!(new.at[0].checks, [Check::Type(JsonType::Number)]);
+    assert_eq!(changes, ["response_type: (none) -> single", "/structuredContent/s: type integer -> type string"]);
+}
+
 #[test]
 fn records_held_as_text_are_checked_without_building_the_list() {
     let records: Vec<serde_json::Value> = (0..1000).map(|i| json!({"id": i, "name": format!("n{i}")})).collect();

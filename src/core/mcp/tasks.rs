@@ -110,6 +110,27 @@ impl Session {
         self.request_method("tasks/result", json!({"taskId": id}), opts, on_progress).await
     }
 
+    /// Whether the server says it runs tools as tasks: 2025-11-25's `tasks` capability, or the
+    /// tasks extension (always spoken in the modern era).
+    pub fn offers_tasks(&self) -> bool {
+        let declared = self.server.result.pointer("/capabilities/tasks").is_some_and(|t| !t.is_null());
+        declared || self.tasks_extension()
+    }
+
+    /// Why `tasks/list` is not asked, when it is not: the server offers no tasks, or offers them
+    /// without `list` in its `tasks` capability (the tasks extension has no `tasks/list`).
+    pub fn tasks_unlisted(&self) -> Option<String> {
+        let tasks = self.server.result.pointer("/capabilities/tasks");
+        if tasks.and_then(|t| t.get("list")).is_some() {
+            return None;
+        }
+        Some(if self.offers_tasks() {
+            "the server does not list its tasks (no tasks.list in its capabilities)".into()
+        } else {
+            "the server does not offer tasks (no tasks capability)".into()
+        })
+    }
+
     /// The session's tasks as the server lists them (one page).
     pub async fn list_tasks(&self, opts: &CallOptions) -> Result<Vec<Task>> {
         let reply = self.request_method("tasks/list", json!({}), opts, &mut |_| {}).await?;
