@@ -158,6 +158,30 @@ fn a_schema_outside_the_spec_and_escapes_in_the_message_reach_the_user_safely() 
     assert!(err.contains(r#""nested":{"deep":"d"}"#), "{err}");
 }
 
+/// `mcplens call TOOL EXTRA... -- python headless_edges.py`.
+fn edges(tool: &str, extra: &[&str]) -> std::process::Output {
+    let py = python().to_string_lossy().into_owned();
+    let server = script("headless_edges.py");
+    let mut args = vec!["call", tool, "--raw"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--", &py, &server]);
+    mcplens(&args)
+}
+
+/// A default beyond 64 bits reaches the server as the server wrote it, and is said so; one
+/// given with --elicitation-answer as given.
+#[test]
+fn a_number_beyond_64_bits_is_sent_whole() {
+    let o = edges("elicit_big", &["--elicitation", "accept"]);
+    // The server echoes what it received as JSON text: its own digits, not 1.2345678901234568e+22.
+    let out = stdout(&o);
+    assert!(out.contains(r#"{\"i\": 12345678901234567890123}"#), "{out}");
+    let err = stderr(&o);
+    assert!(err.contains(r#"mcplens answered: accept {"i":12345678901234567890123}"#), "{err}");
+    let o = edges("elicit_big", &["--elicitation-answer", r#"{"i": 98765432109876543210987, "s": "x"}"#]);
+    assert!(stdout(&o).contains(r#"\"i\": 98765432109876543210987"#), "{}", stdout(&o));
+}
+
 #[test]
 fn server_everything_elicits_samples_and_lists_roots_over_stdio_and_http() {
     let se = server_everything().to_string_lossy().into_owned();

@@ -10,6 +10,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use super::args::{AnswerArgs, Elicitation};
 use crate::error::{LensError, Result};
 use crate::mcp::asks::{self, Answer, AskDesk, AskKind, AskSchema, ServerAsk};
+use crate::mcp::exact_numbers;
 use crate::sanitize;
 
 /// The model name a typed sampling reply reports: a person wrote it.
@@ -27,7 +28,8 @@ impl Policy {
     pub fn new(a: &AnswerArgs) -> Result<Policy> {
         let given = match &a.elicitation_answer {
             None => None,
-            Some(text) => match serde_json::from_str::<Value>(text) {
+            // Numbers as given: one beyond 64 bits reaches the server whole.
+            Some(text) => match exact_numbers::read(text, crate::json_depth::DEFAULT_MAX_DEPTH) {
                 Ok(Value::Object(m)) => Some(m),
                 Ok(_) => return Err(LensError::usage("--elicitation-answer must be a JSON object")),
                 Err(e) => return Err(LensError::usage(format!("--elicitation-answer is not valid JSON: {e}"))),
@@ -219,11 +221,9 @@ fn field_hint(info: &asks::PropInfo) -> String {
     parts.join("; ")
 }
 
+/// A value for a person: a number kept whole as its digits.
 fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
+    exact_numbers::shown(v)
 }
 
 fn problems(schema: &AskSchema, content: &Map<String, Value>) -> Vec<String> {
@@ -236,7 +236,7 @@ fn problems(schema: &AskSchema, content: &Map<String, Value>) -> Vec<String> {
 fn describe(a: &Answer) -> String {
     match a {
         Answer::Accept(c) if c.is_empty() => "accept".into(),
-        Answer::Accept(c) => format!("accept {}", sanitize::line(&Value::Object(c.clone()).to_string())),
+        Answer::Accept(c) => format!("accept {}", sanitize::line(&exact_numbers::shown(&Value::Object(c.clone())))),
         Answer::Decline => "decline".into(),
         Answer::Cancel => "cancel".into(),
         Answer::Reply { text, .. } => format!("a reply of {} characters", text.chars().count()),

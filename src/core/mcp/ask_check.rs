@@ -18,6 +18,8 @@ impl AskSchema {
     /// What is wrong with `content` as an answer to this schema; why it cannot be checked when
     /// the schema cannot be used.
     pub fn problems(&self, content: &Map<String, Value>) -> Result<Vec<Violation>, String> {
+        // A number kept whole (a default beyond 64 bits) is checked as the number it reads as.
+        let content = &*super::exact_numbers::as_read(content);
         let instance = || Value::Object(content.clone());
         if self.is_small() {
             return validate::validate(&self.value()?, &instance());
