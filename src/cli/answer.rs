@@ -13,6 +13,8 @@ use crate::mcp::asks::{self, Answer, AskDesk, AskKind, AskSchema, ServerAsk};
 use crate::mcp::exact_numbers;
 use crate::sanitize;
 
+mod form;
+
 /// The model name a typed sampling reply reports: a person wrote it.
 const MODEL: &str = "mcplens (typed by the user)";
 
@@ -93,7 +95,7 @@ impl Policy {
                 }
                 Answer::Accept(content)
             }
-            Elicitation::Ask if self.terminal => ask_form(schema),
+            Elicitation::Ask if self.terminal => form::ask(schema, &mut Terminal),
             Elicitation::Ask => {
                 say(
                     "declined: there is no terminal to ask on (--elicitation accept|decline|cancel, --elicitation-answer JSON)",
@@ -113,6 +115,7 @@ impl Policy {
                     "open it in the browser (o), accept without opening (a), decline (d) or cancel (c)? [o/a/d/C] ",
                 )
                 .as_deref()
+                .map(str::trim)
                 {
                     Some("o") => match crate::opener::open_url(url) {
                         Ok(()) => Answer::Accept(Map::new()),
@@ -153,77 +156,17 @@ impl Policy {
     }
 }
 
-/// Each property of the requested schema asked in turn; Enter keeps the default.
-fn ask_form(schema: &AskSchema) -> Answer {
-    loop {
-        let mut pairs = vec![];
-        for (i, prop) in schema.props().iter().enumerate() {
-            let mark = if prop.required { "*" } else { "" };
-            let hint = field_hint(&schema.info(i));
-            let q = format!("  {}{mark} ({}): ", sanitize::line(&prop.name), sanitize::line(&hint));
-            match prompt(&q) {
-                None => return Answer::Cancel,
-                Some(v) if v.is_empty() => {}
-                Some(v) => pairs.push((prop.name.as_str(), v)),
-            }
-        }
-        let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
-        let typed: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        let typed = match crate::schema::args::build(Some(&schema.subset(&names)), None, &typed) {
-            Ok(m) => m.unwrap_or_default(),
-            Err(e) => {
-                say(&format!("{}; again:", sanitize::line(&e.message)));
-                continue;
-            }
-        };
-        let content = asks::with_defaults(schema, &typed);
-        let problems = problems(schema, &content);
-        for p in &problems {
-            say(&format!("  ✖ {p}"));
-        }
-        let q = if problems.is_empty() {
-            "accept (a), decline (d), cancel (c) or edit again (e)? [A/d/c/e] "
-        } else {
-            "accept anyway (a), decline (d), cancel (c) or edit again (E)? [a/d/c/E] "
-        };
-        match prompt(q).as_deref() {
-            None | Some("c") => return Answer::Cancel,
-            Some("d") => return Answer::Decline,
-            Some("a") => return Answer::Accept(content),
-            Some("") if problems.is_empty() => return Answer::Accept(content),
-            _ => {}
-        }
-    }
-}
+/// The person at the terminal: asked on stderr, answering on stdin.
+struct Terminal;
 
-/// The most choices named in a prompt; the rest are counted.
-const NAMED_CHOICES: usize = 20;
+impl form::Console for Terminal {
+    fn ask(&mut self, q: &str) -> Option<String> {
+        prompt(q)
+    }
 
-/// What a field takes: its type, choices, default and description, for the prompt.
-fn field_hint(info: &asks::PropInfo) -> String {
-    let mut parts = vec![];
-    match &info.choices {
-        Some(c) => {
-            let named: Vec<String> = (0..c.len().min(NAMED_CHOICES)).map(|i| c.label(i)).collect();
-            let more = c.len().saturating_sub(NAMED_CHOICES);
-            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-            parts.push(format!("one of {}{more}", named.join(", ")));
-        }
-        None if info.types.is_empty() => parts.push("any".into()),
-        None => parts.push(info.types.join(" or ")),
+    fn say(&mut self, text: &str) {
+        say(text);
     }
-    if let Some(d) = &info.default {
-        parts.push(format!("Enter for {}", plain(d)));
-    }
-    if let Some(d) = &info.description {
-        parts.push(d.clone());
-    }
-    parts.join("; ")
-}
-
-/// A value for a person: a number kept whole as its digits.
-fn plain(v: &Value) -> String {
-    exact_numbers::shown(v)
 }
 
 fn problems(schema: &AskSchema, content: &Map<String, Value>) -> Vec<String> {
@@ -249,13 +192,16 @@ fn say(text: &str) {
     super::output::err_line(&sanitize::text(text));
 }
 
-/// One answer from the terminal, trimmed; None at end of input.
+/// One answer from the terminal as typed, without its line end; None at end of input.
 fn prompt(q: &str) -> Option<String> {
     super::output::err_raw(&sanitize::line(q));
     let mut line = String::new();
     match std::io::stdin().lock().read_line(&mut line) {
         Ok(0) | Err(_) => None,
-        Ok(_) => Some(line.trim().to_string()),
+        Ok(_) => {
+            let typed = line.strip_suffix('\n').unwrap_or(&line);
+            Some(typed.strip_suffix('\r').unwrap_or(typed).to_string())
+        }
     }
 }
 

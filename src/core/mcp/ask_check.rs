@@ -47,6 +47,13 @@ impl AskSchema {
         Ok(out)
     }
 
+    /// What is wrong with `v` as the answer to property `i` alone (its type, range, format and
+    /// choices; not what the schema asks of the whole, such as the required names).
+    pub fn prop_problems(&self, i: usize, v: &Value) -> Result<Vec<Violation>, String> {
+        let name = self.props().get(i).map_or("", |p| p.name.as_str());
+        self.check_prop(i, name, &super::exact_numbers::value_as_read(v))
+    }
+
     /// The required names `content` lacks.
     fn missing(&self, content: &Map<String, Value>) -> Vec<Violation> {
         let props = self.props().iter().filter(|p| p.required).map(|p| p.name.as_str());

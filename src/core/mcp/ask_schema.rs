@@ -53,6 +53,8 @@ pub struct PropInfo {
     pub choices: Option<Choices>,
     /// An array of choices: several may be picked.
     pub multi: bool,
+    /// The titles of an `enum`'s values (`enumNames`, the spec's older way to title them).
+    pub names: Vec<String>,
 }
 
 impl PartialEq for AskSchema {
@@ -115,6 +117,7 @@ impl AskSchema {
                 "format" => info.format = text(v),
                 "default" => info.default = super::exact_numbers::read(v.get(), usize::MAX).ok(),
                 "enum" => info.choices = Choices::index(&self.0.raw, v.get(), false).or(info.choices),
+                "enumNames" => info.names = serde_json::from_str(v.get()).unwrap_or_default(),
                 "oneOf" | "anyOf" if info.choices.is_none() => {
                     info.choices = Choices::index(&self.0.raw, v.get(), true)
                 }
