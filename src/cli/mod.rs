@@ -279,6 +279,12 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     for w in &reply.warnings {
         err_line(&format!("warning: the result breaks the MCP schema: {}", sanitize::line(w)));
     }
+    // A warning, not a failure: the exit code says how the call went (docs/headless.md).
+    let output_schema = tool.and_then(|t| t.output_schema());
+    let checked = output_schema.and_then(|s| crate::call::output_schema::check(s, &reply.raw, OUTPUT_CHECKED));
+    if let Some(w) = checked.and_then(|c| c.warning()) {
+        err_line(&format!("warning: {}", sanitize::line(&w)));
+    }
     // `--json` of one page writes every number as sent (`json::exact`): only lone surrogates,
     // which no Rust string holds, are still shown approximated there.
     let exact_json = a.json && reply.elisions.approximated.surrogates == 0;
@@ -297,6 +303,10 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     }
     written(session, &call, reply, a, (&opts, tty)).await
 }
+
+/// structuredContent up to this size is checked against the tool's outputSchema (its tree costs
+/// ten times its text).
+const OUTPUT_CHECKED: usize = 16 << 20;
 
 /// The call's arguments from the command line, checked against the tool's input schema
 /// (unless `--no-validate`): a tool not listed or arguments that break its schema are usage

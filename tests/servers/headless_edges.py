@@ -1,5 +1,5 @@
 """A raw stdio MCP server (no SDK) for what a headless `mcplens call` must get right at the edges
-(tests/asks.rs, tests/results.rs): each tool does one thing an SDK would not let it do.
+(tests/asks.rs, tests/headless_edges.rs): each tool does one thing an SDK would not let it do.
 
 Tools:
   elicit_big       elicits a form whose integer default is beyond 64 bits (12345678901234567890123)
