@@ -1,5 +1,6 @@
 //! What a headless `mcplens call` says at the edges, against tests/servers/headless_edges.py (a
-//! raw server that does what an SDK would not): a result that breaks its tool's outputSchema.
+//! raw server that does what an SDK would not): a result that breaks its tool's outputSchema,
+//! server log messages sent just before the reply.
 
 mod common;
 
@@ -38,4 +39,29 @@ fn a_result_that_breaks_its_output_schema_is_warned_about() {
         "{err}"
     );
     assert!(!stderr(&call("log_then_reply", &[])).contains("warning"));
+}
+
+/// The server's log messages sent before its reply are printed before the answer: stdout and
+/// stderr written to one file show the order a terminal would.
+#[test]
+fn log_messages_sent_before_the_reply_come_before_the_answer() {
+    let path = std::env::temp_dir().join(format!("mcplens-log-order-{}", std::process::id()));
+    let file = std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}"));
+    let both = || std::process::Stdio::from(file.try_clone().unwrap_or_else(|e| panic!("{e}")));
+    let py = python().to_string_lossy().into_owned();
+    let status = std::process::Command::new(bin())
+        .args(["call", "log_then_reply", "--log-level", "debug", "--", &py, &script("headless_edges.py")])
+        .env("MCPLENS_STATE_DIR", std::env::temp_dir().join(format!("mcplens-test-state-{}", std::process::id())))
+        .stdin(std::process::Stdio::null())
+        .stdout(both())
+        .stderr(both())
+        .status()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(status.code(), Some(0), "{text}");
+    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("{needle} not in {text}"));
+    assert!(at("server log [info] edges: step 2") < at("replied"), "{text}");
+    assert!(at("server log [info] edges: step 0") < at("server log [info] edges: step 1"), "{text}");
+    assert_eq!(text.matches("edges: step 0").count(), 1, "printed once: {text}");
 }

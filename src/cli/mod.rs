@@ -234,10 +234,11 @@ fn print_call(
 pub async fn call(a: &CallArgs) -> Result<i32> {
     let mut options = a.target.connect_options()?;
     options.asks = Some(answer::Policy::new(&a.answers)?.start());
-    connect::open_with(&a.target, options).await?.run(async |o| call_in(&o.session, a).await).await
+    connect::open_with(&a.target, options).await?.run(async |o| call_in(o, a).await).await
 }
 
-async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
+async fn call_in(opened: &connect::Opened, a: &CallArgs) -> Result<i32> {
+    let session = &opened.session;
     let list = session.list_tools().await?;
     let tool = list.find(&a.tool);
     let arguments = checked_arguments(&list, tool, a)?;
@@ -269,6 +270,8 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     let reply = send_call(session, &call, a, &opts, tty).await;
     watcher.abort();
     clear_line(tty);
+    // The server's log messages sent before its reply are printed before the answer.
+    opened.caught_up();
     let purpose = if a.all_pages { crate::call::Purpose::AllPages } else { crate::call::Purpose::New };
     let status = match &reply {
         Ok(r) => crate::call::reply_status(r),
