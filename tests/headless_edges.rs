@@ -1,6 +1,6 @@
 //! What a headless `mcplens call` says at the edges, against tests/servers/headless_edges.py (a
 //! raw server that does what an SDK would not): a result that breaks its tool's outputSchema,
-//! server log messages sent just before the reply.
+//! server log messages sent just before the reply, an error message of several lines.
 
 mod common;
 
@@ -64,4 +64,16 @@ fn log_messages_sent_before_the_reply_come_before_the_answer() {
     assert!(at("server log [info] edges: step 2") < at("replied"), "{text}");
     assert!(at("server log [info] edges: step 0") < at("server log [info] edges: step 1"), "{text}");
     assert_eq!(text.matches("edges: step 0").count(), 1, "printed once: {text}");
+}
+
+/// An error message of several lines is printed as its lines on stdout, and as one line joined
+/// with " · " on stderr: never with a literal `\n`.
+#[test]
+fn an_error_message_of_several_lines_is_printed_as_lines() {
+    let o = call("error_lines", &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(out.contains("error -32000: it failed\n    at step two\n  see the log\n"), "{out}");
+    assert!(err.contains("JSON-RPC error -32000: it failed · at step two · see the log"), "{err}");
+    assert!(!out.contains("\\n") && !err.contains("\\n"), "{out}{err}");
 }

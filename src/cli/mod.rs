@@ -57,7 +57,7 @@ pub(crate) use output::{err_line, out};
 /// A JSON-RPC error reply to a request: said on stderr; exit code 1.
 pub(crate) fn refused(e: &RpcError) -> i32 {
     let data = e.data.as_ref().map(|d| format!(" ({})", crate::schema::tree::compact(d))).unwrap_or_default();
-    err_line(&format!("mcplens: the server answered {}{}", sanitize::line(&e.summary()), sanitize::line(&data)));
+    err_line(&format!("mcplens: the server answered {}{}", sanitize::joined(&e.summary()), sanitize::line(&data)));
     1
 }
 
@@ -398,7 +398,7 @@ async fn written(
     } else {
         out(&render::envelope(&envelope))?;
         if let Some(e) = &answer.rpc_error {
-            err_line(&sanitize::line(&Reply::error_summary(e)));
+            err_line(&sanitize::joined(&Reply::error_summary(e)));
         }
     }
     // The process exits next: freeing a big envelope piece by piece only costs time.

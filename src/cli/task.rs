@@ -151,6 +151,6 @@ fn print(reply: &Reply, json: bool, tasks: impl Fn(&Value) -> Option<Vec<Task>>)
 fn unknown(e: &Value) -> LensError {
     LensError::tool(format!(
         "{} (a task lives in the session that made it: a stdio server's tasks end with the command that started it)",
-        sanitize::line(&Reply::error_summary(e))
+        sanitize::joined(&Reply::error_summary(e))
     ))
 }
