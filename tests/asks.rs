@@ -158,6 +158,30 @@ fn a_schema_outside_the_spec_and_escapes_in_the_message_reach_the_user_safely() 
     assert!(err.contains(r#""nested":{"deep":"d"}"#), "{err}");
 }
 
+/// `mcplens call TOOL EXTRA... -- python headless_edges.py`.
+fn edges(tool: &str, extra: &[&str]) -> std::process::Output {
+    let py = python().to_string_lossy().into_owned();
+    let server = script("headless_edges.py");
+    let mut args = vec!["call", tool, "--raw"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--", &py, &server]);
+    mcplens(&args)
+}
+
+/// A default beyond 64 bits reaches the server as the server wrote it, and is said so; one
+/// given with --elicitation-answer as given.
+#[test]
+fn a_number_beyond_64_bits_is_sent_whole() {
+    let o = edges("elicit_big", &["--elicitation", "accept"]);
+    // The server echoes what it received as JSON text: its own digits, not 1.2345678901234568e+22.
+    let out = stdout(&o);
+    assert!(out.contains(r#"{\"i\": 12345678901234567890123}"#), "{out}");
+    let err = stderr(&o);
+    assert!(err.contains(r#"mcplens answered: accept {"i":12345678901234567890123}"#), "{err}");
+    let o = edges("elicit_big", &["--elicitation-answer", r#"{"i": 98765432109876543210987, "s": "x"}"#]);
+    assert!(stdout(&o).contains(r#"\"i\": 98765432109876543210987"#), "{}", stdout(&o));
+}
+
 #[test]
 fn server_everything_elicits_samples_and_lists_roots_over_stdio_and_http() {
     let se = server_everything().to_string_lossy().into_owned();
@@ -178,4 +202,55 @@ fn server_everything_elicits_samples_and_lists_roots_over_stdio_and_http() {
         let o = run(&["call", "get-roots-list", "--root", "/tmp"]);
         assert!(stdout(&o).contains("URI: file:///tmp"), "{}{}", stdout(&o), stderr(&o));
     }
+}
+
+/// `--elicitation ask` on a terminal (a tmux pane) against server-everything's form of every
+/// field kind: titles name choices, lists are typed `a,b`, a bad field is asked again alone,
+/// spaces are kept, and editing again starts from the answers given.
+#[test]
+fn the_terminal_prompt_reads_titles_lists_and_asks_a_bad_field_again() {
+    let dir = std::env::temp_dir().join(format!("mcplens-prompt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.join("out.json");
+    let cmd = format!(
+        "MCPLENS_STATE_DIR={state} {bin} call trigger-elicitation-request --raw -- node {se} stdio > {out}; echo EXITED $?; sleep 60",
+        state = dir.join("state").display(),
+        bin = bin(),
+        se = server_everything().display(),
+        out = out.display(),
+    );
+    let tmux = Tmux::start("prompt", 200, 60, &format!("bash -c '{cmd}'"));
+    tmux.wait_for("name* (string", 30);
+    let answers =
+        ["  Ada ", "yes", "", "", "", "", "500", "7", "", "", "Piano, drums", "Green Lantern", "Salmon,tuna", "Dogs"];
+    for a in answers {
+        tmux.keys(&["-l", a]);
+        tmux.keys(&["Enter"]);
+    }
+    let screen = tmux.wait_for("edit again (e)?", 30);
+    assert!(screen.contains("✖ 500 is greater than the maximum of 100; again:"), "{screen}");
+    assert!(screen.contains("one of Superman, Green Lantern, Wonder Woman; Enter for Superman"), "{screen}");
+    assert!(screen.contains("one of Cats, Dogs, Birds, Fish, Reptiles"), "{screen}");
+    // Edit again: each field offers the answer it was given; Enter keeps them all.
+    tmux.keys(&["e", "Enter"]);
+    tmux.wait_for("Enter keeps \"  Ada \"", 30);
+    for _ in 0..13 {
+        tmux.keys(&["Enter"]);
+    }
+    tmux.wait_for("Enter keeps Dogs", 30);
+    tmux.keys(&["a", "Enter"]);
+    let screen = tmux.wait_for("EXITED", 30);
+    assert!(screen.contains("EXITED 0"), "{screen}");
+    // The server's "Raw result:" block is what it received.
+    let raw: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap_or_default()).unwrap_or_default();
+    let text = raw["content"].as_array().into_iter().flatten().filter_map(|c| c["text"].as_str()).collect::<String>();
+    let got = text.split_once("Raw result: ").map(|(_, r)| r).unwrap_or_default();
+    let got: Value = serde_json::from_str(got).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let c = &got["content"];
+    assert_eq!((c["name"].clone(), c["check"].clone(), c["integer"].clone()), (json!("  Ada "), json!(true), json!(7)));
+    assert_eq!(c["titledSingleSelectEnum"], "hero-2");
+    assert_eq!(c["titledMultipleSelectEnum"], json!(["fish-2", "fish-1"]));
+    assert_eq!(c["untitledMultipleSelectEnum"], json!(["Piano", "Drums"]));
+    assert_eq!(c["legacyTitledEnum"], "pet-2");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -65,6 +65,25 @@ fn no_wait_prints_the_task_and_task_get_names_an_unknown_one() {
     assert_eq!(o.status.code(), Some(2), "an id is required: {}", stderr(&o));
 }
 
+/// Over HTTP the command that started a task ends its session; server-everything keeps tasks
+/// per session, so another command's `task get` is told that, not the stdio reason. `--no-wait`
+/// alone runs the tool as a task.
+#[test]
+fn over_http_an_unknown_task_is_said_to_live_in_the_session_that_ended() {
+    let (_server, url) = server_everything_http();
+    let target = vec!["--url".to_string(), url];
+    let o = run(&["call", "simulate-research-query", "--arg", "topic=moon", "--no-wait"], &target);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let line = stdout(&o);
+    let id = line.strip_prefix("task ").and_then(|l| l.split_whitespace().next()).unwrap_or_default();
+    assert!(!id.is_empty() && line.contains(" working"), "{line}");
+    let o = run(&["task", "get", id], &target);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("the command that started it ended its HTTP session"), "{err}");
+    assert!(!err.contains("stdio"), "{err}");
+}
+
 /// `task list` follows `nextCursor` to the last page, and says when a server's cursor repeats.
 #[test]
 fn task_list_follows_every_page_and_stops_on_a_repeated_cursor() {

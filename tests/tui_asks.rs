@@ -81,6 +81,24 @@ async fn decline_and_cancel_are_one_key_each() {
     assert_eq!(answers(&screen.press(&mut app, KeyCode::Esc)), [Answer::Cancel]);
 }
 
+/// A default beyond 64 bits is shown in its field as sent, with no complaint, and sent whole.
+#[tokio::test]
+async fn a_default_beyond_64_bits_is_shown_and_sent_whole() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    let raw = r#"{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"Big",
+        "requestedSchema":{"type":"object","properties":{"i":{"type":"integer","default":12345678901234567890123}}}}}"#;
+    let (ask, _rx) = ServerAsk::new("7".into(), Arc::new(raw.to_string()), 1000).unwrap_or_else(|e| panic!("{e}"));
+    app.update(Msg::Session(SessionMsg::Asked(ask.view())));
+    let text = screen.text(&mut app);
+    assert!(text.contains("12345678901234567890123") && !text.contains("e+22"), "{text}");
+    assert!(!text.contains("not an integer"), "{text}");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let [Answer::Accept(content)] = &answers(&cmds)[..] else { panic!("not accepted: {cmds:?}") };
+    let sent = mcplens::mcp::exact_numbers::shown(&serde_json::Value::Object(content.clone()));
+    assert_eq!(sent, r#"{"i":12345678901234567890123}"#);
+}
+
 #[tokio::test]
 async fn a_url_request_shows_the_url_and_opens_only_web_urls() {
     let (mut app, _s) = app().await;

@@ -10,7 +10,10 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use super::args::{AnswerArgs, Elicitation};
 use crate::error::{LensError, Result};
 use crate::mcp::asks::{self, Answer, AskDesk, AskKind, AskSchema, ServerAsk};
+use crate::mcp::exact_numbers;
 use crate::sanitize;
+
+mod form;
 
 /// The model name a typed sampling reply reports: a person wrote it.
 const MODEL: &str = "mcplens (typed by the user)";
@@ -27,7 +30,8 @@ impl Policy {
     pub fn new(a: &AnswerArgs) -> Result<Policy> {
         let given = match &a.elicitation_answer {
             None => None,
-            Some(text) => match serde_json::from_str::<Value>(text) {
+            // Numbers as given: one beyond 64 bits reaches the server whole.
+            Some(text) => match exact_numbers::read(text, crate::json_depth::DEFAULT_MAX_DEPTH) {
                 Ok(Value::Object(m)) => Some(m),
                 Ok(_) => return Err(LensError::usage("--elicitation-answer must be a JSON object")),
                 Err(e) => return Err(LensError::usage(format!("--elicitation-answer is not valid JSON: {e}"))),
@@ -91,7 +95,7 @@ impl Policy {
                 }
                 Answer::Accept(content)
             }
-            Elicitation::Ask if self.terminal => ask_form(schema),
+            Elicitation::Ask if self.terminal => form::ask(schema, &mut Terminal),
             Elicitation::Ask => {
                 say(
                     "declined: there is no terminal to ask on (--elicitation accept|decline|cancel, --elicitation-answer JSON)",
@@ -111,6 +115,7 @@ impl Policy {
                     "open it in the browser (o), accept without opening (a), decline (d) or cancel (c)? [o/a/d/C] ",
                 )
                 .as_deref()
+                .map(str::trim)
                 {
                     Some("o") => match crate::opener::open_url(url) {
                         Ok(()) => Answer::Accept(Map::new()),
@@ -151,78 +156,16 @@ impl Policy {
     }
 }
 
-/// Each property of the requested schema asked in turn; Enter keeps the default.
-fn ask_form(schema: &AskSchema) -> Answer {
-    loop {
-        let mut pairs = vec![];
-        for (i, prop) in schema.props().iter().enumerate() {
-            let mark = if prop.required { "*" } else { "" };
-            let hint = field_hint(&schema.info(i));
-            let q = format!("  {}{mark} ({}): ", sanitize::line(&prop.name), sanitize::line(&hint));
-            match prompt(&q) {
-                None => return Answer::Cancel,
-                Some(v) if v.is_empty() => {}
-                Some(v) => pairs.push((prop.name.as_str(), v)),
-            }
-        }
-        let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
-        let typed: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        let typed = match crate::schema::args::build(Some(&schema.subset(&names)), None, &typed) {
-            Ok(m) => m.unwrap_or_default(),
-            Err(e) => {
-                say(&format!("{}; again:", sanitize::line(&e.message)));
-                continue;
-            }
-        };
-        let content = asks::with_defaults(schema, &typed);
-        let problems = problems(schema, &content);
-        for p in &problems {
-            say(&format!("  ✖ {p}"));
-        }
-        let q = if problems.is_empty() {
-            "accept (a), decline (d), cancel (c) or edit again (e)? [A/d/c/e] "
-        } else {
-            "accept anyway (a), decline (d), cancel (c) or edit again (E)? [a/d/c/E] "
-        };
-        match prompt(q).as_deref() {
-            None | Some("c") => return Answer::Cancel,
-            Some("d") => return Answer::Decline,
-            Some("a") => return Answer::Accept(content),
-            Some("") if problems.is_empty() => return Answer::Accept(content),
-            _ => {}
-        }
-    }
-}
+/// The person at the terminal: asked on stderr, answering on stdin.
+struct Terminal;
 
-/// The most choices named in a prompt; the rest are counted.
-const NAMED_CHOICES: usize = 20;
+impl form::Console for Terminal {
+    fn ask(&mut self, q: &str) -> Option<String> {
+        prompt(q)
+    }
 
-/// What a field takes: its type, choices, default and description, for the prompt.
-fn field_hint(info: &asks::PropInfo) -> String {
-    let mut parts = vec![];
-    match &info.choices {
-        Some(c) => {
-            let named: Vec<String> = (0..c.len().min(NAMED_CHOICES)).map(|i| c.label(i)).collect();
-            let more = c.len().saturating_sub(NAMED_CHOICES);
-            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-            parts.push(format!("one of {}{more}", named.join(", ")));
-        }
-        None if info.types.is_empty() => parts.push("any".into()),
-        None => parts.push(info.types.join(" or ")),
-    }
-    if let Some(d) = &info.default {
-        parts.push(format!("Enter for {}", plain(d)));
-    }
-    if let Some(d) = &info.description {
-        parts.push(d.clone());
-    }
-    parts.join("; ")
-}
-
-fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+    fn say(&mut self, text: &str) {
+        say(text);
     }
 }
 
@@ -236,7 +179,7 @@ fn problems(schema: &AskSchema, content: &Map<String, Value>) -> Vec<String> {
 fn describe(a: &Answer) -> String {
     match a {
         Answer::Accept(c) if c.is_empty() => "accept".into(),
-        Answer::Accept(c) => format!("accept {}", sanitize::line(&Value::Object(c.clone()).to_string())),
+        Answer::Accept(c) => format!("accept {}", sanitize::line(&exact_numbers::shown(&Value::Object(c.clone())))),
         Answer::Decline => "decline".into(),
         Answer::Cancel => "cancel".into(),
         Answer::Reply { text, .. } => format!("a reply of {} characters", text.chars().count()),
@@ -249,13 +192,16 @@ fn say(text: &str) {
     super::output::err_line(&sanitize::text(text));
 }
 
-/// One answer from the terminal, trimmed; None at end of input.
+/// One answer from the terminal as typed, without its line end; None at end of input.
 fn prompt(q: &str) -> Option<String> {
     super::output::err_raw(&sanitize::line(q));
     let mut line = String::new();
     match std::io::stdin().lock().read_line(&mut line) {
         Ok(0) | Err(_) => None,
-        Ok(_) => Some(line.trim().to_string()),
+        Ok(_) => {
+            let typed = line.strip_suffix('\n').unwrap_or(&line);
+            Some(typed.strip_suffix('\r').unwrap_or(typed).to_string())
+        }
     }
 }
 

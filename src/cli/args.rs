@@ -409,8 +409,9 @@ pub struct CallArgs {
     /// A tool whose `execution.taskSupport` is "required" runs as a task without it.
     #[arg(long)]
     pub task: bool,
-    /// With --task: print the task's id and status as soon as it is created, and exit.
-    #[arg(long, requires = "task")]
+    /// Run the tool as a task (--task is implied), print the task's id and status as soon as it
+    /// is created, and exit.
+    #[arg(long)]
     pub no_wait: bool,
     /// Print the call as a `mcplens call` command line instead of running it: the target with
     /// every connection and login flag given, the arguments, the protocol the server spoke.

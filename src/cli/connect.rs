@@ -1,8 +1,8 @@
 //! Opening a session for a headless command: `--log-level` applied, the server's log messages
 //! printed on stderr while the command runs.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -25,6 +25,8 @@ pub struct Opened {
 /// What has been printed of a session's log.
 struct Said {
     next: AtomicU64,
+    /// Held while printing: the printer task and [`Opened::caught_up`] never print a line twice.
+    printing: Mutex<()>,
     server_log: bool,
     /// `--show-http`: each HTTP exchange is printed too.
     http: bool,
@@ -38,6 +40,14 @@ impl Opened {
         let done = work(&self).await;
         self.close().await;
         done
+    }
+
+    /// Prints what the log holds that was not printed yet: called before a command prints its
+    /// answer, so that the server's log messages sent before it come before it, as they did.
+    pub fn caught_up(&self) {
+        if self.printer.is_some() {
+            print_new(self.session.log(), &self.said);
+        }
     }
 
     /// Ends the session, after printing the log messages that came last.
@@ -59,8 +69,12 @@ pub async fn open(target: &TargetArgs) -> Result<Opened> {
 /// Connects with options the command has added to (e.g. who answers the server's questions).
 pub async fn open_with(target: &TargetArgs, mut options: ConnectOptions) -> Result<Opened> {
     warn_roots(target);
-    let said =
-        Arc::new(Said { next: AtomicU64::new(0), server_log: target.log_level.is_some(), http: target.show_http });
+    let said = Arc::new(Said {
+        next: AtomicU64::new(0),
+        printing: Mutex::new(()),
+        server_log: target.log_level.is_some(),
+        http: target.show_http,
+    });
     let to = target.target()?;
     let limits = options.log_limits;
     // Made here, not by the session, so that a connection that fails still shows what was said
@@ -98,6 +112,7 @@ pub fn warn_roots(target: &TargetArgs) {
 /// Prints the server log messages pushed since the last call, one line each on stderr, and with
 /// `--show-http` each HTTP exchange (its lines indented).
 fn print_new(log: &SessionLog, said: &Said) {
+    let _printing = said.printing.lock().unwrap_or_else(|p| p.into_inner());
     let from = said.next.load(Ordering::Relaxed);
     let entries = log.since(from);
     if let Some(last) = entries.last() {

@@ -57,7 +57,7 @@ pub(crate) use output::{err_line, out};
 /// A JSON-RPC error reply to a request: said on stderr; exit code 1.
 pub(crate) fn refused(e: &RpcError) -> i32 {
     let data = e.data.as_ref().map(|d| format!(" ({})", crate::schema::tree::compact(d))).unwrap_or_default();
-    err_line(&format!("mcplens: the server answered {}{}", sanitize::line(&e.summary()), sanitize::line(&data)));
+    err_line(&format!("mcplens: the server answered {}{}", sanitize::joined(&e.summary()), sanitize::line(&data)));
     1
 }
 
@@ -234,10 +234,11 @@ fn print_call(
 pub async fn call(a: &CallArgs) -> Result<i32> {
     let mut options = a.target.connect_options()?;
     options.asks = Some(answer::Policy::new(&a.answers)?.start());
-    connect::open_with(&a.target, options).await?.run(async |o| call_in(&o.session, a).await).await
+    connect::open_with(&a.target, options).await?.run(async |o| call_in(o, a).await).await
 }
 
-async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
+async fn call_in(opened: &connect::Opened, a: &CallArgs) -> Result<i32> {
+    let session = &opened.session;
     let list = session.list_tools().await?;
     let tool = list.find(&a.tool);
     let arguments = checked_arguments(&list, tool, a)?;
@@ -269,6 +270,8 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     let reply = send_call(session, &call, a, &opts, tty).await;
     watcher.abort();
     clear_line(tty);
+    // The server's log messages sent before its reply are printed before the answer.
+    opened.caught_up();
     let purpose = if a.all_pages { crate::call::Purpose::AllPages } else { crate::call::Purpose::New };
     let status = match &reply {
         Ok(r) => crate::call::reply_status(r),
@@ -278,6 +281,12 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     let reply = reply?;
     for w in &reply.warnings {
         err_line(&format!("warning: the result breaks the MCP schema: {}", sanitize::line(w)));
+    }
+    // A warning, not a failure: the exit code says how the call went (docs/headless.md).
+    let output_schema = tool.and_then(|t| t.output_schema());
+    let checked = output_schema.and_then(|s| crate::call::output_schema::check(s, &reply.raw, OUTPUT_CHECKED));
+    if let Some(w) = checked.and_then(|c| c.warning()) {
+        err_line(&format!("warning: {}", sanitize::line(&w)));
     }
     // `--json` of one page writes every number as sent (`json::exact`): only lone surrogates,
     // which no Rust string holds, are still shown approximated there.
@@ -297,6 +306,10 @@ async fn call_in(session: &Session, a: &CallArgs) -> Result<i32> {
     }
     written(session, &call, reply, a, (&opts, tty)).await
 }
+
+/// structuredContent up to this size is checked against the tool's outputSchema (its tree costs
+/// ten times its text).
+const OUTPUT_CHECKED: usize = 16 << 20;
 
 /// The call's arguments from the command line, checked against the tool's input schema
 /// (unless `--no-validate`): a tool not listed or arguments that break its schema are usage
@@ -385,7 +398,7 @@ async fn written(
     } else {
         out(&render::envelope(&envelope))?;
         if let Some(e) = &answer.rpc_error {
-            err_line(&sanitize::line(&Reply::error_summary(e)));
+            err_line(&sanitize::joined(&Reply::error_summary(e)));
         }
     }
     // The process exits next: freeing a big envelope piece by piece only costs time.

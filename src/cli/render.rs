@@ -99,6 +99,8 @@ pub fn envelope(e: &crate::envelope::Envelope) -> String {
         out.push_str(&format!("from: {}\n", sanitize::line(src)));
     }
     if let Some(err) = &e.error {
+        // A message of several lines is printed as its lines, the later ones indented.
+        let mut lines = err.message.as_deref().unwrap_or("(no message)").lines();
         out.push_str(&format!(
             "error {}: {}\n",
             if err.code.is_null() {
@@ -106,8 +108,11 @@ pub fn envelope(e: &crate::envelope::Envelope) -> String {
             } else {
                 sanitize::line(&tree::compact(&err.code)).into_owned()
             },
-            sanitize::line(err.message.as_deref().unwrap_or("(no message)"))
+            sanitize::line(lines.next().unwrap_or_default())
         ));
+        for l in lines {
+            out.push_str(&format!("  {}\n", sanitize::line(l)));
+        }
         if !err.details.is_null() {
             out.push_str(&indent(&pretty(&crate::deep::Deep(&without_binary(&err.details))), "  "));
         }

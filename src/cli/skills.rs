@@ -99,7 +99,7 @@ async fn fetch_entry(opened: &Opened, uri: &str) -> Result<Skill> {
         Err(e) => Err(LensError::usage(format!(
             "{} is not listed, and skills/get says {}",
             sanitize::line(&uri),
-            sanitize::line(&e.summary())
+            sanitize::joined(&e.summary())
         ))),
     }
 }

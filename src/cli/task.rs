@@ -8,7 +8,7 @@ use super::{out, raw_member, render, status_line};
 use crate::call::Call;
 use crate::error::{LensError, Result};
 use crate::mcp::tasks::Task;
-use crate::mcp::{CallOptions, Reply, ReplyBody, RpcError, Session};
+use crate::mcp::{CallOptions, Reply, ReplyBody, RpcError, Session, Target};
 use crate::sanitize;
 
 /// A task's status on stderr while it runs.
@@ -26,7 +26,10 @@ pub async fn start(
     opts: &CallOptions,
 ) -> Result<i32> {
     let reply = session.start_task(tool, arguments, opts).await?;
-    print(&reply, json, |r| Task::from_result(r).map(|t| vec![t]))
+    if let ReplyBody::Error(e) = &reply.body {
+        return Err(LensError::tool(sanitize::joined(&Reply::error_summary(e)).into_owned()));
+    }
+    print(session, &reply, json, |r| Task::from_result(r).map(|t| vec![t]))
 }
 
 /// `mcplens task ...`
@@ -49,7 +52,7 @@ async fn run(session: &Session, t: &TaskArgs) -> Result<i32> {
         TaskAction::Result => return result(session, &id, t.json, &opts).await,
     };
     let reply = session.request_method(method, params, &opts, &mut |_| {}).await?;
-    print(&reply, t.json, |r| Task::from_result(r).map(|t| vec![t]))
+    print(session, &reply, t.json, |r| Task::from_result(r).map(|t| vec![t]))
 }
 
 /// `tasks/list`, every page: `nextCursor` is followed until the server gives none, sends one it
@@ -79,7 +82,7 @@ async fn list(session: &Session, json: bool, opts: &CallOptions) -> Result<i32> 
         };
         let last = next.is_none();
         let tasks = |r: &Value| Some(r.get("tasks")?.as_array()?.iter().filter_map(Task::from_result).collect());
-        any |= page(&reply, json, last && !any, tasks)?;
+        any |= page(session, &reply, json, last && !any, tasks)?;
         let Some(next) = next else { return Ok(0) };
         if !seen.insert(next.to_string()) {
             let shown = sanitize::line_head(&next.to_string(), 80).into_owned();
@@ -104,13 +107,19 @@ fn none_listed(why: &str, json: bool) -> Result<i32> {
 
 /// One page of `tasks/list`; whether it held a task. "no tasks" is said only when `say_none` (the
 /// last page of a list with none).
-fn page(reply: &Reply, json: bool, say_none: bool, tasks: impl Fn(&Value) -> Option<Vec<Task>>) -> Result<bool> {
+fn page(
+    session: &Session,
+    reply: &Reply,
+    json: bool,
+    say_none: bool,
+    tasks: impl Fn(&Value) -> Option<Vec<Task>>,
+) -> Result<bool> {
     if json {
-        print(reply, true, tasks)?;
+        print(session, reply, true, tasks)?;
         return Ok(true);
     }
     let result = match &reply.body {
-        ReplyBody::Error(e) => return Err(unknown(e)),
+        ReplyBody::Error(e) => return Err(unknown(session, e)),
         ReplyBody::Result(r) => r,
     };
     match tasks(result) {
@@ -133,7 +142,7 @@ fn page(reply: &Reply, json: bool, say_none: bool, tasks: impl Fn(&Value) -> Opt
 async fn result(session: &Session, id: &str, json: bool, opts: &CallOptions) -> Result<i32> {
     let reply = session.task_result(id, opts, &mut |_| {}).await?;
     if let ReplyBody::Error(e) = &reply.body {
-        return refused(e);
+        return refused(session, e);
     }
     let call = Call { tool: "", arguments: None, descriptor: None, hint: None };
     let answer = call.read(reply);
@@ -147,9 +156,9 @@ async fn result(session: &Session, id: &str, json: bool, opts: &CallOptions) -> 
 }
 
 /// The reply as sent (`--json`) or its tasks, a line each; an error reply is exit 1.
-fn print(reply: &Reply, json: bool, tasks: impl Fn(&Value) -> Option<Vec<Task>>) -> Result<i32> {
+fn print(session: &Session, reply: &Reply, json: bool, tasks: impl Fn(&Value) -> Option<Vec<Task>>) -> Result<i32> {
     let result = match &reply.body {
-        ReplyBody::Error(e) => return refused(e),
+        ReplyBody::Error(e) => return refused(session, e),
         ReplyBody::Result(r) => r,
     };
     if json {
@@ -175,17 +184,28 @@ fn not_offered(why: &str) -> i32 {
 }
 
 /// A server's error about a task: "method not found" is a server without tasks.
-fn refused(e: &Value) -> Result<i32> {
+fn refused(session: &Session, e: &Value) -> Result<i32> {
     if RpcError::from_value(e).is_method_not_found() {
         return Ok(not_offered(&Reply::error_summary(e)));
     }
-    Err(unknown(e))
+    Err(unknown(session, e))
 }
 
 /// A server's error about a task, with the usual cause spelt out.
-fn unknown(e: &Value) -> LensError {
-    LensError::tool(format!(
-        "{} (a task lives in the session that made it: a stdio server's tasks end with the command that started it)",
-        sanitize::line(&Reply::error_summary(e))
-    ))
+fn unknown(session: &Session, e: &Value) -> LensError {
+    LensError::tool(format!("{} ({})", sanitize::joined(&Reply::error_summary(e)), why_unknown(&session.target)))
+}
+
+/// Why a server may not know a task another command started: a task lives in the session that
+/// made it, and each command has a session of its own.
+fn why_unknown(target: &Target) -> &'static str {
+    match target {
+        Target::Stdio(_) => {
+            "a task lives in the session that made it: a stdio server's tasks end with the command that started it"
+        }
+        Target::Http(_) => {
+            "a task may live only in the session that made it: the command that started it ended its HTTP \
+             session, and a server that keeps tasks per session cannot show them to another command's"
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! user taught), says how the call ended, and follows the pages. `mcplens call` and the TUI's
 //! runs, next pages and all-pages all go through here.
 
+pub mod output_schema;
 mod pages;
 mod status;
 

@@ -18,6 +18,8 @@ impl AskSchema {
     /// What is wrong with `content` as an answer to this schema; why it cannot be checked when
     /// the schema cannot be used.
     pub fn problems(&self, content: &Map<String, Value>) -> Result<Vec<Violation>, String> {
+        // A number kept whole (a default beyond 64 bits) is checked as the number it reads as.
+        let content = &*super::exact_numbers::as_read(content);
         let instance = || Value::Object(content.clone());
         if self.is_small() {
             return validate::validate(&self.value()?, &instance());
@@ -43,6 +45,13 @@ impl AskSchema {
         }
         out.truncate(MAX);
         Ok(out)
+    }
+
+    /// What is wrong with `v` as the answer to property `i` alone (its type, range, format and
+    /// choices; not what the schema asks of the whole, such as the required names).
+    pub fn prop_problems(&self, i: usize, v: &Value) -> Result<Vec<Violation>, String> {
+        let name = self.props().get(i).map_or("", |p| p.name.as_str());
+        self.check_prop(i, name, &super::exact_numbers::value_as_read(v))
     }
 
     /// The required names `content` lacks.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 pub use super::ask_choices::Choices;
-use super::ask_choices::{member, offset};
+use super::ask_choices::offset;
 use super::descriptor::object_members;
 
 /// Schemas up to this many bytes are small: read whole, shown as the full form (a widget per
@@ -53,6 +53,8 @@ pub struct PropInfo {
     pub choices: Option<Choices>,
     /// An array of choices: several may be picked.
     pub multi: bool,
+    /// The titles of an `enum`'s values (`enumNames`, the spec's older way to title them).
+    pub names: Vec<String>,
 }
 
 impl PartialEq for AskSchema {
@@ -113,8 +115,9 @@ impl AskSchema {
                 "title" => info.title = text(v),
                 "description" => info.description = text(v),
                 "format" => info.format = text(v),
-                "default" => info.default = crate::json_depth::parse(v.get(), usize::MAX).ok(),
+                "default" => info.default = super::exact_numbers::read(v.get(), usize::MAX).ok(),
                 "enum" => info.choices = Choices::index(&self.0.raw, v.get(), false).or(info.choices),
+                "enumNames" => info.names = serde_json::from_str(v.get()).unwrap_or_default(),
                 "oneOf" | "anyOf" if info.choices.is_none() => {
                     info.choices = Choices::index(&self.0.raw, v.get(), true)
                 }
@@ -137,10 +140,30 @@ impl AskSchema {
     }
 
     /// Every default the properties give (SEP-1034: sent for fields the user leaves alone),
-    /// taken as written.
+    /// taken as written: a number no `Value` holds is kept whole (see [`super::exact_numbers`]).
     pub fn defaults(&self) -> Map<String, Value> {
         let props = self.0.props.iter().enumerate();
-        props.filter_map(|(i, p)| Some((p.name.clone(), member(self.prop_text(i), "default")?))).collect()
+        props.filter_map(|(i, p)| Some((p.name.clone(), self.default_of(i)?))).collect()
+    }
+
+    fn default_of(&self, i: usize) -> Option<Value> {
+        let members = object_members(self.prop_text(i))?;
+        let (_, v) = members.into_iter().find(|(k, _)| k == "default")?;
+        super::exact_numbers::read(v.get(), crate::json_depth::DEFAULT_MAX_DEPTH).ok()
+    }
+
+    /// The whole schema read for a form (a small one), each property's default as
+    /// [`Self::defaults`] reads it: the form shows and sends a number beyond 64 bits whole.
+    pub fn form_value(&self) -> Result<Value, String> {
+        let mut v = self.value()?;
+        if let Some(props) = v.get_mut("properties").and_then(Value::as_object_mut) {
+            for (name, d) in self.defaults() {
+                if let Some(p) = props.get_mut(&name).and_then(Value::as_object_mut) {
+                    p.insert("default".into(), d);
+                }
+            }
+        }
+        Ok(v)
     }
 
     /// A schema of the properties named in `names` only, read (what the user typed, for
@@ -244,6 +267,19 @@ mod tests {
                 "b": {"type": ["integer", "null"], "enum": [1, 2]},
                 "c": {"type": "array", "items": {"anyOf": [{"const": "p", "title": "P"}]}}}}))
         );
+    }
+
+    #[test]
+    fn a_default_beyond_64_bits_is_read_whole_for_the_answer_the_prompt_and_the_form() {
+        let raw = Arc::new(r#"{"properties":{"i":{"type":"integer","default":12345678901234567890123}}}"#.to_string());
+        let s = AskSchema::read(&raw.clone(), &raw);
+        let shown = |v: &Value| crate::mcp::exact_numbers::shown(v);
+        assert_eq!(shown(&Value::Object(s.defaults())), r#"{"i":12345678901234567890123}"#);
+        assert_eq!(s.info(0).default.as_ref().map(shown).as_deref(), Some("12345678901234567890123"));
+        let form = s.form_value().unwrap_or_default();
+        assert_eq!(shown(&form["properties"]["i"]["default"]), "12345678901234567890123");
+        // Checked as the number it reads as: an integer, within no maximum it passes.
+        assert_eq!(s.problems(&s.defaults()).map(|v| v.len()), Ok(0));
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod completion;
 pub mod config;
 pub mod descriptor;
 pub mod era;
+pub mod exact_numbers;
 pub mod http;
 pub mod http_view;
 pub mod input;

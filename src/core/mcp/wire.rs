@@ -192,7 +192,7 @@ pub fn literal_of(stand_in: &str) -> Option<String> {
 }
 
 /// `line` with each [`exact_literal`] stand-in (as serde_json writes it) replaced by its literal.
-fn with_exact_literals(line: &str) -> Cow<'_, str> {
+pub fn with_exact_literals(line: &str) -> Cow<'_, str> {
     let marker = format!("\"{}", literal_marker().replace('\u{0}', "\\u0000"));
     if !line.contains(&marker) {
         return Cow::Borrowed(line);

@@ -156,10 +156,14 @@ pub fn parse_error(f: &Field) -> Option<String> {
         return None;
     }
     match f.kind {
-        Kind::Integer if !f.text.trim().is_empty() && parse_integer(&f.text).is_none() => {
+        Kind::Integer
+            if !f.text.trim().is_empty() && parse_integer(&f.text).or_else(|| f.whole_default()).is_none() =>
+        {
             Some("not an integer (64-bit: beyond that, use the JSON mode)".into())
         }
-        Kind::Number if !f.text.trim().is_empty() && parse_number(&f.text).is_none() => Some("not a number".into()),
+        Kind::Number if !f.text.trim().is_empty() && parse_number(&f.text).or_else(|| f.whole_default()).is_none() => {
+            Some("not a number".into())
+        }
         Kind::Json if !f.text.trim().is_empty() && serde_json::from_str::<Value>(&f.text).is_err() => {
             Some("not valid JSON".into())
         }
@@ -508,8 +512,8 @@ impl Field {
         }
         match &self.kind {
             Kind::Text => Some(Value::String(self.text.clone())),
-            Kind::Integer => parse_integer(&self.text),
-            Kind::Number => parse_number(&self.text),
+            Kind::Integer => parse_integer(&self.text).or_else(|| self.whole_default()),
+            Kind::Number => parse_number(&self.text).or_else(|| self.whole_default()),
             Kind::Json => serde_json::from_str(&self.text).ok(),
             Kind::Boolean => self.choice.map(|c| Value::Bool(c == 1)),
             Kind::Enum(opts) => self.choice.and_then(|c| opts.get(c)).map(crate::deep::clone_value),
@@ -531,6 +535,14 @@ impl Field {
         }
     }
 
+    /// The schema's default when it is a number kept whole (an elicitation's default beyond 64
+    /// bits, see `mcp::exact_numbers`) and the text still reads it: that number, sent as written.
+    fn whole_default(&self) -> Option<Value> {
+        let d = self.schema.get("default")?;
+        let literal = crate::mcp::exact_numbers::literal(d)?;
+        (literal == self.text.trim()).then(|| d.clone())
+    }
+
     fn object_value(&self) -> Map<String, Value> {
         self.children.iter().filter_map(|c| c.value().map(|v| (c.key.clone(), v))).collect()
     }
@@ -549,6 +561,9 @@ impl Field {
         match (&self.kind, v) {
             (Kind::Text, Value::String(s)) => self.text = s.clone(),
             (Kind::Integer | Kind::Number, Value::Number(n)) => self.text = n.to_string(),
+            (Kind::Integer | Kind::Number, v @ Value::String(_)) if crate::mcp::exact_numbers::literal(v).is_some() => {
+                self.text = crate::mcp::exact_numbers::shown(v);
+            }
             (Kind::Boolean, Value::Bool(x)) => self.choice = Some(usize::from(*x)),
             (Kind::Enum(opts), v) => match opts.iter().position(|o| crate::deep::equal(o, v)) {
                 Some(i) => self.choice = Some(i),
@@ -661,8 +676,12 @@ impl Field {
             "default",
             "examples",
         ] {
-            if let Some(v) = self.schema.get(k) {
-                facts.push(format!("{k}={}", super::tree::compact(v)));
+            match self.schema.get(k) {
+                Some(v) if crate::mcp::exact_numbers::literal(v).is_some() => {
+                    facts.push(format!("{k}={}", crate::mcp::exact_numbers::shown(v)));
+                }
+                Some(v) => facts.push(format!("{k}={}", super::tree::compact(v))),
+                None => {}
             }
         }
         if let Some(f) = self.schema.get("format").and_then(Value::as_str) {

@@ -43,8 +43,12 @@ pub fn validator(schema: &Value) -> Result<jsonschema::Validator, String> {
         .map_err(|e| format!("the schema cannot be used for validation: {e}"))
 }
 
-/// The first `max` violations of `instance`.
+/// The first `max` violations of `instance`. A number kept whole as a stand-in (see
+/// `mcp::exact_numbers`) is checked as the number it reads as.
 pub fn violations(validator: &jsonschema::Validator, instance: &Value, max: usize) -> Vec<Violation> {
+    use crate::mcp::exact_numbers;
+    let read = exact_numbers::holds_stand_in(instance).then(|| exact_numbers::value_as_read(instance));
+    let instance = read.as_ref().unwrap_or(instance);
     crate::deep::with_room(ROOM, || {
         validator
             .iter_errors(instance)

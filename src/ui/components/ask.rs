@@ -301,7 +301,7 @@ impl Component for AskOverlay {
 /// The full form for a small schema, a window over the fields for a big one (see
 /// [`crate::mcp::ask_schema::SMALL_SCHEMA`]) or one that cannot be read whole.
 fn form(schema: &AskSchema) -> Body {
-    match schema.is_small().then(|| schema.value()) {
+    match schema.is_small().then(|| schema.form_value()) {
         Some(Ok(v)) => Body::Form(Box::new(FormState::for_schema("the server's request", &v, None))),
         _ => Body::Big(Box::new(AskForm::new(schema.clone()))),
     }

@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 
 use super::ask_pick::{ChoicePicker, Picked, cut};
 use crate::mcp::asks::{AskSchema, PropInfo};
+use crate::mcp::exact_numbers;
 use crate::sanitize;
 use crate::ui::form::FormOutcome;
 use crate::ui::keymap::{self, Command, Scope};
@@ -341,6 +342,13 @@ fn typed(info: &PropInfo, text: &str) -> Result<Value, String> {
     {
         return Ok(Value::from(n));
     }
+    // A number no `Value` holds as typed (beyond 64 bits) is sent as typed.
+    if let Some(v) = exact_numbers::number(text.trim()).filter(|v| exact_numbers::literal(v).is_some()) {
+        let integer = exact_numbers::literal(&v).is_some_and(|l| l.bytes().all(|b| b.is_ascii_digit() || b == b'-'));
+        if is("number") || (is("integer") && integer) {
+            return Ok(v);
+        }
+    }
     if is("number")
         && let Some(n) = text.trim().parse::<f64>().ok().and_then(serde_json::Number::from_f64)
     {
@@ -353,9 +361,7 @@ fn typed(info: &PropInfo, text: &str) -> Result<Value, String> {
     }
 }
 
+/// A value for a person: a number kept whole as its digits (see [`exact_numbers::shown`]).
 fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
+    exact_numbers::shown(v)
 }

@@ -443,7 +443,8 @@ fn row<'a>(e: &LogEntry, brief: Option<&str>, t: &Theme, columns: Columns) -> Li
         _ if error => t.paint(Paint::Error),
         _ => t.paint(Paint::Text),
     };
-    spans.push(Span::styled(sanitize::line(&text).into_owned(), style));
+    // An entry of several lines (an HTTP exchange with its headers) is one row: its lines joined.
+    spans.push(Span::styled(sanitize::joined(&text).into_owned(), style));
     Line::from(spans)
 }
 
@@ -475,6 +476,20 @@ mod tests {
                 row(&e, None, &Theme::default(), columns).spans.iter().map(|s| s.content.as_ref()).collect();
             assert!(text.contains(method_of(&e)) && !text.contains('…'), "{text}");
         }
+    }
+
+    /// An HTTP exchange's entry (a summary line, then the headers) is one row, no `\n` in it.
+    #[test]
+    fn an_entry_of_several_lines_is_one_row_of_its_lines_joined() {
+        let log = SessionLog::new(LogLimits::default(), Redactor::default());
+        log.push(LogKind::Info, "HTTP POST http://h/mcp → 200 OK in 1.0 ms\nrequest headers:\n  accept: a\n  x: b");
+        let e = log.entries().pop().unwrap_or_else(|| panic!("no entry"));
+        let columns = Columns { width: 200, method: METHOD_COLUMN };
+        let text: String = row(&e, None, &Theme::default(), columns).spans.iter().map(|s| s.content.as_ref()).collect();
+        assert!(
+            text.ends_with("HTTP POST http://h/mcp → 200 OK in 1.0 ms · request headers: accept: a · x: b"),
+            "{text}"
+        );
     }
 
     #[test]

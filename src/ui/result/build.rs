@@ -116,6 +116,14 @@ pub fn header(call: &CallResult, page: Page, theme: &Theme) -> Vec<Line<'static>
             theme.paint(Role::Warning),
         ));
     }
+    // The spec's MUST, said in every view (the Split view shows each place).
+    let output = call.output_schema.as_ref().zip(call.reply.as_ref());
+    if let Some(w) = output.and_then(|(s, r)| crate::call::output_schema::check(s, &r.raw, super::CHECK_MAX)?.warning())
+    {
+        let split = crate::ui::keymap::key(crate::ui::keymap::Scope::Result, crate::ui::keymap::Command::View2);
+        header
+            .push(Line::styled(format!("⚠ {} (Split view: {split})", sanitize::line(&w)), theme.paint(Role::Warning)));
+    }
     if let Some(note) = call.reply.as_ref().and_then(|r| r.approximation_note()) {
         header.push(Line::styled(format!("⚠ {note} (Raw view: 4)"), theme.paint(Role::Warning)));
     }
@@ -205,5 +213,52 @@ pub fn envelope_body(call: &CallResult, theme: &Theme) -> Body {
             Body::Text(TextView::new(lines))
         }
         (None, false) => Body::Tree(Box::new(JsonView::from_text(env.data_text(), "data"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::mcp::{Reply, ReplyBody};
+
+    fn call(result: Value) -> CallResult {
+        let raw = Arc::new(json!({"jsonrpc": "2.0", "id": 1, "result": result}).to_string());
+        let mut reply = Reply::parse(raw, Duration::ZERO, 100).unwrap_or_else(|e| panic!("{e}"));
+        let body = std::mem::replace(&mut reply.body, ReplyBody::Result(Value::Null));
+        let env = crate::envelope::normalize_reply("t", None, body, std::mem::take(&mut reply.elisions));
+        CallResult {
+            tool: "t".into(),
+            arguments: json!({}),
+            reply: Some(Arc::new(reply)),
+            envelope: Some(Arc::new(env)),
+            output_schema: Some(json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})),
+            error: None,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    fn said(call: &CallResult) -> String {
+        let lines = header(call, Page::default(), &Theme::default());
+        lines.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+    }
+
+    /// Every view's header says when the result breaks the tool's outputSchema.
+    #[test]
+    fn the_header_says_a_result_breaks_the_output_schema() {
+        let text = json!([{"type": "text", "text": "x"}]);
+        let bad = said(&call(json!({"content": text, "structuredContent": {"n": "not-int"}})));
+        assert!(
+            bad.contains("⚠ structuredContent breaks the tool's outputSchema: /n: \"not-int\" is not of type \"integer\" (Split view: 2)"),
+            "{bad}"
+        );
+        let none = said(&call(json!({"content": text})));
+        assert!(none.contains("⚠ the tool declares an outputSchema but the result has no structuredContent"), "{none}");
+        let fits = said(&call(json!({"content": text, "structuredContent": {"n": 1}})));
+        assert!(!fits.contains('⚠'), "{fits}");
     }
 }

@@ -267,3 +267,17 @@ fn folded_path(f: &Field) -> Option<Vec<usize>> {
         Some(p)
     })
 }
+
+/// An elicitation's default beyond 64 bits (a stand-in, see `mcp::exact_numbers`) shows its
+/// digits and is sent whole while the text still reads it; an edit makes it an ordinary number.
+#[test]
+fn a_default_kept_whole_is_shown_and_sent_until_edited() {
+    let stand_in = crate::mcp::exact_numbers::number("12345678901234567890123").unwrap_or_default();
+    let schema = json!({"type": "object", "properties": {"i": {"type": "integer", "default": stand_in.clone()}}});
+    let mut form = Form::new(&schema);
+    let i = child(&mut form.root, "i");
+    assert_eq!((i.text.as_str(), parse_error(i)), ("12345678901234567890123", None));
+    assert_eq!(form.arguments(), json!({"i": stand_in}));
+    set(child(&mut form.root, "i"), "7");
+    assert_eq!(form.arguments(), json!({"i": 7}));
+}

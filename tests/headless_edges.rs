@@ -1,0 +1,79 @@
+//! What a headless `mcplens call` says at the edges, against tests/servers/headless_edges.py (a
+//! raw server that does what an SDK would not): a result that breaks its tool's outputSchema,
+//! server log messages sent just before the reply, an error message of several lines.
+
+mod common;
+
+use common::*;
+
+/// `mcplens call TOOL EXTRA... -- python headless_edges.py`.
+fn call(tool: &str, extra: &[&str]) -> std::process::Output {
+    let py = python().to_string_lossy().into_owned();
+    let server = script("headless_edges.py");
+    let mut args = vec!["call", tool];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--", &py, &server]);
+    mcplens(&args)
+}
+
+/// The spec's MUST: structuredContent conforms to the outputSchema. A break is a warning on
+/// stderr naming it, and the exit code still says how the call went.
+#[test]
+fn a_result_that_breaks_its_output_schema_is_warned_about() {
+    for extra in [&[][..], &["--json"], &["--raw"]] {
+        let o = call("bad_output", extra);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(
+                "warning: structuredContent breaks the tool's outputSchema: /n: \"not-int\" is not of type \"integer\""
+            ),
+            "{extra:?}: {err}"
+        );
+    }
+    let o = call("no_structured", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning: the tool declares an outputSchema but the result has no structuredContent"),
+        "{err}"
+    );
+    assert!(!stderr(&call("log_then_reply", &[])).contains("warning"));
+}
+
+/// The server's log messages sent before its reply are printed before the answer: stdout and
+/// stderr written to one file show the order a terminal would.
+#[test]
+fn log_messages_sent_before_the_reply_come_before_the_answer() {
+    let path = std::env::temp_dir().join(format!("mcplens-log-order-{}", std::process::id()));
+    let file = std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}"));
+    let both = || std::process::Stdio::from(file.try_clone().unwrap_or_else(|e| panic!("{e}")));
+    let py = python().to_string_lossy().into_owned();
+    let status = std::process::Command::new(bin())
+        .args(["call", "log_then_reply", "--log-level", "debug", "--", &py, &script("headless_edges.py")])
+        .env("MCPLENS_STATE_DIR", std::env::temp_dir().join(format!("mcplens-test-state-{}", std::process::id())))
+        .stdin(std::process::Stdio::null())
+        .stdout(both())
+        .stderr(both())
+        .status()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(status.code(), Some(0), "{text}");
+    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("{needle} not in {text}"));
+    assert!(at("server log [info] edges: step 2") < at("replied"), "{text}");
+    assert!(at("server log [info] edges: step 0") < at("server log [info] edges: step 1"), "{text}");
+    assert_eq!(text.matches("edges: step 0").count(), 1, "printed once: {text}");
+}
+
+/// An error message of several lines is printed as its lines on stdout, and as one line joined
+/// with " · " on stderr: never with a literal `\n`.
+#[test]
+fn an_error_message_of_several_lines_is_printed_as_lines() {
+    let o = call("error_lines", &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(out.contains("error -32000: it failed\n    at step two\n  see the log\n"), "{out}");
+    assert!(err.contains("JSON-RPC error -32000: it failed · at step two · see the log"), "{err}");
+    assert!(!out.contains("\\n") && !err.contains("\\n"), "{out}{err}");
+}
