@@ -265,17 +265,33 @@ impl Screen {
         if !self.status.is_empty() {
             return Line::from(sanitize::line_head(&self.status, area.width as usize).into_owned());
         }
-        let hints = match self.overlays.last() {
-            Some(o) => o.hints(),
-            None => keymap::overlay_footer(watch_breaks::WATCH).into_iter().chain(self.pane.hints()).collect(),
-        };
         let mut spans = Vec::new();
-        for (keys, word) in hints.into_iter().chain([("q".to_string(), "quit".to_string())]) {
+        for (keys, word) in self.hints() {
             spans.push(Span::styled(keys, self.theme.key()));
             spans.push(Span::styled(format!(" {word}  "), self.theme.paint(Role::Dim)));
         }
         Line::from(spans)
     }
+
+    /// The keys that work now, each once: those of what takes the keys.
+    fn hints(&self) -> Vec<(String, String)> {
+        match self.overlays.last() {
+            // Over an overlay `q` closes it (as Esc does), and in a prompt it is a letter typed.
+            Some(o) => own_keys(o.scope()),
+            None if self.pane.is_typing() => self.pane.hints(),
+            // The log's keys that work on a watched session (not the server's log level: the
+            // watcher has no session of its own to ask), and quit.
+            None => own_keys(watch_breaks::WATCH)
+                .into_iter()
+                .chain(keymap::overlay_footer_of(Scope::Log, |c| !matches!(c, Command::ServerLogLevel | Command::Help)))
+                .collect(),
+        }
+    }
+}
+
+/// The footer hints of `scope`'s own keys, none of the global ones.
+fn own_keys(scope: Scope) -> Vec<(String, String)> {
+    keymap::overlay_footer_of(scope, |c| !matches!(c, Command::Help | Command::Quit))
 }
 
 /// Reads the proxy's lines into `log` until it ends.
@@ -410,6 +426,38 @@ fn parse_time(s: &str) -> Option<SystemTime> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn screen() -> Screen {
+        let (control, _) = mpsc::unbounded_channel();
+        Screen {
+            pane: LogPane::default(),
+            overlays: Vec::new(),
+            status: String::new(),
+            theme: Theme::default(),
+            control,
+            held: VecDeque::new(),
+            showing: None,
+        }
+    }
+
+    fn footer_text(s: &Screen) -> String {
+        s.footer(Rect::new(0, 0, 400, 1)).to_string()
+    }
+
+    #[test]
+    fn the_footer_offers_the_keys_of_what_takes_them_each_once() {
+        let mut s = screen();
+        let main = footer_text(&s);
+        assert_eq!(main.matches("q quit").count(), 1, "{main}");
+        assert!(main.contains("b break") && main.contains("/ method"), "{main}");
+        // Keys that do nothing on a watched session are not offered.
+        assert!(!main.contains("server level") && !main.contains("next page") && !main.contains("zoom"), "{main}");
+        // In the breakpoint's prompt letters type: only Enter and Esc do something.
+        s.overlays.push(Box::new(Prompt::new_break(s.control.clone())));
+        let typing = footer_text(&s);
+        assert!(typing.contains("Enter set") && typing.contains("Esc cancel"), "{typing}");
+        assert!(!typing.contains("quit") && !typing.contains("help"), "{typing}");
+    }
 
     #[test]
     fn export_times_read_back() {
