@@ -24,7 +24,7 @@ use super::components::log::LogPane;
 use super::keymap::{self, Command, Scope};
 use super::msg::Cmd;
 use super::theme::{Role, Theme};
-use super::watch_breaks::{self, Control, Held, HeldView, Prompt};
+use super::watch_breaks::{self, BreakList, Control, Held, HeldView, Prompt};
 use crate::cli::output::err_line;
 use crate::mcp::log::{LogKind, LogLimits, Redactor, SessionLog};
 use crate::mcp::wire;
@@ -40,6 +40,8 @@ enum Said {
     Ended,
     Held(Held),
     Released(u64),
+    /// The breakpoints this watcher has now (the proxy says it when one is set or removed).
+    Breaks(Vec<String>),
 }
 
 /// `mcplens watch PID --tui [--break METHOD|TOOL]...`; the exit code.
@@ -85,6 +87,7 @@ pub async fn run(pid: u32, breaks: &[String]) -> i32 {
         control,
         held: VecDeque::new(),
         showing: None,
+        breaks: Vec::new(),
     };
     screen.pane.set_log(log);
     let code = screen.run(rx).await;
@@ -112,6 +115,8 @@ struct Screen {
     held: VecDeque<Held>,
     /// The hold the held view shows, while it is open.
     showing: Option<u64>,
+    /// This watcher's breakpoints, as the proxy last listed them.
+    breaks: Vec<String>,
 }
 
 impl Screen {
@@ -143,6 +148,7 @@ impl Screen {
                         self.show_held();
                     }
                     Said::Released(hold) => self.released(hold),
+                    Said::Breaks(breaks) => self.breaks = breaks,
                 },
                 _ = tick.tick() => {
                     self.pane.sync();
@@ -187,6 +193,9 @@ impl Screen {
         match keymap::lookup(k, watch_breaks::WATCH) {
             Some(Command::Break) => self.overlays.push(Box::new(Prompt::new_break(self.control.clone()))),
             Some(Command::Holds) => self.show_held(),
+            Some(Command::Breaks) => {
+                self.overlays.push(Box::new(BreakList::new(self.breaks.clone(), self.control.clone())));
+            }
             _ => return false,
         }
         true
@@ -248,7 +257,12 @@ impl Screen {
 
     fn draw(&mut self, f: &mut ratatui::Frame) {
         let area = f.area();
-        let [main, foot] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+        let head = u16::from(!self.breaks.is_empty());
+        let [top, main, foot] =
+            Layout::vertical([Constraint::Length(head), Constraint::Min(1), Constraint::Length(1)]).areas(area);
+        if head > 0 {
+            f.render_widget(Paragraph::new(self.header(top)), top);
+        }
         self.pane.set_layout(main.height.saturating_sub(2), (area.width, area.height));
         self.pane.draw(f, main, &self.theme, self.overlays.is_empty());
         if let Some(top) = self.overlays.last_mut() {
@@ -259,6 +273,19 @@ impl Screen {
             top.draw(f, r, &self.theme, true);
         }
         f.render_widget(Paragraph::new(self.footer(foot)), foot);
+    }
+
+    /// The breakpoints set, while there are any, and the key that lists them to remove one.
+    fn header(&self, area: Rect) -> Line<'static> {
+        let list = keymap::key(watch_breaks::WATCH, Command::Breaks);
+        let tail = format!("   {list} lists them, to remove one");
+        let names = sanitize::line(&self.breaks.join(" · ")).into_owned();
+        let room = (area.width as usize).saturating_sub(tail.chars().count() + 13);
+        Line::from(vec![
+            Span::styled(" breakpoints ", self.theme.paint(Role::Dim)),
+            Span::styled(sanitize::line_head(&names, room).into_owned(), self.theme.key()),
+            Span::styled(tail, self.theme.paint(Role::Dim)),
+        ])
     }
 
     fn footer(&self, area: Rect) -> Line<'static> {
@@ -317,6 +344,11 @@ async fn feed(conn: OwnedReadHalf, log: SessionLog, said: mpsc::UnboundedSender<
                     "released" => {
                         let _ = said.send(Said::Released(v.get("hold").and_then(Value::as_u64).unwrap_or(0)));
                     }
+                    "ok" => {
+                        if let Some(breaks) = breaks_of(&v) {
+                            let _ = said.send(Said::Breaks(breaks));
+                        }
+                    }
                     _ => {}
                 }
                 if let Some(note) = note_of(event, &v) {
@@ -326,6 +358,12 @@ async fn feed(conn: OwnedReadHalf, log: SessionLog, said: mpsc::UnboundedSender<
             None => log_entry(&log, &v, &mut originals),
         }
     }
+}
+
+/// The breakpoints listed in an `ok` event (one answering a breakpoint set or removed).
+fn breaks_of(v: &Value) -> Option<Vec<String>> {
+    let list = v.get("breaks")?.as_array()?;
+    Some(list.iter().filter_map(Value::as_str).map(str::to_string).collect())
 }
 
 fn note_of(event: &str, v: &Value) -> Option<String> {
@@ -437,6 +475,7 @@ mod tests {
             control,
             held: VecDeque::new(),
             showing: None,
+            breaks: Vec::new(),
         }
     }
 
@@ -457,6 +496,22 @@ mod tests {
         let typing = footer_text(&s);
         assert!(typing.contains("Enter set") && typing.contains("Esc cancel"), "{typing}");
         assert!(!typing.contains("quit") && !typing.contains("help"), "{typing}");
+    }
+
+    #[test]
+    fn every_breakpoint_set_is_named_in_the_header() {
+        let mut s = screen();
+        let said = serde_json::json!({"event": "ok", "did": "break <ping", "breaks": [">echo", "<ping"]});
+        s.breaks = breaks_of(&said).unwrap_or_default();
+        let mut term =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 8)).unwrap_or_else(|e| panic!("{e}"));
+        term.draw(|f| s.draw(f)).unwrap_or_else(|e| panic!("{e}"));
+        let text = crate::ui::headless::buffer_text(term.backend().buffer());
+        let top = text.lines().next().unwrap_or_default();
+        assert!(top.contains(">echo · <ping") && top.contains("B lists them"), "{text}");
+        // A release's answer lists none: the list stays.
+        assert_eq!(breaks_of(&serde_json::json!({"event": "ok", "did": "release 1"})), None);
+        assert!(footer_text(&s).contains("B breakpoints"));
     }
 
     #[test]
