@@ -597,12 +597,20 @@ fn watch_tui_holds_at_the_breakpoints_given_with_break() {
     let mut host = Host::start(&state, &strs(&through_proxy(&[])));
     let pid = host.proxy_pid();
     let cmd = format!(
-        "MCPLENS_STATE_DIR='{}' {} watch {pid} --tui --break '>echo'; echo EXITED=$?; sleep 30",
+        "MCPLENS_STATE_DIR='{}' {} watch {pid} --tui --break '>echo' --break '<never/sent'; echo EXITED=$?; sleep 30",
         state.0.display(),
         bin()
     );
     let t = common::Tmux::start(&format!("mcplens-watch-tui-{}", std::process::id()), 120, 40, &cmd);
-    t.wait_for("break >echo", 20);
+    // Every breakpoint given is named, not only the last one confirmed.
+    t.wait_for("breakpoints >echo · <never/sent", 20);
+    // B lists them; d removes the chosen one, and the header follows.
+    t.keys(&["B"]);
+    t.wait_for("messages to the host", 20);
+    t.keys(&["j", "d", "Escape"]);
+    let screen = t.wait_for("breakpoints >echo   B lists them", 20);
+    let header = screen.lines().next().unwrap_or_default();
+    assert!(!header.contains("never/sent"), "{screen}");
     let caller = std::thread::spawn(move || {
         let call = json!({"op": "call", "name": "echo", "arguments": {"message": "held"}, "timeout": 20000});
         host.ask(call)

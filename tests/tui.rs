@@ -363,12 +363,16 @@ async fn only_the_top_overlay_is_drawn_focused() {
     assert_eq!(app.outline().overlays, [Scope::LogEntry]);
     let buf = screen.render(&mut app);
     assert_eq!((buf[(2, 1)].symbol(), buf[(2, 1)].fg), ("┏", theme.border(true).fg.unwrap_or_default()));
-    // Under what is drawn over the whole app (the servers' picker), nothing of it looks focused.
+    // Under what is drawn over the whole app (the servers' picker), nothing of it looks focused,
+    // and the footer says the keys of what is over it, not the entry's.
     let mut term =
         ratatui::Terminal::new(ratatui::backend::TestBackend::new(130, 40)).unwrap_or_else(|e| panic!("{e}"));
-    term.draw(|f| mcplens::ui::view::draw_in(f, &app, f.area(), false)).unwrap_or_else(|e| panic!("{e}"));
+    let over = [("Enter".to_string(), "connect".to_string())];
+    term.draw(|f| mcplens::ui::view::draw_in(f, &app, f.area(), Some(&over))).unwrap_or_else(|e| panic!("{e}"));
     let text = mcplens::ui::headless::buffer_text(term.backend().buffer());
     assert!(text.contains("╭ Log entry") && !text.contains('┏'), "{text}");
+    let footer = text.lines().last().unwrap_or_default();
+    assert!(footer.contains("Enter connect") && !footer.contains("paired"), "{footer}");
 }
 
 #[test]

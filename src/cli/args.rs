@@ -258,7 +258,7 @@ pub enum Command {
     /// List the running proxies (`mcplens proxy`), or attach to one: its session from the start,
     /// then live, as JSON Lines on stdout (the log export's format). With --break, matching
     /// messages are held and released by commands on stdin (send, drop, edit JSON, error, delay),
-    /// or with --tui in the TUI, where `b` sets more breakpoints.
+    /// or with --tui in the TUI, where `b` sets more breakpoints and `B` lists them.
     #[cfg(unix)]
     Watch {
         /// The proxy's pid, as listed; without it, the list.

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::pin::Pin;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
@@ -44,9 +44,18 @@ fn closed() -> std::io::Error {
 /// replies with requests (it keeps only the last few entries: the file and the hub have them).
 pub(crate) struct Recorder {
     log: SessionLog,
-    file: Option<Mutex<File>>,
+    /// The recording file, locked from an entry's push to its write: the two directions note
+    /// their messages at once, and the file (and the watchers) must get them in `seq` order, or
+    /// a replay reads a falling `seq` as the start of another recording.
+    file: Mutex<Option<File>>,
     hub: LiveHub,
     failed: std::sync::atomic::AtomicBool,
+}
+
+/// The recorder while it holds its file's lock: what it notes goes in the order it is noted.
+struct Noting<'a> {
+    rec: &'a Recorder,
+    file: MutexGuard<'a, Option<File>>,
 }
 
 /// How much of a line longer than `--max-message-mb` the recording keeps (it is passed on whole).
@@ -56,7 +65,7 @@ impl Recorder {
     pub(crate) fn new(file: Option<File>, hub: LiveHub, secrets: Vec<String>) -> Arc<Self> {
         let limits = LogLimits { max_entries: 64, max_bytes: usize::MAX, max_entry_bytes: usize::MAX };
         let log = SessionLog::new(limits, Redactor::new(secrets));
-        Arc::new(Recorder { log, file: file.map(Mutex::new), hub, failed: false.into() })
+        Arc::new(Recorder { log, file: Mutex::new(file), hub, failed: false.into() })
     }
 
     /// The watchers' hub, for a live proxy.
@@ -65,35 +74,26 @@ impl Recorder {
         self.hub.as_ref()
     }
 
+    /// Takes the file's lock for a run of entries noted together.
+    fn noting(&self) -> Noting<'_> {
+        Noting { rec: self, file: self.file.lock().unwrap_or_else(|e| e.into_inner()) }
+    }
+
     /// Notes mcplens's own account of something (a message dropped at a breakpoint).
     pub(crate) fn info(&self, text: &str) {
-        self.log.push(LogKind::Info, text);
-        self.write(self.log.pushed().saturating_sub(1));
+        self.noting().info(text);
     }
 
     /// Appends one message to the file.
     pub(crate) fn note(&self, kind: LogKind, line: &[u8]) {
-        self.note_edit(kind, line, None);
-    }
-
-    /// Appends one message to the file, marked when a breakpoint edited it or it is an edit; its
-    /// entry's `seq`.
-    fn note_edit(&self, kind: LogKind, line: &[u8], edit: Option<Edit>) -> u64 {
-        let text = String::from_utf8_lossy(line);
-        let seq = wire::log_line(&self.log, kind, text.trim_end());
-        match edit {
-            Some(Edit::Original) => self.log.mark_edited(seq),
-            Some(Edit::Of(original)) => self.log.mark_edit_of(seq, original),
-            None => {}
-        }
-        self.write(seq);
-        seq
+        self.noting().note_edit(kind, line, None);
     }
 
     /// Notes a message a breakpoint held as its side sent it (so every message is in the
     /// recording, also one that never reached the other side), what became of it, and what went
     /// in its place: the edit (both marked, so a replay answers as the host was answered), or the
-    /// answer back to its sender (paired with it as a reply).
+    /// answer back to its sender (paired with it as a reply). These entries follow one another,
+    /// with nothing from the other direction between them.
     #[cfg(unix)]
     pub(crate) fn note_held(&self, kind: LogKind, line: &[u8], verdict: &Verdict) {
         let (to, back) = match kind {
@@ -101,29 +101,28 @@ impl Recorder {
             _ => ("the host", LogKind::Sent),
         };
         let what = held_message(line);
+        let mut n = self.noting();
         match verdict {
-            Verdict::Pass => self.note(kind, line),
+            Verdict::Pass => n.note(kind, line),
             Verdict::Replace(edited) => {
-                let original = self.note_edit(kind, line, Some(Edit::Original));
-                self.info(&format!(
-                    "{what} was held at a breakpoint and edited: {to} got the edit that follows instead"
-                ));
-                self.note_edit(kind, edited.as_bytes(), Some(Edit::Of(original)));
+                let original = n.note_edit(kind, line, Some(Edit::Original));
+                n.info(&format!("{what} was held at a breakpoint and edited: {to} got the edit that follows instead"));
+                n.note_edit(kind, edited.as_bytes(), Some(Edit::Of(original)));
             }
             Verdict::Drop => {
-                self.note(kind, line);
-                self.info(&format!("{what} was held at a breakpoint and dropped: it never reached {to}"));
+                n.note(kind, line);
+                n.info(&format!("{what} was held at a breakpoint and dropped: it never reached {to}"));
             }
             Verdict::Answer(answer) => {
-                self.note(kind, line);
-                self.info(&format!(
+                n.note(kind, line);
+                n.info(&format!(
                     "{what} was held at a breakpoint and answered with an error by a watcher: it never reached {to}"
                 ));
-                self.note(back, answer.as_bytes());
+                n.note(back, answer.as_bytes());
             }
             Verdict::Handled(done) => {
-                self.note(kind, line);
-                self.info(&format!(
+                n.note(kind, line);
+                n.info(&format!(
                     "{what} was handled by the proxy, not passed on: it cancels the request {}, which was {} at a \
                      breakpoint and never reached {to}",
                     done.id, done.how
@@ -144,23 +143,57 @@ impl Recorder {
             "{}… ({total} bytes in all: longer than --max-message-mb, passed on but not recorded)",
             &redacted[..cut]
         );
-        self.log.push(kind, &note);
-        self.write(self.log.pushed().saturating_sub(1));
+        let mut n = self.noting();
+        let seq = n.push(kind, &note);
+        n.write(seq);
+    }
+}
+
+impl Noting<'_> {
+    fn info(&mut self, text: &str) {
+        let seq = self.push(LogKind::Info, text);
+        self.write(seq);
+    }
+
+    #[cfg(unix)]
+    fn note(&mut self, kind: LogKind, line: &[u8]) {
+        self.note_edit(kind, line, None);
+    }
+
+    /// Appends one message to the file, marked when a breakpoint edited it or it is an edit; its
+    /// entry's `seq`.
+    fn note_edit(&mut self, kind: LogKind, line: &[u8], edit: Option<Edit>) -> u64 {
+        let log = &self.rec.log;
+        let text = String::from_utf8_lossy(line);
+        let seq = wire::log_line(log, kind, text.trim_end());
+        match edit {
+            Some(Edit::Original) => log.mark_edited(seq),
+            Some(Edit::Of(original)) => log.mark_edit_of(seq, original),
+            None => {}
+        }
+        self.write(seq);
+        seq
+    }
+
+    /// Pushes a plain entry; its `seq` (nothing else pushes while the lock is held).
+    fn push(&mut self, kind: LogKind, text: &str) -> u64 {
+        self.rec.log.push(kind, text);
+        self.rec.log.pushed().saturating_sub(1)
     }
 
     /// Appends the log entry `seq` to the file and flushes it (a killed proxy keeps what it
     /// saw), and hands it to the watchers.
-    fn write(&self, seq: u64) {
-        let Some(entry) = self.log.get(seq) else { return };
-        let json = to_json_lines(&self.log, &[entry]);
+    fn write(&mut self, seq: u64) {
+        let rec = self.rec;
+        let Some(entry) = rec.log.get(seq) else { return };
+        let json = to_json_lines(&rec.log, &[entry]);
         #[cfg(unix)]
-        if let Some(hub) = &self.hub {
+        if let Some(hub) = &rec.hub {
             hub.publish(json.trim_end());
         }
-        let Some(file) = &self.file else { return };
-        let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(file) = self.file.as_mut() else { return };
         if let Err(e) = file.write_all(json.as_bytes()).and_then(|()| file.flush())
-            && !self.failed.swap(true, std::sync::atomic::Ordering::Relaxed)
+            && !rec.failed.swap(true, std::sync::atomic::Ordering::Relaxed)
         {
             err_line(&format!("mcplens record: cannot write the recording: {e}"));
         }
@@ -466,5 +499,47 @@ where
         if ended {
             return Ok(passed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both directions note their messages at once (the proxy passes each on its own thread):
+    /// the file must have them in `seq` order, or a replay reads a falling `seq` as the start
+    /// of another recording.
+    #[test]
+    fn messages_noted_at_once_from_both_sides_are_recorded_in_seq_order() {
+        let path = std::env::temp_dir().join(format!("mcplens-record-order-{}.jsonl", std::process::id()));
+        let file = create(&path).unwrap_or_else(|e| panic!("{e}"));
+        let rec = Recorder::new(Some(file), None, Vec::new());
+        let side = |kind: LogKind| {
+            let rec = rec.clone();
+            std::thread::spawn(move || {
+                for i in 0..5000 {
+                    rec.note(
+                        kind,
+                        format!("{{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{{\"i\":{i}}}}}").as_bytes(),
+                    );
+                    if i % 500 == 0 {
+                        rec.info("a note");
+                    }
+                }
+            })
+        };
+        let sides = [side(LogKind::Sent), side(LogKind::Received)];
+        for s in sides {
+            s.join().unwrap_or_else(|_| panic!("a side panicked"));
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let _ = std::fs::remove_file(&path);
+        let seqs: Vec<u64> = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).ok().and_then(|v| v["seq"].as_u64()).unwrap_or(0))
+            .collect();
+        assert_eq!(seqs.len(), 10_020);
+        assert!(seqs.windows(2).all(|w| w[0] < w[1]), "seq falls in the recording");
+        assert!(seqs.iter().enumerate().all(|(i, &s)| s == i as u64), "an entry written twice or lost");
     }
 }

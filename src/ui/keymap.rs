@@ -91,6 +91,8 @@ commands! {
     Copy = "copy",
     CopyAs = "copy_as",
     Break = "break",
+    Breaks = "breaks",
+    Unbreak = "unbreak",
     Holds = "holds",
     HoldSend = "hold_send",
     HoldDrop = "hold_drop",

@@ -31,13 +31,14 @@ pub fn layout(app: &App, area: Rect) -> Areas {
 }
 
 pub fn draw(f: &mut Frame, app: &App) {
-    draw_in(f, app, f.area(), true);
+    draw_in(f, app, f.area(), None);
 }
 
 /// Draws `app` in `area` of the frame (the screen below the servers' strip, when several
-/// servers are connected). `keys`: the app takes the keys (false while something drawn over it
-/// does: then nothing of it is drawn focused).
-pub fn draw_in(f: &mut Frame, app: &App, area: Rect, keys: bool) {
+/// servers are connected). `over`: the keys of what is drawn over the app and takes the keys
+/// (a servers' picker), said in the footer; then nothing of the app is drawn focused.
+pub fn draw_in(f: &mut Frame, app: &App, area: Rect, over: Option<&[(String, String)]>) {
+    let keys = over.is_none();
     f.render_widget(Block::default().style(app.theme.base()), area);
     let has_keys = |pane| keys && app.panes.has_keys(pane);
     let a = layout(app, area);
@@ -69,7 +70,10 @@ pub fn draw_in(f: &mut Frame, app: &App, area: Rect, keys: bool) {
     if !a.log.is_empty() {
         app.panes.log.draw(f, a.log, &app.theme, has_keys(Pane::Log));
     }
-    draw_footer(f, app, a.footer);
+    match over {
+        Some(hints) => draw_footer_over(f, app, a.footer, hints),
+        None => draw_footer(f, app, a.footer),
+    }
     // Each layer was told its area by `App::relayout`.
     app.panes.overlays.draw(f, area, &app.theme, keys);
     // Last, so that nothing drawn escapes it.
@@ -175,6 +179,21 @@ fn draw_schema(f: &mut Frame, app: &App, area: Rect, keys: bool) {
     let inner = b.inner(area);
     f.render_widget(b, area);
     s.draw(f, inner, &app.theme, app.panes.focus == Pane::Schema);
+}
+
+/// The footer while something drawn over the app takes the keys: its keys, after the notice
+/// (the result pane, where notices show, may be under it).
+fn draw_footer_over(f: &mut Frame, app: &App, area: Rect, hints: &[(String, String)]) {
+    let t = &app.theme;
+    let mut spans = vec![];
+    if let Some((n, err)) = &app.notice {
+        let role = if *err { Role::Error } else { Role::Match };
+        spans.push(Span::styled(format!(" {} ", sanitize::joined(n)), t.paint(role).add_modifier(Modifier::BOLD)));
+        spans.push(Span::styled("·", t.paint(Role::Dim)));
+    }
+    let room = (area.width as usize).saturating_sub(Line::from(spans.clone()).width());
+    spans.extend(super::fit::whole_hints(hints.iter().cloned(), room, (t.key(), t.paint(Role::Dim))));
+    f.render_widget(Paragraph::new(Line::from(spans)).style(t.status()), area);
 }
 
 fn draw_footer(f: &mut Frame, app: &App, area: Rect) {

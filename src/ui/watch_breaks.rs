@@ -7,7 +7,7 @@
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedSender;
@@ -23,6 +23,7 @@ pub const WATCH: Scope = Scope("watch");
 pub const HELD: Scope = Scope("held");
 const HELD_EDIT: Scope = Scope("held_edit");
 const PROMPT: Scope = Scope("watch_prompt");
+const BREAKS: Scope = Scope("watch_breaks");
 
 /// Where control lines go (the watcher's connection to the proxy).
 pub type Control = UnboundedSender<Value>;
@@ -62,6 +63,96 @@ pub fn break_line(typed: &str) -> Option<Value> {
     };
     let pattern = pattern.trim();
     (!pattern.is_empty()).then(|| json!({"break": pattern, "direction": direction}))
+}
+
+/// The control line that removes the breakpoint written `shown` (`>echo`), that one only: not
+/// the same name set another way.
+pub fn unbreak_line(shown: &str) -> Option<Value> {
+    let set = break_line(shown)?;
+    Some(json!({"unbreak": set.get("break")?, "direction": set.get("direction")?}))
+}
+
+/// The breakpoints this watcher set, one a row, to remove one.
+pub struct BreakList {
+    breaks: Vec<String>,
+    cursor: usize,
+    control: Control,
+}
+
+impl BreakList {
+    pub fn new(breaks: Vec<String>, control: Control) -> BreakList {
+        BreakList { breaks, cursor: 0, control }
+    }
+
+    /// Removes the chosen breakpoint (the proxy confirms it, and the header follows).
+    fn remove(&mut self) {
+        if self.cursor >= self.breaks.len() {
+            return;
+        }
+        let shown = self.breaks.remove(self.cursor);
+        if let Some(line) = unbreak_line(&shown) {
+            let _ = self.control.send(line);
+        }
+        self.cursor = self.cursor.min(self.breaks.len().saturating_sub(1));
+    }
+}
+
+/// What a breakpoint written `shown` holds, in words.
+fn which_way(shown: &str) -> &'static str {
+    match shown.chars().next() {
+        Some('>') => "messages to the server",
+        Some('<') => "messages to the host",
+        _ => "messages both ways",
+    }
+}
+
+impl Component for BreakList {
+    fn scope(&self) -> Scope {
+        BREAKS
+    }
+
+    fn command(&mut self, cmd: Command, cx: &mut Ctx) -> Used {
+        match cmd {
+            Command::Down => self.cursor = (self.cursor + 1).min(self.breaks.len().saturating_sub(1)),
+            Command::Up => self.cursor = self.cursor.saturating_sub(1),
+            Command::Unbreak => self.remove(),
+            Command::Back => cx.effects.push(Effect::Close),
+            _ => return Used::No,
+        }
+        Used::Yes
+    }
+
+    fn overlay_size(&self, area: Rect) -> (u16, u16) {
+        let rows = u16::try_from(self.breaks.len()).unwrap_or(u16::MAX).max(1);
+        (area.width.saturating_sub(4).min(80), rows.saturating_add(2).min(area.height))
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {
+        f.render_widget(Clear, area);
+        let keys = keymap::said(BREAKS, &[(Command::Unbreak, "remove"), (Command::Back, "close")]);
+        let block = super::component::overlay_block(t, format!(" Breakpoints · {keys} "), focused);
+        let lines: Vec<Line> = if self.breaks.is_empty() {
+            let set = keymap::key(WATCH, Command::Break);
+            vec![Line::styled(format!("no breakpoints ({set} sets one)"), t.paint(Role::Dim))]
+        } else {
+            let skip = self.cursor.saturating_sub(area.height.saturating_sub(3) as usize);
+            let names: Vec<String> = self.breaks.iter().map(|b| sanitize::line(b).into_owned()).collect();
+            let w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).min(40);
+            names
+                .iter()
+                .enumerate()
+                .skip(skip)
+                .map(|(i, b)| {
+                    let line = Line::from(vec![
+                        Span::styled(format!(" {b:<w$}"), t.paint(Role::Text)),
+                        Span::styled(format!("  {}", which_way(b)), t.paint(Role::Dim)),
+                    ]);
+                    if i == self.cursor { line.style(t.selection()) } else { line }
+                })
+                .collect()
+        };
+        f.render_widget(Paragraph::new(lines).block(block), area);
+    }
 }
 
 /// What a one-line prompt is for.
@@ -300,6 +391,25 @@ mod tests {
         );
         assert_eq!(break_line("tools/call"), Some(json!({"break": "tools/call", "direction": "both"})));
         assert_eq!(break_line(">"), None);
+    }
+
+    #[test]
+    fn a_breakpoint_is_removed_that_way_only() {
+        assert_eq!(unbreak_line(">echo"), Some(json!({"unbreak": "echo", "direction": "to_server"})));
+        assert_eq!(unbreak_line("<ping"), Some(json!({"unbreak": "ping", "direction": "to_host"})));
+        assert_eq!(unbreak_line("tools/call"), Some(json!({"unbreak": "tools/call", "direction": "both"})));
+        let theme = Theme::default();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut cx = Ctx::new(&theme);
+        let mut list = BreakList::new(vec![">echo".into(), "<ping".into()], tx);
+        list.command(Command::Down, &mut cx);
+        list.command(Command::Unbreak, &mut cx);
+        assert_eq!(rx.try_recv().ok(), Some(json!({"unbreak": "ping", "direction": "to_host"})));
+        assert_eq!((list.breaks.as_slice(), list.cursor), ([">echo".to_string()].as_slice(), 0));
+        list.command(Command::Unbreak, &mut cx);
+        list.command(Command::Unbreak, &mut cx);
+        assert_eq!(rx.try_recv().ok(), Some(json!({"unbreak": "echo", "direction": "to_server"})));
+        assert!(rx.try_recv().is_err() && list.breaks.is_empty());
     }
 
     fn held() -> Held {

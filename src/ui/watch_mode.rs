@@ -24,7 +24,7 @@ use super::components::log::LogPane;
 use super::keymap::{self, Command, Scope};
 use super::msg::Cmd;
 use super::theme::{Role, Theme};
-use super::watch_breaks::{self, Control, Held, HeldView, Prompt};
+use super::watch_breaks::{self, BreakList, Control, Held, HeldView, Prompt};
 use crate::cli::output::err_line;
 use crate::mcp::log::{LogKind, LogLimits, Redactor, SessionLog};
 use crate::mcp::wire;
@@ -40,6 +40,8 @@ enum Said {
     Ended,
     Held(Held),
     Released(u64),
+    /// The breakpoints this watcher has now (the proxy says it when one is set or removed).
+    Breaks(Vec<String>),
 }
 
 /// `mcplens watch PID --tui [--break METHOD|TOOL]...`; the exit code.
@@ -85,6 +87,7 @@ pub async fn run(pid: u32, breaks: &[String]) -> i32 {
         control,
         held: VecDeque::new(),
         showing: None,
+        breaks: Vec::new(),
     };
     screen.pane.set_log(log);
     let code = screen.run(rx).await;
@@ -112,6 +115,8 @@ struct Screen {
     held: VecDeque<Held>,
     /// The hold the held view shows, while it is open.
     showing: Option<u64>,
+    /// This watcher's breakpoints, as the proxy last listed them.
+    breaks: Vec<String>,
 }
 
 impl Screen {
@@ -143,6 +148,7 @@ impl Screen {
                         self.show_held();
                     }
                     Said::Released(hold) => self.released(hold),
+                    Said::Breaks(breaks) => self.breaks = breaks,
                 },
                 _ = tick.tick() => {
                     self.pane.sync();
@@ -187,6 +193,9 @@ impl Screen {
         match keymap::lookup(k, watch_breaks::WATCH) {
             Some(Command::Break) => self.overlays.push(Box::new(Prompt::new_break(self.control.clone()))),
             Some(Command::Holds) => self.show_held(),
+            Some(Command::Breaks) => {
+                self.overlays.push(Box::new(BreakList::new(self.breaks.clone(), self.control.clone())));
+            }
             _ => return false,
         }
         true
@@ -248,7 +257,12 @@ impl Screen {
 
     fn draw(&mut self, f: &mut ratatui::Frame) {
         let area = f.area();
-        let [main, foot] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+        let head = u16::from(!self.breaks.is_empty());
+        let [top, main, foot] =
+            Layout::vertical([Constraint::Length(head), Constraint::Min(1), Constraint::Length(1)]).areas(area);
+        if head > 0 {
+            f.render_widget(Paragraph::new(self.header(top)), top);
+        }
         self.pane.set_layout(main.height.saturating_sub(2), (area.width, area.height));
         self.pane.draw(f, main, &self.theme, self.overlays.is_empty());
         if let Some(top) = self.overlays.last_mut() {
@@ -261,21 +275,50 @@ impl Screen {
         f.render_widget(Paragraph::new(self.footer(foot)), foot);
     }
 
+    /// The breakpoints set, while there are any, and the key that lists them to remove one.
+    fn header(&self, area: Rect) -> Line<'static> {
+        let list = keymap::key(watch_breaks::WATCH, Command::Breaks);
+        let tail = format!("   {list} lists them, to remove one");
+        let names = sanitize::line(&self.breaks.join(" · ")).into_owned();
+        let room = (area.width as usize).saturating_sub(tail.chars().count() + 13);
+        Line::from(vec![
+            Span::styled(" breakpoints ", self.theme.paint(Role::Dim)),
+            Span::styled(sanitize::line_head(&names, room).into_owned(), self.theme.key()),
+            Span::styled(tail, self.theme.paint(Role::Dim)),
+        ])
+    }
+
     fn footer(&self, area: Rect) -> Line<'static> {
         if !self.status.is_empty() {
             return Line::from(sanitize::line_head(&self.status, area.width as usize).into_owned());
         }
-        let hints = match self.overlays.last() {
-            Some(o) => o.hints(),
-            None => keymap::overlay_footer(watch_breaks::WATCH).into_iter().chain(self.pane.hints()).collect(),
-        };
         let mut spans = Vec::new();
-        for (keys, word) in hints.into_iter().chain([("q".to_string(), "quit".to_string())]) {
+        for (keys, word) in self.hints() {
             spans.push(Span::styled(keys, self.theme.key()));
             spans.push(Span::styled(format!(" {word}  "), self.theme.paint(Role::Dim)));
         }
         Line::from(spans)
     }
+
+    /// The keys that work now, each once: those of what takes the keys.
+    fn hints(&self) -> Vec<(String, String)> {
+        match self.overlays.last() {
+            // Over an overlay `q` closes it (as Esc does), and in a prompt it is a letter typed.
+            Some(o) => own_keys(o.scope()),
+            None if self.pane.is_typing() => self.pane.hints(),
+            // The log's keys that work on a watched session (not the server's log level: the
+            // watcher has no session of its own to ask), and quit.
+            None => own_keys(watch_breaks::WATCH)
+                .into_iter()
+                .chain(keymap::overlay_footer_of(Scope::Log, |c| !matches!(c, Command::ServerLogLevel | Command::Help)))
+                .collect(),
+        }
+    }
+}
+
+/// The footer hints of `scope`'s own keys, none of the global ones.
+fn own_keys(scope: Scope) -> Vec<(String, String)> {
+    keymap::overlay_footer_of(scope, |c| !matches!(c, Command::Help | Command::Quit))
 }
 
 /// Reads the proxy's lines into `log` until it ends.
@@ -301,6 +344,11 @@ async fn feed(conn: OwnedReadHalf, log: SessionLog, said: mpsc::UnboundedSender<
                     "released" => {
                         let _ = said.send(Said::Released(v.get("hold").and_then(Value::as_u64).unwrap_or(0)));
                     }
+                    "ok" => {
+                        if let Some(breaks) = breaks_of(&v) {
+                            let _ = said.send(Said::Breaks(breaks));
+                        }
+                    }
                     _ => {}
                 }
                 if let Some(note) = note_of(event, &v) {
@@ -310,6 +358,12 @@ async fn feed(conn: OwnedReadHalf, log: SessionLog, said: mpsc::UnboundedSender<
             None => log_entry(&log, &v, &mut originals),
         }
     }
+}
+
+/// The breakpoints listed in an `ok` event (one answering a breakpoint set or removed).
+fn breaks_of(v: &Value) -> Option<Vec<String>> {
+    let list = v.get("breaks")?.as_array()?;
+    Some(list.iter().filter_map(Value::as_str).map(str::to_string).collect())
 }
 
 fn note_of(event: &str, v: &Value) -> Option<String> {
@@ -410,6 +464,55 @@ fn parse_time(s: &str) -> Option<SystemTime> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn screen() -> Screen {
+        let (control, _) = mpsc::unbounded_channel();
+        Screen {
+            pane: LogPane::default(),
+            overlays: Vec::new(),
+            status: String::new(),
+            theme: Theme::default(),
+            control,
+            held: VecDeque::new(),
+            showing: None,
+            breaks: Vec::new(),
+        }
+    }
+
+    fn footer_text(s: &Screen) -> String {
+        s.footer(Rect::new(0, 0, 400, 1)).to_string()
+    }
+
+    #[test]
+    fn the_footer_offers_the_keys_of_what_takes_them_each_once() {
+        let mut s = screen();
+        let main = footer_text(&s);
+        assert_eq!(main.matches("q quit").count(), 1, "{main}");
+        assert!(main.contains("b break") && main.contains("/ method"), "{main}");
+        // Keys that do nothing on a watched session are not offered.
+        assert!(!main.contains("server level") && !main.contains("next page") && !main.contains("zoom"), "{main}");
+        // In the breakpoint's prompt letters type: only Enter and Esc do something.
+        s.overlays.push(Box::new(Prompt::new_break(s.control.clone())));
+        let typing = footer_text(&s);
+        assert!(typing.contains("Enter set") && typing.contains("Esc cancel"), "{typing}");
+        assert!(!typing.contains("quit") && !typing.contains("help"), "{typing}");
+    }
+
+    #[test]
+    fn every_breakpoint_set_is_named_in_the_header() {
+        let mut s = screen();
+        let said = serde_json::json!({"event": "ok", "did": "break <ping", "breaks": [">echo", "<ping"]});
+        s.breaks = breaks_of(&said).unwrap_or_default();
+        let mut term =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 8)).unwrap_or_else(|e| panic!("{e}"));
+        term.draw(|f| s.draw(f)).unwrap_or_else(|e| panic!("{e}"));
+        let text = crate::ui::headless::buffer_text(term.backend().buffer());
+        let top = text.lines().next().unwrap_or_default();
+        assert!(top.contains(">echo · <ping") && top.contains("B lists them"), "{text}");
+        // A release's answer lists none: the list stays.
+        assert_eq!(breaks_of(&serde_json::json!({"event": "ok", "did": "release 1"})), None);
+        assert!(footer_text(&s).contains("B breakpoints"));
+    }
 
     #[test]
     fn export_times_read_back() {

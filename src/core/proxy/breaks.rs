@@ -39,6 +39,26 @@ pub enum Way {
 }
 
 impl Way {
+    /// From the control protocol's `direction` (none: both ways).
+    pub fn of(direction: Option<&str>) -> Result<Way, String> {
+        match direction {
+            None | Some("both") => Ok(Way::Both),
+            Some("to_server") => Ok(Way::ToServer),
+            Some("to_host") => Ok(Way::ToHost),
+            Some(other) => Err(format!("direction {other:?}: expected to_server, to_host or both")),
+        }
+    }
+
+    /// How a breakpoint's name is written with its direction: `>echo`, `<echo`, `echo`.
+    pub fn shown(self, pattern: &str) -> String {
+        let mark = match self {
+            Way::ToServer => ">",
+            Way::ToHost => "<",
+            Way::Both => "",
+        };
+        format!("{mark}{pattern}")
+    }
+
     fn covers(self, to_server: bool) -> bool {
         match self {
             Way::Both => true,
@@ -117,13 +137,27 @@ impl Breaks {
         self.rules.store(s.rules.len(), Ordering::Relaxed);
     }
 
-    /// Removes `owner`'s breakpoints on `pattern` (either way); how many there were.
-    pub fn remove(&self, owner: u64, pattern: &str) -> usize {
+    /// Removes `owner`'s breakpoints on `pattern` that look `way` (any way: every one); how many
+    /// there were.
+    pub fn remove(&self, owner: u64, pattern: &str, way: Option<Way>) -> usize {
         let mut s = self.lock();
         let before = s.rules.len();
-        s.rules.retain(|r| !(r.owner == owner && r.pattern == pattern));
+        s.rules.retain(|r| !(r.owner == owner && r.pattern == pattern && way.is_none_or(|w| w == r.way)));
         self.rules.store(s.rules.len(), Ordering::Relaxed);
         before - s.rules.len()
+    }
+
+    /// `owner`'s breakpoints, in the order they were set, each once, as [`Way::shown`] writes them.
+    pub fn list(&self, owner: u64) -> Vec<String> {
+        let s = self.lock();
+        let mut shown: Vec<String> = Vec::new();
+        for r in s.rules.iter().filter(|r| r.owner == owner) {
+            let one = r.way.shown(&r.pattern);
+            if !shown.contains(&one) {
+                shown.push(one);
+            }
+        }
+        shown
     }
 
     /// A watcher gone: its breakpoints go, and what it held is sent on as it came.
@@ -286,6 +320,23 @@ mod tests {
         b.add(1, "tools/list", Way::ToHost);
         assert!(held(&b, true, r#"{"id":1,"method":"tools/list"}"#).is_none());
         assert!(held(&b, false, r#"{"id":1,"result":{"tools":[]}}"#).is_some());
+    }
+
+    #[test]
+    fn a_watchers_breakpoints_are_listed_and_removed_one_way_or_every_way() {
+        let b = Breaks::default();
+        b.add(1, "echo", Way::ToServer);
+        b.add(1, "echo", Way::ToHost);
+        b.add(1, "ping", Way::Both);
+        b.add(1, "ping", Way::Both);
+        b.add(2, "other", Way::Both);
+        assert_eq!(b.list(1), [">echo", "<echo", "ping"]);
+        assert_eq!(b.remove(1, "echo", Some(Way::ToHost)), 1);
+        assert_eq!(b.list(1), [">echo", "ping"]);
+        assert_eq!(b.remove(1, "ping", Some(Way::ToServer)), 0);
+        assert_eq!(b.remove(1, "ping", None), 2);
+        assert_eq!(b.list(1), [">echo"]);
+        assert_eq!(b.list(2), ["other"]);
     }
 
     #[test]

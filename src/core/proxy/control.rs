@@ -1,7 +1,8 @@
 //! The control socket: a Unix socket per running proxy under the state directory's `proxies/`
 //! (mode 0600, named for the proxy's pid). A watcher that connects gets a hello line, every kept
 //! line of the session, then the live ones (JSON Lines); it may send commands back, one JSON
-//! object a line: `{"break": "tools/call", "direction": "to_server"}`, `{"unbreak": "..."}`,
+//! object a line: `{"break": "tools/call", "direction": "to_server"}`, `{"unbreak": "...",
+//! "direction": ...}` (without a direction: every way),
 //! `{"release": 3, "action": "send" | "drop" | "edit" | "error" | "delay", ...}`.
 
 use std::path::{Path, PathBuf};
@@ -223,11 +224,16 @@ async fn read_commands(read: OwnedReadHalf, hub: Arc<Hub>, id: u64, said: mpsc::
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let answer = match serde_json::from_slice::<Command>(&line) {
-            Ok(c) => apply(&hub, id, c),
-            Err(e) => Err(format!("not a command: {e}")),
+        let (answer, breaks) = match serde_json::from_slice::<Command>(&line) {
+            Ok(c) => {
+                let breaks = c.set.is_some() || c.unbreak.is_some();
+                (apply(&hub, id, c), breaks)
+            }
+            Err(e) => (Err(format!("not a command: {e}")), false),
         };
         let said_back = match answer {
+            // A breakpoint set or removed: the watcher is told which it has now.
+            Ok(what) if breaks => json!({"event": "ok", "did": what, "breaks": hub.breaks.list(id)}),
             Ok(what) => json!({"event": "ok", "did": what}),
             Err(why) => json!({"event": "refused", "why": why}),
         };
@@ -237,28 +243,21 @@ async fn read_commands(read: OwnedReadHalf, hub: Arc<Hub>, id: u64, said: mpsc::
 
 fn apply(hub: &Arc<Hub>, id: u64, c: Command) -> Result<String, String> {
     if let Some(pattern) = c.set {
-        let way = match c.direction.as_deref() {
-            None | Some("both") => Way::Both,
-            Some("to_server") => Way::ToServer,
-            Some("to_host") => Way::ToHost,
-            Some(other) => return Err(format!("direction {other:?}: expected to_server, to_host or both")),
-        };
+        let way = Way::of(c.direction.as_deref())?;
         if pattern.is_empty() {
             return Err("a breakpoint names a method or a tool".into());
         }
         hub.breaks.add(id, &pattern, way);
-        let shown = match way {
-            Way::ToServer => ">",
-            Way::ToHost => "<",
-            Way::Both => "",
-        };
-        return Ok(format!("break {shown}{pattern}"));
+        return Ok(format!("break {}", way.shown(&pattern)));
     }
     if let Some(pattern) = c.unbreak {
-        if hub.breaks.remove(id, &pattern) == 0 {
-            return Err(format!("this watcher has no breakpoint {pattern}"));
+        // Without a direction every breakpoint of that name goes; with one, that one only.
+        let way = c.direction.as_deref().map(|d| Way::of(Some(d))).transpose()?;
+        let shown = way.map_or_else(|| pattern.clone(), |w| w.shown(&pattern));
+        if hub.breaks.remove(id, &pattern, way) == 0 {
+            return Err(format!("this watcher has no breakpoint {shown}"));
         }
-        return Ok(format!("unbreak {pattern}"));
+        return Ok(format!("unbreak {shown}"));
     }
     let Some(hold) = c.release else { return Err("expected break, unbreak or release".into()) };
     let verdict = match c.action.as_deref().unwrap_or("send") {

@@ -77,18 +77,25 @@ pub struct Picker {
     /// What `q` does here, said at the bottom: quits mcplens before the first connection,
     /// closes the picker over a running session.
     leave: &'static str,
+    /// What Enter does with the entry chosen.
+    verb: &'static str,
 }
 
 impl Picker {
     pub fn new(title: impl Into<String>, choices: Vec<Choice>) -> Picker {
         let scroll = Scroll::new(choices.len());
         let name_w = choices.iter().map(|c| sanitize::line(&c.name).chars().count()).max().unwrap_or(0).min(32);
-        Picker { title: title.into(), choices, scroll, name_w, said: None, leave: "quit" }
+        Picker { title: title.into(), choices, scroll, name_w, said: None, leave: "quit", verb: "connect" }
     }
 
     /// A picker over a running session: leaving it closes it, mcplens goes on.
     pub fn closing(self) -> Picker {
         Picker { leave: "close", ..self }
+    }
+
+    /// A picker whose Enter does something else than connecting (`verb` says what).
+    pub fn choosing(self, verb: &'static str) -> Picker {
+        Picker { verb, ..self }
     }
 
     /// The servers of a config file.
@@ -114,13 +121,20 @@ impl Picker {
         if let Some(said) = &self.said {
             return Line::from(format!(" {said} ")).style(t.paint(Role::Error));
         }
-        Line::from(format!(
-            " {}{} choose · {} ",
+        let keys: Vec<String> = self.keys().into_iter().map(|(k, word)| format!("{k} {word}")).collect();
+        Line::from(format!(" {} ", keys.join(" · "))).style(t.paint(Role::Dim))
+    }
+
+    /// Its keys: said at its bottom, and in the footer.
+    fn keys(&self) -> Vec<(String, String)> {
+        let choose = format!(
+            "{}{}",
             keymap::key_last(Scope::Picker, Command::Up),
-            keymap::key_last(Scope::Picker, Command::Down),
-            keymap::said(Scope::Picker, &[(Command::Open, "connect"), (Command::Quit, self.leave)])
-        ))
-        .style(t.paint(Role::Dim))
+            keymap::key_last(Scope::Picker, Command::Down)
+        );
+        let mut keys = vec![(choose, "choose".to_string())];
+        keys.extend(keymap::pairs(Scope::Picker, &[(Command::Open, self.verb), (Command::Quit, self.leave)]));
+        keys
     }
 
     fn choose(&mut self, cx: &mut Ctx) {
@@ -149,6 +163,10 @@ impl Component for Picker {
             _ => return Used::No,
         }
         Used::Yes
+    }
+
+    fn hints(&self) -> Vec<(String, String)> {
+        self.keys()
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, t: &Theme, focused: bool) {

@@ -93,6 +93,12 @@ impl View {
         .min(last);
     }
 
+    /// Its keys, for the footer.
+    pub(super) fn hints(&self) -> Vec<(String, String)> {
+        let keys = crate::ui::keymap::key(super::others::COMPARE_SCOPE, Command::Back);
+        vec![("j/k PageUp/PageDown".into(), "move".into()), (keys, "close".into())]
+    }
+
     /// Draws the rows in view over all of `area`.
     pub(super) fn draw(&self, f: &mut Frame, area: Rect, t: &Theme) {
         f.render_widget(Clear, area);

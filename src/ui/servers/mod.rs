@@ -163,10 +163,19 @@ impl Servers {
         self.slots.get(self.active).and_then(|s| s.app.tick_every())
     }
 
+    /// The keys of what is shown over the server, which takes them: the footer says those.
+    fn overlay_hints(&self) -> Option<Vec<(String, String)>> {
+        use super::component::Component;
+        Some(match self.overlay.as_ref()? {
+            Overlay::Connect(p, _) | Overlay::Other(p, _, _) => p.hints(),
+            Overlay::Compare(v) => v.hints(),
+        })
+    }
+
     pub(super) fn draw(&self, f: &mut Frame) {
         let Some(slot) = self.slots.get(self.active) else { return };
         let area = self.app_area();
-        super::view::draw_in(f, &slot.app, area, self.overlay.is_none());
+        super::view::draw_in(f, &slot.app, area, self.overlay_hints().as_deref());
         if self.strip_shown() {
             strip::draw(f, Rect { height: 1, ..self.size }, &self.strip(), &self.theme);
         }
@@ -318,5 +327,49 @@ impl Servers {
             let _ = s.cmd_tx.send(Cmd::Quit);
         }
         std::mem::take(&mut self.workers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::components::picker::Choice;
+
+    fn footer(servers: &Servers) -> String {
+        let mut term =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).unwrap_or_else(|e| panic!("{e}"));
+        term.draw(|f| servers.draw(f)).unwrap_or_else(|e| panic!("{e}"));
+        let text = crate::ui::headless::buffer_text(term.backend().buffer());
+        text.lines().last().unwrap_or_default().to_string()
+    }
+
+    /// The footer names the keys of what takes them: over a servers' picker, the picker's, not
+    /// those of the server's pane or overlay beneath.
+    #[tokio::test]
+    async fn under_a_servers_picker_the_footer_says_the_pickers_keys() {
+        let theme = Theme::default();
+        let (cmd_tx, _cmds) = mpsc::unbounded_channel();
+        let (_said, msg_rx) = mpsc::unbounded_channel();
+        let app = App::new(theme.clone(), "first".into());
+        let first = Started { app, cmd_tx, msg_rx, worker: tokio::spawn(async {}) };
+        let (msg_tx, _msgs) = mpsc::unbounded_channel();
+        let mut servers = Servers::new(first, (TargetArgs::default(), UiArgs::default()), theme, msg_tx);
+        servers.resize(Rect::new(0, 0, 120, 30));
+        let beneath = footer(&servers);
+        assert!(beneath.contains("? help"), "{beneath}");
+        let choice = Choice {
+            name: "second".into(),
+            detail: "node second.js".into(),
+            state: crate::ui::components::picker::State::Plain,
+        };
+        let picker = Picker::new("Connect another server of mcp.json", vec![choice]).closing();
+        servers.overlay = Some(Overlay::Connect(picker, vec!["second".into()]));
+        let over = footer(&servers);
+        assert!(over.contains("↑↓ choose") && over.contains("Enter connect") && over.contains("q close"), "{over}");
+        assert!(!over.contains("help"), "{over}");
+        let picker = Picker::new("Run the same call on", Vec::new()).closing().choosing("run it there");
+        servers.overlay = Some(Overlay::Other(picker, Vec::new(), Intent::RunCall));
+        let over = footer(&servers);
+        assert!(over.contains("Enter run it there") && !over.contains("connect"), "{over}");
     }
 }

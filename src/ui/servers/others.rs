@@ -89,11 +89,12 @@ impl Servers {
                 let ids = others.iter().map(|o| o.0).collect();
                 let choices =
                     others.into_iter().map(|(_, name, detail)| Choice { name, detail, state: State::Plain }).collect();
-                let title = match intent {
-                    Intent::RunCall => "Run the same call on",
-                    Intent::CompareTools => "Compare the tools with",
+                let (title, verb) = match intent {
+                    Intent::RunCall => ("Run the same call on", "run it there"),
+                    Intent::CompareTools => ("Compare the tools with", "compare"),
                 };
-                self.overlay = Some(Overlay::Other(Picker::new(title, choices).closing(), ids, intent));
+                let picker = Picker::new(title, choices).closing().choosing(verb);
+                self.overlay = Some(Overlay::Other(picker, ids, intent));
             }
         }
     }
