@@ -433,25 +433,24 @@ impl<'a> Walk<'a> {
     }
 
     fn bounds(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+        // A bound on integers is compared by the integers it takes (`exclusiveMinimum: 0` is
+        // `minimum: 1`): a value a bound change matters for passes the type of both sides.
+        let integers = integers_only(o) || integers_only(n);
+        for lower in [true, false] {
+            self.number_limit(o, n, path, lower, integers);
+        }
         for (keys, lower) in [(LOWER, true), (UPPER, false)] {
-            for key in keys {
+            for key in keys.iter().filter(|k| !NUMBER_LIMITS.contains(k)) {
                 let (a, b) = (o.get(*key), n.get(*key));
-                // 10 and 10.0 are one bound.
-                let same_number =
-                    matches!((a.and_then(Value::as_f64), b.and_then(Value::as_f64)), (Some(x), Some(y)) if x == y);
-                if a == b || same_number {
+                if same_value(a, b) {
                     continue;
                 }
-                let p = format!("{path}/{key}");
-                let text = format!("{} -> {}", show(a), show(b));
                 let effect = match (a.and_then(Value::as_f64), b.and_then(Value::as_f64)) {
                     (_, None) if b.is_none() => Effect::Widens,
+                    (None, _) if a.is_none() => Effect::Narrows,
                     (Some(x), Some(y)) if (lower && y <= x) || (!lower && y >= x) => Effect::Widens,
                     (Some(_), Some(_)) => Effect::Narrows,
-                    // Draft 4's boolean exclusiveMinimum: turning it off loosens the bound, on tightens it.
-                    _ if b == Some(&Value::Bool(false)) => Effect::Widens,
-                    _ if a.is_none() || a == Some(&Value::Bool(false)) => Effect::Narrows,
-                    // A number for a boolean, or values no validator compares: which way is unknown.
+                    // Values no validator compares: which way is unknown.
                     _ => Effect::Both,
                 };
                 let verb = match effect {
@@ -461,7 +460,7 @@ impl<'a> Walk<'a> {
                     Effect::Widens => "bound loosened",
                     _ => "bound changed",
                 };
-                self.push(&p, effect, format!("{verb}: {text}"));
+                self.push(&format!("{path}/{key}"), effect, format!("{verb}: {} -> {}", show(a), show(b)));
             }
         }
         let (a, b) =
@@ -474,6 +473,45 @@ impl<'a> Walk<'a> {
             };
             self.push(&format!("{path}/uniqueItems"), effect, what);
         }
+    }
+
+    /// The bound on numbers from below (`lower`) or above, compared as the one bound that
+    /// `minimum` and `exclusiveMinimum` (or their `max` twins) make together: `exclusiveMinimum: 0`
+    /// becoming `minimum: 0` takes 0 now, one bound loosened, where keyword by keyword it would be
+    /// one bound added and one removed. Reported once, at the keyword that now holds the bound.
+    fn number_limit(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str, lower: bool, ints: bool) {
+        let keys = if lower { ["minimum", "exclusiveMinimum"] } else { ["maximum", "exclusiveMaximum"] };
+        let differs = |k: &&str| !same_value(o.get(*k), n.get(*k));
+        let Some(first_differing) = keys.into_iter().find(differs) else { return };
+        let (before, after) = (Limit::of(o, keys), Limit::of(n, keys));
+        let (effect, verb) = match (before, after) {
+            (Ok(None), Ok(None)) => (HARMLESS, "no bound either way"),
+            (Ok(None), Ok(Some(_))) => (Effect::Narrows, "bound added"),
+            (Ok(Some(_)), Ok(None)) => (Effect::Widens, "bound removed"),
+            (Ok(Some(a)), Ok(Some(b))) => {
+                let order = |a: Limit, b: Limit| a.reach(lower).partial_cmp(&b.reach(lower));
+                let on_numbers = order(a, b);
+                let order = if ints { order(a.on_integers(lower), b.on_integers(lower)) } else { on_numbers };
+                match order {
+                    Some(std::cmp::Ordering::Less) => (Effect::Narrows, "bound tightened"),
+                    Some(std::cmp::Ordering::Greater) => (Effect::Widens, "bound loosened"),
+                    _ if on_numbers == order => (HARMLESS, "same bound written another way"),
+                    _ => (HARMLESS, "same bound on integers"),
+                }
+            }
+            // A bound no validator compares (a string): which way is unknown.
+            _ => (Effect::Both, "bound changed"),
+        };
+        // Where the bound is held now; where it was, when it is gone; else the keyword changed
+        // (draft 4's `exclusiveMinimum: true` turned on or off beside an unchanged `minimum`).
+        let holder = |side: Result<Option<Limit>, ()>| side.ok().flatten().map(|l| l.key).filter(differs);
+        let at = holder(after).or(holder(before)).unwrap_or(first_differing);
+        let written: Vec<&str> = keys.into_iter().filter(|k| o.contains_key(*k) || n.contains_key(*k)).collect();
+        let text = match written[..] {
+            [k] => format!("{} -> {}", show(o.get(k)), show(n.get(k))),
+            _ => format!("{} -> {}", show_limit(o, keys), show_limit(n, keys)),
+        };
+        self.push(&format!("{path}/{at}"), effect, format!("{verb}: {text}"));
     }
 
     /// Restrictions compared whole, annotations, and keywords mcplens does not know.
@@ -778,6 +816,73 @@ fn passes_every(v: &Value, of_type: Option<&str>) -> bool {
     }
 }
 
+/// The keywords that bound numbers, compared as one bound a side (see [`Limit`]).
+const NUMBER_LIMITS: &[&str] = &["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"];
+
+/// One side's bound on numbers from below or above.
+#[derive(Debug, Clone, Copy)]
+struct Limit {
+    at: f64,
+    /// Whether `at` itself is refused.
+    exclusive: bool,
+    /// The keyword that holds it.
+    key: &'static str,
+}
+
+impl Limit {
+    /// The bound `keys` (`minimum` and `exclusiveMinimum`, or their `max` twins) put on numbers:
+    /// the inclusive keyword, made exclusive by draft 4's `exclusiveMinimum: true` beside it, or
+    /// a number in the exclusive one; the tighter when both are written. Err when one holds what
+    /// no validator compares (a string).
+    fn of(m: &Map<String, Value>, keys: [&'static str; 2]) -> Result<Option<Limit>, ()> {
+        let [inclusive, exclusive] = keys;
+        let lower = inclusive == "minimum";
+        let flag = m.get(exclusive) == Some(&Value::Bool(true));
+        let mut found = vec![];
+        if let Some(v) = m.get(inclusive) {
+            found.push(Limit { at: v.as_f64().ok_or(())?, exclusive: flag, key: inclusive });
+        }
+        match m.get(exclusive) {
+            None | Some(Value::Bool(_)) => {}
+            Some(v) => found.push(Limit { at: v.as_f64().ok_or(())?, exclusive: true, key: exclusive }),
+        }
+        Ok(found.into_iter().reduce(|a, b| if b.reach(lower) > a.reach(lower) { b } else { a }))
+    }
+
+    /// How far in the bound reaches: the greater, the fewer values it takes.
+    fn reach(self, lower: bool) -> (f64, bool) {
+        (if lower { self.at } else { -self.at }, self.exclusive)
+    }
+
+    /// The same bound on integers, inclusive: `exclusiveMinimum: 0` or `minimum: 0.5` is `minimum: 1`.
+    fn on_integers(self, lower: bool) -> Limit {
+        let at = match (lower, self.exclusive) {
+            (true, true) => self.at.floor() + 1.0,
+            (true, false) => self.at.ceil(),
+            (false, true) => self.at.ceil() - 1.0,
+            (false, false) => self.at.floor(),
+        };
+        Limit { at, exclusive: false, ..self }
+    }
+}
+
+/// Whether the only numbers `m`'s `type` allows are integers.
+fn integers_only(m: &Map<String, Value>) -> bool {
+    let t = types(m.get("type"));
+    t.contains("integer") && !t.contains("number")
+}
+
+/// The bound keywords of `keys` a side holds, named: `minimum 0, exclusiveMinimum true`.
+fn show_limit(m: &Map<String, Value>, keys: [&str; 2]) -> String {
+    let held: Vec<String> = keys.iter().filter_map(|k| m.get(*k).map(|v| format!("{k} {}", short(v)))).collect();
+    if held.is_empty() { "(none)".into() } else { held.join(", ") }
+}
+
+/// Two keyword values alike, `10` and `10.0` counting as one.
+fn same_value(a: Option<&Value>, b: Option<&Value>) -> bool {
+    a == b || matches!((a.and_then(Value::as_f64), b.and_then(Value::as_f64)), (Some(x), Some(y)) if x == y)
+}
+
 fn accepts_nothing(v: &Value) -> bool {
     v == &Value::Bool(false)
 }
@@ -953,6 +1058,80 @@ mod tests {
         // 10 and 10.0 are one bound.
         assert!(changes(json!({"maximum": 10}), json!({"maximum": 10.0})).is_empty());
         assert_eq!(one(json!({}), json!({"uniqueItems": true})), ("/uniqueItems".into(), Breaking));
+    }
+
+    #[test]
+    fn minimum_and_exclusive_minimum_make_one_bound() {
+        let full = |old: Value, new: Value| -> Vec<(String, Impact, String)> {
+            diff(&old, &new, "", Direction::Request).into_iter().map(|c| (c.path, c.impact, c.what)).collect()
+        };
+        let typed = |t: &str, bound: Value| {
+            let mut v = json!({ "type": t });
+            if let (Some(m), Value::Object(b)) = (v.as_object_mut(), bound) {
+                m.extend(b);
+            }
+            v
+        };
+        let num = |bound: Value| typed("number", bound);
+        let int = |bound: Value| typed("integer", bound);
+        // 0 is taken now: one bound loosened, at the keyword that holds it now, both sides named.
+        let c = full(num(json!({"exclusiveMinimum": 0})), num(json!({"minimum": 0})));
+        assert_eq!(c, vec![("/minimum".into(), Compatible, "bound loosened: exclusiveMinimum 0 -> minimum 0".into())]);
+        assert_eq!(
+            out_one(num(json!({"exclusiveMinimum": 0})), num(json!({"minimum": 0}))),
+            ("/minimum".into(), Breaking)
+        );
+        // 0 is refused now.
+        assert_eq!(
+            one(num(json!({"minimum": 0})), num(json!({"exclusiveMinimum": 0}))),
+            ("/exclusiveMinimum".into(), Breaking)
+        );
+        assert_eq!(
+            one(num(json!({"maximum": 9})), num(json!({"exclusiveMaximum": 9}))),
+            ("/exclusiveMaximum".into(), Breaking)
+        );
+        assert_eq!(
+            one(num(json!({"exclusiveMaximum": 9})), num(json!({"maximum": 9}))),
+            ("/maximum".into(), Compatible)
+        );
+        // Above 0 becoming from 1 up refuses 0.5; the integers above 0 are the integers from 1 up.
+        assert_eq!(one(num(json!({"exclusiveMinimum": 0})), num(json!({"minimum": 1}))), ("/minimum".into(), Breaking));
+        let c = full(int(json!({"exclusiveMinimum": 0})), int(json!({"minimum": 1})));
+        assert_eq!(
+            c,
+            vec![("/minimum".into(), Compatible, "same bound on integers: exclusiveMinimum 0 -> minimum 1".into())]
+        );
+        assert_eq!(
+            one(int(json!({"exclusiveMaximum": 10})), int(json!({"maximum": 9.5}))),
+            ("/maximum".into(), Compatible)
+        );
+        assert_eq!(one(int(json!({"exclusiveMinimum": 0})), int(json!({"minimum": 2}))), ("/minimum".into(), Breaking));
+        // An integer-only side is enough: a value the bound decides for passes both types.
+        assert_eq!(
+            changes(int(json!({"exclusiveMinimum": 0})), num(json!({"minimum": 1}))),
+            vec![("/type".into(), Compatible), ("/minimum".into(), Compatible)]
+        );
+        // Draft 4's boolean `exclusiveMinimum` beside `minimum`.
+        let draft4 = num(json!({"minimum": 0, "exclusiveMinimum": true}));
+        let c = full(draft4.clone(), num(json!({"exclusiveMinimum": 0})));
+        let same = "same bound written another way: minimum 0, exclusiveMinimum true -> exclusiveMinimum 0";
+        assert_eq!(c, vec![("/exclusiveMinimum".into(), Compatible, same.into())]);
+        assert_eq!(one(draft4.clone(), num(json!({"minimum": 0}))), ("/exclusiveMinimum".into(), Compatible));
+        assert_eq!(one(num(json!({"minimum": 0})), draft4.clone()), ("/exclusiveMinimum".into(), Breaking));
+        assert_eq!(
+            one(draft4, num(json!({"minimum": 0, "exclusiveMinimum": false}))),
+            ("/exclusiveMinimum".into(), Compatible)
+        );
+        let c = full(int(json!({"minimum": 0, "exclusiveMinimum": true})), int(json!({"exclusiveMinimum": 0})));
+        assert_eq!(c[0].2, "same bound written another way: minimum 0, exclusiveMinimum true -> exclusiveMinimum 0");
+        // Both written: the tighter is the bound.
+        let both = |x: u32| num(json!({"minimum": 0, "exclusiveMinimum": x}));
+        assert_eq!(one(both(5), both(3)), ("/exclusiveMinimum".into(), Compatible));
+        assert_eq!(one(both(5), num(json!({"minimum": 0}))), ("/exclusiveMinimum".into(), Compatible));
+        assert_eq!(one(num(json!({"minimum": 0})), num(json!({"minimum": 0, "exclusiveMinimum": -5}))).1, Compatible);
+        // A bound no validator compares: which way is unknown.
+        assert_eq!(one(num(json!({"minimum": 0})), num(json!({"minimum": "1"}))), ("/minimum".into(), Breaking));
+        assert!(changes(num(json!({"minimum": -0.0})), num(json!({"minimum": 0}))).is_empty());
     }
 
     #[test]
