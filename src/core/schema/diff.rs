@@ -257,20 +257,22 @@ impl<'a> Walk<'a> {
         }
         self.types(o, n, path);
         self.enums(o, n, path);
-        self.bounds(o, n, path);
-        self.keywords(o, n, path);
-        self.required(o, n, path);
-        self.properties(o, n, path, depth);
-        self.sub(
-            o.get("additionalProperties"),
-            n.get("additionalProperties"),
-            &format!("{path}/additionalProperties"),
-            depth,
-        );
-        if !o.get("items").is_some_and(Value::is_array) && !n.get("items").is_some_and(Value::is_array) {
-            self.sub(o.get("items"), n.get("items"), &format!("{path}/items"), depth);
-        } else if o.get("items") != n.get("items") {
-            self.changed(o.get("items"), n.get("items"), &format!("{path}/items"));
+        let gone = Gone::of(o, n);
+        self.bounds(o, n, path, &gone);
+        self.keywords(o, n, path, &gone);
+        if !gone.holds("object") {
+            self.required(o, n, path);
+            self.properties(o, n, path, depth);
+            let (a, b) = (o.get("additionalProperties"), n.get("additionalProperties"));
+            self.sub(a, b, &format!("{path}/additionalProperties"), depth);
+        }
+        if !gone.holds("array") {
+            let (a, b) = (o.get("items"), n.get("items"));
+            if !a.is_some_and(Value::is_array) && !b.is_some_and(Value::is_array) {
+                self.sub(a, b, &format!("{path}/items"), depth);
+            } else if a != b {
+                self.changed(a, b, &format!("{path}/items"));
+            }
         }
         for key in ["anyOf", "oneOf"] {
             self.options(o.get(key), n.get(key), &format!("{path}/{key}"), key, depth);
@@ -432,15 +434,15 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn bounds(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+    fn bounds(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str, gone: &Gone) {
         // A bound on integers is compared by the integers it takes (`exclusiveMinimum: 0` is
         // `minimum: 1`): a value a bound change matters for passes the type of both sides.
         let integers = integers_only(o) || integers_only(n);
-        for lower in [true, false] {
+        for lower in [true, false].into_iter().filter(|_| !gone.holds("number")) {
             self.number_limit(o, n, path, lower, integers);
         }
         for (keys, lower) in [(LOWER, true), (UPPER, false)] {
-            for key in keys.iter().filter(|k| !NUMBER_LIMITS.contains(k)) {
+            for key in keys.iter().filter(|k| !NUMBER_LIMITS.contains(k) && !gone.skips(k)) {
                 let (a, b) = (o.get(*key), n.get(*key));
                 if same_value(a, b) {
                     continue;
@@ -465,7 +467,7 @@ impl<'a> Walk<'a> {
         }
         let (a, b) =
             (o.get("uniqueItems") == Some(&Value::Bool(true)), n.get("uniqueItems") == Some(&Value::Bool(true)));
-        if a != b {
+        if a != b && !gone.holds("array") {
             let (effect, what) = if b {
                 (Effect::Narrows, "items must now be unique")
             } else {
@@ -515,11 +517,11 @@ impl<'a> Walk<'a> {
     }
 
     /// Restrictions compared whole, annotations, and keywords mcplens does not know.
-    fn keywords(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+    fn keywords(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str, gone: &Gone) {
         let keys: Vec<&String> = o.keys().chain(n.keys().filter(|k| !o.contains_key(*k))).collect();
         for key in keys {
             let k = key.as_str();
-            let skipped = k == "uniqueItems" || k == "$ref" || k == ENUM_NOT_LISTED;
+            let skipped = k == "uniqueItems" || k == "$ref" || k == ENUM_NOT_LISTED || gone.skips(k);
             if STRUCTURE.contains(&k) || LOWER.contains(&k) || UPPER.contains(&k) || skipped {
                 continue;
             }
@@ -814,6 +816,52 @@ fn passes_every(v: &Value, of_type: Option<&str>) -> bool {
         }),
         _ => false,
     }
+}
+
+/// The JSON types one side of a change allows and the other does not. A keyword that applies
+/// only to values of such a type (`items` to arrays) constrains nothing that the type change
+/// does not already say: every such value is refused on one side whatever the keyword holds.
+struct Gone(Vec<&'static str>);
+
+impl Gone {
+    fn of(o: &Map<String, Value>, n: &Map<String, Value>) -> Gone {
+        let (a, b) = (types(o.get("type")), types(n.get("type")));
+        let allows = |set: &HashSet<String>, t: &str| set.contains(t) || (t == "number" && set.contains("integer"));
+        Gone(["array", "object", "string", "number"].into_iter().filter(|t| !allows(&a, t) || !allows(&b, t)).collect())
+    }
+
+    /// Whether `t` (`array`, `object`, `string` or `number`: integers too) is one of them.
+    fn holds(&self, t: &str) -> bool {
+        self.0.contains(&t)
+    }
+
+    /// Whether `key` applies only to values of a type that is gone.
+    fn skips(&self, key: &str) -> bool {
+        only_for(key).is_some_and(|t| self.holds(t))
+    }
+}
+
+/// The one JSON type whose values `key` constrains, for the keywords that other values pass
+/// whatever they hold (`format` is left out: a custom format may check numbers).
+fn only_for(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "items" | "prefixItems" | "additionalItems" | "unevaluatedItems" | "contains" | "minContains"
+        | "maxContains" | "minItems" | "maxItems" | "uniqueItems" => "array",
+        "properties"
+        | "required"
+        | "additionalProperties"
+        | "patternProperties"
+        | "propertyNames"
+        | "unevaluatedProperties"
+        | "dependentRequired"
+        | "dependentSchemas"
+        | "dependencies"
+        | "minProperties"
+        | "maxProperties" => "object",
+        "minLength" | "maxLength" | "pattern" | "contentMediaType" | "contentEncoding" => "string",
+        "minimum" | "exclusiveMinimum" | "maximum" | "exclusiveMaximum" | "multipleOf" => "number",
+        _ => return None,
+    })
 }
 
 /// The keywords that bound numbers, compared as one bound a side (see [`Limit`]).
@@ -1132,6 +1180,39 @@ mod tests {
         // A bound no validator compares: which way is unknown.
         assert_eq!(one(num(json!({"minimum": 0})), num(json!({"minimum": "1"}))), ("/minimum".into(), Breaking));
         assert!(changes(num(json!({"minimum": -0.0})), num(json!({"minimum": 0}))).is_empty());
+    }
+
+    #[test]
+    fn keywords_of_a_type_gone_are_said_by_the_type_change() {
+        // An array of text blocks became a string: the type change is the one change.
+        let item = json!({"type": "object", "properties": {"text": {"type": "string"}}, "additionalProperties": false});
+        let blocks = json!({"type": "array", "items": item, "minItems": 1, "uniqueItems": true, "contains": {}});
+        assert_eq!(out_changes(blocks.clone(), json!({"type": "string"})), vec![("/type".into(), Breaking)]);
+        assert_eq!(changes(json!({"type": "string"}), blocks), vec![("/type".into(), Breaking)]);
+        // Keywords of objects, strings and numbers likewise, on whichever side they stand.
+        let object = json!({"type": "object", "properties": {"a": {}}, "required": ["a"], "minProperties": 1});
+        let int = json!({"type": "integer", "minimum": 0, "multipleOf": 2});
+        assert_eq!(changes(object.clone(), int.clone()), vec![("/type".into(), Breaking)]);
+        assert_eq!(out_changes(int, object), vec![("/type".into(), Breaking)]);
+        let text = json!({"type": "string", "maxLength": 5, "pattern": "^a", "contentEncoding": "base64"});
+        assert_eq!(changes(text, json!({"type": "number", "exclusiveMaximum": 5})), vec![("/type".into(), Breaking)]);
+        // A type gained: what its keywords say of the new values is the widening itself.
+        let c = changes(
+            json!({"type": "null"}),
+            json!({"type": ["null", "object"], "properties": {"a": {}}, "required": ["a"]}),
+        );
+        assert_eq!(c, vec![("/type".into(), Compatible)]);
+        // A type on both sides (integers are numbers), or no type: its keywords still count.
+        let c = changes(json!({"type": ["array", "null"], "minItems": 1}), json!({"type": "array", "minItems": 2}));
+        assert_eq!(c, vec![("/type".into(), Breaking), ("/minItems".into(), Breaking)]);
+        let c = changes(json!({"type": "number", "maximum": 9}), json!({"type": "integer", "maximum": 5}));
+        assert_eq!(c, vec![("/type".into(), Breaking), ("/maximum".into(), Breaking)]);
+        let c = changes(json!({"maxLength": 9}), json!({"type": "string", "maxLength": 5}));
+        assert_eq!(c, vec![("/type".into(), Breaking), ("/maxLength".into(), Breaking)]);
+        assert_eq!(changes(json!({"maxLength": 9}), json!({"maxLength": 5})), vec![("/maxLength".into(), Breaking)]);
+        // `format` is not taken for a string keyword: a custom format may check numbers.
+        let c = changes(json!({"type": "integer"}), json!({"type": ["integer", "string"], "format": "int64"}));
+        assert_eq!(c, vec![("/type".into(), Compatible), ("/format".into(), Breaking)]);
     }
 
     #[test]
