@@ -283,11 +283,12 @@ impl<'a> Walk<'a> {
     /// A node with an `anyOf` or `oneOf` accepts what one of its options, together with the
     /// node's other keywords, accepts. When only one side has such a list, each of its options so
     /// completed is compared with the other side. A request gaining options (a string becoming "a
-    /// string or an object"), or a response losing them, breaks nothing when one option covers
-    /// the other side: the nearest option's changes are reported. A request losing options, or a
-    /// response gaining them, breaks callers when any option does: the option that breaks most is
-    /// reported. Changes the option brings go under its path, those of the node's own keywords
-    /// under theirs.
+    /// string or an object"), or a response losing them, breaks nothing when the options cover
+    /// the other side: one option alone (the nearest option's changes are reported), or, type by
+    /// type, one option for each JSON type the other side allows (`type: ["number", "null"]` is
+    /// `anyOf: [{type: number}, {type: null}]`). A request losing options, or a response gaining
+    /// them, breaks callers when any option does: the option that breaks most is reported.
+    /// Changes the option brings go under its path, those of the node's own keywords under theirs.
     /// False when the rule does not apply and the node is to be walked keyword by keyword.
     fn options_on_one_side(
         &mut self,
@@ -312,39 +313,40 @@ impl<'a> Walk<'a> {
             return false;
         }
         self.trials -= options.len();
+        let list = OneSided { holder, key, options, gained };
+        let (other, other_map) = if gained { (sides.0, maps.0) } else { (sides.1, maps.1) };
         let one_enough = gained == (self.direction == Direction::Request);
         let rank = |c: &[Change]| {
             let breaking = c.iter().filter(|c| c.impact == Impact::Breaking).count();
             (if one_enough { breaking } else { usize::MAX - breaking }, c.len())
         };
         let mut chosen: Option<(usize, Vec<Change>)> = None;
-        for (i, option) in options.iter().enumerate() {
-            let Some(completed) = complete(holder, key, option) else {
+        for i in 0..options.len() {
+            let Some(changes) = self.against_option(&list, i, other, path, depth) else {
                 // When every option counts, one that cannot be merged leaves the answer open.
                 if !one_enough {
                     return false;
                 }
                 continue;
             };
-            let mut changes = if gained {
-                self.trial(sides.0, &completed, path, depth)
-            } else {
-                self.trial(&completed, sides.1, path, depth)
-            };
-            crate::deep::drop_value(completed);
-            // A change that comes from the option is shown at its place in the option.
-            for c in &mut changes {
-                let rel = &c.path[path.len()..];
-                if from_option(option, rel) {
-                    c.path = format!("{path}/{key}/{i}{rel}");
-                }
-            }
             if chosen.as_ref().is_none_or(|(_, best)| rank(&changes) < rank(best)) {
                 chosen = Some((i, changes));
             }
         }
         let Some((i, changes)) = chosen else { return false };
         let breaks = changes.iter().any(|c| c.impact == Impact::Breaking);
+        if one_enough
+            && breaks
+            && let Some((covering, changes)) = self.each_type_covered(&list, other_map, path, depth)
+        {
+            let what = match gained {
+                true => format!("{key} added: its options together take every value taken before ({covering})"),
+                false => format!("{key} removed: its options together took every value taken now ({covering})"),
+            };
+            self.push(&format!("{path}/{key}"), HARMLESS, what);
+            self.out.extend(changes);
+            return true;
+        }
         let what = match (gained, one_enough, breaks) {
             (true, true, true) => format!("{key} added: no option takes every value taken before (nearest: {i})"),
             (true, true, false) => format!("{key} added: option {i} takes every value taken before"),
@@ -359,6 +361,92 @@ impl<'a> Walk<'a> {
         self.push(&format!("{path}/{key}"), Effect::Fixed(impact), what);
         self.out.extend(changes);
         true
+    }
+
+    /// The changes between `other` (the side without the list) and option `i` of `list`
+    /// completed with the node's other keywords, in the order old to new; None when the option
+    /// cannot be merged with them. A change the option brings is shown at its place in it.
+    fn against_option(
+        &mut self,
+        list: &OneSided,
+        i: usize,
+        other: &Value,
+        path: &str,
+        depth: usize,
+    ) -> Option<Vec<Change>> {
+        let option = &list.options[i];
+        let completed = complete(list.holder, list.key, option)?;
+        let mut changes = if list.gained {
+            self.trial(other, &completed, path, depth)
+        } else {
+            self.trial(&completed, other, path, depth)
+        };
+        crate::deep::drop_value(completed);
+        for c in &mut changes {
+            let rel = &c.path[path.len()..];
+            if from_option(option, rel) {
+                c.path = format!("{path}/{}/{i}{rel}", list.key);
+            }
+        }
+        Some(changes)
+    }
+
+    /// Whether the options of `list` cover the other side type by type: for each JSON type it
+    /// allows, the values of that type are taken by one option, found with no breaking change. Then
+    /// which option covers which type (`number: option 0, null: option 1`) and the changes found,
+    /// each once. None when a type is not covered, or the trial budget would run out.
+    fn each_type_covered(
+        &mut self,
+        list: &OneSided,
+        other: &Map<String, Value>,
+        path: &str,
+        depth: usize,
+    ) -> Option<(String, Vec<Change>)> {
+        let allowed = types(other.get("type"));
+        // Integers are numbers: covered with them.
+        let kinds: Vec<&str> = ALL_TYPES
+            .into_iter()
+            .filter(|t| allowed.contains(*t) && !(*t == "integer" && allowed.contains("number")))
+            .collect();
+        if kinds.len() < 2 {
+            return None;
+        }
+        // Only an option whose type takes every value of a type can cover it.
+        let option_takes = |i: usize, t: &str| {
+            let written = list.options[i].get("type").or(list.holder.get("type"));
+            covers(&types(written), t)
+        };
+        let candidates: Vec<(&str, Vec<usize>)> =
+            kinds.into_iter().map(|t| (t, (0..list.options.len()).filter(|i| option_takes(*i, t)).collect())).collect();
+        let cost: usize = candidates.iter().map(|(_, c)| c.len()).sum();
+        if candidates.iter().any(|(_, c)| c.is_empty()) || cost > self.trials {
+            return None;
+        }
+        self.trials -= cost;
+        let (mut covering, mut all) = (vec![], Vec::<Change>::new());
+        for (t, options) in candidates {
+            let mut only_t: Map<String, Value> =
+                other.iter().map(|(k, v)| (k.clone(), crate::deep::clone_value(v))).collect();
+            only_t.insert("type".into(), Value::String(t.into()));
+            let only_t = Value::Object(only_t);
+            let mut best: Option<(usize, Vec<Change>)> = None;
+            for i in options {
+                let Some(changes) = self.against_option(list, i, &only_t, path, depth) else { continue };
+                let fits = !changes.iter().any(|c| c.impact == Impact::Breaking);
+                if fits && best.as_ref().is_none_or(|(_, b)| changes.len() < b.len()) {
+                    best = Some((i, changes));
+                }
+            }
+            crate::deep::drop_value(only_t);
+            let (i, changes) = best?;
+            covering.push(format!("{t}: option {i}"));
+            for c in changes {
+                if !all.iter().any(|a| a.path == c.path && a.what == c.what) {
+                    all.push(c);
+                }
+            }
+        }
+        Some((covering.join(", "), all))
     }
 
     /// The changes from `old` to `new`, found apart from this walk's (sharing its trial budget).
@@ -680,6 +768,16 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// An `anyOf` or `oneOf` list a node holds on one side of a change only.
+struct OneSided<'h> {
+    /// The node that holds it.
+    holder: &'h Map<String, Value>,
+    key: &'static str,
+    options: &'h [Value],
+    /// Whether the new side holds it.
+    gained: bool,
+}
+
 /// The node `n` with its `key` (`anyOf`/`oneOf`) replaced by the keywords of one option: what a
 /// value matching that option must satisfy. None when the two say different things about one
 /// keyword (other than properties and required, which add up) and cannot be merged simply.
@@ -935,13 +1033,15 @@ fn accepts_nothing(v: &Value) -> bool {
     v == &Value::Bool(false)
 }
 
+/// The JSON types, as `type` names them.
+const ALL_TYPES: [&str; 7] = ["null", "boolean", "object", "array", "number", "string", "integer"];
+
 /// The JSON types a `type` keyword allows; every type when it is missing.
 fn types(t: Option<&Value>) -> HashSet<String> {
-    const ALL: [&str; 7] = ["null", "boolean", "object", "array", "number", "string", "integer"];
     match t {
         Some(Value::String(s)) => HashSet::from([s.clone()]),
         Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
-        _ => ALL.iter().map(|s| s.to_string()).collect(),
+        _ => ALL_TYPES.iter().map(|s| s.to_string()).collect(),
     }
 }
 
@@ -1356,6 +1456,40 @@ mod tests {
         let c = changes(before, after);
         assert!(c.contains(&("/maxProperties".into(), Breaking)), "{c:?}");
         assert!(c.contains(&("/anyOf/0/required/a".into(), Breaking)), "{c:?}");
+    }
+
+    #[test]
+    fn options_that_cover_the_other_side_type_by_type_take_its_values() {
+        let list = json!({"type": ["number", "null"]});
+        let options = json!({"anyOf": [{"type": "number"}, {"type": "null"}]});
+        // The same values either way: a response that lost the list, a request that gained it.
+        assert_eq!(out_changes(options.clone(), list.clone()), vec![("/anyOf".into(), Compatible)]);
+        assert_eq!(changes(list.clone(), options.clone()), vec![("/anyOf".into(), Compatible)]);
+        let what = diff(&list, &options, "", Direction::Request).remove(0).what;
+        let covered = "null: option 1, number: option 0";
+        assert_eq!(what, format!("anyOf added: its options together take every value taken before ({covered})"));
+        // oneOf, integers within numbers: the option's own changes are listed, none breaking.
+        let one_of = json!({"oneOf": [{"type": "null"}, {"type": "number", "description": "a count"}]});
+        let c = changes(json!({"type": ["integer", "null"]}), one_of.clone());
+        assert!(c[0] == ("/oneOf".into(), Compatible) && c.iter().all(|(_, i)| *i == Compatible), "{c:?}");
+        assert!(c.contains(&("/oneOf/1/type".into(), Compatible)), "integer widened to number: {c:?}");
+        let c = out_changes(one_of, json!({"type": ["null", "integer"]}));
+        assert!(c[0] == ("/oneOf".into(), Compatible) && c.iter().all(|(_, i)| *i == Compatible), "{c:?}");
+        // A keyword beside the types that only one option's type heeds.
+        let bounded = json!({"type": ["string", "null"], "maxLength": 5});
+        let split = json!({"anyOf": [{"type": "string", "maxLength": 5}, {"type": "null"}]});
+        assert_eq!(changes(bounded.clone(), split.clone()), vec![("/anyOf".into(), Compatible)]);
+        assert_eq!(out_changes(split, bounded), vec![("/anyOf".into(), Compatible)]);
+        // A type no option takes, or an option narrower than its type was: still breaking.
+        let c = changes(json!({"type": ["number", "null", "string"]}), options.clone());
+        assert!(c.contains(&("/anyOf".into(), Breaking)), "{c:?}");
+        let c = changes(list.clone(), json!({"anyOf": [{"type": "number", "minimum": 0}, {"type": "null"}]}));
+        assert!(c.contains(&("/anyOf".into(), Breaking)), "{c:?}");
+        let c = out_changes(options.clone(), json!({"type": ["number", "null", "boolean"]}));
+        assert!(c.contains(&("/anyOf".into(), Breaking)), "{c:?}");
+        // The other ways round were compared option by option already.
+        assert!(out_changes(list.clone(), options.clone()).iter().all(|(_, i)| *i == Compatible));
+        assert!(changes(options, list).iter().all(|(_, i)| *i == Compatible));
     }
 
     #[test]
