@@ -257,20 +257,22 @@ impl<'a> Walk<'a> {
         }
         self.types(o, n, path);
         self.enums(o, n, path);
-        self.bounds(o, n, path);
-        self.keywords(o, n, path);
-        self.required(o, n, path);
-        self.properties(o, n, path, depth);
-        self.sub(
-            o.get("additionalProperties"),
-            n.get("additionalProperties"),
-            &format!("{path}/additionalProperties"),
-            depth,
-        );
-        if !o.get("items").is_some_and(Value::is_array) && !n.get("items").is_some_and(Value::is_array) {
-            self.sub(o.get("items"), n.get("items"), &format!("{path}/items"), depth);
-        } else if o.get("items") != n.get("items") {
-            self.changed(o.get("items"), n.get("items"), &format!("{path}/items"));
+        let gone = Gone::of(o, n);
+        self.bounds(o, n, path, &gone);
+        self.keywords(o, n, path, &gone);
+        if !gone.holds("object") {
+            self.required(o, n, path);
+            self.properties(o, n, path, depth);
+            let (a, b) = (o.get("additionalProperties"), n.get("additionalProperties"));
+            self.sub(a, b, &format!("{path}/additionalProperties"), depth);
+        }
+        if !gone.holds("array") {
+            let (a, b) = (o.get("items"), n.get("items"));
+            if !a.is_some_and(Value::is_array) && !b.is_some_and(Value::is_array) {
+                self.sub(a, b, &format!("{path}/items"), depth);
+            } else if a != b {
+                self.changed(a, b, &format!("{path}/items"));
+            }
         }
         for key in ["anyOf", "oneOf"] {
             self.options(o.get(key), n.get(key), &format!("{path}/{key}"), key, depth);
@@ -281,11 +283,12 @@ impl<'a> Walk<'a> {
     /// A node with an `anyOf` or `oneOf` accepts what one of its options, together with the
     /// node's other keywords, accepts. When only one side has such a list, each of its options so
     /// completed is compared with the other side. A request gaining options (a string becoming "a
-    /// string or an object"), or a response losing them, breaks nothing when one option covers
-    /// the other side: the nearest option's changes are reported. A request losing options, or a
-    /// response gaining them, breaks callers when any option does: the option that breaks most is
-    /// reported. Changes the option brings go under its path, those of the node's own keywords
-    /// under theirs.
+    /// string or an object"), or a response losing them, breaks nothing when the options cover
+    /// the other side: one option alone (the nearest option's changes are reported), or, type by
+    /// type, one option for each JSON type the other side allows (`type: ["number", "null"]` is
+    /// `anyOf: [{type: number}, {type: null}]`). A request losing options, or a response gaining
+    /// them, breaks callers when any option does: the option that breaks most is reported.
+    /// Changes the option brings go under its path, those of the node's own keywords under theirs.
     /// False when the rule does not apply and the node is to be walked keyword by keyword.
     fn options_on_one_side(
         &mut self,
@@ -310,39 +313,40 @@ impl<'a> Walk<'a> {
             return false;
         }
         self.trials -= options.len();
+        let list = OneSided { holder, key, options, gained };
+        let (other, other_map) = if gained { (sides.0, maps.0) } else { (sides.1, maps.1) };
         let one_enough = gained == (self.direction == Direction::Request);
         let rank = |c: &[Change]| {
             let breaking = c.iter().filter(|c| c.impact == Impact::Breaking).count();
             (if one_enough { breaking } else { usize::MAX - breaking }, c.len())
         };
         let mut chosen: Option<(usize, Vec<Change>)> = None;
-        for (i, option) in options.iter().enumerate() {
-            let Some(completed) = complete(holder, key, option) else {
+        for i in 0..options.len() {
+            let Some(changes) = self.against_option(&list, i, other, path, depth) else {
                 // When every option counts, one that cannot be merged leaves the answer open.
                 if !one_enough {
                     return false;
                 }
                 continue;
             };
-            let mut changes = if gained {
-                self.trial(sides.0, &completed, path, depth)
-            } else {
-                self.trial(&completed, sides.1, path, depth)
-            };
-            crate::deep::drop_value(completed);
-            // A change that comes from the option is shown at its place in the option.
-            for c in &mut changes {
-                let rel = &c.path[path.len()..];
-                if from_option(option, rel) {
-                    c.path = format!("{path}/{key}/{i}{rel}");
-                }
-            }
             if chosen.as_ref().is_none_or(|(_, best)| rank(&changes) < rank(best)) {
                 chosen = Some((i, changes));
             }
         }
         let Some((i, changes)) = chosen else { return false };
         let breaks = changes.iter().any(|c| c.impact == Impact::Breaking);
+        if one_enough
+            && breaks
+            && let Some((covering, changes)) = self.each_type_covered(&list, other_map, path, depth)
+        {
+            let what = match gained {
+                true => format!("{key} added: its options together take every value taken before ({covering})"),
+                false => format!("{key} removed: its options together took every value taken now ({covering})"),
+            };
+            self.push(&format!("{path}/{key}"), HARMLESS, what);
+            self.out.extend(changes);
+            return true;
+        }
         let what = match (gained, one_enough, breaks) {
             (true, true, true) => format!("{key} added: no option takes every value taken before (nearest: {i})"),
             (true, true, false) => format!("{key} added: option {i} takes every value taken before"),
@@ -357,6 +361,92 @@ impl<'a> Walk<'a> {
         self.push(&format!("{path}/{key}"), Effect::Fixed(impact), what);
         self.out.extend(changes);
         true
+    }
+
+    /// The changes between `other` (the side without the list) and option `i` of `list`
+    /// completed with the node's other keywords, in the order old to new; None when the option
+    /// cannot be merged with them. A change the option brings is shown at its place in it.
+    fn against_option(
+        &mut self,
+        list: &OneSided,
+        i: usize,
+        other: &Value,
+        path: &str,
+        depth: usize,
+    ) -> Option<Vec<Change>> {
+        let option = &list.options[i];
+        let completed = complete(list.holder, list.key, option)?;
+        let mut changes = if list.gained {
+            self.trial(other, &completed, path, depth)
+        } else {
+            self.trial(&completed, other, path, depth)
+        };
+        crate::deep::drop_value(completed);
+        for c in &mut changes {
+            let rel = &c.path[path.len()..];
+            if from_option(option, rel) {
+                c.path = format!("{path}/{}/{i}{rel}", list.key);
+            }
+        }
+        Some(changes)
+    }
+
+    /// Whether the options of `list` cover the other side type by type: for each JSON type it
+    /// allows, the values of that type are taken by one option, found with no breaking change. Then
+    /// which option covers which type (`number: option 0, null: option 1`) and the changes found,
+    /// each once. None when a type is not covered, or the trial budget would run out.
+    fn each_type_covered(
+        &mut self,
+        list: &OneSided,
+        other: &Map<String, Value>,
+        path: &str,
+        depth: usize,
+    ) -> Option<(String, Vec<Change>)> {
+        let allowed = types(other.get("type"));
+        // Integers are numbers: covered with them.
+        let kinds: Vec<&str> = ALL_TYPES
+            .into_iter()
+            .filter(|t| allowed.contains(*t) && !(*t == "integer" && allowed.contains("number")))
+            .collect();
+        if kinds.len() < 2 {
+            return None;
+        }
+        // Only an option whose type takes every value of a type can cover it.
+        let option_takes = |i: usize, t: &str| {
+            let written = list.options[i].get("type").or(list.holder.get("type"));
+            covers(&types(written), t)
+        };
+        let candidates: Vec<(&str, Vec<usize>)> =
+            kinds.into_iter().map(|t| (t, (0..list.options.len()).filter(|i| option_takes(*i, t)).collect())).collect();
+        let cost: usize = candidates.iter().map(|(_, c)| c.len()).sum();
+        if candidates.iter().any(|(_, c)| c.is_empty()) || cost > self.trials {
+            return None;
+        }
+        self.trials -= cost;
+        let (mut covering, mut all) = (vec![], Vec::<Change>::new());
+        for (t, options) in candidates {
+            let mut only_t: Map<String, Value> =
+                other.iter().map(|(k, v)| (k.clone(), crate::deep::clone_value(v))).collect();
+            only_t.insert("type".into(), Value::String(t.into()));
+            let only_t = Value::Object(only_t);
+            let mut best: Option<(usize, Vec<Change>)> = None;
+            for i in options {
+                let Some(changes) = self.against_option(list, i, &only_t, path, depth) else { continue };
+                let fits = !changes.iter().any(|c| c.impact == Impact::Breaking);
+                if fits && best.as_ref().is_none_or(|(_, b)| changes.len() < b.len()) {
+                    best = Some((i, changes));
+                }
+            }
+            crate::deep::drop_value(only_t);
+            let (i, changes) = best?;
+            covering.push(format!("{t}: option {i}"));
+            for c in changes {
+                if !all.iter().any(|a| a.path == c.path && a.what == c.what) {
+                    all.push(c);
+                }
+            }
+        }
+        Some((covering.join(", "), all))
     }
 
     /// The changes from `old` to `new`, found apart from this walk's (sharing its trial budget).
@@ -432,26 +522,25 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn bounds(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+    fn bounds(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str, gone: &Gone) {
+        // A bound on integers is compared by the integers it takes (`exclusiveMinimum: 0` is
+        // `minimum: 1`): a value a bound change matters for passes the type of both sides.
+        let integers = integers_only(o) || integers_only(n);
+        for lower in [true, false].into_iter().filter(|_| !gone.holds("number")) {
+            self.number_limit(o, n, path, lower, integers);
+        }
         for (keys, lower) in [(LOWER, true), (UPPER, false)] {
-            for key in keys {
+            for key in keys.iter().filter(|k| !NUMBER_LIMITS.contains(k) && !gone.skips(k)) {
                 let (a, b) = (o.get(*key), n.get(*key));
-                // 10 and 10.0 are one bound.
-                let same_number =
-                    matches!((a.and_then(Value::as_f64), b.and_then(Value::as_f64)), (Some(x), Some(y)) if x == y);
-                if a == b || same_number {
+                if same_value(a, b) {
                     continue;
                 }
-                let p = format!("{path}/{key}");
-                let text = format!("{} -> {}", show(a), show(b));
                 let effect = match (a.and_then(Value::as_f64), b.and_then(Value::as_f64)) {
                     (_, None) if b.is_none() => Effect::Widens,
+                    (None, _) if a.is_none() => Effect::Narrows,
                     (Some(x), Some(y)) if (lower && y <= x) || (!lower && y >= x) => Effect::Widens,
                     (Some(_), Some(_)) => Effect::Narrows,
-                    // Draft 4's boolean exclusiveMinimum: turning it off loosens the bound, on tightens it.
-                    _ if b == Some(&Value::Bool(false)) => Effect::Widens,
-                    _ if a.is_none() || a == Some(&Value::Bool(false)) => Effect::Narrows,
-                    // A number for a boolean, or values no validator compares: which way is unknown.
+                    // Values no validator compares: which way is unknown.
                     _ => Effect::Both,
                 };
                 let verb = match effect {
@@ -461,12 +550,12 @@ impl<'a> Walk<'a> {
                     Effect::Widens => "bound loosened",
                     _ => "bound changed",
                 };
-                self.push(&p, effect, format!("{verb}: {text}"));
+                self.push(&format!("{path}/{key}"), effect, format!("{verb}: {} -> {}", show(a), show(b)));
             }
         }
         let (a, b) =
             (o.get("uniqueItems") == Some(&Value::Bool(true)), n.get("uniqueItems") == Some(&Value::Bool(true)));
-        if a != b {
+        if a != b && !gone.holds("array") {
             let (effect, what) = if b {
                 (Effect::Narrows, "items must now be unique")
             } else {
@@ -476,12 +565,51 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// The bound on numbers from below (`lower`) or above, compared as the one bound that
+    /// `minimum` and `exclusiveMinimum` (or their `max` twins) make together: `exclusiveMinimum: 0`
+    /// becoming `minimum: 0` takes 0 now, one bound loosened, where keyword by keyword it would be
+    /// one bound added and one removed. Reported once, at the keyword that now holds the bound.
+    fn number_limit(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str, lower: bool, ints: bool) {
+        let keys = if lower { ["minimum", "exclusiveMinimum"] } else { ["maximum", "exclusiveMaximum"] };
+        let differs = |k: &&str| !same_value(o.get(*k), n.get(*k));
+        let Some(first_differing) = keys.into_iter().find(differs) else { return };
+        let (before, after) = (Limit::of(o, keys), Limit::of(n, keys));
+        let (effect, verb) = match (before, after) {
+            (Ok(None), Ok(None)) => (HARMLESS, "no bound either way"),
+            (Ok(None), Ok(Some(_))) => (Effect::Narrows, "bound added"),
+            (Ok(Some(_)), Ok(None)) => (Effect::Widens, "bound removed"),
+            (Ok(Some(a)), Ok(Some(b))) => {
+                let order = |a: Limit, b: Limit| a.reach(lower).partial_cmp(&b.reach(lower));
+                let on_numbers = order(a, b);
+                let order = if ints { order(a.on_integers(lower), b.on_integers(lower)) } else { on_numbers };
+                match order {
+                    Some(std::cmp::Ordering::Less) => (Effect::Narrows, "bound tightened"),
+                    Some(std::cmp::Ordering::Greater) => (Effect::Widens, "bound loosened"),
+                    _ if on_numbers == order => (HARMLESS, "same bound written another way"),
+                    _ => (HARMLESS, "same bound on integers"),
+                }
+            }
+            // A bound no validator compares (a string): which way is unknown.
+            _ => (Effect::Both, "bound changed"),
+        };
+        // Where the bound is held now; where it was, when it is gone; else the keyword changed
+        // (draft 4's `exclusiveMinimum: true` turned on or off beside an unchanged `minimum`).
+        let holder = |side: Result<Option<Limit>, ()>| side.ok().flatten().map(|l| l.key).filter(differs);
+        let at = holder(after).or(holder(before)).unwrap_or(first_differing);
+        let written: Vec<&str> = keys.into_iter().filter(|k| o.contains_key(*k) || n.contains_key(*k)).collect();
+        let text = match written[..] {
+            [k] => format!("{} -> {}", show(o.get(k)), show(n.get(k))),
+            _ => format!("{} -> {}", show_limit(o, keys), show_limit(n, keys)),
+        };
+        self.push(&format!("{path}/{at}"), effect, format!("{verb}: {text}"));
+    }
+
     /// Restrictions compared whole, annotations, and keywords mcplens does not know.
-    fn keywords(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+    fn keywords(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str, gone: &Gone) {
         let keys: Vec<&String> = o.keys().chain(n.keys().filter(|k| !o.contains_key(*k))).collect();
         for key in keys {
             let k = key.as_str();
-            let skipped = k == "uniqueItems" || k == "$ref" || k == ENUM_NOT_LISTED;
+            let skipped = k == "uniqueItems" || k == "$ref" || k == ENUM_NOT_LISTED || gone.skips(k);
             if STRUCTURE.contains(&k) || LOWER.contains(&k) || UPPER.contains(&k) || skipped {
                 continue;
             }
@@ -640,6 +768,16 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// An `anyOf` or `oneOf` list a node holds on one side of a change only.
+struct OneSided<'h> {
+    /// The node that holds it.
+    holder: &'h Map<String, Value>,
+    key: &'static str,
+    options: &'h [Value],
+    /// Whether the new side holds it.
+    gained: bool,
+}
+
 /// The node `n` with its `key` (`anyOf`/`oneOf`) replaced by the keywords of one option: what a
 /// value matching that option must satisfy. None when the two say different things about one
 /// keyword (other than properties and required, which add up) and cannot be merged simply.
@@ -778,17 +916,132 @@ fn passes_every(v: &Value, of_type: Option<&str>) -> bool {
     }
 }
 
+/// The JSON types one side of a change allows and the other does not. A keyword that applies
+/// only to values of such a type (`items` to arrays) constrains nothing that the type change
+/// does not already say: every such value is refused on one side whatever the keyword holds.
+struct Gone(Vec<&'static str>);
+
+impl Gone {
+    fn of(o: &Map<String, Value>, n: &Map<String, Value>) -> Gone {
+        let (a, b) = (types(o.get("type")), types(n.get("type")));
+        let allows = |set: &HashSet<String>, t: &str| set.contains(t) || (t == "number" && set.contains("integer"));
+        Gone(["array", "object", "string", "number"].into_iter().filter(|t| !allows(&a, t) || !allows(&b, t)).collect())
+    }
+
+    /// Whether `t` (`array`, `object`, `string` or `number`: integers too) is one of them.
+    fn holds(&self, t: &str) -> bool {
+        self.0.contains(&t)
+    }
+
+    /// Whether `key` applies only to values of a type that is gone.
+    fn skips(&self, key: &str) -> bool {
+        only_for(key).is_some_and(|t| self.holds(t))
+    }
+}
+
+/// The one JSON type whose values `key` constrains, for the keywords that other values pass
+/// whatever they hold (`format` is left out: a custom format may check numbers).
+fn only_for(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "items" | "prefixItems" | "additionalItems" | "unevaluatedItems" | "contains" | "minContains"
+        | "maxContains" | "minItems" | "maxItems" | "uniqueItems" => "array",
+        "properties"
+        | "required"
+        | "additionalProperties"
+        | "patternProperties"
+        | "propertyNames"
+        | "unevaluatedProperties"
+        | "dependentRequired"
+        | "dependentSchemas"
+        | "dependencies"
+        | "minProperties"
+        | "maxProperties" => "object",
+        "minLength" | "maxLength" | "pattern" | "contentMediaType" | "contentEncoding" => "string",
+        "minimum" | "exclusiveMinimum" | "maximum" | "exclusiveMaximum" | "multipleOf" => "number",
+        _ => return None,
+    })
+}
+
+/// The keywords that bound numbers, compared as one bound a side (see [`Limit`]).
+const NUMBER_LIMITS: &[&str] = &["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"];
+
+/// One side's bound on numbers from below or above.
+#[derive(Debug, Clone, Copy)]
+struct Limit {
+    at: f64,
+    /// Whether `at` itself is refused.
+    exclusive: bool,
+    /// The keyword that holds it.
+    key: &'static str,
+}
+
+impl Limit {
+    /// The bound `keys` (`minimum` and `exclusiveMinimum`, or their `max` twins) put on numbers:
+    /// the inclusive keyword, made exclusive by draft 4's `exclusiveMinimum: true` beside it, or
+    /// a number in the exclusive one; the tighter when both are written. Err when one holds what
+    /// no validator compares (a string).
+    fn of(m: &Map<String, Value>, keys: [&'static str; 2]) -> Result<Option<Limit>, ()> {
+        let [inclusive, exclusive] = keys;
+        let lower = inclusive == "minimum";
+        let flag = m.get(exclusive) == Some(&Value::Bool(true));
+        let mut found = vec![];
+        if let Some(v) = m.get(inclusive) {
+            found.push(Limit { at: v.as_f64().ok_or(())?, exclusive: flag, key: inclusive });
+        }
+        match m.get(exclusive) {
+            None | Some(Value::Bool(_)) => {}
+            Some(v) => found.push(Limit { at: v.as_f64().ok_or(())?, exclusive: true, key: exclusive }),
+        }
+        Ok(found.into_iter().reduce(|a, b| if b.reach(lower) > a.reach(lower) { b } else { a }))
+    }
+
+    /// How far in the bound reaches: the greater, the fewer values it takes.
+    fn reach(self, lower: bool) -> (f64, bool) {
+        (if lower { self.at } else { -self.at }, self.exclusive)
+    }
+
+    /// The same bound on integers, inclusive: `exclusiveMinimum: 0` or `minimum: 0.5` is `minimum: 1`.
+    fn on_integers(self, lower: bool) -> Limit {
+        let at = match (lower, self.exclusive) {
+            (true, true) => self.at.floor() + 1.0,
+            (true, false) => self.at.ceil(),
+            (false, true) => self.at.ceil() - 1.0,
+            (false, false) => self.at.floor(),
+        };
+        Limit { at, exclusive: false, ..self }
+    }
+}
+
+/// Whether the only numbers `m`'s `type` allows are integers.
+fn integers_only(m: &Map<String, Value>) -> bool {
+    let t = types(m.get("type"));
+    t.contains("integer") && !t.contains("number")
+}
+
+/// The bound keywords of `keys` a side holds, named: `minimum 0, exclusiveMinimum true`.
+fn show_limit(m: &Map<String, Value>, keys: [&str; 2]) -> String {
+    let held: Vec<String> = keys.iter().filter_map(|k| m.get(*k).map(|v| format!("{k} {}", short(v)))).collect();
+    if held.is_empty() { "(none)".into() } else { held.join(", ") }
+}
+
+/// Two keyword values alike, `10` and `10.0` counting as one.
+fn same_value(a: Option<&Value>, b: Option<&Value>) -> bool {
+    a == b || matches!((a.and_then(Value::as_f64), b.and_then(Value::as_f64)), (Some(x), Some(y)) if x == y)
+}
+
 fn accepts_nothing(v: &Value) -> bool {
     v == &Value::Bool(false)
 }
 
+/// The JSON types, as `type` names them.
+const ALL_TYPES: [&str; 7] = ["null", "boolean", "object", "array", "number", "string", "integer"];
+
 /// The JSON types a `type` keyword allows; every type when it is missing.
 fn types(t: Option<&Value>) -> HashSet<String> {
-    const ALL: [&str; 7] = ["null", "boolean", "object", "array", "number", "string", "integer"];
     match t {
         Some(Value::String(s)) => HashSet::from([s.clone()]),
         Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
-        _ => ALL.iter().map(|s| s.to_string()).collect(),
+        _ => ALL_TYPES.iter().map(|s| s.to_string()).collect(),
     }
 }
 
@@ -956,6 +1209,113 @@ mod tests {
     }
 
     #[test]
+    fn minimum_and_exclusive_minimum_make_one_bound() {
+        let full = |old: Value, new: Value| -> Vec<(String, Impact, String)> {
+            diff(&old, &new, "", Direction::Request).into_iter().map(|c| (c.path, c.impact, c.what)).collect()
+        };
+        let typed = |t: &str, bound: Value| {
+            let mut v = json!({ "type": t });
+            if let (Some(m), Value::Object(b)) = (v.as_object_mut(), bound) {
+                m.extend(b);
+            }
+            v
+        };
+        let num = |bound: Value| typed("number", bound);
+        let int = |bound: Value| typed("integer", bound);
+        // 0 is taken now: one bound loosened, at the keyword that holds it now, both sides named.
+        let c = full(num(json!({"exclusiveMinimum": 0})), num(json!({"minimum": 0})));
+        assert_eq!(c, vec![("/minimum".into(), Compatible, "bound loosened: exclusiveMinimum 0 -> minimum 0".into())]);
+        assert_eq!(
+            out_one(num(json!({"exclusiveMinimum": 0})), num(json!({"minimum": 0}))),
+            ("/minimum".into(), Breaking)
+        );
+        // 0 is refused now.
+        assert_eq!(
+            one(num(json!({"minimum": 0})), num(json!({"exclusiveMinimum": 0}))),
+            ("/exclusiveMinimum".into(), Breaking)
+        );
+        assert_eq!(
+            one(num(json!({"maximum": 9})), num(json!({"exclusiveMaximum": 9}))),
+            ("/exclusiveMaximum".into(), Breaking)
+        );
+        assert_eq!(
+            one(num(json!({"exclusiveMaximum": 9})), num(json!({"maximum": 9}))),
+            ("/maximum".into(), Compatible)
+        );
+        // Above 0 becoming from 1 up refuses 0.5; the integers above 0 are the integers from 1 up.
+        assert_eq!(one(num(json!({"exclusiveMinimum": 0})), num(json!({"minimum": 1}))), ("/minimum".into(), Breaking));
+        let c = full(int(json!({"exclusiveMinimum": 0})), int(json!({"minimum": 1})));
+        assert_eq!(
+            c,
+            vec![("/minimum".into(), Compatible, "same bound on integers: exclusiveMinimum 0 -> minimum 1".into())]
+        );
+        assert_eq!(
+            one(int(json!({"exclusiveMaximum": 10})), int(json!({"maximum": 9.5}))),
+            ("/maximum".into(), Compatible)
+        );
+        assert_eq!(one(int(json!({"exclusiveMinimum": 0})), int(json!({"minimum": 2}))), ("/minimum".into(), Breaking));
+        // An integer-only side is enough: a value the bound decides for passes both types.
+        assert_eq!(
+            changes(int(json!({"exclusiveMinimum": 0})), num(json!({"minimum": 1}))),
+            vec![("/type".into(), Compatible), ("/minimum".into(), Compatible)]
+        );
+        // Draft 4's boolean `exclusiveMinimum` beside `minimum`.
+        let draft4 = num(json!({"minimum": 0, "exclusiveMinimum": true}));
+        let c = full(draft4.clone(), num(json!({"exclusiveMinimum": 0})));
+        let same = "same bound written another way: minimum 0, exclusiveMinimum true -> exclusiveMinimum 0";
+        assert_eq!(c, vec![("/exclusiveMinimum".into(), Compatible, same.into())]);
+        assert_eq!(one(draft4.clone(), num(json!({"minimum": 0}))), ("/exclusiveMinimum".into(), Compatible));
+        assert_eq!(one(num(json!({"minimum": 0})), draft4.clone()), ("/exclusiveMinimum".into(), Breaking));
+        assert_eq!(
+            one(draft4, num(json!({"minimum": 0, "exclusiveMinimum": false}))),
+            ("/exclusiveMinimum".into(), Compatible)
+        );
+        let c = full(int(json!({"minimum": 0, "exclusiveMinimum": true})), int(json!({"exclusiveMinimum": 0})));
+        assert_eq!(c[0].2, "same bound written another way: minimum 0, exclusiveMinimum true -> exclusiveMinimum 0");
+        // Both written: the tighter is the bound.
+        let both = |x: u32| num(json!({"minimum": 0, "exclusiveMinimum": x}));
+        assert_eq!(one(both(5), both(3)), ("/exclusiveMinimum".into(), Compatible));
+        assert_eq!(one(both(5), num(json!({"minimum": 0}))), ("/exclusiveMinimum".into(), Compatible));
+        assert_eq!(one(num(json!({"minimum": 0})), num(json!({"minimum": 0, "exclusiveMinimum": -5}))).1, Compatible);
+        // A bound no validator compares: which way is unknown.
+        assert_eq!(one(num(json!({"minimum": 0})), num(json!({"minimum": "1"}))), ("/minimum".into(), Breaking));
+        assert!(changes(num(json!({"minimum": -0.0})), num(json!({"minimum": 0}))).is_empty());
+    }
+
+    #[test]
+    fn keywords_of_a_type_gone_are_said_by_the_type_change() {
+        // An array of text blocks became a string: the type change is the one change.
+        let item = json!({"type": "object", "properties": {"text": {"type": "string"}}, "additionalProperties": false});
+        let blocks = json!({"type": "array", "items": item, "minItems": 1, "uniqueItems": true, "contains": {}});
+        assert_eq!(out_changes(blocks.clone(), json!({"type": "string"})), vec![("/type".into(), Breaking)]);
+        assert_eq!(changes(json!({"type": "string"}), blocks), vec![("/type".into(), Breaking)]);
+        // Keywords of objects, strings and numbers likewise, on whichever side they stand.
+        let object = json!({"type": "object", "properties": {"a": {}}, "required": ["a"], "minProperties": 1});
+        let int = json!({"type": "integer", "minimum": 0, "multipleOf": 2});
+        assert_eq!(changes(object.clone(), int.clone()), vec![("/type".into(), Breaking)]);
+        assert_eq!(out_changes(int, object), vec![("/type".into(), Breaking)]);
+        let text = json!({"type": "string", "maxLength": 5, "pattern": "^a", "contentEncoding": "base64"});
+        assert_eq!(changes(text, json!({"type": "number", "exclusiveMaximum": 5})), vec![("/type".into(), Breaking)]);
+        // A type gained: what its keywords say of the new values is the widening itself.
+        let c = changes(
+            json!({"type": "null"}),
+            json!({"type": ["null", "object"], "properties": {"a": {}}, "required": ["a"]}),
+        );
+        assert_eq!(c, vec![("/type".into(), Compatible)]);
+        // A type on both sides (integers are numbers), or no type: its keywords still count.
+        let c = changes(json!({"type": ["array", "null"], "minItems": 1}), json!({"type": "array", "minItems": 2}));
+        assert_eq!(c, vec![("/type".into(), Breaking), ("/minItems".into(), Breaking)]);
+        let c = changes(json!({"type": "number", "maximum": 9}), json!({"type": "integer", "maximum": 5}));
+        assert_eq!(c, vec![("/type".into(), Breaking), ("/maximum".into(), Breaking)]);
+        let c = changes(json!({"maxLength": 9}), json!({"type": "string", "maxLength": 5}));
+        assert_eq!(c, vec![("/type".into(), Breaking), ("/maxLength".into(), Breaking)]);
+        assert_eq!(changes(json!({"maxLength": 9}), json!({"maxLength": 5})), vec![("/maxLength".into(), Breaking)]);
+        // `format` is not taken for a string keyword: a custom format may check numbers.
+        let c = changes(json!({"type": "integer"}), json!({"type": ["integer", "string"], "format": "int64"}));
+        assert_eq!(c, vec![("/type".into(), Compatible), ("/format".into(), Breaking)]);
+    }
+
+    #[test]
     fn pattern_and_format() {
         assert_eq!(one(json!({}), json!({"pattern": "^a"})), ("/pattern".into(), Breaking));
         assert_eq!(one(json!({"pattern": "^a"}), json!({"pattern": "^b"})), ("/pattern".into(), Breaking));
@@ -1096,6 +1456,40 @@ mod tests {
         let c = changes(before, after);
         assert!(c.contains(&("/maxProperties".into(), Breaking)), "{c:?}");
         assert!(c.contains(&("/anyOf/0/required/a".into(), Breaking)), "{c:?}");
+    }
+
+    #[test]
+    fn options_that_cover_the_other_side_type_by_type_take_its_values() {
+        let list = json!({"type": ["number", "null"]});
+        let options = json!({"anyOf": [{"type": "number"}, {"type": "null"}]});
+        // The same values either way: a response that lost the list, a request that gained it.
+        assert_eq!(out_changes(options.clone(), list.clone()), vec![("/anyOf".into(), Compatible)]);
+        assert_eq!(changes(list.clone(), options.clone()), vec![("/anyOf".into(), Compatible)]);
+        let what = diff(&list, &options, "", Direction::Request).remove(0).what;
+        let covered = "null: option 1, number: option 0";
+        assert_eq!(what, format!("anyOf added: its options together take every value taken before ({covered})"));
+        // oneOf, integers within numbers: the option's own changes are listed, none breaking.
+        let one_of = json!({"oneOf": [{"type": "null"}, {"type": "number", "description": "a count"}]});
+        let c = changes(json!({"type": ["integer", "null"]}), one_of.clone());
+        assert!(c[0] == ("/oneOf".into(), Compatible) && c.iter().all(|(_, i)| *i == Compatible), "{c:?}");
+        assert!(c.contains(&("/oneOf/1/type".into(), Compatible)), "integer widened to number: {c:?}");
+        let c = out_changes(one_of, json!({"type": ["null", "integer"]}));
+        assert!(c[0] == ("/oneOf".into(), Compatible) && c.iter().all(|(_, i)| *i == Compatible), "{c:?}");
+        // A keyword beside the types that only one option's type heeds.
+        let bounded = json!({"type": ["string", "null"], "maxLength": 5});
+        let split = json!({"anyOf": [{"type": "string", "maxLength": 5}, {"type": "null"}]});
+        assert_eq!(changes(bounded.clone(), split.clone()), vec![("/anyOf".into(), Compatible)]);
+        assert_eq!(out_changes(split, bounded), vec![("/anyOf".into(), Compatible)]);
+        // A type no option takes, or an option narrower than its type was: still breaking.
+        let c = changes(json!({"type": ["number", "null", "string"]}), options.clone());
+        assert!(c.contains(&("/anyOf".into(), Breaking)), "{c:?}");
+        let c = changes(list.clone(), json!({"anyOf": [{"type": "number", "minimum": 0}, {"type": "null"}]}));
+        assert!(c.contains(&("/anyOf".into(), Breaking)), "{c:?}");
+        let c = out_changes(options.clone(), json!({"type": ["number", "null", "boolean"]}));
+        assert!(c.contains(&("/anyOf".into(), Breaking)), "{c:?}");
+        // The other ways round were compared option by option already.
+        assert!(out_changes(list.clone(), options.clone()).iter().all(|(_, i)| *i == Compatible));
+        assert!(changes(options, list).iter().all(|(_, i)| *i == Compatible));
     }
 
     #[test]
