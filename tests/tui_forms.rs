@@ -212,3 +212,27 @@ async fn a_form_whose_tool_the_server_removed_is_not_run() {
     assert!(!screen.text(&mut app).contains("no longer lists"));
     assert!(!screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL).is_empty());
 }
+
+/// An argument-less form whose tool the server removed says only what holds: the tool is gone
+/// and not run, and what to do instead (go back for another tool, or reconnect); nothing on it
+/// says Ctrl-R runs it.
+#[tokio::test]
+async fn an_argument_less_form_of_a_removed_tool_offers_only_what_works() {
+    use mcplens::ui::app::{Msg, SessionMsg};
+    let (mut app, _session, mut screen) = setup().await;
+    let listed = app.tools().tools.clone();
+    common::demo_app::open(&mut screen, &mut app, "server_status");
+    assert!(screen.text(&mut app).contains("This tool takes no arguments: Ctrl-R runs it."));
+    let without: Vec<_> = listed.iter().filter(|t| t.name() != "server_status").cloned().collect();
+    let list = mcplens::mcp::ToolList { tools: without, pages: 1, warnings: vec![], cache: None };
+    app.update(Msg::Session(SessionMsg::ToolsRefreshed(list)));
+    screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let text = screen.text(&mut app);
+    insta::assert_snapshot!("argument_less_form_of_a_removed_tool", stable(&text));
+    let form = text.lines().filter(|l| l.contains('┃')).collect::<Vec<_>>().join("\n");
+    assert!(!form.contains("Ctrl-R"), "{form}");
+    assert!(form.contains("no longer lists server_status: not run"), "{form}");
+    assert!(form.contains("Esc goes back to the tool list to pick another tool or reconnect (R)"), "{form}");
+    let note = app.outline().notice.map(|n| n.0).unwrap_or_default();
+    assert!(!note.contains("Ctrl-R") && note.contains("pick another tool or reconnect (R)"), "{note}");
+}

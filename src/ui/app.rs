@@ -460,10 +460,15 @@ const RECONNECT_CANCELLED: &str = "cancelled: reconnecting";
 
 /// What is said of a form whose tool the server no longer lists.
 pub(super) fn unlisted_note(tool: &str) -> String {
-    let run = super::keymap::key(super::keymap::Scope::Form, super::keymap::Command::Run);
-    format!(
-        "this server no longer lists {tool}: not run (the form keeps its values; {run} runs it once it is listed again)"
-    )
+    format!("this server no longer lists {tool}: not run (the form keeps its values). {}", unlisted_choices())
+}
+
+/// What the user can do about a form whose tool the server no longer lists: pick another tool,
+/// or reconnect to read the list again (`R` is typed in a form, so it is pressed from the list).
+pub(super) fn unlisted_choices() -> String {
+    use super::keymap::{Command, Scope, key};
+    let (back, reconnect) = (key(Scope::Form, Command::Leave), key(Scope::Any, Command::Reconnect));
+    format!("{back} goes back to the tool list to pick another tool or reconnect ({reconnect})")
 }
 
 /// The inside of a pane's border.

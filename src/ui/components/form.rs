@@ -35,6 +35,7 @@ impl FormState {
         if self.unlisted {
             let text = format!("✖ the server no longer lists {}: not run", sanitize::line(&self.tool));
             info.push(Info { text, role: Role::Error, bold: true });
+            info.push(line(crate::ui::app::unlisted_choices(), Role::Warning));
         }
         for m in [&self.message, &self.hint, &self.check].into_iter().flatten() {
             info.push(line(sanitize::line(m).into_owned(), Role::Warning));
@@ -156,8 +157,13 @@ impl FormState {
             lines.push(if is_focus { line.style(theme.selection()) } else { line });
         }
         if lines.is_empty() {
-            let run = key(Command::Run);
-            lines.push(Line::styled(format!("This tool takes no arguments: {run} runs it."), theme.paint(Role::Dim)));
+            // A tool no longer listed is not run: the info under the rows says what to do instead.
+            let text = if self.unlisted {
+                "This tool takes no arguments.".to_string()
+            } else {
+                format!("This tool takes no arguments: {} runs it.", key(Command::Run))
+            };
+            lines.push(Line::styled(text, theme.paint(Role::Dim)));
         }
         f.render_widget(Paragraph::new(crate::ui::fit::lines(lines, width)), rows_area);
         if let Some(p) = &self.picker {
@@ -325,7 +331,8 @@ impl Component for FormState {
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let (run, json, back) = (key(Command::Run), key(Command::ToggleJson), key(Command::Leave));
-        let mut title = format!(" Form: {} · {run} run · {json} JSON · {back} back ", sanitize::line(&self.tool));
+        let run = if self.unlisted { String::new() } else { format!("{run} run · ") };
+        let mut title = format!(" Form: {} · {run}{json} JSON · {back} back ", sanitize::line(&self.tool));
         if self.raw.is_some() {
             title.push_str("· JSON mode ");
         }
