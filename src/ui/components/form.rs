@@ -244,13 +244,16 @@ fn picker_hint(p: &crate::ui::form::Picker) -> String {
 }
 
 /// Where an open picker's box goes over the rows: wide enough for its title when the rows have
-/// the room, as high as its options.
+/// the room, as high as the options the filter leaves (one row at least, for "no option
+/// matches"; the filter is on its bottom edge). Its top stays where the box of every option
+/// has it, so a filter typed pulls the bottom edge up and one cleared lets it down again.
 fn picker_box(p: &crate::ui::form::Picker, rows_area: Rect) -> Rect {
     let widest = p.options.iter().map(|o| Span::raw(o.as_str()).width()).max().unwrap_or(10) + 8;
     let title = Span::raw(picker_hint(p)).width() + 2;
     let w = widest.max(title).min(usize::from(u16::MAX)) as u16;
-    let h = u16::try_from(p.options.len()).unwrap_or(u16::MAX).saturating_add(2);
-    crate::ui::component::centered(rows_area, w, h)
+    let rows = |n: usize| u16::try_from(n).unwrap_or(u16::MAX).saturating_add(2);
+    let every = crate::ui::component::centered(rows_area, w, rows(p.options.len()));
+    Rect { height: every.height.min(rows(p.shown_len().max(1))), ..every }
 }
 
 /// An open picker's options in its box over the rows; the filter and where the cursor is in a
