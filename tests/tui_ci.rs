@@ -317,7 +317,7 @@ equals = 99
 async fn a_cancelled_collection_run_stops_and_its_calls_are_not_run() {
     let (mut app, session) = demo_app().await;
     let call = |name: &str| mcplens::collection::SavedCall::new(name, "echo", None);
-    let cancel = tokio_util::sync::CancellationToken::new();
+    let cancel = mcplens::mcp::Cancel::new();
     cancel.cancel();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let both = vec![(call("one"), None), (call("two"), None)];
