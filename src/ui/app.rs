@@ -283,8 +283,11 @@ impl App {
             SessionMsg::Collection { file, loaded } => {
                 return self.observe(&super::component::Observed::Collection { file: &file, loaded: &loaded });
             }
-            SessionMsg::SavedRun(m) => {
-                if let super::saved::RunMsg::Done { entry, result, .. } = &m {
+            SessionMsg::SavedRun(mut m) => {
+                if let super::saved::RunMsg::Done { entry, result, .. } = &mut m {
+                    if self.reconnecting && entry.status == crate::call::CallStatus::Cancelled {
+                        result.error = Some(RECONNECT_CANCELLED.into());
+                    }
                     self.history.entries.push(entry.clone());
                     self.panes.keep_past(entry.at, (**result).clone());
                 }
@@ -455,7 +458,7 @@ impl App {
     }
 }
 
-/// What the result of a call `R` cancelled says.
+/// What the result of a call `R` cancelled says (a single call's, or a collection run's).
 const RECONNECT_CANCELLED: &str = "cancelled: reconnecting";
 
 /// What is said of a form whose tool the server no longer lists.
