@@ -7,9 +7,8 @@ use std::time::Duration;
 
 use mcplens::error::ErrorKind;
 use mcplens::mcp::log::LogKind;
-use mcplens::mcp::{CallOptions, ConnectOptions, Session};
+use mcplens::mcp::{CallOptions, Cancel, ConnectOptions, Session};
 use serde_json::json;
-use tokio_util::sync::CancellationToken;
 
 fn args(v: serde_json::Value) -> Option<serde_json::Map<String, serde_json::Value>> {
     v.as_object().cloned()
@@ -37,7 +36,7 @@ async fn progress_arrives_for_its_call() {
 #[tokio::test]
 async fn a_cancelled_call_tells_the_server() {
     let s = Session::connect(&common::demo(), ConnectOptions::default()).await.unwrap_or_else(|e| panic!("{e}"));
-    let cancel = CancellationToken::new();
+    let cancel = Cancel::new();
     let trigger = cancel.clone();
     tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(300)).await;

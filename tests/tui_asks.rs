@@ -241,6 +241,41 @@ async fn a_long_elicitation_message_scrolls_and_a_big_form_keeps_its_page_keys()
     assert!(text.contains("THE END") && text.contains("above: Ctrl-B") && text.contains("field 17 of"), "{text}");
 }
 
+/// A word longer than the overlay's row (a URL, a run of CJK) goes on where the row stands and
+/// is broken where each row ends, as a pager shows it: no row left short before it, no text
+/// lost, no row past the frame.
+#[tokio::test]
+async fn a_word_longer_than_a_row_is_broken_across_rows() {
+    let (mut app, _s) = app().await;
+    let mut screen = Screen::new(120, 36);
+    let url = format!("https://example.com/{}", "long/path/".repeat(20));
+    let cjk = "名前".repeat(40);
+    let marks = "e\u{301}".repeat(70);
+    let message = format!("Open {url} to go on, then {cjk} and {marks} done.");
+    asked(
+        &mut app,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create",
+            "params": {"message": message, "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}),
+    );
+    let text = screen.text(&mut app);
+    insta::assert_snapshot!("ask_long_words_broken", stable(&text));
+    // The overlay's rows of the message, inside its frame (the panes around it are not thick).
+    let rows: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("The server asks"))
+        .skip(1)
+        .take_while(|l| !l.contains("ok:"))
+        .filter_map(|l| l.split('┃').nth(1))
+        .collect();
+    // The URL starts on the row of "Open", and that row is full.
+    let first = rows.first().copied().unwrap_or_default();
+    assert!(first.starts_with("Open https://example.com/") && !first.ends_with(' '), "{text}");
+    // Nothing lost: the message, read across the rows, is whole (a wide character's second
+    // column reads as a space).
+    let squeezed = |s: &str| s.chars().filter(|c| *c != ' ').collect::<String>();
+    assert_eq!(squeezed(&rows.concat()), squeezed(&message), "{text}");
+}
+
 #[tokio::test]
 async fn a_long_reply_line_scrolls_sideways_to_the_cursor() {
     let (mut app, _s) = app().await;

@@ -317,7 +317,7 @@ equals = 99
 async fn a_cancelled_collection_run_stops_and_its_calls_are_not_run() {
     let (mut app, session) = demo_app().await;
     let call = |name: &str| mcplens::collection::SavedCall::new(name, "echo", None);
-    let cancel = tokio_util::sync::CancellationToken::new();
+    let cancel = mcplens::mcp::Cancel::new();
     cancel.cancel();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let both = vec![(call("one"), None), (call("two"), None)];
@@ -329,6 +329,63 @@ async fn a_cancelled_collection_run_stops_and_its_calls_are_not_run() {
     }
     assert_eq!(heard, [r#"Finished { not_run: ["one", "two"] }"#]);
     assert!(!app.saved_running());
+}
+
+/// `R` during the collection's run: the call it stops is said as a single call's result says
+/// it ("cancelled: reconnecting"), in the pane and in the result the history reopens, not as a
+/// FAIL; the calls left are not run.
+#[tokio::test]
+async fn a_collection_run_stopped_by_a_reconnect_says_so() {
+    let dir = scratch("reconnect");
+    let file = dir.join("mcplens-calls.toml");
+    let toml = r#"
+[[call]]
+name = "slow_one"
+tool = "slow_task"
+arguments = { steps = 100, delay_ms = 100 }
+[call.expect]
+status = "ok"
+
+[[call]]
+name = "echo_after"
+tool = "echo"
+arguments = { message = "hi" }
+"#;
+    std::fs::write(&file, toml).unwrap_or_else(|e| panic!("{e}"));
+    let (mut app, session) = demo_app().await;
+    app.set_up(SetUp { collection_file: Some(file.clone()), ..SetUp::default() });
+    let mut screen = Screen::new(120, 30);
+    let cmds = screen.press(&mut app, KeyCode::Char('K'));
+    execute(&mut app, &session, cmds).await;
+    let cmds = screen.press(&mut app, KeyCode::Char('a'));
+    let Some(Cmd::RunSaved(calls)) = cmds.into_iter().next() else { panic!("a ran nothing") };
+    assert_eq!(screen.press(&mut app, KeyCode::Char('R')), vec![Cmd::Reconnect]);
+    // The worker stops the run as R does (see worker::stop_call).
+    let cancel = mcplens::mcp::Cancel::new();
+    let stop = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        stop.cancel_for(mcplens::mcp::cancel::RECONNECTING);
+    });
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let kept = app.calls().1.len();
+    mcplens::ui::saved::run(session.clone(), (Default::default(), Default::default()), calls, cancel, tx).await;
+    while let Ok(msg) = rx.try_recv() {
+        app.update(msg);
+    }
+    let text = screen.text(&mut app);
+    assert!(text.contains("2 calls · 1 cancelled"), "{text}");
+    let row = text.lines().find(|l| l.contains("slow_one")).unwrap_or_default();
+    assert!(row.contains("cancelled: reconnecting (") && !row.contains("FAIL"), "{text}");
+    let left = text.lines().find(|l| l.contains("echo_after")).unwrap_or_default();
+    assert!(left.contains("not run "), "{text}");
+    // The names stay in one column past the longest state.
+    let at = |row: &str, name: &str| row.find(name).map(|i| row[..i].chars().count());
+    assert_eq!(at(row, "slow_one"), at(left, "echo_after"), "{text}");
+    timeless("collection_stopped_by_reconnect", &text);
+    let reopened: Vec<Option<&str>> = app.calls().1[kept..].iter().map(|(_, r)| r.error.as_deref()).collect();
+    assert_eq!(reopened, [Some("cancelled: reconnecting")]);
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[tokio::test]

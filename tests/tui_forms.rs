@@ -138,6 +138,40 @@ async fn an_enum_pickers_filter_is_typed_after_the_slash() {
     assert!(line_with(&screen.text(&mut app), "choice:").contains("v0001239"));
 }
 
+/// The rows of the picker's box on screen, its frame included (0 when no picker is drawn).
+fn picker_height(text: &str) -> usize {
+    let lines: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let top = lines.iter().enumerate().find_map(|(i, l)| {
+        let s: String = l.iter().collect();
+        s.find("┏ Enter picks").map(|at| (i, s[..at].chars().count()))
+    });
+    let Some((top, col)) = top else { return 0 };
+    lines.iter().skip(top).position(|l| l.get(col) == Some(&'┗')).map_or(0, |n| n + 1)
+}
+
+/// A filter shrinks the picker's box to the options it leaves (one row for "no option
+/// matches"), the filter staying on its bottom edge; cleared, the box is as high as before.
+#[tokio::test]
+async fn a_filtered_enum_picker_fits_what_it_lists() {
+    let (mut app, _s, mut screen) = big_enum_form().await;
+    screen.press(&mut app, KeyCode::Char(' '));
+    let every = picker_height(&screen.text(&mut app));
+    assert!(every > 20, "3,000 options fill the rows: {every}");
+    screen.press(&mut app, KeyCode::Char('/'));
+    screen.type_text(&mut app, "v000123");
+    assert_eq!(picker_height(&screen.text(&mut app)), 10 + 2);
+    screen.type_text(&mut app, "9");
+    let text = screen.text(&mut app);
+    assert_eq!(picker_height(&text), 1 + 2, "{text}");
+    assert!(line_with(&text, "┗ /v0001239").contains("1 of 1"), "{text}");
+    screen.type_text(&mut app, "z");
+    let text = screen.text(&mut app);
+    assert_eq!(picker_height(&text), 1 + 2, "{text}");
+    assert!(text.contains("no option matches"), "{text}");
+    screen.press(&mut app, KeyCode::Esc);
+    assert_eq!(picker_height(&screen.text(&mut app)), every);
+}
+
 /// An elicitation's enum field takes the same list keys as a tool form's.
 #[tokio::test]
 async fn an_elicitations_enum_picker_goes_to_the_bottom() {
@@ -211,4 +245,28 @@ async fn a_form_whose_tool_the_server_removed_is_not_run() {
     app.update(Msg::Session(SessionMsg::ToolsRefreshed(list(listed))));
     assert!(!screen.text(&mut app).contains("no longer lists"));
     assert!(!screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL).is_empty());
+}
+
+/// An argument-less form whose tool the server removed says only what holds: the tool is gone
+/// and not run, and what to do instead (go back for another tool, or reconnect); nothing on it
+/// says Ctrl-R runs it.
+#[tokio::test]
+async fn an_argument_less_form_of_a_removed_tool_offers_only_what_works() {
+    use mcplens::ui::app::{Msg, SessionMsg};
+    let (mut app, _session, mut screen) = setup().await;
+    let listed = app.tools().tools.clone();
+    common::demo_app::open(&mut screen, &mut app, "server_status");
+    assert!(screen.text(&mut app).contains("This tool takes no arguments: Ctrl-R runs it."));
+    let without: Vec<_> = listed.iter().filter(|t| t.name() != "server_status").cloned().collect();
+    let list = mcplens::mcp::ToolList { tools: without, pages: 1, warnings: vec![], cache: None };
+    app.update(Msg::Session(SessionMsg::ToolsRefreshed(list)));
+    screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let text = screen.text(&mut app);
+    insta::assert_snapshot!("argument_less_form_of_a_removed_tool", stable(&text));
+    let form = text.lines().filter(|l| l.contains('┃')).collect::<Vec<_>>().join("\n");
+    assert!(!form.contains("Ctrl-R"), "{form}");
+    assert!(form.contains("no longer lists server_status: not run"), "{form}");
+    assert!(form.contains("Esc goes back to the tool list to pick another tool or reconnect (R)"), "{form}");
+    let note = app.outline().notice.map(|n| n.0).unwrap_or_default();
+    assert!(!note.contains("Ctrl-R") && note.contains("pick another tool or reconnect (R)"), "{note}");
 }

@@ -72,4 +72,9 @@ fn reconnect_cancels_the_running_call_and_closes_the_servers_request() {
     t.wait_for("connected again", 20);
     let told = std::fs::read_to_string(&log).unwrap_or_default();
     assert_eq!(told.lines().count(), 2, "{told}");
+    // Each notifications/cancelled says why: the user reconnected (not a Ctrl-K).
+    for line in told.lines() {
+        let params: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(params["reason"], "reconnecting", "{line}");
+    }
 }

@@ -42,14 +42,13 @@ use std::io::IsTerminal;
 
 use serde_json::Value;
 use serde_json::value::RawValue;
-use tokio_util::sync::CancellationToken;
 
 pub use args::{CallArgs, Cli, Command, TargetArgs};
 
 use crate::call::{Call, PageCount};
 use crate::envelope::Envelope;
 use crate::error::{ErrorKind, LensError, Result};
-use crate::mcp::{CallOptions, ItemKind, Progress, Reply, RpcError, Session, ToolDescriptor, ToolList};
+use crate::mcp::{CallOptions, Cancel, ItemKind, Progress, Reply, RpcError, Session, ToolDescriptor, ToolList};
 use crate::sanitize;
 
 pub(crate) use output::{err_line, out};
@@ -253,7 +252,7 @@ async fn call_in(opened: &connect::Opened, a: &CallArgs) -> Result<i32> {
     // The name as the server listed it (typed `sur\ud800` finds a name with a lone surrogate).
     let name = tool.map_or(a.tool.as_str(), |t| t.name());
     let call = Call { tool: name, arguments: arguments.as_ref(), descriptor: tool.map(|t| t.value()), hint };
-    let cancel = CancellationToken::new();
+    let cancel = Cancel::new();
     let ctrl_c = cancel.clone();
     let watcher = tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {

@@ -283,8 +283,11 @@ impl App {
             SessionMsg::Collection { file, loaded } => {
                 return self.observe(&super::component::Observed::Collection { file: &file, loaded: &loaded });
             }
-            SessionMsg::SavedRun(m) => {
-                if let super::saved::RunMsg::Done { entry, result, .. } = &m {
+            SessionMsg::SavedRun(mut m) => {
+                if let super::saved::RunMsg::Done { entry, result, .. } = &mut m {
+                    if self.reconnecting && entry.status == crate::call::CallStatus::Cancelled {
+                        result.error = Some(RECONNECT_CANCELLED.into());
+                    }
                     self.history.entries.push(entry.clone());
                     self.panes.keep_past(entry.at, (**result).clone());
                 }
@@ -455,15 +458,20 @@ impl App {
     }
 }
 
-/// What the result of a call `R` cancelled says.
+/// What the result of a call `R` cancelled says (a single call's, or a collection run's).
 const RECONNECT_CANCELLED: &str = "cancelled: reconnecting";
 
 /// What is said of a form whose tool the server no longer lists.
 pub(super) fn unlisted_note(tool: &str) -> String {
-    let run = super::keymap::key(super::keymap::Scope::Form, super::keymap::Command::Run);
-    format!(
-        "this server no longer lists {tool}: not run (the form keeps its values; {run} runs it once it is listed again)"
-    )
+    format!("this server no longer lists {tool}: not run (the form keeps its values). {}", unlisted_choices())
+}
+
+/// What the user can do about a form whose tool the server no longer lists: pick another tool,
+/// or reconnect to read the list again (`R` is typed in a form, so it is pressed from the list).
+pub(super) fn unlisted_choices() -> String {
+    use super::keymap::{Command, Scope, key};
+    let (back, reconnect) = (key(Scope::Form, Command::Leave), key(Scope::Any, Command::Reconnect));
+    format!("{back} goes back to the tool list to pick another tool or reconnect ({reconnect})")
 }
 
 /// The inside of a pane's border.

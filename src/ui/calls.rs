@@ -6,14 +6,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 use super::msg::{CallResult, Cmd, Msg, SessionMsg};
 use crate::call::{Call, CallStatus, Purpose};
 use crate::dirs::now_secs;
 use crate::envelope::hints::{Hint, Hints};
 use crate::history::{Entry, History};
-use crate::mcp::{CallOptions, Session};
+use crate::mcp::{CallOptions, Cancel, Session};
 
 /// Runs one call: progress and the outcome go to `out`, the history records it. Used by the
 /// worker and by the headless driver.
@@ -22,7 +21,7 @@ pub async fn run_call(
     history: Arc<Mutex<History>>,
     call: (String, serde_json::Value, Option<serde_json::Value>),
     purpose: Purpose,
-    cancel: CancellationToken,
+    cancel: Cancel,
     out: mpsc::UnboundedSender<Msg>,
 ) {
     run_taught_call(session, (history, Arc::default()), call, purpose, cancel, out).await
@@ -41,7 +40,7 @@ pub(crate) async fn run_taught_call(
     (history, hints): (Arc<Mutex<History>>, Arc<Mutex<Hints>>),
     call: (String, serde_json::Value, Option<serde_json::Value>),
     purpose: Purpose,
-    cancel: CancellationToken,
+    cancel: Cancel,
     out: mpsc::UnboundedSender<Msg>,
 ) {
     let (tool, arguments, descriptor) = call;
@@ -102,7 +101,7 @@ pub async fn run_all_pages(
     call: (String, serde_json::Value, Option<serde_json::Value>),
     // The first page's arguments (what the history records) and the pages already fetched.
     (first, known): (serde_json::Value, Vec<Arc<crate::envelope::Envelope>>),
-    cancel: CancellationToken,
+    cancel: Cancel,
     out: mpsc::UnboundedSender<Msg>,
 ) {
     let (tool, arguments, descriptor) = call;

@@ -6,22 +6,21 @@ use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use tokio::sync::mpsc::UnboundedSender;
-use tokio_util::sync::CancellationToken;
 
 use super::msg::{Cmd, CompletionAsk, Msg, SessionMsg};
 use super::{calls, keymap, ops, requests, saved};
 use crate::envelope::hints::Hints;
 use crate::history::History;
-use crate::mcp::Session;
 use crate::mcp::asks::Answer;
 use crate::mcp::log::Redactor;
+use crate::mcp::{Cancel, Session};
 
 /// What a command asks of whoever holds the session.
 pub(crate) enum Job {
     /// Work for the session; `cancel` is set for a call, which Ctrl-K stops.
     Work {
         task: BoxFuture<'static, ()>,
-        cancel: Option<CancellationToken>,
+        cancel: Option<Cancel>,
     },
     Reconnect,
     Quit,
@@ -100,7 +99,7 @@ impl Dispatch {
     fn session_job(&self, cmd: Cmd, session: Arc<Session>) -> Job {
         let out = self.out.clone();
         let stores = (self.history.clone(), self.hints.clone());
-        let cancel = CancellationToken::new();
+        let cancel = Cancel::new();
         let (task, call): (BoxFuture<'static, ()>, bool) = match cmd {
             Cmd::Complete(ask) => return Job::Complete(ask),
             Cmd::Request(command) => (Box::pin(requests::run(command, session, out)), false),

@@ -7,7 +7,6 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
-use tokio_util::sync::CancellationToken;
 
 use super::msg::{CallResult, Msg, SessionMsg};
 use crate::call::{CallStatus, Purpose};
@@ -16,7 +15,7 @@ use crate::dirs::now_secs;
 use crate::envelope::hints::Hints;
 use crate::history::{Entry, History};
 use crate::mcp::log::Redactor;
-use crate::mcp::{CallOptions, Reply, Session};
+use crate::mcp::{CallOptions, Cancel, Reply, Session};
 
 /// The collection file when `--collection` names none (in the current directory).
 pub const DEFAULT_FILE: &str = "mcplens-calls.toml";
@@ -80,7 +79,7 @@ pub async fn run(
     session: Arc<Session>,
     (history, hints): (Arc<Mutex<History>>, Arc<Mutex<Hints>>),
     calls: Vec<(SavedCall, Option<Value>)>,
-    cancel: CancellationToken,
+    cancel: Cancel,
     out: UnboundedSender<Msg>,
 ) {
     let send = |m: RunMsg| out.send(Msg::Session(SessionMsg::SavedRun(m))).is_ok();

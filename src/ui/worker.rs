@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 use super::dispatch::{Dispatch, Job};
 use super::msg::{Cmd, Msg, SessionMsg, Withdrawn};
@@ -18,7 +17,7 @@ use crate::history::History;
 use crate::mcp::asks::{Answer, ServerAsk};
 use crate::mcp::log::{LogKind, Redactor, SessionLog};
 use crate::mcp::wire::ServerEvent;
-use crate::mcp::{ConnectOptions, Session, Target};
+use crate::mcp::{Cancel, ConnectOptions, Session, Target};
 
 /// The worker between sessions: what it connects to, and what outlives a reconnect (the log,
 /// the requests waiting on the user, the command channel).
@@ -37,7 +36,7 @@ struct Serving {
     session: Arc<Session>,
     known: Arc<Mutex<ops::Known>>,
     /// The call under way, which Ctrl-K cancels, and its task (`R` waits for it to end).
-    current: Option<(CancellationToken, tokio::task::JoinHandle<()>)>,
+    current: Option<(Cancel, tokio::task::JoinHandle<()>)>,
     /// The server process has exited (its exit is reported once).
     dead: bool,
     waiting: Waiting,
@@ -282,14 +281,15 @@ impl Worker {
 /// result recorded) before the session closes under it.
 const CANCEL_WAIT: Duration = Duration::from_secs(3);
 
-/// Cancels the call under way, as Ctrl-K does, and waits for it to end: a reconnect neither
-/// leaves the server working on a call nobody waits for nor drops a reply already read.
-async fn stop_call(current: Option<(CancellationToken, tokio::task::JoinHandle<()>)>) {
+/// Cancels the call under way, as Ctrl-K does but for the reconnect (the server is told so), and
+/// waits for it to end: a reconnect neither leaves the server working on a call nobody waits for
+/// nor drops a reply already read.
+async fn stop_call(current: Option<(Cancel, tokio::task::JoinHandle<()>)>) {
     let Some((cancel, task)) = current else { return };
     if task.is_finished() {
         return;
     }
-    cancel.cancel();
+    cancel.cancel_for(crate::mcp::cancel::RECONNECTING);
     let _ = tokio::time::timeout(CANCEL_WAIT, task).await;
 }
 

@@ -208,7 +208,7 @@ impl Session {
                 a = self.ask_user(key, request) => a,
                 _ = cancel.cancelled() => {
                     self.tap().emit(ServerEvent::Asking(false));
-                    self.log().push(LogKind::Info, &format!("{what} cancelled by the user"));
+                    self.log().push(LogKind::Info, &cancel.logged(what));
                     return Err(LensError::cancelled());
                 }
             };

@@ -6,6 +6,7 @@ pub mod ask_schema;
 pub mod asks;
 pub mod auth;
 pub mod cache_hint;
+pub mod cancel;
 pub mod client;
 mod clock;
 pub mod compact_reply;
@@ -42,6 +43,7 @@ pub mod url_secrets;
 pub mod wire;
 mod wire_scan;
 
+pub use cancel::Cancel;
 pub use session::{CallOptions, ConnectOptions, Progress, Reply, ReplyBody, ServerInfo, Session};
 pub use target::{HttpTarget, StdioTarget, Target};
 pub use tools::{ToolDescriptor, ToolList};

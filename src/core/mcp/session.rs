@@ -19,7 +19,6 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Map, Value};
 use tokio::sync::broadcast::error::RecvError;
-use tokio_util::sync::CancellationToken;
 
 use super::asks::{AskDesk, Root};
 use super::auth::{AuthOptions, Authorizer};
@@ -170,7 +169,7 @@ pub struct Progress {
 pub struct CallOptions {
     /// Overrides the session's timeout for this call.
     pub timeout: Option<Duration>,
-    pub cancel: Option<CancellationToken>,
+    pub cancel: Option<super::Cancel>,
 }
 
 /// A reply exactly as received, plus its parsed result or error object.
@@ -658,8 +657,8 @@ impl Session {
                     if let Some(raw) = self.tap.take_reply(&id) {
                         return Ok((raw, started.elapsed()));
                     }
-                    self.give_up(&peer, &id, request_id, "cancelled by the user").await;
-                    self.log().push(LogKind::Info, &format!("{what} cancelled by the user"));
+                    self.give_up(&peer, &id, request_id, cancel.why()).await;
+                    self.log().push(LogKind::Info, &cancel.logged(what));
                     return Err(LensError::cancelled());
                 }
                 ev = events.recv() => match ev {

@@ -6,7 +6,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::sanitize;
@@ -119,25 +119,63 @@ impl RequestText {
     }
 }
 
-/// `line` in rows of at most `width` columns, broken after a space where the row has one (a
-/// longer word is cut where the row ends).
+/// `line` in rows of at most `width` columns, as a pager shows it: broken after a space, a
+/// word that fits a row going to the next row whole; a word longer than a whole row goes on
+/// where the row stands and is broken where each row ends. Nothing is left out but the one
+/// space a break falls on; a character is never split from its combining marks, and a wide
+/// character that does not fit in what is left of a row starts the next one.
 fn wrap(line: &str, width: usize) -> Vec<String> {
-    let mut rows = vec![];
-    let mut row = String::new();
-    let mut used = 0;
-    for c in line.chars() {
-        let w = fit::columns(c);
-        if used + w > width && !row.is_empty() {
-            let cut = row.rfind(' ').map(|i| i + 1).filter(|&at| at < row.len());
-            let rest = cut.map(|at| row.split_off(at)).unwrap_or_default();
-            rows.push(std::mem::replace(&mut row, rest));
-            used = row.chars().map(fit::columns).sum();
+    let width = width.max(1);
+    let mut rows = Rows { rows: vec![], row: String::new(), used: 0, width };
+    for word in line.split_inclusive(' ') {
+        let w = columns(word.trim_end_matches(' '));
+        if w <= width && rows.used + w > width {
+            rows.push();
         }
-        row.push(c);
-        used += w;
+        let span = Span::raw(word);
+        for g in span.styled_graphemes(Style::default()) {
+            rows.add(g.symbol);
+        }
     }
-    rows.push(row);
-    rows
+    rows.rows.push(rows.row);
+    rows.rows
+}
+
+/// The rows made so far and the one being filled.
+struct Rows {
+    rows: Vec<String>,
+    row: String,
+    /// The columns `row` takes.
+    used: usize,
+    width: usize,
+}
+
+impl Rows {
+    /// Ends the row being filled (if anything is in it).
+    fn push(&mut self) {
+        if !self.row.is_empty() {
+            self.rows.push(std::mem::take(&mut self.row));
+            self.used = 0;
+        }
+    }
+
+    /// One grapheme, on this row or, past its end, the next (a space at the break is dropped).
+    fn add(&mut self, g: &str) {
+        let w = columns(g);
+        if self.used + w > self.width && !self.row.is_empty() {
+            self.push();
+            if g == " " {
+                return;
+            }
+        }
+        self.row.push_str(g);
+        self.used += w;
+    }
+}
+
+/// The columns `s` takes on screen, grapheme by grapheme, as a row is drawn.
+fn columns(s: &str) -> usize {
+    Span::raw(s).styled_graphemes(Style::default()).map(|g| Span::raw(g.symbol).width()).sum()
 }
 
 #[cfg(test)]
@@ -146,13 +184,62 @@ mod tests {
 
     #[test]
     fn wrap_breaks_after_spaces_and_cuts_long_words() {
-        assert_eq!(wrap("aaa bbb ccc", 7), ["aaa ", "bbb ccc"]);
+        assert_eq!(wrap("aaa bbb ccc", 7), ["aaa bbb", "ccc"]);
+        assert_eq!(wrap("aaa bbb ccc", 6), ["aaa ", "bbb ", "ccc"]);
         assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
         assert_eq!(wrap("", 4), [""]);
         assert_eq!(wrap("名前名前", 5), ["名前", "名前"]);
+        // The space a break falls on is the break.
+        assert_eq!(wrap("aaaa bbb", 4), ["aaaa", "bbb"]);
         for w in 1..12 {
             for row in wrap("the quick  brown fox jumps", w) {
-                assert!(row.chars().map(fit::columns).sum::<usize>() <= w, "{row:?} at {w}");
+                assert!(columns(&row) <= w, "{row:?} at {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_word_longer_than_a_row_goes_on_where_the_row_stands() {
+        // Not moved to a row of its own (which would leave "see " alone on the first).
+        assert_eq!(wrap("see https://example.com/a/b/c/d", 12), ["see https://", "example.com/", "a/b/c/d"]);
+        assert_eq!(wrap("abcdefgh ij", 5), ["abcde", "fgh ", "ij"]);
+        // A word that fits a row still goes to the next row whole.
+        assert_eq!(wrap("see example", 10), ["see ", "example"]);
+    }
+
+    #[test]
+    fn wide_characters_are_never_split_nor_past_the_edge() {
+        // 名 fits after "ab " (5 of 6 columns); 前 does not, and starts the next row.
+        assert_eq!(wrap("ab 名前名前名前", 6), ["ab 名", "前名前", "名前"]);
+        assert_eq!(wrap("名前名前", 3), ["名", "前", "名", "前"]);
+    }
+
+    #[test]
+    fn combining_marks_stay_with_their_letter() {
+        let line = "e\u{301}".repeat(10);
+        let rows = wrap(&line, 4);
+        assert_eq!(rows, ["e\u{301}".repeat(4), "e\u{301}".repeat(4), "e\u{301}".repeat(2)]);
+        // A decomposed word longer than a row, after a short one: the first row is full.
+        let rows = wrap(&format!("voila {}", "a\u{300}".repeat(9)), 8);
+        assert_eq!(rows, [format!("voila {}", "a\u{300}".repeat(2)), "a\u{300}".repeat(7)]);
+    }
+
+    #[test]
+    fn no_text_is_lost_and_no_row_passes_the_edge() {
+        let lines = [
+            "Please confirm https://example.com/a/very/long/path/that/never/ends before we go on.",
+            "and then 名前名前名前名前名前名前名前名前 with é\u{301}é\u{301}e\u{301}e\u{301}e\u{301} done",
+            "x  y   z    supercalifragilisticexpialidocious   end",
+            "👩\u{200d}💻 coder ❤\u{fe0f} 🇫🇷 flags",
+        ];
+        for line in lines {
+            for w in 2..40 {
+                let rows = wrap(line, w);
+                for row in &rows {
+                    assert!(columns(row) <= w, "{row:?} at {w}");
+                }
+                // Only spaces a break fell on are gone.
+                assert_eq!(rows.concat().replace(' ', ""), line.replace(' ', ""), "at {w}");
             }
         }
     }

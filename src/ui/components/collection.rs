@@ -1,5 +1,5 @@
 //! The collection's calls (`--collection FILE`, default mcplens-calls.toml), each with how its
-//! last run went: pass, FAIL, running, not run. A docked pane: `K` shows it in the schema's
+//! last run went: pass, FAIL, running, not run, cancelled. A docked pane: `K` shows it in the schema's
 //! place. Enter runs the selected call (on a failed one: shows its failures), `a` runs them all;
 //! the runs go through the worker like any call (`Action::RunSaved`).
 
@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::value::ValueOverlay;
+use crate::call::CallStatus;
 use crate::collection::{Collection, Failure, SavedCall};
 use crate::sanitize;
 use crate::ui::component::{Action, Component, Ctx, Effect, Observed, Used};
@@ -30,6 +31,9 @@ pub enum State {
     Running,
     Pass(Duration),
     Fail(Vec<Failure>, Duration),
+    /// Stopped under way (Ctrl-K, or `R`), said as its result says it: "cancelled",
+    /// "cancelled: reconnecting".
+    Cancelled(String, Duration),
 }
 
 #[derive(Default)]
@@ -69,6 +73,11 @@ impl CollectionPane {
         let (name, state) = match m {
             RunMsg::Started(name) => (name, State::Running),
             RunMsg::Done { name, failures, elapsed, .. } if failures.is_empty() => (name, State::Pass(*elapsed)),
+            // Stopped by the user, not failed by the server: said as the call's result says it.
+            RunMsg::Done { name, elapsed, entry, result, .. } if entry.status == CallStatus::Cancelled => {
+                let why = result.error.clone().unwrap_or_else(|| "cancelled".into());
+                (name, State::Cancelled(why, *elapsed))
+            }
             RunMsg::Done { name, failures, elapsed, .. } => (name, State::Fail(failures.clone(), *elapsed)),
             RunMsg::Finished { not_run } => {
                 for name in not_run {
@@ -118,8 +127,9 @@ impl CollectionPane {
         let pass = n(&|s| matches!(s, State::Pass(_)));
         let fail = n(&|s| matches!(s, State::Fail(..)));
         let running = n(&|s| *s == State::Running);
+        let cancelled = n(&|s| matches!(s, State::Cancelled(..)));
         let mut out = crate::ui::result::count(self.calls.len(), "call", "calls");
-        for (k, word) in [(pass, "pass"), (fail, "FAIL"), (running, "running")] {
+        for (k, word) in [(pass, "pass"), (fail, "FAIL"), (running, "running"), (cancelled, "cancelled")] {
             if k > 0 {
                 out.push_str(&format!(" · {k} {word}"));
             }
@@ -127,22 +137,33 @@ impl CollectionPane {
         out
     }
 
-    fn row(&self, call: &SavedCall, state: &State, t: &Theme) -> Line<'static> {
-        let (word, role) = match state {
-            State::NotRun => ("not run".to_string(), Role::Dim),
-            State::Running => ("running".to_string(), Role::Warning),
-            State::Pass(d) => (format!("pass {} ms", d.as_millis()), Role::Ok),
-            State::Fail(f, d) => (format!("FAIL {} ({} ms)", f.len(), d.as_millis()), Role::Error),
-        };
+    /// The column the names start at: past the longest state word shown, 16 at least.
+    fn name_column(&self) -> usize {
+        self.calls.iter().map(|(_, s)| state_word(s).0.chars().count() + 1).max().unwrap_or(0).max(16)
+    }
+
+    fn row(&self, call: &SavedCall, state: &State, column: usize, t: &Theme) -> Line<'static> {
+        let (word, role) = state_word(state);
         let bold = if matches!(state, State::Fail(..)) { Modifier::BOLD } else { Modifier::empty() };
         Line::from(vec![
-            Span::styled(format!("{word:<16}"), t.paint(role).add_modifier(bold)),
+            Span::styled(format!("{word:<column$}"), t.paint(role).add_modifier(bold)),
             Span::styled(
                 sanitize::line_head(&call.name, 200).into_owned(),
                 t.paint(Role::Text).add_modifier(Modifier::BOLD),
             ),
             Span::styled(format!("  {}", sanitize::line_head(&call.tool, 200)), t.paint(Role::Dim)),
         ])
+    }
+}
+
+/// How a call's last run went, in a word or a few, and its colour.
+fn state_word(state: &State) -> (String, Role) {
+    match state {
+        State::NotRun => ("not run".to_string(), Role::Dim),
+        State::Running => ("running".to_string(), Role::Warning),
+        State::Pass(d) => (format!("pass {} ms", d.as_millis()), Role::Ok),
+        State::Fail(f, d) => (format!("FAIL {} ({} ms)", f.len(), d.as_millis()), Role::Error),
+        State::Cancelled(why, d) => (format!("{} ({} ms)", sanitize::line_head(why, 80), d.as_millis()), Role::Warning),
     }
 }
 
@@ -215,9 +236,10 @@ impl Component for CollectionPane {
         ));
         lines.push(Line::raw(""));
         let height = area.height.saturating_sub(lines.len() as u16) as usize;
+        let column = self.name_column();
         for i in self.scroll.window(height) {
             let Some((call, state)) = self.calls.get(i) else { continue };
-            let line = self.row(call, state, t);
+            let line = self.row(call, state, column, t);
             lines.push(if i == self.scroll.cursor { line.style(t.selection()) } else { line });
         }
         let lines: Vec<Line> = lines.into_iter().map(|l| crate::ui::fit::fit(l, area.width as usize)).collect();

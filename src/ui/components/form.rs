@@ -35,6 +35,7 @@ impl FormState {
         if self.unlisted {
             let text = format!("✖ the server no longer lists {}: not run", sanitize::line(&self.tool));
             info.push(Info { text, role: Role::Error, bold: true });
+            info.push(line(crate::ui::app::unlisted_choices(), Role::Warning));
         }
         for m in [&self.message, &self.hint, &self.check].into_iter().flatten() {
             info.push(line(sanitize::line(m).into_owned(), Role::Warning));
@@ -156,8 +157,13 @@ impl FormState {
             lines.push(if is_focus { line.style(theme.selection()) } else { line });
         }
         if lines.is_empty() {
-            let run = key(Command::Run);
-            lines.push(Line::styled(format!("This tool takes no arguments: {run} runs it."), theme.paint(Role::Dim)));
+            // A tool no longer listed is not run: the info under the rows says what to do instead.
+            let text = if self.unlisted {
+                "This tool takes no arguments.".to_string()
+            } else {
+                format!("This tool takes no arguments: {} runs it.", key(Command::Run))
+            };
+            lines.push(Line::styled(text, theme.paint(Role::Dim)));
         }
         f.render_widget(Paragraph::new(crate::ui::fit::lines(lines, width)), rows_area);
         if let Some(p) = &self.picker {
@@ -238,13 +244,16 @@ fn picker_hint(p: &crate::ui::form::Picker) -> String {
 }
 
 /// Where an open picker's box goes over the rows: wide enough for its title when the rows have
-/// the room, as high as its options.
+/// the room, as high as the options the filter leaves (one row at least, for "no option
+/// matches"; the filter is on its bottom edge). Its top stays where the box of every option
+/// has it, so a filter typed pulls the bottom edge up and one cleared lets it down again.
 fn picker_box(p: &crate::ui::form::Picker, rows_area: Rect) -> Rect {
     let widest = p.options.iter().map(|o| Span::raw(o.as_str()).width()).max().unwrap_or(10) + 8;
     let title = Span::raw(picker_hint(p)).width() + 2;
     let w = widest.max(title).min(usize::from(u16::MAX)) as u16;
-    let h = u16::try_from(p.options.len()).unwrap_or(u16::MAX).saturating_add(2);
-    crate::ui::component::centered(rows_area, w, h)
+    let rows = |n: usize| u16::try_from(n).unwrap_or(u16::MAX).saturating_add(2);
+    let every = crate::ui::component::centered(rows_area, w, rows(p.options.len()));
+    Rect { height: every.height.min(rows(p.shown_len().max(1))), ..every }
 }
 
 /// An open picker's options in its box over the rows; the filter and where the cursor is in a
@@ -325,7 +334,8 @@ impl Component for FormState {
 
     fn draw(&self, f: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let (run, json, back) = (key(Command::Run), key(Command::ToggleJson), key(Command::Leave));
-        let mut title = format!(" Form: {} · {run} run · {json} JSON · {back} back ", sanitize::line(&self.tool));
+        let run = if self.unlisted { String::new() } else { format!("{run} run · ") };
+        let mut title = format!(" Form: {} · {run}{json} JSON · {back} back ", sanitize::line(&self.tool));
         if self.raw.is_some() {
             title.push_str("· JSON mode ");
         }
