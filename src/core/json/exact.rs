@@ -171,21 +171,27 @@ impl<'a> ScanShares<'a> {
 /// bytes around them in the whole `text`. Scans of two ranges that meet say what one scan of
 /// both says: a run of number bytes that crosses their border is read whole by the first; the
 /// second, starting inside it, sees a token that cannot start there (after a number byte).
+///
+/// Only a run of number bytes that could be an inexact literal is looked at: one with a `.`,
+/// `e` or `E` after a digit, sixteen digits or more, or a `0` after a `-` (an exact literal has
+/// none of these: it is an integer of at most fifteen digits, not `-0`). Words of eight bytes
+/// without such a byte, or a backslash before `u`, are passed at once: most digits of a reply
+/// are ids, counts and the digits of its strings.
 fn may_hold_inexact_in(text: &str, from: usize, to: usize) -> bool {
     let b = text.as_bytes();
     let to = to.min(b.len());
     let mut i = from;
-    // Eight bytes at a time, each marked byte of a word (digit, `-`, backslash) in turn without
-    // leaving it: escaped JSON has one every few bytes, and most words of a reply have none.
     while let Some(word) = b.get(i..i + 8).filter(|_| i < to).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
-        let mut marks = unplain_marks(u64::from_le_bytes(word));
+        let before = i.checked_sub(1).map_or(b' ', |p| b[p]);
+        let mut marks = suspect_marks(u64::from_le_bytes(word), before);
         let mut next = i + 8;
         while marks != 0 {
             let p = i + super::swar::first_at(marks);
-            if p >= to {
-                return false;
-            }
-            let Some(after) = past_mark(text, p) else { return true };
+            let after = match look_at(text, from, to, p) {
+                Look::Inexact => return true,
+                Look::Past => return false,
+                Look::From(after) => after,
+            };
             if after >= i + 8 {
                 next = after;
                 break;
@@ -193,6 +199,14 @@ fn may_hold_inexact_in(text: &str, from: usize, to: usize) -> bool {
             marks &= !0u64 << ((after - i) * 8);
         }
         i = next;
+    }
+    // A run that goes on past the last word looked at may hold what makes it inexact there.
+    if i > from && b.get(i).is_some_and(|&c| is_number_byte(c)) && is_number_byte(b[i - 1]) {
+        match look_at(text, from, to, i) {
+            Look::Inexact => return true,
+            Look::Past => return false,
+            Look::From(after) => i = after,
+        }
     }
     // The last bytes, one at a time.
     while i < to {
@@ -206,6 +220,69 @@ fn may_hold_inexact_in(text: &str, from: usize, to: usize) -> bool {
         };
     }
     false
+}
+
+/// What a look at a suspect byte found.
+enum Look {
+    /// An inexact literal may be there.
+    Inexact,
+    /// No token starts in the range from here on.
+    Past,
+    /// The scan goes on from here.
+    From(usize),
+}
+
+/// A look at `p`, a byte [`suspect_marks`] marked, for the scan of the tokens starting in
+/// `from..to`: a backslash, or a byte of a run of number bytes, looked at from the run's start.
+#[inline(always)]
+fn look_at(text: &str, from: usize, to: usize, p: usize) -> Look {
+    let b = text.as_bytes();
+    let start = if b[p] == b'\\' { p } else { run_start(b, from, p) };
+    if start >= to {
+        return Look::Past;
+    }
+    if start < from {
+        // A run that started before the range is the range before's to read; none starts in it.
+        let end = b.get(p..to).and_then(|r| r.iter().position(|&d| !is_number_byte(d))).map(|n| p + n);
+        return end.map_or(Look::Past, Look::From);
+    }
+    match past_mark(text, start) {
+        None => Look::Inexact,
+        Some(after) => Look::From(after.max(p + 1)),
+    }
+}
+
+/// Where the run of number bytes holding `p` starts, looking back no further than the range's
+/// start: `from - 1` when the run goes on before it.
+#[inline(always)]
+fn run_start(b: &[u8], from: usize, p: usize) -> usize {
+    let mut s = p;
+    while s > from && is_number_byte(b[s - 1]) {
+        s -= 1;
+    }
+    if s == from && s > 0 && is_number_byte(b[s - 1]) { s - 1 } else { s }
+}
+
+/// The bytes of `w` where an inexact literal may be, as high bits: a `.`, `e` or `E` after a
+/// digit, a `0` after a `-`, every byte of a word of digits (a run of sixteen holds one
+/// whatever its place), and a backslash before `u` (see [`past_mark`]). `before` is the byte
+/// before the word. Bytes are looked at with their high bit cleared, so that no sum carries into
+/// the next byte.
+#[inline(always)]
+fn suspect_marks(w: u64, before: u8) -> u64 {
+    use super::swar::{HIGH, equal, low_at_least};
+    let digit = low_at_least(w, b'0') & !low_at_least(w, b'9' + 1) & !w & HIGH;
+    // One in the last byte is marked, its next byte unseen here.
+    let backslash = equal(w, b'\\') & ((equal(w, b'u') >> 8) | (0x80 << 56));
+    // A literal's `.` or `e` is followed by a digit: a word without one holds no suspect byte.
+    if digit == 0 && backslash == 0 {
+        return 0;
+    }
+    let after_digit = (digit << 8) | if before.is_ascii_digit() { 0x80 } else { 0 };
+    let after_minus = (equal(w, b'-') << 8) | if before == b'-' { 0x80 } else { 0 };
+    let point_or_e = equal(w, b'.') | equal(w | (0x20 * super::swar::ONES), b'e');
+    let all_digits = if digit == HIGH { HIGH } else { 0 };
+    (point_or_e & after_digit) | (equal(w, b'0') & after_minus) | all_digits | backslash
 }
 
 /// The scan of [`may_hold_inexact`] at `p`, a digit, `-` or backslash: where it goes on, or
@@ -230,18 +307,6 @@ fn past_mark(text: &str, p: usize) -> Option<usize> {
         }
     }
     Some(end)
-}
-
-/// The high bit of each byte of `w` that is a digit, `-` or a backslash before `u`. Bytes are
-/// looked at with their high bit cleared, so that no sum carries into the next byte (a byte
-/// marked too many, a backslash before a non-ASCII byte, costs only a look).
-fn unplain_marks(w: u64) -> u64 {
-    use super::swar::{HIGH, equal, low_at_least};
-    let digit = low_at_least(w, b'0') & !low_at_least(w, b'9' + 1) & !w & HIGH;
-    // Only a backslash before `u` can write a digit or a delimiter (`\u0030`): the others are
-    // passed with the plain bytes. One in the last byte is marked, its next byte unseen here.
-    let before_u = equal(w, b'\\') & ((equal(w, b'u') >> 8) | (0x80 << 56));
-    digit | equal(w, b'-') | before_u
 }
 
 /// A run that [`is_exact`] takes as exact without a parse: an integer of at most 15 digits
@@ -362,14 +427,15 @@ impl Serialize for Guided<'_> {
 
 #[cfg(test)]
 mod tests {
-    /// The scan passes words of eight and the marked bytes within them: from every start, it
-    /// says what a scan of one byte at a time says, on texts dense with digits, escapes and
-    /// inexact numbers, every word border falling everywhere.
+    /// The scan passes words of eight and looks only at the bytes that may make a literal
+    /// inexact: over every range, it says what a scan of one byte at a time says, on texts dense
+    /// with digits, escapes, exact and inexact numbers and runs that are no numbers, every word
+    /// border falling everywhere.
     #[test]
     fn a_word_at_a_time_says_what_one_byte_at_a_time_says() {
-        let one_at_a_time = |t: &str, from: usize| {
+        let one_at_a_time = |t: &str, from: usize, to: usize| {
             let (b, mut i) = (t.as_bytes(), from);
-            while i < b.len() {
+            while i < to {
                 if !matches!(b[i], b'0'..=b'9' | b'-' | b'\\') {
                     i += 1;
                     continue;
@@ -381,16 +447,45 @@ mod tests {
             }
             false
         };
-        let pieces =
-            ["1", "-", "\\", "\\u0031", "1.10", " ", "\"", ",", "ab", "12345678901234567890", "\\n", "é", "e5"];
+        let pieces = [
+            "1",
+            "-",
+            "\\",
+            "\\u0031",
+            "1.10",
+            " ",
+            "\"",
+            ",",
+            "ab",
+            "12345678901234567890",
+            "\\n",
+            "é",
+            "e5",
+            "1.5",
+            "-0",
+            "0",
+            "2026-01-05",
+            "1234567890123456",
+            "123456789012345",
+            "e",
+            "E",
+            ".",
+            "+",
+            "9",
+            "[",
+            "]",
+        ];
         let mut mix = crate::json::fuzzing::Mix::new(0x9e37_79b9_7f4a_7c15u64);
         let (mut said, mut texts) = (0, 0);
         while texts < 3000 {
             let t = mix.text(&pieces, 30);
             texts += 1;
-            for from in 0..=t.len() {
-                let want = one_at_a_time(&t, from);
-                assert_eq!(super::may_hold_inexact_in(&t, from, t.len()), want, "{t:?} from {from}");
+            let n = t.len();
+            let ends = (0..=n).map(|k| (k, n)).chain((0..=n).map(|k| (0, k)));
+            let inner = (0..=n).step_by(3).flat_map(|a| (a..=n).step_by(5).map(move |z| (a, z)));
+            for (from, to) in ends.chain(inner) {
+                let want = one_at_a_time(&t, from, to);
+                assert_eq!(super::may_hold_inexact_in(&t, from, to), want, "{t:?} {from}..{to}");
                 said += usize::from(want);
             }
         }
