@@ -35,7 +35,7 @@ pub struct Entry {
 pub struct Unexpanded {
     /// Where it is: `args[1]`, `env.TOKEN`, `headers.Authorization`, `url`, `oauth.clientSecret`.
     pub place: String,
-    /// What is between `${` and `}`: `TOKEN`, `input:token`.
+    /// What is between `${` and `}`: `TOKEN`, `env:TOKEN`, `input:token`.
     pub reference: String,
 }
 
@@ -78,8 +78,8 @@ impl Unexpanded {
             );
         }
         format!(
-            "server \"{server}\": {place} uses \"{reference}\", a form mcplens does not expand (only ${{VAR}} \
-             and ${{VAR:-default}}): {give}"
+            "server \"{server}\": {place} uses \"{reference}\", a form mcplens does not expand (only ${{VAR}}, \
+             ${{env:VAR}} and ${{VAR:-default}}): {give}"
         )
     }
 }
@@ -408,9 +408,9 @@ fn entry_target(name: &str, entry: &Map<String, Value>, dir: Option<&Path>) -> R
     Ok(Target::Stdio(StdioTarget { command, args, env, cwd }))
 }
 
-/// Expands `${VAR}` and `${VAR:-default}` the way Claude Code's `.mcp.json` does; anything else
-/// (an unset variable without a default, VS Code's `${input:...}`) is left as written, and
-/// [`unexpanded`] names it.
+/// Expands `${VAR}` and `${VAR:-default}` the way Claude Code's `.mcp.json` does, and VS Code's
+/// `${env:VAR}` as `${VAR}`; anything else (an unset variable without a default, VS Code's
+/// `${input:...}`) is left as written, and [`unexpanded`] names it.
 pub fn expand_env(s: &str) -> String {
     replace_references(s, &mut resolve)
 }
@@ -454,8 +454,8 @@ fn replace_references(s: &str, value: &mut dyn FnMut(&str) -> Option<String>) ->
     out
 }
 
-/// The value of `VAR` or `VAR:-default`; None for an unset variable without a default, or a
-/// form that is not one of these.
+/// The value of `VAR`, `env:VAR` or `VAR:-default`; None for an unset variable without a
+/// default, or a form that is not one of these.
 fn resolve(inner: &str) -> Option<String> {
     let default = inner.split_once(":-").map(|(_, d)| d);
     let var = var_of(inner);
@@ -465,8 +465,10 @@ fn resolve(inner: &str) -> Option<String> {
     std::env::var(var).ok().or_else(|| default.map(str::to_string))
 }
 
+/// The variable's name: VS Code writes `${env:VAR}` for what `.mcp.json` writes `${VAR}`.
 fn var_of(inner: &str) -> &str {
-    inner.split_once(":-").map_or(inner, |(v, _)| v)
+    let var = inner.split_once(":-").map_or(inner, |(v, _)| v);
+    var.strip_prefix("env:").unwrap_or(var)
 }
 
 fn is_name(var: &str) -> bool {
@@ -591,6 +593,24 @@ mod tests {
         assert_eq!(expand_env("${MCPLENS_SURELY_UNSET:-fallback}/x"), "fallback/x");
         assert_eq!(expand_env("${input:token}"), "${input:token}");
         assert_eq!(expand_env("plain"), "plain");
+    }
+
+    /// VS Code's spelling: `${env:VAR}` is `${VAR}`, and an unset one is named as `${VAR}` is.
+    #[test]
+    fn expands_vs_code_env_references() {
+        let path = std::env::var("PATH").unwrap_or_default();
+        assert_eq!(expand_env("${env:PATH}/x"), format!("{path}/x"));
+        assert_eq!(expand_env("${env:MCPLENS_SURELY_UNSET}"), "${env:MCPLENS_SURELY_UNSET}");
+        assert_eq!(expand_env("${env:}"), "${env:}");
+        assert_eq!(unexpanded("${env:PATH} ${env:MCPLENS_SURELY_UNSET}"), ["env:MCPLENS_SURELY_UNSET"]);
+        let text = r#"{"servers":{"s":{"url":"https://x.example/mcp","headers":{"H":"${env:MCPLENS_SURELY_UNSET}"}}}}"#;
+        let (_, entry) = pick(text, None).unwrap_or_else(|e| panic!("{e}"));
+        let target = entry_target("s", &entry, None).unwrap_or_else(|e| panic!("{e}"));
+        let found = unexpanded_in(&entry, &target);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].header(), Some("H"));
+        let said = found[0].message("s");
+        assert!(said.contains("headers.H uses MCPLENS_SURELY_UNSET, which is not set in the environment"), "{said}");
     }
 
     #[test]
