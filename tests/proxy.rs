@@ -625,9 +625,10 @@ fn watch_tui_holds_at_the_breakpoints_given_with_break() {
     t.wait_for("EXITED=0", 20);
 }
 
-/// In the TUI watcher `?` opens the help with the watch views' keys (the footer offers it).
+/// In the TUI watcher `?` opens the help with the watch views' keys (the footer offers it), and
+/// `y` in an entry copies it, as the help and docs/proxy.md say.
 #[test]
-fn watch_tui_help_lists_the_watch_keys() {
+fn watch_tui_help_lists_the_watch_keys_and_y_copies_an_entry() {
     let state = State::new("tui-help");
     let host = Host::start(&state, &strs(&through_proxy(&[])));
     let pid = host.proxy_pid();
@@ -640,6 +641,13 @@ fn watch_tui_help_lists_the_watch_keys() {
     assert!(help.contains("Watching a proxy") && !help.contains("Tool list"), "{help}");
     t.keys(&["q"]);
     t.wait_for("? help  q quit", 20);
+    t.keys(&["g", "Enter"]);
+    t.wait_for("Log entry:", 20);
+    t.keys(&["y"]);
+    t.wait_for("to the clipboard (OSC 52)", 20);
+    // Apart: Escape with a letter right after it reads as Alt and the letter.
+    t.keys(&["Escape"]);
+    t.wait_for("b break", 20);
     t.keys(&["q"]);
     t.wait_for("EXITED=0", 20);
 }

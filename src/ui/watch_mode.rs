@@ -250,6 +250,7 @@ impl Screen {
                 self.overlays.pop();
             }
             Effect::Notice(n, _) => self.status = n,
+            Effect::Cmd(Cmd::Copy(text)) => super::terminal::osc52(&super::mask::text(&text)),
             Effect::Cmd(Cmd::Export { name, text }) => {
                 self.status = match super::ops::write_export(&name, "jsonl", text.as_bytes()) {
                     Ok(p) => format!("exported to {}", p.display()),
