@@ -243,6 +243,32 @@ fn a_pre_registered_client_when_the_server_offers_no_registration() {
     assert_ok(&again, "second call with the stored token");
 }
 
+/// A config entry's client secret whose `${VAR}` is not set stops the login, naming the variable,
+/// before anything is sent; the secret given another way logs in.
+#[test]
+fn an_unset_client_secret_in_a_config_stops_the_login() {
+    let port = free_port().to_string();
+    let client = format!("lens-ci:s3cret-value:http://127.0.0.1:{port}/callback");
+    let server = Server::start("unset-secret", &["--no-registration", "--client", &client]);
+    let config = server.state.with_file_name("mcp.json");
+    let entry = serde_json::json!({"servers": {"s": {"url": server.url, "oauth": {
+        "clientId": "lens-ci", "clientSecret": "${env:MCPLENS_TEST_SECRET}", "callbackPort": port.parse::<u16>().unwrap_or(0)}}}});
+    std::fs::write(&config, entry.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let config = config.to_string_lossy();
+    let stopped = server.run(&["call", "whoami", "--config", &config], &[]);
+    assert_eq!(stopped.status.code(), Some(3), "{}", stderr(&stopped));
+    let err = stderr(&stopped);
+    assert!(
+        err.contains("login failed: server \"s\": oauth.clientSecret uses MCPLENS_TEST_SECRET, which is not set"),
+        "{err}"
+    );
+    assert!(err.contains("the login does not send it as written") && !err.contains("open this URL"), "{err}");
+    assert!(!err.contains("passed on as written"), "{err}");
+    let with = server.run(&["call", "whoami", "--config", &config], &[("MCPLENS_CLIENT_SECRET", "s3cret-value")]);
+    assert_ok(&with, "call with the secret from $MCPLENS_CLIENT_SECRET");
+    assert!(stdout(&with).contains("client lens-ci"), "{}", stdout(&with));
+}
+
 /// In process: the session log, its export and a history entry hold no token.
 #[tokio::test(flavor = "multi_thread")]
 async fn no_token_in_the_log_its_export_or_the_history() {

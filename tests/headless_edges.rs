@@ -1,6 +1,7 @@
 //! What a headless `mcplens call` says at the edges, against tests/servers/headless_edges.py (a
 //! raw server that does what an SDK would not): a result that breaks its tool's outputSchema,
-//! server log messages sent just before the reply, an error message of several lines.
+//! server log messages sent just before the reply (to `call`, `read`, `prompt`, `complete`), an
+//! error message of several lines.
 
 mod common;
 
@@ -41,16 +42,19 @@ fn a_result_that_breaks_its_output_schema_is_warned_about() {
     assert!(!stderr(&call("log_then_reply", &[])).contains("warning"));
 }
 
-/// The server's log messages sent before its reply are printed before the answer: stdout and
-/// stderr written to one file show the order a terminal would.
-#[test]
-fn log_messages_sent_before_the_reply_come_before_the_answer() {
-    let path = std::env::temp_dir().join(format!("mcplens-log-order-{}", std::process::id()));
+/// `mcplens --log-level debug ARGS... -- python headless_edges.py` with stdout and stderr
+/// written to one file, in the order a terminal would show them; its exit code and that text.
+fn with_log(args: &[&str]) -> (Option<i32>, String) {
+    static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("mcplens-log-order-{}-{n}", std::process::id()));
     let file = std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}"));
     let both = || std::process::Stdio::from(file.try_clone().unwrap_or_else(|e| panic!("{e}")));
     let py = python().to_string_lossy().into_owned();
     let status = std::process::Command::new(bin())
-        .args(["call", "log_then_reply", "--log-level", "debug", "--", &py, &script("headless_edges.py")])
+        .args(["--log-level", "debug"])
+        .args(args)
+        .args(["--", &py, &script("headless_edges.py")])
         .env("MCPLENS_STATE_DIR", std::env::temp_dir().join(format!("mcplens-test-state-{}", std::process::id())))
         .stdin(std::process::Stdio::null())
         .stdout(both())
@@ -59,11 +63,27 @@ fn log_messages_sent_before_the_reply_come_before_the_answer() {
         .unwrap_or_else(|e| panic!("{e}"));
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     let _ = std::fs::remove_file(&path);
-    assert_eq!(status.code(), Some(0), "{text}");
-    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("{needle} not in {text}"));
-    assert!(at("server log [info] edges: step 2") < at("replied"), "{text}");
-    assert!(at("server log [info] edges: step 0") < at("server log [info] edges: step 1"), "{text}");
-    assert_eq!(text.matches("edges: step 0").count(), 1, "printed once: {text}");
+    (status.code(), text)
+}
+
+/// The server's log messages sent before its reply are printed before the answer, once each,
+/// by every command that prints a reply.
+#[test]
+fn log_messages_sent_before_the_reply_come_before_the_answer() {
+    let commands: [(&[&str], &str); 4] = [
+        (&["call", "log_then_reply"], "replied"),
+        (&["read", "edges://doc"], "read it"),
+        (&["prompt", "any", "--no-validate"], "got it"),
+        (&["complete", "--prompt", "any", "--arg", "a=b"], "completed"),
+    ];
+    for (args, answer) in commands {
+        let (code, text) = with_log(args);
+        assert_eq!(code, Some(0), "{args:?}: {text}");
+        let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("{args:?}: {needle} not in {text}"));
+        assert!(at("server log [info] edges: step 2") < at(answer), "{args:?}: {text}");
+        assert!(at("server log [info] edges: step 0") < at("server log [info] edges: step 1"), "{text}");
+        assert_eq!(text.matches("edges: step 0").count(), 1, "{args:?}: printed once: {text}");
+    }
 }
 
 /// An error message of several lines is printed as its lines on stdout, and as one line joined

@@ -625,6 +625,33 @@ fn watch_tui_holds_at_the_breakpoints_given_with_break() {
     t.wait_for("EXITED=0", 20);
 }
 
+/// In the TUI watcher `?` opens the help with the watch views' keys (the footer offers it), and
+/// `y` in an entry copies it, as the help and docs/proxy.md say.
+#[test]
+fn watch_tui_help_lists_the_watch_keys_and_y_copies_an_entry() {
+    let state = State::new("tui-help");
+    let host = Host::start(&state, &strs(&through_proxy(&[])));
+    let pid = host.proxy_pid();
+    let cmd =
+        format!("MCPLENS_STATE_DIR='{}' {} watch {pid} --tui; echo EXITED=$?; sleep 30", state.0.display(), bin());
+    let t = common::Tmux::start(&format!("mcplens-watch-help-{}", std::process::id()), 120, 40, &cmd);
+    t.wait_for("attached to", 20);
+    t.keys(&["?"]);
+    let help = t.wait_for("The breakpoints set (B while watching)", 20);
+    assert!(help.contains("Watching a proxy") && !help.contains("Tool list"), "{help}");
+    t.keys(&["q"]);
+    t.wait_for("? help  q quit", 20);
+    t.keys(&["g", "Enter"]);
+    t.wait_for("Log entry:", 20);
+    t.keys(&["y"]);
+    t.wait_for("to the clipboard (OSC 52)", 20);
+    // Apart: Escape with a letter right after it reads as Alt and the letter.
+    t.keys(&["Escape"]);
+    t.wait_for("b break", 20);
+    t.keys(&["q"]);
+    t.wait_for("EXITED=0", 20);
+}
+
 #[test]
 fn an_exchange_edited_at_a_breakpoint_is_recorded_as_each_side_saw_it_and_replays_as_the_host_did() {
     let state = State::new("rec-edit");

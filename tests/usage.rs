@@ -74,6 +74,42 @@ fn config_references_left_unexpanded_are_said() {
     assert!(stderr(&o).contains("has both \"url\" and \"command\": the url is used"), "{}", stderr(&o));
 }
 
+/// VS Code's `${env:VAR}` is expanded as `${VAR}` is: a set one is the script the server runs, an
+/// unset one is said the same way, and stops the connection in a header.
+#[test]
+fn vs_code_env_references_are_expanded() {
+    let config = config_file(
+        "env-refs",
+        &serde_json::json!({"servers": {
+            "cmd": {"type": "stdio", "command": python(), "args": ["${env:MCPLENS_TEST_SCRIPT}", "ok", "${env:MCPLENS_TEST_UNSET}"]},
+            "http": {"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${env:MCPLENS_TEST_UNSET}"}}
+        }}),
+    );
+    let run = |server: &str| {
+        std::process::Command::new(bin())
+            .args(["tools", "--config", &config.to_string_lossy(), "--server", server])
+            .env("MCPLENS_STATE_DIR", scratch_dir("env-refs").join("state"))
+            .env("MCPLENS_TEST_SCRIPT", script("misbehave.py"))
+            .env_remove("MCPLENS_TEST_UNSET")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let o = run("cmd");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("echo"), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("warning: server \"cmd\": args[2] uses MCPLENS_TEST_UNSET, which is not set"), "{err}");
+    assert!(!err.contains("args[0]") && !err.contains("a form mcplens does not expand"), "{err}");
+    let o = run("http");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("headers.Authorization uses MCPLENS_TEST_UNSET") && err.contains("not sent as written"),
+        "{err}"
+    );
+}
+
 /// Two inputs for one side: the files are what is compared or linted, and the server given too is
 /// refused rather than left unused without a word.
 #[test]

@@ -1019,9 +1019,11 @@ impl TargetArgs {
         if o.client_id.is_some() {
             base.client.client_id = o.client_id.clone();
             base.client.client_secret = None;
+            base.unset.retain(|u| !matches!(u.setting, "clientId" | "clientSecret"));
         }
         if o.client_secret.is_some() {
             base.client.client_secret = o.client_secret.clone();
+            base.unset.retain(|u| u.setting != "clientSecret");
         }
         if let Some(u) = &o.client_metadata_url {
             if !u.starts_with("https://") && !u.starts_with("http://") {
@@ -1042,6 +1044,7 @@ impl TargetArgs {
         if let Some(source) = assertion_source(o)? {
             base.assertion = Some(source);
             base.client_credentials = false;
+            base.unset.retain(|u| !u.setting.starts_with("idp"));
         }
         if o.dpop {
             base.dpop = crate::mcp::auth::dpop::Mode::Always;
@@ -1050,7 +1053,11 @@ impl TargetArgs {
         }
         let proof = base.client.client_secret.is_some() || base.client.private_key_pem.is_some();
         if base.client_credentials && (base.client.client_id.is_none() || !proof) {
-            return Err(LensError::usage("--client-credentials needs --client-id and --client-secret or --client-key"));
+            // A config entry's unset variable is the reason, and what to set.
+            return Err(LensError::usage(base.unset.first().map_or_else(
+                || "--client-credentials needs --client-id and --client-secret or --client-key".to_string(),
+                |u| format!("{}; client credentials cannot be sent without it", u.message),
+            )));
         }
         Ok(base)
     }
@@ -1078,7 +1085,8 @@ impl TargetArgs {
 
     /// What the `--config` entry holds that is left unexpanded or unused, one line each, for the
     /// headless commands to say on stderr and the TUI in its status line. Headers left
-    /// unexpanded are not among them: [`TargetArgs::target`] refuses those.
+    /// unexpanded are not among them: [`TargetArgs::target`] refuses those; nor an oauth client id
+    /// or secret: a login stops with what to set.
     pub fn config_warnings(&self) -> Vec<String> {
         let Some(entry) = self.config.as_ref().and_then(|path| self.config_entry(path).ok()) else { return vec![] };
         let given_env = |k: &str| self.env.iter().any(|e| e.split_once('=').is_some_and(|(g, _)| g.trim() == k));
@@ -1087,7 +1095,7 @@ impl TargetArgs {
             entry
                 .unexpanded
                 .iter()
-                .filter(|u| u.header().is_none() && !u.env_key().is_some_and(given_env))
+                .filter(|u| u.header().is_none() && !u.in_client_setting() && !u.env_key().is_some_and(given_env))
                 .map(|u| format!("{}; passed on as written", u.message(&entry.name))),
         );
         said

@@ -50,6 +50,14 @@ impl Opened {
         }
     }
 
+    /// Awaits a request, then prints what the log holds (as [`Opened::caught_up`]): the command
+    /// prints the answer next, after the server's log messages sent before it.
+    pub async fn answer<T>(&self, request: impl Future<Output = T>) -> T {
+        let answer = request.await;
+        self.caught_up();
+        answer
+    }
+
     /// Ends the session, after printing the log messages that came last.
     pub async fn close(self) {
         let printer = self.printer.inspect(|p| p.abort());

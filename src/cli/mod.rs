@@ -77,7 +77,7 @@ pub(crate) fn warn_schema(warnings: &[String]) {
 /// `mcplens tools`
 pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
     let opened = connect::open(target).await?;
-    opened.run(async |o| o.session.list_tools().await.and_then(|list| print_tools(list, json))).await
+    opened.run(async |o| o.answer(o.session.list_tools()).await.and_then(|list| print_tools(list, json))).await
 }
 
 /// The listing of `mcplens tools`, readable or as JSON.
@@ -263,7 +263,7 @@ async fn call_in(opened: &connect::Opened, a: &CallArgs) -> Result<i32> {
     let opts = CallOptions { timeout: None, cancel: Some(cancel) };
     if a.no_wait {
         watcher.abort();
-        return task::start(session, &a.tool, arguments.as_ref(), a.json, &opts).await;
+        return task::start(opened, &a.tool, arguments.as_ref(), a.json, &opts).await;
     }
     let started = std::time::Instant::now();
     let reply = send_call(session, &call, a, &opts, tty).await;

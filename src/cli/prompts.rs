@@ -67,7 +67,8 @@ pub async fn prompt(a: &PromptArgs) -> Result<i32> {
         }
         session.get_prompt(&a.name, args, &CallOptions::default()).await
     };
-    open(&a.target).await?.run(async |o| get(&o.session).await.and_then(|answer| print_prompt(&answer, a.json))).await
+    let opened = open(&a.target).await?;
+    opened.run(async |o| o.answer(get(&o.session)).await.and_then(|answer| print_prompt(&answer, a.json))).await
 }
 
 /// What `mcplens prompt` prints of the answer.
@@ -155,7 +156,7 @@ pub async fn complete(a: &CompleteArgs) -> Result<i32> {
     };
     let opened = open(&a.target).await?;
     let ask = async |session: &crate::mcp::Session| session.complete(&reference, &argument, &partial, &context).await;
-    opened.run(async |o| ask(&o.session).await.and_then(|answer| print_completions(&answer, a.json))).await
+    opened.run(async |o| o.answer(ask(&o.session)).await.and_then(|answer| print_completions(&answer, a.json))).await
 }
 
 /// What `mcplens complete` prints of the answer.
@@ -192,7 +193,7 @@ pub async fn ping(target: &TargetArgs, count: u32) -> Result<i32> {
     let mut times = vec![];
     let mut failed = None;
     for _ in 0..count.max(1) {
-        match opened.session.ping().await {
+        match opened.answer(opened.session.ping()).await {
             Ok(rtt) => {
                 out(&format!("pong from {name} in {:.2} ms\n", rtt.as_secs_f64() * 1000.0))?;
                 times.push(rtt.as_secs_f64() * 1000.0);

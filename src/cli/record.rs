@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 use std::pin::Pin;
 use std::process::Stdio;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -276,8 +276,8 @@ pub(crate) async fn proxy_stdio(
         LogKind::Sent,
         max_line,
     ));
-    let heard = Arc::new(AtomicU64::new(0));
-    let from_server = Counted { inner: from_server, read: heard.clone() };
+    let progress = Arc::new(Progress::default());
+    let from_server = Counted { inner: from_server, progress: progress.clone() };
     let down = pass(from_server, Sides { to: to_host, back: to_server }, rec.clone(), LogKind::Received, max_line);
     tokio::pin!(down);
     let down = tokio::select! {
@@ -295,7 +295,10 @@ pub(crate) async fn proxy_stdio(
                 let _ = child.kill().await;
                 return Ok(code);
             }
-            () = host_gone_grace(&heard) => return Ok(stop_after_host(&mut child, &rec).await),
+            why = host_gone(&progress, &HOST_GONE) => {
+                let rest = Passing { down: down.as_mut(), progress: &progress };
+                return Ok(stop_after_host(&mut child, &rec, why, rest).await);
+            }
         },
     };
     up.abort();
@@ -321,24 +324,74 @@ pub(crate) async fn proxy_stdio(
     }
 }
 
-/// How long a server whose input has closed is given to exit (as a host gives it), and the pause
-/// in its writing that must come after before it is stopped: a server still writing an answer
-/// (a long line, a burst) is not cut off in the middle; one that only chats now and then is.
-const HOST_GONE_GRACE: (Duration, Duration) = (stdio::STOP_GRACE.0, Duration::from_millis(300));
-
-async fn host_gone_grace(heard: &AtomicU64) {
-    tokio::time::sleep(HOST_GONE_GRACE.0).await;
-    quiet_for(heard, HOST_GONE_GRACE.1).await;
+/// After the host has gone: how long the server is given to exit (as a host gives it), the pause
+/// in what it writes that must come before it is stopped (a server still writing, a long answer
+/// or a burst of lines, is not cut off), and how long it may go on writing before it is stopped
+/// all the same.
+struct HostGone {
+    grace: Duration,
+    quiet: Duration,
+    writing: Duration,
 }
 
-/// Resolves once nothing more has been read for `quiet`.
-async fn quiet_for(read: &AtomicU64, quiet: Duration) {
-    let mut last = read.load(Ordering::Relaxed);
+const HOST_GONE: HostGone =
+    HostGone { grace: stdio::STOP_GRACE.0, quiet: Duration::from_millis(300), writing: Duration::from_secs(30) };
+
+/// How long the lines a stopped server wrote last are still passed on (a host that no longer
+/// reads holds them).
+const DRAIN: Duration = Duration::from_secs(5);
+
+/// Why a server that outlived its input is stopped.
+#[derive(Debug, PartialEq)]
+enum Stop {
+    /// It went quiet.
+    Quiet,
+    /// It was still writing when `HostGone::writing` ran out: this long after the host left.
+    StillWriting(Duration),
+}
+
+impl Stop {
+    /// What is said (on stderr and in the recording) as the server is stopped.
+    fn said(&self) -> String {
+        let gone = "the host closed its side and the server did not exit when its input closed";
+        match self {
+            Stop::Quiet => format!("{gone}: SIGTERM"),
+            Stop::StillWriting(t) => format!(
+                "{gone}, and was still writing {} s later: SIGTERM (what it wrote until then is passed on)",
+                t.as_secs()
+            ),
+        }
+    }
+}
+
+/// Resolves when a server that outlived its input is to be stopped: after the grace, once its
+/// output has not moved for a while, or once it has written for too long.
+async fn host_gone(progress: &Progress, t: &HostGone) -> Stop {
+    tokio::time::sleep(t.grace).await;
+    match tokio::time::timeout(t.writing, quiet_for(progress, t.quiet)).await {
+        Ok(()) => Stop::Quiet,
+        Err(_) => Stop::StillWriting(t.grace + t.writing),
+    }
+}
+
+/// How far the server's output has got: the bytes read, and whether the proxy is waiting for
+/// more, every line read before passed on.
+#[derive(Default)]
+struct Progress {
+    read: AtomicU64,
+    waiting: AtomicBool,
+}
+
+/// Resolves once the proxy has waited for the server's output for `quiet`, with every line it
+/// read passed on. Not merely nothing read: one read takes many short lines at once, and passing
+/// them on to a host that reads slowly takes a while, during which nothing is read.
+async fn quiet_for(progress: &Progress, quiet: Duration) {
+    let mut last = progress.read.load(Ordering::Relaxed);
     let mut since = tokio::time::Instant::now();
     loop {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        let now = read.load(Ordering::Relaxed);
-        if now != last {
+        let now = progress.read.load(Ordering::Relaxed);
+        if now != last || !progress.waiting.load(Ordering::Relaxed) {
             (last, since) = (now, tokio::time::Instant::now());
         } else if since.elapsed() >= quiet {
             return;
@@ -346,10 +399,54 @@ async fn quiet_for(read: &AtomicU64, quiet: Duration) {
     }
 }
 
-/// A reader that counts what it has read (to see whether a server is still talking).
+/// The server's lines on their way to the host, and how far they have got.
+struct Passing<'a, F> {
+    down: Pin<&'a mut F>,
+    progress: &'a Progress,
+}
+
+/// The server outlived its input: SIGTERM, then SIGKILL after a grace period. What it wrote before
+/// it ended is still passed on and recorded, until its output ends or pauses (a child of its own
+/// may hold it open). The session ended with the host, so it counts as ended well (unless the
+/// recording failed).
+async fn stop_after_host<F>(
+    child: &mut tokio::process::Child,
+    rec: &Recorder,
+    why: Stop,
+    mut rest: Passing<'_, F>,
+) -> i32
+where
+    F: Future<Output = std::io::Result<()>>,
+{
+    let say = |what: &str| {
+        rec.info(what);
+        err_line(&format!("mcplens: {what}"));
+    };
+    if let Some(pid) = child.id() {
+        say(&why.said());
+        stdio::terminate(pid);
+        let ended = async {
+            if tokio::time::timeout(stdio::STOP_GRACE.1, child.wait()).await.is_err() {
+                say("the server did not exit on SIGTERM: SIGKILL");
+                let _ = child.kill().await;
+            }
+        };
+        tokio::pin!(ended);
+        // Passed on while it stops, then what is left once it has.
+        tokio::select! {
+            _ = rest.down.as_mut() => ended.await,
+            () = &mut ended => drain(rest, &say).await,
+        }
+    }
+    if rec.failed.load(Ordering::Relaxed) { output::EXIT_WRITE_FAILED } else { 0 }
+}
+
+/// A reader that counts what it has read, and says when it waits for more (to see whether a
+/// server is still talking). Behind a `BufReader`, it is read only once the lines read before
+/// have been taken.
 struct Counted<R> {
     inner: R,
-    read: Arc<AtomicU64>,
+    progress: Arc<Progress>,
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for Counted<R> {
@@ -361,27 +458,28 @@ impl<R: AsyncRead + Unpin> AsyncRead for Counted<R> {
         let before = buf.filled().len();
         let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
         let n = buf.filled().len().saturating_sub(before);
-        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        self.progress.read.fetch_add(n as u64, Ordering::Relaxed);
+        self.progress.waiting.store(polled.is_pending(), Ordering::Relaxed);
         polled
     }
 }
 
-/// The server outlived its input and went quiet: SIGTERM, then SIGKILL after a grace period. The
-/// session ended with the host, so it counts as ended well (unless the recording failed).
-async fn stop_after_host(child: &mut tokio::process::Child, rec: &Recorder) -> i32 {
-    let say = |what: &str| {
-        rec.info(what);
-        err_line(&format!("mcplens: {what}"));
-    };
-    if let Some(pid) = child.id() {
-        say("the host closed its side and the server did not exit when its input closed: SIGTERM");
-        stdio::terminate(pid);
-        if tokio::time::timeout(stdio::STOP_GRACE.1, child.wait()).await.is_err() {
-            say("the server did not exit on SIGTERM: SIGKILL");
-            let _ = child.kill().await;
+/// Passes on what a stopped server wrote last, until its output ends or pauses (a child of its
+/// own may hold it open), at most for `DRAIN`.
+async fn drain<F: Future<Output = std::io::Result<()>>>(mut rest: Passing<'_, F>, say: &impl Fn(&str)) {
+    let ends = async {
+        tokio::select! {
+            _ = rest.down.as_mut() => {}
+            () = quiet_for(rest.progress, HOST_GONE.quiet) => {}
         }
+    };
+    if tokio::time::timeout(DRAIN, ends).await.is_err() {
+        let within = DRAIN.as_secs();
+        say(&format!(
+            "the server's last lines were not all passed on within {within} s of its end (the host did not take them, \
+             or a process of its went on writing): the rest is not passed on nor recorded"
+        ));
     }
-    if rec.failed.load(Ordering::Relaxed) { output::EXIT_WRITE_FAILED } else { 0 }
 }
 
 /// Waits for SIGTERM or SIGINT; the exit code a shell gives a process they end (143, 130).
@@ -505,6 +603,39 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const SHORT: HostGone =
+        HostGone { grace: Duration::ZERO, quiet: Duration::from_millis(300), writing: Duration::from_millis(1500) };
+
+    /// A server whose output keeps coming, or that the proxy has not caught up with (its lines
+    /// wait for a host that reads slowly), is not quiet; one the proxy waits for is.
+    #[tokio::test]
+    async fn a_server_is_stopped_when_the_proxy_has_waited_for_it_or_after_the_bound() {
+        let waited = Progress::default();
+        waited.waiting.store(true, Ordering::Relaxed);
+        assert_eq!(host_gone(&waited, &SHORT).await, Stop::Quiet);
+        // Behind: nothing is read while lines read before are still being passed on.
+        let behind = Progress::default();
+        assert_eq!(host_gone(&behind, &SHORT).await, Stop::StillWriting(SHORT.writing));
+        // Still writing: every read brings more.
+        let writing = Arc::new(Progress::default());
+        writing.waiting.store(true, Ordering::Relaxed);
+        let writer = writing.clone();
+        let talk = tokio::spawn(async move {
+            loop {
+                writer.read.fetch_add(60, Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        });
+        let stop = host_gone(&writing, &SHORT).await;
+        talk.abort();
+        assert_eq!(stop, Stop::StillWriting(SHORT.writing));
+        assert_eq!(
+            Stop::StillWriting(HOST_GONE.grace + HOST_GONE.writing).said(),
+            "the host closed its side and the server did not exit when its input closed, and was still writing 31 s \
+             later: SIGTERM (what it wrote until then is passed on)"
+        );
+    }
 
     /// Both directions note their messages at once (the proxy passes each on its own thread):
     /// the file must have them in `seq` order, or a replay reads a falling `seq` as the start

@@ -30,7 +30,7 @@ async fn run(opened: &Opened, a: &SkillsArgs) -> Result<i32> {
         // reading the output finds JSON either way.
         return if a.json { out("[]\n").map(|_| 0) } else { Ok(0) };
     }
-    let list = session.list_skills().await?;
+    let list = opened.answer(session.list_skills()).await?;
     if let Some(hint) = &list.cache {
         err_line(&sanitize::line(hint));
     }
@@ -43,10 +43,10 @@ async fn run(opened: &Opened, a: &SkillsArgs) -> Result<i32> {
         None => fetch_entry(opened, name).await?,
     };
     let fetched = match &a.file {
-        None => session.load_skill(&skill).await?,
+        None => opened.answer(session.load_skill(&skill)).await?,
         Some(path) => {
             let uri = format!("{}/{}", skill.root(), path.trim_start_matches('/'));
-            session.read_skill_file(&skill, &uri).await?
+            opened.answer(session.read_skill_file(&skill, &uri)).await?
         }
     };
     match fetched {

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::args::{TaskAction, TaskArgs};
+use super::connect::Opened;
 use super::{out, raw_member, render, status_line};
 use crate::call::Call;
 use crate::error::{LensError, Result};
@@ -19,13 +20,14 @@ pub fn show(task: &Task, tty: bool) {
 /// Starts the tool as a task and prints what the server answered: the task (its id first), or
 /// the error.
 pub async fn start(
-    session: &Session,
+    opened: &Opened,
     tool: &str,
     arguments: Option<&Map<String, Value>>,
     json: bool,
     opts: &CallOptions,
 ) -> Result<i32> {
-    let reply = session.start_task(tool, arguments, opts).await?;
+    let session = &opened.session;
+    let reply = opened.answer(session.start_task(tool, arguments, opts)).await?;
     if let ReplyBody::Error(e) = &reply.body {
         return Err(LensError::tool(sanitize::joined(&Reply::error_summary(e)).into_owned()));
     }
@@ -36,10 +38,11 @@ pub async fn start(
 pub async fn command(t: &TaskArgs) -> Result<i32> {
     let mut options = t.target.connect_options()?;
     options.asks = Some(super::answer::Policy::new(&t.answers)?.start());
-    super::connect::open_with(&t.target, options).await?.run(async |o| run(&o.session, t).await).await
+    super::connect::open_with(&t.target, options).await?.run(async |o| run(o, t).await).await
 }
 
-async fn run(session: &Session, t: &TaskArgs) -> Result<i32> {
+async fn run(opened: &Opened, t: &TaskArgs) -> Result<i32> {
+    let session = &opened.session;
     let opts = CallOptions::default();
     let id = t.id.clone().unwrap_or_default();
     if !session.offers_tasks() && !matches!(t.action, TaskAction::List) {
@@ -48,17 +51,18 @@ async fn run(session: &Session, t: &TaskArgs) -> Result<i32> {
     let (method, params) = match t.action {
         TaskAction::Get => ("tasks/get", json!({"taskId": id})),
         TaskAction::Cancel => ("tasks/cancel", json!({"taskId": id})),
-        TaskAction::List => return list(session, t.json, &opts).await,
-        TaskAction::Result => return result(session, &id, t.json, &opts).await,
+        TaskAction::List => return list(opened, t.json, &opts).await,
+        TaskAction::Result => return result(opened, &id, t.json, &opts).await,
     };
-    let reply = session.request_method(method, params, &opts, &mut |_| {}).await?;
+    let reply = opened.answer(session.request_method(method, params, &opts, &mut |_| {})).await?;
     print(session, &reply, t.json, |r| Task::from_result(r).map(|t| vec![t]))
 }
 
 /// `tasks/list`, every page: `nextCursor` is followed until the server gives none, sends one it
 /// sent before, or the page limit (`max_list_pages`) is reached; either stop is said on stderr.
 /// With `--json` each page's result is a line of its own.
-async fn list(session: &Session, json: bool, opts: &CallOptions) -> Result<i32> {
+async fn list(opened: &Opened, json: bool, opts: &CallOptions) -> Result<i32> {
+    let session = &opened.session;
     if let Some(why) = session.tasks_unlisted() {
         return none_listed(&why, json);
     }
@@ -68,7 +72,7 @@ async fn list(session: &Session, json: bool, opts: &CallOptions) -> Result<i32> 
     let mut any = false;
     loop {
         let params = cursor.as_ref().map_or_else(|| json!({}), |c| json!({ "cursor": c }));
-        let reply = session.request_method("tasks/list", params, opts, &mut |_| {}).await?;
+        let reply = opened.answer(session.request_method("tasks/list", params, opts, &mut |_| {})).await?;
         pages += 1;
         if let (ReplyBody::Error(e), 1) = (&reply.body, pages)
             && RpcError::from_value(e).is_method_not_found()
@@ -139,8 +143,9 @@ fn page(
 }
 
 /// The task's result, printed as `call` prints a tool's.
-async fn result(session: &Session, id: &str, json: bool, opts: &CallOptions) -> Result<i32> {
-    let reply = session.task_result(id, opts, &mut |_| {}).await?;
+async fn result(opened: &Opened, id: &str, json: bool, opts: &CallOptions) -> Result<i32> {
+    let session = &opened.session;
+    let reply = opened.answer(session.task_result(id, opts, &mut |_| {})).await?;
     if let ReplyBody::Error(e) = &reply.body {
         return refused(session, e);
     }

@@ -21,9 +21,9 @@ use crate::sanitize;
 
 pub const WATCH: Scope = Scope("watch");
 pub const HELD: Scope = Scope("held");
-const HELD_EDIT: Scope = Scope("held_edit");
-const PROMPT: Scope = Scope("watch_prompt");
-const BREAKS: Scope = Scope("watch_breaks");
+pub const HELD_EDIT: Scope = Scope("held_edit");
+pub const PROMPT: Scope = Scope("watch_prompt");
+pub const BREAKS: Scope = Scope("watch_breaks");
 
 /// Where control lines go (the watcher's connection to the proxy).
 pub type Control = UnboundedSender<Value>;

@@ -20,6 +20,7 @@ use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::sync::mpsc;
 
 use super::component::{Component, Ctx, Effect, Used};
+use super::components::help::Help;
 use super::components::log::LogPane;
 use super::keymap::{self, Command, Scope};
 use super::msg::Cmd;
@@ -196,6 +197,7 @@ impl Screen {
             Some(Command::Breaks) => {
                 self.overlays.push(Box::new(BreakList::new(self.breaks.clone(), self.control.clone())));
             }
+            Some(Command::Help) => self.overlays.push(Box::new(help())),
             _ => return false,
         }
         true
@@ -219,13 +221,17 @@ impl Screen {
             && let Some(cmd) = keymap::lookup(k, top.scope())
         {
             let used = top.command(cmd, &mut cx);
+            // The help closes itself on a key it does not take: that key closes nothing more.
+            let closing = cx.effects.iter().any(|e| matches!(e, Effect::Close));
             match cmd {
                 Command::Quit | Command::ForceQuit if self.overlays.is_empty() && !self.pane.is_typing() => {
                     return true;
                 }
-                Command::Back | Command::Quit if used == Used::No => {
+                Command::Back | Command::Quit if used == Used::No && !closing => {
                     self.overlays.pop();
                 }
+                // Over any view (F1 where letters type), the help opens on top of it.
+                Command::Help if used == Used::No => cx.effects.push(Effect::Push(Box::new(help()))),
                 _ => {}
             }
         }
@@ -244,6 +250,7 @@ impl Screen {
                 self.overlays.pop();
             }
             Effect::Notice(n, _) => self.status = n,
+            Effect::Cmd(Cmd::Copy(text)) => super::terminal::osc52(&super::mask::text(&text)),
             Effect::Cmd(Cmd::Export { name, text }) => {
                 self.status = match super::ops::write_export(&name, "jsonl", text.as_bytes()) {
                     Ok(p) => format!("exported to {}", p.display()),
@@ -307,12 +314,35 @@ impl Screen {
             Some(o) => own_keys(o.scope()),
             None if self.pane.is_typing() => self.pane.hints(),
             // The log's keys that work on a watched session (not the server's log level: the
-            // watcher has no session of its own to ask), and quit.
-            None => own_keys(watch_breaks::WATCH)
-                .into_iter()
-                .chain(keymap::overlay_footer_of(Scope::Log, |c| !matches!(c, Command::ServerLogLevel | Command::Help)))
-                .collect(),
+            // watcher has no session of its own to ask), then help and quit.
+            None => {
+                let log = |c| works(Scope::Log, c) && !matches!(c, Command::Help | Command::Quit);
+                let last = |c| matches!(c, Command::Help | Command::Quit);
+                let mut hints = own_keys(watch_breaks::WATCH);
+                hints.extend(keymap::overlay_footer_of(Scope::Log, log));
+                hints.extend(keymap::overlay_footer_of(watch_breaks::WATCH, last));
+                hints
+            }
         }
+    }
+}
+
+/// The help while watching: the keys of every view of the watcher, and of the keys that apply
+/// everywhere only those that work here.
+fn help() -> Help {
+    use watch_breaks::{BREAKS, HELD, HELD_EDIT, PROMPT, WATCH};
+    let sections = [WATCH, Scope::Log, Scope::LogEntry, BREAKS, HELD, HELD_EDIT, PROMPT, Scope::Help];
+    Help::of(&sections, works, &["typing (filter)", "editing text"])
+}
+
+/// Whether the binding of `cmd` in `scope` does something while watching: not the server's log
+/// level (the watcher has no session of its own to ask), and of the global keys only moving,
+/// going back, help and quitting.
+fn works(scope: Scope, cmd: Command) -> bool {
+    use Command::*;
+    match scope {
+        Scope::Any => matches!(cmd, Up | Down | Top | Bottom | PageUp | PageDown | Back | Help | Quit | ForceQuit),
+        _ => cmd != ServerLogLevel,
     }
 }
 
@@ -481,6 +511,59 @@ mod tests {
 
     fn footer_text(s: &Screen) -> String {
         s.footer(Rect::new(0, 0, 400, 1)).to_string()
+    }
+
+    /// The screen drawn on a terminal of `width` × `height`, as text.
+    fn drawn(s: &mut Screen, width: u16, height: u16) -> String {
+        let mut term =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height)).unwrap_or_else(|e| panic!("{e}"));
+        term.draw(|f| s.draw(f)).unwrap_or_else(|e| panic!("{e}"));
+        crate::ui::headless::buffer_text(term.backend().buffer())
+    }
+
+    fn press(s: &mut Screen, code: crossterm::event::KeyCode) {
+        s.key(&KeyEvent::new(code, crossterm::event::KeyModifiers::NONE));
+    }
+
+    /// `?` opens the help over the log: the keys of every view of the watcher, of the global ones
+    /// those that work here; `q` closes the help alone.
+    #[test]
+    fn question_mark_opens_the_help_of_every_watch_view() {
+        use crossterm::event::KeyCode;
+        let mut s = screen();
+        assert!(footer_text(&s).contains("e export  ? help  q quit"), "{}", footer_text(&s));
+        press(&mut s, KeyCode::Char('?'));
+        let first = drawn(&mut s, 120, 40);
+        insta::with_settings!({snapshot_path => "../../tests/snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!("watch_help", first);
+        });
+        let mut pages = first;
+        for _ in 0..4 {
+            press(&mut s, KeyCode::PageDown);
+            pages.push_str(&drawn(&mut s, 120, 40));
+        }
+        let map = keymap::keymap();
+        use watch_breaks::{BREAKS, HELD, HELD_EDIT, PROMPT, WATCH};
+        let sections = [WATCH, Scope::Log, Scope::LogEntry, BREAKS, HELD, HELD_EDIT, PROMPT];
+        let mut listed: Vec<(Scope, keymap::Binding)> =
+            sections.iter().flat_map(|&scope| map.own(scope).map(move |b| (scope, b.clone()))).collect();
+        listed.extend(map.global_in(WATCH).into_iter().map(|b| (Scope::Any, b)));
+        for (_, b) in listed.iter().filter(|(scope, b)| works(*scope, b.command)) {
+            let start: String = b.help.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+            assert!(pages.contains(&b.label) && pages.contains(&start), "the help lacks {} ({start})", b.label);
+        }
+        // Nothing the watcher cannot do.
+        for absent in ["logging/setLevel", "next result view", "reconnect", "zoom"] {
+            assert!(!pages.contains(absent), "{absent} listed: {pages}");
+        }
+        press(&mut s, KeyCode::Char('q'));
+        assert!(s.overlays.is_empty());
+        // Over a view, the help opens on top of it, and closing it leaves the view.
+        s.overlays.push(Box::new(BreakList::new(vec![">echo".into()], s.control.clone())));
+        press(&mut s, KeyCode::F(1));
+        assert_eq!(s.overlays.last().map(|o| o.scope()), Some(Scope::Help));
+        press(&mut s, KeyCode::Char('q'));
+        assert_eq!(s.overlays.iter().map(|o| o.scope()).collect::<Vec<_>>(), [watch_breaks::BREAKS]);
     }
 
     #[test]

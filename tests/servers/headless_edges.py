@@ -9,6 +9,10 @@ Tools:
   log_then_reply   sends three log messages (notifications/message), then its result at once
   error_lines      answers with a JSON-RPC error whose message has three lines
 
+resources/read, prompts/get and completion/complete (any URI, prompt or argument) send three log
+messages as log_then_reply does, then their answer at once: text "read it", a user message "got it",
+the completion "completed".
+
 Usage: headless_edges.py   (stdio, protocol 2025-11-25)
 """
 
@@ -55,6 +59,24 @@ def ask(method, params_text):
     return pending.pop(i, [None, None])[1]
 
 
+def log_steps():
+    for k in range(3):
+        send({"jsonrpc": "2.0", "method": "notifications/message",
+              "params": {"level": "info", "logger": "edges", "data": f"step {k}"}})
+
+
+def logged_answer(i, method, p):
+    """Log messages, then the answer to resources/read, prompts/get or completion/complete."""
+    log_steps()
+    if method == "resources/read":
+        res = {"contents": [{"uri": p.get("uri", ""), "mimeType": "text/plain", "text": "read it"}]}
+    elif method == "prompts/get":
+        res = {"messages": [{"role": "user", "content": {"type": "text", "text": "got it"}}]}
+    else:
+        res = {"completion": {"values": ["completed"], "hasMore": False}}
+    send({"jsonrpc": "2.0", "id": i, "result": res})
+
+
 def call(i, name):
     if name == "elicit_big":
         reply = ask("elicitation/create", '{"message":"A big default","requestedSchema":%s}' % BIG_FORM)
@@ -64,9 +86,7 @@ def call(i, name):
     elif name == "no_structured":
         result(i, "none")
     elif name == "log_then_reply":
-        for k in range(3):
-            send({"jsonrpc": "2.0", "method": "notifications/message",
-                  "params": {"level": "info", "logger": "edges", "data": f"step {k}"}})
+        log_steps()
         result(i, "replied")
     elif name == "error_lines":
         send({"jsonrpc": "2.0", "id": i, "error": {"code": -32000, "message": "it failed\n  at step two\nsee the log"}})
@@ -89,9 +109,12 @@ def main():
         if method == "initialize":
             send({"jsonrpc": "2.0", "id": i, "result": {"protocolVersion": "2025-11-25",
                   "serverInfo": {"name": "headless-edges", "version": "1"},
-                  "capabilities": {"tools": {}, "logging": {}}}})
+                  "capabilities": {"tools": {}, "logging": {}, "resources": {}, "prompts": {},
+                                   "completions": {}}}})
         elif method == "tools/list":
             send({"jsonrpc": "2.0", "id": i, "result": {"tools": TOOLS}})
+        elif method in ("resources/read", "prompts/get", "completion/complete"):
+            logged_answer(i, method, p)
         elif method == "tools/call":
             threading.Thread(target=call, args=(i, p.get("name", "")), daemon=True).start()
         elif i is not None:

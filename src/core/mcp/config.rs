@@ -35,7 +35,7 @@ pub struct Entry {
 pub struct Unexpanded {
     /// Where it is: `args[1]`, `env.TOKEN`, `headers.Authorization`, `url`, `oauth.clientSecret`.
     pub place: String,
-    /// What is between `${` and `}`: `TOKEN`, `input:token`.
+    /// What is between `${` and `}`: `TOKEN`, `env:TOKEN`, `input:token`.
     pub reference: String,
 }
 
@@ -50,13 +50,21 @@ impl Unexpanded {
         self.place.strip_prefix("env.")
     }
 
+    /// Whether it is in an `"oauth"` client id or secret: left out, and a login stops with
+    /// [`Unexpanded::message`] (`OAuthConfig::unset`).
+    pub fn in_client_setting(&self) -> bool {
+        self.place.strip_prefix("oauth.").is_some_and(|k| CLIENT_SETTINGS.contains(&k))
+    }
+
     /// What is wrong and how to give the value, naming the entry, the place and the variable
     /// (never a value).
     pub fn message(&self, server: &str) -> String {
         let Unexpanded { place, reference } = self;
-        let give = match (self.header(), self.env_key()) {
-            (Some(h), _) => format!("give the header with -H \"{h}: ...\""),
-            (_, Some(k)) => format!("give it with -e {k}=..."),
+        let give = match (self.header(), self.env_key(), place.as_str()) {
+            (Some(h), _, _) => format!("give the header with -H \"{h}: ...\""),
+            (_, Some(k), _) => format!("give it with -e {k}=..."),
+            (_, _, "oauth.clientId") => "give it with --client-id".to_string(),
+            (_, _, "oauth.clientSecret") => "give it with --client-secret or $MCPLENS_CLIENT_SECRET".to_string(),
             _ => "write ${VAR} there and set VAR in the environment".to_string(),
         };
         // The reference is named without its `${}`: a value given with -e or a header is masked
@@ -67,7 +75,10 @@ impl Unexpanded {
             );
         }
         if is_name(var_of(reference)) {
-            let give = if self.env_key().is_some() || self.header().is_some() {
+            let give = if self.env_key().is_some()
+                || self.header().is_some()
+                || matches!(place.as_str(), "oauth.clientId" | "oauth.clientSecret")
+            {
                 format!(", or {give}")
             } else {
                 String::new()
@@ -78,8 +89,8 @@ impl Unexpanded {
             );
         }
         format!(
-            "server \"{server}\": {place} uses \"{reference}\", a form mcplens does not expand (only ${{VAR}} \
-             and ${{VAR:-default}}): {give}"
+            "server \"{server}\": {place} uses \"{reference}\", a form mcplens does not expand (only ${{VAR}}, \
+             ${{env:VAR}} and ${{VAR:-default}}): {give}"
         )
     }
 }
@@ -289,8 +300,8 @@ fn oauth_of(name: &str, entry: &Map<String, Value>) -> Result<super::auth::OAuth
     let o = v.as_object().ok_or_else(|| LensError::usage(format!("server \"{name}\": \"oauth\" must be an object")))?;
     let field =
         |k: &str| string_field(name, o, k).map_err(|e| LensError::usage(e.message.replace(k, &format!("oauth.{k}"))));
-    out.client.client_id = field("clientId")?;
-    out.client.client_secret = field("clientSecret")?;
+    out.client.client_id = client_setting(name, o, "clientId", &mut out.unset)?;
+    out.client.client_secret = client_setting(name, o, "clientSecret", &mut out.unset)?;
     out.client.client_metadata_url = field("clientMetadataUrl")?;
     out.scope = field("scope")?;
     out.client_credentials = match field("grant")?.as_deref() {
@@ -314,8 +325,8 @@ fn oauth_of(name: &str, entry: &Map<String, Value>) -> Result<super::auth::OAuth
             Some(super::auth::assertion::Source::Enterprise(super::auth::assertion::Enterprise {
                 idp,
                 id_token_file: t.into(),
-                client_id: field("idpClientId")?,
-                client_secret: field("idpClientSecret")?,
+                client_id: client_setting(name, o, "idpClientId", &mut out.unset)?,
+                client_secret: client_setting(name, o, "idpClientSecret", &mut out.unset)?,
             }))
         }
         (None, None, None) => None,
@@ -333,6 +344,23 @@ fn oauth_of(name: &str, entry: &Map<String, Value>) -> Result<super::auth::OAuth
             .ok_or_else(|| LensError::usage(format!("server \"{name}\": oauth.callbackPort must be a port number")))?,
     };
     Ok(out)
+}
+
+/// The `"oauth"` client id or secret `key`, expanded; left out when a `${...}` of it is left as
+/// written, and said in `unset`: a login stops with what to set.
+fn client_setting(
+    name: &str,
+    oauth: &Map<String, Value>,
+    key: &'static str,
+    unset: &mut Vec<super::auth::UnsetSetting>,
+) -> Result<Option<String>> {
+    let value = string_field(name, oauth, key)
+        .map_err(|e| LensError::usage(e.message.replace(key, &format!("oauth.{key}"))))?;
+    let raw = oauth.get(key).and_then(Value::as_str).unwrap_or_default();
+    let Some(reference) = unexpanded(raw).into_iter().next() else { return Ok(value) };
+    let left = Unexpanded { place: format!("oauth.{key}"), reference };
+    unset.push(super::auth::UnsetSetting { setting: key, message: left.message(name) });
+    Ok(None)
 }
 
 fn string_field(name: &str, entry: &Map<String, Value>, key: &str) -> Result<Option<String>> {
@@ -408,9 +436,9 @@ fn entry_target(name: &str, entry: &Map<String, Value>, dir: Option<&Path>) -> R
     Ok(Target::Stdio(StdioTarget { command, args, env, cwd }))
 }
 
-/// Expands `${VAR}` and `${VAR:-default}` the way Claude Code's `.mcp.json` does; anything else
-/// (an unset variable without a default, VS Code's `${input:...}`) is left as written, and
-/// [`unexpanded`] names it.
+/// Expands `${VAR}` and `${VAR:-default}` the way Claude Code's `.mcp.json` does, and VS Code's
+/// `${env:VAR}` as `${VAR}`; anything else (an unset variable without a default, VS Code's
+/// `${input:...}`) is left as written, and [`unexpanded`] names it.
 pub fn expand_env(s: &str) -> String {
     replace_references(s, &mut resolve)
 }
@@ -454,8 +482,8 @@ fn replace_references(s: &str, value: &mut dyn FnMut(&str) -> Option<String>) ->
     out
 }
 
-/// The value of `VAR` or `VAR:-default`; None for an unset variable without a default, or a
-/// form that is not one of these.
+/// The value of `VAR`, `env:VAR` or `VAR:-default`; None for an unset variable without a
+/// default, or a form that is not one of these.
 fn resolve(inner: &str) -> Option<String> {
     let default = inner.split_once(":-").map(|(_, d)| d);
     let var = var_of(inner);
@@ -465,8 +493,10 @@ fn resolve(inner: &str) -> Option<String> {
     std::env::var(var).ok().or_else(|| default.map(str::to_string))
 }
 
+/// The variable's name: VS Code writes `${env:VAR}` for what `.mcp.json` writes `${VAR}`.
 fn var_of(inner: &str) -> &str {
-    inner.split_once(":-").map_or(inner, |(v, _)| v)
+    let var = inner.split_once(":-").map_or(inner, |(v, _)| v);
+    var.strip_prefix("env:").unwrap_or(var)
 }
 
 fn is_name(var: &str) -> bool {
@@ -509,6 +539,9 @@ fn note_unexpanded(place: &str, s: &str, out: &mut Vec<Unexpanded>) {
         out.extend(unexpanded(s).into_iter().map(|reference| Unexpanded { place: place.to_string(), reference }));
     }
 }
+
+/// The `"oauth"` settings that name the client: left as written, they are never sent.
+const CLIENT_SETTINGS: [&str; 4] = ["clientId", "clientSecret", "idpClientId", "idpClientSecret"];
 
 /// What the entry holds that its target does not use.
 fn notes_of(name: &str, entry: &Map<String, Value>, target: &Target) -> Vec<String> {
@@ -593,6 +626,24 @@ mod tests {
         assert_eq!(expand_env("plain"), "plain");
     }
 
+    /// VS Code's spelling: `${env:VAR}` is `${VAR}`, and an unset one is named as `${VAR}` is.
+    #[test]
+    fn expands_vs_code_env_references() {
+        let path = std::env::var("PATH").unwrap_or_default();
+        assert_eq!(expand_env("${env:PATH}/x"), format!("{path}/x"));
+        assert_eq!(expand_env("${env:MCPLENS_SURELY_UNSET}"), "${env:MCPLENS_SURELY_UNSET}");
+        assert_eq!(expand_env("${env:}"), "${env:}");
+        assert_eq!(unexpanded("${env:PATH} ${env:MCPLENS_SURELY_UNSET}"), ["env:MCPLENS_SURELY_UNSET"]);
+        let text = r#"{"servers":{"s":{"url":"https://x.example/mcp","headers":{"H":"${env:MCPLENS_SURELY_UNSET}"}}}}"#;
+        let (_, entry) = pick(text, None).unwrap_or_else(|e| panic!("{e}"));
+        let target = entry_target("s", &entry, None).unwrap_or_else(|e| panic!("{e}"));
+        let found = unexpanded_in(&entry, &target);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].header(), Some("H"));
+        let said = found[0].message("s");
+        assert!(said.contains("headers.H uses MCPLENS_SURELY_UNSET, which is not set in the environment"), "{said}");
+    }
+
     #[test]
     fn what_is_left_as_written_is_named() {
         assert_eq!(unexpanded("${MCPLENS_SURELY_UNSET:-fallback}/${PATH}"), Vec::<String>::new());
@@ -612,6 +663,31 @@ mod tests {
             said.contains("env.K uses MCPLENS_SURELY_UNSET, which is not set") && said.contains("-e K=..."),
             "{said}"
         );
+    }
+
+    /// An oauth client id or secret whose variable is not set is left out (never sent as
+    /// written), with what to set; other settings are kept.
+    #[test]
+    fn an_unset_client_secret_is_left_out_with_what_to_set() {
+        let text = r#"{"servers":{"s":{"url":"https://x.example/mcp","oauth":{"clientId":"${env:PATH}",
+            "clientSecret":"${MCPLENS_SURELY_UNSET}","scope":"${MCPLENS_SURELY_UNSET}"}}}}"#;
+        let (_, t) = parse(text, None, None).unwrap_or_else(|e| panic!("{e}"));
+        let Target::Http(h) = t else { panic!("expected an HTTP target") };
+        assert_eq!(h.oauth.client.client_id, std::env::var("PATH").ok());
+        assert_eq!(h.oauth.client.client_secret, None);
+        assert_eq!(h.oauth.scope.as_deref(), Some("${MCPLENS_SURELY_UNSET}"));
+        let [unset] = h.oauth.unset.as_slice() else { panic!("{:?}", h.oauth.unset) };
+        assert_eq!(unset.setting, "clientSecret");
+        assert!(
+            unset.message.contains("server \"s\": oauth.clientSecret uses MCPLENS_SURELY_UNSET, which is not set")
+                && unset.message.contains("--client-secret"),
+            "{}",
+            unset.message
+        );
+        let (_, entry) = pick(text, None).unwrap_or_else(|e| panic!("{e}"));
+        let target = entry_target("s", &entry, None).unwrap_or_else(|e| panic!("{e}"));
+        let client: Vec<bool> = unexpanded_in(&entry, &target).iter().map(Unexpanded::in_client_setting).collect();
+        assert_eq!(client, [true, false], "the secret is said by the login, the scope by a warning");
     }
 
     #[test]

@@ -45,8 +45,19 @@ pub struct Help {
 impl Help {
     /// The help as seen from `from`: its own section, what applies everywhere there, then the rest.
     pub fn new(from: Scope) -> Help {
+        Help::with(entries(from))
+    }
+
+    /// The help of a screen that has only some of the keymap's sections (the watcher): the first
+    /// of `sections`, what applies everywhere there, then the others, each binding only where
+    /// `works(section, command)`; then the lines of [`EXTRA_HELP`] that `extra` names.
+    pub fn of(sections: &[Scope], works: impl Fn(Scope, Command) -> bool, extra: &[&str]) -> Help {
+        Help::with(entries_of(sections, works, extra))
+    }
+
+    fn with(entries: Vec<Entry>) -> Help {
         let mut help = Help {
-            entries: entries(from),
+            entries,
             rows: vec![],
             width: 80,
             scroll: Scroll::default(),
@@ -126,6 +137,22 @@ impl Help {
         self.scroll.scroll_by(-(self.scroll.len as isize));
         Used::Yes
     }
+}
+
+fn entries_of(sections: &[Scope], works: impl Fn(Scope, Command) -> bool, extra: &[&str]) -> Vec<Entry> {
+    let map = keymap::keymap();
+    let entry = |section, b: &keymap::Binding| Entry { section, keys: b.label.clone(), desc: b.help.clone() };
+    let mut out: Vec<Entry> = vec![];
+    for (i, &scope) in sections.iter().enumerate() {
+        out.extend(map.own(scope).filter(|b| works(scope, b.command)).map(|b| entry(scope.title(), b)));
+        if i == 0 {
+            let global = map.global_in(scope);
+            out.extend(global.iter().filter(|b| works(Scope::Any, b.command)).map(|b| entry(Scope::Any.title(), b)));
+        }
+    }
+    let extra = EXTRA_HELP.iter().filter(|(k, _)| extra.contains(k));
+    out.extend(extra.map(|(k, h)| Entry { section: "Also", keys: k.to_string(), desc: h.to_string() }));
+    out
 }
 
 fn entries(from: Scope) -> Vec<Entry> {

@@ -47,6 +47,18 @@ pub struct OAuthConfig {
     /// Log in with the JWT bearer grant, the assertion from here (workload identity, or the
     /// enterprise IdP), instead of a browser.
     pub assertion: Option<assertion::Source>,
+    /// A config entry's client id or secret whose `${VAR}` is not set: left out, and a login
+    /// stops with what to set instead (a credential sent as written is never the one meant).
+    pub unset: Vec<UnsetSetting>,
+}
+
+/// A client setting of a config entry's `"oauth"` left as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnsetSetting {
+    /// The setting: `clientId`, `clientSecret`, `idpClientId` or `idpClientSecret`.
+    pub setting: &'static str,
+    /// What is not set and how to give it, naming the entry and the variable (never a value).
+    pub message: String,
 }
 
 impl std::fmt::Debug for OAuthConfig {
@@ -61,6 +73,7 @@ impl std::fmt::Debug for OAuthConfig {
             .field("callback_port", &self.callback_port)
             .field("dpop", &self.dpop)
             .field("assertion", &self.assertion)
+            .field("unset", &self.unset)
             .finish()
     }
 }
@@ -367,6 +380,12 @@ impl Authorizer {
     }
 
     async fn login_locked(&self, challenge: Option<Challenge>, extra_scopes: &[String]) -> Result<String, String> {
+        if let Some(u) = self.config.unset.first() {
+            let e = format!("{}; the login does not send it as written", u.message);
+            self.tap.log().push(LogKind::Warning, &format!("auth: login failed: {e}"));
+            self.notify(Notice::Failed(e.clone()));
+            return Err(e);
+        }
         if self.options.no_browser && !self.config.client_credentials && self.config.assertion.is_none() {
             return Err(format!(
                 "the server wants a login and --no-browser forbids one here; no stored token works for {}: \
