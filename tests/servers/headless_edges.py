@@ -8,6 +8,8 @@ Tools:
   no_structured    declares an outputSchema and returns no structuredContent
   log_then_reply   sends three log messages (notifications/message), then its result at once
   error_lines      answers with a JSON-RPC error whose message has three lines
+  echo_args        answers its arguments as JSON text with each number as the literal string that
+                   arrived (`{"n": "123456789012345678901234567890"}`): what the client sent, digit for digit
 
 Usage: headless_edges.py   (stdio, protocol 2025-11-25)
 """
@@ -27,6 +29,8 @@ TOOLS = [
     {"name": "no_structured", "inputSchema": {"type": "object"}, "outputSchema": OUT},
     {"name": "log_then_reply", "inputSchema": {"type": "object"}},
     {"name": "error_lines", "inputSchema": {"type": "object"}},
+    {"name": "echo_args", "inputSchema": {"type": "object", "properties": {
+        "n": {"type": "integer"}, "x": {"type": "number"}, "o": {"type": "object"}}}},
 ]
 BIG_FORM = (
     '{"type":"object","properties":{"i":{"type":"integer","default":12345678901234567890123},'
@@ -55,8 +59,11 @@ def ask(method, params_text):
     return pending.pop(i, [None, None])[1]
 
 
-def call(i, name):
-    if name == "elicit_big":
+def call(i, name, line):
+    if name == "echo_args":
+        literal = json.loads(line, parse_int=str, parse_float=str)
+        result(i, json.dumps(literal.get("params", {}).get("arguments", {})))
+    elif name == "elicit_big":
         reply = ask("elicitation/create", '{"message":"A big default","requestedSchema":%s}' % BIG_FORM)
         result(i, json.dumps((reply or {}).get("result")))
     elif name == "bad_output":
@@ -93,7 +100,7 @@ def main():
         elif method == "tools/list":
             send({"jsonrpc": "2.0", "id": i, "result": {"tools": TOOLS}})
         elif method == "tools/call":
-            threading.Thread(target=call, args=(i, p.get("name", "")), daemon=True).start()
+            threading.Thread(target=call, args=(i, p.get("name", ""), line), daemon=True).start()
         elif i is not None:
             send({"jsonrpc": "2.0", "id": i, "result": {}})
 
