@@ -101,10 +101,13 @@ fn a_demo_session_recorded_through_the_proxy_replays_byte_for_byte() {
     let out = stdout(&o);
     assert!(out.contains("-32602") && out.contains("tools/call: no recorded reply matched"), "{out}");
     assert!(out.contains(r#"\"message\":\"hi\""#), "the closest params are quoted: {out}");
-    // Method not found: the client takes it as "no prompts".
-    let o = mcplens(&["prompts", "--", bin(), "replay", &f]);
+    // A method the recording never saw: method not found.
+    let o = mcplens(&["read", "demo://none", "--", bin(), "replay", &f]);
     let said = stdout(&o) + &stderr(&o);
-    assert!(said.contains("-32601: prompts/list: no recorded reply matched"), "{said}");
+    assert!(said.contains("-32601: resources/read: no recorded reply matched"), "{said}");
+    // The recorded server declares no prompts: it is not asked for them.
+    let o = mcplens(&["prompts", "--", bin(), "replay", &f]);
+    assert_eq!(stdout(&o), "the server offers no prompts: it declares no prompts capability\n", "{}", stderr(&o));
 }
 
 #[test]

@@ -97,3 +97,22 @@ fn an_error_message_of_several_lines_is_printed_as_lines() {
     assert!(err.contains("JSON-RPC error -32000: it failed · at step two · see the log"), "{err}");
     assert!(!out.contains("\\n") && !err.contains("\\n"), "{out}{err}");
 }
+
+/// A number beyond what a float holds, typed with --arg or in --args, reaches the server digit
+/// for digit (the server answers the literal it read), and --print-message shows it so.
+#[test]
+fn a_typed_number_beyond_64_bits_goes_out_as_typed() {
+    let big = "123456789012345678901234567890";
+    let (n, x, free) = (format!("n={big}"), "x=1.10", format!("free=-{big}"));
+    let args = format!(r#"{{"o": {{"ids": [{big}]}}}}"#);
+    let o = call("echo_args", &["--arg", &n, "--arg", x, "--arg", &free, "--args", &args, "--raw"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The raw result: the server's text, a JSON string in JSON.
+    let out = stdout(&o);
+    for sent in [format!(r#"\"n\": \"{big}\""#), r#"\"x\": \"1.10\""#.into(), format!(r#"\"free\": \"-{big}\""#)] {
+        assert!(out.contains(&sent), "{sent} not in {out}");
+    }
+    assert!(out.contains(big) && out.matches(big).count() == 3, "{out}");
+    let o = call("echo_args", &["--arg", &n, "--print-message"]);
+    assert!(stdout(&o).contains(&format!(r#""arguments":{{"n":{big}}}"#)), "{}", stdout(&o));
+}

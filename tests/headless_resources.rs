@@ -498,3 +498,49 @@ fn python_malformed_descriptors_are_marked_not_dropped() {
     assert!(stderr(&o).contains("warning: prompts/list repeated the cursor \"again\""), "{}", stderr(&o));
     assert!(json_out(&o).is_array());
 }
+
+/// A server that declares neither resources nor prompts (tests/servers/headless_edges.py
+/// tools-only: tools and logging, and `{}` to any other request) is not asked for them: each listing says plainly
+/// that it offers none, a snapshot leaves them out, nothing is a warning, and no list request goes
+/// out.
+#[tokio::test]
+async fn a_server_without_resources_or_prompts_is_not_asked_for_them() {
+    let (py, server) = (python().to_string_lossy().into_owned(), script("headless_edges.py"));
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--", &py, &server, "tools-only"]);
+        mcplens(&all)
+    };
+    for (cmd, noun, capability) in [
+        ("resources", "resources", "resources"),
+        ("templates", "resource templates", "resources"),
+        ("prompts", "prompts", "prompts"),
+    ] {
+        let o = run(&[cmd]);
+        assert_eq!(o.status.code(), Some(0), "{cmd}: {}", stderr(&o));
+        assert_eq!(stdout(&o), format!("the server offers no {noun}: it declares no {capability} capability\n"));
+        assert_eq!(stderr(&o), "", "{cmd}");
+        assert_eq!(stdout(&run(&[cmd, "--json"])), "[]\n", "{cmd}");
+    }
+    let o = run(&["prompt", "greet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the server offers no prompts: it declares no prompts capability"), "{}", stderr(&o));
+    let o = run(&["snapshot"]);
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+    let snap = json_out(&o);
+    assert!(snap["tools"].is_array(), "{snap}");
+    for absent in ["resources", "resourceTemplates", "prompts"] {
+        assert!(snap.get(absent).is_none(), "{absent} recorded: {snap}");
+    }
+
+    let target = Target::Stdio(StdioTarget { command: py.clone(), args: vec![server.clone(), "tools-only".into()], env: vec![], cwd: None });
+    let s = Session::connect(&target, ConnectOptions::default()).await.unwrap_or_else(|e| panic!("{e}"));
+    for list in [s.list_resources().await, s.list_resource_templates().await, s.list_prompts().await] {
+        let list = list.unwrap_or_else(|e| panic!("{e}"));
+        assert!(list.not_offered.is_some() && list.warnings.is_empty() && list.pages == 0, "{list:?}");
+    }
+    let sent: Vec<String> =
+        s.log().entries().iter().filter_map(|e| Some(e.msg.as_ref()?.method.as_deref()?.to_string())).collect();
+    assert!(!sent.iter().any(|m| m.starts_with("resources/") || m.starts_with("prompts/")), "{sent:?}");
+    assert!(sent.iter().any(|m| m == "initialize"), "{sent:?}");
+}

@@ -115,7 +115,7 @@ async fn split_view_puts_structured_content_beside_meta() {
     // The outputSchema check.
     run(&mut app, &session, &mut screen, "server_status", json!({})).await;
     screen.press(&mut app, KeyCode::Char('2'));
-    assert!(screen.text(&mut app).contains("✔ structuredContent matches the tool's outputSchema"));
+    assert!(screen.text(&mut app).contains("✔ structuredContent fits the tool's outputSchema"));
     // A result without structuredContent says so plainly.
     run(&mut app, &session, &mut screen, "web_search", json!({"query": "q"})).await;
     screen.press(&mut app, KeyCode::Char('2'));

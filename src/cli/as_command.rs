@@ -84,7 +84,13 @@ pub fn message(spec: &Spec, id: u64, (client, client_version): Client) -> String
     }
     let text = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string();
     // Characters that could act as terminal controls written as `\u` escapes: the same JSON.
-    crate::sanitize::json(&text).into_owned()
+    crate::sanitize::json(&as_sent(&text)).into_owned()
+}
+
+/// JSON text with each number kept as typed (and each name kept as the server wrote it) in the
+/// literal that goes out on the wire (see `mcp::wire::exact_literal`).
+fn as_sent(json: &str) -> std::borrow::Cow<'_, str> {
+    crate::mcp::wire::with_exact_literals(json)
 }
 
 fn command(spec: &Spec, w: Words) -> String {
@@ -92,7 +98,7 @@ fn command(spec: &Spec, w: Words) -> String {
     let mut words = vec!["mcplens".to_string(), "call".into(), w.word(spec.tool)];
     if let Some(a) = spec.arguments.filter(|a| !a.is_empty()) {
         let json = Value::Object(a.clone()).to_string();
-        words.extend(["--args".into(), w.word(&crate::sanitize::json(&json))]);
+        words.extend(["--args".into(), w.word(&crate::sanitize::json(&as_sent(&json)))]);
     }
     if !spec.version.is_empty() {
         words.extend(["--protocol".into(), w.word(spec.version)]);
@@ -242,6 +248,20 @@ mod tests {
         );
         let shown = render(&spec, Form::Command, true, secrets).unwrap_or_default();
         assert!(shown.contains("-H 'Authorization: Bearer s3cr3t'"), "{shown}");
+    }
+
+    /// A number kept as typed is written as its digits in every form, as it goes out.
+    #[test]
+    fn a_number_kept_as_typed_is_written_as_typed() {
+        let t = target(&["--url", "http://h/mcp"]);
+        let big = "123456789012345678901234567890";
+        let args = json!({"n": crate::mcp::exact_numbers::number(big), "s": "x"});
+        let spec =
+            Spec { target: &t, tool: "echo", arguments: args.as_object(), era: Era::Legacy, version: "2025-11-25" };
+        for form in [Form::Command, Form::Curl, Form::Message] {
+            let text = render(&spec, form, false, vec![]).unwrap_or_default();
+            assert!(text.contains(&format!(r#"{{"n":{big},"s":"x"}}"#)), "{form:?}: {text}");
+        }
     }
 
     /// A secret is masked before it is quoted: one holding a quote, a backslash, a space or a `$`

@@ -62,6 +62,9 @@ fn table_line(row: &[String], widths: &[usize]) -> String {
 /// The listing's first line: how many, over how many pages. What went wrong is said on stderr
 /// (`warn_list`), where a script reading the listing does not meet it.
 fn header(list: &Listing) -> String {
+    if let Some(why) = &list.not_offered {
+        return format!("the server offers no {}: {}\n", list.kind.plural(), sanitize::line(why));
+    }
     let n = list.items.len();
     let noun = if n == 1 { list.kind.noun() } else { list.kind.plural() };
     let pages = if list.pages == 1 { "1 page".to_string() } else { format!("{} pages", list.pages) };

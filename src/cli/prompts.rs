@@ -30,6 +30,12 @@ fn prompt_arguments(a: &PromptArgs) -> Result<Map<String, Value>> {
 
 /// The prompt must be listed and get its required arguments (unless --no-validate).
 fn check(list: &Listing, a: &PromptArgs, args: &Map<String, Value>) -> Result<()> {
+    if let Some(why) = &list.not_offered {
+        return Err(LensError::usage(format!(
+            "the server offers no prompts: {} (--no-validate sends the request anyway)",
+            sanitize::line(why)
+        )));
+    }
     let Some(prompt) = list.find(&a.name) else {
         let names: Vec<&str> = list.items.iter().map(|p| p.name()).take(20).collect();
         return Err(LensError::usage(format!(

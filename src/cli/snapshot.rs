@@ -47,7 +47,10 @@ pub(crate) async fn take(session: &crate::mcp::Session) -> Result<String> {
     for kind in [ItemKind::Resource, ItemKind::Template, ItemKind::Prompt] {
         let list = session.list_all(kind).await?;
         warn_all(kind.plural(), &list.warnings);
-        parts.lists.push((member(kind), items(&list)));
+        // A list the server does not offer is left out: absent, as its capability is.
+        if list.not_offered.is_none() {
+            parts.lists.push((member(kind), items(&list)));
+        }
     }
     Ok(parts.write())
 }

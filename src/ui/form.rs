@@ -46,6 +46,12 @@ fn key(cmd: Command) -> String {
     super::keymap::key(super::keymap::Scope::Form, cmd)
 }
 
+/// The JSON mode's text as a value: a number beyond what a float holds as typed
+/// (`123456789012345678901234567890`) goes out with the digits typed.
+fn read_json(text: &str) -> Result<Value, String> {
+    crate::mcp::exact_numbers::read(text, crate::json_depth::DEFAULT_MAX_DEPTH)
+}
+
 /// What a key did, for the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormOutcome {
@@ -180,10 +186,11 @@ impl FormState {
         self.validate();
     }
 
-    /// The arguments to send: the raw JSON text in JSON mode, else what the fields build.
+    /// The arguments to send: the raw JSON text in JSON mode (each number kept as typed, see
+    /// `mcp::exact_numbers`), else what the fields build.
     pub fn arguments(&self) -> Result<Value, String> {
         match &self.raw {
-            Some(t) => match serde_json::from_str::<Value>(&t.text()) {
+            Some(t) => match read_json(&t.text()) {
                 Ok(v @ Value::Object(_)) => Ok(v),
                 Ok(_) => Err("the arguments must be a JSON object".into()),
                 Err(e) => Err(format!("not valid JSON: {e}")),
@@ -377,10 +384,10 @@ impl FormState {
         match self.raw.take() {
             None => {
                 let text = serde_json::to_string_pretty(&self.form.arguments()).unwrap_or_else(|_| "{}".into());
-                self.raw = Some(TextArea::new(&text));
+                self.raw = Some(TextArea::new(&crate::mcp::wire::with_exact_literals(&text)));
                 self.message = None;
             }
-            Some(t) => match serde_json::from_str::<Value>(&t.text()) {
+            Some(t) => match read_json(&t.text()) {
                 Ok(v @ Value::Object(_)) => {
                     let mut fresh = Form::new(&self.form.schema);
                     if fresh.load(&v) && fresh.arguments() == v {
@@ -875,5 +882,30 @@ impl FormState {
             Kind::Recursive => format!("▸ {} expands (recursive schema)", key(Command::Activate)),
         };
         (text, !unset)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::mcp::exact_numbers;
+
+    /// The JSON mode sends a number a float would round with the digits typed; the fields, which
+    /// hold 64-bit integers, leave it in JSON mode.
+    #[test]
+    fn the_json_mode_keeps_a_typed_number_whole() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}, "o": {"type": "object"}}});
+        let mut form = FormState::for_schema("t", &schema, None);
+        let big = "123456789012345678901234567890";
+        form.raw = Some(TextArea::new(&format!(r#"{{"n": {big}, "o": {{"k": [{big}]}}}}"#)));
+        let args = form.arguments().unwrap_or_default();
+        let literal = |v: &Value| exact_numbers::literal(v).unwrap_or_default();
+        assert_eq!((literal(&args["n"]), literal(&args["o"]["k"][0])), (big.to_string(), big.to_string()));
+        form.validate();
+        assert!(form.errors.is_empty(), "checked as the integer it reads as: {:?}", form.errors);
+        form.toggle_raw();
+        assert!(form.raw.as_ref().is_some_and(|t| t.text().contains(big)), "{:?}", form.message);
     }
 }

@@ -92,7 +92,7 @@ impl App {
 
     /// `s` in the log: the level picker.
     pub(super) fn pick_server_level(&mut self) {
-        let declared = self.server.as_ref().is_some_and(|s| super::ops::declares(s, &["logging"]));
+        let declared = self.server.as_ref().is_some_and(|s| s.declares(&["logging"]));
         let picker = super::components::level::LevelPicker::new(self.server_level, declared);
         self.panes.overlays.push(Box::new(picker));
     }

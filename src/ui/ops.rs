@@ -39,16 +39,6 @@ impl ListKind {
     }
 }
 
-/// Whether the server declared the capability at `path` (`["resources", "subscribe"]`): present
-/// and neither `false` nor `null`.
-pub fn declares(server: &crate::mcp::ServerInfo, path: &[&str]) -> bool {
-    let mut v = server.result.get("capabilities");
-    for key in path {
-        v = v.and_then(|x| x.get(*key));
-    }
-    !matches!(v, None | Some(Value::Null) | Some(Value::Bool(false)))
-}
-
 /// The lists last sent to the app, by what they hold: a re-listing is compared with them.
 #[derive(Default)]
 pub struct Known {
@@ -140,10 +130,10 @@ pub async fn relist(
 /// The lists the server offers besides its tools, read once after connecting.
 pub fn offered(server: &crate::mcp::ServerInfo) -> Vec<ListKind> {
     let mut kinds = vec![];
-    if declares(server, &["resources"]) {
+    if server.declares(&["resources"]) {
         kinds.push(ListKind::Resources);
     }
-    if declares(server, &["prompts"]) {
+    if server.declares(&["prompts"]) {
         kinds.push(ListKind::Prompts);
     }
     kinds
@@ -302,10 +292,10 @@ mod tests {
         let s = crate::mcp::ServerInfo::from_raw_text(
             r#"{"jsonrpc":"2.0","id":0,"result":{"capabilities":{"resources":{"subscribe":true},"prompts":{},"logging":null}}}"#,
         );
-        assert!(declares(&s, &["resources", "subscribe"]));
-        assert!(declares(&s, &["prompts"]));
-        assert!(!declares(&s, &["prompts", "listChanged"]));
-        assert!(!declares(&s, &["logging"]));
+        assert!(s.declares(&["resources", "subscribe"]));
+        assert!(s.declares(&["prompts"]));
+        assert!(!s.declares(&["prompts", "listChanged"]));
+        assert!(!s.declares(&["logging"]));
         assert_eq!(offered(&s), [ListKind::Resources, ListKind::Prompts]);
         assert_eq!(
             [extension(Some("application/json"), false), extension(Some("image/png"), true), extension(None, true)],

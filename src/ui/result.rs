@@ -565,7 +565,8 @@ impl ResultState {
             "error": why,
             "elapsed_ms": self.call.elapsed.as_millis() as u64,
         });
-        serde_json::to_string_pretty(&note).unwrap_or_else(|_| why.to_string())
+        let text = serde_json::to_string_pretty(&note).unwrap_or_else(|_| why.to_string());
+        crate::mcp::wire::with_exact_literals(&text).into_owned()
     }
 
     /// `O`: the resource the result names: in a view of the blocks the first from the top line

@@ -8,12 +8,16 @@ Tools:
   no_structured    declares an outputSchema and returns no structuredContent
   log_then_reply   sends three log messages (notifications/message), then its result at once
   error_lines      answers with a JSON-RPC error whose message has three lines
+  echo_args        answers its arguments as JSON text with each number as the literal string that
+                   arrived (`{"n": "123456789012345678901234567890"}`): what the client sent, digit for digit
 
 resources/read, prompts/get and completion/complete (any URI, prompt or argument) send three log
 messages as log_then_reply does, then their answer at once: text "read it", a user message "got it",
 the completion "completed".
 
-Usage: headless_edges.py   (stdio, protocol 2025-11-25)
+With the argument `tools-only` it declares tools and logging alone and answers `{}` to those three.
+
+Usage: headless_edges.py [tools-only]   (stdio, protocol 2025-11-25)
 """
 
 import json
@@ -31,6 +35,8 @@ TOOLS = [
     {"name": "no_structured", "inputSchema": {"type": "object"}, "outputSchema": OUT},
     {"name": "log_then_reply", "inputSchema": {"type": "object"}},
     {"name": "error_lines", "inputSchema": {"type": "object"}},
+    {"name": "echo_args", "inputSchema": {"type": "object", "properties": {
+        "n": {"type": "integer"}, "x": {"type": "number"}, "o": {"type": "object"}}}},
 ]
 BIG_FORM = (
     '{"type":"object","properties":{"i":{"type":"integer","default":12345678901234567890123},'
@@ -77,8 +83,11 @@ def logged_answer(i, method, p):
     send({"jsonrpc": "2.0", "id": i, "result": res})
 
 
-def call(i, name):
-    if name == "elicit_big":
+def call(i, name, line):
+    if name == "echo_args":
+        literal = json.loads(line, parse_int=str, parse_float=str)
+        result(i, json.dumps(literal.get("params", {}).get("arguments", {})))
+    elif name == "elicit_big":
         reply = ask("elicitation/create", '{"message":"A big default","requestedSchema":%s}' % BIG_FORM)
         result(i, json.dumps((reply or {}).get("result")))
     elif name == "bad_output":
@@ -92,6 +101,11 @@ def call(i, name):
         send({"jsonrpc": "2.0", "id": i, "error": {"code": -32000, "message": "it failed\n  at step two\nsee the log"}})
     else:
         send({"jsonrpc": "2.0", "id": i, "error": {"code": -32602, "message": "unknown tool " + name}})
+
+
+TOOLS_ONLY = sys.argv[1:] == ["tools-only"]
+CAPABILITIES = {"tools": {}, "logging": {}} if TOOLS_ONLY else {
+    "tools": {}, "logging": {}, "resources": {}, "prompts": {}, "completions": {}}
 
 
 def main():
@@ -109,14 +123,13 @@ def main():
         if method == "initialize":
             send({"jsonrpc": "2.0", "id": i, "result": {"protocolVersion": "2025-11-25",
                   "serverInfo": {"name": "headless-edges", "version": "1"},
-                  "capabilities": {"tools": {}, "logging": {}, "resources": {}, "prompts": {},
-                                   "completions": {}}}})
+                  "capabilities": CAPABILITIES}})
         elif method == "tools/list":
             send({"jsonrpc": "2.0", "id": i, "result": {"tools": TOOLS}})
-        elif method in ("resources/read", "prompts/get", "completion/complete"):
+        elif method in ("resources/read", "prompts/get", "completion/complete") and not TOOLS_ONLY:
             logged_answer(i, method, p)
         elif method == "tools/call":
-            threading.Thread(target=call, args=(i, p.get("name", "")), daemon=True).start()
+            threading.Thread(target=call, args=(i, p.get("name", ""), line), daemon=True).start()
         elif i is not None:
             send({"jsonrpc": "2.0", "id": i, "result": {}})
 

@@ -62,6 +62,22 @@ pub fn check(schema: &Value, reply: &str, max: usize) -> Option<OutputCheck> {
 }
 
 impl OutputCheck {
+    /// What the check found, in one line (not sanitized: callers do). A result that breaks the
+    /// schema is named without its places: [`OutputCheck::warning`] and the TUI's Split view
+    /// add them each their own way.
+    pub fn headline(&self) -> String {
+        match self {
+            OutputCheck::Fits => "structuredContent fits the tool's outputSchema".into(),
+            OutputCheck::Breaks(_) => "structuredContent breaks the tool's outputSchema".into(),
+            OutputCheck::Missing => "the tool declares an outputSchema but the result has no structuredContent".into(),
+            OutputCheck::TooBig(n) => format!(
+                "structuredContent is {:.1} MB: not checked against the outputSchema here",
+                *n as f64 / (1 << 20) as f64
+            ),
+            OutputCheck::Unusable(why) => format!("not checked against the outputSchema: {why}"),
+        }
+    }
+
     /// One line on a result that breaks the tool's outputSchema (not sanitized: callers do);
     /// None when it fits or was not checked.
     pub fn warning(&self) -> Option<String> {
@@ -70,11 +86,9 @@ impl OutputCheck {
                 let named: Vec<String> = v.iter().take(NAMED).map(ToString::to_string).collect();
                 let more = v.len().saturating_sub(NAMED);
                 let more = if more > 0 { format!("; and {more} more") } else { String::new() };
-                Some(format!("structuredContent breaks the tool's outputSchema: {}{more}", named.join("; ")))
+                Some(format!("{}: {}{more}", self.headline(), named.join("; ")))
             }
-            OutputCheck::Missing => {
-                Some("the tool declares an outputSchema but the result has no structuredContent".into())
-            }
+            OutputCheck::Missing => Some(self.headline()),
             _ => None,
         }
     }

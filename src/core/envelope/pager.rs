@@ -308,25 +308,16 @@ pub fn shown_position(position: &Value) -> String {
     }
 }
 
-/// Arguments to keep beyond this process (the history, a form filled from it): a position sent as
-/// a stand-in (`exact_position`) becomes its literal as a string, since the stand-in means
-/// nothing to another process. Positions sit at the top level or one object down (a pointer).
+/// Arguments to keep beyond this process (the history, a form filled from it): a stand-in (a
+/// position sent as the server wrote it, `exact_position`, or a number kept as the user typed it)
+/// becomes its literal as a string, since the stand-in means nothing to another process.
 pub fn without_stand_ins(args: &Value) -> Value {
-    let mut out = args.clone();
-    let literal = |v: &mut Value| {
-        if let Some(l) = v.as_str().and_then(crate::mcp::wire::literal_of) {
-            *v = Value::String(l);
-        }
-    };
-    if let Some(m) = out.as_object_mut() {
-        for v in m.values_mut() {
-            literal(v);
-            if let Some(inner) = v.as_object_mut() {
-                inner.values_mut().for_each(literal);
-            }
-        }
-    }
-    out
+    crate::deep::grow(|| match args {
+        Value::String(s) => crate::mcp::wire::literal_of(s).map_or_else(|| args.clone(), Value::String),
+        Value::Array(items) => Value::Array(items.iter().map(without_stand_ins).collect()),
+        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), without_stand_ins(v))).collect()),
+        other => other.clone(),
+    })
 }
 
 /// A stable identity for an item, to keep each exactly once across pages.
@@ -626,12 +617,10 @@ mod tests {
     #[test]
     fn stand_ins_are_not_kept_beyond_the_process() {
         let stand_in = crate::mcp::wire::exact_literal("123456789012345678901");
-        let args = json!({"offset": stand_in, "q": "x", "opts": {"from": stand_in}});
+        let args = json!({"offset": stand_in, "q": "x", "opts": {"from": stand_in, "ids": [[stand_in]]}});
         let kept = without_stand_ins(&args);
-        assert_eq!(
-            kept,
-            json!({"offset": "123456789012345678901", "q": "x", "opts": {"from": "123456789012345678901"}})
-        );
+        let literal = "123456789012345678901";
+        assert_eq!(kept, json!({"offset": literal, "q": "x", "opts": {"from": literal, "ids": [[literal]]}}));
     }
 
     #[test]

@@ -27,6 +27,14 @@ impl ItemKind {
         }
     }
 
+    /// The server capability that offers the list.
+    pub fn capability(self) -> &'static str {
+        match self {
+            ItemKind::Resource | ItemKind::Template => "resources",
+            ItemKind::Prompt => "prompts",
+        }
+    }
+
     /// The result member holding the page's items.
     pub fn key(self) -> &'static str {
         match self {
@@ -409,15 +417,16 @@ pub struct Listing {
     /// What went wrong along the way without stopping the listing (repeated cursor, malformed
     /// descriptors, the method not offered).
     pub warnings: Vec<String>,
-    /// The server answered "method not found" (it does not offer this kind at all).
-    pub unsupported: bool,
+    /// Why the server offers none of this kind, when it does not: it declares no capability for
+    /// it (it was not asked), or it answered "method not found".
+    pub not_offered: Option<String>,
     /// The first page's cache hint (2026-07-28), as one line.
     pub cache: Option<String>,
 }
 
 impl Listing {
     pub fn new(kind: ItemKind) -> Self {
-        Listing { kind, items: vec![], pages: 0, warnings: vec![], unsupported: false, cache: None }
+        Listing { kind, items: vec![], pages: 0, warnings: vec![], not_offered: None, cache: None }
     }
 
     /// The item with this name, or (resources, templates) this URI or URI template.

@@ -69,9 +69,15 @@ impl Session {
     }
 
     /// Every item of `kind`; a repeated cursor or the page limit stops the walk with a warning.
+    /// A server that does not declare the kind's capability is not asked (the protocol: a client
+    /// calls only the methods of the capabilities a server declares): it offers none.
     pub async fn list_all(&self, kind: ItemKind) -> Result<Listing> {
         let method = kind.method();
         let mut list = Listing::new(kind);
+        if !self.server.declares(&[kind.capability()]) {
+            list.not_offered = Some(format!("it declares no {} capability", kind.capability()));
+            return Ok(list);
+        }
         let mut seen = HashSet::new();
         // A cursor is sent back exactly as it came, whatever its JSON type.
         let mut cursor: Option<Value> = None;
@@ -85,7 +91,8 @@ impl Session {
                 Ok(Err(err)) if list.pages == 1 && err.is_method_not_found() => {
                     // A server without resources or prompts says so with "method not found":
                     // that is none of them, not a broken connection.
-                    list.unsupported = true;
+                    // Said as a warning too: the server declared the capability.
+                    list.not_offered = Some(format!("it answered {}", err.summary()));
                     self.note(&mut list, format!("the server does not offer {} ({})", kind.plural(), err.summary()));
                     return Ok(list);
                 }

@@ -145,6 +145,15 @@ impl ServerInfo {
     pub fn protocol_version(&self) -> &str {
         &self.negotiated
     }
+    /// Whether the server declared the capability at `path` (`["resources", "subscribe"]`):
+    /// present and neither `false` nor `null`.
+    pub fn declares(&self, path: &[&str]) -> bool {
+        let mut v = self.result.get("capabilities");
+        for key in path {
+            v = v.and_then(|x| x.get(*key));
+        }
+        !matches!(v, None | Some(Value::Null) | Some(Value::Bool(false)))
+    }
     pub fn capabilities(&self) -> Vec<String> {
         self.result
             .get("capabilities")

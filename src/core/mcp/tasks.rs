@@ -131,21 +131,6 @@ impl Session {
         })
     }
 
-    /// The session's tasks as the server lists them (one page).
-    pub async fn list_tasks(&self, opts: &CallOptions) -> Result<Vec<Task>> {
-        let reply = self.request_method("tasks/list", json!({}), opts, &mut |_| {}).await?;
-        match &reply.body {
-            ReplyBody::Result(r) => Ok(r
-                .get("tasks")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Task::from_result)
-                .collect()),
-            ReplyBody::Error(e) => Err(LensError::tool(format!("tasks/list: {}", Reply::error_summary(e)))),
-        }
-    }
-
     /// Runs `tool` as a task to its end: starts it, polls it (each status to `on_status`), and
     /// returns its result. A task that needs input is handed to `tasks/result`, during which the
     /// server asks (elicitation, sampling) through the session's ask desk. Cancelling `opts`

@@ -1,9 +1,30 @@
 //! Tool arguments from the command line: `--args JSON` or `--arg key=value`, typed by the schema.
+//! A number serde_json would rewrite (`123456789012345678901234567890`, `1.10`) is kept as typed
+//! (see `mcp::exact_numbers`): the server gets the digits the user wrote.
 
 use serde_json::{Map, Value};
 
 use super::resolve::resolve;
 use crate::error::{LensError, Result};
+use crate::mcp::exact_numbers;
+
+/// `text` as JSON, each number kept as written.
+fn read(text: &str) -> Option<Value> {
+    exact_numbers::read(text, crate::json_depth::DEFAULT_MAX_DEPTH).ok()
+}
+
+/// Whether `v` is a number, a number kept as written included; `integer`: one with no fraction.
+fn is_number(v: &Value, integer: bool) -> bool {
+    let read;
+    let v = match exact_numbers::literal(v) {
+        Some(_) => {
+            read = exact_numbers::value_as_read(v);
+            &read
+        }
+        None => v,
+    };
+    v.is_number() && (!integer || v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|f| f.fract() == 0.0))
+}
 
 /// The schema of property `key` of `schema` (after following a `$ref` on either), if declared.
 pub fn property_schema<'a>(schema: &'a Value, key: &str) -> Option<&'a Value> {
@@ -38,8 +59,9 @@ pub fn typed_value(schema: Option<&Value>, key: &str, raw: &str) -> Result<Value
     let bad = |what: &str| LensError::usage(format!("--arg {key}={raw}: {what}"));
     if types.is_empty() {
         // Undeclared or untyped: JSON if it parses as a number, boolean, null, object or array.
-        return Ok(match serde_json::from_str::<Value>(raw) {
-            Ok(v @ (Value::Number(_) | Value::Bool(_) | Value::Object(_) | Value::Array(_))) => v,
+        return Ok(match read(raw) {
+            Some(v @ (Value::Bool(_) | Value::Object(_) | Value::Array(_))) => v,
+            Some(v) if is_number(&v, false) => v,
             _ => Value::String(raw.to_string()),
         });
     }
@@ -49,17 +71,15 @@ pub fn typed_value(schema: Option<&Value>, key: &str, raw: &str) -> Result<Value
     for t in &types {
         let v = match *t {
             "string" => return Ok(Value::String(raw.to_string())),
-            "integer" => serde_json::from_str::<Value>(raw.trim())
-                .ok()
-                .filter(|v| v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|f| f.fract() == 0.0)),
-            "number" => serde_json::from_str::<Value>(raw.trim()).ok().filter(Value::is_number),
+            "integer" => read(raw.trim()).filter(|v| is_number(v, true)),
+            "number" => read(raw.trim()).filter(|v| is_number(v, false)),
             "boolean" => match raw.trim().to_ascii_lowercase().as_str() {
                 "true" | "yes" | "1" | "on" => Some(Value::Bool(true)),
                 "false" | "no" | "0" | "off" => Some(Value::Bool(false)),
                 _ => None,
             },
-            "object" => serde_json::from_str::<Value>(raw).ok().filter(Value::is_object),
-            "array" => serde_json::from_str::<Value>(raw).ok().filter(Value::is_array),
+            "object" => read(raw).filter(Value::is_object),
+            "array" => read(raw).filter(Value::is_array),
             _ => None,
         };
         if let Some(v) = v {
@@ -73,7 +93,7 @@ pub fn typed_value(schema: Option<&Value>, key: &str, raw: &str) -> Result<Value
 pub fn build(schema: Option<&Value>, args_json: Option<&str>, pairs: &[String]) -> Result<Option<Map<String, Value>>> {
     let mut out = match args_json {
         None => None,
-        Some(text) => match serde_json::from_str::<Value>(text) {
+        Some(text) => match exact_numbers::read(text, crate::json_depth::DEFAULT_MAX_DEPTH) {
             Ok(Value::Object(m)) => Some(m),
             Ok(other) => {
                 let kind = match other {
@@ -135,6 +155,27 @@ mod tests {
             Value::Object(args),
             json!({"n": 42, "x": -1.5, "b": true, "s": "42", "o": {"k": 1}, "a": [1, 2], "r": 7, "ns": null, "free": 3})
         );
+    }
+
+    /// A number a float would round is kept as typed (a stand-in the wire puts back), and still
+    /// checked as the type the schema declares.
+    #[test]
+    fn numbers_beyond_a_float_are_kept_as_typed() {
+        let schema =
+            json!({"properties": {"n": {"type": "integer"}, "x": {"type": "number"}, "o": {"type": "object"}}});
+        let big = "123456789012345678901234567890";
+        let pairs = [format!("n={big}"), "x=1.10".into(), format!("free={big}"), format!("o={{\"k\":[{big}]}}")];
+        let args = build(Some(&schema), Some(&format!(r#"{{"a": {big}}}"#)), &pairs)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_default();
+        let literal = |v: &Value| exact_numbers::literal(v).unwrap_or_default();
+        assert_eq!((literal(&args["n"]), literal(&args["x"])), (big.to_string(), "1.10".to_string()));
+        assert_eq!(
+            (literal(&args["free"]), literal(&args["a"]), literal(&args["o"]["k"][0])),
+            (big.into(), big.into(), big.into())
+        );
+        let err = build(Some(&schema), None, &[format!("x={big}x")]).err().map(|e| e.message).unwrap_or_default();
+        assert!(err.contains("expected number"), "{err}");
     }
 
     #[test]

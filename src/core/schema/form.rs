@@ -145,9 +145,10 @@ fn kept_schema(s: &Value, kind: &Kind) -> Owned {
     }
 }
 
-/// A value as compact JSON text, at any depth.
+/// A value as compact JSON text, at any depth, a number kept as typed written as its digits.
 fn json_text(v: &Value) -> String {
-    serde_json::to_string(&crate::deep::Deep(v)).unwrap_or_default()
+    let text = serde_json::to_string(&crate::deep::Deep(v)).unwrap_or_default();
+    crate::mcp::wire::with_exact_literals(&text).into_owned()
 }
 
 /// Why text in a field is not a value of its kind.
@@ -164,11 +165,14 @@ pub fn parse_error(f: &Field) -> Option<String> {
         Kind::Number if !f.text.trim().is_empty() && parse_number(&f.text).or_else(|| f.whole_default()).is_none() => {
             Some("not a number".into())
         }
-        Kind::Json if !f.text.trim().is_empty() && serde_json::from_str::<Value>(&f.text).is_err() => {
-            Some("not valid JSON".into())
-        }
+        Kind::Json if !f.text.trim().is_empty() && json_value(&f.text).is_none() => Some("not valid JSON".into()),
         _ => None,
     }
+}
+
+/// A JSON field's text as a value, each number kept as typed (see `mcp::exact_numbers`).
+fn json_value(text: &str) -> Option<Value> {
+    crate::mcp::exact_numbers::read(text, crate::json_depth::DEFAULT_MAX_DEPTH).ok()
 }
 
 fn parse_integer(s: &str) -> Option<Value> {
@@ -514,7 +518,7 @@ impl Field {
             Kind::Text => Some(Value::String(self.text.clone())),
             Kind::Integer => parse_integer(&self.text).or_else(|| self.whole_default()),
             Kind::Number => parse_number(&self.text).or_else(|| self.whole_default()),
-            Kind::Json => serde_json::from_str(&self.text).ok(),
+            Kind::Json => json_value(&self.text),
             Kind::Boolean => self.choice.map(|c| Value::Bool(c == 1)),
             Kind::Enum(opts) => self.choice.and_then(|c| opts.get(c)).map(crate::deep::clone_value),
             Kind::MultiEnum(opts) => Some(Value::Array(

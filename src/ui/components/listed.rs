@@ -61,7 +61,9 @@ pub fn section(rows: &mut Vec<Row>, title: &str, list: Option<&Result<Listing, S
     match list {
         None => rows.push(Row::Heading(format!("{title}: listing…"))),
         Some(Err(e)) => rows.push(Row::Heading(format!("{title}: the listing failed: {e}"))),
-        Some(Ok(l)) if l.unsupported => rows.push(Row::Heading(format!("{title}: the server does not offer them"))),
+        Some(Ok(l)) if l.not_offered.is_some() => {
+            rows.push(Row::Heading(format!("{title}: the server does not offer them")))
+        }
         Some(Ok(l)) => {
             let pages = if l.pages == 1 { String::new() } else { format!(", {} pages", l.pages) };
             let warn = if l.warnings.is_empty() {

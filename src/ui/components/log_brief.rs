@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::mcp::exact_numbers;
 use crate::mcp::log::{LogEntry, Role};
 
 /// Fewer characters than any row shows: the row cuts the rest with `…`.
@@ -18,7 +19,7 @@ const MAX: usize = 240;
 pub fn brief(e: &LogEntry) -> Option<String> {
     let m = e.msg.as_ref()?;
     let method = m.method.as_deref().unwrap_or_default();
-    let Ok(v) = crate::json_depth::parse::<Value>(&e.text, crate::json_depth::DEFAULT_MAX_DEPTH) else {
+    let Ok(v) = read(&e.text) else {
         let open = crate::ui::keymap::key(crate::ui::keymap::Scope::Log, crate::ui::keymap::Command::Open);
         return Some(match m.role {
             Role::Error => format!("error (a long reply: {open} shows it whole)"),
@@ -33,6 +34,12 @@ pub fn brief(e: &LogEntry) -> Option<String> {
     };
     crate::deep::drop_value(v);
     Some(out)
+}
+
+/// A message's text as JSON, each number as written: a float would round a typed
+/// `123456789012345678901234567890` that went out whole.
+fn read(text: &str) -> Result<Value, String> {
+    exact_numbers::read(text, crate::json_depth::DEFAULT_MAX_DEPTH)
 }
 
 /// `code message` of an error reply.
@@ -146,12 +153,15 @@ fn without_meta(m: &Map<String, Value>) -> Map<String, Value> {
 
 /// A string as it reads, anything else as JSON.
 fn text(v: &Value) -> String {
-    v.as_str().map_or_else(|| short(v), str::to_string)
+    match exact_numbers::literal(v) {
+        Some(l) => l,
+        None => v.as_str().map_or_else(|| short(v), str::to_string),
+    }
 }
 
-/// Compact JSON, only its first bytes written.
+/// Compact JSON, only its first bytes written, numbers as they were written.
 fn short(v: &Value) -> String {
-    crate::deep::to_string_prefix(v, 4 * MAX)
+    crate::mcp::wire::with_exact_literals(&crate::deep::to_string_prefix(v, 4 * MAX)).into_owned()
 }
 
 fn cut(s: String) -> String {
@@ -184,6 +194,16 @@ mod tests {
         assert_eq!(req("notifications/progress", step), "2/5 step 2 of 5 (token 3)");
         let bare = json!({"progressToken": "t-1", "progress": 0.5});
         assert_eq!(req("notifications/progress", bare), "0.5 (token t-1)");
+    }
+
+    #[test]
+    fn numbers_are_said_as_they_went_out() {
+        let sent = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":{"a":123456789012345678901234567890,"b":1.10}}}"#;
+        let v = read(sent).unwrap_or_default();
+        assert_eq!(request("tools/call", v.get("params")), r#"add {"a":123456789012345678901234567890,"b":1.10}"#);
+        let step = r#"{"params":{"progressToken":98765432109876543210,"progress":1}}"#;
+        let v = read(step).unwrap_or_default();
+        assert_eq!(request("notifications/progress", v.get("params")), "1 (token 98765432109876543210)");
     }
 
     #[test]

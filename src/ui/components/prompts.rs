@@ -16,7 +16,6 @@ use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
 use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::msg::Cmd;
-use crate::ui::ops::declares;
 use crate::ui::theme::{Role, Theme};
 
 pub const SCOPE: Scope = Scope("prompts");
@@ -120,8 +119,8 @@ impl Component for PromptsPane {
             Observed::Server(s) => {
                 *self = PromptsPane {
                     connected: true,
-                    declared: declares(s, &["prompts"]),
-                    completes: declares(s, &["completions"]),
+                    declared: s.declares(&["prompts"]),
+                    completes: s.declares(&["completions"]),
                     ..PromptsPane::default()
                 };
                 self.rebuild();

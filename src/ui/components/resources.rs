@@ -19,7 +19,6 @@ use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Observed, Used};
 use crate::ui::keymap::{self, Command, Scope};
 use crate::ui::msg::Cmd;
-use crate::ui::ops::declares;
 use crate::ui::theme::{Role, Theme};
 
 pub const SCOPE: Scope = Scope("resources");
@@ -205,9 +204,9 @@ impl Component for ResourcesPane {
             Observed::Server(s) => {
                 *self = ResourcesPane {
                     connected: true,
-                    declared: declares(s, &["resources"]),
-                    subscribable: declares(s, &["resources", "subscribe"]),
-                    completes: declares(s, &["completions"]),
+                    declared: s.declares(&["resources"]),
+                    subscribable: s.declares(&["resources", "subscribe"]),
+                    completes: s.declares(&["completions"]),
                     ..ResourcesPane::default()
                 };
                 self.rebuild();

@@ -71,7 +71,8 @@ impl SaveCallOverlay {
             Some(e) => format!("nothing to save: the call got no answer ({})", sanitize::line(e)),
             None => "nothing to save: the call got no answer".to_string(),
         })?;
-        let arguments = match crate::deep::clone_value(&call.arguments) {
+        // A number kept as typed is saved as its digits (a stand-in means nothing to another process).
+        let arguments = match crate::envelope::pager::without_stand_ins(&call.arguments) {
             serde_json::Value::Object(m) => Some(m),
             _ => None,
         };

@@ -217,7 +217,7 @@ pub fn envelope_body(call: &CallResult, theme: &Theme) -> Body {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -226,7 +226,8 @@ mod tests {
     use super::*;
     use crate::mcp::{Reply, ReplyBody};
 
-    fn call(result: Value) -> CallResult {
+    /// A call of a tool whose outputSchema wants an integer `n`, answered with `result`.
+    pub(in crate::ui::result) fn call(result: Value) -> CallResult {
         let raw = Arc::new(json!({"jsonrpc": "2.0", "id": 1, "result": result}).to_string());
         let mut reply = Reply::parse(raw, Duration::ZERO, 100).unwrap_or_else(|e| panic!("{e}"));
         let body = std::mem::replace(&mut reply.body, ReplyBody::Result(Value::Null));

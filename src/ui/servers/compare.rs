@@ -38,7 +38,8 @@ impl View {
     pub(super) fn calls((a, first): (&str, &CallResult), (b, second): (&str, &CallResult)) -> View {
         let (a, b) = (sanitize::line(a).into_owned(), sanitize::line(b).into_owned());
         let (left, right) = (side(first), side(second));
-        let args = sanitize::line_head(&crate::deep::compact(&first.arguments), 200).into_owned();
+        let args = crate::mcp::wire::with_exact_literals(&crate::deep::compact(&first.arguments)).into_owned();
+        let args = sanitize::line_head(&args, 200).into_owned();
         let ms = |r: &CallResult| r.elapsed.as_millis();
         let mut rows = vec![Row::Full(
             format!("{} {args}: {a} in {} ms, {b} in {} ms", sanitize::line(&first.tool), ms(first), ms(second)),

@@ -281,3 +281,17 @@ fn a_default_kept_whole_is_shown_and_sent_until_edited() {
     set(child(&mut form.root, "i"), "7");
     assert_eq!(form.arguments(), json!({"i": 7}));
 }
+
+/// A field of JSON (no declared type) keeps a number a float would round as typed, and a value
+/// holding one loads as its digits.
+#[test]
+fn a_json_field_keeps_a_typed_number_whole() {
+    let big = "123456789012345678901234567890";
+    let mut form = Form::new(&json!({"type": "object", "properties": {"any": {}}}));
+    set(child(&mut form.root, "any"), &format!("[{big}]"));
+    let sent = form.arguments();
+    assert_eq!(crate::mcp::exact_numbers::literal(&sent["any"][0]).as_deref(), Some(big));
+    let mut again = Form::new(&json!({"type": "object", "properties": {"any": {}}}));
+    again.load(&sent);
+    assert_eq!(child(&mut again.root, "any").text, format!("[{big}]"));
+}

@@ -9,7 +9,6 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::super::CHECK_MAX;
-use super::super::build::result_member;
 use super::super::view::{Answer, Draw, Focus, Kind, ResultView, tree_pointer};
 use crate::sanitize;
 use crate::ui::jsonview::JsonView;
@@ -61,41 +60,46 @@ fn build(call: &CallResult, theme: &Theme) -> Box<dyn ResultView> {
                 .to_string(),
             theme.paint(Role::Dim),
         )],
-        false => check(call, structured.map_or(0, |s| s.get().len()), theme),
+        false => check(call, theme),
     };
     Box::new(Split { left, right, check, right_side: false, gathered })
 }
 
-/// The outputSchema check's lines.
-fn check(call: &CallResult, sc_len: usize, theme: &Theme) -> Vec<Line<'static>> {
-    // Validating needs the parsed tree, ten times the text: not for a big result.
-    let checkable = sc_len <= CHECK_MAX;
-    let sc = call.output_schema.as_ref().filter(|_| checkable).and_then(|_| result_member(call, "structuredContent"));
-    let line = |text: String, role: Role| Line::styled(text, theme.paint(role));
-    match (&call.output_schema, &sc) {
-        (Some(_), None) if !checkable => vec![line(
-            format!(
-                "structuredContent is {:.1} MB: not checked against the outputSchema here \
-                     (mcplens call --json, then a validator, checks it)",
-                sc_len as f64 / (1 << 20) as f64
-            ),
-            Role::Warning,
-        )],
-        (Some(schema), Some(sc)) => match crate::schema::validate::validate(schema, sc) {
-            Ok(v) if v.is_empty() => vec![line("✔ structuredContent matches the tool's outputSchema".into(), Role::Ok)],
-            Ok(v) => {
-                let head = format!("✖ structuredContent breaks the outputSchema in {} place(s):", v.len());
-                let places = v.iter().take(5).map(|x| line(format!("  {x}"), Role::Error));
-                std::iter::once(line(head, Role::Error)).chain(places).collect()
-            }
-            Err(e) => vec![line(sanitize::line(&e).into_owned(), Role::Warning)],
-        },
-        (Some(_), None) => {
-            vec![line("✖ the tool has an outputSchema but sent no structuredContent".into(), Role::Error)]
+/// The outputSchema check's lines: the check headless `call` warns with, each place it names
+/// on a line of its own.
+fn check(call: &CallResult, theme: &Theme) -> Vec<Line<'static>> {
+    use crate::call::output_schema::{self, OutputCheck};
+    let line = |text: String, role: Role| Line::styled(sanitize::line(&text).into_owned(), theme.paint(role));
+    let Some(schema) = &call.output_schema else {
+        return vec![line("the tool declares no outputSchema".into(), Role::Dim)];
+    };
+    let Some(reply) = &call.reply else {
+        return vec![line("no reply: nothing to check against the outputSchema".into(), Role::Dim)];
+    };
+    let Some(found) = output_schema::check(schema, &reply.raw, CHECK_MAX) else {
+        let why = "the result is an error (the outputSchema describes a success)";
+        return vec![line(format!("not checked against the outputSchema: {why}"), Role::Dim)];
+    };
+    let head = found.headline();
+    match &found {
+        OutputCheck::Fits => vec![line(format!("✔ {head}"), Role::Ok)],
+        OutputCheck::Breaks(v) => {
+            let places = if v.len() == 1 { "1 place".to_string() } else { format!("{} places", v.len()) };
+            let head = line(format!("✖ {head} in {places}:"), Role::Error);
+            let each = v.iter().take(SHOWN).map(|x| line(format!("  {x}"), Role::Error));
+            std::iter::once(head).chain(each).collect()
         }
-        (None, _) => vec![line("the tool declares no outputSchema".into(), Role::Dim)],
+        OutputCheck::Missing => vec![line(format!("✖ {head}"), Role::Error)],
+        // Validating needs the parsed tree, ten times the text: not for a big result.
+        OutputCheck::TooBig(_) => {
+            vec![line(format!("{head} (mcplens call --json, then a validator, checks it)"), Role::Warning)]
+        }
+        OutputCheck::Unusable(_) => vec![line(head, Role::Warning)],
     }
 }
+
+/// The places a broken result names below its headline.
+const SHOWN: usize = 5;
 
 impl Split {
     /// What an empty side says: a gathered list has each page's sides in that page's reply.
@@ -162,5 +166,35 @@ impl ResultView for Split {
     fn pointer(&mut self) -> Option<(String, Value)> {
         let prefix = if self.right_side { "_meta" } else { "structuredContent" };
         tree_pointer(self.side()?, &[prefix], false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::ui::result::build::tests::call;
+
+    fn said(result: Value) -> String {
+        let lines = check(&call(result), &Theme::default());
+        lines.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The Split view says what headless `call` warns of, in its words, and nothing of a result
+    /// the schema does not describe.
+    #[test]
+    fn the_check_is_the_one_headless_call_makes() {
+        let text = json!([{"type": "text", "text": "x"}]);
+        assert_eq!(said(json!({"content": text, "structuredContent": {"n": 1}})), "✔ structuredContent fits the tool's outputSchema");
+        assert_eq!(
+            said(json!({"content": text, "structuredContent": {"n": "x"}})),
+            "✖ structuredContent breaks the tool's outputSchema in 1 place:\n  /n: \"x\" is not of type \"integer\""
+        );
+        let missing = "✖ the tool declares an outputSchema but the result has no structuredContent";
+        assert_eq!(said(json!({"content": text})), missing);
+        assert_eq!(said(json!({"content": text, "structuredContent": null})), missing);
+        let error = said(json!({"content": text, "isError": true}));
+        assert_eq!(error, "not checked against the outputSchema: the result is an error (the outputSchema describes a success)");
     }
 }
