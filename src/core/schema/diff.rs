@@ -491,6 +491,14 @@ impl<'a> Walk<'a> {
     }
 
     fn enums(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+        // `enum` and `const` both list the values taken: one form become the other is compared
+        // as lists of values (`enum: ["a"]` and `const: "a"` are the same).
+        let holds = |m: &Map<String, Value>| (m.get("enum").is_some_and(Value::is_array), m.contains_key("const"));
+        let (before, after) = (holds(o), holds(n));
+        let thinned = o.contains_key(ENUM_NOT_LISTED) || n.contains_key(ENUM_NOT_LISTED);
+        if before != after && before != (false, false) && after != (false, false) && !thinned {
+            return self.values_rewritten(o, n, path);
+        }
         match (o.get("enum").and_then(Value::as_array), n.get("enum").and_then(Value::as_array)) {
             (None, None) => {}
             (Some(_), None) => self.push(&format!("{path}/enum"), Effect::Widens, "enum removed (any value)"),
@@ -519,6 +527,32 @@ impl<'a> Walk<'a> {
                 self.push(&format!("{path}/const"), effect, format!("const {was} -> {}", compact(b)));
             }
             (None, None) => {}
+        }
+    }
+
+    /// The values `enum` and `const` allow on each side, one side written in a form the other is
+    /// not (`enum: ["a", "b"]` become `const: "a"`): the values removed narrow, those added widen,
+    /// one value replaced by another does both. Reported at the keyword that holds them now.
+    fn values_rewritten(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+        let (before, after) = (allowed(o), allowed(n));
+        let (old_set, new_set) = (ValueIndex::new(before.iter().copied()), ValueIndex::new(after.iter().copied()));
+        let removed = listed(before.iter().copied().filter(|v| !new_set.contains(v)), 0);
+        let added = listed(after.iter().copied().filter(|v| !old_set.contains(v)), 0);
+        let at = format!("{path}/{}", if n.contains_key("const") { "const" } else { "enum" });
+        let text = format!("{} -> {}", written_values(o), written_values(n));
+        match (removed, added) {
+            (None, None) => {}
+            (Some(_), Some(_)) if before.len() == 1 && after.len() == 1 => {
+                self.push(&at, Effect::Both, format!("value replaced: {text}"))
+            }
+            (removed, added) => {
+                if let Some(list) = removed {
+                    self.push(&at, Effect::Narrows, format!("value removed: {list} ({text})"));
+                }
+                if let Some(list) = added {
+                    self.push(&at, Effect::Widens, format!("value added: {list} ({text})"));
+                }
+            }
         }
     }
 
@@ -766,6 +800,24 @@ impl<'a> Walk<'a> {
     fn changed(&mut self, old: Option<&Value>, new: Option<&Value>, path: &str) {
         self.push(path, BREAKS, format!("changed: {} -> {}", show(old), show(new)));
     }
+}
+
+/// The values `const` and `enum` allow together (what `const` holds, when the `enum` lists it).
+fn allowed(m: &Map<String, Value>) -> Vec<&Value> {
+    let listed = m.get("enum").and_then(Value::as_array);
+    match (m.get("const"), listed) {
+        (Some(c), Some(a)) => a.iter().filter(|v| *v == c).collect(),
+        (Some(c), None) => vec![c],
+        (None, Some(a)) => a.iter().collect(),
+        (None, None) => vec![],
+    }
+}
+
+/// A side's `const` and `enum`, as written (long ones cut): `const "a"`, `enum ["a","b"]`.
+fn written_values(m: &Map<String, Value>) -> String {
+    let held: Vec<String> =
+        ["const", "enum"].iter().filter_map(|k| m.get(*k).map(|v| format!("{k} {}", short(v)))).collect();
+    held.join(", ")
 }
 
 /// An `anyOf` or `oneOf` list a node holds on one side of a change only.
@@ -1187,6 +1239,31 @@ mod tests {
         assert_eq!(one(e(json!(["a"])), json!({})), ("/enum".into(), Compatible));
         assert_eq!(one(json!({}), json!({"const": 1})), ("/const".into(), Breaking));
         assert_eq!(one(json!({"const": 1}), json!({})), ("/const".into(), Compatible));
+    }
+
+    #[test]
+    fn enum_and_const_are_one_list_of_values() {
+        let (e, k) = (|v: Value| json!({ "enum": v }), |v: Value| json!({ "const": v }));
+        // One value written either way: no change, whichever way, beside other keywords too.
+        assert!(changes(e(json!(["a"])), k(json!("a"))).is_empty());
+        assert!(out_changes(k(json!(3)), e(json!([3]))).is_empty());
+        let typed = |m: Value| json!({"type": "object", "properties": {"mode": m}});
+        let (listed, one_value) = (json!({"type": "string", "enum": ["x"]}), json!({"type": "string", "const": "x"}));
+        assert!(changes(typed(listed), typed(one_value)).is_empty());
+        // Values dropped in the rewriting: one narrowing, where the values are held now.
+        let c = diff(&e(json!(["a", "b", "c"])), &k(json!("a")), "", Direction::Request);
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert_eq!((c[0].path.as_str(), c[0].impact), ("/const", Breaking));
+        assert_eq!(c[0].what, r#"value removed: "b", "c" (enum ["a","b","c"] -> const "a")"#);
+        assert_eq!(out_one(e(json!(["a", "b"])), k(json!("a"))), ("/const".into(), Compatible));
+        assert_eq!(one(k(json!("a")), e(json!(["a", "b"]))), ("/enum".into(), Compatible));
+        assert_eq!(out_one(k(json!("a")), e(json!(["a", "b"]))), ("/enum".into(), Breaking));
+        // One value for another: breaking both ways, one change.
+        assert_eq!(one(e(json!(["a"])), k(json!("b"))), ("/const".into(), Breaking));
+        assert_eq!(out_one(k(json!("a")), e(json!(["b"]))), ("/enum".into(), Breaking));
+        // A const beside an enum picks its value from it.
+        assert!(changes(json!({"const": "a", "enum": ["a", "b"]}), k(json!("a"))).is_empty());
+        assert_eq!(one(json!({"const": "a", "enum": ["a", "b"]}), e(json!(["a", "b"]))), ("/enum".into(), Compatible));
     }
 
     #[test]
