@@ -17,13 +17,26 @@ use serde_json::{Map, Value};
 
 use crate::value_set::ValueIndex;
 
+mod branches;
+mod disjoint;
+
 /// Schemas nested deeper than this are compared whole: a change below is reported as one
 /// breaking change, since it cannot be classified (and a recursive `$ref` must end somewhere).
 pub const MAX_DEPTH: usize = 64;
 
-/// How many times one diff may compare a node with each option of an `anyOf`/`oneOf` it gained:
-/// options nested in options multiply the work, so past this the change is classified without.
+/// How many times a node may be compared with an option of an `anyOf`/`oneOf` one side holds
+/// (a trial), for one such list met outside any trial: the options nested in its options share
+/// them. Options nested in options multiply the work; past this the list is reported as not
+/// classified. Lists side by side each have their own: they add up, never multiply.
 const MAX_TRIALS: usize = 256;
+
+/// How much work the trials of one diff may do in all, in steps: a node walked in a trial is one,
+/// a trial begun [`TRIAL_STEPS`] (what merging an option and comparing it cost besides). What
+/// bounds a schema of many lists, each spending its trials (or walking a large definition).
+const MAX_TRIAL_STEPS: usize = 1 << 20;
+
+/// The steps one trial costs, besides the nodes it walks.
+const TRIAL_STEPS: usize = 64;
 
 /// A member a caller that thins schemas (see `snapshot_text`) adds beside an `enum` it cut to its
 /// first [`MAX_LISTED`] removed (old side) or added (new side) values: how many more there were.
@@ -112,6 +125,9 @@ pub fn diff(old: &Value, new: &Value, base: &str, direction: Direction) -> Vec<C
         defs_differ,
         direction,
         trials: MAX_TRIALS,
+        steps: MAX_TRIAL_STEPS,
+        in_trial: false,
+        exhausted: false,
         refs_compared: Default::default(),
         out: vec![],
     };
@@ -191,8 +207,14 @@ struct Walk<'a> {
     new_root: &'a Value,
     defs_differ: bool,
     direction: Direction,
-    /// Trial comparisons left (see [`MAX_TRIALS`]).
+    /// Trial comparisons left for the list being classified (see [`MAX_TRIALS`]).
     trials: usize,
+    /// Steps the trials of this diff may still take (see [`MAX_TRIAL_STEPS`]).
+    steps: usize,
+    /// Whether this walk is a trial: its changes are weighed, not reported as they come.
+    in_trial: bool,
+    /// Whether a bound ran out: the trials' changes are then not to be trusted.
+    exhausted: bool,
     /// The pairs of `$ref` targets compared so far: each pair is compared once, where it is first
     /// met. Definitions that refer to one lower level twice (a diamond) would otherwise be walked
     /// 2^levels times: a 3 KB snapshot of 18 such levels took 66 s.
@@ -218,6 +240,13 @@ impl<'a> Walk<'a> {
         // Equal subtrees hold no change, unless a `$ref` in them points into definitions that changed.
         if old == new && !self.defs_differ {
             return;
+        }
+        if self.in_trial {
+            if self.steps == 0 || self.exhausted {
+                self.exhausted = true;
+                return;
+            }
+            self.steps -= 1;
         }
         if depth > MAX_DEPTH {
             if old != new {
@@ -289,6 +318,9 @@ impl<'a> Walk<'a> {
     /// `anyOf: [{type: number}, {type: null}]`). A request losing options, or a response gaining
     /// them, breaks callers when any option does: the option that breaks most is reported.
     /// Changes the option brings go under its path, those of the node's own keywords under theirs.
+    /// Options that equal the other side's branches settle it with no trial (see
+    /// [`Walk::same_branches`]); the others are compared by trial, within [`MAX_TRIALS`] and
+    /// [`MAX_TRIAL_STEPS`]: past them, the list is reported as not classified, in one line.
     /// False when the rule does not apply and the node is to be walked keyword by keyword.
     fn options_on_one_side(
         &mut self,
@@ -309,12 +341,49 @@ impl<'a> Walk<'a> {
             (None, Some(Value::Array(a))) => ("oneOf", a),
             _ => return false,
         };
-        if options.is_empty() || options.len() > self.trials {
+        if options.is_empty() {
             return false;
         }
-        self.trials -= options.len();
+        // A trial whose bounds ran out is thrown away whole: spend no more on it.
+        if self.in_trial && self.exhausted {
+            return true;
+        }
         let list = OneSided { holder, key, options, gained };
         let (other, other_map) = if gained { (sides.0, maps.0) } else { (sides.1, maps.1) };
+        let outermost = !self.in_trial;
+        if outermost {
+            self.trials = MAX_TRIALS;
+            self.exhausted = false;
+        }
+        let mark = self.out.len();
+        let classified =
+            self.same_branches(&list, other, path, depth) || self.by_trial(&list, other, other_map, path, depth);
+        if outermost && self.exhausted {
+            self.exhausted = false;
+            self.out.truncate(mark);
+            let verb = if gained { "added" } else { "removed" };
+            let what = format!("{key} {verb}: not classified (too many options within its options to compare)");
+            self.push(&format!("{path}/{key}"), BREAKS, what);
+            return true;
+        }
+        classified
+    }
+
+    /// [`Walk::options_on_one_side`] by trial: each option compared with the other side, then,
+    /// where one option must take every value, the types one by one. True when it is settled, or
+    /// when a bound ran out (`exhausted`).
+    fn by_trial(
+        &mut self,
+        list: &OneSided,
+        other: &Value,
+        other_map: &Map<String, Value>,
+        path: &str,
+        depth: usize,
+    ) -> bool {
+        if !self.charge(list.options.len()) {
+            return true;
+        }
+        let (gained, key, options) = (list.gained, list.key, list.options);
         let one_enough = gained == (self.direction == Direction::Request);
         let rank = |c: &[Change]| {
             let breaking = c.iter().filter(|c| c.impact == Impact::Breaking).count();
@@ -322,7 +391,7 @@ impl<'a> Walk<'a> {
         };
         let mut chosen: Option<(usize, Vec<Change>)> = None;
         for i in 0..options.len() {
-            let Some(changes) = self.against_option(&list, i, other, path, depth) else {
+            let Some(changes) = self.against_option(list, i, other, path, depth) else {
                 // When every option counts, one that cannot be merged leaves the answer open.
                 if !one_enough {
                     return false;
@@ -337,7 +406,7 @@ impl<'a> Walk<'a> {
         let breaks = changes.iter().any(|c| c.impact == Impact::Breaking);
         if one_enough
             && breaks
-            && let Some((covering, changes)) = self.each_type_covered(&list, other_map, path, depth)
+            && let Some((covering, changes)) = self.each_type_covered(list, other_map, path, depth)
         {
             let what = match gained {
                 true => format!("{key} added: its options together take every value taken before ({covering})"),
@@ -382,13 +451,87 @@ impl<'a> Walk<'a> {
             self.trial(&completed, other, path, depth)
         };
         crate::deep::drop_value(completed);
-        for c in &mut changes {
-            let rel = &c.path[path.len()..];
-            if from_option(option, rel) {
-                c.path = format!("{path}/{}/{i}{rel}", list.key);
+        place(&mut changes, list, i, path);
+        Some(changes)
+    }
+
+    /// The rule of [`Walk::options_on_one_side`] settled by equality, with no trial: each branch
+    /// of the other side (one for each type it allows, see [`branches`]) equal to a branch of an
+    /// option (`type: ["number", "null"]` becoming `anyOf: [{"type": "number"}, {"type":
+    /// "null"}]`); or, where every option counts, each branch of each option equal to one of the
+    /// other side's. The pairs found are compared for what else changed (annotations). False when
+    /// equality does not settle it.
+    fn same_branches(&mut self, list: &OneSided, other: &Value, path: &str, depth: usize) -> bool {
+        let one_enough = list.gained == (self.direction == Direction::Request);
+        let (other_root, list_root) =
+            if list.gained { (self.old_root, self.new_root) } else { (self.new_root, self.old_root) };
+        // `$ref`s written alike may point at definitions that are not.
+        if self.defs_differ && (has_ref(other) || list.holder.values().any(has_ref)) {
+            return false;
+        }
+        let Some(theirs) = branches::split(other, other_root) else { return false };
+        let Some((owners, mine)) = option_branches(list, list_root, one_enough) else { return false };
+        let pairs: Vec<(usize, &branches::Branch, &branches::Branch)> = if one_enough {
+            let Some(at) = branches::positions(&theirs, &mine).into_iter().collect::<Option<Vec<_>>>() else {
+                return false;
+            };
+            theirs.iter().zip(at).map(|(t, j)| (owners[j], t, &mine[j])).collect()
+        } else {
+            let Some(at) = branches::positions(&mine, &theirs).into_iter().collect::<Option<Vec<_>>>() else {
+                return false;
+            };
+            mine.iter().zip(at).enumerate().map(|(k, (m, j))| (owners[k], &theirs[j], m)).collect()
+        };
+        if pairs.is_empty() {
+            return false;
+        }
+        let mut changes: Vec<Change> = vec![];
+        for (i, their, my) in &pairs {
+            let mut found = match list.gained {
+                true => self.trial(&their.schema, &my.schema, path, depth),
+                false => self.trial(&my.schema, &their.schema, path, depth),
+            };
+            place(&mut found, list, *i, path);
+            for c in found {
+                if !changes.iter().any(|a| a.path == c.path && a.what == c.what) {
+                    changes.push(c);
+                }
             }
         }
-        Some(changes)
+        let key = list.key;
+        let alone = pairs.iter().all(|p| p.0 == pairs[0].0).then_some(pairs[0].0);
+        let covering: Vec<String> =
+            pairs.iter().map(|(i, their, _)| format!("{}: option {i}", their.kind().unwrap_or("any type"))).collect();
+        let covering = covering.join(", ");
+        let what = match (list.gained, one_enough, alone) {
+            (true, true, Some(i)) => format!("{key} added: option {i} takes every value taken before"),
+            (true, true, None) => {
+                format!("{key} added: its options together take every value taken before ({covering})")
+            }
+            (false, true, Some(i)) => format!("{key} removed: option {i} took every value taken now"),
+            (false, true, None) => {
+                format!("{key} removed: its options together took every value taken now ({covering})")
+            }
+            (true, false, _) => format!("{key} added: every option takes only values taken before"),
+            (false, false, _) => format!("{key} removed: every value an option took is taken now"),
+        };
+        let breaks = changes.iter().any(|c| c.impact == Impact::Breaking);
+        let impact = if breaks { Impact::Breaking } else { Impact::Compatible };
+        self.push(&format!("{path}/{key}"), Effect::Fixed(impact), what);
+        self.out.extend(changes);
+        true
+    }
+
+    /// Spends `n` trials; false (and `exhausted` set) when fewer are left, or too few steps.
+    fn charge(&mut self, n: usize) -> bool {
+        let steps = n.saturating_mul(TRIAL_STEPS);
+        if n > self.trials || steps > self.steps {
+            self.exhausted = true;
+            return false;
+        }
+        self.trials -= n;
+        self.steps -= steps;
+        true
     }
 
     /// Whether the options of `list` cover the other side type by type: for each JSON type it
@@ -419,10 +562,9 @@ impl<'a> Walk<'a> {
         let candidates: Vec<(&str, Vec<usize>)> =
             kinds.into_iter().map(|t| (t, (0..list.options.len()).filter(|i| option_takes(*i, t)).collect())).collect();
         let cost: usize = candidates.iter().map(|(_, c)| c.len()).sum();
-        if candidates.iter().any(|(_, c)| c.is_empty()) || cost > self.trials {
+        if candidates.iter().any(|(_, c)| c.is_empty()) || !self.charge(cost) {
             return None;
         }
-        self.trials -= cost;
         let (mut covering, mut all) = (vec![], Vec::<Change>::new());
         for (t, options) in candidates {
             let mut only_t: Map<String, Value> =
@@ -457,11 +599,14 @@ impl<'a> Walk<'a> {
             defs_differ: self.defs_differ,
             direction: self.direction,
             trials: self.trials,
+            steps: self.steps,
+            in_trial: true,
+            exhausted: self.exhausted,
             refs_compared: self.refs_compared.clone(),
             out: vec![],
         };
         walk.node(old, new, path, depth + 1);
-        self.trials = walk.trials;
+        (self.trials, self.steps, self.exhausted) = (walk.trials, walk.steps, walk.exhausted);
         walk.out
     }
 
@@ -828,6 +973,46 @@ struct OneSided<'h> {
     options: &'h [Value],
     /// Whether the new side holds it.
     gained: bool,
+}
+
+/// Changes found comparing option `i` of `list` that concern a keyword the option sets, moved
+/// under the option's path.
+fn place(changes: &mut [Change], list: &OneSided, i: usize, path: &str) {
+    for c in changes {
+        let rel = &c.path[path.len()..];
+        if from_option(&list.options[i], rel) {
+            c.path = format!("{path}/{}/{i}{rel}", list.key);
+        }
+    }
+}
+
+/// The branches of the options of `list`, each completed with the node's other keywords, and
+/// the option each came from. None when one cannot be merged or split, or, for a `oneOf` whose
+/// options must each take whole branches (`exclusive`), when two of them may take one value: a
+/// `oneOf` refuses it.
+fn option_branches(list: &OneSided, root: &Value, exclusive: bool) -> Option<(Vec<usize>, Vec<branches::Branch>)> {
+    // Each option has a branch or none: more would be more branches than are compared.
+    if list.options.len() > branches::MAX_BRANCHES {
+        return None;
+    }
+    let completed: Vec<Value> = list.options.iter().map_while(|o| complete(list.holder, list.key, o)).collect();
+    let mut result = (completed.len() == list.options.len()).then(|| (vec![], vec![]));
+    if exclusive && list.key == "oneOf" && disjoint::overlapping(&completed.iter().collect::<Vec<_>>(), root).is_some()
+    {
+        result = None;
+    }
+    for (i, c) in completed.iter().enumerate() {
+        let Some((owners, mine)) = result.as_mut() else { break };
+        match branches::split(c, root) {
+            Some(split) if mine.len() + split.len() <= branches::MAX_BRANCHES => {
+                owners.extend(std::iter::repeat_n(i, split.len()));
+                mine.extend(split);
+            }
+            _ => result = None,
+        }
+    }
+    completed.into_iter().for_each(crate::deep::drop_value);
+    result
 }
 
 /// The node `n` with its `key` (`anyOf`/`oneOf`) replaced by the keywords of one option: what a
@@ -1586,8 +1771,47 @@ mod tests {
         }
         let old = json!({"$ref": "#/$defs/L12", "$defs": old_defs});
         let new = json!({"$ref": "#/$defs/L12", "$defs": new_defs});
-        let c = changes(old, new);
-        assert!(c.iter().any(|(_, i)| *i == Breaking), "{c:?}");
+        // Past the bound, the list is said to be not classified, in one line.
+        let c = diff(&old, &new, "", Direction::Request);
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert_eq!((c[0].path.as_str(), c[0].impact), ("/anyOf", Breaking));
+        assert!(c[0].what.contains("not classified"), "{}", c[0].what);
+    }
+
+    /// A tool's properties, `p0` to `p{n - 1}`, each the schema `each` gives for its number.
+    fn many(n: usize, each: impl Fn(usize) -> Value) -> Value {
+        let props: Map<String, Value> = (0..n).map(|i| (format!("p{i}"), each(i))).collect();
+        json!({"type": "object", "properties": props})
+    }
+
+    #[test]
+    fn many_lists_side_by_side_are_each_classified() {
+        const KINDS: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
+        let kind = |i: usize| KINDS[i % KINDS.len()];
+        // Each nullable property written as a list of options: the same values, found with no
+        // trial, both ways, in both directions.
+        let listed = many(300, |i| json!({"type": [kind(i), "null"], "title": format!("P{i}")}));
+        let options = many(
+            300,
+            |i| json!({"anyOf": [{"type": kind(i)}, {"type": "null"}], "title": format!("P{i}"), "default": null}),
+        );
+        for (old, new) in [(&listed, &options), (&options, &listed)] {
+            for direction in [Direction::Request, Direction::Response] {
+                let c = diff(old, new, "", direction);
+                assert!(c.iter().all(|c| c.impact == Compatible), "{direction:?}: {c:?}");
+                let lists = c.iter().filter(|c| c.path.ends_with("/anyOf")).count();
+                assert_eq!(lists, 300, "{direction:?}: {c:?}");
+            }
+        }
+        // Options that need trials: each list has its own, so the last is classified as the first.
+        let plain = many(300, |i| json!({"type": kind(i)}));
+        let stricter = many(300, |i| json!({"anyOf": [{"type": kind(i), "format": "x"}, {"type": "null"}]}));
+        let c = diff(&plain, &stricter, "", Direction::Request);
+        let breaking: Vec<&str> = c.iter().filter(|c| c.impact == Breaking).map(|c| c.what.as_str()).collect();
+        assert_eq!(breaking.len(), 300 * 2, "{c:?}");
+        assert!(!breaking.iter().any(|w| w.contains("not classified")), "{breaking:?}");
+        let c = diff(&plain, &stricter, "", Direction::Response);
+        assert!(c.iter().any(|c| c.path == "/properties/p299/anyOf" && c.impact == Breaking), "{c:?}");
     }
 
     #[test]
