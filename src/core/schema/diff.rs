@@ -303,8 +303,13 @@ impl<'a> Walk<'a> {
                 self.changed(a, b, &format!("{path}/items"));
             }
         }
-        for key in ["anyOf", "oneOf"] {
-            self.options(o.get(key), n.get(key), &format!("{path}/{key}"), key, depth);
+        match switched(o, n) {
+            Some(keys) => self.list_switched(o, n, keys, path, depth),
+            None => {
+                for key in ["anyOf", "oneOf"] {
+                    self.options(o.get(key), n.get(key), &format!("{path}/{key}"), key, depth);
+                }
+            }
         }
         self.options(o.get("allOf"), n.get("allOf"), &format!("{path}/allOf"), "allOf", depth);
     }
@@ -895,12 +900,27 @@ impl<'a> Walk<'a> {
 
     /// `anyOf`/`oneOf` (an option removed narrows, one added widens) or `allOf` (the other way
     /// round). An option that is only a list of the same keyword stands for its members
-    /// (`anyOf: [{anyOf: [a, b]}, c]` is `anyOf: [a, b, c]`), so a list flattened is no change. When
-    /// as many options went as came, they were edited in place: each is compared with the one in
-    /// its place among the changed (a description edited in an option is no option removed);
-    /// otherwise a changed option counts as one removed and one added.
+    /// (`anyOf: [{anyOf: [a, b]}, c]` is `anyOf: [a, b, c]`), so a list flattened is no change.
+    /// Options of an `anyOf`/`oneOf` rewritten without changing the values they take are paired
+    /// first (see [`Walk::regrouped`]). When as many options went as came, they were edited in
+    /// place: each is compared with the one in its place among the changed (a `maxLength` edited
+    /// in an option is no option removed); otherwise a changed option counts as one removed and
+    /// one added.
     fn options(&mut self, old: Option<&'a Value>, new: Option<&'a Value>, path: &str, key: &str, depth: usize) {
-        let (before, after) = (members(old, key), members(new, key));
+        self.option_lists(old, new, (path, path), (key, key), depth);
+    }
+
+    /// [`Walk::options`] for lists under keys (and so paths) that may differ on the two sides:
+    /// an `anyOf` become a `oneOf`.
+    fn option_lists(
+        &mut self,
+        old: Option<&'a Value>,
+        new: Option<&'a Value>,
+        paths: (&str, &str),
+        keys: (&str, &str),
+        depth: usize,
+    ) {
+        let (before, after) = (members(old, keys.0), members(new, keys.1));
         // An option written the same on both sides may still change through a `$ref` into
         // definitions that did (`anyOf: [{"$ref": "#/$defs/a"}]` with `a` narrowed).
         let old_index = ValueIndex::new(before.iter().map(|(_, v)| *v));
@@ -908,23 +928,27 @@ impl<'a> Walk<'a> {
         if self.defs_differ {
             for (_, v) in &before {
                 if let Some((at, w)) = new_index.position(v).map(|j| &after[j]) {
-                    self.node(v, w, &format!("{path}{at}"), depth + 1);
+                    self.node(v, w, &format!("{}{at}", paths.1), depth + 1);
                 }
             }
         }
         if old == new {
             return;
         }
-        let went: Vec<usize> = (0..before.len()).filter(|i| !new_index.contains(before[*i].1)).collect();
-        let came: Vec<usize> = (0..after.len()).filter(|j| !old_index.contains(after[*j].1)).collect();
-        if old.is_some() && new.is_some() && went.len() == came.len() {
+        let mut went: Vec<usize> = (0..before.len()).filter(|i| !new_index.contains(before[*i].1)).collect();
+        let mut came: Vec<usize> = (0..after.len()).filter(|j| !old_index.contains(after[*j].1)).collect();
+        let both = old.is_some() && new.is_some();
+        if both && keys.0 != "allOf" {
+            self.regrouped((&before, &after), (&mut went, &mut came), paths, depth);
+        }
+        if both && went.len() == came.len() {
             for (i, j) in went.into_iter().zip(came) {
-                self.node(before[i].1, after[j].1, &format!("{path}{}", after[j].0), depth + 1);
+                self.node(before[i].1, after[j].1, &format!("{}{}", paths.1, after[j].0), depth + 1);
             }
             return;
         }
         let (lost, gained) =
-            if key == "allOf" { (Effect::Widens, Effect::Narrows) } else { (Effect::Narrows, Effect::Widens) };
+            if keys.0 == "allOf" { (Effect::Widens, Effect::Narrows) } else { (Effect::Narrows, Effect::Widens) };
         // A whole list added where there was none restricts (it holds beside the node's other
         // keywords); removing it loosens.
         let (lost, gained) = match (old.is_some(), new.is_some()) {
@@ -934,12 +958,150 @@ impl<'a> Walk<'a> {
         };
         for i in went {
             let (at, v) = &before[i];
-            self.push(&format!("{path}{at}"), lost, format!("option removed: {}", short(v)));
+            self.push(&format!("{}{at}", paths.0), lost, format!("option removed: {}", short(v)));
         }
         for j in came {
             let (at, v) = &after[j];
-            self.push(&format!("{path}{at}"), gained, format!("option added: {}", short(v)));
+            self.push(&format!("{}{at}", paths.1), gained, format!("option added: {}", short(v)));
         }
+    }
+
+    /// Options of an `anyOf`/`oneOf` on both sides, rewritten without changing what they take,
+    /// found by equality of their branches (see [`branches`]) and taken out of `went` and `came`.
+    /// An option gone whose branches are those of one come (a description edited, `enum: ["a"]`
+    /// become `const: "a"`, a type list become a list of options) is compared with it. Then an
+    /// option gone each of whose branches an option now holds takes nothing away, and an option
+    /// come each of whose branches one held adds nothing: options merged or split (`{type:
+    /// string}` and `{type: integer}` become `{type: [string, integer]}`). Those are said in one
+    /// compatible line.
+    fn regrouped(
+        &mut self,
+        (before, after): (&[Member<'a>], &[Member<'a>]),
+        (went, came): (&mut Vec<usize>, &mut Vec<usize>),
+        paths: (&str, &str),
+        depth: usize,
+    ) {
+        let refers = |list: &[Member], at: &[usize]| at.iter().any(|i| has_ref(list[*i].1));
+        // `$ref`s written alike may point at definitions that are not.
+        if went.is_empty() || came.is_empty() || (self.defs_differ && (refers(before, went) || refers(after, came))) {
+            return;
+        }
+        let split = |list: &[Member], at: &[usize], root: &Value| -> Vec<Option<Vec<branches::Branch>>> {
+            at.iter().map(|i| branches::split(list[*i].1, root)).collect()
+        };
+        let (old_b, new_b) = (split(before, went, self.old_root), split(after, came, self.new_root));
+        // One option for one: the same branches.
+        let mut by_key: std::collections::HashMap<Vec<u64>, Vec<usize>> = Default::default();
+        for (k, b) in new_b.iter().enumerate() {
+            if let Some(b) = b {
+                by_key.entry(branches::key(b)).or_default().push(k);
+            }
+        }
+        let (mut old_done, mut new_done) = (vec![false; went.len()], vec![false; came.len()]);
+        for (k, b) in old_b.iter().enumerate() {
+            let Some(b) = b else { continue };
+            let same = |c: &&usize| !new_done[**c] && new_b[**c].as_ref().is_some_and(|n| branches::same(b, n));
+            if let Some(&c) = by_key.get(&branches::key(b)).and_then(|cs| cs.iter().find(same)) {
+                (old_done[k], new_done[c]) = (true, true);
+                let (i, j) = (went[k], came[c]);
+                self.node(before[i].1, after[j].1, &format!("{}{}", paths.1, after[j].0), depth + 1);
+            }
+        }
+        // Options merged or split: each branch of an option held by some option on the other side.
+        fn held<'b>(bs: &'b [Option<Vec<branches::Branch>>], done: &[bool]) -> Vec<&'b branches::Branch> {
+            bs.iter().zip(done).filter(|(_, d)| !**d).filter_map(|(b, _)| b.as_ref()).flatten().collect()
+        }
+        let covered =
+            |bs: &[Option<Vec<branches::Branch>>], done: &[bool], other: &[&branches::Branch]| -> Vec<usize> {
+                let index = ValueIndex::new(other.iter().map(|b| &b.bare));
+                let all_in = |b: &Vec<branches::Branch>| b.iter().all(|x| index.contains(&x.bare));
+                (0..bs.len()).filter(|k| !done[*k] && bs[*k].as_ref().is_some_and(all_in)).collect()
+            };
+        let (old_held, new_held) = (held(&old_b, &old_done), held(&new_b, &new_done));
+        let (gone, come) = (covered(&old_b, &old_done, &new_held), covered(&new_b, &new_done, &old_held));
+        let branches_of = |bs: &[Option<Vec<branches::Branch>>], at: &[usize]| -> Vec<Value> {
+            at.iter().filter_map(|k| bs[*k].as_ref()).flatten().map(|b| b.bare.clone()).collect()
+        };
+        let (gone_b, come_b) = (branches_of(&old_b, &gone), branches_of(&new_b, &come));
+        let mutual = ValueIndex::new(&gone_b);
+        let mutual = gone_b.len() == come_b.len() && come_b.iter().all(|b| mutual.contains(b));
+        let named = |list: &[Member], idx: &[usize], at: &[usize]| -> String {
+            let names: Vec<&str> = at.iter().map(|k| list[idx[*k]].0.trim_start_matches('/')).collect();
+            format!("{} {}", if names.len() == 1 { "option" } else { "options" }, names.join(", "))
+        };
+        let (was, now) = (named(before, went, &gone), named(after, came, &come));
+        match (gone.is_empty(), come.is_empty()) {
+            (true, true) => {}
+            (false, false) if mutual => {
+                self.push(paths.1, HARMLESS, format!("{was} regrouped as {now}: the same values"));
+            }
+            (g, c) => {
+                if !g {
+                    self.push(paths.0, HARMLESS, format!("{was} removed: each value taken is still taken by another"));
+                }
+                if !c {
+                    self.push(paths.1, HARMLESS, format!("{now} added: takes only values taken before"));
+                }
+            }
+        }
+        for (list, mut done, gone) in [(&mut *went, old_done, gone), (&mut *came, new_done, come)] {
+            gone.into_iter().for_each(|k| done[k] = true);
+            let mut k = 0;
+            list.retain(|_| {
+                k += 1;
+                !done[k - 1]
+            });
+        }
+        gone_b.into_iter().chain(come_b).for_each(crate::deep::drop_value);
+    }
+
+    /// An `anyOf` become a `oneOf`, or the other way round: the options compared as one list's,
+    /// and what the keyword itself changes: a `oneOf` refuses a value two of its options take, so
+    /// the change narrows (or widens) unless no two options can take one value (see
+    /// [`disjoint`]).
+    fn list_switched(
+        &mut self,
+        o: &'a Map<String, Value>,
+        n: &'a Map<String, Value>,
+        (from, to): (&'static str, &'static str),
+        path: &str,
+        depth: usize,
+    ) {
+        let (old_path, new_path) = (format!("{path}/{from}"), format!("{path}/{to}"));
+        self.option_lists(o.get(from), n.get(to), (&old_path, &new_path), (from, to), depth);
+        let (holder, root) = if to == "oneOf" { (n, self.new_root) } else { (o, self.old_root) };
+        let options = members(holder.get("oneOf"), "oneOf");
+        let checked = if options.len() > disjoint::MAX_CHECKED { &[][..] } else { &options[..] };
+        let completed: Vec<Value> = checked
+            .iter()
+            .map(|(_, v)| complete(holder, "oneOf", v).unwrap_or_else(|| crate::deep::clone_value(v)))
+            .collect();
+        let overlap = match checked.len() == options.len() {
+            true => disjoint::overlapping(&completed.iter().collect::<Vec<_>>(), root),
+            false => Some((0, 1)),
+        };
+        completed.into_iter().for_each(crate::deep::drop_value);
+        let value = |(i, j): (usize, usize)| {
+            if checked.len() < options.len() {
+                format!(
+                    "a value two of its {} options take (not looked for past {})",
+                    options.len(),
+                    disjoint::MAX_CHECKED
+                )
+            } else {
+                let at = |k: usize| options[k].0.trim_start_matches('/').to_string();
+                format!("a value options {} and {} may both take", at(i), at(j))
+            }
+        };
+        let (effect, what) = match (to == "oneOf", overlap) {
+            (true, None) => (HARMLESS, "anyOf became oneOf: no two options take one value, the same values".into()),
+            (true, Some(p)) => (Effect::Narrows, format!("anyOf became oneOf: {} is refused now", value(p))),
+            (false, None) => (HARMLESS, "oneOf became anyOf: no two options took one value, the same values".into()),
+            (false, Some(p)) => {
+                (Effect::Widens, format!("oneOf became anyOf: {}, refused before, is taken now", value(p)))
+            }
+        };
+        self.push(&new_path, effect, what);
     }
 
     fn changed(&mut self, old: Option<&Value>, new: Option<&Value>, path: &str) {
@@ -963,6 +1125,20 @@ fn written_values(m: &Map<String, Value>) -> String {
     let held: Vec<String> =
         ["const", "enum"].iter().filter_map(|k| m.get(*k).map(|v| format!("{k} {}", short(v)))).collect();
     held.join(", ")
+}
+
+/// The keywords of an `anyOf` become a `oneOf` (or the other way round), each side holding one
+/// of the two only.
+fn switched(o: &Map<String, Value>, n: &Map<String, Value>) -> Option<(&'static str, &'static str)> {
+    let only =
+        |m: &Map<String, Value>, k: &str, not: &str| m.get(k).is_some_and(Value::is_array) && !m.contains_key(not);
+    if only(o, "anyOf", "oneOf") && only(n, "oneOf", "anyOf") {
+        Some(("anyOf", "oneOf"))
+    } else if only(o, "oneOf", "anyOf") && only(n, "anyOf", "oneOf") {
+        Some(("oneOf", "anyOf"))
+    } else {
+        None
+    }
 }
 
 /// An `anyOf` or `oneOf` list a node holds on one side of a change only.
@@ -1086,13 +1262,16 @@ fn has_ref_siblings(old: &Value, new: &Value) -> bool {
     matches!((refs(old), refs(new)), (Some(a), Some(b)) if a > 1 || b > 1)
 }
 
+/// An option of a list as [`members`] gives it: its pointer below the list, and the option.
+type Member<'v> = (String, &'v Value);
+
 /// How many levels of lists nested in lists of the same keyword [`members`] opens.
 const MAX_FLATTEN: usize = 8;
 
 /// The options of a `key` list (`anyOf`, `oneOf`, `allOf`), each with its pointer below the list:
 /// an option holding nothing but a `key` list of its own is replaced by its members, down to
 /// [`MAX_FLATTEN`] levels.
-fn members<'v>(list: Option<&'v Value>, key: &str) -> Vec<(String, &'v Value)> {
+fn members<'v>(list: Option<&'v Value>, key: &str) -> Vec<Member<'v>> {
     let mut out = vec![];
     // (pointer of the list, the list, index of its next member, level); a stack keeps the
     // members in document order without recursion.
@@ -1694,8 +1873,12 @@ mod tests {
         // As many options went as came, in another order: each compared with the one in its place.
         let c = changes(any(json!([s, n])), any(json!([n, {"type": "integer"}])));
         assert_eq!(c, vec![("/anyOf/1/type".into(), Breaking)]);
-        // One option went and two came: removed and added, not compared.
+        // One option went and two came: the one taking the same values is compared with it.
         let c = changes(any(json!([n, s])), any(json!([n, described, {"type": "integer"}])));
+        assert_eq!(c, vec![("/anyOf/1/description".into(), Compatible), ("/anyOf/2".into(), Compatible)]);
+        // None takes the same values: removed and added, not compared.
+        let short = json!({"type": "string", "maxLength": 3});
+        let c = changes(any(json!([n, s])), any(json!([n, short, {"type": "integer"}])));
         assert!(c.contains(&("/anyOf/1".into(), Breaking)), "{c:?}");
     }
 
@@ -1815,6 +1998,57 @@ mod tests {
     }
 
     #[test]
+    fn any_of_and_one_of_take_the_same_values_when_no_two_options_overlap() {
+        let (s, i, n) = (json!({"type": "string"}), json!({"type": "integer"}), json!({"type": "null"}));
+        let (any, one_of) = (|v: Value| json!({ "anyOf": v }), |v: Value| json!({ "oneOf": v }));
+        for (old, new) in [(any(json!([s, i])), one_of(json!([s, i]))), (one_of(json!([i, s])), any(json!([s, i])))] {
+            let key = if new.get("oneOf").is_some() { "/oneOf" } else { "/anyOf" };
+            assert_eq!(changes(old.clone(), new.clone()), vec![(key.into(), Compatible)]);
+            assert_eq!(out_changes(old, new), vec![(key.into(), Compatible)]);
+        }
+        // A discriminated union, its options by `$ref`: no value has two kinds.
+        let kind = |k: &str| json!({"type": "object", "properties": {"kind": {"const": k}}, "required": ["kind"]});
+        let defs = json!({"cat": kind("cat"), "dog": kind("dog")});
+        let refs = json!([{"$ref": "#/$defs/cat"}, {"$ref": "#/$defs/dog"}]);
+        let c = changes(json!({"anyOf": refs, "$defs": defs}), json!({"oneOf": refs, "$defs": defs}));
+        assert_eq!(c, vec![("/oneOf".into(), Compatible)]);
+        // Options that may overlap: a string of up to 3 characters takes both.
+        let (long, short) = (s.clone(), json!({"type": "string", "maxLength": 3}));
+        let (a, o) = (any(json!([long, short])), one_of(json!([long, short])));
+        assert_eq!(one(a.clone(), o.clone()), ("/oneOf".into(), Breaking));
+        assert_eq!(out_one(a.clone(), o.clone()), ("/oneOf".into(), Compatible));
+        assert_eq!(one(o.clone(), a.clone()), ("/anyOf".into(), Compatible));
+        assert_eq!(out_one(o, a), ("/anyOf".into(), Breaking));
+        // The options' own changes are found as in one list.
+        let c = changes(any(json!([s, n])), one_of(json!([{"type": "string", "maxLength": 5}, n])));
+        assert_eq!(c, vec![("/oneOf/0/maxLength".into(), Breaking), ("/oneOf".into(), Compatible)]);
+    }
+
+    #[test]
+    fn options_merged_or_split_take_the_same_values() {
+        let (s, i, n) = (json!({"type": "string"}), json!({"type": "integer"}), json!({"type": "null"}));
+        let apart = json!({"anyOf": [s, i, n]});
+        let merged = json!({"anyOf": [{"type": ["string", "integer"], "description": "an id"}, n]});
+        for (old, new) in [(&apart, &merged), (&merged, &apart)] {
+            assert_eq!(changes(old.clone(), new.clone()), vec![("/anyOf".into(), Compatible)]);
+            assert_eq!(out_changes(old.clone(), new.clone()), vec![("/anyOf".into(), Compatible)]);
+        }
+        let what = diff(&apart, &merged, "", Direction::Request).remove(0).what;
+        assert_eq!(what, "options 0, 1 regrouped as option 0: the same values");
+        // Merged into an option that takes more: its values are new.
+        let wider = json!({"anyOf": [{"type": ["string", "integer", "boolean"]}, n]});
+        let c = out_changes(apart.clone(), wider.clone());
+        assert!(c.contains(&("/anyOf/0".into(), Breaking)), "{c:?}");
+        assert!(changes(apart.clone(), wider.clone()).iter().all(|(_, i)| *i == Compatible));
+        // Split from one that took more: values are lost.
+        let c = changes(wider, apart);
+        assert!(c.iter().any(|(_, i)| *i == Breaking), "{c:?}");
+        // Options alike but for an enum written as a const: compared, no change.
+        let c = changes(json!({"anyOf": [{"enum": ["a"]}, n]}), json!({"anyOf": [n, {"const": "a", "title": "A"}]}));
+        assert_eq!(c, vec![("/anyOf/1/title".into(), Compatible)]);
+    }
+
+    #[test]
     fn boolean_schemas() {
         assert_eq!(one(json!(true), json!(false)), ("".into(), Breaking));
         assert_eq!(one(json!(false), json!({})), ("".into(), Compatible));
@@ -1856,9 +2090,11 @@ mod tests {
         // One member dropped in the flattening: reported where it stood, inside the nested list.
         let c = one(json!({"anyOf": [{"anyOf": [i, s]}, b]}), json!({"anyOf": [i, b]}));
         assert_eq!(c, ("/anyOf/0/anyOf/1".into(), Breaking));
-        // A nested list with anything beside it is an option of its own, compared as before.
+        // A nested list with anything beside it is an option of its own; with an annotation, it
+        // takes what its members take.
         let old = json!({"anyOf": [{"anyOf": [i, s], "description": "id"}, b]});
-        let c = changes(old, json!({"anyOf": [i, s, b]}));
+        assert_eq!(changes(old, json!({"anyOf": [i, s, b]})), vec![("/anyOf".into(), Compatible)]);
+        let c = changes(json!({"anyOf": [i, s, b]}), json!({"anyOf": [{"anyOf": [i, s], "maxLength": 3}, b]}));
         assert!(c.iter().any(|(_, impact)| *impact == Breaking), "{c:?}");
         // Past the levels opened, the rest is one option: a change is found, never lost.
         let mut deep = json!({"anyOf": [i, s]});

@@ -235,6 +235,19 @@ pub(super) fn positions(wanted: &[Branch], held: &[Branch]) -> Vec<Option<usize>
     wanted.iter().map(|b| index.position(&b.bare)).collect()
 }
 
+/// Whether two lists of branches hold the same ones.
+pub(super) fn same(a: &[Branch], b: &[Branch]) -> bool {
+    a.len() == b.len() && positions(a, b).iter().all(Option::is_some)
+}
+
+/// A key for a list of branches that two lists holding the same branches share: their hashes,
+/// sorted.
+pub(super) fn key(bs: &[Branch]) -> Vec<u64> {
+    let mut k: Vec<u64> = bs.iter().map(|b| hash(&b.bare)).collect();
+    k.sort_unstable();
+    k
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
