@@ -335,3 +335,81 @@ fn a_change_deep_in_a_deep_schema_costs_time_linear_in_its_depth() {
     assert!(stdout(&o).contains("changed too deep to classify"), "{}", &stdout(&o)[..stdout(&o).len().min(400)]);
     assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
 }
+
+/// A snapshot of one tool `t` whose input and output schemas are both `schema`.
+fn one_tool_snapshot(name: &str, schema: &Value) -> String {
+    let doc = serde_json::json!({
+        "mcplensSnapshot": 1,
+        "target": {"command": "server", "args": []},
+        "server": {"serverInfo": {"name": "s", "version": "1"}, "capabilities": {"tools": {}}},
+        "tools": [{"name": "t", "inputSchema": schema, "outputSchema": schema}],
+        "resources": [], "resourceTemplates": [], "prompts": []
+    });
+    let file = scratch(name);
+    std::fs::write(&file, doc.to_string()).unwrap();
+    file.to_string_lossy().into_owned()
+}
+
+/// Schemas rewritten without a value gained or lost: 70 nullable properties become options (more
+/// than one diff's trials would once compare), an `anyOf` becomes a `oneOf` whose options share
+/// no value, two options are merged into one type list, `enum: ["a"]` becomes `const: "a"`; and
+/// one enum of two values become a `const`: the one narrowing, breaking the input only.
+#[test]
+fn schemas_rewritten_to_take_the_same_values_are_compatible() {
+    let kinds = ["string", "integer", "number", "boolean", "array", "object"];
+    let (mut old, mut new) = (serde_json::Map::new(), serde_json::Map::new());
+    for i in 0..70 {
+        let kind = kinds[i % kinds.len()];
+        old.insert(format!("p{i:02}"), serde_json::json!({"type": [kind, "null"]}));
+        new.insert(
+            format!("p{i:02}"),
+            serde_json::json!({"anyOf": [{"type": kind}, {"type": "null"}], "default": null}),
+        );
+    }
+    let pet =
+        |k: &str| serde_json::json!({"type": "object", "properties": {"kind": {"const": k}}, "required": ["kind"]});
+    let (s, i, n) = (
+        serde_json::json!({"type": "string"}),
+        serde_json::json!({"type": "integer"}),
+        serde_json::json!({"type": "null"}),
+    );
+    old.insert("pet".into(), serde_json::json!({"anyOf": [pet("cat"), pet("dog")]}));
+    new.insert("pet".into(), serde_json::json!({"oneOf": [pet("cat"), pet("dog")]}));
+    old.insert("id".into(), serde_json::json!({"anyOf": [s, i, n]}));
+    new.insert("id".into(), serde_json::json!({"anyOf": [{"type": ["string", "integer"]}, n]}));
+    old.insert("mode".into(), serde_json::json!({"type": "string", "enum": ["fast"]}));
+    new.insert("mode".into(), serde_json::json!({"type": "string", "const": "fast"}));
+    let object = |props: serde_json::Map<String, Value>| serde_json::json!({"type": "object", "properties": props});
+    let (old_file, new_file) = (
+        one_tool_snapshot("same-old.json", &object(old.clone())),
+        one_tool_snapshot("same-new.json", &object(new.clone())),
+    );
+    for (a, b) in [(&old_file, &new_file), (&new_file, &old_file)] {
+        let o = mcplens(&["diff", a, b]);
+        let text = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
+        assert!(!text.contains("BREAKING") && !text.contains("/mode"), "{text}");
+        assert!(text.ends_with(" compatible\n"), "{text}");
+    }
+    let o = mcplens(&["diff", &old_file, &new_file, "--json"]);
+    let v = json_out(&o);
+    assert_eq!(v["breaking"], 0, "{v}");
+    let changes = v["changes"].as_array().unwrap();
+    let at = |path: &str| changes.iter().find(|c| c["path"] == path).map(|c| c["change"].as_str().unwrap().to_string());
+    let inputs = "/tools/t/inputSchema/properties";
+    assert!(at(&format!("{inputs}/p69/anyOf")).is_some_and(|c| c.contains("take every value taken before")), "{v}");
+    assert!(at(&format!("{inputs}/pet/oneOf")).is_some_and(|c| c.contains("anyOf became oneOf")), "{v}");
+    assert!(at(&format!("{inputs}/id/anyOf")).is_some_and(|c| c.contains("regrouped")), "{v}");
+    // An enum of two values become one: the values a caller sent may be refused.
+    old.insert("level".into(), serde_json::json!({"enum": ["low", "high"]}));
+    new.insert("level".into(), serde_json::json!({"const": "low"}));
+    let (old_file, new_file) =
+        (one_tool_snapshot("level-old.json", &object(old)), one_tool_snapshot("level-new.json", &object(new)));
+    let o = mcplens(&["diff", &old_file, &new_file]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(5), "{text}{}", stderr(&o));
+    let narrowed = "BREAKING    /tools/t/inputSchema/properties/level/const  value removed: \"high\" (enum [\"low\",\"high\"] -> const \"low\")\n";
+    assert!(text.starts_with(narrowed), "{text}");
+    assert!(text.contains("compatible  /tools/t/outputSchema/properties/level/const  value removed"), "{text}");
+    assert!(text.contains("\n1 breaking, "), "{text}");
+}

@@ -265,10 +265,12 @@ fn thin(old: &RawValue, new: &RawValue, max_depth: usize, level: usize) -> (Valu
         return (full(old, max_depth), full(new, max_depth));
     }
     let not_listed = std::cell::Cell::new((0, 0));
+    // A `const` beside an enum picks among its values: a value on both lists still counts.
+    let with_const = o.contains_key("const") || n.contains_key("const");
     let (mut a, mut b) = pairs(&o, &n, max_depth, |key, a, b| match key {
         "properties" => Some(properties(a, b, max_depth, level)),
         "items" | "additionalProperties" => Some(crate::deep::grow(|| thin(a, b, max_depth, level + 1))),
-        "enum" => {
+        "enum" if !with_const => {
             let ((x, more_x), (y, more_y)) = enum_pair(a, b, max_depth);
             not_listed.set((more_x, more_y));
             Some((x, y))
@@ -477,6 +479,19 @@ mod tests {
         let many: Vec<Value> = (0..50_000).map(|i| json!(format!("v{i}"))).collect();
         let reversed: Vec<Value> = many.iter().rev().cloned().collect();
         assert!(both(&with(json!(many)), &with(json!(reversed))).0.is_empty());
+    }
+
+    /// A `const` beside an enum picks one of its values: the values both enums hold still count.
+    #[test]
+    fn an_enum_beside_a_const_is_read_whole() {
+        let with = |p: Value| snap(json!([{"name": "t", "inputSchema": {"properties": {"p": p}}}]));
+        let (picked, listed) = (json!({"const": "a", "enum": ["a", "b"]}), json!({"enum": ["a", "b"]}));
+        let (text, whole) = both(&with(picked), &with(listed));
+        assert_eq!(text, whole);
+        assert_eq!(
+            text.iter().map(|c| c.what.as_str()).collect::<Vec<_>>(),
+            [r#"value added: "b" (const "a", enum ["a","b"] -> enum ["a","b"])"#]
+        );
     }
 
     /// A string written with an escape is the same value as one written without.

@@ -17,13 +17,26 @@ use serde_json::{Map, Value};
 
 use crate::value_set::ValueIndex;
 
+mod branches;
+mod disjoint;
+
 /// Schemas nested deeper than this are compared whole: a change below is reported as one
 /// breaking change, since it cannot be classified (and a recursive `$ref` must end somewhere).
 pub const MAX_DEPTH: usize = 64;
 
-/// How many times one diff may compare a node with each option of an `anyOf`/`oneOf` it gained:
-/// options nested in options multiply the work, so past this the change is classified without.
+/// How many times a node may be compared with an option of an `anyOf`/`oneOf` one side holds
+/// (a trial), for one such list met outside any trial: the options nested in its options share
+/// them. Options nested in options multiply the work; past this the list is reported as not
+/// classified. Lists side by side each have their own: they add up, never multiply.
 const MAX_TRIALS: usize = 256;
+
+/// How much work the trials of one diff may do in all, in steps: a node walked in a trial is one,
+/// a trial begun [`TRIAL_STEPS`] (what merging an option and comparing it cost besides). What
+/// bounds a schema of many lists, each spending its trials (or walking a large definition).
+const MAX_TRIAL_STEPS: usize = 1 << 20;
+
+/// The steps one trial costs, besides the nodes it walks.
+const TRIAL_STEPS: usize = 64;
 
 /// A member a caller that thins schemas (see `snapshot_text`) adds beside an `enum` it cut to its
 /// first [`MAX_LISTED`] removed (old side) or added (new side) values: how many more there were.
@@ -112,6 +125,9 @@ pub fn diff(old: &Value, new: &Value, base: &str, direction: Direction) -> Vec<C
         defs_differ,
         direction,
         trials: MAX_TRIALS,
+        steps: MAX_TRIAL_STEPS,
+        in_trial: false,
+        exhausted: false,
         refs_compared: Default::default(),
         out: vec![],
     };
@@ -191,8 +207,14 @@ struct Walk<'a> {
     new_root: &'a Value,
     defs_differ: bool,
     direction: Direction,
-    /// Trial comparisons left (see [`MAX_TRIALS`]).
+    /// Trial comparisons left for the list being classified (see [`MAX_TRIALS`]).
     trials: usize,
+    /// Steps the trials of this diff may still take (see [`MAX_TRIAL_STEPS`]).
+    steps: usize,
+    /// Whether this walk is a trial: its changes are weighed, not reported as they come.
+    in_trial: bool,
+    /// Whether a bound ran out: the trials' changes are then not to be trusted.
+    exhausted: bool,
     /// The pairs of `$ref` targets compared so far: each pair is compared once, where it is first
     /// met. Definitions that refer to one lower level twice (a diamond) would otherwise be walked
     /// 2^levels times: a 3 KB snapshot of 18 such levels took 66 s.
@@ -218,6 +240,13 @@ impl<'a> Walk<'a> {
         // Equal subtrees hold no change, unless a `$ref` in them points into definitions that changed.
         if old == new && !self.defs_differ {
             return;
+        }
+        if self.in_trial {
+            if self.steps == 0 || self.exhausted {
+                self.exhausted = true;
+                return;
+            }
+            self.steps -= 1;
         }
         if depth > MAX_DEPTH {
             if old != new {
@@ -274,8 +303,13 @@ impl<'a> Walk<'a> {
                 self.changed(a, b, &format!("{path}/items"));
             }
         }
-        for key in ["anyOf", "oneOf"] {
-            self.options(o.get(key), n.get(key), &format!("{path}/{key}"), key, depth);
+        match switched(o, n) {
+            Some(keys) => self.list_switched(o, n, keys, path, depth),
+            None => {
+                for key in ["anyOf", "oneOf"] {
+                    self.options(o.get(key), n.get(key), &format!("{path}/{key}"), key, depth);
+                }
+            }
         }
         self.options(o.get("allOf"), n.get("allOf"), &format!("{path}/allOf"), "allOf", depth);
     }
@@ -289,6 +323,9 @@ impl<'a> Walk<'a> {
     /// `anyOf: [{type: number}, {type: null}]`). A request losing options, or a response gaining
     /// them, breaks callers when any option does: the option that breaks most is reported.
     /// Changes the option brings go under its path, those of the node's own keywords under theirs.
+    /// Options that equal the other side's branches settle it with no trial (see
+    /// [`Walk::same_branches`]); the others are compared by trial, within [`MAX_TRIALS`] and
+    /// [`MAX_TRIAL_STEPS`]: past them, the list is reported as not classified, in one line.
     /// False when the rule does not apply and the node is to be walked keyword by keyword.
     fn options_on_one_side(
         &mut self,
@@ -309,12 +346,49 @@ impl<'a> Walk<'a> {
             (None, Some(Value::Array(a))) => ("oneOf", a),
             _ => return false,
         };
-        if options.is_empty() || options.len() > self.trials {
+        if options.is_empty() {
             return false;
         }
-        self.trials -= options.len();
+        // A trial whose bounds ran out is thrown away whole: spend no more on it.
+        if self.in_trial && self.exhausted {
+            return true;
+        }
         let list = OneSided { holder, key, options, gained };
         let (other, other_map) = if gained { (sides.0, maps.0) } else { (sides.1, maps.1) };
+        let outermost = !self.in_trial;
+        if outermost {
+            self.trials = MAX_TRIALS;
+            self.exhausted = false;
+        }
+        let mark = self.out.len();
+        let classified =
+            self.same_branches(&list, other, path, depth) || self.by_trial(&list, other, other_map, path, depth);
+        if outermost && self.exhausted {
+            self.exhausted = false;
+            self.out.truncate(mark);
+            let verb = if gained { "added" } else { "removed" };
+            let what = format!("{key} {verb}: not classified (too many options within its options to compare)");
+            self.push(&format!("{path}/{key}"), BREAKS, what);
+            return true;
+        }
+        classified
+    }
+
+    /// [`Walk::options_on_one_side`] by trial: each option compared with the other side, then,
+    /// where one option must take every value, the types one by one. True when it is settled, or
+    /// when a bound ran out (`exhausted`).
+    fn by_trial(
+        &mut self,
+        list: &OneSided,
+        other: &Value,
+        other_map: &Map<String, Value>,
+        path: &str,
+        depth: usize,
+    ) -> bool {
+        if !self.charge(list.options.len()) {
+            return true;
+        }
+        let (gained, key, options) = (list.gained, list.key, list.options);
         let one_enough = gained == (self.direction == Direction::Request);
         let rank = |c: &[Change]| {
             let breaking = c.iter().filter(|c| c.impact == Impact::Breaking).count();
@@ -322,7 +396,7 @@ impl<'a> Walk<'a> {
         };
         let mut chosen: Option<(usize, Vec<Change>)> = None;
         for i in 0..options.len() {
-            let Some(changes) = self.against_option(&list, i, other, path, depth) else {
+            let Some(changes) = self.against_option(list, i, other, path, depth) else {
                 // When every option counts, one that cannot be merged leaves the answer open.
                 if !one_enough {
                     return false;
@@ -337,7 +411,7 @@ impl<'a> Walk<'a> {
         let breaks = changes.iter().any(|c| c.impact == Impact::Breaking);
         if one_enough
             && breaks
-            && let Some((covering, changes)) = self.each_type_covered(&list, other_map, path, depth)
+            && let Some((covering, changes)) = self.each_type_covered(list, other_map, path, depth)
         {
             let what = match gained {
                 true => format!("{key} added: its options together take every value taken before ({covering})"),
@@ -382,13 +456,87 @@ impl<'a> Walk<'a> {
             self.trial(&completed, other, path, depth)
         };
         crate::deep::drop_value(completed);
-        for c in &mut changes {
-            let rel = &c.path[path.len()..];
-            if from_option(option, rel) {
-                c.path = format!("{path}/{}/{i}{rel}", list.key);
+        place(&mut changes, list, i, path);
+        Some(changes)
+    }
+
+    /// The rule of [`Walk::options_on_one_side`] settled by equality, with no trial: each branch
+    /// of the other side (one for each type it allows, see [`branches`]) equal to a branch of an
+    /// option (`type: ["number", "null"]` becoming `anyOf: [{"type": "number"}, {"type":
+    /// "null"}]`); or, where every option counts, each branch of each option equal to one of the
+    /// other side's. The pairs found are compared for what else changed (annotations). False when
+    /// equality does not settle it.
+    fn same_branches(&mut self, list: &OneSided, other: &Value, path: &str, depth: usize) -> bool {
+        let one_enough = list.gained == (self.direction == Direction::Request);
+        let (other_root, list_root) =
+            if list.gained { (self.old_root, self.new_root) } else { (self.new_root, self.old_root) };
+        // `$ref`s written alike may point at definitions that are not.
+        if self.defs_differ && (has_ref(other) || list.holder.values().any(has_ref)) {
+            return false;
+        }
+        let Some(theirs) = branches::split(other, other_root) else { return false };
+        let Some((owners, mine)) = option_branches(list, list_root, one_enough) else { return false };
+        let pairs: Vec<(usize, &branches::Branch, &branches::Branch)> = if one_enough {
+            let Some(at) = branches::positions(&theirs, &mine).into_iter().collect::<Option<Vec<_>>>() else {
+                return false;
+            };
+            theirs.iter().zip(at).map(|(t, j)| (owners[j], t, &mine[j])).collect()
+        } else {
+            let Some(at) = branches::positions(&mine, &theirs).into_iter().collect::<Option<Vec<_>>>() else {
+                return false;
+            };
+            mine.iter().zip(at).enumerate().map(|(k, (m, j))| (owners[k], &theirs[j], m)).collect()
+        };
+        if pairs.is_empty() {
+            return false;
+        }
+        let mut changes: Vec<Change> = vec![];
+        for (i, their, my) in &pairs {
+            let mut found = match list.gained {
+                true => self.trial(&their.schema, &my.schema, path, depth),
+                false => self.trial(&my.schema, &their.schema, path, depth),
+            };
+            place(&mut found, list, *i, path);
+            for c in found {
+                if !changes.iter().any(|a| a.path == c.path && a.what == c.what) {
+                    changes.push(c);
+                }
             }
         }
-        Some(changes)
+        let key = list.key;
+        let alone = pairs.iter().all(|p| p.0 == pairs[0].0).then_some(pairs[0].0);
+        let covering: Vec<String> =
+            pairs.iter().map(|(i, their, _)| format!("{}: option {i}", their.kind().unwrap_or("any type"))).collect();
+        let covering = covering.join(", ");
+        let what = match (list.gained, one_enough, alone) {
+            (true, true, Some(i)) => format!("{key} added: option {i} takes every value taken before"),
+            (true, true, None) => {
+                format!("{key} added: its options together take every value taken before ({covering})")
+            }
+            (false, true, Some(i)) => format!("{key} removed: option {i} took every value taken now"),
+            (false, true, None) => {
+                format!("{key} removed: its options together took every value taken now ({covering})")
+            }
+            (true, false, _) => format!("{key} added: every option takes only values taken before"),
+            (false, false, _) => format!("{key} removed: every value an option took is taken now"),
+        };
+        let breaks = changes.iter().any(|c| c.impact == Impact::Breaking);
+        let impact = if breaks { Impact::Breaking } else { Impact::Compatible };
+        self.push(&format!("{path}/{key}"), Effect::Fixed(impact), what);
+        self.out.extend(changes);
+        true
+    }
+
+    /// Spends `n` trials; false (and `exhausted` set) when fewer are left, or too few steps.
+    fn charge(&mut self, n: usize) -> bool {
+        let steps = n.saturating_mul(TRIAL_STEPS);
+        if n > self.trials || steps > self.steps {
+            self.exhausted = true;
+            return false;
+        }
+        self.trials -= n;
+        self.steps -= steps;
+        true
     }
 
     /// Whether the options of `list` cover the other side type by type: for each JSON type it
@@ -419,10 +567,9 @@ impl<'a> Walk<'a> {
         let candidates: Vec<(&str, Vec<usize>)> =
             kinds.into_iter().map(|t| (t, (0..list.options.len()).filter(|i| option_takes(*i, t)).collect())).collect();
         let cost: usize = candidates.iter().map(|(_, c)| c.len()).sum();
-        if candidates.iter().any(|(_, c)| c.is_empty()) || cost > self.trials {
+        if candidates.iter().any(|(_, c)| c.is_empty()) || !self.charge(cost) {
             return None;
         }
-        self.trials -= cost;
         let (mut covering, mut all) = (vec![], Vec::<Change>::new());
         for (t, options) in candidates {
             let mut only_t: Map<String, Value> =
@@ -457,11 +604,14 @@ impl<'a> Walk<'a> {
             defs_differ: self.defs_differ,
             direction: self.direction,
             trials: self.trials,
+            steps: self.steps,
+            in_trial: true,
+            exhausted: self.exhausted,
             refs_compared: self.refs_compared.clone(),
             out: vec![],
         };
         walk.node(old, new, path, depth + 1);
-        self.trials = walk.trials;
+        (self.trials, self.steps, self.exhausted) = (walk.trials, walk.steps, walk.exhausted);
         walk.out
     }
 
@@ -491,6 +641,14 @@ impl<'a> Walk<'a> {
     }
 
     fn enums(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+        // `enum` and `const` both list the values taken: one form become the other is compared
+        // as lists of values (`enum: ["a"]` and `const: "a"` are the same).
+        let holds = |m: &Map<String, Value>| (m.get("enum").is_some_and(Value::is_array), m.contains_key("const"));
+        let (before, after) = (holds(o), holds(n));
+        let thinned = o.contains_key(ENUM_NOT_LISTED) || n.contains_key(ENUM_NOT_LISTED);
+        if before != after && before != (false, false) && after != (false, false) && !thinned {
+            return self.values_rewritten(o, n, path);
+        }
         match (o.get("enum").and_then(Value::as_array), n.get("enum").and_then(Value::as_array)) {
             (None, None) => {}
             (Some(_), None) => self.push(&format!("{path}/enum"), Effect::Widens, "enum removed (any value)"),
@@ -519,6 +677,32 @@ impl<'a> Walk<'a> {
                 self.push(&format!("{path}/const"), effect, format!("const {was} -> {}", compact(b)));
             }
             (None, None) => {}
+        }
+    }
+
+    /// The values `enum` and `const` allow on each side, one side written in a form the other is
+    /// not (`enum: ["a", "b"]` become `const: "a"`): the values removed narrow, those added widen,
+    /// one value replaced by another does both. Reported at the keyword that holds them now.
+    fn values_rewritten(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &str) {
+        let (before, after) = (allowed(o), allowed(n));
+        let (old_set, new_set) = (ValueIndex::new(before.iter().copied()), ValueIndex::new(after.iter().copied()));
+        let removed = listed(before.iter().copied().filter(|v| !new_set.contains(v)), 0);
+        let added = listed(after.iter().copied().filter(|v| !old_set.contains(v)), 0);
+        let at = format!("{path}/{}", if n.contains_key("const") { "const" } else { "enum" });
+        let text = format!("{} -> {}", written_values(o), written_values(n));
+        match (removed, added) {
+            (None, None) => {}
+            (Some(_), Some(_)) if before.len() == 1 && after.len() == 1 => {
+                self.push(&at, Effect::Both, format!("value replaced: {text}"))
+            }
+            (removed, added) => {
+                if let Some(list) = removed {
+                    self.push(&at, Effect::Narrows, format!("value removed: {list} ({text})"));
+                }
+                if let Some(list) = added {
+                    self.push(&at, Effect::Widens, format!("value added: {list} ({text})"));
+                }
+            }
         }
     }
 
@@ -716,12 +900,27 @@ impl<'a> Walk<'a> {
 
     /// `anyOf`/`oneOf` (an option removed narrows, one added widens) or `allOf` (the other way
     /// round). An option that is only a list of the same keyword stands for its members
-    /// (`anyOf: [{anyOf: [a, b]}, c]` is `anyOf: [a, b, c]`), so a list flattened is no change. When
-    /// as many options went as came, they were edited in place: each is compared with the one in
-    /// its place among the changed (a description edited in an option is no option removed);
-    /// otherwise a changed option counts as one removed and one added.
+    /// (`anyOf: [{anyOf: [a, b]}, c]` is `anyOf: [a, b, c]`), so a list flattened is no change.
+    /// Options of an `anyOf`/`oneOf` rewritten without changing the values they take are paired
+    /// first (see [`Walk::regrouped`]). When as many options went as came, they were edited in
+    /// place: each is compared with the one in its place among the changed (a `maxLength` edited
+    /// in an option is no option removed); otherwise a changed option counts as one removed and
+    /// one added.
     fn options(&mut self, old: Option<&'a Value>, new: Option<&'a Value>, path: &str, key: &str, depth: usize) {
-        let (before, after) = (members(old, key), members(new, key));
+        self.option_lists(old, new, (path, path), (key, key), depth);
+    }
+
+    /// [`Walk::options`] for lists under keys (and so paths) that may differ on the two sides:
+    /// an `anyOf` become a `oneOf`.
+    fn option_lists(
+        &mut self,
+        old: Option<&'a Value>,
+        new: Option<&'a Value>,
+        paths: (&str, &str),
+        keys: (&str, &str),
+        depth: usize,
+    ) {
+        let (before, after) = (members(old, keys.0), members(new, keys.1));
         // An option written the same on both sides may still change through a `$ref` into
         // definitions that did (`anyOf: [{"$ref": "#/$defs/a"}]` with `a` narrowed).
         let old_index = ValueIndex::new(before.iter().map(|(_, v)| *v));
@@ -729,23 +928,27 @@ impl<'a> Walk<'a> {
         if self.defs_differ {
             for (_, v) in &before {
                 if let Some((at, w)) = new_index.position(v).map(|j| &after[j]) {
-                    self.node(v, w, &format!("{path}{at}"), depth + 1);
+                    self.node(v, w, &format!("{}{at}", paths.1), depth + 1);
                 }
             }
         }
         if old == new {
             return;
         }
-        let went: Vec<usize> = (0..before.len()).filter(|i| !new_index.contains(before[*i].1)).collect();
-        let came: Vec<usize> = (0..after.len()).filter(|j| !old_index.contains(after[*j].1)).collect();
-        if old.is_some() && new.is_some() && went.len() == came.len() {
+        let mut went: Vec<usize> = (0..before.len()).filter(|i| !new_index.contains(before[*i].1)).collect();
+        let mut came: Vec<usize> = (0..after.len()).filter(|j| !old_index.contains(after[*j].1)).collect();
+        let both = old.is_some() && new.is_some();
+        if both && keys.0 != "allOf" {
+            self.regrouped((&before, &after), (&mut went, &mut came), paths, depth);
+        }
+        if both && went.len() == came.len() {
             for (i, j) in went.into_iter().zip(came) {
-                self.node(before[i].1, after[j].1, &format!("{path}{}", after[j].0), depth + 1);
+                self.node(before[i].1, after[j].1, &format!("{}{}", paths.1, after[j].0), depth + 1);
             }
             return;
         }
         let (lost, gained) =
-            if key == "allOf" { (Effect::Widens, Effect::Narrows) } else { (Effect::Narrows, Effect::Widens) };
+            if keys.0 == "allOf" { (Effect::Widens, Effect::Narrows) } else { (Effect::Narrows, Effect::Widens) };
         // A whole list added where there was none restricts (it holds beside the node's other
         // keywords); removing it loosens.
         let (lost, gained) = match (old.is_some(), new.is_some()) {
@@ -755,16 +958,186 @@ impl<'a> Walk<'a> {
         };
         for i in went {
             let (at, v) = &before[i];
-            self.push(&format!("{path}{at}"), lost, format!("option removed: {}", short(v)));
+            self.push(&format!("{}{at}", paths.0), lost, format!("option removed: {}", short(v)));
         }
         for j in came {
             let (at, v) = &after[j];
-            self.push(&format!("{path}{at}"), gained, format!("option added: {}", short(v)));
+            self.push(&format!("{}{at}", paths.1), gained, format!("option added: {}", short(v)));
         }
+    }
+
+    /// Options of an `anyOf`/`oneOf` on both sides, rewritten without changing what they take,
+    /// found by equality of their branches (see [`branches`]) and taken out of `went` and `came`.
+    /// An option gone whose branches are those of one come (a description edited, `enum: ["a"]`
+    /// become `const: "a"`, a type list become a list of options) is compared with it. Then an
+    /// option gone each of whose branches an option now holds takes nothing away, and an option
+    /// come each of whose branches one held adds nothing: options merged or split (`{type:
+    /// string}` and `{type: integer}` become `{type: [string, integer]}`). Those are said in one
+    /// compatible line.
+    fn regrouped(
+        &mut self,
+        (before, after): (&[Member<'a>], &[Member<'a>]),
+        (went, came): (&mut Vec<usize>, &mut Vec<usize>),
+        paths: (&str, &str),
+        depth: usize,
+    ) {
+        let refers = |list: &[Member], at: &[usize]| at.iter().any(|i| has_ref(list[*i].1));
+        // `$ref`s written alike may point at definitions that are not.
+        if went.is_empty() || came.is_empty() || (self.defs_differ && (refers(before, went) || refers(after, came))) {
+            return;
+        }
+        let split = |list: &[Member], at: &[usize], root: &Value| -> Vec<Option<Vec<branches::Branch>>> {
+            at.iter().map(|i| branches::split(list[*i].1, root)).collect()
+        };
+        let (old_b, new_b) = (split(before, went, self.old_root), split(after, came, self.new_root));
+        // One option for one: the same branches.
+        let mut by_key: std::collections::HashMap<Vec<u64>, Vec<usize>> = Default::default();
+        for (k, b) in new_b.iter().enumerate() {
+            if let Some(b) = b {
+                by_key.entry(branches::key(b)).or_default().push(k);
+            }
+        }
+        let (mut old_done, mut new_done) = (vec![false; went.len()], vec![false; came.len()]);
+        for (k, b) in old_b.iter().enumerate() {
+            let Some(b) = b else { continue };
+            let same = |c: &&usize| !new_done[**c] && new_b[**c].as_ref().is_some_and(|n| branches::same(b, n));
+            if let Some(&c) = by_key.get(&branches::key(b)).and_then(|cs| cs.iter().find(same)) {
+                (old_done[k], new_done[c]) = (true, true);
+                let (i, j) = (went[k], came[c]);
+                self.node(before[i].1, after[j].1, &format!("{}{}", paths.1, after[j].0), depth + 1);
+            }
+        }
+        // Options merged or split: each branch of an option held by some option on the other side.
+        fn held<'b>(bs: &'b [Option<Vec<branches::Branch>>], done: &[bool]) -> Vec<&'b branches::Branch> {
+            bs.iter().zip(done).filter(|(_, d)| !**d).filter_map(|(b, _)| b.as_ref()).flatten().collect()
+        }
+        let covered =
+            |bs: &[Option<Vec<branches::Branch>>], done: &[bool], other: &[&branches::Branch]| -> Vec<usize> {
+                let index = ValueIndex::new(other.iter().map(|b| &b.bare));
+                let all_in = |b: &Vec<branches::Branch>| b.iter().all(|x| index.contains(&x.bare));
+                (0..bs.len()).filter(|k| !done[*k] && bs[*k].as_ref().is_some_and(all_in)).collect()
+            };
+        let (old_held, new_held) = (held(&old_b, &old_done), held(&new_b, &new_done));
+        let (gone, come) = (covered(&old_b, &old_done, &new_held), covered(&new_b, &new_done, &old_held));
+        let branches_of = |bs: &[Option<Vec<branches::Branch>>], at: &[usize]| -> Vec<Value> {
+            at.iter().filter_map(|k| bs[*k].as_ref()).flatten().map(|b| b.bare.clone()).collect()
+        };
+        let (gone_b, come_b) = (branches_of(&old_b, &gone), branches_of(&new_b, &come));
+        let mutual = ValueIndex::new(&gone_b);
+        let mutual = gone_b.len() == come_b.len() && come_b.iter().all(|b| mutual.contains(b));
+        let named = |list: &[Member], idx: &[usize], at: &[usize]| -> String {
+            let names: Vec<&str> = at.iter().map(|k| list[idx[*k]].0.trim_start_matches('/')).collect();
+            format!("{} {}", if names.len() == 1 { "option" } else { "options" }, names.join(", "))
+        };
+        let (was, now) = (named(before, went, &gone), named(after, came, &come));
+        match (gone.is_empty(), come.is_empty()) {
+            (true, true) => {}
+            (false, false) if mutual => {
+                self.push(paths.1, HARMLESS, format!("{was} regrouped as {now}: the same values"));
+            }
+            (g, c) => {
+                if !g {
+                    self.push(paths.0, HARMLESS, format!("{was} removed: each value taken is still taken by another"));
+                }
+                if !c {
+                    self.push(paths.1, HARMLESS, format!("{now} added: takes only values taken before"));
+                }
+            }
+        }
+        for (list, mut done, gone) in [(&mut *went, old_done, gone), (&mut *came, new_done, come)] {
+            gone.into_iter().for_each(|k| done[k] = true);
+            let mut k = 0;
+            list.retain(|_| {
+                k += 1;
+                !done[k - 1]
+            });
+        }
+        gone_b.into_iter().chain(come_b).for_each(crate::deep::drop_value);
+    }
+
+    /// An `anyOf` become a `oneOf`, or the other way round: the options compared as one list's,
+    /// and what the keyword itself changes: a `oneOf` refuses a value two of its options take, so
+    /// the change narrows (or widens) unless no two options can take one value (see
+    /// [`disjoint`]).
+    fn list_switched(
+        &mut self,
+        o: &'a Map<String, Value>,
+        n: &'a Map<String, Value>,
+        (from, to): (&'static str, &'static str),
+        path: &str,
+        depth: usize,
+    ) {
+        let (old_path, new_path) = (format!("{path}/{from}"), format!("{path}/{to}"));
+        self.option_lists(o.get(from), n.get(to), (&old_path, &new_path), (from, to), depth);
+        let (holder, root) = if to == "oneOf" { (n, self.new_root) } else { (o, self.old_root) };
+        let options = members(holder.get("oneOf"), "oneOf");
+        let checked = if options.len() > disjoint::MAX_CHECKED { &[][..] } else { &options[..] };
+        let completed: Vec<Value> = checked
+            .iter()
+            .map(|(_, v)| complete(holder, "oneOf", v).unwrap_or_else(|| crate::deep::clone_value(v)))
+            .collect();
+        let overlap = match checked.len() == options.len() {
+            true => disjoint::overlapping(&completed.iter().collect::<Vec<_>>(), root),
+            false => Some((0, 1)),
+        };
+        completed.into_iter().for_each(crate::deep::drop_value);
+        let value = |(i, j): (usize, usize)| {
+            if checked.len() < options.len() {
+                format!(
+                    "a value two of its {} options take (not looked for past {})",
+                    options.len(),
+                    disjoint::MAX_CHECKED
+                )
+            } else {
+                let at = |k: usize| options[k].0.trim_start_matches('/').to_string();
+                format!("a value options {} and {} may both take", at(i), at(j))
+            }
+        };
+        let (effect, what) = match (to == "oneOf", overlap) {
+            (true, None) => (HARMLESS, "anyOf became oneOf: no two options take one value, the same values".into()),
+            (true, Some(p)) => (Effect::Narrows, format!("anyOf became oneOf: {} is refused now", value(p))),
+            (false, None) => (HARMLESS, "oneOf became anyOf: no two options took one value, the same values".into()),
+            (false, Some(p)) => {
+                (Effect::Widens, format!("oneOf became anyOf: {}, refused before, is taken now", value(p)))
+            }
+        };
+        self.push(&new_path, effect, what);
     }
 
     fn changed(&mut self, old: Option<&Value>, new: Option<&Value>, path: &str) {
         self.push(path, BREAKS, format!("changed: {} -> {}", show(old), show(new)));
+    }
+}
+
+/// The values `const` and `enum` allow together (what `const` holds, when the `enum` lists it).
+fn allowed(m: &Map<String, Value>) -> Vec<&Value> {
+    let listed = m.get("enum").and_then(Value::as_array);
+    match (m.get("const"), listed) {
+        (Some(c), Some(a)) => a.iter().filter(|v| *v == c).collect(),
+        (Some(c), None) => vec![c],
+        (None, Some(a)) => a.iter().collect(),
+        (None, None) => vec![],
+    }
+}
+
+/// A side's `const` and `enum`, as written (long ones cut): `const "a"`, `enum ["a","b"]`.
+fn written_values(m: &Map<String, Value>) -> String {
+    let held: Vec<String> =
+        ["const", "enum"].iter().filter_map(|k| m.get(*k).map(|v| format!("{k} {}", short(v)))).collect();
+    held.join(", ")
+}
+
+/// The keywords of an `anyOf` become a `oneOf` (or the other way round), each side holding one
+/// of the two only.
+fn switched(o: &Map<String, Value>, n: &Map<String, Value>) -> Option<(&'static str, &'static str)> {
+    let only =
+        |m: &Map<String, Value>, k: &str, not: &str| m.get(k).is_some_and(Value::is_array) && !m.contains_key(not);
+    if only(o, "anyOf", "oneOf") && only(n, "oneOf", "anyOf") {
+        Some(("anyOf", "oneOf"))
+    } else if only(o, "oneOf", "anyOf") && only(n, "anyOf", "oneOf") {
+        Some(("oneOf", "anyOf"))
+    } else {
+        None
     }
 }
 
@@ -776,6 +1149,46 @@ struct OneSided<'h> {
     options: &'h [Value],
     /// Whether the new side holds it.
     gained: bool,
+}
+
+/// Changes found comparing option `i` of `list` that concern a keyword the option sets, moved
+/// under the option's path.
+fn place(changes: &mut [Change], list: &OneSided, i: usize, path: &str) {
+    for c in changes {
+        let rel = &c.path[path.len()..];
+        if from_option(&list.options[i], rel) {
+            c.path = format!("{path}/{}/{i}{rel}", list.key);
+        }
+    }
+}
+
+/// The branches of the options of `list`, each completed with the node's other keywords, and
+/// the option each came from. None when one cannot be merged or split, or, for a `oneOf` whose
+/// options must each take whole branches (`exclusive`), when two of them may take one value: a
+/// `oneOf` refuses it.
+fn option_branches(list: &OneSided, root: &Value, exclusive: bool) -> Option<(Vec<usize>, Vec<branches::Branch>)> {
+    // Each option has a branch or none: more would be more branches than are compared.
+    if list.options.len() > branches::MAX_BRANCHES {
+        return None;
+    }
+    let completed: Vec<Value> = list.options.iter().map_while(|o| complete(list.holder, list.key, o)).collect();
+    let mut result = (completed.len() == list.options.len()).then(|| (vec![], vec![]));
+    if exclusive && list.key == "oneOf" && disjoint::overlapping(&completed.iter().collect::<Vec<_>>(), root).is_some()
+    {
+        result = None;
+    }
+    for (i, c) in completed.iter().enumerate() {
+        let Some((owners, mine)) = result.as_mut() else { break };
+        match branches::split(c, root) {
+            Some(split) if mine.len() + split.len() <= branches::MAX_BRANCHES => {
+                owners.extend(std::iter::repeat_n(i, split.len()));
+                mine.extend(split);
+            }
+            _ => result = None,
+        }
+    }
+    completed.into_iter().for_each(crate::deep::drop_value);
+    result
 }
 
 /// The node `n` with its `key` (`anyOf`/`oneOf`) replaced by the keywords of one option: what a
@@ -849,13 +1262,16 @@ fn has_ref_siblings(old: &Value, new: &Value) -> bool {
     matches!((refs(old), refs(new)), (Some(a), Some(b)) if a > 1 || b > 1)
 }
 
+/// An option of a list as [`members`] gives it: its pointer below the list, and the option.
+type Member<'v> = (String, &'v Value);
+
 /// How many levels of lists nested in lists of the same keyword [`members`] opens.
 const MAX_FLATTEN: usize = 8;
 
 /// The options of a `key` list (`anyOf`, `oneOf`, `allOf`), each with its pointer below the list:
 /// an option holding nothing but a `key` list of its own is replaced by its members, down to
 /// [`MAX_FLATTEN`] levels.
-fn members<'v>(list: Option<&'v Value>, key: &str) -> Vec<(String, &'v Value)> {
+fn members<'v>(list: Option<&'v Value>, key: &str) -> Vec<Member<'v>> {
     let mut out = vec![];
     // (pointer of the list, the list, index of its next member, level); a stack keeps the
     // members in document order without recursion.
@@ -1190,6 +1606,31 @@ mod tests {
     }
 
     #[test]
+    fn enum_and_const_are_one_list_of_values() {
+        let (e, k) = (|v: Value| json!({ "enum": v }), |v: Value| json!({ "const": v }));
+        // One value written either way: no change, whichever way, beside other keywords too.
+        assert!(changes(e(json!(["a"])), k(json!("a"))).is_empty());
+        assert!(out_changes(k(json!(3)), e(json!([3]))).is_empty());
+        let typed = |m: Value| json!({"type": "object", "properties": {"mode": m}});
+        let (listed, one_value) = (json!({"type": "string", "enum": ["x"]}), json!({"type": "string", "const": "x"}));
+        assert!(changes(typed(listed), typed(one_value)).is_empty());
+        // Values dropped in the rewriting: one narrowing, where the values are held now.
+        let c = diff(&e(json!(["a", "b", "c"])), &k(json!("a")), "", Direction::Request);
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert_eq!((c[0].path.as_str(), c[0].impact), ("/const", Breaking));
+        assert_eq!(c[0].what, r#"value removed: "b", "c" (enum ["a","b","c"] -> const "a")"#);
+        assert_eq!(out_one(e(json!(["a", "b"])), k(json!("a"))), ("/const".into(), Compatible));
+        assert_eq!(one(k(json!("a")), e(json!(["a", "b"]))), ("/enum".into(), Compatible));
+        assert_eq!(out_one(k(json!("a")), e(json!(["a", "b"]))), ("/enum".into(), Breaking));
+        // One value for another: breaking both ways, one change.
+        assert_eq!(one(e(json!(["a"])), k(json!("b"))), ("/const".into(), Breaking));
+        assert_eq!(out_one(k(json!("a")), e(json!(["b"]))), ("/enum".into(), Breaking));
+        // A const beside an enum picks its value from it.
+        assert!(changes(json!({"const": "a", "enum": ["a", "b"]}), k(json!("a"))).is_empty());
+        assert_eq!(one(json!({"const": "a", "enum": ["a", "b"]}), e(json!(["a", "b"]))), ("/enum".into(), Compatible));
+    }
+
+    #[test]
     fn every_bound_tightened_and_loosened() {
         for key in ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"] {
             assert_eq!(one(json!({}), json!({ key: 1 })), (format!("/{key}"), Breaking), "{key} added");
@@ -1432,8 +1873,12 @@ mod tests {
         // As many options went as came, in another order: each compared with the one in its place.
         let c = changes(any(json!([s, n])), any(json!([n, {"type": "integer"}])));
         assert_eq!(c, vec![("/anyOf/1/type".into(), Breaking)]);
-        // One option went and two came: removed and added, not compared.
+        // One option went and two came: the one taking the same values is compared with it.
         let c = changes(any(json!([n, s])), any(json!([n, described, {"type": "integer"}])));
+        assert_eq!(c, vec![("/anyOf/1/description".into(), Compatible), ("/anyOf/2".into(), Compatible)]);
+        // None takes the same values: removed and added, not compared.
+        let short = json!({"type": "string", "maxLength": 3});
+        let c = changes(any(json!([n, s])), any(json!([n, short, {"type": "integer"}])));
         assert!(c.contains(&("/anyOf/1".into(), Breaking)), "{c:?}");
     }
 
@@ -1509,8 +1954,98 @@ mod tests {
         }
         let old = json!({"$ref": "#/$defs/L12", "$defs": old_defs});
         let new = json!({"$ref": "#/$defs/L12", "$defs": new_defs});
-        let c = changes(old, new);
+        // Past the bound, the list is said to be not classified, in one line.
+        let c = diff(&old, &new, "", Direction::Request);
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert_eq!((c[0].path.as_str(), c[0].impact), ("/anyOf", Breaking));
+        assert!(c[0].what.contains("not classified"), "{}", c[0].what);
+    }
+
+    /// A tool's properties, `p0` to `p{n - 1}`, each the schema `each` gives for its number.
+    fn many(n: usize, each: impl Fn(usize) -> Value) -> Value {
+        let props: Map<String, Value> = (0..n).map(|i| (format!("p{i}"), each(i))).collect();
+        json!({"type": "object", "properties": props})
+    }
+
+    #[test]
+    fn many_lists_side_by_side_are_each_classified() {
+        const KINDS: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
+        let kind = |i: usize| KINDS[i % KINDS.len()];
+        // Each nullable property written as a list of options: the same values, found with no
+        // trial, both ways, in both directions.
+        let listed = many(300, |i| json!({"type": [kind(i), "null"], "title": format!("P{i}")}));
+        let options = many(
+            300,
+            |i| json!({"anyOf": [{"type": kind(i)}, {"type": "null"}], "title": format!("P{i}"), "default": null}),
+        );
+        for (old, new) in [(&listed, &options), (&options, &listed)] {
+            for direction in [Direction::Request, Direction::Response] {
+                let c = diff(old, new, "", direction);
+                assert!(c.iter().all(|c| c.impact == Compatible), "{direction:?}: {c:?}");
+                let lists = c.iter().filter(|c| c.path.ends_with("/anyOf")).count();
+                assert_eq!(lists, 300, "{direction:?}: {c:?}");
+            }
+        }
+        // Options that need trials: each list has its own, so the last is classified as the first.
+        let plain = many(300, |i| json!({"type": kind(i)}));
+        let stricter = many(300, |i| json!({"anyOf": [{"type": kind(i), "format": "x"}, {"type": "null"}]}));
+        let c = diff(&plain, &stricter, "", Direction::Request);
+        let breaking: Vec<&str> = c.iter().filter(|c| c.impact == Breaking).map(|c| c.what.as_str()).collect();
+        assert_eq!(breaking.len(), 300 * 2, "{c:?}");
+        assert!(!breaking.iter().any(|w| w.contains("not classified")), "{breaking:?}");
+        let c = diff(&plain, &stricter, "", Direction::Response);
+        assert!(c.iter().any(|c| c.path == "/properties/p299/anyOf" && c.impact == Breaking), "{c:?}");
+    }
+
+    #[test]
+    fn any_of_and_one_of_take_the_same_values_when_no_two_options_overlap() {
+        let (s, i, n) = (json!({"type": "string"}), json!({"type": "integer"}), json!({"type": "null"}));
+        let (any, one_of) = (|v: Value| json!({ "anyOf": v }), |v: Value| json!({ "oneOf": v }));
+        for (old, new) in [(any(json!([s, i])), one_of(json!([s, i]))), (one_of(json!([i, s])), any(json!([s, i])))] {
+            let key = if new.get("oneOf").is_some() { "/oneOf" } else { "/anyOf" };
+            assert_eq!(changes(old.clone(), new.clone()), vec![(key.into(), Compatible)]);
+            assert_eq!(out_changes(old, new), vec![(key.into(), Compatible)]);
+        }
+        // A discriminated union, its options by `$ref`: no value has two kinds.
+        let kind = |k: &str| json!({"type": "object", "properties": {"kind": {"const": k}}, "required": ["kind"]});
+        let defs = json!({"cat": kind("cat"), "dog": kind("dog")});
+        let refs = json!([{"$ref": "#/$defs/cat"}, {"$ref": "#/$defs/dog"}]);
+        let c = changes(json!({"anyOf": refs, "$defs": defs}), json!({"oneOf": refs, "$defs": defs}));
+        assert_eq!(c, vec![("/oneOf".into(), Compatible)]);
+        // Options that may overlap: a string of up to 3 characters takes both.
+        let (long, short) = (s.clone(), json!({"type": "string", "maxLength": 3}));
+        let (a, o) = (any(json!([long, short])), one_of(json!([long, short])));
+        assert_eq!(one(a.clone(), o.clone()), ("/oneOf".into(), Breaking));
+        assert_eq!(out_one(a.clone(), o.clone()), ("/oneOf".into(), Compatible));
+        assert_eq!(one(o.clone(), a.clone()), ("/anyOf".into(), Compatible));
+        assert_eq!(out_one(o, a), ("/anyOf".into(), Breaking));
+        // The options' own changes are found as in one list.
+        let c = changes(any(json!([s, n])), one_of(json!([{"type": "string", "maxLength": 5}, n])));
+        assert_eq!(c, vec![("/oneOf/0/maxLength".into(), Breaking), ("/oneOf".into(), Compatible)]);
+    }
+
+    #[test]
+    fn options_merged_or_split_take_the_same_values() {
+        let (s, i, n) = (json!({"type": "string"}), json!({"type": "integer"}), json!({"type": "null"}));
+        let apart = json!({"anyOf": [s, i, n]});
+        let merged = json!({"anyOf": [{"type": ["string", "integer"], "description": "an id"}, n]});
+        for (old, new) in [(&apart, &merged), (&merged, &apart)] {
+            assert_eq!(changes(old.clone(), new.clone()), vec![("/anyOf".into(), Compatible)]);
+            assert_eq!(out_changes(old.clone(), new.clone()), vec![("/anyOf".into(), Compatible)]);
+        }
+        let what = diff(&apart, &merged, "", Direction::Request).remove(0).what;
+        assert_eq!(what, "options 0, 1 regrouped as option 0: the same values");
+        // Merged into an option that takes more: its values are new.
+        let wider = json!({"anyOf": [{"type": ["string", "integer", "boolean"]}, n]});
+        let c = out_changes(apart.clone(), wider.clone());
+        assert!(c.contains(&("/anyOf/0".into(), Breaking)), "{c:?}");
+        assert!(changes(apart.clone(), wider.clone()).iter().all(|(_, i)| *i == Compatible));
+        // Split from one that took more: values are lost.
+        let c = changes(wider, apart);
         assert!(c.iter().any(|(_, i)| *i == Breaking), "{c:?}");
+        // Options alike but for an enum written as a const: compared, no change.
+        let c = changes(json!({"anyOf": [{"enum": ["a"]}, n]}), json!({"anyOf": [n, {"const": "a", "title": "A"}]}));
+        assert_eq!(c, vec![("/anyOf/1/title".into(), Compatible)]);
     }
 
     #[test]
@@ -1555,9 +2090,11 @@ mod tests {
         // One member dropped in the flattening: reported where it stood, inside the nested list.
         let c = one(json!({"anyOf": [{"anyOf": [i, s]}, b]}), json!({"anyOf": [i, b]}));
         assert_eq!(c, ("/anyOf/0/anyOf/1".into(), Breaking));
-        // A nested list with anything beside it is an option of its own, compared as before.
+        // A nested list with anything beside it is an option of its own; with an annotation, it
+        // takes what its members take.
         let old = json!({"anyOf": [{"anyOf": [i, s], "description": "id"}, b]});
-        let c = changes(old, json!({"anyOf": [i, s, b]}));
+        assert_eq!(changes(old, json!({"anyOf": [i, s, b]})), vec![("/anyOf".into(), Compatible)]);
+        let c = changes(json!({"anyOf": [i, s, b]}), json!({"anyOf": [{"anyOf": [i, s], "maxLength": 3}, b]}));
         assert!(c.iter().any(|(_, impact)| *impact == Breaking), "{c:?}");
         // Past the levels opened, the rest is one option: a change is found, never lost.
         let mut deep = json!({"anyOf": [i, s]});
