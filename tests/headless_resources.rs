@@ -533,7 +533,12 @@ async fn a_server_without_resources_or_prompts_is_not_asked_for_them() {
         assert!(snap.get(absent).is_none(), "{absent} recorded: {snap}");
     }
 
-    let target = Target::Stdio(StdioTarget { command: py.clone(), args: vec![server.clone(), "tools-only".into()], env: vec![], cwd: None });
+    let target = Target::Stdio(StdioTarget {
+        command: py.clone(),
+        args: vec![server.clone(), "tools-only".into()],
+        env: vec![],
+        cwd: None,
+    });
     let s = Session::connect(&target, ConnectOptions::default()).await.unwrap_or_else(|e| panic!("{e}"));
     for list in [s.list_resources().await, s.list_resource_templates().await, s.list_prompts().await] {
         let list = list.unwrap_or_else(|e| panic!("{e}"));
