@@ -18,6 +18,7 @@ pub mod exact_numbers;
 pub mod http;
 pub mod http_view;
 pub mod input;
+mod line_reader;
 pub mod listing;
 pub mod log;
 pub mod logging;

@@ -64,7 +64,7 @@ pub async fn read_bounded_line<R: AsyncBufRead + Unpin>(
 }
 
 /// A line at least this long is a long one for [`read_long_line`]'s `on_long`.
-const LONG_LINE: usize = 256 << 10;
+pub(super) const LONG_LINE: usize = 256 << 10;
 
 /// As [`read_bounded_line`], calling `on_long` once when the line reaches [`LONG_LINE`] bytes.
 async fn read_long_line<R: AsyncBufRead + Unpin>(
@@ -258,11 +258,11 @@ async fn pump_server_stdout(
     max_message: usize,
 ) {
     let pipe = super::pipe_size::Pipe::of(&stdout);
-    let mut reader = BufReader::with_capacity(1 << 16, stdout);
+    let mut reader = super::line_reader::LineReader::new(stdout);
     let mut buf = Vec::new();
     loop {
         let mut widened = false;
-        let read = read_long_line(&mut reader, &mut buf, max_message, || widened = pipe.widen()).await;
+        let read = reader.read_line(&mut buf, max_message, || widened = pipe.widen()).await;
         if widened {
             pipe.narrow();
         }
