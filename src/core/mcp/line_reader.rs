@@ -25,7 +25,8 @@ pub struct LineReader<R> {
 }
 
 /// Where a line stands while it is read.
-struct Line {
+#[derive(Default)]
+pub(super) struct Line {
     total: usize,
     overflow: bool,
 }
@@ -46,7 +47,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         mut on_long: impl FnMut(),
     ) -> std::io::Result<Option<Result<(), usize>>> {
         buf.clear();
-        let mut line = Line { total: 0, overflow: false };
+        let mut line = Line::default();
         loop {
             if self.start < self.pending.len() {
                 if self.take_pending(buf, max, &mut line, &mut on_long) {
@@ -57,7 +58,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             let long = line.total >= LONG_LINE && !line.overflow && buf.len().saturating_add(LONG_READ) <= max;
             let read = if long { self.read_into_line(buf).await? } else { self.refill().await? };
             if read == 0 {
-                return Ok((line.total > 0).then(|| line.answer()));
+                return Ok((line.total() > 0).then(|| line.answer()));
             }
             if long && self.end_line_read(buf, read, &mut line) {
                 return Ok(Some(line.answer()));
@@ -67,27 +68,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
     /// Takes pending bytes up to the line's end (or all); whether the line ended.
     fn take_pending(&mut self, buf: &mut Vec<u8>, max: usize, line: &mut Line, on_long: &mut impl FnMut()) -> bool {
-        let chunk = &self.pending[self.start..];
-        let (part, done) = match memchr::memchr(b'\n', chunk) {
-            Some(i) => (&chunk[..=i], true),
-            None => (chunk, false),
-        };
-        let n = part.len();
-        if line.total < LONG_LINE && line.total + n >= LONG_LINE {
-            on_long();
-        }
-        line.total += n;
-        if !line.overflow {
-            if buf.len() + n > max {
-                line.overflow = true;
-                // The head is kept: it names the request an oversized reply answers.
-                buf.extend_from_slice(&part[..n.min(OVERSIZED_HEAD.saturating_sub(buf.len()))]);
-                buf.truncate(OVERSIZED_HEAD);
-                buf.shrink_to(64 << 10);
-            } else {
-                buf.extend_from_slice(part);
-            }
-        }
+        let (n, done) = line.take(&self.pending[self.start..], buf, max, on_long);
         self.start += n;
         done
     }
@@ -129,7 +110,46 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 }
 
 impl Line {
-    fn answer(&self) -> Result<(), usize> {
+    /// Takes `chunk`'s bytes up to and with the first newline (or all of them) into `buf`, within
+    /// `max`: past it, only the line's head is kept and the rest counted. Returns how many bytes
+    /// were taken and whether the line ended.
+    pub(super) fn take(
+        &mut self,
+        chunk: &[u8],
+        buf: &mut Vec<u8>,
+        max: usize,
+        on_long: &mut impl FnMut(),
+    ) -> (usize, bool) {
+        let (part, done) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let n = part.len();
+        if self.total < LONG_LINE && self.total + n >= LONG_LINE {
+            on_long();
+        }
+        self.total += n;
+        if !self.overflow {
+            if buf.len() + n > max {
+                self.overflow = true;
+                // The head is kept: it names the request an oversized reply answers.
+                buf.extend_from_slice(&part[..n.min(OVERSIZED_HEAD.saturating_sub(buf.len()))]);
+                buf.truncate(OVERSIZED_HEAD);
+                buf.shrink_to(64 << 10);
+            } else {
+                buf.extend_from_slice(part);
+            }
+        }
+        (n, done)
+    }
+
+    /// The bytes of the line read so far.
+    pub(super) fn total(&self) -> usize {
+        self.total
+    }
+
+    /// The line as read: whole, or over the limit with its length.
+    pub(super) fn answer(&self) -> Result<(), usize> {
         if self.overflow { Err(self.total) } else { Ok(()) }
     }
 }

@@ -74,42 +74,16 @@ async fn read_long_line<R: AsyncBufRead + Unpin>(
     mut on_long: impl FnMut(),
 ) -> std::io::Result<Option<std::result::Result<(), usize>>> {
     buf.clear();
-    let mut total = 0usize;
-    let mut overflow = false;
+    let mut line = super::line_reader::Line::default();
     loop {
         let chunk = reader.fill_buf().await?;
         if chunk.is_empty() {
-            return Ok(if total == 0 {
-                None
-            } else if overflow {
-                Some(Err(total))
-            } else {
-                Some(Ok(()))
-            });
+            return Ok((line.total() > 0).then(|| line.answer()));
         }
-        let (part, done) = match memchr::memchr(b'\n', chunk) {
-            Some(i) => (&chunk[..=i], true),
-            None => (chunk, false),
-        };
-        let n = part.len();
-        if total < LONG_LINE && total + n >= LONG_LINE {
-            on_long();
-        }
-        total += n;
-        if !overflow {
-            if buf.len() + n > max {
-                overflow = true;
-                // The head is kept: it names the request an oversized reply answers.
-                buf.extend_from_slice(&part[..part.len().min(OVERSIZED_HEAD.saturating_sub(buf.len()))]);
-                buf.truncate(OVERSIZED_HEAD);
-                buf.shrink_to(64 << 10);
-            } else {
-                buf.extend_from_slice(part);
-            }
-        }
+        let (n, done) = line.take(chunk, buf, max, &mut on_long);
         reader.consume(n);
         if done {
-            return Ok(Some(if overflow { Err(total) } else { Ok(()) }));
+            return Ok(Some(line.answer()));
         }
     }
 }
