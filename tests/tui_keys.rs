@@ -191,6 +191,31 @@ async fn quitting_with_unsent_edits_asks_first() {
     assert!(app.outline().quit);
 }
 
+/// `q` on a row of the save-call dialog that takes no text asks before the call goes unsaved;
+/// `n` goes back to the dialog, and once it is closed `q` quits at once.
+#[tokio::test]
+async fn quitting_from_the_save_call_dialog_asks_first() {
+    let (mut app, session, mut screen) = connect(common::demo()).await;
+    open(&mut screen, &mut app, "echo");
+    go(&mut screen, &mut app, "message");
+    screen.type_text(&mut app, "hi");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    execute(&mut app, &session, cmds).await;
+    assert_eq!(app.outline().focus, Pane::Result);
+    screen.press(&mut app, KeyCode::Char('S'));
+    assert!(screen.text(&mut app).contains("Save the call"), "{}", screen.text(&mut app));
+    screen.press(&mut app, KeyCode::Down);
+    let cmds = screen.press(&mut app, KeyCode::Char('q'));
+    assert!(!app.outline().quit && !cmds.contains(&Cmd::Quit));
+    assert!(screen.text(&mut app).contains("The call is not saved yet."), "{}", screen.text(&mut app));
+    screen.press(&mut app, KeyCode::Char('n'));
+    assert!(!app.outline().quit);
+    assert!(screen.text(&mut app).contains("Save the call"), "the dialog stays");
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Char('q'));
+    assert!(app.outline().quit);
+}
+
 fn demo_setup() -> impl std::future::Future<Output = (App, Arc<mcplens::mcp::Session>, Screen)> {
     connect(common::demo())
 }

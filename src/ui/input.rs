@@ -333,17 +333,37 @@ impl App {
         self.panes.typing()
     }
 
-    /// Quits, unless a form holds edits never sent: then asks first (asked already: quits).
+    /// Quits, unless that loses something: a form's edits never sent, a call under way (and any
+    /// request of the server's it is waiting on), or a call being saved; then asks first (asked
+    /// already: quits).
     pub(super) fn quit_or_ask(&mut self) -> Vec<Cmd> {
         use super::components::confirm::{Confirm, QUIT};
         let asking = self.panes.overlays.top().is_some_and(|t| t.scope() == QUIT);
         let unsent = self.panes.unsent_forms();
-        if asking || unsent.is_empty() {
-            self.quit = true;
-            return vec![Cmd::Quit];
+        let confirm = if asking {
+            None
+        } else if !unsent.is_empty() {
+            Some(Confirm::quit(&unsent))
+        } else if let Some(r) = &self.running {
+            let tool = crate::sanitize::line(&r.tool).into_owned();
+            Some(Confirm::quit_losing(format!("{tool} is running."), "Quitting stops it."))
+        } else if self.saved_running() {
+            Some(Confirm::quit_losing("Saved calls are running.".into(), "Quitting stops them."))
+        } else if self.panes.overlays.top().is_some_and(|t| t.scope() == super::components::save_call::SCOPE) {
+            Some(Confirm::quit_losing("The call is not saved yet.".into(), "Quitting leaves it unsaved."))
+        } else {
+            None
+        };
+        match confirm {
+            Some(c) => {
+                self.panes.overlays.push(Box::new(c));
+                vec![]
+            }
+            None => {
+                self.quit = true;
+                vec![Cmd::Quit]
+            }
         }
-        self.panes.overlays.push(Box::new(Confirm::quit(&unsent)));
-        vec![]
     }
 
     /// `m` / `M` on a node of the Raw or Split tree: a hint for this server and tool.

@@ -43,14 +43,23 @@ fn names(tools: &[String]) -> String {
 impl Confirm {
     /// Before quitting with unsent edits in the forms of `tools`.
     pub fn quit(tools: &[String]) -> Confirm {
+        let warning = format!("Unsent edits in the form of {}.", names(tools));
+        Confirm {
+            declined: "not quit: the form keeps its values",
+            ..Confirm::quit_losing(warning, "Quitting loses them.")
+        }
+    }
+
+    /// Before quitting while `warning` says what would be lost (a call under way, a dialog).
+    pub fn quit_losing(warning: String, question: &'static str) -> Confirm {
         Confirm {
             scope: QUIT,
             yes: &[Command::Quit, Command::ForceQuit],
             title: ("Quit?", "quit", "stay"),
-            warning: format!("Unsent edits in the form of {}.", names(tools)),
-            question: "Quitting loses them.",
+            warning,
+            question,
             then: Some(Action::Quit),
-            declined: "not quit: the form keeps its values",
+            declined: "not quit",
             width: 64,
         }
     }
