@@ -244,7 +244,8 @@ impl App {
     pub(super) fn command(&mut self, cmd: Command) -> Vec<Cmd> {
         self.notice = None;
         match cmd {
-            Command::Quit | Command::ForceQuit => return self.quit_or_ask(),
+            Command::Quit => return self.quit_or_ask(false),
+            Command::ForceQuit => return self.quit_or_ask(true),
             Command::Help => self.panes.overlays.push(Box::new(Help::new(self.scope()))),
             Command::Reconnect => return self.reconnect(),
             cmd if super::requests::handles(cmd) => return self.request(cmd),
@@ -335,8 +336,8 @@ impl App {
 
     /// Quits, unless that loses something: a form's edits never sent, a call under way (and any
     /// request of the server's it is waiting on), or a call being saved; then asks first (asked
-    /// already: quits).
-    pub(super) fn quit_or_ask(&mut self) -> Vec<Cmd> {
+    /// already: quits). Ctrl-C (`forced`) asks only for a form's edits: it stops a call at once.
+    pub(super) fn quit_or_ask(&mut self, forced: bool) -> Vec<Cmd> {
         use super::components::confirm::{Confirm, QUIT};
         let asking = self.panes.overlays.top().is_some_and(|t| t.scope() == QUIT);
         let unsent = self.panes.unsent_forms();
@@ -344,6 +345,8 @@ impl App {
             None
         } else if !unsent.is_empty() {
             Some(Confirm::quit(&unsent))
+        } else if forced {
+            None
         } else if let Some(r) = &self.running {
             let tool = crate::sanitize::line(&r.tool).into_owned();
             Some(Confirm::quit_losing(format!("{tool} is running."), "Quitting stops it."))

@@ -20,7 +20,7 @@ impl App {
     /// commands run.
     pub(super) fn on_key(&mut self, k: KeyEvent) -> Vec<Cmd> {
         if keymap::lookup_own(&k, Scope::Any) == Some(Command::ForceQuit) {
-            return self.quit_or_ask();
+            return self.quit_or_ask(true);
         }
         if !self.panes.overlays.is_empty() {
             return self.overlay_key(k);
