@@ -5,6 +5,9 @@
 //! line). Once a line is long, it is read from the pipe into the line's own buffer, a pipe's
 //! width (1 MiB, see `pipe_size`) at a time: a sixteenth of the reads and wake-ups, one copy.
 //! Bytes read past the line's end (the next messages) are kept for the next line.
+//!
+//! A long line's bytes are checked to be UTF-8 as they arrive, a read at a time, while the
+//! server writes the next: the check of a 10 MB line then costs no wait once it has come.
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
@@ -22,6 +25,8 @@ pub struct LineReader<R> {
     /// Bytes read and not yet taken: `pending[start..]`.
     pending: Vec<u8>,
     start: usize,
+    /// The line's first bytes known to be UTF-8 (a whole number of characters).
+    checked: usize,
 }
 
 /// Where a line stands while it is read.
@@ -33,7 +38,7 @@ pub(super) struct Line {
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
     pub fn new(inner: R) -> Self {
-        LineReader { inner, pending: Vec::new(), start: 0 }
+        LineReader { inner, pending: Vec::new(), start: 0, checked: 0 }
     }
 
     /// As `stdio::read_bounded_line`: one line of at most `max` bytes into `buf` (with its
@@ -47,6 +52,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         mut on_long: impl FnMut(),
     ) -> std::io::Result<Option<Result<(), usize>>> {
         buf.clear();
+        self.checked = 0;
         let mut line = Line::default();
         loop {
             if self.start < self.pending.len() {
@@ -60,10 +66,31 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             if read == 0 {
                 return Ok((line.total() > 0).then(|| line.answer()));
             }
+            if long {
+                self.check_utf8(buf);
+            }
             if long && self.end_line_read(buf, read, &mut line) {
                 return Ok(Some(line.answer()));
             }
         }
+    }
+
+    /// How many of the last line's first bytes are known to be UTF-8, at a character's end:
+    /// only the rest needs a check. Of a whole line only (one over the limit keeps its head).
+    pub fn utf8_checked(&self) -> usize {
+        self.checked
+    }
+
+    /// Checks the bytes that came since the last check, up to the last whole character (a
+    /// character cut by the read is checked with the bytes that follow it). At an invalid byte
+    /// the checks stay (each later one ends there at once): the caller reads the rest as
+    /// unchecked text.
+    fn check_utf8(&mut self, buf: &[u8]) {
+        let Some(unchecked) = buf.get(self.checked..) else { return };
+        self.checked += match std::str::from_utf8(unchecked) {
+            Ok(_) => unchecked.len(),
+            Err(e) => e.valid_up_to(),
+        };
     }
 
     /// Takes pending bytes up to the line's end (or all); whether the line ended.
@@ -105,6 +132,8 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         self.pending.extend_from_slice(&buf[at..]);
         self.start = 0;
         buf.truncate(at);
+        // The newline is a character's end: what was checked of the line is still checked.
+        self.checked = self.checked.min(at);
         true
     }
 }
@@ -183,6 +212,39 @@ mod tests {
                 assert_eq!(said, usize::from(want.len() + 1 >= LONG_LINE), "piece {piece}");
             }
             assert!(matches!(reader.read_line(&mut buf, usize::MAX, || {}).await, Ok(None)));
+        }
+    }
+
+    /// A long line's bytes are checked as UTF-8 as they come: every read may cut a character,
+    /// the checked part is whole characters, all of a valid line that ended in a long read,
+    /// and never past an invalid byte.
+    #[tokio::test]
+    async fn a_long_lines_text_is_checked_as_it_comes() {
+        let valid = "é😀a".repeat(LONG_LINE / 2);
+        let mut broken = valid.clone().into_bytes();
+        broken[LONG_LINE + 1001] = 0xff;
+        for piece in [1000, 65_537, (1 << 20) + 1] {
+            for (line, ok) in [(valid.as_bytes().to_vec(), true), (broken.clone(), false)] {
+                let (mut w, r) = tokio::io::duplex(piece);
+                let mut sent = line.clone();
+                sent.extend_from_slice(b"\nnext\n");
+                tokio::spawn(async move {
+                    use tokio::io::AsyncWriteExt;
+                    let _ = w.write_all(&sent).await;
+                });
+                let mut reader = LineReader::new(r);
+                let mut buf = Vec::new();
+                assert!(matches!(reader.read_line(&mut buf, usize::MAX, || {}).await, Ok(Some(Ok(())))));
+                let checked = reader.utf8_checked();
+                assert!(std::str::from_utf8(&buf[..checked]).is_ok(), "piece {piece}");
+                if ok {
+                    assert_eq!(checked, buf.len(), "piece {piece}");
+                } else {
+                    assert!(checked <= LONG_LINE + 1001, "piece {piece}");
+                }
+                assert!(matches!(reader.read_line(&mut buf, usize::MAX, || {}).await, Ok(Some(Ok(())))));
+                assert_eq!(buf, b"next\n");
+            }
         }
     }
 

@@ -250,7 +250,7 @@ async fn pump_server_stdout(
                 }
             }
             Ok(Some(Ok(()))) => {
-                if let Some(fwd) = tap.inbound(take_line(&mut buf))
+                if let Some(fwd) = tap.inbound(take_line(&mut buf, reader.utf8_checked()))
                     && to_rmcp.send(fwd).await.is_err()
                 {
                     break;
@@ -260,8 +260,9 @@ async fn pump_server_stdout(
     }
 }
 
-/// The line read into `buf` as a string, leaving a buffer for the next line.
-fn take_line(buf: &mut Vec<u8>) -> String {
+/// The line read into `buf` as a string, leaving a buffer for the next line; its first
+/// `checked` bytes are known to be UTF-8 (see `LineReader::utf8_checked`).
+fn take_line(buf: &mut Vec<u8>, checked: usize) -> String {
     // The buffer grew by doubling: give back the slack before the tap copies the line (for a
     // large buffer this is a remap, not a copy).
     if buf.len() > 1 << 20 && buf.capacity() > buf.len() + buf.len() / 8 {
@@ -270,6 +271,12 @@ fn take_line(buf: &mut Vec<u8>) -> String {
     // The line goes to the tap as it is (moved, not copied); a small buffer is kept for the next
     // line. The strict check is several times faster than the lossy one on valid text.
     let taken = if buf.capacity() > 4 << 20 { std::mem::take(buf) } else { buf.clone() };
+    let checked = checked.min(taken.len());
+    if std::str::from_utf8(&taken[checked..]).is_ok() {
+        // SAFETY: `taken[..checked]` was checked as it was read and the rest just now, each part
+        // whole characters; UTF-8 text followed by UTF-8 text is UTF-8 text.
+        return unsafe { String::from_utf8_unchecked(taken) };
+    }
     String::from_utf8(taken).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
@@ -434,6 +441,21 @@ pub fn describe_status(s: &ExitStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A line is taken as the text it holds whatever part of it was checked as it was read,
+    /// an invalid byte read as U+FFFD as before.
+    #[test]
+    fn a_line_is_taken_whole_however_much_was_checked() {
+        for line in ["plain", "é😀 mixed", "bad \u{FFFD} kept"] {
+            for bytes in [line.as_bytes().to_vec(), [line.as_bytes(), b"\xff!"].concat()] {
+                let want = String::from_utf8_lossy(&bytes).into_owned();
+                // Every length `LineReader::utf8_checked` could say: a prefix of whole characters.
+                for checked in (0..=bytes.len()).filter(|&c| std::str::from_utf8(&bytes[..c]).is_ok()) {
+                    assert_eq!(take_line(&mut bytes.clone(), checked), want, "{line:?} checked {checked}");
+                }
+            }
+        }
+    }
 
     fn shell(script: &str) -> (DuplexStream, ChildWatch) {
         use super::super::log::{LogLimits, Redactor};
