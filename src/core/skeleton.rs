@@ -120,6 +120,12 @@ impl Scanned {
     pub fn with_inexact(self, inexact: bool) -> Scanned {
         Scanned { inexact: Some(inexact), ..self }
     }
+
+    /// The text with the long arrays' tails and the long text members left out (it holds every
+    /// member of every object that is not inside them), when the scan left any out.
+    pub fn skeleton(&self) -> Option<&str> {
+        self.scan.as_ref().ok().filter(|s| !s.arrays.is_empty() || !s.strings.is_empty()).map(|s| s.skeleton.as_str())
+    }
 }
 
 /// Whether a text's JSON syntax has been checked already.

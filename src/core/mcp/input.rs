@@ -157,8 +157,9 @@ impl Session {
                 rmcp::model::ClientRequest::CustomRequest(rmcp::model::CustomRequest::new(method, Some(params)));
             let (raw, elapsed) = self.request_raw(request, what, opts, on_progress).await?;
             total += elapsed;
-            // One search of the reply for its type: on a long reply it is a walk of every byte.
-            let result_type = result_type(&raw);
+            // One search of the reply for its type: on a long reply it is a walk of every byte,
+            // unless its skeleton was made (the result's own members are all in it).
+            let result_type = self.tap().read_skeleton(&raw, result_type).unwrap_or_else(|| result_type(&raw));
             if let Some(t) = result_type.as_deref().filter(|t| !RESULT_TYPES.contains(t)) {
                 let t = crate::sanitize::truncate(t, 80).into_owned();
                 self.log()

@@ -435,6 +435,13 @@ impl WireTap {
         self.lock().ahead.take(raw, max_depth)
     }
 
+    /// What `read` makes of the skeleton of `raw` (a reply taken from here), if one was made
+    /// while the reply was parsed: a long reply's members outside its long arrays and texts,
+    /// without a walk of all its bytes.
+    pub fn read_skeleton<T>(&self, raw: &Arc<String>, read: impl FnOnce(&str) -> T) -> Option<T> {
+        self.lock().ahead.read_skeleton(raw, read)
+    }
+
     /// The server's reply to `initialize` or `server/discover`, verbatim.
     pub fn handshake_reply(&self) -> Option<Arc<String>> {
         self.lock().handshake.clone()
@@ -827,6 +834,35 @@ mod tests {
         // parse would rewrite (there are none).
         assert_eq!(el.known_inexact(), Some(crate::json::exact::may_hold_inexact(&raw)));
         assert_eq!(el.known_inexact(), Some(false));
+    }
+
+    /// A long reply's result members are read from the skeleton its scan made, without a walk
+    /// of its bytes: a `resultType` after a long list (and one inside a record, which is not the
+    /// result's) reads as in the whole reply.
+    #[test]
+    fn a_long_replys_result_type_is_read_from_its_skeleton() {
+        use crate::mcp::input::result_type;
+        let t = tap();
+        t.scan_ahead(64);
+        let records: Vec<serde_json::Value> =
+            (0..40_000).map(|i| serde_json::json!({"id": i, "resultType": "not this one"})).collect();
+        for (k, tail) in [(5, serde_json::json!("input_required")), (6, serde_json::Value::Null)] {
+            t.outbound(&format!(r#"{{"jsonrpc":"2.0","id":{k},"method":"tools/call","params":{{"name":"x"}}}}"#));
+            let mut result = serde_json::json!({"content": [], "structuredContent": {"records": records}});
+            if !tail.is_null() {
+                result["resultType"] = tail;
+            }
+            let line = serde_json::json!({"jsonrpc": "2.0", "id": k, "result": result}).to_string();
+            t.inbound(format!("{line}\n"));
+            let raw = t.take_reply(&k.to_string()).unwrap_or_default();
+            let whole = result_type(&raw);
+            assert_eq!(whole.is_some(), k == 5);
+            let from_skeleton = t.read_skeleton(&raw, result_type);
+            if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+                assert_eq!(from_skeleton, Some(whole), "id {k}");
+            }
+            assert_eq!(t.read_skeleton(&Arc::new(raw.to_string()), result_type), None, "another text");
+        }
     }
 
     #[test]

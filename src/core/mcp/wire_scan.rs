@@ -36,6 +36,15 @@ impl Ahead {
         }
     }
 
+    /// What `read` makes of the skeleton of `raw` (this very text), if its scan was made ahead
+    /// and left anything out.
+    pub(super) fn read_skeleton<T>(&self, raw: &Arc<String>, read: impl FnOnce(&str) -> T) -> Option<T> {
+        match &self.kept {
+            Some((r, _, s)) if Arc::ptr_eq(r, raw) => s.skeleton().map(read),
+            _ => None,
+        }
+    }
+
     /// Lets go of a scan whose reply will not be read.
     pub(super) fn drop_unread(&mut self) {
         self.kept = None;
