@@ -22,6 +22,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::envelope::{Data, Envelope, RawItems};
+use crate::json::window::WINDOW;
 
 pub struct Pretty<W: Write> {
     out: W,
@@ -59,7 +60,7 @@ const BLOCK: usize = 1024;
 /// The most one input byte can become: a comma, a newline and the deepest indentation; or, for
 /// a character's last byte, its escapes.
 const MOST_PER_BYTE: usize = 72;
-/// Room past the end for the fixed-size copies (a word of a string, the indentation), which may
+/// Room past the end for the fixed-size copies (a word of a string, a window, the indentation), which may
 /// write beyond what they keep.
 const SLACK: usize = 128;
 /// Levels laid out one member a line; anything deeper is written compact on its line. Indenting
@@ -294,10 +295,121 @@ impl Layout<'_> {
         i
     }
 
-    /// Lays out `data` into the room after `len`.
+    /// Lays out `data` into the room after `len`: sixteen bytes at a time where they are plain
+    /// (see [`Self::run_windows`]), a byte at a time around what is not.
     fn run(&mut self, data: &[u8]) {
         let mut i = 0;
         while i < data.len() {
+            if !self.s.escaped && self.s.pending_len == 0 && self.s.depth <= INDENTED_LEVELS {
+                i = self.run_windows(data, i);
+            }
+            // At least the window the windows left (or the last bytes, short of one).
+            i = self.run_bytes(data, i, (i + WINDOW).min(data.len()));
+        }
+    }
+
+    /// Lays out from `i` a window of sixteen bytes at a time while each is plain: no escape, no
+    /// control, nothing past ASCII, spacing only by spaces. Strings and scalars are copied as
+    /// they are; only the structure between them is looked at, found in a window's masks, the
+    /// strings known by the quotes (without escapes, each quote opens or closes one). Returns
+    /// where it stopped: a window that is not plain, the last bytes short of a window, or a
+    /// level deeper than [`INDENTED_LEVELS`].
+    #[inline(never)]
+    fn run_windows(&mut self, data: &[u8], mut i: usize) -> usize {
+        let out = &mut *self.out;
+        let (mut len, mut depth, mut open, mut in_string) = (self.len, self.s.depth, self.s.open, self.s.in_string);
+        // Where the text not yet copied starts.
+        let mut from = i;
+        macro_rules! newline {
+            () => {{
+                // Most levels' newline and indentation fit one window's copy.
+                if depth < WINDOW / 2 {
+                    out[len..len + WINDOW].copy_from_slice(&NEWLINE_INDENT[..WINDOW]);
+                } else {
+                    out[len..len + NEWLINE_INDENT.len()].copy_from_slice(NEWLINE_INDENT);
+                }
+                len += 1 + depth * 2;
+            }};
+        }
+        // The text from `from` to `to`: a value or part of one, after the newline an opened
+        // bracket owes.
+        macro_rules! copy_to {
+            ($to:expr) => {{
+                let to = $to;
+                if to > from {
+                    if open {
+                        open = false;
+                        newline!();
+                    }
+                    len = copy_span(out, len, data, from, to);
+                }
+            }};
+        }
+        'windows: while let Some(bytes) = data.get(i..i + WINDOW).and_then(|w| <&[u8; WINDOW]>::try_from(w).ok()) {
+            let w = crate::json::window::Window::of(bytes);
+            if w.unplain != 0 {
+                break;
+            }
+            let inside = crate::json::window::prefix_xor(w.quotes) ^ if in_string { 0xffff } else { 0 };
+            let mut marks = w.structure & !inside;
+            while marks != 0 {
+                // Below sixteen: the masks have sixteen bits.
+                let k = marks.trailing_zeros() as usize & (WINDOW - 1);
+                let at = i + k;
+                marks &= marks - 1;
+                copy_to!(at);
+                from = at + 1;
+                match bytes[k] {
+                    b' ' => {}
+                    b',' => {
+                        out[len] = b',';
+                        len += 1;
+                        newline!();
+                    }
+                    b':' => {
+                        out[len..len + 2].copy_from_slice(b": ");
+                        len += 2;
+                    }
+                    c @ (b'{' | b'[') => {
+                        if depth == INDENTED_LEVELS {
+                            // Deeper levels are written compact: by the bytes' own loop.
+                            (i, from) = (at, at);
+                            in_string = false;
+                            break 'windows;
+                        }
+                        if open {
+                            newline!();
+                        }
+                        out[len] = c;
+                        (len, depth, open) = (len + 1, depth + 1, true);
+                    }
+                    c => {
+                        depth = depth.saturating_sub(1);
+                        if open {
+                            open = false;
+                        } else {
+                            newline!();
+                        }
+                        out[len] = c;
+                        len += 1;
+                    }
+                }
+            }
+            in_string = inside & 0x8000 != 0;
+            i += WINDOW;
+        }
+        copy_to!(i);
+        self.len = len;
+        self.s.depth = depth;
+        self.s.open = open;
+        self.s.in_string = in_string;
+        i
+    }
+
+    /// Lays out from `i` a byte at a time (a plain string's bytes a word at a time) up to
+    /// `until` at least; returns where it stopped.
+    fn run_bytes(&mut self, data: &[u8], mut i: usize, until: usize) -> usize {
+        while i < until {
             if self.s.in_string {
                 if !self.s.escaped && self.s.pending_len == 0 {
                     i = self.copy_plain(data, i);
@@ -326,7 +438,25 @@ impl Layout<'_> {
                 i += 1;
             }
         }
+        i
     }
+}
+
+/// `data[from..to]` copied to `out` at `len`, a window at a time (the room has slack for the
+/// last window's bytes past `to`); returns where the copy ends.
+#[inline(always)]
+fn copy_span(out: &mut [u8], len: usize, data: &[u8], from: usize, to: usize) -> usize {
+    let end = len + (to - from);
+    let (mut from, mut len) = (from, len);
+    while let Some(window) = data.get(from..from + WINDOW) {
+        out[len..len + WINDOW].copy_from_slice(window);
+        if to <= from + WINDOW {
+            return end;
+        }
+        (from, len) = (from + WINDOW, len + WINDOW);
+    }
+    out[len..end].copy_from_slice(&data[from..to]);
+    end
 }
 
 impl<W: Write> Pretty<W> {
@@ -604,15 +734,16 @@ fn chunks(items: &RawItems) -> Vec<std::ops::Range<usize>> {
     chunks
 }
 
-/// Records `range`, each after a comma but the list's first.
+/// Records `range`, each after a comma but the list's first: in runs of records as the text
+/// holds them, commas included, where it can (see [`RawItems::write_runs`]).
 fn write_range<W: Write>(p: &mut Pretty<W>, items: &RawItems, range: std::ops::Range<usize>) -> io::Result<()> {
-    for i in range {
-        if i > 0 {
+    let mut comma = range.start > 0;
+    items.write_runs(range, |run| {
+        if std::mem::replace(&mut comma, true) {
             p.write_all(b",")?;
         }
-        p.write_all(items.raw(i).unwrap_or("null").as_bytes())?;
-    }
-    Ok(())
+        p.write_all(run.as_bytes())
+    })
 }
 
 /// `value` as pretty, terminal-safe JSON text (no final newline).
@@ -685,6 +816,139 @@ mod tests {
         write_range(&mut single, &items, 0..items.len()).unwrap();
         single.write_all(b"]}").unwrap();
         assert_eq!(threaded.finish().unwrap(), single.finish().unwrap());
+    }
+
+    /// Records written in runs of the text lay out as written one by one: spacing and commas
+    /// between them, a subset of them, records of several parts, records with no text between.
+    #[test]
+    fn records_in_runs_lay_out_as_one_by_one() {
+        use crate::skeleton::{Elided, SharedText};
+        use std::sync::Arc;
+        let text = r#"[ {"a": 1} ,
+  {"b":[2, "x,y"]},{"c":"]"} , 7,"s"]"#;
+        let mut spans = vec![];
+        let mut at = 1;
+        for item in [r#"{"a": 1}"#, r#"{"b":[2, "x,y"]}"#, r#"{"c":"]"}"#, "7", r#""s""#] {
+            let start = text[at..].find(item).map(|k| at + k).unwrap();
+            spans.push([start as u32, (start + item.len()) as u32]);
+            at = start + item.len();
+        }
+        let part = || Elided { text: SharedText::String(Arc::new(text.to_string())), spans: Arc::new(spans.clone()) };
+        let whole = RawItems::from_elided(part());
+        let mut two = RawItems::from_elided(part());
+        two.append(whole.retain(|i| i != 1 && i != 3));
+        let from_values = RawItems::from_values(&[json!({"x": 1}), json!([1, 2]), json!("z")]);
+        for items in [whole.clone(), whole.retain(|i| i != 2), two, from_values] {
+            for range in [0..items.len(), 1..items.len(), 2..3.min(items.len())] {
+                let mut runs = Pretty::new(Vec::new());
+                runs.write_all(b"[").unwrap();
+                write_range(&mut runs, &items, range.clone()).unwrap();
+                let mut each = Pretty::new(Vec::new());
+                each.write_all(b"[").unwrap();
+                for i in range.clone() {
+                    if i > range.start || range.start > 0 {
+                        each.write_all(b",").unwrap();
+                    }
+                    each.write_all(items.raw(i).unwrap().as_bytes()).unwrap();
+                }
+                assert_eq!(runs.finish().unwrap(), each.finish().unwrap(), "{items:?} {range:?}");
+            }
+        }
+    }
+
+    /// Random JSON (compact, with Python's spacing, indented; escapes, characters past ASCII,
+    /// terminal controls, levels past the indented ones) cut at random: laid out a window at
+    /// a time where it can, it comes out as laid out a byte at a time; random bytes that are
+    /// not JSON are laid out without a panic.
+    #[test]
+    fn windows_lay_out_as_bytes_do() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for round in 0..4000 {
+            let mut text = String::new();
+            random_json(&mut next, &mut text, 0, round % 3);
+            let mut bytes =
+                Layout { out: &mut vec![0; text.len() * MOST_PER_BYTE + SLACK], len: 0, s: State::default() };
+            bytes.run_bytes(text.as_bytes(), 0, text.len());
+            let want = bytes.out[..bytes.len].to_vec();
+            let piece = 1 + (next() % 300) as usize;
+            let mut p = Pretty::new(Vec::new());
+            for chunk in text.as_bytes().chunks(piece) {
+                p.write_all(chunk).unwrap();
+            }
+            p.flush_buf().unwrap();
+            assert_eq!(String::from_utf8_lossy(&p.out), String::from_utf8_lossy(&want), "{text} cut every {piece}");
+            let junk: Vec<u8> =
+                (0..next() % 200).map(|_| b"\"\\{}[],: a\xc3\xa9\n\x1b"[(next() % 14) as usize]).collect();
+            let mut p = Pretty::new(Vec::new());
+            for chunk in junk.chunks(piece) {
+                p.write_all(chunk).unwrap();
+            }
+        }
+    }
+
+    /// A JSON value of random shape into `out`; `style` 0 compact, 1 Python's spacing, 2
+    /// indented.
+    fn random_json(next: &mut impl FnMut() -> u64, out: &mut String, depth: usize, style: usize) {
+        let space = |out: &mut String| match style {
+            1 => out.push(' '),
+            2 => out.push_str("\n  "),
+            _ => {}
+        };
+        let r = next() % 10;
+        if depth > 40 || r < 4 {
+            match next() % 6 {
+                0 => out.push_str(&(next() % 100_000).to_string()),
+                1 => out.push_str("-12.5e-3"),
+                2 => out.push_str(["true", "false", "null"][(next() % 3) as usize]),
+                _ => {
+                    out.push('"');
+                    let pieces = [
+                        "a",
+                        " ",
+                        ",",
+                        ":",
+                        "{",
+                        "]",
+                        "\\\"",
+                        "\\\\",
+                        "\\n",
+                        "\\u00e9",
+                        "é",
+                        "𝄞",
+                        "\u{202e}",
+                        "\u{7f}",
+                        "xyz0123456789",
+                        "\\u001b",
+                    ];
+                    for _ in 0..next() % 40 {
+                        out.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+                    }
+                    out.push('"');
+                }
+            }
+            return;
+        }
+        let object = r < 7;
+        out.push(if object { '{' } else { '[' });
+        for k in 0..next() % 5 {
+            if k > 0 {
+                out.push(',');
+                space(out);
+            }
+            if object {
+                out.push_str(&format!("\"k{}\":", next() % 50));
+                space(out);
+            }
+            let deeper = if next().is_multiple_of(7) { 10 } else { 1 };
+            random_json(next, out, depth + deeper, style);
+        }
+        out.push(if object { '}' } else { ']' });
     }
 
     #[test]

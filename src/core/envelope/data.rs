@@ -105,6 +105,37 @@ impl RawItems {
         self.locate(i).map(|(p, j)| p.value(j).unwrap_or_default())
     }
 
+    /// Items `range` as few runs of text as they can be, each run to `write` in order: items
+    /// of one part that the text separates by a comma alone (spacing aside) come as one run,
+    /// their commas with them; between two runs a comma is owed. A writer then takes a long
+    /// list in long pieces, not item by item.
+    pub fn write_runs<E>(
+        &self,
+        range: std::ops::Range<usize>,
+        mut write: impl FnMut(&str) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut i = range.start;
+        while i < range.end {
+            let Some((part, j)) = self.locate(i) else { break };
+            let in_part = (part.len() - j).min(range.end - i);
+            let spans = &part.spans[j..j + in_part];
+            let mut start = 0;
+            for k in 1..=spans.len() {
+                let joined = spans.get(k).is_some_and(|next| {
+                    let gap = part.text.get(spans[k - 1][1] as usize..next[0] as usize).unwrap_or_default();
+                    gap == "," || gap.trim_matches([' ', '\n', '\r', '\t']) == ","
+                });
+                if !joined {
+                    let (a, b) = (spans[start][0] as usize, spans[k - 1][1] as usize);
+                    write(part.text.get(a..b).unwrap_or("null"))?;
+                    start = k;
+                }
+            }
+            i += in_part;
+        }
+        Ok(())
+    }
+
     /// Each item's length in bytes, in order: what a pass that splits a long list by size needs,
     /// without slicing each item's text.
     pub fn lens(&self) -> impl Iterator<Item = usize> + '_ {
