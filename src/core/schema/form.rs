@@ -551,6 +551,34 @@ impl Field {
         self.children.iter().filter_map(|c| c.value().map(|v| (c.key.clone(), v))).collect()
     }
 
+    /// Makes the field contribute nothing, down to its last child: a member absent from the
+    /// arguments loaded is absent from what the form builds, not sent anyway as the default or
+    /// the prefilled item the fresh field held under it.
+    fn omit(&mut self) {
+        crate::deep::grow(|| self.omit_here())
+    }
+
+    fn omit_here(&mut self) {
+        self.state = State::Unset;
+        self.text.clear();
+        self.choice = None;
+        self.chosen.iter_mut().for_each(|c| *c = false);
+        if matches!(self.kind, Kind::Variant(_)) {
+            // The chosen variant's const would be implied: no variant is chosen.
+            self.children.clear();
+            return;
+        }
+        self.children.retain(|c| !c.extra);
+        self.children.iter_mut().for_each(Field::omit);
+        if self.kind == Kind::Array {
+            // An item that still holds a value (an implied const) would be sent.
+            self.children.retain(|c| c.value().is_none());
+            for (i, c) in self.children.iter_mut().enumerate() {
+                c.key = format!("[{i}]");
+            }
+        }
+    }
+
     /// Fills the field from `v`. Returns false where the fields cannot hold `v` (the JSON mode can).
     pub fn load(&mut self, v: &Value, b: &mut Builder) -> bool {
         crate::deep::grow(|| self.load_here(v, b))
@@ -610,10 +638,10 @@ impl Field {
     /// An object's members into its fields; a member without one becomes an added key where the
     /// object takes them.
     fn load_object(&mut self, m: &Map<String, Value>, b: &mut Builder) -> bool {
-        for c in &mut self.children {
-            c.state = State::Unset;
-        }
         self.children.retain(|c| !c.extra);
+        for c in &mut self.children {
+            c.omit();
+        }
         let mut ok = true;
         for (k, val) in m {
             if let Some(c) = self.children.iter_mut().find(|c| &c.key == k) {

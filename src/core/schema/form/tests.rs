@@ -295,3 +295,38 @@ fn a_json_field_keeps_a_typed_number_whole() {
     again.load(&sent);
     assert_eq!(child(&mut again.root, "any").text, format!("[{big}]"));
 }
+
+/// A member absent from the arguments loaded is absent from what the form builds, however deep
+/// the defaults and prefilled items of the fresh fields under it.
+#[test]
+fn a_member_left_out_of_the_loaded_arguments_sends_nothing_from_under_it() {
+    let schema = json!({"type": "object", "properties": {
+        "opts": {"type": "object", "properties": {
+            "limit": {"type": "integer", "default": 10},
+            "match": {"enum": ["exact", "fuzzy"], "default": "exact"},
+            "how": {"oneOf": [{"const": "exact", "title": "Exact"}, {"type": "object", "title": "Fuzzy"}], "default": "exact"},
+            "deeper": {"type": "object", "properties": {"depth": {"type": "integer", "default": 2}}}
+        }},
+        "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "kinds": {"type": "array", "items": {"const": "k"}, "default": ["k"]}
+    }, "required": ["tags"]});
+    let fresh = Form::new(&schema);
+    let built = fresh.arguments();
+    assert_eq!(built["opts"], json!({"limit": 10, "match": "exact", "how": "exact", "deeper": {"depth": 2}}));
+    for (args, sent) in [
+        (json!({}), json!({})),
+        // An object left empty is omitted, as the fields send it.
+        (json!({"opts": {}}), json!({})),
+        (json!({"opts": {"match": "fuzzy"}}), json!({"opts": {"match": "fuzzy"}})),
+        (json!({"opts": {"deeper": {}}, "kinds": []}), json!({"kinds": []})),
+        (json!({"tags": ["a"], "opts": {"how": {}}}), json!({"tags": ["a"], "opts": {"how": {}}})),
+    ] {
+        let mut form = Form::new(&schema);
+        assert!(form.load(&args), "{args}");
+        assert_eq!(form.arguments(), sent, "{args}");
+    }
+    // The prefilled item stays, to be filled in, and sends nothing.
+    let mut form = Form::new(&schema);
+    form.load(&json!({}));
+    assert_eq!(child(&mut form.root, "tags").children.len(), 1);
+}
