@@ -246,6 +246,41 @@ async fn ctrl_a_and_ctrl_e_in_a_field_and_in_the_json_editor() {
     only_typed(&app, "Ctrl-A and Ctrl-E");
 }
 
+/// Ctrl-T on a form holding `5x` in an integer field (`limit`, prefilled with its default 10):
+/// the form stays as it was, says which field and what is wrong, and keeps the text. Before, the
+/// JSON came without `limit` and coming back left the field empty: `5x` and the default both
+/// gone. A nested default (the Fuzzy match's `fuzziness`) goes to the JSON and comes back.
+#[tokio::test]
+async fn ctrl_t_keeps_what_the_form_holds() {
+    let (mut app, _session, mut screen) = demo_setup().await;
+    open(&mut screen, &mut app, "fg_findPersons");
+    go(&mut screen, &mut app, "match");
+    screen.press(&mut app, KeyCode::Char(' '));
+    screen.press(&mut app, KeyCode::Down);
+    screen.press(&mut app, KeyCode::Down);
+    screen.press(&mut app, KeyCode::Enter);
+    go(&mut screen, &mut app, "limit");
+    screen.type_text(&mut app, "5x");
+    screen.press_with(&mut app, KeyCode::Char('t'), KeyModifiers::CONTROL);
+    let form =
+        |app: &App| app.form().map(|f| (f.raw.is_some(), f.message.clone(), f.focused_field().map(|f| f.text.clone())));
+    let refused = "limit: `5x` is not an integer; fix it or clear it (Ctrl-D) before Ctrl-T";
+    assert_eq!(form(&app), Some((false, Some(refused.into()), Some("5x".into()))));
+    assert!(screen.text(&mut app).contains("limit: 5x"), "{}", screen.text(&mut app));
+    screen.type_text(&mut app, "7");
+    screen.press_with(&mut app, KeyCode::Char('t'), KeyModifiers::CONTROL);
+    let all =
+        json!({"queries": [{"match": {"fuzziness": 0.3}}], "limit": 7, "sort": "relevance", "include_inactive": false});
+    let shown = app.form().and_then(|f| f.raw.as_ref()).map(|t| t.text()).unwrap_or_default();
+    assert_eq!(serde_json::from_str::<Value>(&shown).ok(), Some(all.clone()), "{shown}");
+    screen.press_with(&mut app, KeyCode::Char('t'), KeyModifiers::CONTROL);
+    assert_eq!(form(&app).map(|f| f.0), Some(false));
+    assert_eq!(arguments(&app), all);
+    let text = screen.text(&mut app);
+    assert!(text.contains("match: Fuzzy") && text.contains("fuzziness*: 0.3") && text.contains("limit: 7"), "{text}");
+    only_typed(&app, "Ctrl-T");
+}
+
 /// Tab from `from`, `n` times; the panes it went through.
 fn walk(screen: &mut Screen, app: &mut App, key: KeyCode, n: usize) -> Vec<Pane> {
     (0..n)

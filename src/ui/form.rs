@@ -70,6 +70,9 @@ pub struct FormState {
     pub scroll: usize,
     pub picker: Option<Picker>,
     pub raw: Option<TextArea>,
+    /// The arguments the JSON mode opened with: the JSON still reads as them, the fields come
+    /// back as they were.
+    raw_from: Option<Value>,
     pub new_key: LineInput,
     /// The focused text field's editor (row, text and cursor): a cursor that moves inside the
     /// value. Made again from the field's text when the focus or the text changed elsewhere.
@@ -154,6 +157,7 @@ impl FormState {
             scroll: 0,
             picker: None,
             raw: None,
+            raw_from: None,
             new_key: LineInput::default(),
             line: None,
             errors: vec![],
@@ -380,38 +384,79 @@ impl FormState {
         }
     }
 
+    /// Switches between the fields and the JSON mode. Neither way drops what the user entered:
+    /// what one side cannot show keeps the user where they are, with the field named.
     fn toggle_raw(&mut self) {
         match self.raw.take() {
-            None => {
-                let text = serde_json::to_string_pretty(&self.form.arguments()).unwrap_or_else(|_| "{}".into());
-                self.raw = Some(TextArea::new(&crate::mcp::wire::with_exact_literals(&text)));
+            None => self.open_json(),
+            Some(t) => self.close_json(t),
+        }
+        self.validate();
+    }
+
+    /// The fields as JSON; refused, with the focus on it, while a field holds text that is no
+    /// value of its kind (`5x` in an integer): the JSON could only drop it.
+    fn open_json(&mut self) {
+        let unshown = self.rows.iter().enumerate().find_map(|(i, r)| {
+            let f = field_at(&self.form.root, &r.path).filter(|_| r.kind == RowKind::Field)?;
+            Some((i, form::label(&self.form.root, &r.path), form::json_mode_error(f)?))
+        });
+        if let Some((i, label, why)) = unshown {
+            let (clear, json) = (key(Command::ClearField), key(Command::ToggleJson));
+            self.message = Some(format!("{label}: {why}; fix it or clear it ({clear}) before {json}"));
+            self.focus = i;
+            self.typed_at = None;
+            self.hint = None;
+            return;
+        }
+        let args = self.form.json_arguments();
+        let text = serde_json::to_string_pretty(&crate::deep::Deep(&args)).unwrap_or_else(|_| "{}".into());
+        self.raw = Some(TextArea::new(&crate::mcp::wire::with_exact_literals(&text)));
+        self.raw_from = Some(args);
+        self.message = None;
+    }
+
+    /// Back to the fields: as they were when the JSON is still what they showed (nothing typed in
+    /// them is lost, nor an item added and still empty), else built from the JSON, which they
+    /// must then hold whole.
+    fn close_json(&mut self, t: TextArea) {
+        match read_json(&t.text()) {
+            Ok(v) if self.raw_from.as_ref().is_some_and(|from| crate::deep::equal(from, &v)) => {
+                self.raw_from = None;
                 self.message = None;
+                self.rebuild();
             }
-            Some(t) => match read_json(&t.text()) {
-                Ok(v @ Value::Object(_)) => {
-                    let mut fresh = Form::new(&self.form.schema);
-                    if fresh.load(&v) && fresh.arguments() == v {
+            Ok(v @ Value::Object(_)) => {
+                let mut fresh = Form::new(&self.form.schema);
+                let loaded = fresh.load(&v);
+                // The fields take the JSON when they send it as it is: a number beyond 64 bits,
+                // which they show but do not send, keeps the JSON mode.
+                let missed = form::first_difference(&v, &fresh.arguments()).or_else(|| (!loaded).then(String::new));
+                match missed {
+                    None => {
                         self.form = fresh;
+                        self.raw_from = None;
                         self.message = None;
                         self.rebuild();
-                    } else {
+                    }
+                    Some(at) => {
+                        let at = if at.is_empty() { String::new() } else { format!(" ({at})") };
                         self.message =
-                            Some("these arguments cannot all be shown as fields; staying in JSON mode".into());
+                            Some(format!("these arguments cannot all be shown as fields{at}; staying in JSON mode"));
                         self.raw = Some(t);
                     }
                 }
-                Ok(_) => {
-                    self.message = Some("the arguments must be a JSON object".into());
-                    self.raw = Some(t);
-                }
-                Err(e) => {
-                    let json = key(Command::ToggleJson);
-                    self.message = Some(format!("not valid JSON ({e}); fix it or {json} again after fixing"));
-                    self.raw = Some(t);
-                }
-            },
+            }
+            Ok(_) => {
+                self.message = Some("the arguments must be a JSON object".into());
+                self.raw = Some(t);
+            }
+            Err(e) => {
+                let json = key(Command::ToggleJson);
+                self.message = Some(format!("not valid JSON ({e}); fix it or {json} again after fixing"));
+                self.raw = Some(t);
+            }
         }
-        self.validate();
     }
 
     /// Removes or moves the array item / extra row under focus.
@@ -891,6 +936,119 @@ mod tests {
 
     use super::*;
     use crate::mcp::exact_numbers;
+
+    fn press(form: &mut FormState, code: KeyCode, mods: KeyModifiers) {
+        form.handle_key(&KeyEvent::new(code, mods));
+    }
+
+    fn ctrl(form: &mut FormState, c: char) {
+        press(form, KeyCode::Char(c), KeyModifiers::CONTROL);
+    }
+
+    fn type_text(form: &mut FormState, text: &str) {
+        text.chars().for_each(|c| press(form, KeyCode::Char(c), KeyModifiers::NONE));
+    }
+
+    /// Focuses the row of the field named `key` (the first one, from the top).
+    fn go(form: &mut FormState, key: &str) {
+        let at = form
+            .rows
+            .iter()
+            .position(|r| r.kind == RowKind::Field && field_at(&form.form.root, &r.path).is_some_and(|f| f.key == key));
+        form.focus = at.unwrap_or_else(|| panic!("no field {key}"));
+        form.reselect();
+    }
+
+    fn text_of(form: &FormState, key: &str) -> String {
+        let row = form.rows.iter().find(|r| field_at(&form.form.root, &r.path).is_some_and(|f| f.key == key));
+        row.and_then(|r| field_at(&form.form.root, &r.path)).map(|f| f.text.clone()).unwrap_or_default()
+    }
+
+    fn json_shown(form: &FormState) -> Option<Value> {
+        form.raw.as_ref().and_then(|t| read_json(&t.text()).ok())
+    }
+
+    fn nested() -> Value {
+        json!({"type": "object", "properties": {
+            "count": {"type": "integer"},
+            "opts": {"type": "object", "properties": {
+                "limit": {"type": "integer", "minimum": 1, "default": 10},
+                "match": {"enum": ["exact", "fuzzy"], "default": "exact"}
+            }},
+            "tags": {"type": "array", "items": {"type": "string"}}
+        }})
+    }
+
+    /// `5x` in an integer field: Ctrl-T says which field and why, and leaves the form as it was
+    /// (the text kept, the focus on it), where before the JSON mode showed the arguments without
+    /// it and coming back emptied the field. Once fixed, the switch goes through.
+    #[test]
+    fn text_the_json_mode_cannot_show_keeps_the_form_and_names_the_field() {
+        let mut form = FormState::for_schema("t", &nested(), None);
+        go(&mut form, "limit");
+        type_text(&mut form, "5x");
+        go(&mut form, "count");
+        ctrl(&mut form, 't');
+        assert!(form.raw.is_none(), "stays on the fields: {:?}", form.raw.as_ref().map(TextArea::text));
+        assert_eq!(
+            form.message.as_deref(),
+            Some("opts.limit: `5x` is not an integer; fix it or clear it (Ctrl-D) before Ctrl-T")
+        );
+        assert_eq!(form.focused_field().map(|f| f.key.as_str()), Some("limit"), "the focus goes to it");
+        assert_eq!(text_of(&form, "limit"), "5x");
+        // Shown selected: what is typed replaces it.
+        type_text(&mut form, "7");
+        ctrl(&mut form, 't');
+        assert_eq!(json_shown(&form), Some(json!({"opts": {"limit": 7, "match": "exact"}})));
+        ctrl(&mut form, 't');
+        assert!(form.raw.is_none());
+        assert_eq!(form.arguments(), Ok(json!({"opts": {"limit": 7, "match": "exact"}})));
+    }
+
+    /// Form -> JSON -> form, the JSON untouched: the fields come back as they were, a number
+    /// beyond 64 bits typed (which the JSON shows with its digits) and an item added and still
+    /// empty among them.
+    #[test]
+    fn the_fields_come_back_as_they_were_when_the_json_is_untouched() {
+        let mut form = FormState::for_schema("t", &nested(), None);
+        let big = "123456789012345678901234567890";
+        go(&mut form, "count");
+        type_text(&mut form, big);
+        go(&mut form, "tags");
+        press(&mut form, KeyCode::Enter, KeyModifiers::NONE);
+        let before = (form.rows.len(), form.form.arguments());
+        ctrl(&mut form, 't');
+        let shown = form.raw.as_ref().map(TextArea::text).unwrap_or_default();
+        assert!(shown.contains(&format!("\"count\": {big}")), "{shown}");
+        assert!(shown.contains("\"limit\": 10") && shown.contains("\"match\": \"exact\""), "defaults shown: {shown}");
+        ctrl(&mut form, 't');
+        assert!(form.raw.is_none(), "{:?}", form.message);
+        assert_eq!((form.rows.len(), form.form.arguments()), before);
+        assert_eq!(text_of(&form, "count"), big);
+    }
+
+    /// JSON edited to leave out a nested member whose fields hold defaults: the fields take it
+    /// (those defaults omitted), where before they sent the defaults anyway and so kept the
+    /// JSON mode, saying the arguments could not be shown.
+    #[test]
+    fn json_without_a_nested_default_goes_back_to_the_fields() {
+        let mut form = FormState::for_schema("t", &nested(), None);
+        ctrl(&mut form, 't');
+        form.raw = Some(TextArea::new(r#"{"count": 3}"#));
+        ctrl(&mut form, 't');
+        assert!(form.raw.is_none(), "{:?}", form.message);
+        assert_eq!(form.arguments(), Ok(json!({"count": 3})));
+        assert_eq!((text_of(&form, "limit"), form.rows.len()), (String::new(), 6), "opts' rows are there, empty");
+        // What the fields cannot hold keeps the JSON mode, named.
+        ctrl(&mut form, 't');
+        form.raw = Some(TextArea::new(r#"{"opts": {"limit": 2, "match": "other"}}"#));
+        ctrl(&mut form, 't');
+        assert!(form.raw.is_some());
+        assert_eq!(
+            form.message.as_deref(),
+            Some("these arguments cannot all be shown as fields (opts.match); staying in JSON mode")
+        );
+    }
 
     /// The JSON mode sends a number a float would round with the digits typed; the fields, which
     /// hold 64-bit integers, leave it in JSON mode.

@@ -52,6 +52,15 @@ pub enum State {
     Empty,
 }
 
+/// How typed text becomes a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// What the form sends: numbers the fields hold (64-bit integers, floats).
+    Sent,
+    /// What the JSON mode shows: also a number typed beyond those, with the digits typed.
+    Typed,
+}
+
 #[derive(Debug)]
 pub struct Field {
     /// The property name, `[i]` for array items, or the variant's label.
@@ -170,6 +179,21 @@ pub fn parse_error(f: &Field) -> Option<String> {
     }
 }
 
+/// Why the JSON mode cannot show the field's text: it is no value of the field's kind. A number
+/// beyond what the fields send is one (the JSON mode keeps its digits), so it is not refused.
+pub fn json_mode_error(f: &Field) -> Option<String> {
+    parse_error(f)?;
+    if f.value_in(Reading::Typed).is_some() {
+        return None;
+    }
+    let what = match f.kind {
+        Kind::Integer => "an integer",
+        Kind::Number => "a number",
+        _ => "valid JSON",
+    };
+    Some(format!("`{}` is not {what}", crate::sanitize::truncate(f.text.trim(), 40)))
+}
+
 /// A JSON field's text as a value, each number kept as typed (see `mcp::exact_numbers`).
 fn json_value(text: &str) -> Option<Value> {
     crate::mcp::exact_numbers::read(text, crate::json_depth::DEFAULT_MAX_DEPTH).ok()
@@ -202,6 +226,18 @@ fn parse_number(s: &str) -> Option<Value> {
     };
     let f: f64 = normalized.parse().ok()?;
     Number::from_f64(f).map(Value::Number)
+}
+
+/// Typed text that is a JSON number the fields do not send (beyond 64 bits, or beyond a float):
+/// that number with the digits typed, for the JSON mode.
+fn typed_number(s: &str) -> Option<Value> {
+    crate::mcp::exact_numbers::number(s.trim())
+}
+
+/// Digits, with an optional minus: an integer however long.
+fn is_integer_literal(s: &str) -> bool {
+    let digits = s.trim().strip_prefix('-').unwrap_or(s.trim());
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn types_of(schema: &Value) -> Vec<String> {
@@ -482,10 +518,14 @@ impl Field {
 
     /// The value this field contributes, or None to omit it.
     pub fn value(&self) -> Option<Value> {
-        crate::deep::grow(|| self.value_here())
+        self.value_in(Reading::Sent)
     }
 
-    fn value_here(&self) -> Option<Value> {
+    fn value_in(&self, reading: Reading) -> Option<Value> {
+        crate::deep::grow(|| self.value_here(reading))
+    }
+
+    fn value_here(&self, reading: Reading) -> Option<Value> {
         match self.state {
             State::Null => return Some(Value::Null),
             State::Empty => {
@@ -501,14 +541,14 @@ impl Field {
                 return match &self.kind {
                     Kind::Const(c) if self.required => Some(crate::deep::clone_value(c)),
                     Kind::Object => {
-                        let m = self.object_value();
+                        let m = self.object_value(reading);
                         (!m.is_empty()).then_some(Value::Object(m))
                     }
                     Kind::Array => {
-                        let items: Vec<Value> = self.children.iter().filter_map(Field::value).collect();
+                        let items = self.items_value(reading);
                         (!items.is_empty()).then_some(Value::Array(items))
                     }
-                    Kind::Variant(_) => self.children.first().and_then(Field::value),
+                    Kind::Variant(_) => self.children.first().and_then(|c| c.value_in(reading)),
                     _ => None,
                 };
             }
@@ -516,8 +556,7 @@ impl Field {
         }
         match &self.kind {
             Kind::Text => Some(Value::String(self.text.clone())),
-            Kind::Integer => parse_integer(&self.text).or_else(|| self.whole_default()),
-            Kind::Number => parse_number(&self.text).or_else(|| self.whole_default()),
+            Kind::Integer | Kind::Number => self.number_value(reading),
             Kind::Json => json_value(&self.text),
             Kind::Boolean => self.choice.map(|c| Value::Bool(c == 1)),
             Kind::Enum(opts) => self.choice.and_then(|c| opts.get(c)).map(crate::deep::clone_value),
@@ -530,11 +569,11 @@ impl Field {
             )),
             Kind::Const(c) => Some(crate::deep::clone_value(c)),
             Kind::Object => {
-                let m = self.object_value();
+                let m = self.object_value(reading);
                 (!m.is_empty() || self.required).then_some(Value::Object(m))
             }
-            Kind::Array => Some(Value::Array(self.children.iter().filter_map(Field::value).collect())),
-            Kind::Variant(_) => self.children.first().and_then(Field::value),
+            Kind::Array => Some(Value::Array(self.items_value(reading))),
+            Kind::Variant(_) => self.children.first().and_then(|c| c.value_in(reading)),
             Kind::Recursive => None,
         }
     }
@@ -547,8 +586,22 @@ impl Field {
         (literal == self.text.trim()).then(|| d.clone())
     }
 
-    fn object_value(&self) -> Map<String, Value> {
-        self.children.iter().filter_map(|c| c.value().map(|v| (c.key.clone(), v))).collect()
+    /// An integer or number field's text as its number; as the JSON mode reads it, also a number
+    /// the fields do not send (beyond 64 bits, or beyond a float), with the digits typed.
+    fn number_value(&self, reading: Reading) -> Option<Value> {
+        let parsed = if self.kind == Kind::Integer { parse_integer(&self.text) } else { parse_number(&self.text) };
+        parsed.or_else(|| self.whole_default()).or_else(|| {
+            let typed = typed_number(&self.text).filter(|_| reading == Reading::Typed)?;
+            (self.kind == Kind::Number || is_integer_literal(&self.text)).then_some(typed)
+        })
+    }
+
+    fn object_value(&self, reading: Reading) -> Map<String, Value> {
+        self.children.iter().filter_map(|c| c.value_in(reading).map(|v| (c.key.clone(), v))).collect()
+    }
+
+    fn items_value(&self, reading: Reading) -> Vec<Value> {
+        self.children.iter().filter_map(|c| c.value_in(reading)).collect()
     }
 
     /// Makes the field contribute nothing, down to its last child: a member absent from the
@@ -806,6 +859,15 @@ impl Form {
         }
     }
 
+    /// The arguments as the JSON mode shows them: as [`Form::arguments`], with each number typed
+    /// beyond what the fields send kept as typed (see [`json_mode_error`] for text that is none).
+    pub fn json_arguments(&self) -> Value {
+        match self.root.value_in(Reading::Typed) {
+            Some(v) => v,
+            None => Value::Object(Map::new()),
+        }
+    }
+
     /// Fills the form from an argument object; false when some part could not be shown as fields.
     pub fn load(&mut self, args: &Value) -> bool {
         let schema = self.schema.clone();
@@ -838,6 +900,62 @@ pub fn field_at_mut<'a>(root: &'a mut Field, path: &[usize]) -> Option<&'a mut F
         f = f.children.get_mut(*i)?;
     }
     Some(f)
+}
+
+/// The field at `path` as a person names it: its keys from the root, as the rows show them
+/// (`queries[0].match.fuzziness`); a variant's label is left out, as the arguments have none.
+pub fn label(root: &Field, path: &[usize]) -> String {
+    let mut out = String::new();
+    let mut f = root;
+    for i in path {
+        let Some(c) = f.children.get(*i) else { break };
+        match f.kind {
+            Kind::Variant(_) => {}
+            Kind::Array => out.push_str(&c.key),
+            _ => joined(&mut out, &c.key),
+        }
+        f = c;
+    }
+    out
+}
+
+fn joined(out: &mut String, key: &str) {
+    if !out.is_empty() && !key.starts_with('[') {
+        out.push('.');
+    }
+    out.push_str(key);
+}
+
+/// Where `got` first differs from `want`, named as [`label`] names a field; `Some("")` when the
+/// two differ at their root. For the JSON mode to say which member the fields could not hold.
+pub fn first_difference(want: &Value, got: &Value) -> Option<String> {
+    crate::deep::grow(|| match (want, got) {
+        (Value::Object(w), Value::Object(g)) => {
+            let mut keys = w.keys().chain(g.keys().filter(|k| !w.contains_key(*k)));
+            keys.find_map(|k| {
+                let inner = match (w.get(k), g.get(k)) {
+                    (Some(a), Some(b)) => first_difference(a, b)?,
+                    _ => String::new(),
+                };
+                Some(prefixed(k.clone(), &inner))
+            })
+        }
+        (Value::Array(w), Value::Array(g)) => (0..w.len().max(g.len())).find_map(|i| {
+            let inner = match (w.get(i), g.get(i)) {
+                (Some(a), Some(b)) => first_difference(a, b)?,
+                _ => String::new(),
+            };
+            Some(prefixed(format!("[{i}]"), &inner))
+        }),
+        _ => (!crate::deep::equal(want, got)).then(String::new),
+    })
+}
+
+fn prefixed(mut head: String, rest: &str) -> String {
+    if !rest.is_empty() {
+        joined(&mut head, rest);
+    }
+    head
 }
 
 /// The JSON pointer of the field at `path` (for matching validation errors to fields).

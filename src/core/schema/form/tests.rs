@@ -296,6 +296,37 @@ fn a_json_field_keeps_a_typed_number_whole() {
     assert_eq!(child(&mut again.root, "any").text, format!("[{big}]"));
 }
 
+/// The JSON mode's view of the fields: a number typed beyond what they send keeps its digits;
+/// text that is no value of its kind is named, not dropped.
+#[test]
+fn the_json_mode_shows_typed_numbers_whole_and_names_text_it_cannot_show() {
+    let schema = json!({"type": "object", "properties": {
+        "i": {"type": "integer"}, "n": {"type": "number"}, "j": {}, "s": {"type": "string"}
+    }});
+    let mut form = Form::new(&schema);
+    let big = "123456789012345678901234567890";
+    set(child(&mut form.root, "i"), big);
+    set(child(&mut form.root, "n"), "1e400");
+    set(child(&mut form.root, "s"), "5x");
+    let shown = form.json_arguments();
+    let literal = |v: &Value| crate::mcp::exact_numbers::literal(v).unwrap_or_default();
+    assert_eq!(
+        (literal(&shown["i"]), literal(&shown["n"]), shown["s"].clone()),
+        (big.into(), "1e400".into(), json!("5x"))
+    );
+    assert_eq!(form.arguments(), json!({"s": "5x"}), "the fields still send 64-bit integers and floats only");
+    assert_eq!(json_mode_error(child(&mut form.root, "i")), None);
+    for (key, text, why) in [
+        ("i", "5x", "`5x` is not an integer"),
+        ("i", "1.5", "`1.5` is not an integer"),
+        ("n", " qKi/R ", "`qKi/R` is not a number"),
+        ("j", "{\"a\":", "`{\"a\":` is not valid JSON"),
+    ] {
+        set(child(&mut form.root, key), text);
+        assert_eq!(json_mode_error(child(&mut form.root, key)).as_deref(), Some(why), "{key} = {text:?}");
+    }
+}
+
 /// A member absent from the arguments loaded is absent from what the form builds, however deep
 /// the defaults and prefilled items of the fresh fields under it.
 #[test]
@@ -329,4 +360,26 @@ fn a_member_left_out_of_the_loaded_arguments_sends_nothing_from_under_it() {
     let mut form = Form::new(&schema);
     form.load(&json!({}));
     assert_eq!(child(&mut form.root, "tags").children.len(), 1);
+}
+
+#[test]
+fn fields_and_differences_are_named_by_their_keys() {
+    let schema = json!({"type": "object", "properties": {
+        "queries": {"type": "array", "items": {"type": "object", "properties": {
+            "match": {"oneOf": [{"const": "exact"}, {"type": "object", "title": "Fuzzy", "properties": {"f": {"type": "number"}}}]}
+        }}}
+    }});
+    let mut form = Form::new(&schema);
+    assert!(form.load(&json!({"queries": [{}, {"match": {"f": 0.5}}]})));
+    // queries, [1], match, Fuzzy, f
+    assert_eq!(label(&form.root, &[0, 1, 0, 0, 0]), "queries[1].match.f");
+    let want = json!({"a": 1, "q": [{"m": 1}, {"m": {"f": 2}}]});
+    assert_eq!(first_difference(&want, &want), None);
+    assert_eq!(
+        first_difference(&want, &json!({"a": 1, "q": [{"m": 1}, {"m": {"f": 3}}]})).as_deref(),
+        Some("q[1].m.f")
+    );
+    assert_eq!(first_difference(&want, &json!({"q": [{"m": 1}, {"m": {"f": 2}}]})).as_deref(), Some("a"));
+    assert_eq!(first_difference(&want, &json!({"a": 1, "q": [{"m": 1}]})).as_deref(), Some("q[1]"));
+    assert_eq!(first_difference(&json!({}), &json!({"z": 0})).as_deref(), Some("z"));
 }
