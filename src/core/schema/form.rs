@@ -446,6 +446,11 @@ impl<'a> Builder<'a> {
     fn first_value(&mut self, f: &mut Field, s: &Value) {
         if let Some(d) = s.get("default").map(Owned::copy) {
             f.load(&d, self);
+            // A default of `{}` is what the server assumes anyway: the field stays omitted, as
+            // any optional field left empty.
+            if f.state == State::Empty {
+                f.state = State::Unset;
+            }
         } else if f.kind == Kind::Array && f.required {
             // A required array that needs items starts with them, ready to fill in.
             let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0).min(3) as usize;
@@ -662,7 +667,14 @@ impl Field {
                 }
             }
             (Kind::Const(c), v) => return crate::deep::equal(c, v),
-            (Kind::Object, Value::Object(m)) => return self.load_object(m, b),
+            (Kind::Object, Value::Object(m)) => {
+                let ok = self.load_object(m, b);
+                // An optional object is sent as `{}` only as an explicit empty value.
+                if m.is_empty() && !self.required {
+                    self.state = State::Empty;
+                }
+                return ok;
+            }
             (Kind::Array, Value::Array(items)) => return self.load_items(items, b),
             (Kind::Variant(labels), v) => {
                 let n = labels.len();
