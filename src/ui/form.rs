@@ -52,6 +52,17 @@ fn read_json(text: &str) -> Result<Value, String> {
     crate::mcp::exact_numbers::read(text, crate::json_depth::DEFAULT_MAX_DEPTH)
 }
 
+/// Arguments as the JSON mode's text: pretty, each number kept as typed.
+fn json_text(args: &Value) -> String {
+    let text = serde_json::to_string_pretty(&crate::deep::Deep(args)).unwrap_or_else(|_| "{}".into());
+    crate::mcp::wire::with_exact_literals(&text).into_owned()
+}
+
+/// ` (name)` for a message naming a member; nothing when there is no name.
+fn at_label(at: &str) -> String {
+    if at.is_empty() { String::new() } else { format!(" ({at})") }
+}
+
 /// What a key did, for the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormOutcome {
@@ -135,14 +146,13 @@ impl FormState {
     /// the form fills in.
     pub fn for_schema(name: &str, schema: &Value, previous: Option<&Value>) -> Self {
         let mut form = Form::new(schema);
-        let mut message = None;
+        let (mut message, mut raw) = (None, None);
         if let Some(prev) = previous
-            && !form.load(prev)
+            && let Some(at) = FormState::misfit(&mut form, prev)
         {
-            message = Some(format!(
-                "the last arguments do not all fit the fields; {} shows them as JSON",
-                key(Command::ToggleJson)
-            ));
+            // The fields would send something else: the arguments stay as they were, in JSON.
+            message = Some(format!("the last arguments do not all fit the fields{}: shown as JSON", at_label(&at)));
+            raw = Some(TextArea::new(&json_text(prev)));
         }
         let (validator, schema_problem) = match crate::schema::validate::validator(schema) {
             Ok(v) => (Some(v), None),
@@ -156,7 +166,7 @@ impl FormState {
             focus: 0,
             scroll: 0,
             picker: None,
-            raw: None,
+            raw,
             raw_from: None,
             new_key: LineInput::default(),
             line: None,
@@ -410,8 +420,7 @@ impl FormState {
             return;
         }
         let args = self.form.json_arguments();
-        let text = serde_json::to_string_pretty(&crate::deep::Deep(&args)).unwrap_or_else(|_| "{}".into());
-        self.raw = Some(TextArea::new(&crate::mcp::wire::with_exact_literals(&text)));
+        self.raw = Some(TextArea::new(&json_text(&args)));
         self.raw_from = Some(args);
         self.message = None;
     }
@@ -428,11 +437,7 @@ impl FormState {
             }
             Ok(v @ Value::Object(_)) => {
                 let mut fresh = Form::new(&self.form.schema);
-                let loaded = fresh.load(&v);
-                // The fields take the JSON when they send it as it is: a number beyond 64 bits,
-                // which they show but do not send, keeps the JSON mode.
-                let missed = form::first_difference(&v, &fresh.arguments()).or_else(|| (!loaded).then(String::new));
-                match missed {
+                match FormState::misfit(&mut fresh, &v) {
                     None => {
                         self.form = fresh;
                         self.raw_from = None;
@@ -440,7 +445,7 @@ impl FormState {
                         self.rebuild();
                     }
                     Some(at) => {
-                        let at = if at.is_empty() { String::new() } else { format!(" ({at})") };
+                        let at = at_label(&at);
                         self.message =
                             Some(format!("these arguments cannot all be shown as fields{at}; staying in JSON mode"));
                         self.raw = Some(t);
@@ -457,6 +462,14 @@ impl FormState {
                 self.raw = Some(t);
             }
         }
+    }
+
+    /// Loads `args` into `form`; where the fields would not send them as they are, the first
+    /// member they miss (`Some("")`: somewhere not named). A number beyond 64 bits, which the
+    /// fields show but do not send, is one.
+    fn misfit(form: &mut Form, args: &Value) -> Option<String> {
+        let loaded = form.load(args);
+        form::first_difference(args, &form.arguments()).or_else(|| (!loaded).then(String::new))
     }
 
     /// Removes or moves the array item / extra row under focus.
@@ -1025,6 +1038,22 @@ mod tests {
         assert!(form.raw.is_none(), "{:?}", form.message);
         assert_eq!((form.rows.len(), form.form.arguments()), before);
         assert_eq!(text_of(&form, "count"), big);
+    }
+
+    /// A call reopened with arguments the fields cannot all hold (`zz`, no field of the tool):
+    /// the form opens in JSON mode with them as they were, where before it showed the fields and
+    /// said Ctrl-T would show them as JSON, which then showed the fields' arguments, `zz` gone.
+    #[test]
+    fn last_arguments_the_fields_cannot_hold_open_as_json() {
+        let last = json!({"count": 3, "zz": [1]});
+        let mut form = FormState::for_schema("t", &nested(), Some(&last));
+        assert_eq!(json_shown(&form), Some(last));
+        assert_eq!(form.message.as_deref(), Some("the last arguments do not all fit the fields (zz): shown as JSON"));
+        ctrl(&mut form, 't');
+        assert!(form.raw.is_some(), "still JSON: {:?}", form.message);
+        let fits = json!({"count": 3, "opts": {}});
+        let form = FormState::for_schema("t", &nested(), Some(&fits));
+        assert_eq!((form.raw.is_none(), form.message.clone(), form.arguments()), (true, None, Ok(fits)));
     }
 
     /// JSON edited to leave out a nested member whose fields hold defaults: the fields take it
