@@ -281,6 +281,35 @@ async fn ctrl_t_keeps_what_the_form_holds() {
     only_typed(&app, "Ctrl-T");
 }
 
+/// Ctrl-D leaves the field out of the arguments: the Fuzzy match (its fuzziness, a default, was
+/// still sent), the list emptied by Ctrl-X with the focus left on its "+ add item" row (Ctrl-D
+/// there did nothing: `[]` was sent).
+#[tokio::test]
+async fn ctrl_d_leaves_the_field_out() {
+    let (mut app, _session, mut screen) = demo_setup().await;
+    open(&mut screen, &mut app, "fg_findPersons");
+    go(&mut screen, &mut app, "match");
+    screen.press(&mut app, KeyCode::Char(' '));
+    screen.press(&mut app, KeyCode::Down);
+    screen.press(&mut app, KeyCode::Down);
+    screen.press(&mut app, KeyCode::Enter);
+    assert_eq!(arguments(&app)["queries"], json!([{"match": {"fuzziness": 0.3}}]));
+    go(&mut screen, &mut app, "match");
+    screen.press_with(&mut app, KeyCode::Char('d'), KeyModifiers::CONTROL);
+    assert_eq!(arguments(&app).get("queries"), None, "{}", arguments(&app));
+    go(&mut screen, &mut app, "queries");
+    screen.press(&mut app, KeyCode::Enter);
+    for _ in 0..2 {
+        go(&mut screen, &mut app, "[0]");
+        screen.press_with(&mut app, KeyCode::Char('x'), KeyModifiers::CONTROL);
+    }
+    assert_eq!(arguments(&app)["queries"], json!([]));
+    assert_eq!(app.form().and_then(|f| f.focused()).map(|r| r.kind), Some(RowKind::AddItem));
+    screen.press_with(&mut app, KeyCode::Char('d'), KeyModifiers::CONTROL);
+    assert_eq!(arguments(&app).get("queries"), None, "{}", arguments(&app));
+    only_typed(&app, "Ctrl-D");
+}
+
 /// Tab from `from`, `n` times; the panes it went through.
 fn walk(screen: &mut Screen, app: &mut App, key: KeyCode, n: usize) -> Vec<Pane> {
     (0..n)

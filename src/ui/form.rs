@@ -279,6 +279,19 @@ impl FormState {
         self.validate();
     }
 
+    /// Null, an empty value or nothing for the focused field; on a "+ add item" or "+ add key"
+    /// row, for the list or object the row adds to (an emptied list there is that list), the
+    /// arguments themselves left alone.
+    fn set_value(&mut self, f: impl FnOnce(&mut Field)) {
+        let row = self.focused().filter(|r| r.kind == RowKind::Field || !r.path.is_empty());
+        let Some(path) = row.map(|r| r.path.clone()) else { return };
+        if let Some(field) = field_at_mut(&mut self.form.root, &path) {
+            f(field);
+            self.edited = true;
+        }
+        self.rebuild();
+    }
+
     fn structural(&mut self, path: &[usize], f: impl FnOnce(&mut Field, &mut form::Builder)) {
         self.form.with_builder(f, path);
         self.edited = true;
@@ -537,23 +550,12 @@ impl FormState {
             Command::Leave => return FormOutcome::Leave,
             // In JSON mode the editor owns every other key.
             _ if in_raw => return FormOutcome::NotMine,
-            Command::SetNull => self.edit(|f| f.state = State::Null),
-            Command::SetEmpty => {
-                self.edit(|f| {
-                    f.state = State::Empty;
-                    f.text.clear();
-                });
-                self.rebuild();
-            }
-            Command::ClearField => {
-                self.edit(|f| {
-                    f.state = State::Unset;
-                    f.text.clear();
-                    f.choice = None;
-                    f.chosen.iter_mut().for_each(|c| *c = false);
-                });
-                self.rebuild();
-            }
+            Command::SetNull => self.set_value(|f| f.state = State::Null),
+            Command::SetEmpty => self.set_value(|f| {
+                f.state = State::Empty;
+                f.text.clear();
+            }),
+            Command::ClearField => self.set_value(Field::omit),
             Command::RemoveItem => self.item_op(0),
             Command::MoveItemUp => self.item_op(-1),
             Command::MoveItemDown => self.item_op(1),
@@ -1054,6 +1056,33 @@ mod tests {
         let fits = json!({"count": 3, "opts": {}});
         let form = FormState::for_schema("t", &nested(), Some(&fits));
         assert_eq!((form.raw.is_none(), form.message.clone(), form.arguments()), (true, None, Ok(fits)));
+    }
+
+    /// Ctrl-D omits the field, whatever is under it: a list emptied by Ctrl-X (Ctrl-D on its
+    /// "+ add item" row, where the focus is left, did nothing, and `[]` was sent), a list with
+    /// items, an object whose fields hold defaults (both still sent after Ctrl-D).
+    #[test]
+    fn ctrl_d_leaves_the_field_out_of_the_arguments() {
+        let mut form = FormState::for_schema("t", &nested(), None);
+        go(&mut form, "tags");
+        press(&mut form, KeyCode::Enter, KeyModifiers::NONE);
+        ctrl(&mut form, 'x');
+        assert_eq!(form.arguments().map(|a| a["tags"].clone()), Ok(json!([])));
+        assert_eq!(form.focused().map(|r| r.kind), Some(RowKind::AddItem));
+        ctrl(&mut form, 'd');
+        assert_eq!(form.arguments(), Ok(json!({"opts": {"limit": 10, "match": "exact"}})));
+        go(&mut form, "tags");
+        press(&mut form, KeyCode::Enter, KeyModifiers::NONE);
+        type_text(&mut form, "a");
+        go(&mut form, "tags");
+        ctrl(&mut form, 'd');
+        go(&mut form, "opts");
+        ctrl(&mut form, 'd');
+        assert_eq!(form.arguments(), Ok(json!({})));
+        // Ctrl-E on the add row: the list's explicit empty value.
+        form.focus = form.rows.iter().position(|r| r.kind == RowKind::AddItem).unwrap_or_default();
+        ctrl(&mut form, 'e');
+        assert_eq!(form.arguments(), Ok(json!({"tags": []})));
     }
 
     /// JSON edited to leave out a nested member whose fields hold defaults: the fields take it

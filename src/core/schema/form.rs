@@ -609,10 +609,10 @@ impl Field {
         self.children.iter().filter_map(|c| c.value_in(reading)).collect()
     }
 
-    /// Makes the field contribute nothing, down to its last child: a member absent from the
-    /// arguments loaded is absent from what the form builds, not sent anyway as the default or
-    /// the prefilled item the fresh field held under it.
-    fn omit(&mut self) {
+    /// Makes the field contribute nothing, down to its last child: a field cleared (Ctrl-D), or a
+    /// member absent from the arguments loaded, is absent from what the form builds, not sent
+    /// anyway as a default, a value typed or an item under it.
+    pub fn omit(&mut self) {
         crate::deep::grow(|| self.omit_here())
     }
 
