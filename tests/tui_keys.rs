@@ -310,6 +310,39 @@ async fn ctrl_d_leaves_the_field_out() {
     only_typed(&app, "Ctrl-D");
 }
 
+/// Esc from the result lands on the form with no field in edit mode: a letter typed next (meant
+/// for the result, say `j`) is not typed into the value the focus is on, where before it went
+/// after it (`hij`). Enter chooses the field; the value is then shown selected, as when the
+/// focus comes to the form from another pane.
+#[tokio::test]
+async fn esc_from_the_result_lands_on_the_form_with_no_field_in_edit_mode() {
+    let (mut app, session, mut screen) = demo_setup().await;
+    open(&mut screen, &mut app, "echo");
+    go(&mut screen, &mut app, "message");
+    screen.type_text(&mut app, "hi");
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    execute(&mut app, &session, cmds).await;
+    assert_eq!(app.outline().focus, Pane::Result);
+    screen.press(&mut app, KeyCode::Esc);
+    assert_eq!(app.outline().focus, Pane::Form);
+    assert!(app.form().is_some_and(|f| f.parked() && f.cursor_view(40).is_none()));
+    screen.type_text(&mut app, "jk ");
+    screen.press(&mut app, KeyCode::Backspace);
+    only_typed(&app, "letters after Esc");
+    assert_eq!(arguments(&app)["message"], json!("hi"));
+    assert!(screen.text(&mut app).contains("Enter to type in this field"), "{}", screen.text(&mut app));
+    screen.press(&mut app, KeyCode::Enter);
+    assert_eq!(app.form().and_then(|f| f.focused_field()).map(|f| f.key.as_str()), Some("message"));
+    screen.type_text(&mut app, "yo");
+    assert_eq!(arguments(&app)["message"], json!("yo"));
+    // ↓ after Esc moves, as it always does, and ends the wait.
+    let cmds = screen.press_with(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    execute(&mut app, &session, cmds).await;
+    screen.press(&mut app, KeyCode::Esc);
+    screen.press(&mut app, KeyCode::Down);
+    assert!(app.form().is_some_and(|f| !f.parked() && f.focused_field().is_some_and(|f| f.key == "repeat")));
+}
+
 /// Tab from `from`, `n` times; the panes it went through.
 fn walk(screen: &mut Screen, app: &mut App, key: KeyCode, n: usize) -> Vec<Pane> {
     (0..n)

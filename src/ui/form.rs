@@ -104,6 +104,9 @@ pub struct FormState {
     /// The row last typed into. Any other focused text field shows its value selected: a
     /// prefilled value is replaced by what is typed, not appended to.
     typed_at: Option<usize>,
+    /// The focus came back from the result (Esc): no field takes text until one is chosen, so
+    /// a letter meant for the pane left is not typed into a value.
+    parked: bool,
     validator: Option<jsonschema::Validator>,
     /// The arguments were changed since the form was opened or last sent: quitting asks first.
     pub edited: bool,
@@ -178,6 +181,7 @@ impl FormState {
             check: None,
             confirm: false,
             typed_at: None,
+            parked: false,
             validator,
             edited: false,
             unlisted: false,
@@ -357,7 +361,8 @@ impl FormState {
     /// Whether the focused field's value is shown selected: set, and not typed into since the
     /// focus came to it, so typing replaces it.
     pub fn selected_value(&self) -> bool {
-        self.typed_at != Some(self.focus)
+        !self.parked
+            && self.typed_at != Some(self.focus)
             && self.focused_field().is_some_and(|f| f.is_text() && f.state == State::Set && !f.text.is_empty())
     }
 
@@ -380,11 +385,43 @@ impl FormState {
         self.typed_at = None;
     }
 
+    /// The focus comes back from the result (Esc): the form as it was, no field in edit mode
+    /// until one is chosen (Enter, or a key that moves).
+    pub fn park(&mut self) {
+        self.reselect();
+        self.hint = None;
+        self.parked = true;
+    }
+
+    /// Whether no field takes text: the focus came back from the result and none is chosen yet.
+    pub fn parked(&self) -> bool {
+        self.parked
+    }
+
+    /// A key while parked: typed text waits (the row says how to start), Enter starts editing
+    /// the focused field, any other key ends the parking and does what it does. None: not parked
+    /// any more, the key goes on.
+    pub(crate) fn parked_key(&mut self, k: &KeyEvent) -> Option<FormOutcome> {
+        if !self.parked {
+            return None;
+        }
+        let plain = !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        if plain && matches!(k.code, KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete) {
+            self.hint = Some(format!("{} to type in this field", key(Command::Activate)));
+            return Some(FormOutcome::Handled);
+        }
+        self.parked = false;
+        self.hint = None;
+        let activate = super::keymap::lookup_own(k, super::keymap::Scope::Form) == Some(Command::Activate);
+        activate.then_some(FormOutcome::Handled)
+    }
+
     /// The focus comes to the form from the pane before it (`forward`: onto the first row) or
     /// after it (onto the last); the value there is selected, so typing replaces it.
     pub fn enter(&mut self, forward: bool) {
         self.focus = if forward { 0 } else { self.rows.len().saturating_sub(1) };
         self.hint = None;
+        self.parked = false;
         self.reselect();
     }
 
@@ -534,6 +571,7 @@ impl FormState {
 
     /// A command from the keymap's form bindings.
     pub fn form_command(&mut self, cmd: Command) -> FormOutcome {
+        self.parked = false;
         let in_raw = self.raw.is_some();
         match cmd {
             Command::Run => return self.run_request(),
@@ -660,6 +698,8 @@ impl FormState {
         if self.confirm || self.picker.is_some() {
             return None;
         }
+        // A paste is meant for where it goes.
+        self.parked = false;
         if let Some(t) = &mut self.raw {
             t.paste(text);
             self.message = None;
@@ -701,10 +741,11 @@ impl FormState {
     }
 
     /// The focused text field's value with its cursor, as it fits in `width` columns; None when
-    /// the value is shown selected (the first key typed replaces it) or the row takes no text.
+    /// the value is shown selected (the first key typed replaces it), the row takes no text or
+    /// none does (parked).
     pub fn cursor_view(&self, width: usize) -> Option<String> {
         let text = self.focused_field().is_some_and(|f| f.is_text() && !FormState::explicit(f));
-        if self.selected_value() || !text {
+        if self.parked || self.selected_value() || !text {
             return None;
         }
         Some(self.editor().view(width, true))

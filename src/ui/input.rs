@@ -281,6 +281,9 @@ impl App {
                 let raw_schema = self.panes.schema.as_ref().is_some_and(|s| s.raw_shown());
                 if self.panes.focus == Pane::Result && self.panes.form.is_some() {
                     self.panes.focus_form();
+                    if let Some(f) = &mut self.panes.form {
+                        f.park();
+                    }
                 } else if self.panes.focus == Pane::Schema && raw_schema {
                     self.navigate(Command::ToggleRaw);
                 } else if self.panes.focus != Pane::Tools {

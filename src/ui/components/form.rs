@@ -70,6 +70,8 @@ impl FormState {
     pub fn handle_key(&mut self, k: &KeyEvent) -> FormOutcome {
         if self.captures() {
             self.edit_key(k)
+        } else if let Some(done) = self.parked_key(k) {
+            done
         } else if let Some(cmd) = keymap::lookup_own(k, Scope::Form) {
             match self.form_command(cmd) {
                 FormOutcome::NotMine => self.edit_key(k),
@@ -215,7 +217,7 @@ impl FormState {
                     }
                     spans.push(Span::styled(sanitize::line(&value).into_owned(), style));
                 }
-                if cursor && field.is_text() {
+                if cursor && field.is_text() && !self.parked() {
                     spans.push(Span::styled(CURSOR.to_string(), theme.paint(Role::Match)));
                 }
             }
