@@ -169,7 +169,13 @@ pub fn parse_error(f: &Field) -> Option<String> {
         Kind::Integer
             if !f.text.trim().is_empty() && parse_integer(&f.text).or_else(|| f.whole_default()).is_none() =>
         {
-            Some("not an integer (64-bit: beyond that, use the JSON mode)".into())
+            // Only digits past 64 bits are told of the JSON mode: it sends them, not other text.
+            let digits = f.text.trim().trim_start_matches('-');
+            Some(if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                "not an integer (64-bit: beyond that, use the JSON mode)".into()
+            } else {
+                "not an integer".into()
+            })
         }
         Kind::Number if !f.text.trim().is_empty() && parse_number(&f.text).or_else(|| f.whole_default()).is_none() => {
             Some("not a number".into())

@@ -54,6 +54,16 @@ fn exact_integers_and_free_numbers() {
     set(child(&mut form.root, "i"), "1.5");
     assert!(parse_error(child(&mut form.root, "i")).is_some());
     assert_eq!(form.arguments().get("i"), None, "an unparsable number is not sent");
+    // Only digits past 64 bits are sent to the JSON mode; other text is just not an integer.
+    for (text, said) in [
+        ("5x", "not an integer"),
+        ("-", "not an integer"),
+        ("1.5", "not an integer"),
+        ("-99999999999999999999999", "not an integer (64-bit: beyond that, use the JSON mode)"),
+    ] {
+        set(child(&mut form.root, "i"), text);
+        assert_eq!(parse_error(child(&mut form.root, "i")).as_deref(), Some(said), "{text}");
+    }
 }
 
 #[test]
