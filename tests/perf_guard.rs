@@ -7,7 +7,8 @@
 //! serving recorded replies (`perf_guard serve DIR`, see perf_guard/replay.rs) that
 //! scripts/bench-shapes.py writes: the listing of 20,000 tools at full size, the call shapes at a
 //! hundredth (their counts scale with the input), so that the whole guard stays within a couple
-//! of minutes under valgrind, and the start-up of a command whose answer is small.
+//! of minutes under valgrind, one of them again past a megabyte (a long reply's own path), and
+//! the start-up of a command whose answer is small.
 //!
 //! Accepting a new baseline when a change is worth its cost:
 //!     MCPLENS_PERF_ACCEPT=1 cargo test --test perf_guard
@@ -54,6 +55,10 @@ const SCENARIOS: &[Scenario] = &[
     Scenario { name: "startup_tools_list_12", shape: "tools", scale: CALL_SCALE, args: &["tools", "--json"] },
     Scenario { name: "tools_list_20000", shape: "tools20k", scale: "1", args: &["tools", "--json"] },
     Scenario { name: "call_structured", shape: "structured", scale: CALL_SCALE, args: CALL },
+    // The same records past a megabyte (12,000, 1.3 MB): a reply that long takes the long line's
+    // own path (read straight into its buffer and checked as UTF-8 as it comes, scanned on a
+    // second thread while it is parsed, its result members read from that scan).
+    Scenario { name: "call_structured_long", shape: "structured", scale: "0.12", args: CALL },
     Scenario { name: "call_text_and_structured", shape: "both", scale: CALL_SCALE, args: CALL },
     Scenario { name: "call_text", shape: "text", scale: CALL_SCALE, args: CALL },
     Scenario { name: "call_fastmcp", shape: "fastmcp", scale: CALL_SCALE, args: CALL },
