@@ -1,10 +1,11 @@
 //! Sixteen bytes of JSON text looked at at once (SSE2, part of every x86-64 processor): a mask
 //! of the bytes of each kind a reader stops at, bit `k` for byte `k`. Elsewhere every window
-//! says it is not plain, and readers take the text a byte at a time.
+//! says it is not plain, and readers take the text a byte (or a word of eight) at a time.
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
-    __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+    _mm_or_si128, _mm_set1_epi8,
 };
 
 pub const WINDOW: usize = 16;
@@ -47,6 +48,37 @@ impl Window {
     }
 }
 
+/// The bytes of sixteen where a number that reading would approximate may be, for the scan of
+/// `json::exact` (its `suspect_marks`, sixteen bytes at once): a `.`, `e` or `E` after a digit, a
+/// `0` after a `-`, every byte of a half of eight digits (a run of sixteen holds one whatever its
+/// place), and a backslash before `u` (in the last byte, whatever follows). `before` is the byte
+/// before the window.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn number_marks(bytes: &[u8; WINDOW], before: u8) -> u32 {
+    // SAFETY: as in `Window::of`: SSE2 is the target's baseline, the load reads the array.
+    unsafe {
+        let v = _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
+        let eq = |v: __m128i, c: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))) as u32;
+        // Signed compares: the bytes from 0x80 on are negative, below `0`.
+        let digits = _mm_and_si128(
+            _mm_cmpgt_epi8(v, _mm_set1_epi8((b'0' - 1) as i8)),
+            _mm_cmplt_epi8(v, _mm_set1_epi8((b'9' + 1) as i8)),
+        );
+        let digit = _mm_movemask_epi8(digits) as u32;
+        let backslash = eq(v, b'\\') & ((eq(v, b'u') >> 1) | 0x8000);
+        // A literal's `.` or `e` is followed by a digit: a window without one holds none.
+        if digit == 0 && backslash == 0 {
+            return 0;
+        }
+        let after_digit = (digit << 1) | u32::from(before.is_ascii_digit());
+        let after_minus = (eq(v, b'-') << 1) | u32::from(before == b'-');
+        let point_or_e = eq(v, b'.') | eq(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'e');
+        let halves = [0xff, 0xff00].into_iter().filter(|&h| digit & h == h).fold(0, |m, h| m | h);
+        ((point_or_e & after_digit) | (eq(v, b'0') & after_minus) | halves | backslash) & 0xffff
+    }
+}
+
 /// Bit `k` set when an odd number of `bits` `0..=k` are: with quotes, the bytes from an
 /// opening quote up to (not with) its closing one.
 #[inline(always)]
@@ -74,7 +106,7 @@ mod tests {
                 rng ^= rng >> 7;
                 rng ^= rng << 17;
                 *b = if rng.is_multiple_of(3) {
-                    b"\"\\{}[],: \t\n\x7fa0\x80\xff"[(rng >> 8) as usize % 16]
+                    b"\"\\{}[],: \t\n\x7fa0\x80\xff0123456789.eE-u\\"[(rng >> 8) as usize % 31]
                 } else {
                     (rng >> 16) as u8
                 };
@@ -87,6 +119,24 @@ mod tests {
                 assert_eq!(w.unplain, mask(&|b| b == b'\\' || !(0x20..0x7f).contains(&b)), "{bytes:?}");
             } else {
                 assert_ne!(w.unplain, 0);
+            }
+            if cfg!(target_arch = "x86_64") {
+                let before = bytes[3];
+                let at = |k: usize| if k == 0 { before } else { bytes[k - 1] };
+                let digits = |h: usize| (h..h + 8).all(|k| bytes[k].is_ascii_digit());
+                let want = mask(&|_| false)
+                    | (0..WINDOW)
+                        .filter(|&k| {
+                            let b = bytes[k];
+                            (matches!(b, b'.' | b'e' | b'E') && at(k).is_ascii_digit())
+                                || (b == b'0' && at(k) == b'-')
+                                || (b == b'\\' && (k == WINDOW - 1 || bytes[k + 1] == b'u'))
+                                || digits(k / 8 * 8)
+                        })
+                        .map(|k| 1u32 << k)
+                        .sum::<u32>();
+                #[cfg(target_arch = "x86_64")]
+                assert_eq!(number_marks(&bytes, before), want, "{bytes:?}");
             }
             let quotes = mask(&|b| b == b'"');
             let odd = (0..WINDOW).filter(|&k| (quotes & ((2u32 << k) - 1)).count_ones() % 2 == 1).map(|k| 1u32 << k);
