@@ -246,6 +246,16 @@ async fn ctrl_a_and_ctrl_e_in_a_field_and_in_the_json_editor() {
     only_typed(&app, "Ctrl-A and Ctrl-E");
 }
 
+/// Picks the Fuzzy variant of `fg_findPersons`'s first query's `match` (its `fuzziness` has a
+/// default).
+fn choose_fuzzy_match(screen: &mut Screen, app: &mut App) {
+    go(screen, app, "match");
+    screen.press(app, KeyCode::Char(' '));
+    screen.press(app, KeyCode::Down);
+    screen.press(app, KeyCode::Down);
+    screen.press(app, KeyCode::Enter);
+}
+
 /// Ctrl-T on a form holding `5x` in an integer field (`limit`, prefilled with its default 10):
 /// the form stays as it was, says which field and what is wrong, and keeps the text. Before, the
 /// JSON came without `limit` and coming back left the field empty: `5x` and the default both
@@ -254,11 +264,7 @@ async fn ctrl_a_and_ctrl_e_in_a_field_and_in_the_json_editor() {
 async fn ctrl_t_keeps_what_the_form_holds() {
     let (mut app, _session, mut screen) = demo_setup().await;
     open(&mut screen, &mut app, "fg_findPersons");
-    go(&mut screen, &mut app, "match");
-    screen.press(&mut app, KeyCode::Char(' '));
-    screen.press(&mut app, KeyCode::Down);
-    screen.press(&mut app, KeyCode::Down);
-    screen.press(&mut app, KeyCode::Enter);
+    choose_fuzzy_match(&mut screen, &mut app);
     go(&mut screen, &mut app, "limit");
     screen.type_text(&mut app, "5x");
     screen.press_with(&mut app, KeyCode::Char('t'), KeyModifiers::CONTROL);
@@ -288,11 +294,7 @@ async fn ctrl_t_keeps_what_the_form_holds() {
 async fn ctrl_d_leaves_the_field_out() {
     let (mut app, _session, mut screen) = demo_setup().await;
     open(&mut screen, &mut app, "fg_findPersons");
-    go(&mut screen, &mut app, "match");
-    screen.press(&mut app, KeyCode::Char(' '));
-    screen.press(&mut app, KeyCode::Down);
-    screen.press(&mut app, KeyCode::Down);
-    screen.press(&mut app, KeyCode::Enter);
+    choose_fuzzy_match(&mut screen, &mut app);
     assert_eq!(arguments(&app)["queries"], json!([{"match": {"fuzziness": 0.3}}]));
     go(&mut screen, &mut app, "match");
     screen.press_with(&mut app, KeyCode::Char('d'), KeyModifiers::CONTROL);

@@ -60,8 +60,8 @@ const BLOCK: usize = 1024;
 /// The most one input byte can become: a comma, a newline and the deepest indentation; or, for
 /// a character's last byte, its escapes.
 const MOST_PER_BYTE: usize = 72;
-/// Room past the end for the fixed-size copies (a word of a string, a window, the indentation), which may
-/// write beyond what they keep.
+/// Room past the end for the fixed-size copies (a word of a string, a window, the indentation),
+/// which may write beyond what they keep.
 const SLACK: usize = 128;
 /// Levels laid out one member a line; anything deeper is written compact on its line. Indenting
 /// every level would make the output grow with the square of the depth (a 2 MB reply nested 990

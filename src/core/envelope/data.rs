@@ -123,7 +123,7 @@ impl RawItems {
             for k in 1..=spans.len() {
                 let joined = spans.get(k).is_some_and(|next| {
                     let gap = part.text.get(spans[k - 1][1] as usize..next[0] as usize).unwrap_or_default();
-                    gap == "," || gap.trim_matches([' ', '\n', '\r', '\t']) == ","
+                    gap.trim_ascii() == ","
                 });
                 if !joined {
                     let (a, b) = (spans[start][0] as usize, spans[k - 1][1] as usize);

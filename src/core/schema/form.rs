@@ -924,17 +924,26 @@ pub fn field_at_mut<'a>(root: &'a mut Field, path: &[usize]) -> Option<&'a mut F
 /// (`queries[0].match.fuzziness`); a variant's label is left out, as the arguments have none.
 pub fn label(root: &Field, path: &[usize]) -> String {
     let mut out = String::new();
-    let mut f = root;
-    for i in path {
-        let Some(c) = f.children.get(*i) else { break };
-        match f.kind {
+    for (parent, _, c) in steps(root, path) {
+        match parent.kind {
             Kind::Variant(_) => {}
             Kind::Array => out.push_str(&c.key),
             _ => joined(&mut out, &c.key),
         }
-        f = c;
     }
     out
+}
+
+/// The steps from `root` down `path`, as far as it leads: each field passed, the index taken in
+/// it, and the child that index names.
+fn steps<'a>(root: &'a Field, path: &'a [usize]) -> impl Iterator<Item = (&'a Field, usize, &'a Field)> + 'a {
+    let mut at = Some(root);
+    path.iter().map_while(move |&i| {
+        let parent = at?;
+        let child = parent.children.get(i)?;
+        at = Some(child);
+        Some((parent, i, child))
+    })
 }
 
 fn joined(out: &mut String, key: &str) {
@@ -979,17 +988,14 @@ fn prefixed(mut head: String, rest: &str) -> String {
 /// The JSON pointer of the field at `path` (for matching validation errors to fields).
 pub fn pointer(root: &Field, path: &[usize]) -> String {
     let mut out = String::new();
-    let mut f = root;
-    for i in path {
-        let Some(c) = f.children.get(*i) else { break };
-        match f.kind {
+    for (parent, i, c) in steps(root, path) {
+        match parent.kind {
             Kind::Variant(_) => {}
             Kind::Array => {
-                out.push_str(&format!("/{}", f.children[..*i].iter().filter(|x| x.value().is_some()).count()))
+                out.push_str(&format!("/{}", parent.children[..i].iter().filter(|x| x.value().is_some()).count()))
             }
             _ => out.push_str(&format!("/{}", c.key.replace('~', "~0").replace('/', "~1"))),
         }
-        f = c;
     }
     out
 }
