@@ -10,6 +10,8 @@
 
 use super::tokenizer::{Kind, Stack, Token, quote_or_backslash, skip_unflagged};
 
+mod windows;
+
 #[derive(Debug)]
 pub struct Skim<'a> {
     b: &'a [u8],
@@ -114,8 +116,14 @@ impl Skim<'_> {
     /// containers inside it nest below it (0 when it holds none). In broken text it may stop at
     /// the text's end.
     pub fn finish_container(&mut self) -> (usize, usize) {
-        let (end, deepest, _) = self.walk_container::<false>();
-        (end, deepest)
+        let mut walk = windows::Walk::new(self.i);
+        match walk.until_close(self.b) {
+            Some(at) => (self.close(self.b.get(at) == Some(&b']'), at).end, walk.deepest),
+            None => {
+                self.i = self.b.len();
+                (self.b.len(), walk.deepest)
+            }
+        }
     }
 
     /// As [`Self::finish_container`], and whether the container may hold a literal that
@@ -124,25 +132,14 @@ impl Skim<'_> {
     /// walked, where reading every number as a float and searching every string cost several
     /// times the walk.
     pub fn finish_container_noting(&mut self) -> (usize, usize, bool) {
-        self.walk_container::<true>()
-    }
-
-    /// The walk of both: with `NOTE`, each literal is judged as it is passed (one copy of the
-    /// loop each, so the plain walk pays nothing for the judging).
-    fn walk_container<const NOTE: bool>(&mut self) -> (usize, usize, bool) {
         let b = self.b;
-        let table = if NOTE { &NOTING } else { &OUTSIDE };
         let (mut i, mut open, mut deepest, mut suspect) = (self.i, 1usize, 0usize, false);
         while let Some(&c) = b.get(i) {
-            match table[c as usize] {
-                QUOTE if NOTE => {
+            match NOTING[c as usize] {
+                QUOTE => {
                     let (end, s) = string_end_noting(b, i);
                     suspect |= s;
                     i = end;
-                    continue;
-                }
-                QUOTE => {
-                    i = string_end(b, i);
                     continue;
                 }
                 NUMBER => {
@@ -214,8 +211,8 @@ const OPEN: u8 = 2;
 const CLOSE: u8 = 3;
 const NUMBER: u8 = 4;
 
-/// What [`Skim::finish_container_noting`] makes of a byte outside strings: as [`OUTSIDE`], and
-/// the bytes that start a number.
+/// What [`Skim::finish_container_noting`] makes of a byte outside strings: the quotes, the
+/// brackets, and the bytes that start a number; anything else is passed.
 const NOTING: [u8; 256] = {
     let mut t = OUTSIDE;
     let mut c = b'0';
@@ -227,7 +224,7 @@ const NOTING: [u8; 256] = {
     t
 };
 
-/// What [`Skim::finish_container`] makes of a byte outside strings; anything else is passed.
+/// The quotes and brackets, for [`NOTING`].
 const OUTSIDE: [u8; 256] = {
     let mut t = [0u8; 256];
     t[b'"' as usize] = QUOTE;
@@ -373,6 +370,47 @@ mod tests {
             let b = t.as_bytes();
             for start in (0..b.len()).filter(|&i| b[i] == b'"') {
                 assert_eq!(string_end(b, start), one_at_a_time(b, start), "{t:?} from {start}");
+            }
+        }
+    }
+
+    /// The walk sixteen bytes at a time ends where the walk of one token at a time ends, and
+    /// finds the same depth, wherever the windows fall: long strings, escapes (a backslash at
+    /// a window's last byte too), brackets inside strings, broken text.
+    #[test]
+    fn windowed_walk_agrees_with_the_token_walk() {
+        let pieces = [
+            "{",
+            "}",
+            "[",
+            "]",
+            "\"",
+            "\"abcdefghijklmnopqrstu\"",
+            "\"[{\"",
+            "\"\\\"]\"",
+            "\\",
+            "\\\\",
+            ", ",
+            "1",
+            "é",
+            "\"\\u00e9x\"",
+            "                ",
+            "\"k\": ",
+        ];
+        let mut mix = crate::json::fuzzing::Mix::new(0x5851_f42d_4c95_7f2du64);
+        for _ in 0..20_000 {
+            let t = mix.text(&pieces, 30);
+            let b = t.as_bytes();
+            for start in (0..b.len()).filter(|&i| matches!(b[i], b'{' | b'[')) {
+                let (mut windowed, mut noting) = (Skim::new(&t), Skim::new(&t));
+                for s in [&mut windowed, &mut noting] {
+                    s.i = start;
+                    s.next();
+                }
+                let (end, deep) = windowed.finish_container();
+                let (end2, deep2, _) = noting.finish_container_noting();
+                assert_eq!((end, deep), (end2, deep2), "{t:?} from {start}");
+                assert_eq!(windowed.collect::<Vec<_>>(), noting.collect::<Vec<_>>(), "{t:?} from {start}");
             }
         }
     }
