@@ -16,6 +16,7 @@ pub fn check(data: &[u8]) {
     skim_is_sound(text, tokenized.is_ok());
     let serde = super::depth::validate(text);
     assert_eq!(tokenized.is_ok(), serde.is_ok(), "tokenizer {tokenized:?}, serde_json {serde:?}: {text:?}");
+    assert_eq!(super::valid::is_json(text), serde.is_ok(), "valid::is_json, serde_json {serde:?}: {text:?}");
     if let Err(e) = tokenized {
         assert!(e.offset <= text.len(), "{e} is past the end of {text:?}");
     }

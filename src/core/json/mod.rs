@@ -13,6 +13,7 @@ pub mod skim;
 pub(crate) mod swar;
 pub mod tokenizer;
 pub mod twin;
+pub mod valid;
 pub(crate) mod window;
 
 pub use crate::skeleton::unescape;

@@ -16,6 +16,7 @@ use serde_json::value::RawValue;
 use tokio::sync::{broadcast, mpsc};
 
 use super::log::{Level, LogKind, SessionLog, Wire};
+use super::probe::Probe;
 
 /// Something the server told us outside a reply.
 #[derive(Debug, Clone)]
@@ -84,20 +85,6 @@ const STUBBED: &[(&str, &str)] = &[
 /// fill the event channel with copies; the log keeps them, bounded).
 pub const EVENT_TEXT_MAX: usize = 4096;
 
-#[derive(Deserialize)]
-struct Probe<'a> {
-    #[serde(borrow, default)]
-    id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    method: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    result: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    error: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    params: Option<&'a RawValue>,
-}
-
 /// A server log message's level and logger (`notifications/message`).
 #[derive(Deserialize)]
 struct LogParams<'a> {
@@ -111,14 +98,10 @@ impl<'a> Probe<'a> {
     /// What the log keeps of the message (the params of a log message are small; nothing else
     /// is parsed again).
     fn wire(&self) -> Wire<'_> {
-        let mut w = Wire {
-            id: self.id.map(RawValue::get),
-            method: self.method.as_deref(),
-            error: self.error.is_some(),
-            ..Wire::default()
-        };
+        let mut w =
+            Wire { id: self.id, method: self.method.as_deref(), error: self.error.is_some(), ..Wire::default() };
         if w.method == Some("notifications/message")
-            && let Some(p) = self.params.and_then(|p| serde_json::from_str::<LogParams>(p.get()).ok())
+            && let Some(p) = self.params.and_then(|p| serde_json::from_str::<LogParams>(p).ok())
         {
             w.level = p.level.as_deref().and_then(Level::parse);
             w.logger = p.logger.map(Cow::into_owned);
@@ -162,7 +145,7 @@ fn has_non_finite_word(b: &[u8]) -> bool {
 /// Logs one line of someone else's session (`mcplens record`'s proxy) as the tap logs its own:
 /// a JSON-RPC message with what the log reads of it, anything else as plain text.
 pub fn log_line(log: &SessionLog, kind: LogKind, line: &str) -> u64 {
-    match serde_json::from_str::<Probe>(line) {
+    match Probe::read(line) {
         Ok(p) => log.push_message(kind, line, &p.wire()),
         Err(_) => {
             log.push(kind, line);
@@ -225,7 +208,7 @@ fn without_progress_token(line: &str) -> Option<String> {
     if !line.contains("\"progressToken\"") {
         return None;
     }
-    let probe = serde_json::from_str::<Probe>(line).ok()?;
+    let probe = Probe::read(line).ok()?;
     if probe.id.is_none() || probe.method.as_deref().is_none_or(|m| WITH_PROGRESS.contains(&m)) {
         return None;
     }
@@ -268,15 +251,13 @@ fn top_level_id(head: &str) -> Option<&str> {
 }
 
 /// True when a `server/discover` result is one (it lists `supportedVersions`).
-fn discovered(result: Option<&RawValue>) -> bool {
+fn discovered(result: Option<&str>) -> bool {
     #[derive(Deserialize)]
     struct Discover<'a> {
         #[serde(rename = "supportedVersions", borrow, default)]
         supported: Option<&'a RawValue>,
     }
-    result
-        .and_then(|r| crate::json_depth::parse_borrowed::<Discover>(r.get()).ok())
-        .is_some_and(|d| d.supported.is_some())
+    result.and_then(|r| crate::json_depth::parse_borrowed::<Discover>(r).ok()).is_some_and(|d| d.supported.is_some())
 }
 
 /// A JSON-RPC id as a map key: `1` and `"1"` are the same request (rmcp correlates them too).
@@ -481,16 +462,16 @@ impl WireTap {
     }
 
     fn log_outbound(&self, line: &str) {
-        let Ok(p) = serde_json::from_str::<Probe>(line) else {
+        let Ok(p) = Probe::read(line) else {
             self.log.push(LogKind::Sent, line.trim_end());
             return;
         };
         self.log.push_message(LogKind::Sent, line.trim_end(), &p.wire());
         let (Some(id), Some(method)) = (p.id, p.method) else { return };
-        let key = id_key(id.get());
+        let key = id_key(id);
         let mut st = self.lock();
         match method.as_ref() {
-            "server/discover" if st.handshake.is_none() => st.discover = Some((key.clone(), id.get().to_string())),
+            "server/discover" if st.handshake.is_none() => st.discover = Some((key.clone(), id.to_string())),
             // rmcp gave up on discover itself and fell back: a late answer must not reach it.
             "initialize" => {
                 if let Some((old, _)) = st.discover.take() {
@@ -525,7 +506,7 @@ impl WireTap {
             return None;
         }
         let (fixed, n) = crate::json::lenient::non_finite_as_null(line)?;
-        serde_json::from_str::<Probe>(fixed.trim()).ok()?;
+        Probe::read(fixed.trim()).ok()?;
         self.log.push(
             LogKind::Warning,
             &format!(
@@ -549,7 +530,7 @@ impl WireTap {
             return Some(trimmed.to_string());
         }
         let depth = self.lock().ahead.max_depth;
-        let (probe, scanned) = super::wire_scan::beside_scan(trimmed, depth, || serde_json::from_str::<Probe>(trimmed));
+        let (probe, scanned) = super::wire_scan::beside_scan(trimmed, depth, || Probe::read(trimmed));
         let probe = match probe {
             Ok(p) => p,
             Err(_)
@@ -611,8 +592,7 @@ impl WireTap {
             None => self.notification(method, probe.params),
             Some(id) => {
                 if let Some((_, stub)) = super::asks::KEPT.iter().find(|(m, _)| *m == method) {
-                    self.lock().asks.insert(id_key(id.get()), Arc::new(trimmed.to_string()));
-                    let id = id.get();
+                    self.lock().asks.insert(id_key(id), Arc::new(trimmed.to_string()));
                     return format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{stub}}}"#);
                 }
             }
@@ -630,7 +610,7 @@ impl WireTap {
         if probe.result.is_none() && probe.error.is_none() {
             self.log.push(LogKind::Warning, "server sent a reply with neither result nor error");
         }
-        let (key, id_text) = (id_key(id.get()), id.get().to_string());
+        let (key, id_text) = (id_key(id), id.to_string());
         let mut st = self.lock();
         if st.abandoned.remove(&key) {
             st.late_discover |= probe.error.is_none() && discovered(probe.result);
@@ -714,9 +694,9 @@ impl WireTap {
         Some(format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#))
     }
 
-    fn notification(&self, method: &str, params: Option<&RawValue>) {
+    fn notification(&self, method: &str, params: Option<&str>) {
         let params: serde_json::Value =
-            params.and_then(|p| serde_json::from_str(p.get()).ok()).unwrap_or(serde_json::Value::Null);
+            params.and_then(|p| serde_json::from_str(p).ok()).unwrap_or(serde_json::Value::Null);
         let event = match method {
             "notifications/progress" => {
                 let token = match params.get("progressToken") {
