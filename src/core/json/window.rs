@@ -79,6 +79,20 @@ pub fn number_marks(bytes: &[u8; WINDOW], before: u8) -> u32 {
     }
 }
 
+/// The bytes of `a` that differ from `b`'s, or are backslashes: where a reading of two texts in
+/// step stops.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn unalike(a: &[u8; WINDOW], b: &[u8; WINDOW]) -> u32 {
+    // SAFETY: as in `Window::of`: SSE2 is the target's baseline, the loads read the arrays.
+    unsafe {
+        let (va, vb) = (_mm_loadu_si128(a.as_ptr().cast::<__m128i>()), _mm_loadu_si128(b.as_ptr().cast::<__m128i>()));
+        let alike = _mm_movemask_epi8(_mm_cmpeq_epi8(va, vb)) as u32;
+        let backslash = _mm_movemask_epi8(_mm_cmpeq_epi8(va, _mm_set1_epi8(b'\\' as i8))) as u32;
+        (!alike | backslash) & 0xffff
+    }
+}
+
 /// Bit `k` set when an odd number of `bits` `0..=k` are: with quotes, the bytes from an
 /// opening quote up to (not with) its closing one.
 #[inline(always)]
