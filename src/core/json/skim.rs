@@ -238,6 +238,12 @@ const OUTSIDE: [u8; 256] = {
 /// Just past the closing quote of the string whose `"` is at `start`, or the text's end.
 #[inline]
 fn string_end(b: &[u8], start: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    let mut i = match windows::string_end(b, start + 1) {
+        Ok(end) => return end,
+        Err(at) => at,
+    };
+    #[cfg(not(target_arch = "x86_64"))]
     let mut i = start + 1;
     // Escaped JSON in a string has an escape every few bytes: the quotes and backslashes of a
     // word of eight are taken in turn without leaving it.

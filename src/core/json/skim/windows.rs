@@ -93,6 +93,31 @@ impl Walk {
     }
 }
 
+/// From `i` inside a string, sixteen bytes at a time while every escape is a backslash and one
+/// byte (`\"`, `\n`; a `\u` escape is a backslash and one byte followed by plain ones) that is
+/// not a backslash: `Ok` just past the closing quote, or `Err` with the place (inside the string,
+/// not inside an escape) where a walk of fewer bytes at a time goes on: a window with `\\`, or
+/// the last bytes.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn string_end(b: &[u8], mut i: usize) -> Result<usize, usize> {
+    while let Some(bytes) = b.get(i..i + WINDOW).and_then(|s| <&[u8; WINDOW]>::try_from(s).ok()) {
+        let m = Marks::of(bytes);
+        let slashes = m.backslashes;
+        if slashes & (slashes << 1) != 0 {
+            return Err(i);
+        }
+        // A backslash in the last byte escapes the next window's first: it is left to that one.
+        let width = if slashes >> (WINDOW - 1) & 1 == 1 { WINDOW - 1 } else { WINDOW };
+        let within = (1u32 << width) - 1;
+        let quotes = m.quotes & !(slashes << 1) & within;
+        if quotes != 0 {
+            return Ok(i + quotes.trailing_zeros() as usize + 1);
+        }
+        i += width;
+    }
+    Err(i)
+}
+
 #[cfg(target_arch = "x86_64")]
 struct Marks {
     quotes: u32,
