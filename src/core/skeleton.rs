@@ -680,8 +680,9 @@ fn check_and_scan(text: &str, max_depth: usize, first_id: usize, first_text: usi
 
 /// One pass over `text`'s tokens (iterative, any depth): copies it into a skeleton, leaving out
 /// every element past [`SAMPLE`] of any array, and records the spans of the long arrays'
-/// elements. The text's syntax must have been checked by serde_json (its message is the one
-/// shown), so the scan reads tokens without checking them; on broken text it ends without panic.
+/// elements. The text's syntax must have been checked (`json_depth::validate`, whose message is
+/// the one shown), so the scan reads tokens without checking them; on broken text it ends
+/// without panic.
 pub(crate) fn scan(text: &str, max_depth: usize, first_id: usize, first_text: usize) -> Result<Scan, String> {
     let mut out = String::with_capacity(1 << 12);
     let (mut arrays, mut strings): (Vec<Vec<[u32; 2]>>, Vec<[u32; 2]>) = (vec![], vec![]);

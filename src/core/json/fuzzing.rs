@@ -14,7 +14,7 @@ pub fn check(data: &[u8]) {
     let tokenized = super::check(text);
     spans_are_sound(text);
     skim_is_sound(text, tokenized.is_ok());
-    let serde = super::depth::validate(text);
+    let serde = super::depth::validate_serde(text);
     assert_eq!(tokenized.is_ok(), serde.is_ok(), "tokenizer {tokenized:?}, serde_json {serde:?}: {text:?}");
     assert_eq!(super::valid::is_json(text), serde.is_ok(), "valid::is_json, serde_json {serde:?}: {text:?}");
     if let Err(e) = tokenized {

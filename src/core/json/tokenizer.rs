@@ -7,7 +7,7 @@
 //! never copies; strings are unescaped only when asked ([`super::unescape`]).
 //!
 //! What it accepts is what `serde_json` accepts when it checks syntax without building anything
-//! (`IgnoredAny`, as [`super::depth::validate`] does): `\u` escapes need four hex digits but need
+//! (`IgnoredAny`, as [`super::depth::validate_serde`] does): `\u` escapes need four hex digits but need
 //! not pair their surrogates, and a number's magnitude is not checked.
 
 use std::fmt;

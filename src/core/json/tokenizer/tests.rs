@@ -7,7 +7,7 @@ fn kinds(text: &str) -> Vec<(Kind, &str, usize)> {
 }
 
 fn serde_accepts(text: &str) -> bool {
-    crate::json_depth::validate(text).is_ok()
+    crate::json_depth::validate_serde(text).is_ok()
 }
 
 #[test]
