@@ -63,6 +63,8 @@ const MOST_PER_BYTE: usize = 72;
 /// Room past the end for the fixed-size copies (a word of a string, a window, the indentation),
 /// which may write beyond what they keep.
 const SLACK: usize = 128;
+/// What room is made of (see `Pretty::make_room`).
+static ZEROS: [u8; 4096] = [0; 4096];
 /// Levels laid out one member a line; anything deeper is written compact on its line. Indenting
 /// every level would make the output grow with the square of the depth (a 2 MB reply nested 990
 /// deep came out as 2 GB), and nobody reads 32 levels of indentation.
@@ -495,8 +497,13 @@ impl<W: Write> Pretty<W> {
 
     fn make_room(&mut self, input: usize) {
         let need = self.len + input * MOST_PER_BYTE + SLACK;
-        if self.buf.len() < need {
-            self.buf.resize(need, 0);
+        // The room is zeros copied in, a page at a time: a copy is one call to the C library's
+        // at every optimization level, where `resize` in a build that is not optimized writes
+        // them a byte at a time (and the guard's counts then moved with how many printers the
+        // threads made).
+        while self.buf.len() < need {
+            let n = (need - self.buf.len()).min(ZEROS.len());
+            self.buf.extend_from_slice(&ZEROS[..n]);
         }
     }
 }
