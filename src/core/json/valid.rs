@@ -279,39 +279,16 @@ struct Marks {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn specials_at(b: &[u8], i: usize) -> Option<Marks> {
-    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_set1_epi8};
-    let v = load(b, i)?;
-    // SAFETY: SSE2 is part of every x86-64 processor (the target's baseline).
-    unsafe {
-        let eq = |c: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))) as u32;
-        // Unsigned `v <= 0x1f`: the smaller of the two is `v` itself.
-        let controls = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v)) as u32;
-        Some(Marks { quotes: eq(b'"'), backslashes: eq(b'\\'), controls })
-    }
+    let v = super::window::Lanes::at(b, i)?;
+    Some(Marks { quotes: v.eq(b'"'), backslashes: v.eq(b'\\'), controls: v.controls() })
 }
 
 /// The bytes of the window from `i` that may follow a backslash as a one-letter escape.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn one_letter_at(b: &[u8], i: usize) -> u32 {
-    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128};
-    let Some(v) = load(b, i) else { return 0 };
-    // SAFETY: SSE2 is part of every x86-64 processor (the target's baseline).
-    unsafe {
-        let any = b"\"\\/bfnrt"
-            .iter()
-            .fold(_mm_setzero_si128(), |m, &c| _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))));
-        _mm_movemask_epi8(any) as u32
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn load(b: &[u8], i: usize) -> Option<std::arch::x86_64::__m128i> {
-    let bytes: &[u8; STEP] = b.get(i..i + STEP)?.try_into().ok()?;
-    // SAFETY: SSE2 is part of every x86-64 processor (the target's baseline), and the load reads
-    // the sixteen bytes of the array it is given.
-    Some(unsafe { std::arch::x86_64::_mm_loadu_si128(bytes.as_ptr().cast()) })
+    let Some(v) = super::window::Lanes::at(b, i) else { return 0 };
+    b"\"\\/bfnrt".iter().fold(0, |m, &c| m | v.eq(c))
 }
 
 #[cfg(not(target_arch = "x86_64"))]

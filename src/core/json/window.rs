@@ -4,8 +4,8 @@
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
-    __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-    _mm_or_si128, _mm_set1_epi8,
+    __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_min_epu8,
+    _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
 };
 
 pub const WINDOW: usize = 16;
@@ -84,13 +84,66 @@ pub fn number_marks(bytes: &[u8; WINDOW], before: u8) -> u32 {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub fn unalike(a: &[u8; WINDOW], b: &[u8; WINDOW]) -> u32 {
-    // SAFETY: as in `Window::of`: SSE2 is the target's baseline, the loads read the arrays.
-    unsafe {
-        let (va, vb) = (_mm_loadu_si128(a.as_ptr().cast::<__m128i>()), _mm_loadu_si128(b.as_ptr().cast::<__m128i>()));
-        let alike = _mm_movemask_epi8(_mm_cmpeq_epi8(va, vb)) as u32;
-        let backslash = _mm_movemask_epi8(_mm_cmpeq_epi8(va, _mm_set1_epi8(b'\\' as i8))) as u32;
-        (!alike | backslash) & 0xffff
+    let a = Lanes::load(a);
+    (!a.same(Lanes::load(b)) | a.eq(b'\\')) & 0xffff
+}
+
+/// Sixteen bytes in one SSE2 register, compared a kind at a time: each mask has bit `k` for byte
+/// `k`. The readers that need only these compares take them here, with the one `unsafe` load.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+pub struct Lanes(__m128i);
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes {
+    #[inline(always)]
+    pub fn load(bytes: &[u8; WINDOW]) -> Lanes {
+        // SAFETY: SSE2 is part of every x86-64 processor (the target's baseline), and the load
+        // reads the sixteen bytes of the array it is given.
+        Lanes(unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) })
     }
+
+    /// The bytes of `b` from `i`, if sixteen are left.
+    #[inline(always)]
+    pub fn at(b: &[u8], i: usize) -> Option<Lanes> {
+        Some(Lanes::load(b.get(i..i + WINDOW)?.try_into().ok()?))
+    }
+
+    /// The bytes equal to `c`.
+    #[inline(always)]
+    pub fn eq(self, c: u8) -> u32 {
+        // SAFETY: SSE2 is part of every x86-64 processor (the target's baseline).
+        unsafe { mask(_mm_cmpeq_epi8(self.0, _mm_set1_epi8(c as i8))) }
+    }
+
+    /// The bytes equal to `c` once the bit 0x20 is set in both (`{` and `[` as one).
+    #[inline(always)]
+    pub fn eq_folded(self, c: u8) -> u32 {
+        // SAFETY: SSE2 is part of every x86-64 processor (the target's baseline).
+        unsafe { mask(_mm_cmpeq_epi8(_mm_or_si128(self.0, _mm_set1_epi8(0x20)), _mm_set1_epi8((c | 0x20) as i8))) }
+    }
+
+    /// The control characters (below 0x20).
+    #[inline(always)]
+    pub fn controls(self) -> u32 {
+        // Unsigned `v <= 0x1f`: the smaller of the two is `v` itself.
+        // SAFETY: SSE2 is part of every x86-64 processor (the target's baseline).
+        unsafe { mask(_mm_cmpeq_epi8(_mm_min_epu8(self.0, _mm_set1_epi8(0x1f)), self.0)) }
+    }
+
+    /// The bytes equal to `other`'s in the same place.
+    #[inline(always)]
+    pub fn same(self, other: Lanes) -> u32 {
+        // SAFETY: SSE2 is part of every x86-64 processor (the target's baseline).
+        unsafe { mask(_mm_cmpeq_epi8(self.0, other.0)) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn mask(v: __m128i) -> u32 {
+    // SAFETY: as above.
+    unsafe { _mm_movemask_epi8(v) as u32 }
 }
 
 /// Bit `k` set when an odd number of `bits` `0..=k` are: with quotes, the bytes from an

@@ -130,17 +130,7 @@ struct Marks {
 impl Marks {
     #[inline(always)]
     fn of(bytes: &[u8; WINDOW]) -> Marks {
-        use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-        };
-        // SAFETY: SSE2 is part of every x86-64 processor (the target's baseline), and the load
-        // reads the sixteen bytes of the array it is given.
-        unsafe {
-            let v = _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
-            let eq = |v: __m128i, c: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))) as u32;
-            // `{` and `[`, `}` and `]` differ only in the bit 0x20.
-            let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-            Marks { quotes: eq(v, b'"'), backslashes: eq(v, b'\\'), opens: eq(lower, b'{'), closes: eq(lower, b'}') }
-        }
+        let v = super::super::window::Lanes::load(bytes);
+        Marks { quotes: v.eq(b'"'), backslashes: v.eq(b'\\'), opens: v.eq_folded(b'{'), closes: v.eq_folded(b'}') }
     }
 }
