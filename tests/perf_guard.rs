@@ -147,7 +147,9 @@ fn read_baseline(path: &Path) -> BTreeMap<String, u64> {
 
 fn compare(counts: &BTreeMap<String, u64>, all: bool) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(BASELINE);
-    if std::env::var_os("MCPLENS_PERF_ACCEPT").is_some() {
+    // Set and not empty: `MCPLENS_PERF_ACCEPT= cargo test` (a variable cleared on the command
+    // line) checks, it does not accept.
+    if std::env::var_os("MCPLENS_PERF_ACCEPT").is_some_and(|v| !v.is_empty() && v != "0") {
         // A filtered run keeps the other scenarios' figures.
         let mut counts = counts.clone();
         if !all {
