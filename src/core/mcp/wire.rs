@@ -296,9 +296,7 @@ struct TapState {
 pub struct WireTap {
     log: SessionLog,
     state: Mutex<TapState>,
-    /// Made when the first reader subscribes (a headless command has none): its room for 1,024
-    /// events is some 100 KB, written when made. Events sent before are dropped either way.
-    events: std::sync::OnceLock<broadcast::Sender<ServerEvent>>,
+    events: broadcast::Sender<ServerEvent>,
     /// How long an unanswered `server/discover` is waited on (`--protocol auto`), and where a
     /// line for rmcp can be put in (the stdio transport's): see `give_up_discover`.
     discover_wait: Mutex<Option<(Duration, Option<mpsc::WeakSender<String>>)>>,
@@ -313,10 +311,11 @@ pub type ParamHeaders = Result<Vec<super::param_headers::ParamHeader>, String>;
 
 impl WireTap {
     pub fn new(log: SessionLog) -> Arc<Self> {
+        let (events, _) = broadcast::channel(1024);
         Arc::new_cyclic(|me| WireTap {
             log,
             state: Mutex::default(),
-            events: std::sync::OnceLock::new(),
+            events,
             discover_wait: Mutex::default(),
             param_headers: Mutex::default(),
             me: me.clone(),
@@ -398,14 +397,7 @@ impl WireTap {
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
-        self.events.get_or_init(|| broadcast::channel(1024).0).subscribe()
-    }
-
-    /// Hands `event` to whoever subscribed (no subscriber is fine: events are also in the log).
-    fn send_event(&self, event: ServerEvent) {
-        if let Some(events) = self.events.get() {
-            let _ = events.send(event);
-        }
+        self.events.subscribe()
     }
 
     /// The raw reply to request `id`, once it arrived. Taking it frees it.
@@ -443,7 +435,7 @@ impl WireTap {
 
     /// Tells every listener (the call waiting on its reply among them).
     pub fn emit(&self, event: ServerEvent) {
-        self.send_event(event);
+        let _ = self.events.send(event);
     }
 
     /// The raw reply to `id` without taking it.
@@ -746,7 +738,8 @@ impl WireTap {
             }
             other => ServerEvent::Notification { method: other.to_string() },
         };
-        self.send_event(event);
+        // No subscriber is fine: events are also in the log.
+        let _ = self.events.send(event);
     }
 }
 
