@@ -699,12 +699,26 @@ impl Session {
         let mut list = ToolList::default();
         let mut seen = HashSet::new();
         let mut cursor: Option<String> = None;
+        // The next page, asked for while this one is read (with the cursor it was asked with).
+        let mut ahead: Option<(String, PageAsked<'_>)> = None;
         loop {
-            let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
-            let request = ClientRequest::ListToolsRequest(RequestOptionalParam::with_param(params));
             let what = format!("tools/list (page {})", list.pages + 1);
-            let (raw, _) = self.request_raw(request, &what, &CallOptions::default(), &mut |_| {}).await?;
+            let raw = match ahead.take().filter(|(asked, _)| cursor.as_ref() == Some(asked)) {
+                Some((_, page)) => page.await?,
+                None => self.tools_page_raw(cursor.clone(), list.pages + 1).await?,
+            };
             list.pages += 1;
+            // The server answers the next page's request while this one is read, when its cursor
+            // is the result's last member (read from the end, the tools not walked). At most one
+            // request is in flight, as before.
+            if let Some(next) =
+                self.tap.result_span(&raw).and_then(|r| raw.get(r)).and_then(super::tools_page::last_cursor)
+                && !seen.contains(next)
+                && list.pages < self.options.max_list_pages
+            {
+                let page = self.ask_ahead(self.tools_page_raw(Some(next.to_string()), list.pages + 1)).await;
+                ahead = Some((next.to_string(), page));
+            }
             let next = match self.take_tools_page(&raw, &what, &mut list)? {
                 ToolsPageEnd::NoTools => return Ok(list),
                 ToolsPageEnd::Next(next) => next,
@@ -727,6 +741,30 @@ impl Session {
             }
         }
         Ok(list)
+    }
+
+    /// One `tools/list` page, asked for with `cursor`: the reply as the server wrote it.
+    async fn tools_page_raw(&self, cursor: Option<String>, page: usize) -> Result<Arc<String>> {
+        let params = PaginatedRequestParams::default().with_cursor(cursor);
+        let request = ClientRequest::ListToolsRequest(RequestOptionalParam::with_param(params));
+        let what = format!("tools/list (page {page})");
+        Ok(self.request_raw(request, &what, &CallOptions::default(), &mut |_| {}).await?.0)
+    }
+
+    /// `page`, started: polled, and the tasks that write a request to the server let run (on a
+    /// runtime of one thread they run only when this task waits), so that the request is on its
+    /// way before the caller goes on with other work. Awaited later for the reply.
+    async fn ask_ahead<'a>(&self, page: impl Future<Output = Result<Arc<String>>> + Send + 'a) -> PageAsked<'a> {
+        let mut page: PageAsked<'a> = Box::pin(page);
+        // rmcp's service task takes the request, then the stdin pump writes it.
+        for _ in 0..3 {
+            tokio::select! {
+                biased;
+                done = &mut page => return Box::pin(std::future::ready(done)),
+                () = tokio::task::yield_now() => {}
+            }
+        }
+        page
     }
 
     /// Adds one `tools/list` reply's tools to `list` and says whether the walk goes on.
@@ -990,6 +1028,9 @@ fn parse_headers(headers: &[(String, String)]) -> Result<std::collections::HashM
         })
         .collect()
 }
+
+/// A `tools/list` page asked for, its reply still to come.
+type PageAsked<'a> = std::pin::Pin<Box<dyn Future<Output = Result<Arc<String>>> + Send + 'a>>;
 
 /// What one `tools/list` page says of the walk.
 enum ToolsPageEnd {

@@ -74,6 +74,35 @@ pub(super) fn read(raw: &str, max_depth: usize) -> Option<Page> {
     }
 }
 
+/// The next cursor of a page whose `result` (its text, `{...}`, its syntax checked) ends with
+/// `"nextCursor": "..."`, a string without escapes and not empty, as servers write a page: read
+/// from its end, its tools not walked. None for any other page (its reading then finds the
+/// cursor, wherever it is).
+pub(super) fn last_cursor(result: &str) -> Option<&str> {
+    let b = result.as_bytes();
+    let back = |mut i: usize| {
+        while i > 0 && matches!(b[i - 1], b' ' | b'\n' | b'\r' | b'\t') {
+            i -= 1;
+        }
+        i
+    };
+    // The result's close, and the string before it: the last member's value.
+    let close = back(b.len().checked_sub(1).filter(|&j| b[j] == b'}')?).checked_sub(1).filter(|&j| b[j] == b'"')?;
+    let open = b[..close].iter().rposition(|&c| c == b'"')?;
+    let cursor = &result[open + 1..close];
+    // No escape in it: its opening quote is not an escaped one, nor a quote within it.
+    if cursor.is_empty() || cursor.contains('\\') {
+        return None;
+    }
+    let colon = back(open).checked_sub(1).filter(|&j| b[j] == b':')?;
+    let key_end = back(colon);
+    let key = key_end.checked_sub(b"\"nextCursor\"".len())?;
+    // The key, a member of the result itself: after a comma or the result's opening brace.
+    let member = b.get(key..key_end)? == b"\"nextCursor\""
+        && back(key).checked_sub(1).is_some_and(|j| matches!(b[j], b',' | b'{'));
+    member.then_some(cursor)
+}
+
 /// The members of the page's result, from its first member through its close.
 fn read_result(raw: &str, skim: &mut Skim, max_depth: usize) -> Option<Page> {
     let (mut tools, mut next, mut ttl, mut scope) = (None, None, None, None);
@@ -185,6 +214,13 @@ mod tests {
         assert!(parsed.error.is_none(), "{raw}");
         let p = parsed.result.unwrap_or_else(|| panic!("no result: {raw}"));
         let tools = p.tools.unwrap_or_else(|| panic!("no tools: {raw}"));
+        // The cursor read from the result's end, when it is its last member, is the page's.
+        if let Some(result) = crate::json::valid::members(raw)
+            .and_then(|m| m.into_iter().find(|m| m.key == "\"result\""))
+            .and_then(|m| super::last_cursor(m.value))
+        {
+            assert_eq!(page.next_cursor.as_ref().and_then(Value::as_str), Some(result), "{raw}");
+        }
         assert_eq!((page.next_cursor, page.ttl, page.scope), (p.next_cursor, p.ttl, p.scope), "{raw}");
         assert_eq!(page.tools.len(), tools.len(), "{raw}");
         for (walked, parsed) in page.tools.iter().zip(tools) {
@@ -220,6 +256,39 @@ mod tests {
             2 => json!({"name": "", "inputSchema": {"type": "object"}}),
             _ => json!({"name": format!("t{i}"), "description": value(seed, 2),
                         "inputSchema": {"type": "object", "properties": {"p": value(seed, 1)}}}),
+        }
+    }
+
+    /// The cursor is read from the result's end only where it is the result's own last member,
+    /// a plain string; the page's reading finds any other.
+    #[test]
+    fn a_cursor_is_read_from_the_end_only_where_it_is_the_last_member() {
+        for (result, cursor) in [
+            (r#"{"tools":[{"name":"a"}],"nextCursor":"c2"}"#, Some("c2")),
+            ("{\n  \"tools\": [],\n  \"nextCursor\" : \"x y\"\n}", Some("x y")),
+            (r#"{"nextCursor":"only"}"#, Some("only")),
+            (r#"{"tools":[],"nextCursor":""}"#, None),
+            (r#"{"tools":[],"nextCursor":"a\"b"}"#, None),
+            (r#"{"tools":[],"nextCursor":"a\u0041"}"#, None),
+            (r#"{"tools":[],"x":"\"nextCursor\":\"no"}"#, None),
+            (r#"{"tools":[],"nextCursor":{"nextCursor":"no"}}"#, None),
+            (r#"{"tools":[],"meta":{"nextCursor":"no"}}"#, None),
+            (r#"{"tools":[],"nextCursor":"c","ttlMs":5}"#, None),
+            (r#"{"tools":[],"notnextCursor":"no"}"#, None),
+            (r#"{"tools":[],"nextCursor":7}"#, None),
+            (r#"{"tools":[],"next\u0043ursor":"no"}"#, None),
+        ] {
+            assert!(crate::json::valid::is_json(result), "{result}");
+            assert_eq!(super::last_cursor(result), cursor, "{result}");
+        }
+        // Every page of the walk's tests whose cursor is its result's last member.
+        let mut seed = 11;
+        for n in 0..200 {
+            let tools: Vec<Value> = (0..n % 5).map(|i| tool(&mut seed, i + n)).collect();
+            let result = format!(r#"{{"tools":{},"nextCursor":"p{n}"}}"#, Value::Array(tools));
+            let page = format!(r#"{{"jsonrpc":"2.0","id":{n},"result":{result}}}"#);
+            assert!(same_as_parse(&page), "{page}");
+            assert_eq!(super::last_cursor(&result), Some(format!("p{n}").as_str()), "{result}");
         }
     }
 

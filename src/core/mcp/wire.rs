@@ -275,6 +275,9 @@ struct TapState {
     pending: HashMap<String, String>,
     /// Raw replies kept for the caller, by id key.
     kept: HashMap<String, Arc<String>>,
+    /// The span of the `result` of the reply kept last (told by the `Arc`'s address), as the
+    /// check of its syntax found it: see [`WireTap::result_span`].
+    last_result: Option<(usize, std::ops::Range<usize>)>,
     /// The server's reply to `initialize` or `server/discover`, verbatim.
     handshake: Option<Arc<String>>,
     /// A `server/discover` not answered yet: its id key and its id as sent.
@@ -398,6 +401,16 @@ impl WireTap {
 
     pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
         self.events.subscribe()
+    }
+
+    /// Where the `result` of `raw` (a reply just taken from here, the last one kept) is in it:
+    /// what the check of its syntax found, for a reader that needs one of its members before it
+    /// reads the rest (`tools/list`'s next cursor).
+    pub fn result_span(&self, raw: &Arc<String>) -> Option<std::ops::Range<usize>> {
+        match &self.lock().last_result {
+            Some((at, span)) if *at == Arc::as_ptr(raw) as usize => Some(span.clone()),
+            _ => None,
+        }
     }
 
     /// The raw reply to request `id`, once it arrived. Taking it frees it.
@@ -555,9 +568,14 @@ impl WireTap {
             Route::Pass => Some(trimmed.to_string()),
             Route::Line(line) => Some(line),
             Route::Keep { key, id_text, stub } => {
+                let span = probe.result.map(|r| {
+                    let at = r.as_ptr() as usize - trimmed.as_ptr() as usize;
+                    at..at + r.len()
+                });
                 let raw = kept_whole(line);
                 self.log.attach_full(seq, raw.clone());
                 let mut st = self.lock();
+                st.last_result = span.map(|span| (Arc::as_ptr(&raw) as usize, span));
                 st.ahead.keep(&raw, scanned);
                 st.kept.insert(key, raw);
                 drop(st);
