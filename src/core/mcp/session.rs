@@ -621,6 +621,9 @@ impl Session {
             Err(e) => return Err(self.service_error(e, what).await),
         };
         let id = id_key(&serde_json::to_string(&handle.id).unwrap_or_default());
+        // Dropped unanswered (a page asked for ahead and not wanted after all, a view closed),
+        // the request's reply is not kept for anyone.
+        let _unwaited = Unwaited { tap: &self.tap, id: &id };
         let token = id_key(&serde_json::to_string(&handle.progress_token.0).unwrap_or_default());
         let request_id = handle.id.clone();
         let peer = handle.peer.clone();
@@ -709,10 +712,10 @@ impl Session {
             };
             list.pages += 1;
             // The server answers the next page's request while this one is read, when its cursor
-            // is the result's last member (read from the end, the tools not walked). At most one
-            // request is in flight, as before.
+            // is the result's first or last member (read from there, the tools not walked). At
+            // most one request is in flight, as before.
             if let Some(next) =
-                self.tap.result_span(&raw).and_then(|r| raw.get(r)).and_then(super::tools_page::last_cursor)
+                self.tap.result_span(&raw).and_then(|r| raw.get(r)).and_then(super::tools_page::edge_cursor)
                 && !seen.contains(next)
                 && list.pages < self.options.max_list_pages
             {
@@ -768,7 +771,7 @@ impl Session {
     }
 
     /// Adds one `tools/list` reply's tools to `list` and says whether the walk goes on.
-    fn take_tools_page(&self, raw: &str, what: &str, list: &mut ToolList) -> Result<ToolsPageEnd> {
+    fn take_tools_page(&self, raw: &Arc<String>, what: &str, list: &mut ToolList) -> Result<ToolsPageEnd> {
         // A plain page is read in one walk of each tool; anything else is parsed.
         let page = match super::tools_page::read(raw, self.options.max_depth) {
             Some(page) => page,
@@ -793,12 +796,12 @@ impl Session {
     /// A page that is not plain, parsed: its tools as a plain page's, or how the walk ends.
     fn parse_tools_page(
         &self,
-        raw: &str,
+        raw: &Arc<String>,
         what: &str,
         list: &mut ToolList,
     ) -> Result<std::result::Result<super::tools_page::Page, ToolsPageEnd>> {
         // The tap checked its syntax; each descriptor keeps its exact bytes.
-        let message: super::tools_page::ToolsMessage = crate::json_depth::parse_borrowed(raw)
+        let message: super::tools_page::ToolsMessage = crate::json_depth::parse_borrowed(raw.as_str())
             .map_err(|e| LensError::connection(format!("{what}: the result is not a tools/list result: {e}")))?;
         if let Some(err) = &message.error {
             // A server without tools says so with "method not found": that is no tools, not a
@@ -817,7 +820,8 @@ impl Session {
             return Err(LensError::connection(format!("{what}: the result has no \"tools\" array")));
         };
         let max_depth = self.options.max_depth;
-        let tools = tools.into_iter().map(|raw| ToolDescriptor::from_raw(raw, max_depth)).collect();
+        // Each descriptor's text is a part of the reply, shared with it.
+        let tools = tools.into_iter().map(|tool| ToolDescriptor::in_page(raw, tool.get(), max_depth).0).collect();
         Ok(Ok(super::tools_page::Page { tools, next_cursor: page.next_cursor, ttl: page.ttl, scope: page.scope }))
     }
 
@@ -1005,6 +1009,19 @@ impl Session {
                 }
             }
         }
+    }
+}
+
+/// A request's waiting: when it ends, the tap lets go of what the request would leave behind
+/// (see `WireTap::abandon`; nothing once its reply was taken).
+struct Unwaited<'a> {
+    tap: &'a WireTap,
+    id: &'a str,
+}
+
+impl Drop for Unwaited<'_> {
+    fn drop(&mut self) {
+        self.tap.abandon(self.id);
     }
 }
 

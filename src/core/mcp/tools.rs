@@ -4,7 +4,8 @@
 //! a parsed value (for the tree and the form). Nothing is converted into a typed model and back:
 //! that is how other clients lose schema detail (seed 003).
 
-use std::sync::{LazyLock, OnceLock};
+use std::ops::Range;
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -12,13 +13,40 @@ use serde_json::value::RawValue;
 use crate::json::{Kind, Skim};
 
 /// A value's JSON text exactly as the server sent it, taken out of a reply whose syntax was
-/// checked when it arrived.
-#[derive(Debug, Clone)]
-pub struct RawText(Box<str>);
+/// checked when it arrived: a part of that reply, shared with it (a listing's tools are not
+/// copied out of their pages, one allocation each).
+#[derive(Clone)]
+pub struct RawText {
+    whole: Arc<String>,
+    span: Range<usize>,
+}
 
 impl RawText {
+    /// `part`, a slice of `whole`; a copy of it when it is not one.
+    pub fn within(whole: &Arc<String>, part: &str) -> RawText {
+        let at = (part.as_ptr() as usize).wrapping_sub(whole.as_ptr() as usize);
+        let span = at..at.wrapping_add(part.len());
+        if whole.get(span.clone()).is_some_and(|s| std::ptr::eq(s, part)) {
+            RawText { whole: whole.clone(), span }
+        } else {
+            RawText::copied(part)
+        }
+    }
+
+    /// `text`, copied.
+    pub fn copied(text: &str) -> RawText {
+        RawText { whole: Arc::new(text.to_string()), span: 0..text.len() }
+    }
+
     pub fn get(&self) -> &str {
-        &self.0
+        self.whole.get(self.span.clone()).unwrap_or_default()
+    }
+}
+
+/// The text alone, as it reads (not the reply it is a part of).
+impl std::fmt::Debug for RawText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("RawText").field(&self.get()).finish()
     }
 }
 
@@ -209,12 +237,18 @@ pub fn mentions_param_header(text: &str) -> bool {
 
 impl ToolDescriptor {
     pub fn from_raw(raw: &RawValue, max_depth: usize) -> Self {
-        Self::from_page(raw.get(), max_depth).0
+        let text = raw.get();
+        Self::read(text, max_depth, |end| RawText::copied(&text[..end])).0
     }
 
-    /// The descriptor at the start of `text` (JSON checked before, as a page's tools are), and
-    /// where its text ends: one walk of it finds both.
-    pub fn from_page(text: &str, max_depth: usize) -> (Self, usize) {
+    /// The descriptor at the start of `text`, a part of `page` (JSON checked before, as a
+    /// page's tools are), and where its text ends: one walk of it finds both. Its text is
+    /// shared with the page.
+    pub fn in_page(page: &Arc<String>, text: &str, max_depth: usize) -> (Self, usize) {
+        Self::read(text, max_depth, |end| RawText::within(page, &text[..end]))
+    }
+
+    fn read(text: &str, max_depth: usize, raw: impl FnOnce(usize) -> RawText) -> (Self, usize) {
         let (Scan { depth, well_formed, inexact }, end) = scan(text);
         let unreadable = (depth > max_depth)
             .then(|| format!("it nests JSON {depth} levels deep, over the limit of {max_depth} (--max-depth)"));
@@ -222,7 +256,7 @@ impl ToolDescriptor {
         if unreadable.is_some() {
             let _ = value.set(Box::new(Value::Null));
         }
-        let raw = RawText(text[..end].into());
+        let raw = raw(end);
         (ToolDescriptor { raw, value, unreadable, well_formed, inexact, listed: OnceLock::new() }, end)
     }
 
@@ -451,10 +485,11 @@ mod tests {
         assert_eq!(d.chars().count(), LISTED_MAX);
     }
 
-    /// A listing holds thousands of descriptors; what is read lazily is boxed.
+    /// A listing holds thousands of descriptors; what is read lazily is boxed (the text, shared
+    /// with its page, is a pointer and a span).
     #[test]
     fn a_descriptor_unread_is_small() {
-        assert!(std::mem::size_of::<ToolDescriptor>() <= 80, "{}", std::mem::size_of::<ToolDescriptor>());
+        assert!(std::mem::size_of::<ToolDescriptor>() <= 88, "{}", std::mem::size_of::<ToolDescriptor>());
     }
 
     #[test]

@@ -8,6 +8,8 @@
 //! for a plain parse) is left to the parse of the page, which reads it as before and says what
 //! is wrong.
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -48,22 +50,23 @@ pub(super) struct ToolsMessage<'a> {
 
 /// The page that `raw` (a whole reply, its syntax checked when it arrived) answers, or None when
 /// it is anything but a plain page.
-pub(super) fn read(raw: &str, max_depth: usize) -> Option<Page> {
+pub(super) fn read(page: &Arc<String>, max_depth: usize) -> Option<Page> {
+    let raw = page.as_str();
     let mut skim = Skim::new(raw);
     if skim.next()?.kind != Kind::ObjectOpen {
         return None;
     }
-    let mut page = None;
+    let mut found = None;
     loop {
         let tok = skim.next()?;
         match (tok.depth, tok.kind) {
-            (0, Kind::ObjectClose) => return page,
+            (0, Kind::ObjectClose) => return found,
             (1, Kind::Key) => {
                 let key = plain_key(raw, &tok)?;
                 let value = skim.next()?;
                 match key {
-                    "result" if page.is_none() && value.kind == Kind::ObjectOpen => {
-                        page = Some(read_result(raw, &mut skim, max_depth)?);
+                    "result" if found.is_none() && value.kind == Kind::ObjectOpen => {
+                        found = Some(read_result(page, &mut skim, max_depth)?);
                     }
                     "result" | "error" => return None,
                     _ => skip(&mut skim, &value),
@@ -74,11 +77,42 @@ pub(super) fn read(raw: &str, max_depth: usize) -> Option<Page> {
     }
 }
 
-/// The next cursor of a page whose `result` (its text, `{...}`, its syntax checked) ends with
-/// `"nextCursor": "..."`, a string without escapes and not empty, as servers write a page: read
-/// from its end, its tools not walked. None for any other page (its reading then finds the
-/// cursor, wherever it is).
-pub(super) fn last_cursor(result: &str) -> Option<&str> {
+/// The next cursor of a page whose `result` (its text, `{...}`, its syntax checked) begins or
+/// ends with `"nextCursor": "..."`, a string without escapes and not empty, as servers write a
+/// page (the TypeScript SDK's servers build `{tools, nextCursor}`: last; the Python SDK's result
+/// model declares `nextCursor` before `tools`: first): read from the result's edges, its tools
+/// not walked. None for any other page (its reading then finds the cursor, wherever it is).
+pub(super) fn edge_cursor(result: &str) -> Option<&str> {
+    last_cursor(result).or_else(|| first_cursor(result))
+}
+
+/// The cursor of a result whose first member is `"nextCursor": "..."` (see [`edge_cursor`]).
+fn first_cursor(result: &str) -> Option<&str> {
+    let b = result.as_bytes();
+    let past = |mut i: usize| {
+        while b.get(i).is_some_and(|c| matches!(c, b' ' | b'\n' | b'\r' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    let key = past(1).min(b.len());
+    if b.first() != Some(&b'{') || !b[key..].starts_with(b"\"nextCursor\"") {
+        return None;
+    }
+    let colon = past(key + b"\"nextCursor\"".len());
+    let open = past(colon + 1);
+    if b.get(colon) != Some(&b':') || b.get(open) != Some(&b'"') {
+        return None;
+    }
+    let len = b[open + 1..].iter().position(|&c| c == b'"' || c == b'\\')?;
+    let close = open + 1 + len;
+    // A quote ends it (no escape within), and a member or the result's close follows.
+    let ends = b[close] == b'"' && matches!(b.get(past(close + 1)), Some(b',' | b'}'));
+    (ends && len > 0).then(|| &result[open + 1..close])
+}
+
+/// The cursor of a result whose last member is `"nextCursor": "..."` (see [`edge_cursor`]).
+fn last_cursor(result: &str) -> Option<&str> {
     let b = result.as_bytes();
     let back = |mut i: usize| {
         while i > 0 && matches!(b[i - 1], b' ' | b'\n' | b'\r' | b'\t') {
@@ -104,7 +138,8 @@ pub(super) fn last_cursor(result: &str) -> Option<&str> {
 }
 
 /// The members of the page's result, from its first member through its close.
-fn read_result(raw: &str, skim: &mut Skim, max_depth: usize) -> Option<Page> {
+fn read_result(page: &Arc<String>, skim: &mut Skim, max_depth: usize) -> Option<Page> {
+    let raw = page.as_str();
     let (mut tools, mut next, mut ttl, mut scope) = (None, None, None, None);
     loop {
         let tok = skim.next()?;
@@ -115,7 +150,7 @@ fn read_result(raw: &str, skim: &mut Skim, max_depth: usize) -> Option<Page> {
                 let value = skim.next()?;
                 match key {
                     "tools" if tools.is_none() && value.kind == Kind::ArrayOpen => {
-                        tools = Some(read_tools(raw, skim, value.end, max_depth)?);
+                        tools = Some(read_tools(page, skim, value.end, max_depth)?);
                     }
                     "tools" => return None,
                     "nextCursor" => once(&mut next, member_value(raw, skim, &value)?)?,
@@ -132,7 +167,8 @@ fn read_result(raw: &str, skim: &mut Skim, max_depth: usize) -> Option<Page> {
 
 /// The tools of the array whose contents start at `start`, through its close (which `skim`
 /// then takes as read).
-fn read_tools(raw: &str, skim: &mut Skim, start: usize, max_depth: usize) -> Option<Vec<ToolDescriptor>> {
+fn read_tools(page: &Arc<String>, skim: &mut Skim, start: usize, max_depth: usize) -> Option<Vec<ToolDescriptor>> {
+    let raw = page.as_str();
     let b = raw.as_bytes();
     let mut tools = Vec::new();
     let mut at = past_spaces(b, start);
@@ -141,7 +177,7 @@ fn read_tools(raw: &str, skim: &mut Skim, start: usize, max_depth: usize) -> Opt
             if !starts_value(*b.get(at)?) {
                 return None;
             }
-            let (tool, len) = ToolDescriptor::from_page(&raw[at..], max_depth);
+            let (tool, len) = ToolDescriptor::in_page(page, &raw[at..], max_depth);
             tools.push(tool);
             at = past_spaces(b, at + len);
             match b.get(at)? {
@@ -204,8 +240,13 @@ mod tests {
     use serde_json::value::RawValue;
     use serde_json::{Value, json};
 
-    use super::{ToolsMessage, read};
+    use super::ToolsMessage;
     use crate::mcp::tools::ToolDescriptor;
+
+    /// The page `raw` as [`super::read`] reads a reply's text.
+    fn read(raw: &str, max_depth: usize) -> Option<super::Page> {
+        super::read(&std::sync::Arc::new(raw.to_string()), max_depth)
+    }
 
     /// Whatever the walk reads, the parse reads alike: the same tools, each judged the same.
     fn same_as_parse(raw: &str) -> bool {
@@ -214,10 +255,10 @@ mod tests {
         assert!(parsed.error.is_none(), "{raw}");
         let p = parsed.result.unwrap_or_else(|| panic!("no result: {raw}"));
         let tools = p.tools.unwrap_or_else(|| panic!("no tools: {raw}"));
-        // The cursor read from the result's end, when it is its last member, is the page's.
+        // The cursor read from the result's edges, when it is its first or last member, is the page's.
         if let Some(result) = crate::json::valid::members(raw)
             .and_then(|m| m.into_iter().find(|m| m.key == "\"result\""))
-            .and_then(|m| super::last_cursor(m.value))
+            .and_then(|m| super::edge_cursor(m.value))
         {
             assert_eq!(page.next_cursor.as_ref().and_then(Value::as_str), Some(result), "{raw}");
         }
@@ -262,7 +303,7 @@ mod tests {
     /// The cursor is read from the result's end only where it is the result's own last member,
     /// a plain string; the page's reading finds any other.
     #[test]
-    fn a_cursor_is_read_from_the_end_only_where_it_is_the_last_member() {
+    fn a_cursor_is_read_from_the_edges_only_where_it_is_the_first_or_last_member() {
         for (result, cursor) in [
             (r#"{"tools":[{"name":"a"}],"nextCursor":"c2"}"#, Some("c2")),
             ("{\n  \"tools\": [],\n  \"nextCursor\" : \"x y\"\n}", Some("x y")),
@@ -274,12 +315,21 @@ mod tests {
             (r#"{"tools":[],"nextCursor":{"nextCursor":"no"}}"#, None),
             (r#"{"tools":[],"meta":{"nextCursor":"no"}}"#, None),
             (r#"{"tools":[],"nextCursor":"c","ttlMs":5}"#, None),
+            (r#"{"nextCursor":"2","tools":[{"name":"a"}]}"#, Some("2")),
+            ("{ \"nextCursor\" :\t\"p q\" , \"tools\": [] }", Some("p q")),
+            (r#"{"nextCursor":"","tools":[]}"#, None),
+            (r#"{"nextCursor":"a\"b","tools":[]}"#, None),
+            (r#"{"nextCursor":"a\u0041","tools":[]}"#, None),
+            (r#"{"nextCursor":null,"tools":[]}"#, None),
+            (r#"{"nextCursor":{"nextCursor":"no"},"tools":[]}"#, None),
+            (r#"{"x":1,"nextCursor":"c","tools":[]}"#, None),
+            (r#"{"nextCursorX":"no","tools":[]}"#, None),
             (r#"{"tools":[],"notnextCursor":"no"}"#, None),
             (r#"{"tools":[],"nextCursor":7}"#, None),
             (r#"{"tools":[],"next\u0043ursor":"no"}"#, None),
         ] {
             assert!(crate::json::valid::is_json(result), "{result}");
-            assert_eq!(super::last_cursor(result), cursor, "{result}");
+            assert_eq!(super::edge_cursor(result), cursor, "{result}");
         }
         // Every page of the walk's tests whose cursor is its result's last member.
         let mut seed = 11;
@@ -288,7 +338,12 @@ mod tests {
             let result = format!(r#"{{"tools":{},"nextCursor":"p{n}"}}"#, Value::Array(tools));
             let page = format!(r#"{{"jsonrpc":"2.0","id":{n},"result":{result}}}"#);
             assert!(same_as_parse(&page), "{page}");
-            assert_eq!(super::last_cursor(&result), Some(format!("p{n}").as_str()), "{result}");
+            assert_eq!(super::edge_cursor(&result), Some(format!("p{n}").as_str()), "{result}");
+            // As the Python SDK writes a page: the cursor first.
+            let first = format!(r#"{{"nextCursor":"p{n}","tools":{}}}"#, &result[9..result.rfind(',').unwrap_or(9)]);
+            let page = format!(r#"{{"jsonrpc":"2.0","id":{n},"result":{first}}}"#);
+            assert!(same_as_parse(&page), "{page}");
+            assert_eq!(super::edge_cursor(&first), Some(format!("p{n}").as_str()), "{first}");
         }
     }
 

@@ -282,8 +282,9 @@ struct TapState {
     handshake: Option<Arc<String>>,
     /// A `server/discover` not answered yet: its id key and its id as sent.
     discover: Option<(String, String)>,
-    /// Requests given up before the handshake (an unanswered `server/discover`): a late reply
-    /// is logged, not passed on (rmcp, past it, would take it for a broken handshake).
+    /// Requests given up (an unanswered `server/discover`, a request whose caller stopped
+    /// waiting): a late reply is logged, not passed on (rmcp, past a discover, would take it for
+    /// a broken handshake), nor kept.
     abandoned: HashSet<String>,
     /// A given-up `server/discover` was answered after all, with a discover result.
     late_discover: bool,
@@ -454,6 +455,19 @@ impl WireTap {
     /// The raw reply to `id` without taking it.
     pub fn peek_reply(&self, id: &str) -> Option<Arc<String>> {
         self.lock().kept.get(id).cloned()
+    }
+
+    /// Lets go of the request `id` whose caller stopped waiting (see `Session::request_raw`):
+    /// its reply, kept already or still to come, is not kept for anyone. Nothing, once the
+    /// reply was taken.
+    pub fn abandon(&self, id: &str) {
+        let mut st = self.lock();
+        if st.pending.remove(id).is_some() {
+            st.abandoned.insert(id.to_string());
+        }
+        if let Some(raw) = st.kept.remove(id) {
+            st.ahead.drop_of(&raw);
+        }
     }
 
     /// Stop waiting on `id` (timed out or cancelled): a late reply is then logged, not kept.
@@ -633,10 +647,7 @@ impl WireTap {
         if st.abandoned.remove(&key) {
             st.late_discover |= probe.error.is_none() && discovered(probe.result);
             drop(st);
-            self.log.push(
-                LogKind::Info,
-                &format!("a late answer to server/discover (id {key}), given up before: not passed on"),
-            );
+            self.log.push(LogKind::Info, &format!("a late answer to id {key}, given up before: not passed on"));
             return None;
         }
         let Some(method) = st.pending.remove(&key) else {
@@ -1003,6 +1014,29 @@ mod tests {
         let raw = r#"{"jsonrpc":"2.0","id":4,"result":{"contents":[{"uri":"x://y","text":"t","x":1}]}}"#;
         assert_eq!(t.inbound(raw.to_string()).as_deref(), Some(r#"{"jsonrpc":"2.0","id":4,"result":{}}"#));
         assert_eq!(t.take_reply("4").as_deref().map(String::as_str), Some(raw));
+    }
+
+    /// A request its caller stopped waiting on (a page asked for ahead, not wanted after all)
+    /// leaves nothing kept: neither a reply that came before nor one that comes after.
+    #[test]
+    fn an_abandoned_request_leaves_no_reply_kept() {
+        let t = tap();
+        let page = |id: u32| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[]}}}}"#);
+        t.outbound(r#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{}}"#);
+        t.inbound(page(5));
+        t.abandon("5");
+        assert!(t.peek_reply("5").is_none());
+        t.outbound(r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{}}"#);
+        t.abandon("6");
+        assert_eq!(t.inbound(page(6)), None, "not passed on");
+        assert!(t.peek_reply("6").is_none());
+        assert!(t.log().entries().iter().any(|e| e.text.contains("a late answer to id 6")));
+        // Once taken, a reply is the caller's: abandoning then changes nothing.
+        t.outbound(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}"#);
+        t.inbound(page(7));
+        assert!(t.take_reply("7").is_some());
+        t.abandon("7");
+        assert!(t.lock().abandoned.is_empty());
     }
 
     #[test]

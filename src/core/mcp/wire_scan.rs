@@ -45,6 +45,13 @@ impl Ahead {
         }
     }
 
+    /// Lets go of the scan of `raw`, a reply that will not be read (another's is kept).
+    pub(super) fn drop_of(&mut self, raw: &Arc<String>) {
+        if self.kept.as_ref().is_some_and(|(r, _, _)| Arc::ptr_eq(r, raw)) {
+            self.kept = None;
+        }
+    }
+
     /// Lets go of a scan whose reply will not be read.
     pub(super) fn drop_unread(&mut self) {
         self.kept = None;
