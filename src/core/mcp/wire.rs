@@ -275,9 +275,9 @@ struct TapState {
     pending: HashMap<String, String>,
     /// Raw replies kept for the caller, by id key.
     kept: HashMap<String, Arc<String>>,
-    /// The span of the `result` of the reply kept last (told by the `Arc`'s address), as the
+    /// The span of the `result` of the reply kept last (which one, by a weak reference), as the
     /// check of its syntax found it: see [`WireTap::result_span`].
-    last_result: Option<(usize, std::ops::Range<usize>)>,
+    last_result: Option<(std::sync::Weak<String>, std::ops::Range<usize>)>,
     /// The server's reply to `initialize` or `server/discover`, verbatim.
     handshake: Option<Arc<String>>,
     /// A `server/discover` not answered yet: its id key and its id as sent.
@@ -409,7 +409,8 @@ impl WireTap {
     /// reads the rest (`tools/list`'s next cursor).
     pub fn result_span(&self, raw: &Arc<String>) -> Option<std::ops::Range<usize>> {
         match &self.lock().last_result {
-            Some((at, span)) if *at == Arc::as_ptr(raw) as usize => Some(span.clone()),
+            // The very reply (not another made since at the same address, once it was freed).
+            Some((of, span)) if std::sync::Weak::ptr_eq(of, &Arc::downgrade(raw)) => Some(span.clone()),
             _ => None,
         }
     }
@@ -589,7 +590,7 @@ impl WireTap {
                 let raw = kept_whole(line);
                 self.log.attach_full(seq, raw.clone());
                 let mut st = self.lock();
-                st.last_result = span.map(|span| (Arc::as_ptr(&raw) as usize, span));
+                st.last_result = span.map(|span| (Arc::downgrade(&raw), span));
                 st.ahead.keep(&raw, scanned);
                 st.kept.insert(key, raw);
                 drop(st);
@@ -1014,6 +1015,19 @@ mod tests {
         let raw = r#"{"jsonrpc":"2.0","id":4,"result":{"contents":[{"uri":"x://y","text":"t","x":1}]}}"#;
         assert_eq!(t.inbound(raw.to_string()).as_deref(), Some(r#"{"jsonrpc":"2.0","id":4,"result":{}}"#));
         assert_eq!(t.take_reply("4").as_deref().map(String::as_str), Some(raw));
+    }
+
+    /// The span of the result is told for the reply it was found in, and for no other.
+    #[test]
+    fn the_result_span_is_of_the_reply_kept_last() {
+        let t = tap();
+        t.outbound(r#"{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{}}"#);
+        let line = r#"{"jsonrpc":"2.0","id":8,"result":{"tools":[],"nextCursor":"n"}}"#;
+        t.inbound(line.to_string());
+        let raw = t.take_reply("8").unwrap_or_default();
+        let span = t.result_span(&raw).unwrap_or_default();
+        assert_eq!(&raw[span], r#"{"tools":[],"nextCursor":"n"}"#);
+        assert_eq!(t.result_span(&Arc::new(line.to_string())), None);
     }
 
     /// A request its caller stopped waiting on (a page asked for ahead, not wanted after all)
