@@ -90,6 +90,17 @@ pub struct Cli {
     pub ui: UiArgs,
 }
 
+/// The command line when its first word is a command, as most are: the commands alone, without
+/// the TUI's own arguments (which no command takes: `args_conflicts_with_subcommands`), whose
+/// building cost a small command a fifth of its start. Help, version, errors and command lines
+/// of any other shape are parsed by [`Cli`] (see `settings::parse`).
+#[derive(Parser, Debug)]
+#[command(name = "mcplens", subcommand_required = true)]
+pub struct CommandLine {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
 #[derive(Args, Debug, Clone, Default)]
 pub struct UiArgs {
     /// Theme: a built-in name (dark, light, high-contrast) or a path to a theme TOML file.

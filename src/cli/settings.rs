@@ -14,7 +14,7 @@ use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches};
 
-use super::args::{Cli, MIN_TIMEOUT};
+use super::args::{Cli, Command, CommandLine, MIN_TIMEOUT, UiArgs};
 use super::command_first::Retry;
 use crate::mcp::era::Protocol;
 
@@ -41,14 +41,40 @@ pub fn parse() -> Result<Cli, clap::Error> {
     for p in &settings.problems {
         super::output::err_line(&format!("mcplens: {p}"));
     }
-    // Without a settings file (the common case), every argument of every subcommand is not walked.
-    let command = if settings.values.is_empty() { Cli::command() } else { with_defaults(Cli::command(), &settings) };
-    let matches = matches_from(command, std::env::args_os().collect())?;
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let (matches, cli) = match commanded(&settings, &args) {
+        Some(parsed) => parsed,
+        None => {
+            let matches = matches_from(settled(Cli::command(), &settings), args)?;
+            let cli = Cli::from_arg_matches(&matches)?;
+            (matches, cli)
+        }
+    };
     let timeout_file = path.filter(|_| settings.values.iter().any(|(id, _)| *id == "timeout"));
     if let Some(from) = timeout_source(&matches, timeout_file.as_deref()) {
         let _ = TIMEOUT_FROM.set(from);
     }
-    Cli::from_arg_matches(&matches)
+    Ok(cli)
+}
+
+/// `args` read as a command (see [`CommandLine`]) when they parse as one that has a target;
+/// None for anything else (help, an error, a command line of another shape), which the whole
+/// command line's parse then reads, as it always did.
+fn commanded(settings: &Settings, args: &[OsString]) -> Option<(clap::ArgMatches, Cli)> {
+    let cmd = CommandLine::command();
+    // Only a command's name first: a refusal costs its message, built from every command.
+    cmd.find_subcommand(args.get(1)?)?;
+    let matches = settled(cmd, settings).try_get_matches_from(args).ok()?;
+    let command = Command::from_arg_matches(&matches).ok()?;
+    // The TUI's arguments go unused with a command: its target stands in for theirs.
+    let target = command.target()?.clone();
+    Some((matches, Cli { command: Some(command), target, ui: UiArgs::default() }))
+}
+
+/// `cmd` with the settings file's defaults. Without a settings file (the common case), every
+/// argument of every subcommand is not walked.
+fn settled(cmd: clap::Command, settings: &Settings) -> clap::Command {
+    if settings.values.is_empty() { cmd } else { with_defaults(cmd, settings) }
 }
 
 /// Where the timeout was set when not with `--timeout`. Kept for the process, as the settings
