@@ -410,7 +410,7 @@ impl WireTap {
     pub fn result_span(&self, raw: &Arc<String>) -> Option<std::ops::Range<usize>> {
         match &self.lock().last_result {
             // The very reply (not another made since at the same address, once it was freed).
-            Some((of, span)) if std::sync::Weak::ptr_eq(of, &Arc::downgrade(raw)) => Some(span.clone()),
+            Some((of, span)) if std::ptr::eq(of.as_ptr(), Arc::as_ptr(raw)) => Some(span.clone()),
             _ => None,
         }
     }
