@@ -9,7 +9,9 @@ mod edits;
 mod export;
 mod message;
 mod redact;
+mod text;
 
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Instant, SystemTime};
@@ -17,6 +19,7 @@ use std::time::{Instant, SystemTime};
 pub use export::to_json_lines;
 pub use message::{Edit, Level, MessageInfo, Role, Wire};
 pub use redact::{MASK, Redactor, decode as decode_escapes, learn_secret};
+pub use text::LogText;
 
 /// What produced a log entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +59,7 @@ pub struct LogEntry {
     pub kind: LogKind,
     /// Unsanitized text (sanitize when displaying); secrets already redacted. A message longer
     /// than `max_entry_bytes` is a preview here.
-    pub text: Arc<str>,
+    pub text: LogText,
     /// A long reply as it came, shared with the tap's kept reply (not copied); not redacted yet:
     /// read it through `SessionLog::whole`.
     full: Option<Arc<String>>,
@@ -210,6 +213,12 @@ impl SessionLog {
         self.append(kind, text, Some(MessageInfo::new(wire)))
     }
 
+    /// A message received whose text is the whole of `reply` (kept by the tap): logged whole,
+    /// it shares `reply` rather than copying it.
+    pub fn push_received(&self, reply: &Arc<String>, wire: &Wire) -> u64 {
+        self.append_as(LogKind::Received, reply, Some(reply), Some(MessageInfo::new(wire)))
+    }
+
     /// Whether a message of `len` bytes is kept as a preview (see [`Self::attach_full`]).
     pub fn is_long(&self, len: usize) -> bool {
         len > self.limits.max_entry_bytes
@@ -270,14 +279,22 @@ impl SessionLog {
     }
 
     fn append(&self, kind: LogKind, text: &str, msg: Option<MessageInfo>) -> u64 {
-        let text: Arc<str> = if text.len() > self.limits.max_entry_bytes {
+        self.append_as(kind, text, None, msg)
+    }
+
+    /// `append`, with `text` shared from `reply` (its whole) when logged whole and unredacted.
+    fn append_as(&self, kind: LogKind, text: &str, reply: Option<&Arc<String>>, msg: Option<MessageInfo>) -> u64 {
+        let text: LogText = if text.len() > self.limits.max_entry_bytes {
             // Redacted a little past the cut first, so a secret across it is not half shown.
             let window = floor_boundary(text, self.limits.max_entry_bytes.saturating_add(self.redactor.max_span()));
             let redacted = self.redactor.redact(&text[..window]);
             let cut = floor_boundary(&redacted, self.limits.max_entry_bytes);
-            Arc::from(format!("{}… ({} bytes in all)", &redacted[..cut], text.len()))
+            LogText::from(format!("{}… ({} bytes in all)", &redacted[..cut], text.len()))
         } else {
-            Arc::from(self.redactor.redact(text).as_ref())
+            match (self.redactor.redact(text), reply) {
+                (Cow::Borrowed(_), Some(reply)) => LogText::shared(reply),
+                (redacted, _) => LogText::from(redacted.as_ref()),
+            }
         };
         let mut st = self.lock();
         let seq = st.pushed;
@@ -324,9 +341,9 @@ impl SessionLog {
     }
 
     /// The entry's whole text, redacted: its full message when the log kept it, else its text.
-    pub fn whole(&self, e: &LogEntry) -> Arc<str> {
+    pub fn whole(&self, e: &LogEntry) -> LogText {
         match &e.full {
-            Some(full) => Arc::from(self.redactor.redact(full).as_ref()),
+            Some(full) => LogText::from(self.redactor.redact(full).as_ref()),
             None => e.text.clone(),
         }
     }
@@ -360,9 +377,9 @@ impl SessionLog {
     }
 
     /// The last `n` entries of one kind since the last reconnect, oldest first.
-    pub fn tail(&self, kind: LogKind, n: usize) -> Vec<Arc<str>> {
+    pub fn tail(&self, kind: LogKind, n: usize) -> Vec<LogText> {
         let st = self.lock();
-        let mut out: Vec<Arc<str>> = st
+        let mut out: Vec<LogText> = st
             .entries
             .iter()
             .rev()
@@ -392,6 +409,25 @@ mod tests {
         assert_eq!(&*e[0].text, "line 2");
         log.push(LogKind::Stderr, "a very long line indeed");
         assert!(log.tail(LogKind::Stderr, 1)[0].starts_with("a very lon…"));
+    }
+
+    /// A received message logged whole shares the reply the tap keeps; one with a secret masked
+    /// in it, or one cut to a preview, is a copy of its own.
+    #[test]
+    fn a_reply_logged_whole_is_shared_unless_masked_or_cut() {
+        let limits = LogLimits { max_entry_bytes: 40, ..LogLimits::default() };
+        let log = SessionLog::new(limits, Redactor::new(["sk-12345".to_string()]));
+        let wire = Wire { id: Some("1"), ..Wire::default() };
+        let plain = Arc::new(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_string());
+        let masked = Arc::new(r#"{"id":1,"result":"sk-12345"}"#.to_string());
+        let long = Arc::new(format!(r#"{{"id":1,"result":"{}"}}"#, "x".repeat(60)));
+        let e = |seq| log.get(seq).map(|e| e.text).unwrap_or_else(|| LogText::from(""));
+        let text = e(log.push_received(&plain, &wire));
+        assert!(std::ptr::eq(text.as_ptr(), plain.as_ptr()), "shared");
+        let text = e(log.push_received(&masked, &wire));
+        assert_eq!(&*text, r#"{"id":1,"result":"«redacted»"}"#);
+        let text = e(log.push_received(&long, &wire));
+        assert!(text.ends_with("(80 bytes in all)") && !std::ptr::eq(text.as_ptr(), long.as_ptr()), "{text}");
     }
 
     #[test]

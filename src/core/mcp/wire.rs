@@ -547,16 +547,20 @@ impl WireTap {
     /// As [`Self::inbound`]; `sent` is the line as the server wrote it when `line` is a rewrite of it,
     /// for the log.
     fn inbound_as(&self, line: String, sent: Option<&str>) -> Option<String> {
-        let trimmed = line.trim();
-        let logged = sent.map_or(trimmed, str::trim);
-        if trimmed.is_empty() {
+        let start = line.trim_start();
+        if start.is_empty() {
             return None;
         }
-        if trimmed.starts_with('[') {
+        if start.starts_with('[') {
+            let trimmed = start.trim_end();
             self.log.push(LogKind::Received, trimmed);
             self.log.push(LogKind::Warning, "server sent a JSON-RPC batch; MCP no longer allows batches");
             return Some(trimmed.to_string());
         }
+        // Made here, not only for a reply kept: the log shares it too.
+        let raw = kept_whole(line);
+        let trimmed = raw.as_str();
+        let logged = sent.map_or(trimmed, str::trim);
         let depth = self.lock().ahead.max_depth;
         let (probe, scanned) = super::wire_scan::beside_scan(trimmed, depth, || Probe::read(trimmed));
         let probe = match probe {
@@ -565,7 +569,7 @@ impl WireTap {
                 if sent.is_none()
                     && let Some(fixed) = self.non_finite_as_null(trimmed) =>
             {
-                return self.inbound_as(fixed, Some(&line));
+                return self.inbound_as(fixed, Some(trimmed));
             }
             Err(e) => {
                 self.log.push(
@@ -575,7 +579,10 @@ impl WireTap {
                 return None;
             }
         };
-        let seq = self.log.push_message(LogKind::Received, logged, &probe.wire());
+        let seq = match sent {
+            None => self.log.push_received(&raw, &probe.wire()),
+            Some(_) => self.log.push_message(LogKind::Received, logged, &probe.wire()),
+        };
         if let Some(method) = probe.method.as_deref() {
             return Some(self.inbound_message(method, &probe, (trimmed, logged), seq));
         }
@@ -587,17 +594,15 @@ impl WireTap {
                     let at = r.as_ptr() as usize - trimmed.as_ptr() as usize;
                     at..at + r.len()
                 });
-                let raw = kept_whole(line);
                 self.log.attach_full(seq, raw.clone());
                 let mut st = self.lock();
                 st.last_result = span.map(|span| (Arc::downgrade(&raw), span));
                 st.ahead.keep(&raw, scanned);
-                st.kept.insert(key, raw);
+                st.kept.insert(key, Arc::clone(&raw));
                 drop(st);
                 Some(format!(r#"{{"jsonrpc":"2.0","id":{id_text},"result":{stub}}}"#))
             }
             Route::Handshake { has_result, hint_fixed } => {
-                let raw = kept_whole(line);
                 if has_result {
                     self.lock().handshake = Some(raw.clone());
                 }
@@ -1028,6 +1033,19 @@ mod tests {
         let span = t.result_span(&raw).unwrap_or_default();
         assert_eq!(&raw[span], r#"{"tools":[],"nextCursor":"n"}"#);
         assert_eq!(t.result_span(&Arc::new(line.to_string())), None);
+    }
+
+    /// The log's entry of a reply kept is the kept text itself, not a copy (as read: without
+    /// the whitespace around it).
+    #[test]
+    fn a_kept_reply_is_logged_without_a_copy() {
+        let t = tap();
+        t.outbound(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}"#);
+        t.inbound(" {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"tools\":[]}} \r".to_string());
+        let raw = t.take_reply("3").unwrap_or_default();
+        let logged = t.log().entries().into_iter().rfind(|e| e.kind == LogKind::Received).map(|e| e.text);
+        assert_eq!(raw.as_str(), r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#);
+        assert!(logged.is_some_and(|l| std::ptr::eq(l.as_ptr(), raw.as_ptr())));
     }
 
     /// A request its caller stopped waiting on (a page asked for ahead, not wanted after all)

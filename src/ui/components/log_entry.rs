@@ -2,8 +2,6 @@
 //! then the message pretty-printed (JSON) or its text, wrapped and scrollable; `p` opens the
 //! paired request or reply, `y` copies the message. Secrets stay redacted (the log's text).
 
-use std::sync::Arc;
-
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -11,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::json_pretty::{self, Token};
-use crate::mcp::log::{LogEntry, LogKind, Role, SessionLog};
+use crate::mcp::log::{LogEntry, LogKind, LogText, Role, SessionLog};
 use crate::sanitize;
 use crate::ui::component::{Component, Ctx, Effect, Used};
 use crate::ui::keymap::{Command, Scope};
@@ -28,7 +26,7 @@ pub struct EntryView {
     /// Header and body, wrapped to `width`.
     lines: Vec<Line<'static>>,
     /// The whole message, redacted, for `y`.
-    whole: Arc<str>,
+    whole: LogText,
     paired: Option<u64>,
     width: u16,
     screen_h: u16,
