@@ -263,14 +263,16 @@ async fn pump_server_stdout(
 /// The line read into `buf` as a string, leaving a buffer for the next line; its first
 /// `checked` bytes are known to be UTF-8 (see `LineReader::utf8_checked`).
 fn take_line(buf: &mut Vec<u8>, checked: usize) -> String {
-    // The buffer grew by doubling: give back the slack before the tap copies the line (for a
-    // large buffer this is a remap, not a copy).
-    if buf.len() > 1 << 20 && buf.capacity() > buf.len() + buf.len() / 8 {
-        buf.shrink_to_fit();
+    // The line goes to the tap as it is (moved, not copied); the next line is read into a new
+    // buffer, as large as this line up to a long read's width (a line of similar size then does
+    // not grow it step by step). The doubling's slack is given back: for a large buffer a
+    // remap, otherwise the end of the block split off, not a copy.
+    let next = Vec::with_capacity(buf.len().min(NEXT_LINE_ROOM));
+    let mut taken = std::mem::replace(buf, next);
+    if taken.capacity() > taken.len() + taken.len() / 8 {
+        taken.shrink_to_fit();
     }
-    // The line goes to the tap as it is (moved, not copied); a small buffer is kept for the next
-    // line. The strict check is several times faster than the lossy one on valid text.
-    let taken = if buf.capacity() > 4 << 20 { std::mem::take(buf) } else { buf.clone() };
+    // The strict check is several times faster than the lossy one on valid text.
     let checked = checked.min(taken.len());
     if std::str::from_utf8(&taken[checked..]).is_ok() {
         // SAFETY: `taken[..checked]` was checked as it was read and the rest just now, each part
@@ -279,6 +281,9 @@ fn take_line(buf: &mut Vec<u8>, checked: usize) -> String {
     }
     String::from_utf8(taken).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
+
+/// The most room a new line's buffer starts with (see `take_line`).
+const NEXT_LINE_ROOM: usize = 1 << 20;
 
 /// rmcp -> tap -> server stdin, until the session stops the server (`Closing`).
 async fn pump_server_stdin(
