@@ -10,6 +10,9 @@ fn main() {
         Ok(cli) => cli,
         Err(e) => std::process::exit(clap_exit(&e)),
     };
+    if !serves_or_shows(cli.command.as_ref()) {
+        mcplens_core::heap::one_heap();
+    }
     // Server data may nest as deep as --max-depth allows. Our own walks over it grow their stack
     // as they go; a roomy stack is the net under recursion in libraries (see mcplens_core::deep).
     // The main thread's stack is fixed by the system, hence a thread of our own.
