@@ -25,8 +25,11 @@ fn masked(text: &str, dir: &std::path::Path) -> String {
     text.replace(&format!("{dir}/mcp-snapshot.json"), &format!("<dir>/mcp-snapshot.json{pad}"))
 }
 
+/// A directory for one test's files, named relative to the package (the tests' working
+/// directory): the screens show its paths, and a temporary directory's path is as long as the
+/// machine makes it (`TMPDIR`), which would wrap the lines the tests read.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcplens-tui-ci-{}-{name}", std::process::id()));
+    let dir = PathBuf::from(format!("target/tui-ci-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
     dir
 }
