@@ -62,12 +62,6 @@ impl PartialEq for LogText {
     }
 }
 
-impl PartialEq<str> for LogText {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
 impl fmt::Debug for LogText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
