@@ -58,6 +58,15 @@ impl Opened {
         answer
     }
 
+    /// As [`Opened::answer`], for a command's last request: the server's input is closed before
+    /// the answer is printed, so that it exits while the answer is written, not after.
+    pub async fn last_answer<T>(&self, request: impl Future<Output = T>) -> T {
+        let answer = request.await;
+        self.session.end_input().await;
+        self.caught_up();
+        answer
+    }
+
     /// Ends the session, after printing the log messages that came last.
     pub async fn close(self) {
         let printer = self.printer.inspect(|p| p.abort());

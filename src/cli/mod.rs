@@ -77,7 +77,7 @@ pub(crate) fn warn_schema(warnings: &[String]) {
 /// `mcplens tools`
 pub async fn tools(target: &TargetArgs, json: bool) -> Result<i32> {
     let opened = connect::open(target).await?;
-    opened.run(async |o| o.answer(o.session.list_tools()).await.and_then(|list| print_tools(list, json))).await
+    opened.run(async |o| o.last_answer(o.session.list_tools()).await.and_then(|list| print_tools(list, json))).await
 }
 
 /// The listing of `mcplens tools`, readable or as JSON.

@@ -988,6 +988,15 @@ impl Session {
         Ok(reply)
     }
 
+    /// Tells a server run as a child that no more requests come (its stdin closed) without
+    /// stopping it: it exits while the caller goes on with the answers it has, and
+    /// [`Self::close`] then waits less. Its stdout is still read to the end. Over HTTP, nothing.
+    pub async fn end_input(&self) {
+        if let Some(c) = &self.child {
+            c.end_input(END_INPUT_WAIT).await;
+        }
+    }
+
     /// Ends the session and stops the server. Over HTTP it waits, a bounded time, for the
     /// transport to close: the session's DELETE then goes out, and every exchange under way is
     /// logged, before a headless command exits.
@@ -1024,6 +1033,10 @@ impl Drop for Unwaited<'_> {
         self.tap.abandon(self.id);
     }
 }
+
+/// The longest [`Session::end_input`] waits for the server's stdin to close (a write blocked on a
+/// server that does not read holds it open; the close deals with that server).
+const END_INPUT_WAIT: Duration = Duration::from_millis(50);
 
 /// The longest an HTTP session's close waits for its transport (a DELETE the server never
 /// answers must not hold a command up for long).

@@ -19,6 +19,7 @@ use crate::error::{LensError, Result};
 pub struct ChildWatch {
     status: watch::Receiver<Option<ExitStatus>>,
     kill: Arc<Mutex<Option<tokio::sync::oneshot::Sender<()>>>>,
+    closing: Arc<Closing>,
 }
 
 impl ChildWatch {
@@ -39,6 +40,15 @@ impl ChildWatch {
         let mut rx = self.status.clone();
         let _ = rx.wait_for(|s| s.is_some()).await;
         self.status()
+    }
+
+    /// Closes the child's stdin (a server exits at the end of its input) and waits, up to
+    /// `within`, until it is closed; its stdout is still read to its end. A headless command
+    /// calls it once it has its last answer: the server then exits while the answer is printed.
+    pub async fn end_input(&self, within: Duration) {
+        self.closing.stdin.notify_one();
+        let mut closed = self.closing.stdin_closed.subscribe();
+        let _ = tokio::time::timeout(within, closed.wait_for(|c| *c)).await;
     }
 
     /// Kills the child (it is also killed when the session is dropped).
@@ -180,8 +190,8 @@ pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Res
 
     let (status_tx, status_rx) = watch::channel(None);
     let (kill_tx, kill_rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(watch_exit(child, kill_rx, closing, stderr_read, status_tx, log));
-    Ok((rmcp_side, ChildWatch { status: status_rx, kill: Arc::new(Mutex::new(Some(kill_tx))) }))
+    tokio::spawn(watch_exit(child, kill_rx, closing.clone(), stderr_read, status_tx, log));
+    Ok((rmcp_side, ChildWatch { status: status_rx, kill: Arc::new(Mutex::new(Some(kill_tx))), closing }))
 }
 
 /// Spawns the command with its three pipes, turning a failure into the error a user can act on.
@@ -306,6 +316,8 @@ async fn pump_server_stdin(
             break;
         }
     }
+    drop(stdin);
+    closing.stdin_closed.send_replace(true);
 }
 
 /// Server stderr -> log, line by line, so the pipe never fills and blocks the server.
@@ -359,6 +371,8 @@ pub const STOP_GRACE: (Duration, Duration) = (Duration::from_millis(1500), Durat
 struct Closing {
     stdin: tokio::sync::Notify,
     stdout: tokio::sync::Notify,
+    /// Set once the writer has let go of the child's stdin.
+    stdin_closed: watch::Sender<bool>,
 }
 
 /// Stops the child as hosts do: its pipes closed (a server exits at the end of its input), then
@@ -527,6 +541,23 @@ mod tests {
         stubborn.kill();
         let s = stubborn.wait_exit(grace).await.unwrap_or_else(|| panic!("still running"));
         assert_eq!(s.signal(), Some(libc::SIGKILL));
+    }
+
+    /// Its input ended, the server exits by itself, and what it writes after is still read.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_server_told_its_input_ended_exits_and_is_still_heard() {
+        use std::os::unix::process::ExitStatusExt;
+        use tokio::io::AsyncReadExt;
+        let last = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"bye"}}"#;
+        let (mut io, child) = shell(&format!("cat >/dev/null; echo '{last}'; exit 0"));
+        child.end_input(Duration::from_secs(5)).await;
+        let s = child.wait_exit(Duration::from_secs(10)).await.unwrap_or_else(|| panic!("still running"));
+        assert_eq!((s.code(), s.signal()), (Some(0), None));
+        let mut heard = String::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), io.read_to_string(&mut heard)).await;
+        assert!(matches!(read, Ok(Ok(_))), "{read:?}");
+        assert_eq!(heard.trim_end(), last);
     }
 
     #[tokio::test]
