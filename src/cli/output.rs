@@ -88,10 +88,13 @@ fn write_stdout(text: &[u8]) -> io::Result<()> {
     let mut stdout = io::stdout().lock();
     #[cfg(unix)]
     if text.len() >= 8 << 10 {
-        use std::os::fd::AsFd;
+        use std::os::fd::{AsRawFd, FromRawFd};
         stdout.flush()?;
-        let fd = stdout.as_fd().try_clone_to_owned()?;
-        return std::fs::File::from(fd).write_all(text);
+        // SAFETY: the descriptor is stdout's, open for the life of the process and held locked
+        // here; the file is never dropped (ManuallyDrop), so it is not closed. A duplicate would
+        // cost two calls to the system for each write.
+        let file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(stdout.as_raw_fd()) });
+        return (&*file).write_all(text);
     }
     stdout.write_all(text).and_then(|()| stdout.flush())
 }
