@@ -127,7 +127,10 @@ impl Envelope {
 
 /// A key as the conventions compare it: `next_cursor`, `nextCursor` and `next-cursor` are one.
 pub(crate) fn key_norm(key: &str) -> String {
-    key.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase()
+    // One pass into a string sized once: keys of every record of an answer come through here.
+    let mut out = String::with_capacity(key.len());
+    out.extend(key.chars().filter(|c| *c != '_' && *c != '-').map(|c| c.to_ascii_lowercase()));
+    out
 }
 
 /// The envelope's JSON Schema (`mcplens schema envelope`).
