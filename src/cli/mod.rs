@@ -231,6 +231,7 @@ fn print_call(
 
 /// `mcplens call`
 pub async fn call(a: &CallArgs) -> Result<i32> {
+    crate::envelope::conventions::read_preset_beside();
     let mut options = a.target.connect_options()?;
     options.asks = Some(answer::Policy::new(&a.answers)?.start());
     connect::open_with(&a.target, options).await?.run(async |o| call_in(o, a).await).await
