@@ -372,6 +372,11 @@ async fn written(
 ) -> Result<i32> {
     // Checked before the reply is read into an envelope: its text holds every string of it.
     let secret_in_reply = output::has_secrets() && (a.all_pages || output::holds_secret(&reply.raw));
+    // The last request was this one, unless more pages are asked for: the server's input is
+    // closed, and it exits while the answer is read and written.
+    if !a.all_pages {
+        session.end_input().await;
+    }
     // One page written as JSON keeps every number as the server wrote it (see `json::exact`).
     let max_depth = session.options().max_depth;
     if a.json {
@@ -390,6 +395,9 @@ async fn written(
             (envelope, _) = crate::call::all_pages(session, call, vec![envelope], a.max_pages, opts, on_page).await;
         }
         clear_line(tty);
+    }
+    if a.all_pages {
+        session.end_input().await;
     }
     let code =
         if envelope.response_type == crate::envelope::ResponseType::Error { 1 } else { answer.status.exit_code() };

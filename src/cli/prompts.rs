@@ -74,7 +74,7 @@ pub async fn prompt(a: &PromptArgs) -> Result<i32> {
         session.get_prompt(&a.name, args, &CallOptions::default()).await
     };
     let opened = open(&a.target).await?;
-    opened.run(async |o| o.answer(get(&o.session)).await.and_then(|answer| print_prompt(&answer, a.json))).await
+    opened.run(async |o| o.last_answer(get(&o.session)).await.and_then(|answer| print_prompt(&answer, a.json))).await
 }
 
 /// What `mcplens prompt` prints of the answer.
@@ -162,7 +162,9 @@ pub async fn complete(a: &CompleteArgs) -> Result<i32> {
     };
     let opened = open(&a.target).await?;
     let ask = async |session: &crate::mcp::Session| session.complete(&reference, &argument, &partial, &context).await;
-    opened.run(async |o| o.answer(ask(&o.session)).await.and_then(|answer| print_completions(&answer, a.json))).await
+    opened
+        .run(async |o| o.last_answer(ask(&o.session)).await.and_then(|answer| print_completions(&answer, a.json)))
+        .await
 }
 
 /// What `mcplens complete` prints of the answer.

@@ -15,7 +15,9 @@ use crate::sanitize;
 /// `mcplens resources`, `mcplens templates` and `mcplens prompts`.
 pub async fn list(target: &TargetArgs, kind: ItemKind, json: bool) -> Result<i32> {
     let opened = open(target).await?;
-    opened.run(async |o| o.answer(o.session.list_all(kind)).await.and_then(|list| print_listing(&list, json))).await
+    opened
+        .run(async |o| o.last_answer(o.session.list_all(kind)).await.and_then(|list| print_listing(&list, json)))
+        .await
 }
 
 /// A listing of `mcplens resources`, `templates` or `prompts`, readable or as JSON.
@@ -72,7 +74,7 @@ pub async fn read(a: &ReadArgs) -> Result<i32> {
     let opened = open(&a.target).await?;
     opened
         .run(async |o| {
-            o.answer(o.session.read_resource(&uri, &CallOptions::default())).await.and_then(|r| print_read(&r, a))
+            o.last_answer(o.session.read_resource(&uri, &CallOptions::default())).await.and_then(|r| print_read(&r, a))
         })
         .await
 }
