@@ -31,6 +31,8 @@ pub struct Pretty<W: Write> {
     buf: Vec<u8>,
     len: usize,
     state: State,
+    /// How much laid-out text `buf` holds before it is written to `out`.
+    flush_at: usize,
 }
 
 /// Where the printer is in the JSON text, between two pieces of it.
@@ -463,7 +465,7 @@ fn copy_span(out: &mut [u8], len: usize, data: &[u8], from: usize, to: usize) ->
 
 impl<W: Write> Pretty<W> {
     pub fn new(out: W) -> Pretty<W> {
-        Pretty { out, buf: Vec::new(), len: 0, state: State::default() }
+        Pretty { out, buf: Vec::new(), len: 0, state: State::default(), flush_at: FLUSH_AT }
     }
 
     /// Lays out `block` (at most [`BLOCK`] bytes) into the room after `len`.
@@ -509,6 +511,14 @@ impl<W: Write> Pretty<W> {
 }
 
 impl Pretty<Vec<u8>> {
+    /// A printer into memory for one chunk of a long list at a time (see `write_records`): the
+    /// chunk's layout stays in the printer's own buffer until it is written out, rather than
+    /// copied a piece at a time into a second one (which made each such printer hold the chunk
+    /// twice, and the copies touch twice the pages).
+    fn for_chunks() -> Self {
+        Pretty { flush_at: usize::MAX, ..Pretty::new(Vec::new()) }
+    }
+
     /// Empties a printer into memory, to lay out text that starts in `state`.
     fn restart(&mut self, state: State) {
         self.out.clear();
@@ -520,7 +530,7 @@ impl Pretty<Vec<u8>> {
 impl<W: Write> Write for Pretty<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
         for block in data.chunks(BLOCK) {
-            if self.len >= FLUSH_AT {
+            if self.len >= self.flush_at {
                 self.flush_buf()?;
             }
             self.lay_out(block);
@@ -662,7 +672,7 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
         let shared = &shared;
         s.spawn(move || {
             while let Some(k) = shared.take() {
-                let f = spare_rx.try_recv().unwrap_or_else(|_| Pretty::new(Vec::new()));
+                let f = spare_rx.try_recv().unwrap_or_else(|_| Pretty::for_chunks());
                 // A send fails only when the writer has stopped (an error): so does this.
                 if laid_tx.send((k, shared.lay_out(k, f))).is_err() {
                     return;
@@ -679,7 +689,7 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
                         if laid.len() < AHEAD
                             && let Some(j) = shared.take() =>
                     {
-                        let f = spare.take().unwrap_or_else(|| Pretty::new(Vec::new()));
+                        let f = spare.take().unwrap_or_else(Pretty::for_chunks);
                         laid.insert(j, shared.lay_out(j, f)?);
                     }
                     Err(_) => {
