@@ -315,6 +315,7 @@ async fn pump_server_stdin(
         if write_line(&mut stdin, line.as_bytes(), &mut out).await.is_err() {
             break;
         }
+        crate::heap::map_ahead();
     }
     drop(stdin);
     closing.stdin_closed.send_replace(true);
