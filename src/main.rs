@@ -13,6 +13,19 @@ fn main() {
     if !serves_or_shows(cli.command.as_ref()) {
         mcplens_core::heap::one_heap();
     }
+    let runtime = match runtime_for(cli.command.as_ref()) {
+        Ok(rt) => rt,
+        Err(e) => {
+            mcplens::cli::output::err_line(&format!("mcplens: cannot start the async runtime: {e}"));
+            std::process::exit(3);
+        }
+    };
+    // The server of a command that connects first is started from this thread, once the
+    // command's thread is on its way: see `start_early` for why not from that thread.
+    let early = cli::early_server(&cli).map(|server| (server, runtime.handle().clone()));
+    if early.is_some() {
+        mcplens::mcp::stdio::early_coming();
+    }
     // Server data may nest as deep as --max-depth allows. Our own walks over it grow their stack
     // as they go; a roomy stack is the net under recursion in libraries (see mcplens_core::deep).
     // The main thread's stack is fixed by the system, hence a thread of our own.
@@ -20,11 +33,16 @@ fn main() {
     // The process ends from that thread: joined, its stack (mapped at the size above) would be
     // unmapped page by page first, only for the process to end a moment later.
     let main = move || {
-        let code = run(cli);
+        let code = run(runtime, cli);
         report_peak_memory();
         std::process::exit(code)
     };
-    let code = match std::thread::Builder::new().name("mcplens".into()).stack_size(stack).spawn(main) {
+    let thread = std::thread::Builder::new().name("mcplens".into()).stack_size(stack).spawn(main);
+    if let Some((server, handle)) = early {
+        let _within = handle.enter();
+        mcplens::mcp::stdio::start_early(&server);
+    }
+    let code = match thread {
         // The thread returns only by a panic.
         Ok(thread) => thread.join().map_or(101, |()| 101),
         Err(e) => {
@@ -36,20 +54,17 @@ fn main() {
     std::process::exit(code);
 }
 
-fn run(cli: Cli) -> i32 {
-    let mut builder = if serves_or_shows(cli.command.as_ref()) {
+/// The async runtime a command runs on (see [`serves_or_shows`]).
+fn runtime_for(command: Option<&Command>) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = if serves_or_shows(command) {
         tokio::runtime::Builder::new_multi_thread()
     } else {
         tokio::runtime::Builder::new_current_thread()
     };
-    let built = builder.thread_stack_size(mcplens::deep::WORKER_STACK).enable_all().build();
-    let runtime = match built {
-        Ok(rt) => rt,
-        Err(e) => {
-            mcplens::cli::output::err_line(&format!("mcplens: cannot start the async runtime: {e}"));
-            return 3;
-        }
-    };
+    builder.thread_stack_size(mcplens::deep::WORKER_STACK).enable_all().build()
+}
+
+fn run(runtime: tokio::runtime::Runtime, cli: Cli) -> i32 {
     let code = runtime.block_on(async move {
         match cli.command {
             None => mcplens::ui::run(cli.target, cli.ui).await,

@@ -463,6 +463,23 @@ fn clear_line(tty: bool) {
     }
 }
 
+/// The server to start as soon as the command line is read, before the command sets up its
+/// session (see `mcp::stdio::start_early`): that of a command whose first act is to connect to a
+/// server run as a command (`tools`, `call`), when nothing the command checks before connecting
+/// stops it first. None for any other command or target.
+pub fn early_server(cli: &Cli) -> Option<crate::mcp::StdioTarget> {
+    let target = match cli.command.as_ref()? {
+        Command::Tools { target, .. } => target,
+        Command::Call(a) if answer::Policy::new(&a.answers).is_ok() => &a.target,
+        _ => return None,
+    };
+    target.connect_options().ok()?;
+    match target.target().ok()? {
+        crate::mcp::Target::Stdio(s) => Some(s),
+        crate::mcp::Target::Http(_) => None,
+    }
+}
+
 /// Runs a parsed command line (not the TUI) and returns the process exit code.
 pub async fn run(cli: Cli) -> i32 {
     if let Some(Ok(t)) = cli.command.as_ref().and_then(Command::target).map(TargetArgs::target) {

@@ -160,10 +160,68 @@ pub fn check_command(target: &StdioTarget) -> Result<()> {
     if found { Ok(()) } else { Err(not_found(target)) }
 }
 
-/// Starts the child and returns the end of a duplex pipe that rmcp should be served over.
+/// A server started ahead of the session that speaks to it (see [`start_early`]).
+enum Early {
+    None,
+    /// [`start_early`] is about to run on another thread.
+    Coming,
+    Started(Box<(StdioTarget, tokio::process::Child)>),
+}
+
+static EARLY: Mutex<Early> = Mutex::new(Early::None);
+static EARLY_DONE: std::sync::Condvar = std::sync::Condvar::new();
+
+/// Says that [`start_early`] will run, on another thread: the session's [`spawn`] waits for it
+/// (a moment: it runs while the session is set up).
+pub fn early_coming() {
+    *EARLY.lock().unwrap_or_else(|e| e.into_inner()) = Early::Coming;
+}
+
+/// Starts `target`'s server now, for the session that connects to it next: a headless command
+/// has it started as soon as its command line is read, so that the server's own start (its
+/// loader, its runtime: a millisecond or more) overlaps the setting up of the session, not
+/// follows it. Run within the session's runtime, and best on a thread other than the session's:
+/// the child's exec goes on after the thread that started it is woken, and would wait behind it
+/// on the same core. A server that cannot be started is left for [`spawn`] to try again and
+/// report.
+pub fn start_early(target: &StdioTarget) {
+    let started = match check_launch(target).and_then(|()| start_child(target)) {
+        Ok(child) => Early::Started(Box::new((target.clone(), child))),
+        Err(_) => Early::None,
+    };
+    *EARLY.lock().unwrap_or_else(|e| e.into_inner()) = started;
+    EARLY_DONE.notify_all();
+}
+
+/// The server [`start_early`] started, if it was started for `target`. One started for another
+/// target is dropped, and so killed.
+fn take_early(target: &StdioTarget) -> Option<tokio::process::Child> {
+    let early = EARLY.lock().unwrap_or_else(|e| e.into_inner());
+    // Bounded, should the thread that said it would start the server never do it.
+    let (mut early, _) = EARLY_DONE
+        .wait_timeout_while(early, Duration::from_secs(5), |e| matches!(e, Early::Coming))
+        .unwrap_or_else(|e| e.into_inner());
+    match std::mem::replace(&mut *early, Early::None) {
+        Early::Started(started) if started.0 == *target => Some(started.1),
+        // Not this session's (only a test suite connects to several servers at once).
+        other @ Early::Started(..) => {
+            *early = other;
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Starts the child (or takes the one [`start_early`] started for `target`) and returns the end
+/// of a duplex pipe that rmcp should be served over.
 pub fn spawn(target: &StdioTarget, tap: Arc<WireTap>, max_message: usize) -> Result<(DuplexStream, ChildWatch)> {
-    check_launch(target)?;
-    let mut child = start_child(target)?;
+    let mut child = match take_early(target) {
+        Some(child) => child,
+        None => {
+            check_launch(target)?;
+            start_child(target)?
+        }
+    };
     let log = tap.log().clone();
     log.push(LogKind::Info, &format!("started {} (pid {})", target.command, child.id().unwrap_or(0)));
 
@@ -461,6 +519,32 @@ pub fn describe_status(s: &ExitStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The server started early is the one the session for its target takes, once; a session
+    /// for another target starts its own and leaves it.
+    #[tokio::test]
+    async fn a_server_started_early_is_taken_by_the_session_for_its_target() {
+        let sh = |script: &str| StdioTarget {
+            command: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            env: vec![],
+            cwd: None,
+        };
+        let (target, other) = (sh("cat # started early"), sh("cat # another"));
+        early_coming();
+        let handle = tokio::runtime::Handle::current();
+        let starting = target.clone();
+        std::thread::spawn(move || {
+            let _within = handle.enter();
+            start_early(&starting);
+        });
+        let taken = tokio::task::spawn_blocking(move || (take_early(&other).is_none(), take_early(&target)))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(taken.0, "a session for another target took the server started early");
+        let child = taken.1.unwrap_or_else(|| panic!("the server started early was not taken"));
+        assert!(child.id().is_some(), "the server started early is not running");
+    }
 
     /// A line is taken as the text it holds whatever part of it was checked as it was read,
     /// an invalid byte read as U+FFFD as before.
