@@ -787,8 +787,11 @@ impl Session {
             list.cache = super::era::cache_hint(&Value::Object(hint));
         }
         list.tools.reserve(page.tools.len());
+        // A descriptor's text is a part of the page's: one search of the page spares one of
+        // each descriptor on a page that maps no parameter to a header (nearly every page).
+        let headers = super::tools::mentions_param_header(raw);
         for tool in page.tools {
-            self.add_tool(tool, list);
+            self.add_tool(tool, headers, list);
         }
         Ok(ToolsPageEnd::Next(page.next_cursor))
     }
@@ -825,9 +828,10 @@ impl Session {
         Ok(Ok(super::tools_page::Page { tools, next_cursor: page.next_cursor, ttl: page.ttl, scope: page.scope }))
     }
 
-    /// One descriptor into `list`, noting its exact name, its parameter headers and its problems.
-    fn add_tool(&self, tool: ToolDescriptor, list: &mut ToolList) {
-        if super::tools::mentions_param_header(tool.raw.get()) {
+    /// One descriptor into `list`, noting its exact name, its parameter headers (when its page
+    /// `may_map_headers`) and its problems.
+    fn add_tool(&self, tool: ToolDescriptor, may_map_headers: bool, list: &mut ToolList) {
+        if may_map_headers && super::tools::mentions_param_header(tool.raw.get()) {
             self.note_param_headers(&tool);
         }
         if let Some(literal) = tool.name_literal() {
