@@ -465,11 +465,16 @@ fn clear_line(tty: bool) {
 
 /// The server to start as soon as the command line is read, before the command sets up its
 /// session (see `mcp::stdio::start_early`): that of a command whose first act is to connect to a
-/// server run as a command (`tools`, `call`), when nothing the command checks before connecting
-/// stops it first. None for any other command or target.
+/// server run as a command (the listings, `call`, `info`, `ping`), when nothing the command
+/// checks before connecting stops it first. None for any other command or target.
 pub fn early_server(cli: &Cli) -> Option<crate::mcp::StdioTarget> {
     let target = match cli.command.as_ref()? {
-        Command::Tools { target, .. } => target,
+        Command::Tools { target, .. }
+        | Command::Info { target, .. }
+        | Command::Resources { target, .. }
+        | Command::Templates { target, .. }
+        | Command::Prompts { target, .. }
+        | Command::Ping { target, .. } => target,
         Command::Call(a) if answer::Policy::new(&a.answers).is_ok() => &a.target,
         _ => return None,
     };
