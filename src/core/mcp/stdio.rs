@@ -194,7 +194,7 @@ pub fn start_early(target: &StdioTarget) {
 }
 
 /// The server [`start_early`] started, if it was started for `target`. One started for another
-/// target is dropped, and so killed.
+/// target is left where it is (its input closes when the process ends, and a server then exits).
 fn take_early(target: &StdioTarget) -> Option<tokio::process::Child> {
     let early = EARLY.lock().unwrap_or_else(|e| e.into_inner());
     // Bounded, should the thread that said it would start the server never do it.
