@@ -31,6 +31,7 @@ fn main() {
     }
     println!("cargo:rerun-if-changed=build.rs");
     fixed_address_release();
+    static_release();
     link_order_release();
 }
 
@@ -47,6 +48,61 @@ fn fixed_address_release() {
         println!("cargo:rustc-link-arg-bins=-no-pie");
     }
     println!("cargo:rerun-if-env-changed=MCPLENS_PIE");
+}
+
+/// A release `mcplens` on Linux with glibc is linked statically, its C library and unwinder in
+/// the executable, when their static archives are installed (glibc's `libc.a`, gcc's
+/// `libgcc_eh.a`): no loader maps and binds three shared libraries at every start, and the
+/// shared unwinder's constructor (its processor feature probe, slow under a hypervisor) is not
+/// run: a small listing's wall time is a tenth less. Rust's standard library asks for the shared
+/// libraries by name (`-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc`), and the flag that would
+/// make rustc ask for the static ones (`+crt-static`) cannot be set for one crate from here
+/// (set for all, proc-macros stop building): the executable is linked with `-static` and a
+/// directory searched first whose archives answer to those names. A dependency that links a
+/// shared library of its own would need its archive there too (the link would otherwise make
+/// an executable that cannot start). `MCPLENS_DYNAMIC=1` (or `MCPLENS_PIE=1`) builds a
+/// dynamically linked one; so does a build for another target or with a linker of the user's.
+fn static_release() {
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    println!("cargo:rerun-if-env-changed=MCPLENS_DYNAMIC");
+    let linux_gnu = var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu";
+    let native = var("TARGET") == var("HOST") && std::env::var_os("RUSTC_LINKER").is_none();
+    let dynamic = ["MCPLENS_DYNAMIC", "MCPLENS_PIE"].iter().any(|k| std::env::var_os(k).is_some());
+    if !(linux_gnu && native && var("PROFILE") == "release") || dynamic {
+        return;
+    }
+    if let Some(dir) = static_archives(&var("OUT_DIR")) {
+        println!("cargo:rustc-link-arg-bins=-L{dir}");
+        println!("cargo:rustc-link-arg-bins=-static");
+    }
+}
+
+/// A directory of links named as the libraries the standard library asks for, each to its
+/// static archive (the unwinder `gcc_s` to `libgcc_eh.a`), or None when one is not installed.
+#[cfg(unix)]
+fn static_archives(out_dir: &str) -> Option<String> {
+    let dir = std::path::Path::new(out_dir).join("static-libs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).ok()?;
+    let libs = [("gcc_s", "gcc_eh"), ("util", "util"), ("rt", "rt"), ("pthread", "pthread"), ("m", "m"), ("dl", "dl")];
+    for (name, archive) in libs.into_iter().chain([("c", "c")]) {
+        let path = installed(&format!("lib{archive}.a"))?;
+        std::os::unix::fs::symlink(path, dir.join(format!("lib{name}.a"))).ok()?;
+    }
+    Some(dir.display().to_string())
+}
+
+#[cfg(not(unix))]
+fn static_archives(_: &str) -> Option<String> {
+    None
+}
+
+/// Where the C compiler that links finds `file`, if it does.
+#[cfg(unix)]
+fn installed(file: &str) -> Option<std::path::PathBuf> {
+    let out = Command::new("cc").arg(format!("-print-file-name={file}")).output().ok()?;
+    let path = std::path::PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    (out.status.success() && path.is_absolute() && path.exists()).then_some(path)
 }
 
 /// A release `mcplens` has the functions a headless command runs placed together at the start
