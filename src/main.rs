@@ -6,23 +6,39 @@ use mcplens::cli::{self, Cli, Command};
 
 fn main() {
     mcplens_core::heap::grow_by_the_megabyte();
-    let cli = match cli::settings::parse() {
+    // A server certain from the words alone is started before the command line's parse, on a
+    // runtime of one thread (every command with such a server is a headless one).
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let first = cli::early::server(&args).and_then(|server| {
+        mcplens_core::heap::one_heap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .thread_stack_size(mcplens::deep::WORKER_STACK)
+            .enable_all()
+            .build()
+            .ok()?;
+        mcplens::mcp::stdio::early_coming();
+        let _within = runtime.enter();
+        mcplens::mcp::stdio::start_early(&server);
+        Some(runtime)
+    });
+    let cli = match cli::settings::parse(args) {
         Ok(cli) => cli,
         Err(e) => std::process::exit(clap_exit(&e)),
     };
     if !serves_or_shows(cli.command.as_ref()) {
         mcplens_core::heap::one_heap();
     }
-    let runtime = match runtime_for(cli.command.as_ref()) {
+    let started = first.is_some();
+    let runtime = match first.map_or_else(|| runtime_for(cli.command.as_ref()), Ok) {
         Ok(rt) => rt,
         Err(e) => {
             mcplens::cli::output::err_line(&format!("mcplens: cannot start the async runtime: {e}"));
             std::process::exit(3);
         }
     };
-    // The server of a command that connects first is started from this thread, once the
-    // command's thread is on its way: see `start_early` for why not from that thread.
-    let early = cli::early_server(&cli).map(|server| (server, runtime.handle().clone()));
+    // Otherwise the server of a command that connects first is started from this thread, once
+    // the command's thread is on its way: see `start_early` for why not from that thread.
+    let early = cli::early_server(&cli).filter(|_| !started).map(|server| (server, runtime.handle().clone()));
     if early.is_some() {
         mcplens::mcp::stdio::early_coming();
     }

@@ -14,6 +14,7 @@ mod command_first;
 pub mod connect;
 pub mod diff;
 pub mod doctor;
+pub mod early;
 mod http1;
 pub mod info;
 pub mod items;

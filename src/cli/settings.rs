@@ -35,13 +35,13 @@ pub fn file() -> Option<PathBuf> {
 }
 
 /// Parses the command line with the settings file's values as defaults.
-pub fn parse() -> Result<Cli, clap::Error> {
+/// `args` is the process's command line.
+pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
     let path = file();
     let settings = path.as_deref().map(load).unwrap_or_default();
     for p in &settings.problems {
         super::output::err_line(&format!("mcplens: {p}"));
     }
-    let args: Vec<OsString> = std::env::args_os().collect();
     let (matches, cli) = match commanded(&settings, &args) {
         Some(parsed) => parsed,
         None => {
