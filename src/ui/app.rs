@@ -325,7 +325,16 @@ impl App {
         // Whatever was said of the session before (the error that ended it) is over.
         if self.server.is_some() {
             let n = tools.tools.len();
-            self.notice = Some((format!("connected again: {n} tool{}", if n == 1 { "" } else { "s" }), false));
+            let again = format!("connected again: {n} tool{}", if n == 1 { "" } else { "s" });
+            // A server's request closed by the reconnection is still said: a quick reconnection
+            // would otherwise replace that note before it is read.
+            let closed = self.notice.as_ref().is_some_and(|(n, _)| n == super::msg::Withdrawn::Reconnecting.note());
+            let text = if closed {
+                format!("{again} (the server's request from the old connection was closed unanswered)")
+            } else {
+                again
+            };
+            self.notice = Some((text, false));
         }
         let mut cmds = self.observe(&super::component::Observed::Server(&server));
         self.server = Some(server);
