@@ -78,18 +78,47 @@ fn static_release() {
 }
 
 /// A directory of links named as the libraries the standard library asks for, each to its
-/// static archive (the unwinder `gcc_s` to `libgcc_eh.a`), or None when one is not installed.
+/// static archive (the unwinder `gcc_s` to `libgcc_eh.a`), or None when one is not installed
+/// or a program does not link statically with them.
 #[cfg(unix)]
 fn static_archives(out_dir: &str) -> Option<String> {
-    let dir = std::path::Path::new(out_dir).join("static-libs");
+    let out = std::path::Path::new(out_dir);
+    let dir = out.join("static-libs");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).ok()?;
-    let libs = [("gcc_s", "gcc_eh"), ("util", "util"), ("rt", "rt"), ("pthread", "pthread"), ("m", "m"), ("dl", "dl")];
-    for (name, archive) in libs.into_iter().chain([("c", "c")]) {
+    let libs = [
+        ("gcc_s", "gcc_eh"),
+        ("util", "util"),
+        ("rt", "rt"),
+        ("pthread", "pthread"),
+        ("m", "m"),
+        ("dl", "dl"),
+        ("c", "c"),
+    ];
+    for (name, archive) in libs {
         let path = installed(&format!("lib{archive}.a"))?;
         std::os::unix::fs::symlink(path, dir.join(format!("lib{name}.a"))).ok()?;
     }
-    Some(dir.display().to_string())
+    // A program linked the same way first: archives found may still not link with this compiler
+    // (its start files for static programs missing, another version's archives).
+    links_statically(out, &dir).then(|| dir.display().to_string())
+}
+
+/// Whether a C program using the C library and the unwinder links with `-static` against `dir`.
+#[cfg(unix)]
+fn links_statically(out: &std::path::Path, dir: &std::path::Path) -> bool {
+    let source = out.join("static-probe.c");
+    std::fs::write(&source, "int main(void) { return 0; }\n").is_ok()
+        && Command::new("cc")
+            .args(["-static", "-no-pie"])
+            .arg(&source)
+            .arg("-o")
+            .arg(out.join("static-probe"))
+            .arg(format!("-L{}", dir.display()))
+            .args(["-lgcc_s", "-lc"])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
 }
 
 #[cfg(not(unix))]
