@@ -11,11 +11,7 @@ fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let first = cli::early::server(&args).and_then(|server| {
         mcplens_core::heap::one_heap();
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .thread_stack_size(mcplens::deep::WORKER_STACK)
-            .enable_all()
-            .build()
-            .ok()?;
+        let runtime = runtime(false).ok()?;
         mcplens::mcp::stdio::early_coming();
         let _within = runtime.enter();
         mcplens::mcp::stdio::start_early(&server);
@@ -72,7 +68,12 @@ fn main() {
 
 /// The async runtime a command runs on (see [`serves_or_shows`]).
 fn runtime_for(command: Option<&Command>) -> std::io::Result<tokio::runtime::Runtime> {
-    let mut builder = if serves_or_shows(command) {
+    runtime(serves_or_shows(command))
+}
+
+/// A runtime with worker threads for a command that `serves` or shows, else one of this thread.
+fn runtime(serves: bool) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = if serves {
         tokio::runtime::Builder::new_multi_thread()
     } else {
         tokio::runtime::Builder::new_current_thread()
