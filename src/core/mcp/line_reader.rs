@@ -27,6 +27,8 @@ pub struct LineReader<R> {
     start: usize,
     /// The line's first bytes known to be UTF-8 (a whole number of characters).
     checked: usize,
+    /// Readies a long line's pages on the second core, once a line was long.
+    prefault: Option<super::prefault::Prefault>,
 }
 
 /// Where a line stands while it is read.
@@ -38,7 +40,7 @@ pub(super) struct Line {
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
     pub fn new(inner: R) -> Self {
-        LineReader { inner, pending: Vec::new(), start: 0, checked: 0 }
+        LineReader { inner, pending: Vec::new(), start: 0, checked: 0, prefault: None }
     }
 
     /// As `stdio::read_bounded_line`: one line of at most `max` bytes into `buf` (with its
@@ -46,6 +48,19 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// holding its first [`OVERSIZED_HEAD`] bytes. `on_long` is called once when the line
     /// reaches [`LONG_LINE`] bytes.
     pub async fn read_line(
+        &mut self,
+        buf: &mut Vec<u8>,
+        max: usize,
+        on_long: impl FnMut(),
+    ) -> std::io::Result<Option<Result<(), usize>>> {
+        let read = self.read_line_into(buf, max, on_long).await;
+        if let Some(p) = &self.prefault {
+            p.settle();
+        }
+        read
+    }
+
+    async fn read_line_into(
         &mut self,
         buf: &mut Vec<u8>,
         max: usize,
@@ -114,7 +129,13 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
     /// Reads a long line's next bytes straight into its buffer; how many came.
     async fn read_into_line(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-        buf.reserve(LONG_READ);
+        if self.prefault.is_none() {
+            self.prefault = super::prefault::Prefault::start();
+        }
+        match &self.prefault {
+            Some(p) => p.reserve(buf, LONG_READ),
+            None => buf.reserve(LONG_READ),
+        }
         // At most a read's worth: the caller made room for that much within the limit.
         (&mut self.inner).take(LONG_READ as u64).read_buf(buf).await
     }

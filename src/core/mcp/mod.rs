@@ -26,6 +26,7 @@ pub mod modern;
 pub mod on_path;
 pub mod param_headers;
 mod pipe_size;
+mod prefault;
 mod probe;
 pub mod prompts;
 mod refusal;
