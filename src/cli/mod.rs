@@ -428,8 +428,8 @@ fn write_json(envelope: &mut Envelope, guide: Option<&mut Envelope>, secret: boo
         let text = output::stdout_result(write(Vec::new(), envelope, guide))?;
         return out(&String::from_utf8_lossy(&text));
     }
-    let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let written = write(stdout, envelope, guide)
+    let stdout = output::stdout_result(output::RawStdout::new())?;
+    let written = write(std::io::BufWriter::with_capacity(1 << 16, stdout), envelope, guide)
         .and_then(|w| w.into_inner().map_err(std::io::IntoInnerError::into_error))
         .and_then(|mut w| std::io::Write::flush(&mut w));
     output::stdout_result(written)
