@@ -150,10 +150,11 @@ async fn result(opened: &Opened, id: &str, json: bool, opts: &CallOptions) -> Re
         return refused(session, e);
     }
     let call = Call { tool: "", arguments: None, descriptor: None, hint: None };
+    let secret = super::output::has_secrets() && super::output::holds_secret(&reply.raw);
     let answer = call.read(reply);
     let mut envelope = answer.envelope;
     if json {
-        let _ = crate::json_out::write_envelope(std::io::stdout().lock(), &mut envelope);
+        super::write_json(&mut envelope, None, secret)?;
     } else {
         out(&render::envelope(&envelope))?;
     }
