@@ -29,5 +29,5 @@ pub fn record(
         status,
         purpose,
     };
-    History::open(&session.target.label()).append(entry, session.log().redactor());
+    History::to_append(&session.target.label()).append(entry, session.log().redactor());
 }

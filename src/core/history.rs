@@ -71,9 +71,19 @@ impl History {
         }
     }
 
+    /// The history of the server named `label`, to append to without reading what it holds (a
+    /// headless call records itself; reading and parsing the last 500 calls first cost it more
+    /// than the write).
+    pub fn to_append(label: &str) -> History {
+        match state_dir() {
+            Some(dir) => History { path: Some(history_path(&dir, label)), ..History::default() },
+            None => History::default(),
+        }
+    }
+
     /// Loads the history of `label` kept under `dir`.
     pub fn open_in(dir: &Path, label: &str) -> History {
-        let path = dir.join("history").join(format!("{}.jsonl", server_key(label)));
+        let path = history_path(dir, label);
         let mut h = History { path: Some(path.clone()), ..History::default() };
         match crate::capped_file::read_tail(&path, crate::capped_file::MAX_HISTORY_TAIL) {
             Ok((bytes, _)) => {
@@ -122,6 +132,11 @@ impl History {
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
+}
+
+/// Where the history of the server named `label` is kept under `dir`.
+fn history_path(dir: &Path, label: &str) -> PathBuf {
+    dir.join("history").join(format!("{}.jsonl", server_key(label)))
 }
 
 /// The last `KEEP` entries of a history file's lines, and how many lines were not entries (not
