@@ -50,7 +50,11 @@ pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        // Changed only when it is not already so: a change of mode is a write of the directory's
+        // inode, which on a journaled file system may wait for the journal's commit.
+        if std::fs::metadata(dir)?.permissions().mode() & 0o7777 != 0o700 {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        }
     }
     Ok(())
 }
@@ -118,11 +122,44 @@ pub fn open_private(path: &Path, append: bool) -> std::io::Result<std::fs::File>
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        // As for a directory (see `create_private_dir`): changed only when it is not already so.
+        if f.metadata()?.permissions().mode() & 0o7777 != 0o600 {
+            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
     }
     Ok(f)
 }
 
 pub fn now_secs() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    fn mode(p: &Path) -> u32 {
+        std::fs::metadata(p).map(|m| m.permissions().mode() & 0o7777).unwrap_or(0)
+    }
+
+    /// A directory or file made too open elsewhere is made private again; one already private
+    /// keeps its mode (and is not written to for it).
+    #[test]
+    fn private_files_are_made_private_again() {
+        let dir = std::env::temp_dir().join(format!("mcplens-private-{}", std::process::id()));
+        let file = dir.join("history.jsonl");
+        create_private_dir(&dir).unwrap();
+        assert_eq!(mode(&dir), 0o700);
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        create_private_dir(&dir).unwrap();
+        assert_eq!(mode(&dir), 0o700);
+        drop(open_private(&file, true).unwrap());
+        assert_eq!(mode(&file), 0o600);
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        drop(open_private(&file, true).unwrap());
+        assert_eq!(mode(&file), 0o600);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
