@@ -56,6 +56,9 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         let read = self.read_line_into(buf, max, on_long).await;
         if let Some(p) = &self.prefault {
             p.settle();
+            if buf.len() >= LONG_LINE {
+                super::prefault::give_back(buf, buf.capacity());
+            }
         }
         read
     }

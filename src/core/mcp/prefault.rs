@@ -73,6 +73,25 @@ impl Prefault {
     }
 }
 
+/// Gives back the pages of `buf`'s room past its bytes (readied ahead of a read that did not
+/// come, the line having ended): up to a read's width that would stay resident otherwise.
+pub(super) fn give_back(buf: &[u8], capacity: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let base = buf.as_ptr() as usize;
+        let start = (base + buf.len()).next_multiple_of(PAGE);
+        let end = (base + capacity) & !(PAGE - 1);
+        if end > start {
+            // SAFETY: whole pages of the buffer's own room past its bytes, which nothing reads
+            // before writing; they read as zeros if touched again.
+            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (buf, capacity);
+}
+
 impl Drop for Prefault {
     fn drop(&mut self) {
         self.shared.asked.lock().unwrap_or_else(PoisonError::into_inner).1 = true;
