@@ -76,20 +76,15 @@ impl Prefault {
 /// Gives back the pages of `buf`'s room past its bytes (readied ahead of a read that did not
 /// come, the line having ended): up to a read's width that would stay resident otherwise.
 pub(super) fn give_back(buf: &[u8], capacity: usize) {
+    let base = buf.as_ptr() as usize;
+    // SAFETY: the buffer's own room past its bytes, which nothing reads before writing; its
+    // pages read as zeros if touched again.
     #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        let base = buf.as_ptr() as usize;
-        let start = (base + buf.len()).next_multiple_of(PAGE);
-        let end = (base + capacity) & !(PAGE - 1);
-        if end > start {
-            // SAFETY: whole pages of the buffer's own room past its bytes, which nothing reads
-            // before writing; they read as zeros if touched again.
-            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) };
-        }
+    unsafe {
+        advise(base + buf.len()..base + capacity, libc::MADV_DONTNEED);
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = (buf, capacity);
+    let _ = (base, capacity);
 }
 
 impl Drop for Prefault {
@@ -138,21 +133,29 @@ impl Shared {
 /// kernel does not know how.
 #[cfg(target_os = "linux")]
 fn ready(range: Range<usize>) -> bool {
-    const PAGE: usize = 4096;
-    let start = range.start.next_multiple_of(PAGE);
-    let end = range.end & !(PAGE - 1);
-    if end <= start {
-        return true;
-    }
     // SAFETY: the pages are within the reader's allocation, which cannot move or be freed
     // while `moving` is held; populating them reads and writes none of their bytes.
-    let done = unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_POPULATE_WRITE) };
-    done == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINVAL)
+    let done = unsafe { advise(range, libc::MADV_POPULATE_WRITE) };
+    done || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINVAL)
 }
 
 #[cfg(not(target_os = "linux"))]
 fn ready(_: Range<usize>) -> bool {
     false
+}
+
+/// `madvise(advice)` on the whole pages within `range` (none: done); whether the kernel took it.
+///
+/// # Safety
+/// The pages must be the caller's own, in a mapping that stays as it is meanwhile, and `advice`
+/// one whose effect on them the caller allows.
+#[cfg(target_os = "linux")]
+unsafe fn advise(range: Range<usize>, advice: libc::c_int) -> bool {
+    const PAGE: usize = 4096;
+    let start = range.start.next_multiple_of(PAGE);
+    let end = range.end & !(PAGE - 1);
+    // SAFETY: as the caller promises.
+    end <= start || unsafe { libc::madvise(start as *mut libc::c_void, end - start, advice) } == 0
 }
 
 #[cfg(test)]
@@ -174,6 +177,9 @@ mod tests {
         }
         p.settle();
         assert!(p.shared.asked.lock().unwrap().0.is_none());
+        // The room past the bytes given back, the bytes stay.
+        give_back(&buf, buf.capacity());
+        assert!(buf == want, "given back");
         buf.shrink_to_fit();
         drop(p);
     }
