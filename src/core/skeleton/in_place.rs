@@ -69,9 +69,12 @@ fn unescape_in_place(text: String, [a, b]: [u32; 2]) -> Option<String> {
 /// on (`w <= from`: each byte is written where one was read already); where the text ends.
 pub(super) fn unescape_within(buf: &mut [u8], from: usize, mut w: usize) -> Option<usize> {
     let mut i = from;
-    // Escaped JSON has an escape every few bytes: each word of eight is read once, and the
-    // plain bytes before its first backslash are passed at once.
-    while let Some(word) = buf.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+    // Escaped JSON has an escape every few bytes: a window of sixteen whose escapes are all of
+    // one letter is decoded at once; else each word of eight is read once, and the plain bytes
+    // before its first backslash are passed at once.
+    loop {
+        (i, w) = super::decode_windows::decode(buf, i, w);
+        let Some(word) = buf.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) else { break };
         let plain = first_backslash(u64::from_le_bytes(word));
         if plain == 8 || i - w >= 8 {
             // Past the plain bytes, the word lands only on bytes read already (i - w >= 8), to
