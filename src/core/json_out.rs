@@ -664,22 +664,21 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
         next: AtomicUsize::new(0),
         first,
         after_comma: State { open: false, ..first },
+        printers: std::sync::Mutex::new(Vec::new()),
     };
     std::thread::scope(|s| {
         let (laid_tx, laid_rx) = std::sync::mpsc::sync_channel::<(usize, io::Result<Pretty<Vec<u8>>>)>(AHEAD);
-        // One spare printer waits for the other thread at most; any more is let go.
-        let (spare_tx, spare_rx) = std::sync::mpsc::sync_channel::<Pretty<Vec<u8>>>(1);
         let shared = &shared;
         s.spawn(move || {
             while let Some(k) = shared.take() {
-                let f = spare_rx.try_recv().unwrap_or_else(|_| Pretty::for_chunks());
+                let f = shared.printer();
                 // A send fails only when the writer has stopped (an error): so does this.
                 if laid_tx.send((k, shared.lay_out(k, f))).is_err() {
                     return;
                 }
             }
         });
-        let (mut laid, mut spare) = (std::collections::BTreeMap::new(), None);
+        let mut laid = std::collections::BTreeMap::new();
         for k in 0..chunks.len() {
             while !laid.contains_key(&k) {
                 // The chunk to write next is another's: lay out one meanwhile, or wait for it.
@@ -689,8 +688,7 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
                         if laid.len() < AHEAD
                             && let Some(j) = shared.take() =>
                     {
-                        let f = spare.take().unwrap_or_else(Pretty::for_chunks);
-                        laid.insert(j, shared.lay_out(j, f)?);
+                        laid.insert(j, shared.lay_out(j, shared.printer())?);
                     }
                     Err(_) => {
                         let (j, f) = laid_rx.recv().map_err(|_| io::Error::other("layout thread failed"))?;
@@ -700,11 +698,7 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
             }
             if let Some(f) = laid.remove(&k) {
                 p.write_laid_out(&f)?;
-                // Printers are used again, here and there, not made anew for each chunk.
-                match spare {
-                    None => spare = Some(f),
-                    Some(_) => _ = spare_tx.try_send(f),
-                }
+                shared.give_back(f);
             }
         }
         Ok::<(), io::Error>(())
@@ -720,9 +714,22 @@ struct Chunks<'a> {
     next: AtomicUsize,
     first: State,
     after_comma: State,
+    /// Printers written out, for either thread's next chunk: a printer is made only when none
+    /// is free (a few in all), not for each chunk, so their room is grown and touched once.
+    printers: std::sync::Mutex<Vec<Pretty<Vec<u8>>>>,
 }
 
 impl Chunks<'_> {
+    fn printer(&self) -> Pretty<Vec<u8>> {
+        self.printers.lock().ok().and_then(|mut p| p.pop()).unwrap_or_else(Pretty::for_chunks)
+    }
+
+    fn give_back(&self, f: Pretty<Vec<u8>>) {
+        if let Ok(mut p) = self.printers.lock() {
+            p.push(f);
+        }
+    }
+
     fn take(&self) -> Option<usize> {
         Some(self.next.fetch_add(1, Ordering::Relaxed)).filter(|&k| k < self.ranges.len())
     }

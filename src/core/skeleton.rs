@@ -779,6 +779,7 @@ fn within_depth(depth: usize, max_depth: usize) -> Result<(), String> {
     Ok(())
 }
 
+mod decode_windows;
 mod in_place;
 mod parts;
 pub use parts::Part;
