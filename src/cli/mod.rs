@@ -429,9 +429,9 @@ fn write_json(envelope: &mut Envelope, guide: Option<&mut Envelope>, secret: boo
         return out(&String::from_utf8_lossy(&text));
     }
     let stdout = output::stdout_result(output::RawStdout::new())?;
-    let written = write(std::io::BufWriter::with_capacity(1 << 16, stdout), envelope, guide)
-        .and_then(|w| w.into_inner().map_err(std::io::IntoInnerError::into_error))
-        .and_then(|mut w| std::io::Write::flush(&mut w));
+    // The printer gathers what it writes itself (64 KB at a time, a long list's chunks in
+    // aligned pieces): a buffer here would only copy it again, or cut the chunks apart.
+    let written = write(stdout, envelope, guide).and_then(|mut w| std::io::Write::flush(&mut w));
     output::stdout_result(written)
 }
 

@@ -130,6 +130,14 @@ impl Write for RawStdout {
         self._lock.write(buf)
     }
 
+    /// One call to the system for all of `bufs` (the layout's chunks, see `json_out`).
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        #[cfg(unix)]
+        return (&*self.file).write_vectored(bufs);
+        #[cfg(not(unix))]
+        self._lock.write_vectored(bufs)
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         #[cfg(not(unix))]
         self._lock.flush()?;

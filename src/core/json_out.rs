@@ -24,6 +24,8 @@ use serde_json::Value;
 use crate::envelope::{Data, Envelope, RawItems};
 use crate::json::window::WINDOW;
 
+mod aligned;
+
 pub struct Pretty<W: Write> {
     out: W,
     /// Laid-out bytes waiting to go out are `buf[..len]`; the rest is room made before each block
@@ -33,6 +35,8 @@ pub struct Pretty<W: Write> {
     state: State,
     /// How much laid-out text `buf` holds before it is written to `out`.
     flush_at: usize,
+    /// Bytes written to `out` so far (where the next write lands, in a file written anew).
+    written: u64,
 }
 
 /// Where the printer is in the JSON text, between two pieces of it.
@@ -465,7 +469,7 @@ fn copy_span(out: &mut [u8], len: usize, data: &[u8], from: usize, to: usize) ->
 
 impl<W: Write> Pretty<W> {
     pub fn new(out: W) -> Pretty<W> {
-        Pretty { out, buf: Vec::new(), len: 0, state: State::default(), flush_at: FLUSH_AT }
+        Pretty { out, buf: Vec::new(), len: 0, state: State::default(), flush_at: FLUSH_AT, written: 0 }
     }
 
     /// Lays out `block` (at most [`BLOCK`] bytes) into the room after `len`.
@@ -476,14 +480,9 @@ impl<W: Write> Pretty<W> {
         (self.len, self.state) = (l.len, l.s);
     }
 
-    /// Writes out what a printer into memory laid out.
-    fn write_laid_out(&mut self, f: &Pretty<Vec<u8>>) -> io::Result<()> {
-        self.out.write_all(&f.out)?;
-        self.out.write_all(&f.buf[..f.len])
-    }
-
     fn flush_buf(&mut self) -> io::Result<()> {
         self.out.write_all(&self.buf[..self.len])?;
+        self.written += self.len as u64;
         self.len = 0;
         Ok(())
     }
@@ -678,7 +677,7 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
                 }
             }
         });
-        let mut laid = std::collections::BTreeMap::new();
+        let (mut laid, mut queue) = (std::collections::BTreeMap::new(), aligned::Queue::default());
         for k in 0..chunks.len() {
             while !laid.contains_key(&k) {
                 // The chunk to write next is another's: lay out one meanwhile, or wait for it.
@@ -697,8 +696,8 @@ fn write_records<W: Write>(p: &mut Pretty<W>, items: &RawItems) -> io::Result<()
                 }
             }
             if let Some(f) = laid.remove(&k) {
-                p.write_laid_out(&f)?;
-                shared.give_back(f);
+                queue.push(f);
+                queue.write(p, k + 1 == chunks.len(), |f| shared.give_back(f))?;
             }
         }
         Ok::<(), io::Error>(())
