@@ -144,7 +144,7 @@ mod tests {
             assert_eq!(given_back, sizes.len());
             let ends = &p.out.ends[..p.out.ends.len() - 1];
             if most == usize::MAX {
-                assert!(ends.iter().all(|&e| e as u64 % ALIGN == 0), "{ends:?}");
+                assert!(ends.iter().all(|&e| (e as u64).is_multiple_of(ALIGN)), "{ends:?}");
             }
         }
     }
