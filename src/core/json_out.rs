@@ -62,7 +62,7 @@ struct Layout<'a> {
 
 const FLUSH_AT: usize = 1 << 16;
 /// Input laid out between two checks for room.
-const BLOCK: usize = 1024;
+const BLOCK: usize = 256;
 /// The most one input byte can become: a comma, a newline and the deepest indentation; or, for
 /// a character's last byte, its escapes.
 const MOST_PER_BYTE: usize = 72;
