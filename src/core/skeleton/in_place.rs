@@ -44,25 +44,33 @@ fn unescape_in_place(text: String, [a, b]: [u32; 2]) -> Option<String> {
     let two_cores = crate::cores::two();
     let long = end - from >= PARALLEL_DECODE && two_cores;
     let mid = if long { escape_near(&bytes[from..end], (end - from) / 2).map(|m| from + m) } else { None };
-    let len = match mid {
-        // A long literal is decoded in two halves on two threads, each in its own part of the
-        // buffer (the second in place), the second then moved down to where the first ended.
-        Some(mid) => {
-            let (lo, hi) = bytes[..end].split_at_mut(mid);
-            let (first, second) = std::thread::scope(|s| {
-                let second = s.spawn(|| unescape_within(hi, 0, 0));
-                (unescape_within(lo, from, 0), second.join().ok().flatten())
-            });
-            let (first, second) = (first?, second?);
-            bytes.copy_within(mid..mid + second, first);
-            first + second
-        }
-        None => unescape_within(&mut bytes[..end], from, 0)?,
+    let Some(mid) = mid else {
+        let len = unescape_within(&mut bytes[..end], from, 0)?;
+        bytes.truncate(len);
+        bytes.shrink_to_fit();
+        return String::from_utf8(bytes).ok();
     };
-    bytes.truncate(len);
+    // A long literal is decoded in two halves on two threads, each in its own part of the
+    // buffer (the second in place), each checked to be UTF-8 by its thread; the second is then
+    // moved down to where the first ended.
+    let (lo, hi) = bytes[..end].split_at_mut(mid);
+    let decoded = |half: &mut [u8], from| {
+        let n = unescape_within(half, from, 0)?;
+        std::str::from_utf8(&half[..n]).is_ok().then_some(n)
+    };
+    let (first, second) = std::thread::scope(|s| {
+        let second = s.spawn(|| decoded(hi, 0));
+        (decoded(lo, from), second.join().ok().flatten())
+    });
+    let (first, second) = (first?, second?);
+    bytes.copy_within(mid..mid + second, first);
+    bytes.truncate(first + second);
     // For a buffer this size, a remap that gives the pages past the text back, not a copy.
     bytes.shrink_to_fit();
-    String::from_utf8(bytes).ok()
+    // SAFETY: `bytes` is `bytes[..first]` as checked above, then the `second` bytes checked in
+    // their place (`hi[..second]`) and copied after them unchanged: two UTF-8 texts one after
+    // the other are one.
+    Some(unsafe { String::from_utf8_unchecked(bytes) })
 }
 
 /// Decodes the escapes of `buf[from..]` (the inside of a string literal) into `buf` from `w`
