@@ -669,9 +669,13 @@ fn check_and_scan(text: &str, max_depth: usize, first_id: usize, first_text: usi
         crate::json_depth::validate(text)?;
         return scan(text, max_depth, first_id, first_text);
     }
+    // The scan is the shorter: its thread then checks the rest of a long array ahead of the
+    // check, which takes it over when it gets there.
+    let meet = crate::json::valid::Meet::default();
     let (checked, scanned) = std::thread::scope(|s| {
-        let check = s.spawn(|| crate::json_depth::validate(text));
+        let check = s.spawn(|| crate::json::depth::validate_meeting(text, &meet));
         let scanned = scan(text, max_depth, first_id, first_text);
+        meet.help(text);
         (check.join().unwrap_or_else(|_| Err("the syntax check failed".into())), scanned)
     });
     checked?;

@@ -8,6 +8,9 @@
 //! containers are a byte each on a stack on the heap. Strings, where most of a reply's bytes are,
 //! are passed sixteen bytes at a time on x86-64 (eight elsewhere).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+
 /// One member of the top-level object: its key as written (quotes and all) and its value's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Member<'a> {
@@ -28,6 +31,24 @@ pub fn members(text: &str) -> Option<Vec<Member<'_>>> {
     .then_some(out)
 }
 
+/// As [`members`], walked with a [`Meet`] another thread may help.
+pub fn members_meeting<'a>(text: &'a str, meet: &Meet) -> Option<Vec<Member<'a>>> {
+    let mut out = vec![];
+    let b = text.as_bytes();
+    walk_from(
+        b,
+        ws(b, 0),
+        Vec::new(),
+        &mut |k: [usize; 2], v: [usize; 2]| {
+            if let (Some(key), Some(value)) = (text.get(k[0]..k[1]), text.get(v[0]..v[1])) {
+                out.push(Member { key, value });
+            }
+        },
+        Some(meet),
+    )
+    .map(|_| out)
+}
+
 /// Whether `text` is one JSON document.
 pub fn is_json(text: &str) -> bool {
     walk(text.as_bytes(), &mut |_, _| {})
@@ -36,9 +57,22 @@ pub fn is_json(text: &str) -> bool {
 /// The walk: a value expected, then what may follow it, until the text ends. `member` is told
 /// the span of each key of the top-level object and of its value.
 fn walk(b: &[u8], member: &mut dyn FnMut([usize; 2], [usize; 2])) -> bool {
-    // What closes each open container: `}` or `]`.
-    let mut open: Vec<u8> = Vec::new();
-    let mut i = ws(b, 0);
+    walk_from(b, ws(b, 0), Vec::new(), member, None).is_some()
+}
+
+/// The walk from `i`, where a value starts, inside the containers `open` (what closes each):
+/// with none open, through the end of the text (where it ends); else until they have all
+/// closed (just past the last close). At each element of an array, a `meet` may hand over the
+/// rest of that array, checked already by a second thread.
+#[inline(always)]
+fn walk_from(
+    b: &[u8],
+    mut i: usize,
+    mut open: Vec<u8>,
+    member: &mut dyn FnMut([usize; 2], [usize; 2]),
+    meet: Option<&Meet>,
+) -> Option<usize> {
+    let whole = open.is_empty();
     // The top-level member being read: its key's span and where its value starts.
     let mut key = [0usize; 2];
     let mut value_at = 0usize;
@@ -51,7 +85,7 @@ fn walk(b: &[u8], member: &mut dyn FnMut([usize; 2], [usize; 2])) -> bool {
                     j + 1
                 } else {
                     open.push(b'}');
-                    let Some((k, v)) = key_and_colon(b, j) else { return false };
+                    let (k, v) = key_and_colon(b, j)?;
                     if open.len() == 1 {
                         (key, value_at) = (k, v);
                     }
@@ -69,18 +103,12 @@ fn walk(b: &[u8], member: &mut dyn FnMut([usize; 2], [usize; 2])) -> bool {
                     continue;
                 }
             }
-            Some(b'"') => match string_end(b, i) {
-                Some(end) => end,
-                None => return false,
-            },
-            Some(b'-' | b'0'..=b'9') => match number_end(b, i) {
-                Some(end) => end,
-                None => return false,
-            },
+            Some(b'"') => string_end(b, i)?,
+            Some(b'-' | b'0'..=b'9') => number_end(b, i)?,
             Some(b't') if b.get(i..i + 4) == Some(b"true") => i + 4,
             Some(b'f') if b.get(i..i + 5) == Some(b"false") => i + 5,
             Some(b'n') if b.get(i..i + 4) == Some(b"null") => i + 4,
-            _ => return false,
+            _ => return None,
         };
         // A value ended at `i`: a comma and the next, or closes, or the end.
         loop {
@@ -88,15 +116,25 @@ fn walk(b: &[u8], member: &mut dyn FnMut([usize; 2], [usize; 2])) -> bool {
                 member(key, [value_at, i]);
             }
             i = ws(b, i);
-            let Some(&close) = open.last() else { return i == b.len() };
+            let Some(&close) = open.last() else { return (i == b.len()).then_some(i) };
             match b.get(i) {
                 Some(b',') => {
                     let j = ws(b, i + 1);
                     if close == b']' {
+                        match meet.map_or(Reached::No, |m| m.reached(j)) {
+                            Reached::No => {}
+                            // The rest of the array, through its close, is checked: on after it.
+                            Reached::Closes(end) => {
+                                open.pop();
+                                i = end;
+                                continue;
+                            }
+                            Reached::Broken => return None,
+                        }
                         i = j;
                         break;
                     }
-                    let Some((k, v)) = key_and_colon(b, j) else { return false };
+                    let (k, v) = key_and_colon(b, j)?;
                     if open.len() == 1 {
                         (key, value_at) = (k, v);
                     }
@@ -106,11 +144,143 @@ fn walk(b: &[u8], member: &mut dyn FnMut([usize; 2], [usize; 2])) -> bool {
                 Some(&c) if c == close => {
                     open.pop();
                     i += 1;
+                    if open.is_empty() && !whole {
+                        return Some(i);
+                    }
                 }
-                _ => return false,
+                _ => return None,
             }
         }
     }
+}
+
+/// A long text's syntax check shared by two threads: one walks it from the start; the other,
+/// once free, picks an element of a long array halfway between where the walk is and the end,
+/// and checks the rest of that array from there ([`Meet::help`]). If the walk then comes to
+/// that very element, as an element of an array, it takes the other's answer and goes on after
+/// the array; a guess that was wrong (inside a string, or a member of an object) is never come
+/// to, and the walk goes on alone. Either way it says what one walk says.
+pub struct Meet {
+    /// Where the walk is: the last element of an array it came to.
+    at: AtomicUsize,
+    /// The element the helper checks the rest of the array from; `usize::MAX` before it picks.
+    from: AtomicUsize,
+    /// The helper's answer: [`WAITING`], [`CLOSES`] at `end`, [`BROKEN`], [`GAVE_UP`].
+    answer: Mutex<u8>,
+    told: Condvar,
+    end: AtomicUsize,
+}
+
+const WAITING: u8 = 0;
+const CLOSES: u8 = 1;
+const BROKEN: u8 = 2;
+const GAVE_UP: u8 = 3;
+
+/// Less than this left after the walk, the helper does not start.
+const HELP_FROM: usize = 1 << 20;
+
+enum Reached {
+    No,
+    Closes(usize),
+    Broken,
+}
+
+impl Default for Meet {
+    fn default() -> Self {
+        Meet {
+            at: AtomicUsize::new(0),
+            from: AtomicUsize::new(usize::MAX),
+            answer: Mutex::new(WAITING),
+            told: Condvar::new(),
+            end: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl Meet {
+    /// The walk is at `j`, an element of an array: the rest of the array if the helper checked
+    /// it from there (waiting for its answer).
+    #[inline(always)]
+    fn reached(&self, j: usize) -> Reached {
+        self.at.store(j, Ordering::Relaxed);
+        if j != self.from.load(Ordering::Relaxed) {
+            return Reached::No;
+        }
+        let Ok(mut answer) = self.answer.lock() else { return Reached::No };
+        // Blocked, not spinning: the helper's core is the other one, and a count of
+        // instructions (the performance guard's) does not depend on how long it waited.
+        while *answer == WAITING {
+            answer = match self.told.wait(answer) {
+                Ok(a) => a,
+                Err(_) => return Reached::No,
+            };
+        }
+        match *answer {
+            CLOSES => Reached::Closes(self.end.load(Ordering::Relaxed)),
+            BROKEN => Reached::Broken,
+            _ => Reached::No,
+        }
+    }
+
+    /// The helper's part (see [`Meet`]) of the walk of `text` made by [`is_json_meeting`].
+    pub fn help(&self, text: &str) {
+        // Whatever happens here (a guess found nothing, a panic), a walk waiting at the
+        // element picked goes on alone.
+        struct Answer<'a>(&'a Meet, u8);
+        impl Drop for Answer<'_> {
+            fn drop(&mut self) {
+                self.0.tell(self.1);
+            }
+        }
+        let mut answer = Answer(self, GAVE_UP);
+        let b = text.as_bytes();
+        let at = self.at.load(Ordering::Relaxed);
+        let Some(left) = b.len().checked_sub(at).filter(|&left| at > 0 && left >= HELP_FROM) else { return };
+        let Some(from) = element_near(b, at + left / 2) else { return };
+        answer.1 = self.check_from(b, from);
+    }
+
+    fn tell(&self, answer: u8) {
+        if let Ok(mut a) = self.answer.lock() {
+            *a = answer;
+        }
+        self.told.notify_all();
+    }
+
+    /// Checks the rest of an array from `from`, where an element of it would start: the answer.
+    fn check_from(&self, b: &[u8], from: usize) -> u8 {
+        self.from.store(from, Ordering::Relaxed);
+        match walk_from(b, from, vec![b']'], &mut |_, _| {}, None) {
+            Some(end) => {
+                self.end.store(end, Ordering::Relaxed);
+                CLOSES
+            }
+            None => BROKEN,
+        }
+    }
+}
+
+/// Whether `text` is one JSON document, walked with a [`Meet`] another thread may help.
+pub fn is_json_meeting(text: &str, meet: &Meet) -> bool {
+    let b = text.as_bytes();
+    walk_from(b, ws(b, 0), Vec::new(), &mut |_, _| {}, Some(meet)).is_some()
+}
+
+/// A likely element of an array of containers at or after `from`: a `{` or `[` after a comma
+/// after a `}` or `]` (spaces between), within 64 KB.
+fn element_near(b: &[u8], from: usize) -> Option<usize> {
+    let window = b.get(from..b.len().min(from + (64 << 10)))?;
+    let mut k = 0;
+    while let Some(c) = memchr::memchr(b',', window.get(k..)?) {
+        let comma = from + k + c;
+        let before = b[..comma].iter().rev().find(|&&c| !matches!(c, b' ' | b'\n' | b'\r' | b'\t'));
+        let next = ws_run(b, comma + 1);
+        if matches!(before, Some(b'}' | b']')) && matches!(b.get(next), Some(b'{' | b'[')) {
+            return Some(next);
+        }
+        k += c + 1;
+    }
+    None
 }
 
 /// A key at `i`, its colon, and the spaces after: the key's span and where its value starts.

@@ -41,7 +41,16 @@ struct Parsed<'a> {
 impl<'a> Probe<'a> {
     /// `line` read as a JSON-RPC message, or serde_json's word on why it is not one.
     pub(super) fn read(line: &'a str) -> Result<Probe<'a>, serde_json::Error> {
-        match Probe::walked(line) {
+        Probe::read_meeting(line, None)
+    }
+
+    /// As [`Self::read`], its walk sharing a long array with a second thread (see
+    /// `json::valid::Meet`).
+    pub(super) fn read_meeting(
+        line: &'a str,
+        meet: Option<&crate::json::valid::Meet>,
+    ) -> Result<Probe<'a>, serde_json::Error> {
+        match Probe::walked(line, meet) {
             Some(p) => Ok(p),
             None => Probe::parsed(line),
         }
@@ -59,13 +68,17 @@ impl<'a> Probe<'a> {
     }
 
     /// The message from one walk of it, when the walk can say all that serde_json would.
-    fn walked(line: &'a str) -> Option<Probe<'a>> {
+    fn walked(line: &'a str, meet: Option<&crate::json::valid::Meet>) -> Option<Probe<'a>> {
         if !line.trim_start().starts_with('{') {
             return None;
         }
         let mut probe = Probe::default();
         let mut seen = [false; 5];
-        for m in crate::json::valid::members(line)? {
+        let members = match meet {
+            Some(meet) => crate::json::valid::members_meeting(line, meet)?,
+            None => crate::json::valid::members(line)?,
+        };
+        for m in members {
             let at = match m.key {
                 "\"id\"" => 0,
                 "\"method\"" => 1,
@@ -109,12 +122,32 @@ mod tests {
 
     /// The walk reads what serde_json reads, or leaves the message to it.
     fn same_as_serde(line: &str) -> bool {
-        let walked = Probe::walked(line);
+        let walked = Probe::walked(line, None);
         let parsed = Probe::parsed(line);
         if let Some(w) = &walked {
             assert_eq!(Some(w), parsed.as_ref().ok(), "{line:?}");
         }
         walked.is_some()
+    }
+
+    /// A long reply read while a second thread checks its long array ahead (as the tap reads
+    /// one beside its skeleton scan) reads as serde_json reads it, met or not.
+    #[test]
+    fn a_long_reply_read_with_help_reads_the_same() {
+        let records: Vec<String> =
+            (0..60_000).map(|i| format!(r#"{{"id": {i}, "name": "n{i}", "t": [1, 2]}}"#)).collect();
+        for tail in ["]}}", "}}}"] {
+            let line = format!(r#"{{"jsonrpc": "2.0", "id": 7, "result": {{"items": [{}{tail}"#, records.join(", "));
+            let meet = crate::json::valid::Meet::default();
+            let read = std::thread::scope(|s| {
+                s.spawn(|| {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                    meet.help(&line);
+                });
+                Probe::read_meeting(&line, Some(&meet))
+            });
+            assert_eq!(read.ok(), Probe::parsed(&line).ok(), "{tail}");
+        }
     }
 
     #[test]

@@ -562,7 +562,7 @@ impl WireTap {
         let trimmed = raw.as_str();
         let logged = sent.map_or(trimmed, str::trim);
         let depth = self.lock().ahead.max_depth;
-        let (probe, scanned) = super::wire_scan::beside_scan(trimmed, depth, || Probe::read(trimmed));
+        let (probe, scanned) = super::wire_scan::beside_scan(trimmed, depth, |meet| Probe::read_meeting(trimmed, meet));
         let probe = match probe {
             Ok(p) => p,
             Err(_)

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::json::valid::Meet;
 use crate::skeleton::Scanned;
 
 /// Lines shorter than this are scanned when they are read, on the reader's thread.
@@ -64,13 +65,23 @@ impl Ahead {
 pub(super) fn beside_scan<T>(
     line: &str,
     max_depth: Option<usize>,
-    parse: impl FnOnce() -> T,
+    parse: impl FnOnce(Option<&Meet>) -> T,
 ) -> (T, Option<(usize, Scanned)>) {
     let Some(max_depth) = max_depth.filter(|_| line.len() >= LONG_LINE && crate::cores::two()) else {
-        return (parse(), None);
+        return (parse(None), None);
     };
     // The scan for inexact numbers is shared: each thread takes pieces of it once its own walk
-    // is done, so neither waits for the other to scan alone.
-    let (parsed, scanned, inexact) = crate::json::exact::scan_beside(line, parse, || Scanned::of(line, max_depth));
+    // is done, so neither waits for the other to scan alone. The skeleton scan is the shorter
+    // walk: its thread then checks the rest of a long array ahead of the parse's walk first.
+    let meet = Meet::default();
+    let (parsed, scanned, inexact) = crate::json::exact::scan_beside(
+        line,
+        || parse(Some(&meet)),
+        || {
+            let scanned = Scanned::of(line, max_depth);
+            meet.help(line);
+            scanned
+        },
+    );
     (parsed, scanned.map(|s| (max_depth, s.with_inexact(inexact))))
 }

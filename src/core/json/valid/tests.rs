@@ -192,3 +192,40 @@ fn word_marks_match_window_marks() {
         }
     }
 }
+
+/// The walk that takes over a second thread's check of an array's rest says what one walk
+/// says, wherever the other picked (an element, a member, inside a string or a number).
+#[test]
+fn a_walk_meeting_a_check_ahead_agrees_with_one_walk() {
+    let mut texts: Vec<String> = vec![
+        r#"{"items": [{"a": 1}, {"b": [2, 3]}, [4], {"c": "x, {y"}], "next": null}"#.into(),
+        r#"[[1, 2], [3, [4, 5]], {"k": [6, {"z": 7}]}]"#.into(),
+        r#"{"items": [{"a": 1}, {"b": 2}}, "next": null}"#.into(),
+        r#"{"items": [{"a": 1}, {"b": 2 ], "next": null}"#.into(),
+        r#"[{"a": 1} , {"b": "\\"} ,{"c": "\u00e9"}]  "#.into(),
+        r#"[{"a": 1}, {"b": 2}] x"#.into(),
+        r#"[{"a": 1}, {"b": 2}"#.into(),
+        r#"[1, [2, [3, [4]]], 5]"#.into(),
+    ];
+    let mut mix = Mix::new(0x5eed_1234);
+    // Arrays of valid elements (nested arrays among them), and JSON's pieces at random.
+    let elements = [r#"{"a": 1}"#, "[1, {}]", r#"{"s": "}, {"}"#, "[]", r#"{"n": [{"m": [2]}, [3]]}"#, "7", r#""x""#];
+    let pieces = ["{", "}", "[", "]", ", ", ",", ":", " ", "\"a\"", "\"k\": ", "1", "\"}, {\"", "null"];
+    for n in 0..300 {
+        let inner: Vec<&str> = (0..mix.below(8)).map(|_| elements[mix.below(elements.len())]).collect();
+        let text = match n % 3 {
+            0 => format!("[{}]", inner.join(", ")),
+            1 => format!("{{\"items\": [{}], \"next\": [{}]}}", inner.join(", "), inner.join(",")),
+            _ => format!("[{}]", mix.text(&pieces, 16)),
+        };
+        texts.push(text);
+    }
+    for text in &texts {
+        let whole = is_json(text);
+        for from in 0..=text.len() {
+            let meet = Meet::default();
+            meet.tell(meet.check_from(text.as_bytes(), from));
+            assert_eq!(is_json_meeting(text, &meet), whole, "{text:?} from {from}");
+        }
+    }
+}
