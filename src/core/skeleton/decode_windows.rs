@@ -75,6 +75,7 @@ fn mask_of(v: std::arch::x86_64::__m128i, c: u8) -> u32 {
 
 /// The letters: what a one-letter escape other than `\\` stands for (`\"` and `\/` for
 /// themselves).
+#[cfg(target_arch = "x86_64")]
 const LETTERS: [(u8, u8); 7] =
     [(b'"', b'"'), (b'/', b'/'), (b'b', 8), (b'f', 12), (b'n', b'\n'), (b'r', b'\r'), (b't', b'\t')];
 
@@ -115,11 +116,14 @@ fn table(t: &[u64; 256], removed: u32) -> std::arch::x86_64::__m128i {
 }
 
 /// Shuffles for the first half of a window (bytes 0-7) and its second (8-15).
+#[cfg(target_arch = "x86_64")]
 static LOW: [u64; 256] = shuffles(0);
+#[cfg(target_arch = "x86_64")]
 static HIGH: [u64; 256] = shuffles(8);
 
 /// For each set of removed bytes of a half (bit `k`: byte `offset + k`), the indices of those
 /// kept, in order, the rest 0x80 (a zero byte).
+#[cfg(target_arch = "x86_64")]
 const fn shuffles(offset: u8) -> [u64; 256] {
     let mut t = [0u64; 256];
     let mut removed = 0;
@@ -191,6 +195,7 @@ mod tests {
         }
     }
 
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_shuffles_keep_the_bytes_not_removed_in_order() {
         assert_eq!(LOW[0], 0x0706_0504_0302_0100);
