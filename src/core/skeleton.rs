@@ -673,7 +673,7 @@ fn check_and_scan(text: &str, max_depth: usize, first_id: usize, first_text: usi
     // check, which takes it over when it gets there.
     let meet = crate::json::valid::Meet::default();
     let (checked, scanned) = std::thread::scope(|s| {
-        let check = s.spawn(|| crate::json::depth::validate_meeting(text, &meet));
+        let check = s.spawn(|| crate::json::depth::validate_with(text, Some(&meet)));
         let scanned = scan(text, max_depth, first_id, first_text);
         meet.help(text);
         (check.join().unwrap_or_else(|_| Err("the syntax check failed".into())), scanned)

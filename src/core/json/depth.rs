@@ -95,16 +95,13 @@ pub fn parse_borrowed<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T,
 /// of `json::valid`; a text it refuses is read by serde_json, whose message (line and column) is
 /// the one users see.
 pub fn validate(text: &str) -> Result<(), String> {
-    if super::valid::is_json(text) {
-        return Ok(());
-    }
-    validate_serde(text)
+    validate_with(text, None)
 }
 
-/// As [`validate`], the walk shared with a second thread that calls the meet's `help` once free
-/// (see `json::valid::Meet`).
-pub fn validate_meeting(text: &str, meet: &super::valid::Meet) -> Result<(), String> {
-    if super::valid::is_json_meeting(text, meet) {
+/// As [`validate`], the walk sharing a long array with a second thread that calls the meet's
+/// `help` once free (see `json::valid::Meet`).
+pub fn validate_with(text: &str, meet: Option<&super::valid::Meet>) -> Result<(), String> {
+    if super::valid::is_json_with(text, meet) {
         return Ok(());
     }
     validate_serde(text)

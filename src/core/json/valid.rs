@@ -22,45 +22,35 @@ pub struct Member<'a> {
 /// another kind is not told apart from `{}`, so a caller that cares looks at the first byte.
 /// None when it is not JSON.
 pub fn members(text: &str) -> Option<Vec<Member<'_>>> {
+    members_with(text, None)
+}
+
+/// As [`members`], the walk sharing a long array with a second thread when `meet` is given
+/// (see [`Meet`]).
+pub fn members_with<'a>(text: &'a str, meet: Option<&Meet>) -> Option<Vec<Member<'a>>> {
     let mut out = vec![];
-    walk(text.as_bytes(), &mut |k: [usize; 2], v: [usize; 2]| {
+    let b = text.as_bytes();
+    let mut member = |k: [usize; 2], v: [usize; 2]| {
         if let (Some(key), Some(value)) = (text.get(k[0]..k[1]), text.get(v[0]..v[1])) {
             out.push(Member { key, value });
         }
-    })
-    .then_some(out)
-}
-
-/// As [`members`], walked with a [`Meet`] another thread may help.
-pub fn members_meeting<'a>(text: &'a str, meet: &Meet) -> Option<Vec<Member<'a>>> {
-    let mut out = vec![];
-    let b = text.as_bytes();
-    walk_from(
-        b,
-        ws(b, 0),
-        Vec::new(),
-        &mut |k: [usize; 2], v: [usize; 2]| {
-            if let (Some(key), Some(value)) = (text.get(k[0]..k[1]), text.get(v[0]..v[1])) {
-                out.push(Member { key, value });
-            }
-        },
-        Some(meet),
-    )
-    .map(|_| out)
+    };
+    walk_from(b, ws(b, 0), Vec::new(), &mut member, meet)?;
+    Some(out)
 }
 
 /// Whether `text` is one JSON document.
 pub fn is_json(text: &str) -> bool {
-    walk(text.as_bytes(), &mut |_, _| {})
+    is_json_with(text, None)
 }
 
-/// The walk: a value expected, then what may follow it, until the text ends. `member` is told
-/// the span of each key of the top-level object and of its value.
-fn walk(b: &[u8], member: &mut dyn FnMut([usize; 2], [usize; 2])) -> bool {
-    walk_from(b, ws(b, 0), Vec::new(), member, None).is_some()
+/// As [`is_json`], the walk sharing a long array with a second thread when `meet` is given.
+pub fn is_json_with(text: &str, meet: Option<&Meet>) -> bool {
+    let b = text.as_bytes();
+    walk_from(b, ws(b, 0), Vec::new(), &mut |_, _| {}, meet).is_some()
 }
 
-/// The walk from `i`, where a value starts, inside the containers `open` (what closes each):
+/// The walk: from `i`, where a value starts, inside the containers `open` (what closes each):
 /// with none open, through the end of the text (where it ends); else until they have all
 /// closed (just past the last close). At each element of an array, a `meet` may hand over the
 /// rest of that array, checked already by a second thread.
@@ -165,20 +155,15 @@ pub struct Meet {
     at: AtomicUsize,
     /// The element the helper checks the rest of the array from; `usize::MAX` before it picks.
     from: AtomicUsize,
-    /// The helper's answer: [`WAITING`], [`CLOSES`] at `end`, [`BROKEN`], [`GAVE_UP`].
-    answer: Mutex<u8>,
+    /// The helper's answer, once it has one; `Reached::No` when it gave up.
+    answer: Mutex<Option<Reached>>,
     told: Condvar,
-    end: AtomicUsize,
 }
-
-const WAITING: u8 = 0;
-const CLOSES: u8 = 1;
-const BROKEN: u8 = 2;
-const GAVE_UP: u8 = 3;
 
 /// Less than this left after the walk, the helper does not start.
 const HELP_FROM: usize = 1 << 20;
 
+#[derive(Clone, Copy)]
 enum Reached {
     No,
     Closes(usize),
@@ -190,9 +175,8 @@ impl Default for Meet {
         Meet {
             at: AtomicUsize::new(0),
             from: AtomicUsize::new(usize::MAX),
-            answer: Mutex::new(WAITING),
+            answer: Mutex::new(None),
             told: Condvar::new(),
-            end: AtomicUsize::new(0),
         }
     }
 }
@@ -209,30 +193,28 @@ impl Meet {
         let Ok(mut answer) = self.answer.lock() else { return Reached::No };
         // Blocked, not spinning: the helper's core is the other one, and a count of
         // instructions (the performance guard's) does not depend on how long it waited.
-        while *answer == WAITING {
-            answer = match self.told.wait(answer) {
-                Ok(a) => a,
-                Err(_) => return Reached::No,
-            };
-        }
-        match *answer {
-            CLOSES => Reached::Closes(self.end.load(Ordering::Relaxed)),
-            BROKEN => Reached::Broken,
-            _ => Reached::No,
+        loop {
+            match *answer {
+                Some(reached) => return reached,
+                None => match self.told.wait(answer) {
+                    Ok(a) => answer = a,
+                    Err(_) => return Reached::No,
+                },
+            }
         }
     }
 
-    /// The helper's part (see [`Meet`]) of the walk of `text` made by [`is_json_meeting`].
+    /// The helper's part (see [`Meet`]) of the walk of `text` made with this meet.
     pub fn help(&self, text: &str) {
         // Whatever happens here (a guess found nothing, a panic), a walk waiting at the
         // element picked goes on alone.
-        struct Answer<'a>(&'a Meet, u8);
+        struct Answer<'a>(&'a Meet, Reached);
         impl Drop for Answer<'_> {
             fn drop(&mut self) {
                 self.0.tell(self.1);
             }
         }
-        let mut answer = Answer(self, GAVE_UP);
+        let mut answer = Answer(self, Reached::No);
         let b = text.as_bytes();
         let at = self.at.load(Ordering::Relaxed);
         let Some(left) = b.len().checked_sub(at).filter(|&left| at > 0 && left >= HELP_FROM) else { return };
@@ -240,30 +222,21 @@ impl Meet {
         answer.1 = self.check_from(b, from);
     }
 
-    fn tell(&self, answer: u8) {
+    fn tell(&self, answer: Reached) {
         if let Ok(mut a) = self.answer.lock() {
-            *a = answer;
+            *a = Some(answer);
         }
         self.told.notify_all();
     }
 
     /// Checks the rest of an array from `from`, where an element of it would start: the answer.
-    fn check_from(&self, b: &[u8], from: usize) -> u8 {
+    fn check_from(&self, b: &[u8], from: usize) -> Reached {
         self.from.store(from, Ordering::Relaxed);
         match walk_from(b, from, vec![b']'], &mut |_, _| {}, None) {
-            Some(end) => {
-                self.end.store(end, Ordering::Relaxed);
-                CLOSES
-            }
-            None => BROKEN,
+            Some(end) => Reached::Closes(end),
+            None => Reached::Broken,
         }
     }
-}
-
-/// Whether `text` is one JSON document, walked with a [`Meet`] another thread may help.
-pub fn is_json_meeting(text: &str, meet: &Meet) -> bool {
-    let b = text.as_bytes();
-    walk_from(b, ws(b, 0), Vec::new(), &mut |_, _| {}, Some(meet)).is_some()
 }
 
 /// A likely element of an array of containers at or after `from`: a `{` or `[` after a comma

@@ -74,11 +74,7 @@ impl<'a> Probe<'a> {
         }
         let mut probe = Probe::default();
         let mut seen = [false; 5];
-        let members = match meet {
-            Some(meet) => crate::json::valid::members_meeting(line, meet)?,
-            None => crate::json::valid::members(line)?,
-        };
-        for m in members {
+        for m in crate::json::valid::members_with(line, meet)? {
             let at = match m.key {
                 "\"id\"" => 0,
                 "\"method\"" => 1,

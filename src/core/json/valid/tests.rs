@@ -225,7 +225,7 @@ fn a_walk_meeting_a_check_ahead_agrees_with_one_walk() {
         for from in 0..=text.len() {
             let meet = Meet::default();
             meet.tell(meet.check_from(text.as_bytes(), from));
-            assert_eq!(is_json_meeting(text, &meet), whole, "{text:?} from {from}");
+            assert_eq!(is_json_with(text, Some(&meet)), whole, "{text:?} from {from}");
         }
     }
 }
